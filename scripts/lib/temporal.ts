@@ -1,0 +1,43 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { dataDir, temporalCli } from './paths';
+import { isPortOpen, waitForPort } from './net';
+import { SEARCH_ATTRIBUTES } from '../../src/temporal/search-attributes';
+
+export interface TemporalHandle {
+  address: string;
+  uiUrl: string;
+  stop(): Promise<void>;
+}
+
+/** Runs (or reuses) `temporal server start-dev` with its SQLite file under .data and our search attributes registered. */
+export async function ensureTemporal(port: number, uiPort: number, log: (line: string) => void): Promise<TemporalHandle> {
+  const address = `127.0.0.1:${port}`;
+  const uiUrl = `http://localhost:${uiPort}`;
+  if (process.env.TEMPORAL_ADDRESS) return { address: process.env.TEMPORAL_ADDRESS, uiUrl, stop: async () => {} };
+  if (await isPortOpen(port)) return { address, uiUrl, stop: async () => {} };
+
+  fs.mkdirSync(dataDir, { recursive: true });
+  const args = [
+    'server', 'start-dev',
+    '--ip', '127.0.0.1',
+    '--port', String(port),
+    '--ui-port', String(uiPort),
+    '--db-filename', path.join(dataDir, 'temporal.db'),
+    '--log-level', 'error',
+    ...SEARCH_ATTRIBUTES.flatMap((a) => ['--search-attribute', `${a.name}=${a.cliType}`]),
+  ];
+  const child: ChildProcess = spawn(temporalCli, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: false });
+  child.stderr?.on('data', (d: Buffer) => log(`[temporal] ${d.toString().trim()}`));
+  await waitForPort(port, 'Temporal dev server');
+  return {
+    address,
+    uiUrl,
+    stop: () => new Promise((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    }),
+  };
+}

@@ -1,0 +1,96 @@
+/**
+ * `npm start`: PostgreSQL, the Temporal dev server with its Web UI, a local mail capture, migrations,
+ * then the API and the worker. Ctrl-C stops everything this started; data stays under .data/.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { dataDir, root, tsx } from './lib/paths';
+import { ports } from './lib/ports';
+import { ensureDatabase, ensurePostgres } from './lib/postgres';
+import { ensureTemporal } from './lib/temporal';
+import { startMailCapture } from './lib/mail-capture';
+import { devSecrets } from './lib/secrets';
+import { withLock } from './lib/lock';
+import { waitForPort } from './lib/net';
+
+const started = Date.now();
+const log = (line: string) => console.log(line);
+const stops: Array<() => Promise<void>> = [];
+const children: ChildProcess[] = [];
+let stopping = false;
+
+async function shutdown(code: number): Promise<never> {
+  if (!stopping) {
+    stopping = true;
+    log('\n[postwire] stopping…');
+    for (const child of children) child.kill('SIGTERM');
+    await Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null)));
+    for (const stop of stops.reverse()) await stop().catch(() => {});
+  }
+  process.exit(code);
+}
+
+function spawnService(name: string, script: string, env: NodeJS.ProcessEnv): ChildProcess {
+  const logFile = path.join(dataDir, 'logs', `${name}.log`);
+  fs.mkdirSync(path.dirname(logFile), { recursive: true });
+  const out = fs.openSync(logFile, 'a');
+  const child = spawn(tsx, [script], { cwd: root, env, stdio: ['ignore', out, out] });
+  child.once('exit', (code) => {
+    if (stopping) return;
+    log(`[postwire] ${name} exited with code ${code}; last lines of ${path.relative(root, logFile)}:`);
+    log(fs.readFileSync(logFile, 'utf8').split('\n').slice(-15).join('\n'));
+    void shutdown(1);
+  });
+  children.push(child);
+  return child;
+}
+
+async function main() {
+  process.once('SIGINT', () => void shutdown(0));
+  process.once('SIGTERM', () => void shutdown(0));
+
+  const { pg, temporal } = await withLock('services', async () => {
+    const pg = await ensurePostgres(ports.postgres, log);
+    const temporal = await ensureTemporal(ports.temporal, ports.temporalUi, log);
+    return { pg, temporal };
+  });
+  stops.push(pg.stop, temporal.stop);
+  const databaseUrl = process.env.DATABASE_URL ?? (await ensureDatabase(pg.adminUrl, 'postwire'));
+
+  const capture = process.env.SMTP_URL ? null : await startMailCapture(ports.smtp, ports.mailWeb);
+  if (capture) stops.push(capture.stop);
+
+  const env: NodeJS.ProcessEnv = {
+    ...devSecrets(),
+    PUBLIC_URL: `http://localhost:${ports.api}`,
+    SMTP_URL: `smtp://127.0.0.1:${ports.smtp}`,
+    ...process.env,
+    PORT: String(ports.api),
+    DATABASE_URL: databaseUrl,
+    TEMPORAL_ADDRESS: temporal.address,
+  };
+
+  const migrated = spawnSync(tsx, ['src/main/migrate.ts'], { cwd: root, env, stdio: 'inherit' });
+  if (migrated.status !== 0) return shutdown(1);
+
+  spawnService('worker', 'src/main/worker.ts', env);
+  spawnService('api', 'src/main/api.ts', env);
+  await waitForPort(ports.api, 'API');
+
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  log(`
+Postwire is running (ready in ${seconds}s)
+  API              http://localhost:${ports.api}        (OpenAPI: http://localhost:${ports.api}/openapi.json)
+  Temporal Web UI  ${temporal.uiUrl}
+  Temporal gRPC    ${temporal.address}
+  PostgreSQL       ${databaseUrl.replace(/:[^:@/]+@/, ':***@')}
+  Mail capture     ${capture ? `http://localhost:${ports.mailWeb}  (SMTP on 127.0.0.1:${ports.smtp})` : `off: SMTP_URL=${env.SMTP_URL}`}
+  Logs             .data/logs/api.log, .data/logs/worker.log
+Press Ctrl-C to stop.`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  void shutdown(1);
+});

@@ -1,0 +1,80 @@
+import type { Deps } from '../deps';
+import type { AppContext } from '../http/context';
+import { ApiError, forbidden, unauthorized } from '../http/errors';
+import type { AuthKind } from '../http/route';
+import { Project, ProjectMember } from '../modules/projects/entities';
+import { User } from '../modules/users/entities';
+import { digest } from './keys';
+import { SESSION_COOKIE } from './session';
+
+const invalidKey = (message: string) =>
+  new ApiError(401, 'INVALID_API_KEY', message, {
+    suggestion: 'Send Authorization: Bearer sk_… (or pk_… on /v1/track) with a key of this project.',
+  });
+
+function bearer(ctx: AppContext): string | undefined {
+  const header = ctx.get('authorization');
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  return match?.[1];
+}
+
+async function sessionUser(deps: Deps, ctx: AppContext): Promise<User | null> {
+  const token = ctx.cookies.get(SESSION_COOKIE);
+  if (!token) return null;
+  const userId = await deps.sessions.verify(token);
+  return userId ? ctx.state.em.findOne(User, { id: userId }) : null;
+}
+
+function assertEnabled(project: Project): Project {
+  if (project.disabled) throw new ApiError(403, 'PROJECT_DISABLED', 'This project is disabled');
+  return project;
+}
+
+async function projectByKey(ctx: AppContext, key: string, kind: 'secret' | 'public'): Promise<Project> {
+  const prefix = kind === 'secret' ? 'sk_' : 'pk_';
+  if (!key.startsWith(prefix)) {
+    throw invalidKey(
+      kind === 'secret'
+        ? 'This endpoint requires a secret key (sk_…); public keys only work on /v1/track'
+        : 'This endpoint requires a public key (pk_…)',
+    );
+  }
+  const where = kind === 'secret' ? { secretKeyDigest: digest(key) } : { publicKeyDigest: digest(key) };
+  const project = await ctx.state.em.findOne(Project, where);
+  if (!project) throw invalidKey('Invalid API key');
+  return assertEnabled(project);
+}
+
+/** A logged-in member may reach resource endpoints with the session cookie and `X-Project-Id`. */
+async function projectByMembership(deps: Deps, ctx: AppContext): Promise<Project | null> {
+  const projectId = ctx.get('x-project-id');
+  if (!projectId) return null;
+  const user = await sessionUser(deps, ctx);
+  if (!user) return null;
+  const member = /^[0-9a-f-]{36}$/i.test(projectId)
+    ? await ctx.state.em.findOne(ProjectMember, { projectId, userId: user.id })
+    : null;
+  if (!member) throw forbidden('You are not a member of this project');
+  const project = await ctx.state.em.findOneOrFail(Project, { id: projectId });
+  ctx.state.user = user;
+  ctx.state.role = member.role;
+  return assertEnabled(project);
+}
+
+export async function authenticate(deps: Deps, ctx: AppContext, kind: AuthKind): Promise<void> {
+  if (kind === 'none') return;
+  if (kind === 'session') {
+    const user = await sessionUser(deps, ctx);
+    if (!user) throw unauthorized('Log in first: this endpoint needs a session cookie');
+    ctx.state.user = user;
+    return;
+  }
+  const key = bearer(ctx);
+  if (key) {
+    ctx.state.project = await projectByKey(ctx, key, kind);
+    return;
+  }
+  const viaSession = kind === 'secret' ? await projectByMembership(deps, ctx) : null;
+  if (!viaSession) throw invalidKey('Missing API key');
+  ctx.state.project = viaSession;
+}

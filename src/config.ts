@@ -1,0 +1,62 @@
+import { z } from 'zod';
+
+const bool = (fallback: boolean) => z.stringbool().default(fallback);
+const int = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
+
+/** Every setting Postwire reads from the environment. `.env.example` lists them with their defaults. */
+export const configSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  HOST: z.string().default('0.0.0.0'),
+  PORT: int(3000, 1),
+  PUBLIC_URL: z.url().default('http://localhost:3000'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
+  DATABASE_POOL_SIZE: int(20, 1),
+
+  TEMPORAL_ADDRESS: z.string().default('localhost:7233'),
+  TEMPORAL_NAMESPACE: z.string().default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().default('postwire'),
+
+  JWT_SECRET: z.string().min(32, 'must be at least 32 characters'),
+  ENCRYPTION_KEY: z.string().regex(/^[0-9a-f]{64}$/i, 'must be 64 hex characters (32 bytes)'),
+
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').default('smtp://localhost:1025'),
+  SYSTEM_EMAIL_FROM: z.string().default('Postwire <no-reply@postwire.local>'),
+  DNS_SERVERS: z
+    .string()
+    .default('')
+    .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean)),
+  DKIM_SELECTOR: z.string().regex(/^[a-z0-9-]+$/i).default('postwire'),
+  SPF_INCLUDE: z.string().default('spf.postwire.local'),
+
+  DISABLE_SIGNUPS: bool(false),
+  MAX_BODY_MB: int(2, 1),
+
+  API_RATE_LIMIT_PER_MINUTE: int(1000),
+  RATE_LIMIT_ENABLED: bool(false),
+  RATE_LIMIT_TRACK_PER_SECOND: int(100),
+  RATE_LIMIT_TRACK_BURST: int(200),
+  RATE_LIMIT_SEND_PER_SECOND: int(20),
+  RATE_LIMIT_SEND_BURST: int(50),
+  RATE_LIMIT_CONTACTS_PER_SECOND: int(50),
+  RATE_LIMIT_CONTACTS_BURST: int(100),
+
+  IDEMPOTENCY_KEY_TTL_HOURS: int(24, 1),
+  MAX_ATTACHMENTS_COUNT: int(10, 1),
+  MAX_ATTACHMENT_SIZE_MB: int(10, 1),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Parses settings; a bad or missing one throws a message naming each offending variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = configSchema.safeParse(env);
+  if (parsed.success) return parsed.data;
+  const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+  throw new ConfigError(`Invalid settings:\n${lines.join('\n')}`);
+}

@@ -1,0 +1,7 @@
+import type { MigrationObject } from '@mikro-orm/core';
+import { Migration0001Foundation } from './0001-foundation';
+
+/** Every migration, in order. Files are committed; the schema never changes at run time otherwise. */
+export const migrationsList: MigrationObject[] = [
+  { name: '0001-foundation', class: Migration0001Foundation },
+];

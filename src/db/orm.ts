@@ -1,0 +1,29 @@
+import { MikroORM, type Options } from '@mikro-orm/postgresql';
+import { Migrator } from '@mikro-orm/migrations';
+import { entities } from './entities';
+import { migrationsList } from './migrations';
+
+export type Orm = MikroORM;
+
+export function ormOptions(databaseUrl: string, poolSize = 20): Options {
+  return {
+    clientUrl: databaseUrl,
+    entities,
+    extensions: [Migrator],
+    pool: { min: 0, max: poolSize },
+    migrations: { migrationsList, transactional: true, allOrNothing: true, snapshot: false },
+    // Entities are plain column maps; references are enforced by deferred foreign keys in migrations.
+    discovery: { warnWhenNoEntities: true },
+    forceUtcTimezone: true,
+    debug: false,
+  };
+}
+
+export function initOrm(databaseUrl: string, poolSize?: number): Promise<Orm> {
+  return MikroORM.init(ormOptions(databaseUrl, poolSize));
+}
+
+export async function migrate(orm: Orm): Promise<string[]> {
+  const done = await orm.getMigrator().up();
+  return done.map((m) => m.name);
+}

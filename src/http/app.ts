@@ -1,0 +1,43 @@
+import Koa, { type Next } from 'koa';
+import Router from '@koa/router';
+import type { Deps } from '../deps';
+import type { AppContext, AppState } from './context';
+import { errorHandler } from './error-handler';
+import { ApiError } from './errors';
+import { mountRoutes } from './mount';
+import { RateLimiter } from './rate-limit';
+import { requestContext } from './request-context';
+import { allRoutes } from './routes';
+
+export interface App {
+  koa: Koa<AppState>;
+  limiter: RateLimiter;
+}
+
+export function createApp(deps: Deps): App {
+  const koa = new Koa<AppState>({ proxy: true });
+  const router = new Router<AppState>();
+  const limiter = new RateLimiter(deps.orm, deps.config, deps.logger);
+  mountRoutes(router, allRoutes(deps), deps, limiter);
+
+  koa.use(requestContext(deps.orm, deps.logger));
+  koa.use(errorHandler(deps.logger));
+  koa.use(async (ctx: AppContext, next: Next) => {
+    await next();
+    if (ctx.body !== undefined && ctx.body !== null) return;
+    if (ctx.status === 405) {
+      throw new ApiError(405, 'METHOD_NOT_ALLOWED', `${ctx.method} is not allowed on ${ctx.path}`, {
+        details: { allow: ctx.response.get('Allow') },
+      });
+    }
+    if (ctx.status === 404) {
+      throw new ApiError(404, 'NOT_FOUND', `No route for ${ctx.method} ${ctx.path}`, {
+        suggestion: 'See /openapi.json for the endpoints this server offers.',
+      });
+    }
+  });
+  koa.use(router.routes());
+  koa.use(router.allowedMethods({ throw: false }));
+  koa.on('error', (err) => deps.logger.error({ err }, 'koa error'));
+  return { koa, limiter };
+}

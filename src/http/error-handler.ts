@@ -1,0 +1,42 @@
+import type { Next } from 'koa';
+import type { Logger } from '../logger';
+import type { AppContext } from './context';
+import { ApiError, PlainError } from './errors';
+
+/** Turns every failure into api.md's envelope (or the plain `{ error }` body where api.md names one). */
+export function errorHandler(logger: Logger) {
+  return async (ctx: AppContext, next: Next) => {
+    try {
+      await next();
+    } catch (err) {
+      if (err instanceof PlainError) {
+        ctx.status = err.status;
+        ctx.body = { error: err.message };
+        return;
+      }
+      const apiError =
+        err instanceof ApiError
+          ? err
+          : new ApiError(500, 'INTERNAL_SERVER_ERROR', 'An unexpected error occurred', {
+              suggestion: 'Retry later; if it persists, contact support with the requestId.',
+            });
+      if (!(err instanceof ApiError)) logger.error({ err, requestId: ctx.state.requestId }, 'unhandled error');
+      const { errors, details, suggestion, headers } = apiError.extra;
+      for (const [name, value] of Object.entries(headers ?? {})) ctx.set(name, value);
+      ctx.status = apiError.status;
+      ctx.body = {
+        success: false,
+        error: {
+          code: apiError.code,
+          message: apiError.message,
+          statusCode: apiError.status,
+          requestId: ctx.state.requestId,
+          ...(errors ? { errors } : {}),
+          ...(details ? { details } : {}),
+          ...(suggestion ? { suggestion } : {}),
+        },
+        timestamp: new Date().toISOString(),
+      };
+    }
+  };
+}

@@ -1,0 +1,27 @@
+import type Router from '@koa/router';
+import type { Deps } from '../deps';
+import { authenticate } from '../auth/authenticate';
+import type { AppContext } from './context';
+import { readFormBody, readJsonBody } from './body';
+import type { RateLimiter } from './rate-limit';
+import { koaPath, parseBody, parseParams, parseQuery, type RouteDef } from './route';
+
+/** Registers each route behind the same pipeline: authenticate, limit, read and validate input, handle. */
+export function mountRoutes(router: Router<AppContext['state']>, routes: RouteDef[], deps: Deps, limiter: RateLimiter) {
+  const defaultLimit = deps.config.MAX_BODY_MB * 1024 * 1024;
+  for (const def of routes) {
+    router[def.method](koaPath(def.path), async (raw) => {
+      const ctx = raw as unknown as AppContext;
+      await authenticate(deps, ctx, def.auth);
+      if (ctx.state.project) await limiter.enforce(ctx, ctx.state.project.id, def.bucket);
+      const params = parseParams(def, ctx.params as Record<string, string>);
+      const query = parseQuery(def, ctx.query);
+      const limit = def.bodyLimit ?? defaultLimit;
+      const bodyType = def.bodyType ?? (def.body ? 'json' : 'none');
+      const rawBody =
+        bodyType === 'json' ? await readJsonBody(ctx, limit) : bodyType === 'form' ? await readFormBody(ctx, limit) : undefined;
+      const body = parseBody(def, rawBody);
+      await def.handler(ctx, { params, query, body });
+    });
+  }
+}

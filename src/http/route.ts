@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import type { AppContext } from './context';
+import { ApiError, PlainError, badRequest, notFound, validationError } from './errors';
+import { toFieldErrors } from './zod-issues';
+
+export type AuthKind =
+  /** No credentials. */
+  | 'none'
+  /** Dashboard session cookie. */
+  | 'session'
+  /** `Bearer sk_…`, or a member's session cookie with `X-Project-Id`. */
+  | 'secret'
+  /** `Bearer pk_…` only (/v1/track). */
+  | 'public';
+
+export type Bucket = 'track' | 'send' | 'contacts';
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+type Schema = z.ZodType;
+type Out<S> = S extends z.ZodType ? z.output<S> : S extends undefined ? undefined : unknown;
+
+export interface ResponseDoc {
+  description: string;
+  schema?: z.ZodType;
+  contentType?: string;
+}
+
+export interface RouteInput<P, Q, B> {
+  params: Out<P>;
+  query: Out<Q>;
+  body: Out<B>;
+}
+
+export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
+  method: Method;
+  /** OpenAPI-style path, e.g. `/contacts/{id}`. */
+  path: string;
+  tag: string;
+  summary: string;
+  auth: AuthKind;
+  /** Token bucket of api.md "Limits" this route draws from, when buckets are enabled. */
+  bucket?: Bucket;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** How the body arrives; `none` leaves the stream to the handler (multipart). */
+  bodyType?: 'json' | 'form' | 'none';
+  /** Body size limit in bytes; defaults to MAX_BODY_MB. */
+  bodyLimit?: number;
+  /** Endpoints that answer a bad body with api.md's plain `{ error }` 400 instead of the 422 envelope. */
+  plainBodyErrors?: boolean;
+  responses: Record<number, ResponseDoc>;
+  handler: (ctx: AppContext, input: RouteInput<P, Q, B>) => Promise<void> | void;
+}
+
+export function defineRoute<P extends Schema | undefined = undefined, Q extends Schema | undefined = undefined, B extends Schema | undefined = undefined>(
+  def: RouteDef<P, Q, B>,
+): RouteDef {
+  return def as unknown as RouteDef;
+}
+
+export function parseParams(def: RouteDef, raw: Record<string, string>): unknown {
+  if (!def.params) return raw;
+  const parsed = (def.params as Schema).safeParse(raw);
+  // A malformed identifier cannot name an existing resource.
+  if (!parsed.success) throw notFound(`${def.tag.replace(/s$/, '')}`, 'NOT_FOUND');
+  return parsed.data;
+}
+
+export function parseQuery(def: RouteDef, raw: Record<string, string | string[] | undefined>): unknown {
+  if (!def.query) return raw;
+  const parsed = (def.query as Schema).safeParse(raw, { reportInput: true });
+  if (!parsed.success) {
+    throw badRequest('Invalid query parameters', { errors: toFieldErrors(parsed.error, 'query') });
+  }
+  return parsed.data;
+}
+
+export function parseBody(def: RouteDef, raw: unknown): unknown {
+  if (!def.body) return raw;
+  const parsed = (def.body as Schema).safeParse(raw, { reportInput: true });
+  if (parsed.success) return parsed.data;
+  if (def.plainBodyErrors) {
+    const first = parsed.error.issues[0];
+    const field = first?.path.map(String).join('.') || 'body';
+    throw new PlainError(`${field}: ${first?.message ?? 'invalid'}`);
+  }
+  if (raw === undefined || raw === null || typeof raw !== 'object') {
+    throw new ApiError(422, 'VALIDATION_ERROR', 'Request body must be a JSON object', {
+      errors: toFieldErrors(parsed.error),
+    });
+  }
+  throw validationError(toFieldErrors(parsed.error));
+}
+
+/** `/contacts/{id}` → `/contacts/:id` for @koa/router. */
+export const koaPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');

@@ -1,0 +1,12 @@
+import type { Deps } from '../deps';
+import type { RouteDef } from './route';
+import { configRoutes } from '../modules/config/routes';
+import { openapiRoutes } from '../modules/openapi/routes';
+import { userRoutes } from '../modules/users/routes';
+import { projectRoutes } from '../modules/projects/routes';
+
+/** Every HTTP route of the API, in one list: it also feeds /openapi.json. */
+export function allRoutes(deps: Deps): RouteDef[] {
+  const routes: RouteDef[] = [...configRoutes(deps), ...userRoutes(deps), ...projectRoutes(deps)];
+  return [...routes, ...openapiRoutes(() => routes)];
+}

@@ -1,0 +1,18 @@
+import { createDeps, closeDeps, runMain } from '../bootstrap';
+import { createApp } from '../http/app';
+
+runMain(async () => {
+  const deps = await createDeps('api');
+  const { koa, limiter } = createApp(deps);
+  const server = koa.listen(deps.config.PORT, deps.config.HOST, () =>
+    deps.logger.info({ port: deps.config.PORT }, 'API listening'),
+  );
+  server.keepAliveTimeout = 65_000;
+  const prune = setInterval(() => void limiter.prune(), 60_000);
+  const stop = () => {
+    clearInterval(prune);
+    server.close(() => void closeDeps(deps).then(() => process.exit(0)));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+});

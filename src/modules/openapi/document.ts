@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import type { RouteDef } from '../../http/route';
+import { VERSION } from '../../version';
+
+type JsonSchema = Record<string, unknown>;
+
+const toSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+  return rest;
+};
+
+const SECURITY: Record<RouteDef['auth'], Array<Record<string, string[]>>> = {
+  none: [],
+  session: [{ sessionCookie: [] }],
+  secret: [{ secretKey: [] }, { sessionCookie: [], projectHeader: [] }],
+  public: [{ publicKey: [] }],
+};
+
+function parameters(def: RouteDef): JsonSchema[] {
+  const list: JsonSchema[] = [];
+  for (const [where, schema] of [['path', def.params], ['query', def.query]] as const) {
+    if (!schema) continue;
+    const json = toSchema(schema as z.ZodType, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
+    for (const [name, prop] of Object.entries(json.properties ?? {})) {
+      list.push({ name, in: where, required: where === 'path' || (json.required ?? []).includes(name), schema: prop });
+    }
+  }
+  return list;
+}
+
+/** The OpenAPI 3.1 document, generated from the same zod schemas that validate requests. */
+export function buildOpenApi(routes: RouteDef[]): JsonSchema {
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  for (const def of routes) {
+    const op: JsonSchema = {
+      tags: [def.tag],
+      summary: def.summary,
+      operationId: `${def.method}${def.path.replace(/[{}]/g, '').replace(/[^a-zA-Z0-9]+(.)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase())}`,
+      security: SECURITY[def.auth],
+      parameters: parameters(def),
+      responses: Object.fromEntries(
+        Object.entries(def.responses).map(([status, doc]) => [
+          status,
+          {
+            description: doc.description,
+            ...(doc.schema ? { content: { [doc.contentType ?? 'application/json']: { schema: toSchema(doc.schema, 'output') } } } : {}),
+          },
+        ]),
+      ),
+    };
+    if (def.body) {
+      const contentType = def.bodyType === 'form' ? 'application/x-www-form-urlencoded' : 'application/json';
+      op.requestBody = { required: true, content: { [contentType]: { schema: toSchema(def.body as z.ZodType, 'input') } } };
+    }
+    (paths[def.path] ??= {})[def.method] = op;
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Postwire API', version: VERSION },
+    paths,
+    components: {
+      securitySchemes: {
+        secretKey: { type: 'http', scheme: 'bearer', description: 'Project secret key, sk_…' },
+        publicKey: { type: 'http', scheme: 'bearer', description: 'Project public key, pk_… (only /v1/track)' },
+        sessionCookie: { type: 'apiKey', in: 'cookie', name: 'postwire_session' },
+        projectHeader: { type: 'apiKey', in: 'header', name: 'X-Project-Id' },
+      },
+    },
+  };
+}

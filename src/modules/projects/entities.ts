@@ -1,0 +1,35 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { baseColumns } from '../../db/columns';
+
+export const Project = defineEntity({
+  name: 'Project',
+  tableName: 'projects',
+  properties: {
+    ...baseColumns,
+    name: p.string(),
+    publicKey: p.string().unique(),
+    publicKeyDigest: p.string().unique(),
+    secretKeyDigest: p.string().unique(),
+    /** Last characters of the secret key, for the masked form shown after creation. */
+    secretKeyHint: p.string(),
+    disabled: p.boolean().default(false),
+    billingLimits: p.json<Record<string, number | null>>().default('{}'),
+  },
+});
+export type Project = InferEntity<typeof Project>;
+
+export const ROLES = ['OWNER', 'ADMIN', 'MEMBER'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const ProjectMember = defineEntity({
+  name: 'ProjectMember',
+  tableName: 'project_members',
+  uniques: [{ properties: ['projectId', 'userId'] }],
+  properties: {
+    ...baseColumns,
+    projectId: p.uuid(),
+    userId: p.uuid().index(),
+    role: p.enum([...ROLES]),
+  },
+});
+export type ProjectMember = InferEntity<typeof ProjectMember>;

@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import type { Deps } from '../../deps';
+import { ApiError } from '../../http/errors';
+import { requireUser } from '../../http/context';
+import { defineRoute, type RouteDef } from '../../http/route';
+import { Credentials, UserResponse } from './schemas';
+import { serializeUser } from './serialize';
+import { login, signup } from './service';
+import { clearSessionCookie, setSessionCookie } from './cookie';
+
+export function userRoutes(deps: Deps): RouteDef[] {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/auth/signup',
+      tag: 'Auth',
+      summary: 'Create a dashboard user and log them in',
+      auth: 'none',
+      body: Credentials,
+      responses: {
+        200: { description: 'The new user; a session cookie is set', schema: UserResponse },
+        403: { description: 'Signups are disabled on this deployment' },
+        409: { description: 'The email already has an account' },
+      },
+      handler: async (ctx, { body }) => {
+        if (deps.config.DISABLE_SIGNUPS) throw new ApiError(403, 'SIGNUPS_DISABLED', 'Signups are disabled');
+        const user = await signup(ctx.state.em, body.email, body.password);
+        setSessionCookie(ctx, await deps.sessions.sign(user.id));
+        ctx.body = serializeUser(user);
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/auth/login',
+      tag: 'Auth',
+      summary: 'Log in with email and password; sets the session cookie',
+      auth: 'none',
+      body: Credentials,
+      responses: {
+        200: { description: 'The user; a session cookie is set', schema: UserResponse },
+        401: { description: 'INVALID_CREDENTIALS' },
+      },
+      handler: async (ctx, { body }) => {
+        const user = await login(ctx.state.em, body.email, body.password);
+        setSessionCookie(ctx, await deps.sessions.sign(user.id));
+        ctx.body = serializeUser(user);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/auth/logout',
+      tag: 'Auth',
+      summary: 'Clear the session cookie',
+      auth: 'none',
+      responses: { 200: { description: 'Logged out', schema: z.object({ success: z.literal(true) }) } },
+      handler: (ctx) => {
+        clearSessionCookie(ctx);
+        ctx.body = { success: true };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/users/@me',
+      tag: 'Users',
+      summary: 'The logged-in user',
+      auth: 'session',
+      responses: { 200: { description: 'Current user', schema: UserResponse } },
+      handler: (ctx) => {
+        ctx.body = serializeUser(requireUser(ctx));
+      },
+    }),
+  ];
+}

@@ -1,0 +1,74 @@
+import dns2 from 'dns2';
+
+const { Packet } = dns2;
+
+export type DnsRecord =
+  | { type: 'TXT'; value: string }
+  | { type: 'MX'; exchange: string; priority: number }
+  | { type: 'A'; address: string }
+  | { type: 'AAAA'; address: string }
+  | { type: 'NS'; ns: string };
+
+const TYPE_NAMES: Record<number, DnsRecord['type']> = {
+  [Packet.TYPE.TXT]: 'TXT',
+  [Packet.TYPE.MX]: 'MX',
+  [Packet.TYPE.A]: 'A',
+  [Packet.TYPE.AAAA]: 'AAAA',
+  [Packet.TYPE.NS]: 'NS',
+};
+
+/** TXT strings longer than 255 octets are sent as several character-strings, as real zones do for DKIM keys. */
+const chunks = (value: string) => value.match(/.{1,255}/gs) ?? [''];
+
+/** A real UDP DNS server on loopback, answering from an in-memory zone that tests edit while it runs. */
+export class DnsServer {
+  private readonly zone = new Map<string, DnsRecord[]>();
+  private server!: ReturnType<typeof dns2.createServer>;
+  port = 0;
+
+  static async start(): Promise<DnsServer> {
+    const s = new DnsServer();
+    s.server = dns2.createServer({
+      udp: true,
+      handle: (request, send) => {
+        const response = Packet.createResponseFromRequest(request);
+        const [question] = request.questions;
+        if (question) {
+          const wanted = TYPE_NAMES[question.type];
+          const records = (s.zone.get(question.name.toLowerCase()) ?? []).filter((r) => r.type === wanted);
+          for (const r of records) {
+            const base = { name: question.name, type: question.type, class: Packet.CLASS.IN, ttl: 1 };
+            if (r.type === 'TXT') response.answers.push({ ...base, data: chunks(r.value) } as never);
+            else response.answers.push({ ...base, ...r, type: question.type } as never);
+          }
+          if (!s.zone.has(question.name.toLowerCase())) response.header.rcode = 3; // NXDOMAIN
+        }
+        send(response);
+      },
+    });
+    const addresses = await s.server.listen({ udp: { port: 0, address: '127.0.0.1' } });
+    s.port = addresses.udp!.port;
+    return s;
+  }
+
+  /** The value for DNS_SERVERS. */
+  get address(): string {
+    return `127.0.0.1:${this.port}`;
+  }
+
+  set(name: string, records: DnsRecord[]): void {
+    this.zone.set(name.toLowerCase(), records);
+  }
+
+  add(name: string, record: DnsRecord): void {
+    this.zone.set(name.toLowerCase(), [...(this.zone.get(name.toLowerCase()) ?? []), record]);
+  }
+
+  remove(name: string): void {
+    this.zone.delete(name.toLowerCase());
+  }
+
+  close(): Promise<void> {
+    return this.server.close();
+  }
+}

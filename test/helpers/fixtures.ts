@@ -1,0 +1,42 @@
+import { randomUUID } from 'node:crypto';
+import type { TestStack } from './stack';
+
+export interface TestProject {
+  id: string;
+  public: string;
+  secret: string;
+}
+
+export interface TestUser {
+  id: string;
+  email: string;
+  password: string;
+  /** `Cookie` header value carrying the session. */
+  cookie: string;
+}
+
+export const uniqueEmail = (prefix = 'user') => `${prefix}-${randomUUID().slice(0, 8)}@example.test`;
+
+export function sessionCookie(setCookie: string[] | string | undefined): string {
+  const list = Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : [];
+  const cookie = list.find((c) => c.startsWith('postwire_session='));
+  if (!cookie) throw new Error('no session cookie in response');
+  return cookie.split(';')[0]!;
+}
+
+export async function signupUser(stack: TestStack, email = uniqueEmail()): Promise<TestUser> {
+  const password = 'correct horse battery';
+  const res = await stack.http().post('/auth/signup').send({ email, password }).expect(200);
+  return { id: res.body.id, email, password, cookie: sessionCookie(res.headers['set-cookie']) };
+}
+
+export async function createProject(stack: TestStack, user: TestUser, name = 'Test project'): Promise<TestProject> {
+  const res = await stack.http().post('/users/@me/projects').set('Cookie', user.cookie).send({ name }).expect(201);
+  return { id: res.body.id, public: res.body.public, secret: res.body.secret };
+}
+
+/** A fresh user owning a fresh project: each test gets its own tenant, so tests never see each other's data. */
+export async function newTenant(stack: TestStack): Promise<{ user: TestUser; project: TestProject }> {
+  const user = await signupUser(stack);
+  return { user, project: await createProject(stack, user) };
+}
