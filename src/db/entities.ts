@@ -1,5 +1,12 @@
 import { User, UserToken } from '../modules/users/entities';
 import { Project, ProjectMember } from '../modules/projects/entities';
 import { Domain } from '../modules/domains/entities';
+import { Contact, ContactField } from '../modules/contacts/entities';
+import { Event } from '../modules/events/entities';
+import { IdempotencyKey } from '../modules/idempotency/entities';
+import { Segment, SegmentMember } from '../modules/segments/entities';
 
-export const entities = [User, UserToken, Project, ProjectMember, Domain];
+export const entities = [
+  User, UserToken, Project, ProjectMember, Domain,
+  Contact, ContactField, Event, IdempotencyKey, Segment, SegmentMember,
+];

@@ -1,0 +1,18 @@
+import { randomUUID } from 'node:crypto';
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+
+export const Event = defineEntity({
+  name: 'Event',
+  tableName: 'events',
+  properties: {
+    id: p.uuid().primary().onCreate(() => randomUUID()),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    projectId: p.uuid(),
+    contactId: p.uuid(),
+    name: p.string(),
+    data: p.json<Record<string, unknown>>(),
+    /** Set once the event was handed to the automation engine (see the events outbox). */
+    dispatchedAt: p.datetime().nullable(),
+  },
+});
+export type Event = InferEntity<typeof Event>;

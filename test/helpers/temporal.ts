@@ -1,0 +1,44 @@
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { createActivities } from '../../activities';
+import { workflowsPath } from '../../workflows/path';
+import type { TemporalGateway } from '../../src/temporal/client';
+import type { Deps } from '../../src/deps';
+
+/** The time-skipping test server, from the binary `npm test` installed (nothing is downloaded). */
+export function timeSkippingEnv(): Promise<TestWorkflowEnvironment> {
+  const path = process.env.TEMPORAL_TEST_SERVER_PATH;
+  if (!path) throw new Error('TEMPORAL_TEST_SERVER_PATH is not set: run the tests with `npm test`');
+  return TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path } } });
+}
+
+/** A gateway for the API under test that talks to a time-skipping environment (no search attributes there). */
+export function gatewayFor(env: TestWorkflowEnvironment, taskQueue: string): TemporalGateway {
+  return { client: env.client, taskQueue, searchAttributes: false };
+}
+
+export interface RunningWorker {
+  worker: Worker;
+  stop(): Promise<void>;
+}
+
+/** Runs the real worker (all workflows and activities) on the stack's task queue until `stop()`. */
+export async function startWorker(deps: Deps, connection?: NativeConnection): Promise<RunningWorker> {
+  const own = connection ? null : await NativeConnection.connect({ address: deps.config.TEMPORAL_ADDRESS });
+  const worker = await Worker.create({
+    connection: connection ?? own!,
+    namespace: deps.config.TEMPORAL_NAMESPACE,
+    taskQueue: deps.temporal.taskQueue,
+    workflowsPath,
+    activities: createActivities(deps),
+  });
+  const running = worker.run();
+  return {
+    worker,
+    stop: async () => {
+      worker.shutdown();
+      await running;
+      await own?.close();
+    },
+  };
+}
