@@ -7,6 +7,7 @@ import { ApiError } from './errors';
 import { mountRoutes } from './mount';
 import { RateLimiter } from './rate-limit';
 import { requestContext } from './request-context';
+import type { RouteDef } from './route';
 import { allRoutes } from './routes';
 
 export interface App {
@@ -14,11 +15,12 @@ export interface App {
   limiter: RateLimiter;
 }
 
-export function createApp(deps: Deps): App {
+/** `routes` defaults to the whole API; tests may mount extra routes beside it. */
+export function createApp(deps: Deps, routes: RouteDef[] = allRoutes(deps)): App {
   const koa = new Koa<AppState>({ proxy: true });
   const router = new Router<AppState>();
   const limiter = new RateLimiter(deps.orm, deps.config, deps.logger);
-  mountRoutes(router, allRoutes(deps), deps, limiter);
+  mountRoutes(router, routes, deps, limiter);
 
   koa.use(requestContext(deps.orm, deps.logger));
   koa.use(errorHandler(deps.logger));

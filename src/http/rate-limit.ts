@@ -12,6 +12,11 @@ interface Verdict {
   resetSeconds: number;
 }
 
+interface BucketRate {
+  perSecond: number;
+  burst: number;
+}
+
 const BUCKET_SETTINGS = {
   track: ['RATE_LIMIT_TRACK_PER_SECOND', 'RATE_LIMIT_TRACK_BURST'],
   send: ['RATE_LIMIT_SEND_PER_SECOND', 'RATE_LIMIT_SEND_BURST'],
@@ -19,9 +24,22 @@ const BUCKET_SETTINGS = {
 } as const satisfies Record<Bucket, readonly [keyof Config, keyof Config]>;
 
 /**
+ * The window is cut by the database clock, not each process's own, so that every API process counts
+ * into the same row for the same minute.
+ */
+const WINDOW_HIT = `
+with w as (select now() as at, date_trunc('minute', now()) as started),
+hit as (
+  insert into rate_limit_counters ("key", "tokens", "updated_at", "expires_at")
+  select ? || extract(epoch from w.started)::bigint, 1, w.at, w.started + interval '1 minute' from w
+  on conflict ("key") do update set "tokens" = rate_limit_counters."tokens" + 1, "updated_at" = excluded."updated_at"
+  returning "tokens", "expires_at")
+select hit."tokens" as used, extract(epoch from hit."expires_at" - w.at) as reset_seconds from hit, w`;
+
+/**
  * The per-project request limits of api.md "Limits": an always-on requests-per-minute window and the
  * optional token buckets. Counters live in PostgreSQL so every API process shares them; when that store
- * cannot be reached, requests are allowed.
+ * fails, requests are allowed.
  */
 export class RateLimiter {
   constructor(
@@ -31,14 +49,11 @@ export class RateLimiter {
   ) {}
 
   async enforce(ctx: AppContext, projectId: string, bucket: Bucket | undefined): Promise<void> {
-    const verdicts: Verdict[] = [];
-    const perMinute = this.config.API_RATE_LIMIT_PER_MINUTE;
-    if (perMinute > 0) verdicts.push(...(await this.safely(() => this.window(projectId, perMinute))));
-    const rate = bucket && this.bucketRate(bucket);
-    if (bucket && rate) verdicts.push(...(await this.safely(() => this.take(`${bucket}:${projectId}`, rate.perSecond, rate.burst))));
+    const verdicts = await this.judge(projectId, bucket);
     if (verdicts.length === 0) return;
 
     const denied = verdicts.find((v) => !v.allowed);
+    // With several limits in force, the headers describe the one closest to running out.
     const shown = denied ?? verdicts.reduce((a, b) => (b.remaining / b.limit < a.remaining / a.limit ? b : a));
     const reset = Math.max(1, Math.ceil(shown.resetSeconds));
     ctx.set('RateLimit-Limit', String(shown.limit));
@@ -53,7 +68,32 @@ export class RateLimiter {
     }
   }
 
-  private bucketRate(bucket: Bucket): { perSecond: number; burst: number } | null {
+  /** Drops counters whose window has passed; called periodically by the API process. */
+  async prune(): Promise<void> {
+    await this.attempt('could not prune rate-limit counters', () =>
+      this.orm.em.getConnection().execute('delete from rate_limit_counters where "expires_at" < now()'),
+    );
+  }
+
+  /** Verdicts of the limits in force, stopping at the first refusal so a refused request spends no later budget. */
+  private async judge(projectId: string, bucket: Bucket | undefined): Promise<Verdict[]> {
+    const checks: Array<() => Promise<Verdict>> = [];
+    const perMinute = this.config.API_RATE_LIMIT_PER_MINUTE;
+    if (perMinute > 0) checks.push(() => this.window(projectId, perMinute));
+    const rate = bucket ? this.bucketRate(bucket) : null;
+    if (bucket && rate) checks.push(() => this.take(`${bucket}:${projectId}`, rate));
+
+    const verdicts: Verdict[] = [];
+    for (const check of checks) {
+      const verdict = await this.attempt('rate-limit store failed; allowing the request', check);
+      if (!verdict) continue;
+      verdicts.push(verdict);
+      if (!verdict.allowed) break;
+    }
+    return verdicts;
+  }
+
+  private bucketRate(bucket: Bucket): BucketRate | null {
     if (!this.config.RATE_LIMIT_ENABLED) return null;
     const [rateKey, burstKey] = BUCKET_SETTINGS[bucket];
     const perSecond = this.config[rateKey];
@@ -61,43 +101,30 @@ export class RateLimiter {
     return { perSecond, burst: Math.max(1, this.config[burstKey]) };
   }
 
-  private async safely(fn: () => Promise<Verdict>): Promise<Verdict[]> {
+  /** Runs a store operation; a failure is logged and yields `undefined`, which callers treat as "no limit". */
+  private async attempt<T>(failure: string, fn: () => Promise<T>): Promise<T | undefined> {
     try {
-      return [await fn()];
+      return await fn();
     } catch (err) {
-      this.logger.warn({ err }, 'rate-limit store unreachable; allowing the request');
-      return [];
+      this.logger.warn({ err }, failure);
+      return undefined;
     }
   }
 
   private async window(projectId: string, limit: number): Promise<Verdict> {
-    const now = Date.now();
-    const windowStart = Math.floor(now / 60_000) * 60_000;
-    const rows = await this.orm.em.getConnection().execute<{ tokens: number }[]>(
-      `insert into rate_limit_counters ("key", "tokens", "updated_at", "expires_at")
-       values (?, 1, now(), to_timestamp(?)) on conflict ("key")
-       do update set "tokens" = rate_limit_counters."tokens" + 1, "updated_at" = now()
-       returning "tokens"`,
-      [`minute:${projectId}:${windowStart}`, (windowStart + 120_000) / 1000],
-    );
-    const used = Number(rows[0]!.tokens);
-    return { allowed: used <= limit, limit, remaining: limit - used, resetSeconds: (windowStart + 60_000 - now) / 1000 };
+    const rows = await this.orm.em
+      .getConnection()
+      .execute<{ used: number; reset_seconds: number }[]>(WINDOW_HIT, [`minute:${projectId}:`]);
+    const used = Number(rows[0]!.used);
+    return { allowed: used <= limit, limit, remaining: limit - used, resetSeconds: Number(rows[0]!.reset_seconds) };
   }
 
-  private async take(key: string, perSecond: number, burst: number): Promise<Verdict> {
+  private async take(key: string, rate: BucketRate): Promise<Verdict> {
     const rows = await this.orm.em.getConnection().execute<{ allowed: boolean; remaining: number; reset_seconds: number }[]>(
       'select * from rate_limit_take(?, ?, ?)',
-      [`bucket:${key}`, perSecond, burst],
+      [`bucket:${key}`, rate.perSecond, rate.burst],
     );
     const row = rows[0]!;
-    return { allowed: row.allowed, limit: burst, remaining: Number(row.remaining), resetSeconds: Number(row.reset_seconds) };
-  }
-
-  /** Drops counters whose window has passed; called periodically by the API process. */
-  async prune(): Promise<void> {
-    await this.safely(async () => {
-      await this.orm.em.getConnection().execute('delete from rate_limit_counters where "expires_at" < now()');
-      return { allowed: true, limit: 1, remaining: 1, resetSeconds: 0 };
-    });
+    return { allowed: row.allowed, limit: rate.burst, remaining: Number(row.remaining), resetSeconds: Number(row.reset_seconds) };
   }
 }

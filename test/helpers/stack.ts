@@ -9,6 +9,8 @@ import { createDnsResolver } from '../../src/dns/resolver';
 import { createTemporalGateway, type TemporalGateway } from '../../src/temporal/client';
 import { sessionsFor, type Deps } from '../../src/deps';
 import { createApp, type App } from '../../src/http/app';
+import type { RouteDef } from '../../src/http/route';
+import { allRoutes } from '../../src/http/routes';
 import { workerDatabaseUrl } from './database';
 import { SmtpSink } from './smtp-sink';
 import { DnsServer } from './dns-server';
@@ -29,6 +31,8 @@ export interface StackOptions {
   env?: Record<string, string>;
   /** A Temporal client of a test environment; by default the dev server that `npm test` runs. */
   temporal?: TemporalGateway;
+  /** Routes mounted beside the API's own, for behaviour no real route exercises yet. */
+  extraRoutes?: RouteDef[];
 }
 
 /** The real API over a real database, SMTP server and DNS server, all on loopback. */
@@ -59,7 +63,7 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
     dns: createDnsResolver(config.DNS_SERVERS),
     sessions: sessionsFor(config),
   };
-  const app = createApp(deps);
+  const app = createApp(deps, [...allRoutes(deps), ...(options.extraRoutes ?? [])]);
   const server = app.koa.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   return {
