@@ -1,1 +1,1 @@
-export {};
+export { domainVerify } from './domain-verify/workflow';

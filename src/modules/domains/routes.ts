@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import type { Deps } from '../../deps';
+import { requireProject } from '../../http/context';
+import { forbidden } from '../../http/errors';
+import { defineRoute, type RouteDef } from '../../http/route';
+import { checkDomain } from './check';
+import { AddDomainBody, DomainIdParams, DomainResponse, ProjectIdParams } from './schemas';
+import { serializeDomain } from './serialize';
+import { addDomain, deleteDomain, findDomain, listDomains } from './service';
+
+const tag = 'Domains';
+const notFoundDoc = { 404: { description: 'DOMAIN_NOT_FOUND: no such domain in this project' } };
+
+export function domainRoutes(deps: Deps): RouteDef[] {
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/domains',
+      tag,
+      summary: 'Add a sender domain; returns the DNS records to create. Checked in the background every 5 minutes.',
+      auth: 'secret',
+      body: AddDomainBody,
+      responses: {
+        201: { description: 'The domain, pending, with its records', schema: DomainResponse },
+        409: { description: 'CONFLICT: the project already has this domain' },
+        422: { description: 'VALIDATION_ERROR: not a domain name' },
+      },
+      handler: async (ctx, { body }) => {
+        const domain = await addDomain(deps, ctx.state.em, requireProject(ctx).id, body.domain);
+        ctx.status = 201;
+        ctx.body = serializeDomain(domain);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/domains/project/{projectId}',
+      tag,
+      summary: "Verified and pending domains of the caller's project, newest first",
+      auth: 'secret',
+      params: ProjectIdParams,
+      responses: {
+        200: { description: 'Domains', schema: z.array(DomainResponse) },
+        403: { description: "FORBIDDEN: projectId is not the caller's project" },
+      },
+      handler: async (ctx, { params }) => {
+        const project = requireProject(ctx);
+        if (params.projectId !== project.id) throw forbidden('Domains of another project are not accessible with this key');
+        ctx.body = (await listDomains(ctx.state.em, project.id)).map(serializeDomain);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/domains/{id}',
+      tag,
+      summary: 'One domain with the status of each record as of the last check',
+      auth: 'secret',
+      params: DomainIdParams,
+      responses: { 200: { description: 'The domain', schema: DomainResponse }, ...notFoundDoc },
+      handler: async (ctx, { params }) => {
+        ctx.body = serializeDomain(await findDomain(ctx.state.em, requireProject(ctx).id, params.id));
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/domains/{id}/verify',
+      tag,
+      summary: 'Check the DNS records now; returns the domain with the outcome',
+      auth: 'secret',
+      params: DomainIdParams,
+      responses: { 200: { description: 'The domain after the check', schema: DomainResponse }, ...notFoundDoc },
+      handler: async (ctx, { params }) => {
+        const domain = await findDomain(ctx.state.em, requireProject(ctx).id, params.id);
+        ctx.body = serializeDomain(await checkDomain(ctx.state.em, deps.dns, domain));
+      },
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/domains/{id}',
+      tag,
+      summary: 'Remove the domain and stop its background check; mail from it is refused afterwards',
+      auth: 'secret',
+      params: DomainIdParams,
+      responses: { 204: { description: 'Removed' }, ...notFoundDoc },
+      handler: async (ctx, { params }) => {
+        await deleteDomain(deps, ctx.state.em, requireProject(ctx).id, params.id);
+        ctx.status = 204;
+      },
+    }),
+  ];
+}

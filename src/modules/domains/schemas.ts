@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { normalizeDomainName } from './hostname';
+
+export const DomainName = z
+  .string()
+  .max(253)
+  .refine((value) => normalizeDomainName(value) !== null, {
+    message: 'Must be a domain name such as example.com, without scheme, path, port or address',
+  })
+  .transform((value) => normalizeDomainName(value)!)
+  .describe('Host name to send from; stored lowercase, internationalized names in their xn-- form');
+
+export const AddDomainBody = z.object({ domain: DomainName });
+export const DomainIdParams = z.object({ id: z.uuid() });
+export const ProjectIdParams = z.object({ projectId: z.uuid() });
+
+export const DnsRecordResponse = z.object({
+  type: z.literal('TXT'),
+  name: z.string().describe('Fully qualified name of the record'),
+  value: z.string(),
+  purpose: z.enum(['DKIM', 'SPF', 'DMARC']).describe('Only DKIM gates verification; SPF and DMARC are recommended'),
+  status: z.enum(['PENDING', 'VERIFIED', 'FAILED']).describe('FAILED: a record is published but does not match'),
+});
+
+export const DomainResponse = z.object({
+  id: z.uuid(),
+  projectId: z.uuid(),
+  domain: z.string(),
+  verified: z.boolean(),
+  verifiedAt: z.iso.datetime().nullable(),
+  lastCheckedAt: z.iso.datetime().nullable(),
+  records: z.array(DnsRecordResponse),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+});
+export type DomainResponse = z.infer<typeof DomainResponse>;
