@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { RouteDef } from '../../http/route';
+import type { ResponseDoc, RouteDef } from '../../http/route';
 import { VERSION } from '../../version';
+import { ErrorEnvelope, pipelineFailures } from './failures';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -9,12 +10,16 @@ const toSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
   return rest;
 };
 
+const ERROR_REF = { $ref: '#/components/schemas/Error' };
+
 const SECURITY: Record<RouteDef['auth'], Array<Record<string, string[]>>> = {
   none: [],
   session: [{ sessionCookie: [] }],
   secret: [{ secretKey: [] }, { sessionCookie: [], projectHeader: [] }],
   public: [{ publicKey: [] }],
 };
+
+const templateNames = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
 
 function parameters(def: RouteDef): JsonSchema[] {
   const list: JsonSchema[] = [];
@@ -25,28 +30,30 @@ function parameters(def: RouteDef): JsonSchema[] {
       list.push({ name, in: where, required: where === 'path' || (json.required ?? []).includes(name), schema: prop });
     }
   }
+  // OpenAPI requires every templated segment to be declared, also on routes that take it unvalidated.
+  for (const name of templateNames(def.path)) {
+    if (!list.some((p) => p.in === 'path' && p.name === name)) list.push({ name, in: 'path', required: true, schema: { type: 'string' } });
+  }
   return list;
+}
+
+function response(status: number, doc: ResponseDoc): JsonSchema {
+  const schema = doc.schema ? toSchema(doc.schema, 'output') : status >= 400 ? ERROR_REF : undefined;
+  return { description: doc.description, ...(schema ? { content: { [doc.contentType ?? 'application/json']: { schema } } } : {}) };
 }
 
 /** The OpenAPI 3.1 document, generated from the same zod schemas that validate requests. */
 export function buildOpenApi(routes: RouteDef[]): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const def of routes) {
+    const responses = { ...pipelineFailures(def), ...def.responses };
     const op: JsonSchema = {
       tags: [def.tag],
       summary: def.summary,
       operationId: `${def.method}${def.path.replace(/[{}]/g, '').replace(/[^a-zA-Z0-9]+(.)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase())}`,
       security: SECURITY[def.auth],
       parameters: parameters(def),
-      responses: Object.fromEntries(
-        Object.entries(def.responses).map(([status, doc]) => [
-          status,
-          {
-            description: doc.description,
-            ...(doc.schema ? { content: { [doc.contentType ?? 'application/json']: { schema: toSchema(doc.schema, 'output') } } } : {}),
-          },
-        ]),
-      ),
+      responses: Object.fromEntries(Object.entries(responses).map(([status, doc]) => [status, response(Number(status), doc)])),
     };
     if (def.body) {
       const contentType = def.bodyType === 'form' ? 'application/x-www-form-urlencoded' : 'application/json';
@@ -59,6 +66,7 @@ export function buildOpenApi(routes: RouteDef[]): JsonSchema {
     info: { title: 'Postwire API', version: VERSION },
     paths,
     components: {
+      schemas: { Error: toSchema(ErrorEnvelope, 'output') },
       securitySchemes: {
         secretKey: { type: 'http', scheme: 'bearer', description: 'Project secret key, sk_…' },
         publicKey: { type: 'http', scheme: 'bearer', description: 'Project public key, pk_… (only /v1/track)' },

@@ -1,0 +1,80 @@
+import { compileErrors, validate } from '@readme/openapi-parser';
+import type Router from '@koa/router';
+import { startStack, type TestStack } from '../helpers/stack';
+
+interface Operation {
+  parameters: Array<{ name: string; in: string; schema?: unknown }>;
+  requestBody?: { content: Record<string, { schema?: unknown }> };
+  responses: Record<string, { content?: Record<string, { schema?: unknown }> }>;
+}
+
+interface Document {
+  openapi: string;
+  paths: Record<string, Record<string, Operation>>;
+}
+
+let stack: TestStack;
+let doc: Document;
+beforeAll(async () => {
+  stack = await startStack();
+  doc = (await stack.http().get('/openapi.json').expect(200).expect('Content-Type', /json/)).body;
+});
+afterAll(() => stack.close());
+
+/** Every method and path the app's router actually serves, read from the mounted @koa/router. */
+function mountedRoutes(): Array<{ method: string; path: string }> {
+  const routers = stack.app.koa.middleware
+    .map((fn) => (fn as { router?: Router }).router)
+    .filter((router): router is Router => router !== undefined);
+  expect(routers).toHaveLength(1);
+  return routers[0]!.stack.flatMap((layer) =>
+    layer.methods
+      .filter((m) => m !== 'HEAD')
+      .map((m) => ({ method: m.toLowerCase(), path: String(layer.path).replace(/:(\w+)/g, '{$1}') })),
+  );
+}
+
+const operations = () =>
+  Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ method, path, op })));
+
+describe('GET /openapi.json', () => {
+  it('is a valid OpenAPI 3.1 document', async () => {
+    expect(doc.openapi).toBe('3.1.0');
+    const result = await validate(structuredClone(doc) as never);
+    if (!result.valid) throw new Error(compileErrors(result));
+    expect(result.warnings).toEqual([]);
+  });
+
+  it('documents every mounted route with its method, and nothing that is not mounted', () => {
+    const mounted = mountedRoutes().map((r) => `${r.method} ${r.path}`).sort();
+    const documented = operations().map((o) => `${o.method} ${o.path}`).sort();
+    expect(mounted.length).toBeGreaterThan(0);
+    expect(documented).toEqual(mounted);
+  });
+
+  it('gives every path parameter, request body and response body a schema', () => {
+    for (const { method, path, op } of operations()) {
+      const where = `${method} ${path}`;
+      const templated = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+      const declared = op.parameters.filter((p) => p.in === 'path');
+      expect([where, declared.map((p) => p.name).sort()]).toEqual([where, templated]);
+      for (const param of op.parameters) expect([where, param.name, param.schema]).toEqual([where, param.name, expect.any(Object)]);
+
+      for (const media of Object.values(op.requestBody?.content ?? {})) expect([where, media.schema]).toEqual([where, expect.any(Object)]);
+
+      const statuses = Object.keys(op.responses);
+      expect([where, statuses.some((s) => s.startsWith('2'))]).toEqual([where, true]);
+      for (const status of statuses.filter((s) => s !== '204')) {
+        const content = Object.values(op.responses[status]!.content ?? {});
+        expect([where, status, content.length > 0 && content.every((m) => typeof m.schema === 'object')]).toEqual([where, status, true]);
+      }
+    }
+  });
+
+  it('describes the error envelope for failures the pipeline adds', () => {
+    const op = doc.paths['/users/@me']!.get!;
+    expect(op.responses['401']?.content?.['application/json']?.schema).toEqual({ $ref: '#/components/schemas/Error' });
+    const signup = doc.paths['/auth/signup']!.post!;
+    expect(Object.keys(signup.responses)).toEqual(expect.arrayContaining(['400', '403', '409', '413', '422']));
+  });
+});
