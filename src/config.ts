@@ -1,13 +1,13 @@
 import { z } from 'zod';
 
 const bool = (fallback: boolean) => z.stringbool().default(fallback);
-const int = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
+const int = (fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max).default(fallback);
 
 /** Every setting Postwire reads from the environment. `.env.example` lists them with their defaults. */
 export const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   HOST: z.string().default('0.0.0.0'),
-  PORT: int(3000, 1),
+  PORT: int(3000, 1, 65535),
   PUBLIC_URL: z.url().default('http://localhost:3000'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 
@@ -53,10 +53,18 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-/** Parses settings; a bad or missing one throws a message naming each offending variable. */
+/**
+ * Parses settings; a bad or missing one throws a message naming each offending variable. An empty value
+ * counts as unset, as `KEY=` in an env file or `KEY=${KEY:-}` in a compose file means "not given".
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = configSchema.safeParse(env);
+  const given = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const parsed = configSchema.safeParse(given);
   if (parsed.success) return parsed.data;
-  const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+  // Values are never echoed: some are secrets.
+  const lines = parsed.error.issues.map((i) => {
+    const name = i.path.join('.');
+    return `  ${name}: ${given[name] === undefined ? 'required, not set' : i.message}`;
+  });
   throw new ConfigError(`Invalid settings:\n${lines.join('\n')}`);
 }

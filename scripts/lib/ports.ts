@@ -1,11 +1,26 @@
-const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+/** Where `npm start` puts each service by default; `.env.example` lists the same variables. */
+export const portDefaults = {
+  PORT: 3000,
+  POSTGRES_PORT: 54320,
+  TEMPORAL_PORT: 7233,
+  TEMPORAL_UI_PORT: 8233,
+  MAIL_CAPTURE_SMTP_PORT: 1025,
+  MAIL_CAPTURE_WEB_PORT: 1080,
+} as const;
+
+function port(name: keyof typeof portDefaults): number {
+  const raw = process.env[name];
+  const value = raw === undefined || raw === '' ? portDefaults[name] : Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > 65535) throw new Error(`${name}: must be a port number from 1 to 65535`);
+  return value;
+}
 
 /** Where `npm start` puts each service; each can be moved with its environment variable. */
 export const ports = {
-  api: port('PORT', 3000),
-  postgres: port('POSTGRES_PORT', 54320),
-  temporal: port('TEMPORAL_PORT', 7233),
-  temporalUi: port('TEMPORAL_UI_PORT', 8233),
-  smtp: port('MAIL_CAPTURE_SMTP_PORT', 1025),
-  mailWeb: port('MAIL_CAPTURE_WEB_PORT', 1080),
+  api: port('PORT'),
+  postgres: port('POSTGRES_PORT'),
+  temporal: port('TEMPORAL_PORT'),
+  temporalUi: port('TEMPORAL_UI_PORT'),
+  smtp: port('MAIL_CAPTURE_SMTP_PORT'),
+  mailWeb: port('MAIL_CAPTURE_WEB_PORT'),
 };
