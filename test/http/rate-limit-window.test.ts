@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { startStack, type TestStack } from '../helpers/stack';
 import { newTenant } from '../helpers/fixtures';
 import { clearOfMinuteEdge } from '../helpers/minute';
@@ -63,6 +64,17 @@ describe('per-minute limit, API_RATE_LIMIT_PER_MINUTE=3', () => {
     expect(limitHeaders(await viaCookie().expect(200))).toMatchObject({ remaining: 0 });
     await callProbe(stack, project).expect(429);
     await viaCookie().expect(429);
+  });
+
+  it('limits the real resource routes through the same pipeline (the domains API)', async () => {
+    const { project } = await newTenant(stack);
+    const lookup = () =>
+      stack.http().get(`/domains/${randomUUID()}`).set('Authorization', `Bearer ${project.secret}`);
+    for (const remaining of [2, 1, 0]) {
+      const res = await lookup();
+      expect([res.status, limitHeaders(res)]).toEqual([404, expect.objectContaining({ limit: 3, remaining })]);
+    }
+    expect((await lookup()).status).toBe(429);
   });
 
   it('puts the headers on every project-scoped response, errors included, and on no other', async () => {
