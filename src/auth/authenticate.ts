@@ -21,8 +21,10 @@ function bearer(ctx: AppContext): string | undefined {
 async function sessionUser(deps: Deps, ctx: AppContext): Promise<User | null> {
   const token = ctx.cookies.get(SESSION_COOKIE);
   if (!token) return null;
-  const userId = await deps.sessions.verify(token);
-  return userId ? ctx.state.em.findOne(User, { id: userId }) : null;
+  const claims = await deps.sessions.verify(token);
+  if (!claims) return null;
+  const user = await ctx.state.em.findOne(User, { id: claims.userId });
+  return user?.sessionVersion === claims.version ? user : null;
 }
 
 function assertEnabled(project: Project): Project {

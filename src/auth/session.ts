@@ -3,6 +3,12 @@ import { SignJWT, jwtVerify } from 'jose';
 export const SESSION_COOKIE = 'postwire_session';
 export const SESSION_TTL_SECONDS = 7 * 24 * 60 * 60;
 
+export interface SessionClaims {
+  userId: string;
+  /** The user's session version when the token was issued; a token of an older version is void. */
+  version: number;
+}
+
 export class SessionSigner {
   private readonly key: Uint8Array;
 
@@ -10,20 +16,21 @@ export class SessionSigner {
     this.key = new TextEncoder().encode(secret);
   }
 
-  sign(userId: string): Promise<string> {
-    return new SignJWT({})
+  sign(user: { id: string; sessionVersion: number }): Promise<string> {
+    return new SignJWT({ sv: user.sessionVersion })
       .setProtectedHeader({ alg: 'HS256' })
-      .setSubject(userId)
+      .setSubject(user.id)
       .setIssuedAt()
       .setExpirationTime(`${SESSION_TTL_SECONDS}s`)
       .sign(this.key);
   }
 
-  /** The user ID of a valid, unexpired session token, else null. */
-  async verify(token: string): Promise<string | null> {
+  /** The claims of a valid, unexpired session token, else null. */
+  async verify(token: string): Promise<SessionClaims | null> {
     try {
       const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
-      return typeof payload.sub === 'string' ? payload.sub : null;
+      if (typeof payload.sub !== 'string') return null;
+      return { userId: payload.sub, version: typeof payload.sv === 'number' ? payload.sv : 0 };
     } catch {
       return null;
     }

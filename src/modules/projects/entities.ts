@@ -13,6 +13,8 @@ export const Project = defineEntity({
     /** Last characters of the secret key, for the masked form shown after creation. */
     secretKeyHint: p.string(),
     disabled: p.boolean().default(false),
+    /** Why the project was disabled; copied into its suspension history (see GET .../security). */
+    disabledReason: p.text().nullable(),
     billingLimits: p.json<Record<string, number | null>>().default('{}'),
   },
 });

@@ -10,6 +10,8 @@ export const User = defineEntity({
     /** Null for a user invited to a project who has not set a password yet. */
     passwordHash: p.string().nullable(),
     emailVerified: p.boolean().default(false),
+    /** Carried in session tokens; a password reset bumps it so older sessions stop working. */
+    sessionVersion: p.integer().default(0),
   },
 });
 export type User = InferEntity<typeof User>;

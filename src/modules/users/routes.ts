@@ -7,6 +7,8 @@ import { Credentials, UserResponse } from './schemas';
 import { serializeUser } from './serialize';
 import { login, signup } from './service';
 import { clearSessionCookie, setSessionCookie } from './cookie';
+import { sendSignupVerification } from './account';
+import { accountRoutes } from './account-routes';
 
 export function userRoutes(deps: Deps): RouteDef[] {
   return [
@@ -14,7 +16,7 @@ export function userRoutes(deps: Deps): RouteDef[] {
       method: 'post',
       path: '/auth/signup',
       tag: 'Auth',
-      summary: 'Create a dashboard user and log them in',
+      summary: 'Create a dashboard user, log them in and email them a verification link',
       auth: 'none',
       body: Credentials,
       responses: {
@@ -25,7 +27,8 @@ export function userRoutes(deps: Deps): RouteDef[] {
       handler: async (ctx, { body }) => {
         if (deps.config.DISABLE_SIGNUPS) throw new ApiError(403, 'SIGNUPS_DISABLED', 'Signups are disabled');
         const user = await signup(ctx.state.em, body.email, body.password);
-        setSessionCookie(ctx, await deps.sessions.sign(user.id));
+        await sendSignupVerification(deps, ctx.state.em, user);
+        setSessionCookie(ctx, await deps.sessions.sign(user));
         ctx.body = serializeUser(user);
       },
     }),
@@ -42,7 +45,7 @@ export function userRoutes(deps: Deps): RouteDef[] {
       },
       handler: async (ctx, { body }) => {
         const user = await login(ctx.state.em, body.email, body.password);
-        setSessionCookie(ctx, await deps.sessions.sign(user.id));
+        setSessionCookie(ctx, await deps.sessions.sign(user));
         ctx.body = serializeUser(user);
       },
     }),
@@ -69,5 +72,6 @@ export function userRoutes(deps: Deps): RouteDef[] {
         ctx.body = serializeUser(requireUser(ctx));
       },
     }),
+    ...accountRoutes(deps),
   ];
 }

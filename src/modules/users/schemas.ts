@@ -1,14 +1,25 @@
 import { z } from 'zod';
 
 export const Email = z.email().max(320).transform((e) => e.toLowerCase());
+export const Password = z.string().min(8, 'Password must be at least 8 characters').max(1024);
 
-export const Credentials = z.object({
-  email: Email,
-  password: z.string().min(8, 'Password must be at least 8 characters').max(1024),
-});
+export const Credentials = z.object({ email: Email, password: Password });
 
 export const UserResponse = z.object({
   id: z.uuid(),
   email: z.email(),
   emailVerified: z.boolean(),
+});
+
+/** A token from an emailed link: base64url of 32 random bytes. */
+const LinkToken = z.string().min(1, 'Token is required').max(200);
+
+export const VerifyEmailBody = z.object({ token: LinkToken });
+export const PasswordResetRequestBody = z.object({ email: Email });
+export const ResetPasswordBody = z.object({ token: LinkToken, password: Password });
+
+export const ActionResult = z.object({ success: z.literal(true), message: z.string() });
+
+export const OAuthConfigResponse = z.object({
+  providers: z.array(z.string()).describe('Names of the OAuth providers users can log in with'),
 });

@@ -1,0 +1,72 @@
+import type { Config } from '../config';
+import type { Mailer } from './mailer';
+
+/** A message the platform itself sends to dashboard users (not a project's email). */
+export interface SystemMail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** A dashboard page that receives the token and posts it to the API (see docs/account-emails.md). */
+export function tokenLink(config: Pick<Config, 'PUBLIC_URL'>, page: string, token: string): string {
+  const url = new URL(page, config.PUBLIC_URL);
+  url.searchParams.set('token', token);
+  return url.toString();
+}
+
+function compose(to: string, subject: string, paragraphs: string[], action?: { label: string; url: string }): SystemMail {
+  const text = [...paragraphs, ...(action ? [`${action.label}: ${action.url}`] : [])].join('\n\n');
+  const button = action
+    ? `<p><a href="${escapeHtml(action.url)}">${escapeHtml(action.label)}</a></p>` +
+      `<p>Or paste this link into your browser: ${escapeHtml(action.url)}</p>`
+    : '';
+  const html = `<!doctype html><html><body>${paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('')}${button}</body></html>`;
+  return { to, subject, text: `${text}\n`, html };
+}
+
+export const verificationMail = (config: Config, to: string, token: string): SystemMail =>
+  compose(
+    to,
+    'Verify your email address',
+    ['Confirm that this address belongs to your Postwire account.', 'The link expires in 24 hours.'],
+    { label: 'Verify email', url: tokenLink(config, '/verify-email', token) },
+  );
+
+export const passwordResetMail = (config: Config, to: string, token: string): SystemMail =>
+  compose(
+    to,
+    'Reset your password',
+    [
+      'Someone asked to reset the password of your Postwire account. If it was not you, ignore this email.',
+      'The link expires in 1 hour and works once.',
+    ],
+    { label: 'Reset password', url: tokenLink(config, '/reset-password', token) },
+  );
+
+export interface Invitation {
+  to: string;
+  projectName: string;
+  invitedBy: string;
+  role: string;
+  /** Present when the invitee has no password yet: the link lets them set one. */
+  token?: string;
+}
+
+export const invitationMail = (config: Config, inv: Invitation): SystemMail =>
+  compose(
+    inv.to,
+    `You have been added to ${inv.projectName} on Postwire`,
+    [`${inv.invitedBy} added you to the project "${inv.projectName}" as ${inv.role}.`],
+    inv.token
+      ? { label: 'Set your password', url: tokenLink(config, '/accept-invite', inv.token) }
+      : { label: 'Open the dashboard', url: new URL('/', config.PUBLIC_URL).toString() },
+  );
+
+export async function sendSystemMail(mailer: Mailer, config: Config, mail: SystemMail): Promise<void> {
+  await mailer.sendMail({ from: config.SYSTEM_EMAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+}

@@ -1,0 +1,92 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Deps } from '../../deps';
+import { hashPassword } from '../../auth/passwords';
+import { ApiError } from '../../http/errors';
+import { passwordResetMail, sendSystemMail, verificationMail, type SystemMail } from '../../mail/system-mail';
+import { User } from './entities';
+import { TOKEN_TTL_MS, consumeToken, issueToken, resendWaitSeconds } from './tokens';
+
+type MailDeps = Pick<Deps, 'mailer' | 'config' | 'logger'>;
+
+export const mailUnavailable = () =>
+  new ApiError(503, 'MAIL_UNAVAILABLE', 'The email could not be sent right now; nothing was changed', {
+    suggestion: 'Try again in a few minutes.',
+  });
+
+/** Sends a mail the caller is waiting for; a failure becomes 503 so the surrounding transaction rolls back. */
+export async function deliverNow(deps: MailDeps, mail: SystemMail): Promise<void> {
+  try {
+    await sendSystemMail(deps.mailer, deps.config, mail);
+  } catch (err) {
+    deps.logger.warn({ err, subject: mail.subject }, 'system mail failed');
+    throw mailUnavailable();
+  }
+}
+
+/** Sends a mail after the response: its outcome must not delay the request nor reveal anything through it. */
+export function deliverLater(deps: MailDeps, mail: SystemMail): void {
+  sendSystemMail(deps.mailer, deps.config, mail).catch((err: unknown) =>
+    deps.logger.warn({ err, subject: mail.subject }, 'system mail failed'),
+  );
+}
+
+/** Right after signup: the token is committed before the response, the mail follows it. */
+export async function sendSignupVerification(deps: MailDeps, em: EntityManager, user: User): Promise<void> {
+  const token = issueToken(em, user.id, 'VERIFY_EMAIL', TOKEN_TTL_MS.verification);
+  await em.flush();
+  deliverLater(deps, verificationMail(deps.config, user.email, token));
+}
+
+/** Resend of the verification mail; false when the address is already verified and nothing was sent. */
+export async function requestVerification(deps: MailDeps, em: EntityManager, userId: string): Promise<boolean> {
+  return em.transactional(async (tx) => {
+    const user = await tx.findOneOrFail(User, { id: userId });
+    if (user.emailVerified) return false;
+    const wait = await resendWaitSeconds(tx, user.id, 'VERIFY_EMAIL');
+    if (wait > 0) {
+      throw new ApiError(429, 'RATE_LIMIT_EXCEEDED', 'A verification email was sent moments ago', {
+        details: { retryAfter: wait },
+        headers: { 'Retry-After': String(wait) },
+      });
+    }
+    const token = issueToken(tx, user.id, 'VERIFY_EMAIL', TOKEN_TTL_MS.verification);
+    await tx.flush();
+    await deliverNow(deps, verificationMail(deps.config, user.email, token));
+    return true;
+  });
+}
+
+export async function verifyEmail(em: EntityManager, token: string): Promise<User> {
+  return em.transactional(async (tx) => {
+    const user = await consumeToken(tx, token, 'VERIFY_EMAIL');
+    user.emailVerified = true;
+    return user;
+  });
+}
+
+/**
+ * Mails a reset link when the address has an account. The caller answers the same way either way; a repeat
+ * within the resend interval is dropped silently for the same reason.
+ */
+export async function requestPasswordReset(deps: MailDeps, em: EntityManager, email: string): Promise<void> {
+  const user = await em.findOne(User, { email });
+  if (!user || (await resendWaitSeconds(em, user.id, 'RESET_PASSWORD')) > 0) return;
+  const token = issueToken(em, user.id, 'RESET_PASSWORD', TOKEN_TTL_MS.passwordReset);
+  await em.flush();
+  deliverLater(deps, passwordResetMail(deps.config, user.email, token));
+}
+
+/**
+ * Sets a new password from a reset or invitation link. Receiving the link proves the address, so it also
+ * counts as verified; sessions issued before end.
+ */
+export async function resetPassword(em: EntityManager, token: string, password: string): Promise<User> {
+  const hash = await hashPassword(password);
+  return em.transactional(async (tx) => {
+    const user = await consumeToken(tx, token, 'RESET_PASSWORD');
+    user.passwordHash = hash;
+    user.emailVerified = true;
+    user.sessionVersion += 1;
+    return user;
+  });
+}
