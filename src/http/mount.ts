@@ -3,6 +3,7 @@ import type { Deps } from '../deps';
 import { authenticate } from '../auth/authenticate';
 import type { AppContext } from './context';
 import { readFormBody, readJsonBody } from './body';
+import { withIdempotency } from './idempotency';
 import type { RateLimiter } from './rate-limit';
 import { koaPath, parseBody, parseParams, parseQuery, type RouteDef } from './route';
 
@@ -21,7 +22,8 @@ export function mountRoutes(router: Router<AppContext['state']>, routes: RouteDe
       const rawBody =
         bodyType === 'json' ? await readJsonBody(ctx, limit) : bodyType === 'form' ? await readFormBody(ctx, limit) : undefined;
       const body = parseBody(def, rawBody);
-      await def.handler(ctx, { params, query, body });
+      const run = () => def.handler(ctx, { params, query, body });
+      await (def.idempotent ? withIdempotency(deps, ctx, run) : run());
     });
   }
 }

@@ -49,6 +49,8 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
   bodyLimit?: number;
   /** Endpoints that answer a bad body with api.md's plain `{ error }` 400 instead of the 422 envelope. */
   plainBodyErrors?: boolean;
+  /** Honours the `Idempotency-Key` header (api.md "Idempotency"); see src/http/idempotency.ts. */
+  idempotent?: boolean;
   responses: Record<number, ResponseDoc>;
   handler: (ctx: AppContext, input: RouteInput<P, Q, B>) => Promise<void> | void;
 }

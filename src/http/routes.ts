@@ -4,10 +4,13 @@ import { configRoutes } from '../modules/config/routes';
 import { openapiRoutes } from '../modules/openapi/routes';
 import { userRoutes } from '../modules/users/routes';
 import { projectRoutes } from '../modules/projects/routes';
+import { contactRoutes } from '../modules/contacts/routes';
+import { eventRoutes } from '../modules/events/routes';
 import { domainRoutes } from '../modules/domains/routes';
 
 /** Every HTTP route of the API, in one list: it also feeds /openapi.json. */
 export function allRoutes(deps: Deps): RouteDef[] {
   const routes: RouteDef[] = [...configRoutes(deps), ...userRoutes(deps), ...projectRoutes(deps), ...domainRoutes(deps)];
+  routes.push(...contactRoutes(deps), ...eventRoutes(deps));
   return [...routes, ...openapiRoutes(() => routes)];
 }

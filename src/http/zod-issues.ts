@@ -22,7 +22,9 @@ export function toFieldErrors(error: z.ZodError, prefix?: string): FieldError[] 
   return error.issues.map((issue) => {
     const path = issue.path.map(String).join('.');
     const field = [prefix, path].filter(Boolean).join('.') || (prefix ?? 'body');
-    const fe: FieldError = { field, message: issue.message, code: CODE_NAMES[issue.code] ?? issue.code };
+    // A refinement names its own code (e.g. `reserved_event`) through `params.code`.
+    const custom = issue.code === 'custom' && typeof issue.params?.code === 'string' ? issue.params.code : undefined;
+    const fe: FieldError = { field, message: issue.message, code: custom ?? CODE_NAMES[issue.code] ?? issue.code };
     const value = received(issue.input, field);
     if (value !== undefined) fe.received = value;
     return fe;

@@ -2,10 +2,12 @@ import type { MigrationObject } from '@mikro-orm/core';
 import { Migration0001Foundation } from './0001-foundation';
 import { Migration0002Audience } from './0002-audience';
 import { Migration0003AccountSecurity } from './0003-account-security';
+import { Migration0004EventsOutbox } from './0004-events-outbox';
 
 /** Every migration, in order. Files are committed; the schema never changes at run time otherwise. */
 export const migrationsList: MigrationObject[] = [
   { name: '0001-foundation', class: Migration0001Foundation },
   { name: '0002-audience', class: Migration0002Audience },
   { name: '0003-account-security', class: Migration0003AccountSecurity },
+  { name: '0004-events-outbox', class: Migration0004EventsOutbox },
 ];

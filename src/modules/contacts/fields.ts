@@ -1,0 +1,120 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { badRequest, notFound } from '../../http/errors';
+import { ContactField, type FieldType } from './entities';
+
+/**
+ * Field descriptors for `GET /contacts/fields` and friends. Standard fields are named as they are
+ * (`email`); custom ones as `data.<key>`, where dots in the key step into nested objects.
+ */
+
+interface StandardField {
+  kind: 'standard';
+  field: string;
+  type: FieldType;
+  /** The value as JSON, so that grouped values come back typed. */
+  json: string;
+}
+
+interface CustomField {
+  kind: 'custom';
+  field: string;
+  key: string;
+}
+
+const iso = (column: string) => `to_jsonb(to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
+
+const STANDARD: StandardField[] = [
+  { kind: 'standard', field: 'email', type: 'string', json: 'to_jsonb(c."email")' },
+  { kind: 'standard', field: 'subscribed', type: 'boolean', json: 'to_jsonb(c."subscribed")' },
+  { kind: 'standard', field: 'createdAt', type: 'date', json: iso('c."created_at"') },
+  { kind: 'standard', field: 'updatedAt', type: 'date', json: iso('c."updated_at"') },
+];
+
+/** `data.plan` (or a bare `plan`) is a custom field; the four core names are standard. */
+export function parseField(field: string): StandardField | CustomField {
+  const standard = STANDARD.find((s) => s.field === field);
+  if (standard) return standard;
+  const key = field.startsWith('data.') ? field.slice('data.'.length) : field;
+  if (!key || key.split('.').some((part) => part === '')) throw notFound('Field');
+  return { kind: 'custom', field: `data.${key}`, key };
+}
+
+const PATH = `string_to_array(?, '.')`;
+
+export interface FieldDescriptor {
+  field: string;
+  type: FieldType;
+  isCustom: boolean;
+  coverage: number;
+}
+
+export async function listFields(em: EntityManager, projectId: string): Promise<FieldDescriptor[]> {
+  const custom = await em.find(ContactField, { projectId }, { orderBy: { key: 'asc' } });
+  const [[totalRow], counts] = await Promise.all([
+    em.execute<{ n: string }[]>('select count(*) as n from contacts where "project_id" = ?', [projectId]),
+    // One pass over the project's contacts counts every field at once.
+    em.execute<{ key: string; n: string }[]>(
+      `select f.key, count(*) as n from contacts c
+       cross join lateral jsonb_array_elements_text(?::jsonb) as f(key)
+       where c."project_id" = ? and c."data" #> string_to_array(f.key, '.') is not null
+       group by f.key`,
+      [JSON.stringify(custom.map((f) => f.key)), projectId],
+    ),
+  ]);
+  const total = Number(totalRow?.n ?? 0);
+  const share = (n: number) => (total === 0 ? 0 : n / total);
+  const counted = new Map(counts.map((r) => [r.key, Number(r.n)]));
+  return [
+    ...STANDARD.map((s) => ({ field: s.field, type: s.type, isCustom: false, coverage: share(total) })),
+    ...custom.map((f) => ({ field: `data.${f.key}`, type: f.type, isCustom: true, coverage: share(counted.get(f.key) ?? 0) })),
+  ];
+}
+
+async function requireKnown(em: EntityManager, projectId: string, field: CustomField): Promise<void> {
+  const known = await em.count(ContactField, { projectId, $or: [{ key: field.key }, { key: { $like: `${likeEscape(field.key)}.%` } }] });
+  if (known === 0) throw notFound('Field');
+}
+
+const likeEscape = (s: string) => s.replace(/[\\%_]/g, '\\$&');
+
+export const MAX_VALUES = 100;
+
+/** The most frequent values of a field, most frequent first. */
+export async function fieldValues(em: EntityManager, projectId: string, name: string): Promise<Array<{ value: unknown; count: number }>> {
+  const field = parseField(name);
+  if (field.kind === 'custom') await requireKnown(em, projectId, field);
+  const [expr, exprParams] = field.kind === 'standard' ? [field.json, []] : [`c."data" #> ${PATH}`, [field.key]];
+  const rows = await em.execute<{ value: unknown; n: string }[]>(
+    `select ${expr} as value, count(*) as n from contacts c
+     where c."project_id" = ? and ${expr} is not null
+     group by 1 order by 2 desc, 1 limit ?`,
+    [...exprParams, projectId, ...exprParams, MAX_VALUES],
+  );
+  return rows.map((r) => ({ value: r.value, count: Number(r.n) }));
+}
+
+/**
+ * Removes a custom field from every contact of the project and forgets its type, so a later value infers
+ * it afresh. References in segments and workflows stay; their conditions on it simply stop matching.
+ */
+export async function deleteField(em: EntityManager, projectId: string, name: string): Promise<{ field: string; deletedFrom: number }> {
+  const field = parseField(name);
+  if (field.kind === 'standard') {
+    throw badRequest(`${field.field} is a standard field and cannot be deleted`, {
+      suggestion: 'Only custom fields (data.<key>) can be deleted.',
+    });
+  }
+  return em.transactional(async (tx) => {
+    const forgotten = await tx.nativeDelete(ContactField, {
+      projectId,
+      $or: [{ key: field.key }, { key: { $like: `${likeEscape(field.key)}.%` } }],
+    });
+    const res = await tx.execute<{ affectedRows: number }>(
+      `update contacts c set "data" = c."data" #- ${PATH} where c."project_id" = ? and c."data" #> ${PATH} is not null`,
+      [field.key, projectId, field.key],
+      'run',
+    );
+    if (forgotten === 0 && res.affectedRows === 0) throw notFound('Field');
+    return { field: field.field, deletedFrom: res.affectedRows };
+  });
+}

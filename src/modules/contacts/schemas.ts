@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { PageLimit, cursorPage } from '../../http/cursor';
+import { Email } from '../users/schemas';
+import { FIELD_TYPES } from './entities';
+
+/** A `data` object: JSON values by key; the custom-field rules decide what is stored. */
+export const ContactData = z
+  .record(z.string().min(1).max(255), z.json())
+  .describe('Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only');
+
+export const ContactIdParams = z.object({ id: z.uuid() });
+
+export const ContactResponse = z.object({
+  id: z.uuid(),
+  email: z.email(),
+  subscribed: z.boolean(),
+  data: z.record(z.string(), z.unknown()),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+});
+
+export const UpsertContactBody = z.object({
+  email: Email,
+  subscribed: z.boolean().optional().describe('Default true for a new contact; omitted keeps an existing state'),
+  data: ContactData.optional(),
+});
+
+export const UpsertContactResponse = ContactResponse.extend({
+  _meta: z.object({ isNew: z.boolean(), isUpdate: z.boolean() }),
+});
+
+export const UpdateContactBody = z.object({
+  email: Email.optional(),
+  subscribed: z.boolean().optional(),
+  data: ContactData.optional(),
+});
+
+export const LIST_SORTS = ['createdAt', 'email'] as const;
+
+export const ListContactsQuery = z.object({
+  limit: PageLimit,
+  cursor: z.string().optional(),
+  search: z.string().max(320).optional().describe('Case-insensitive substring of the email'),
+  subscribed: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
+  sort: z.enum(LIST_SORTS).catch('createdAt').describe('Unknown values fall back to createdAt'),
+  dir: z.enum(['asc', 'desc']).catch('desc').describe('Unknown values fall back to desc'),
+});
+export type ListContactsQuery = z.infer<typeof ListContactsQuery>;
+
+export const ContactPage = cursorPage(ContactResponse);
+
+export const LookupBody = z.object({
+  emails: z.array(z.string().max(320)).min(1).max(500, 'At most 500 emails per lookup'),
+});
+
+export const LookupResponse = z.object({
+  found: z.array(z.object({ id: z.uuid(), email: z.string(), subscribed: z.boolean() })),
+  missing: z.array(z.string()),
+});
+
+export const FieldParams = z.object({
+  field: z.string().min(1).max(260).describe('A standard field (email, subscribed, createdAt, updatedAt) or data.<key>'),
+});
+
+export const FieldsResponse = z.object({
+  fields: z.array(
+    z.object({
+      field: z.string(),
+      type: z.enum(FIELD_TYPES),
+      isCustom: z.boolean(),
+      coverage: z.number().min(0).max(1).describe('Share of contacts that have the field set'),
+    }),
+  ),
+});
+
+export const FieldValuesResponse = z.object({
+  field: z.string(),
+  values: z.array(z.object({ value: z.unknown(), count: z.number().int() })),
+});
+
+export const DeleteFieldResponse = z.object({
+  field: z.string(),
+  deletedFrom: z.number().int().describe('Contacts the field was removed from'),
+});
