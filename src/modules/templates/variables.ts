@@ -1,3 +1,5 @@
+import { toDataPatch, type DataInput } from '../contacts/custom-fields';
+
 /** What every sender knows about the recipient when it renders a template. */
 export interface RecipientContact {
   id: string;
@@ -18,29 +20,20 @@ export interface VariablesInput {
   contact: RecipientContact;
   links: SubscriptionLinks;
   /** The request's `data` object (/v1/send), including `{ value, persistent: false }` values. */
-  requestData?: Record<string, unknown>;
+  requestData?: DataInput;
 }
 
 export type TemplateScope = Record<string, unknown>;
 
-/** Custom-field rule 6: these keys never come from `data`; the service supplies them. */
-const RESERVED_KEYS = new Set(['id', 'plunk_id', 'plunk_email', 'email', 'unsubscribeUrl', 'subscribeUrl', 'manageUrl']);
-
-const isWrappedValue = (v: unknown): v is { value: unknown; persistent: boolean } =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) && 'value' in v && typeof (v as { persistent?: unknown }).persistent === 'boolean' &&
-  Object.keys(v).length === 2;
-
 /**
- * The contact's data as this request sees it: the custom-field rules applied on top of the stored data, so
- * the result is the same whether or not the caller already saved the request's data to the contact.
+ * The contact's data as this request sees it: the request's `data` applied with the custom-field rules, plus
+ * its `{ value, persistent: false }` values. The result is the same whether or not the caller already saved
+ * the request's data to the contact.
  */
-function effectiveData(stored: Record<string, unknown>, request: Record<string, unknown>): Record<string, unknown> {
-  const data = { ...stored };
-  for (const [key, value] of Object.entries(request)) {
-    if (RESERVED_KEYS.has(key) || value === '') continue;
-    if (value === null) delete data[key];
-    else data[key] = isWrappedValue(value) ? value.value : value;
-  }
+function effectiveData(stored: Record<string, unknown>, request: DataInput): Record<string, unknown> {
+  const patch = toDataPatch(request);
+  const data = { ...stored, ...patch.set, ...patch.variables };
+  for (const key of patch.unset) delete data[key];
   return data;
 }
 
