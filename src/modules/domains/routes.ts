@@ -24,6 +24,7 @@ export function domainRoutes(deps: Deps): RouteDef[] {
         201: { description: 'The domain, pending, with its records', schema: DomainResponse },
         409: { description: 'CONFLICT: the project already has this domain' },
         422: { description: 'VALIDATION_ERROR: not a domain name' },
+        503: { description: 'SERVICE_UNAVAILABLE: the background check could not be scheduled; nothing was added' },
       },
       handler: async (ctx, { body }) => {
         const domain = await addDomain(deps, ctx.state.em, requireProject(ctx).id, body.domain);

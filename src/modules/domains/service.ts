@@ -1,9 +1,10 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { ServiceError } from '@temporalio/client';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Deps } from '../../deps';
 import { SecretBox } from '../../crypto/secret-box';
 import { newId } from '../../db/columns';
-import { conflict, notFound } from '../../http/errors';
+import { ApiError, conflict, notFound } from '../../http/errors';
 import { startDomainVerify, stopDomainVerify } from '../../../workflows/domain-verify/lifecycle';
 import { Domain } from './entities';
 import { newDkimKey } from './dkim';
@@ -13,7 +14,7 @@ const duplicate = (name: string) => conflict(`The domain ${name} is already adde
 
 /**
  * Adds a domain with a fresh DKIM key and starts its background check. When that start fails the domain is
- * removed again, so no domain exists without its check.
+ * removed again, so no domain exists without its check; Temporal being unreachable is a 503.
  */
 export async function addDomain(deps: Deps, em: EntityManager, projectId: string, name: string): Promise<Domain> {
   if ((await em.count(Domain, { projectId, domain: name })) > 0) throw duplicate(name);
@@ -42,7 +43,10 @@ export async function addDomain(deps: Deps, em: EntityManager, projectId: string
     await startDomainVerify(deps.temporal, domain);
   } catch (err) {
     await em.remove(domain).flush();
-    throw err;
+    if (!(err instanceof ServiceError)) throw err;
+    throw new ApiError(503, 'SERVICE_UNAVAILABLE', 'Background checks cannot be scheduled right now, so the domain was not added', {
+      suggestion: 'Try again in a minute.',
+    });
   }
   return domain;
 }
