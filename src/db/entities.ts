@@ -5,10 +5,12 @@ import { Contact, ContactField } from '../modules/contacts/entities';
 import { Event } from '../modules/events/entities';
 import { IdempotencyKey } from '../modules/idempotency/entities';
 import { Segment, SegmentMember } from '../modules/segments/entities';
+import { Template } from '../modules/templates/entities';
 import { ProjectSuspension } from '../modules/security/entities';
 
 export const entities = [
   User, UserToken, Project, ProjectMember, Domain,
   Contact, ContactField, Event, IdempotencyKey, Segment, SegmentMember,
+  Template,
   ProjectSuspension,
 ];

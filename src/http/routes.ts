@@ -7,10 +7,12 @@ import { projectRoutes } from '../modules/projects/routes';
 import { contactRoutes } from '../modules/contacts/routes';
 import { eventRoutes } from '../modules/events/routes';
 import { domainRoutes } from '../modules/domains/routes';
+import { templateRoutes } from '../modules/templates/routes';
 
 /** Every HTTP route of the API, in one list: it also feeds /openapi.json. */
 export function allRoutes(deps: Deps): RouteDef[] {
   const routes: RouteDef[] = [...configRoutes(deps), ...userRoutes(deps), ...projectRoutes(deps), ...domainRoutes(deps)];
   routes.push(...contactRoutes(deps), ...eventRoutes(deps));
+  routes.push(...templateRoutes(deps));
   return [...routes, ...openapiRoutes(() => routes)];
 }

@@ -4,7 +4,7 @@ import { ContactData } from '../contacts/schemas';
 import { Email } from '../users/schemas';
 import { isReservedEventName } from './reserved';
 
-export const EventName = z.string().trim().min(1).max(255);
+export const EventName = z.string().trim().min(1).max(255).regex(/^[^\u0000]*$/, 'Must not contain the NUL character');
 
 export const TrackBody = z.object({
   email: Email.describe('The contact; created (subscribed) when missing'),

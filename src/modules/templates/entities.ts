@@ -1,0 +1,24 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { baseColumns } from '../../db/columns';
+
+export const TEMPLATE_TYPES = ['TRANSACTIONAL', 'MARKETING', 'HEADLESS'] as const;
+export type TemplateType = (typeof TEMPLATE_TYPES)[number];
+
+export const Template = defineEntity({
+  name: 'Template',
+  tableName: 'templates',
+  properties: {
+    ...baseColumns,
+    projectId: p.uuid(),
+    name: p.string(),
+    description: p.text().nullable(),
+    subject: p.text(),
+    /** HTML with Liquid; see render.ts. */
+    body: p.text(),
+    from: p.string().fieldName('from_address'),
+    fromName: p.string().nullable(),
+    replyTo: p.string().nullable(),
+    type: p.enum([...TEMPLATE_TYPES]),
+  },
+});
+export type Template = InferEntity<typeof Template>;
