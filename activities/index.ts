@@ -1,10 +1,12 @@
 import type { Deps } from '../src/deps';
 import { createDomainActivities } from './domains';
+import { createSegmentActivities } from './segments';
 
 /** Every activity the worker runs, built from the process's dependencies. */
 export function createActivities(deps: Deps) {
   return {
     ...createDomainActivities(deps),
+    ...createSegmentActivities(deps),
   };
 }
 

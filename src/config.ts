@@ -45,6 +45,8 @@ export const configSchema = z.object({
   IDEMPOTENCY_KEY_TTL_HOURS: int(24, 1),
   MAX_ATTACHMENTS_COUNT: int(10, 1),
   MAX_ATTACHMENT_SIZE_MB: int(10, 1),
+
+  SEGMENT_TRACKING_INTERVAL_MINUTES: int(15, 1),
 });
 
 export type Config = z.infer<typeof configSchema>;

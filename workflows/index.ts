@@ -1,1 +1,3 @@
 export { domainVerify } from './domain-verify/workflow';
+export { segmentCompute } from './segments/compute';
+export { segmentTracking } from './segments/tracking';

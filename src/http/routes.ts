@@ -6,6 +6,7 @@ import { userRoutes } from '../modules/users/routes';
 import { projectRoutes } from '../modules/projects/routes';
 import { contactRoutes } from '../modules/contacts/routes';
 import { eventRoutes } from '../modules/events/routes';
+import { segmentRoutes } from '../modules/segments/routes';
 import { domainRoutes } from '../modules/domains/routes';
 import { templateRoutes } from '../modules/templates/routes';
 
@@ -13,6 +14,7 @@ import { templateRoutes } from '../modules/templates/routes';
 export function allRoutes(deps: Deps): RouteDef[] {
   const routes: RouteDef[] = [...configRoutes(deps), ...userRoutes(deps), ...projectRoutes(deps), ...domainRoutes(deps)];
   routes.push(...contactRoutes(deps), ...eventRoutes(deps));
+  routes.push(...segmentRoutes(deps));
   routes.push(...templateRoutes(deps));
   return [...routes, ...openapiRoutes(() => routes)];
 }

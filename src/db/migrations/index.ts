@@ -3,6 +3,7 @@ import { Migration0001Foundation } from './0001-foundation';
 import { Migration0002Audience } from './0002-audience';
 import { Migration0003AccountSecurity } from './0003-account-security';
 import { Migration0004EventsOutbox } from './0004-events-outbox';
+import { Migration0006Segments } from './0006-segments';
 import { Migration0008Templates } from './0008-templates';
 
 /** Every migration, in order. Files are committed; the schema never changes at run time otherwise. */
@@ -11,5 +12,6 @@ export const migrationsList: MigrationObject[] = [
   { name: '0002-audience', class: Migration0002Audience },
   { name: '0003-account-security', class: Migration0003AccountSecurity },
   { name: '0004-events-outbox', class: Migration0004EventsOutbox },
+  { name: '0006-segments', class: Migration0006Segments },
   { name: '0008-templates', class: Migration0008Templates },
 ];

@@ -1,5 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { baseColumns } from '../../db/columns';
+import type { FilterTree } from '../filters/schemas';
 
 export const SEGMENT_TYPES = ['DYNAMIC', 'STATIC'] as const;
 export type SegmentType = (typeof SEGMENT_TYPES)[number];
@@ -14,7 +15,7 @@ export const Segment = defineEntity({
     description: p.string().nullable(),
     type: p.enum([...SEGMENT_TYPES]),
     /** The filter tree (decisions.md "Filters"); null for STATIC segments. */
-    condition: p.json<Record<string, unknown>>().nullable(),
+    condition: p.json<FilterTree>().nullable(),
     trackMembership: p.boolean().default(false),
     memberCount: p.integer().default(0),
     memberCountAt: p.datetime().nullable(),

@@ -1,0 +1,181 @@
+import type { FieldType } from '../contacts/entities';
+import type { SegmentType } from '../segments/entities';
+import { FilterError } from './errors';
+import { APPLICABLE, VALUE_OPERATORS, durationMs, makeTest, type Test, type ValueOp } from './comparisons';
+import { parseField, type ContactColumn, CONTACT_COLUMNS } from './fields';
+import { FilterTreeSchema, UNITS, type Filter, type FilterTree, type Logic, type Operator } from './schemas';
+import { typeOfValue } from './values';
+
+export type ValueTarget = { kind: 'column'; column: ContactColumn } | { kind: 'data'; path: string[] };
+
+/** `triggered`: any occurrence; `within`: one in the last `ms`; `onlyBefore`: some, but none in the last `ms`. */
+export type EventTest = { op: 'ever' } | { op: 'within'; ms: number } | { op: 'onlyBefore'; ms: number };
+
+export type SegmentSource = { type: 'STATIC' } | { type: 'DYNAMIC'; tree: ResolvedTree } | { type: 'MISSING' };
+
+export type Predicate =
+  | { kind: 'value'; target: ValueTarget; type: FieldType; test: Test; negate: boolean }
+  /** CONDITION steps: a key of the execution context, typed by the value found there. */
+  | { kind: 'context'; path: string[]; op: ValueOp; value: unknown; duration: number; negate: boolean }
+  | { kind: 'event'; name: string; test: EventTest; negate: boolean }
+  | { kind: 'segment'; segmentId: string; source: SegmentSource; negate: boolean };
+
+export interface ResolvedGroup {
+  predicates: Predicate[];
+  conditions?: ResolvedTree;
+}
+
+/** A checked tree with field types and referenced segments filled in; both faces evaluate this. */
+export interface ResolvedTree {
+  logic: Logic;
+  groups: ResolvedGroup[];
+}
+
+export interface StoredSegment {
+  type: SegmentType;
+  condition: unknown;
+}
+
+/** What a project knows that a tree may name: its custom-field types and its segments. */
+export interface FilterCatalog {
+  fieldTypes: ReadonlyMap<string, FieldType>;
+  segments: ReadonlyMap<string, StoredSegment>;
+}
+
+export interface ResolveOptions {
+  /** Reject fields and segments the project does not know: for trees being saved. Stored trees resolve leniently. */
+  strict?: boolean;
+  /** CONDITION steps: `event.<key>` with a value operator reads the execution context. */
+  context?: boolean;
+  /** The segment this tree belongs to, so that it cannot reach itself. */
+  segmentId?: string;
+}
+
+const EVENT_OPERATORS: Partial<Record<Operator, { test: 'ever' | 'within' | 'onlyBefore'; negate: boolean }>> = {
+  triggered: { test: 'ever', negate: false },
+  notTriggered: { test: 'ever', negate: true },
+  triggeredWithin: { test: 'within', negate: false },
+  notTriggeredWithin: { test: 'within', negate: true },
+  triggeredOlderThan: { test: 'onlyBefore', negate: false },
+};
+
+const MEMBER_OPERATORS: Partial<Record<Operator, boolean>> = { memberOfSegment: false, notMemberOfSegment: true };
+
+const TIMED = new Set<Operator>(['within', 'olderThan', 'triggeredWithin', 'notTriggeredWithin', 'triggeredOlderThan']);
+
+/** The tree as the schema reads it (unknown keys dropped); throws FilterError naming the first problem. */
+export function parseFilterTree(input: unknown, at = ''): FilterTree {
+  const parsed = FilterTreeSchema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  throw new FilterError(issue.message, [at, ...issue.path.map(String)].filter(Boolean).join('.'));
+}
+
+const isMissing = (v: unknown) => v === undefined || v === null;
+
+class Resolver {
+  constructor(
+    private readonly catalog: FilterCatalog,
+    private readonly strict: boolean,
+    private readonly context: boolean,
+  ) {}
+
+  tree(input: unknown, at: string, chain: readonly string[]): ResolvedTree {
+    return this.checked(parseFilterTree(input, at), at, chain);
+  }
+
+  private checked(tree: FilterTree, at: string, chain: readonly string[]): ResolvedTree {
+    const prefix = at ? `${at}.` : '';
+    return {
+      logic: tree.logic,
+      groups: tree.groups.map((group, i) => ({
+        predicates: group.filters.map((f, j) => this.filter(f, `${prefix}groups.${i}.filters.${j}`, chain)),
+        ...(group.conditions ? { conditions: this.checked(group.conditions, `${prefix}groups.${i}.conditions`, chain) } : {}),
+      })),
+    };
+  }
+
+  private filter(f: Filter, at: string, chain: readonly string[]): Predicate {
+    const ref = parseField(f.field);
+    if (!ref) throw new FilterError(`Unknown field "${f.field}"`, `${at}.field`);
+    const misuse = (accepted: string) =>
+      new FilterError(`Operator "${f.operator}" does not apply to ${f.field}; use ${accepted}`, `${at}.operator`);
+
+    if (TIMED.has(f.operator) && !f.unit) {
+      throw new FilterError(`Operator "${f.operator}" on ${f.field} needs a unit (${UNITS.join(', ')})`, `${at}.unit`);
+    }
+    const value = VALUE_OPERATORS[f.operator];
+    const needsValue = TIMED.has(f.operator) || (value !== undefined && value.op !== 'exists');
+    if (needsValue && isMissing(f.value)) {
+      throw new FilterError(`Operator "${f.operator}" on ${f.field} needs a value`, `${at}.value`);
+    }
+    const duration = f.unit && TIMED.has(f.operator) ? durationMs(f.value, f.unit) : 0;
+    if (typeof duration === 'string') throw new FilterError(`${f.field}: ${duration}`, `${at}.value`);
+
+    const event = EVENT_OPERATORS[f.operator];
+    const member = MEMBER_OPERATORS[f.operator];
+    switch (ref.kind) {
+      case 'column':
+      case 'data': {
+        if (!value) throw misuse('a value operator (equals, contains, greaterThan, exists, within, …)');
+        const type = ref.kind === 'column' ? CONTACT_COLUMNS[ref.column] : this.dataType(ref.path, f, at);
+        if (!APPLICABLE[type].includes(value.op)) {
+          throw misuse(`one of the operators for ${type} fields: ${APPLICABLE[type].join(', ')} (and their negations)`);
+        }
+        const test = makeTest(type, value.op, f.value, duration, ref.kind === 'column' && ref.column === 'email');
+        if (typeof test === 'string') throw new FilterError(`${f.field}: ${test}`, `${at}.value`);
+        return { kind: 'value', target: ref, type, test, negate: value.negate };
+      }
+      case 'event':
+        if (event) return { kind: 'event', name: ref.name, test: eventTest(event.test, duration), negate: event.negate };
+        if (value && this.context) {
+          return { kind: 'context', path: ref.name.split('.'), op: value.op, value: f.value, duration, negate: value.negate };
+        }
+        throw misuse(this.context ? 'a value or triggered operator' : 'triggered, triggeredWithin, triggeredOlderThan, notTriggered or notTriggeredWithin');
+      case 'emailActivity':
+        if (!event) throw misuse('triggered, triggeredWithin, triggeredOlderThan, notTriggered or notTriggeredWithin');
+        return { kind: 'event', name: ref.eventName, test: eventTest(event.test, duration), negate: event.negate };
+      case 'segment':
+        if (member === undefined) throw misuse('memberOfSegment or notMemberOfSegment');
+        return { kind: 'segment', segmentId: ref.segmentId, source: this.segment(ref.segmentId, f, at, chain), negate: member };
+    }
+  }
+
+  /** The field's inferred type; a field the project has never seen (or has deleted) compares as its filter value. */
+  private dataType(path: string[], f: Filter, at: string): FieldType {
+    const known = this.catalog.fieldTypes.get(path.join('.'));
+    if (known) return known;
+    if (this.strict) throw new FilterError(`Unknown field "${f.field}": no contact of this project has it`, `${at}.field`);
+    return typeOfValue(f.value);
+  }
+
+  private segment(id: string, f: Filter, at: string, chain: readonly string[]): SegmentSource {
+    if (chain.includes(id)) {
+      throw new FilterError(`Segment references form a cycle: ${[...chain, id].join(' → ')}`, `${at}.field`);
+    }
+    const stored = this.catalog.segments.get(id);
+    if (!stored) {
+      if (this.strict) throw new FilterError(`Unknown segment in field "${f.field}"`, `${at}.field`);
+      return { type: 'MISSING' };
+    }
+    if (stored.type === 'STATIC') return { type: 'STATIC' };
+    // A referenced segment was checked when it was saved; only cycles and its own references matter now.
+    const nested = new Resolver(this.catalog, false, false);
+    try {
+      return { type: 'DYNAMIC', tree: nested.tree(stored.condition, '', [...chain, id]) };
+    } catch (err) {
+      if (err instanceof FilterError) throw new FilterError(err.message, `${at}.field`);
+      throw err;
+    }
+  }
+}
+
+function eventTest(op: EventTest['op'], ms: number): EventTest {
+  return op === 'ever' ? { op } : { op, ms };
+}
+
+/** Checks a filter tree and resolves it against the project's catalog; throws FilterError naming the problem. */
+export function resolveFilter(input: unknown, catalog: FilterCatalog, options: ResolveOptions = {}): ResolvedTree {
+  const resolver = new Resolver(catalog, options.strict ?? false, options.context ?? false);
+  return resolver.tree(input, '', options.segmentId ? [options.segmentId] : []);
+}

@@ -1,0 +1,176 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ServiceError } from '@temporalio/client';
+import type { Deps } from '../../deps';
+import { newId } from '../../db/columns';
+import { ApiError, PlainError, badRequest, conflict, notFound } from '../../http/errors';
+import { computeSegmentNow, startSegmentTracking, stopSegmentTracking } from '../../../workflows/segments/lifecycle';
+import type { SegmentComputeResult } from '../../../workflows/segments/ids';
+import { FilterError, invalidFilter } from '../filters/errors';
+import { parseFilterTree, type ResolvedTree } from '../filters/resolve';
+import type { FilterTree } from '../filters/schemas';
+import { countMatching, resolveForProject } from '../filters/service';
+import { Segment } from './entities';
+import { activeCampaignsUsing } from './in-use';
+import type { CreateSegmentBody, UpdateSegmentBody } from './schemas';
+
+export async function findSegment(em: EntityManager, projectId: string, id: string): Promise<Segment> {
+  const segment = await em.findOne(Segment, { id, projectId });
+  if (!segment) throw notFound('Segment', 'SEGMENT_NOT_FOUND');
+  return segment;
+}
+
+export const listSegments = (em: EntityManager, projectId: string) =>
+  em.find(Segment, { projectId }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+
+const isTracked = (s: Segment) => s.type === 'DYNAMIC' && s.trackMembership;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A FilterError as decisions.md's 400 naming the problem. */
+async function asRequestError<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof FilterError) throw invalidFilter(err, 'condition');
+    throw err;
+  }
+}
+
+/** The condition a DYNAMIC segment is saved with, checked strictly against what the project knows. */
+async function checkedCondition(em: EntityManager, projectId: string, segmentId: string, condition: unknown) {
+  if (!isObject(condition)) throw new PlainError('condition is required and must be an object for DYNAMIC segments');
+  return asRequestError(async () => {
+    const tree: FilterTree = parseFilterTree(condition);
+    const resolved = await resolveForProject(em, projectId, tree, { strict: true, segmentId });
+    return { tree, resolved };
+  });
+}
+
+/** A stored condition, resolved leniently: fields deleted since match as absent, deleted segments as empty. */
+export const storedTree = (em: EntityManager, segment: Segment): Promise<ResolvedTree> =>
+  asRequestError(() => resolveForProject(em, segment.projectId, segment.condition, { segmentId: segment.id }));
+
+const unavailable = (what: string) =>
+  new ApiError(503, 'SERVICE_UNAVAILABLE', `Membership tracking cannot be scheduled right now, so ${what}`, {
+    suggestion: 'Try again in a minute.',
+  });
+
+/** Starts the tracking loop of a segment just saved as tracked; `undo` puts the row back when that fails. */
+async function startTracking(deps: Deps, segment: Segment, undo: () => Promise<void>, what: string): Promise<void> {
+  try {
+    await startSegmentTracking(deps.temporal, segment, deps.config.SEGMENT_TRACKING_INTERVAL_MINUTES);
+  } catch (err) {
+    await undo();
+    throw err instanceof ServiceError ? unavailable(what) : err;
+  }
+}
+
+/** The loop also ends by itself at its next computation, which finds nothing to track. */
+async function stopTracking(deps: Deps, segmentId: string, reason: string): Promise<void> {
+  try {
+    await stopSegmentTracking(deps.temporal, segmentId, reason);
+  } catch (err) {
+    deps.logger.warn({ err, segmentId }, 'could not stop segment tracking; it ends at its next computation');
+  }
+}
+
+export async function createSegment(deps: Deps, em: EntityManager, projectId: string, body: CreateSegmentBody): Promise<Segment> {
+  const id = newId();
+  const checked = body.type === 'DYNAMIC' ? await checkedCondition(em, projectId, id, body.condition) : null;
+  const segment = em.create(Segment, {
+    id,
+    projectId,
+    name: body.name,
+    description: body.description ?? null,
+    type: body.type,
+    condition: checked?.tree ?? null,
+    trackMembership: body.trackMembership,
+    memberCount: checked ? await countMatching(em, projectId, checked.resolved) : 0,
+    memberCountAt: new Date(),
+  });
+  await em.flush();
+  if (isTracked(segment)) await startTracking(deps, segment, () => em.remove(segment).flush(), 'the segment was not created');
+  return segment;
+}
+
+export async function updateSegment(
+  deps: Deps,
+  em: EntityManager,
+  projectId: string,
+  id: string,
+  body: UpdateSegmentBody,
+): Promise<Segment> {
+  const segment = await findSegment(em, projectId, id);
+  const wasTracked = isTracked(segment);
+  if (body.name !== undefined) segment.name = body.name;
+  if (body.description !== undefined) segment.description = body.description;
+  // api.md: the condition is "dynamic only"; a STATIC segment ignores it, as on create.
+  if (body.condition !== undefined && segment.type === 'DYNAMIC') {
+    const checked = await checkedCondition(em, projectId, id, body.condition);
+    segment.condition = checked.tree;
+    segment.memberCount = await countMatching(em, projectId, checked.resolved);
+    segment.memberCountAt = new Date();
+  }
+  if (body.trackMembership !== undefined) segment.trackMembership = body.trackMembership;
+  await em.flush();
+  if (!wasTracked && isTracked(segment)) {
+    const undo = async () => {
+      segment.trackMembership = false;
+      await em.flush();
+    };
+    await startTracking(deps, segment, undo, 'trackMembership stays false');
+  }
+  if (wasTracked && !isTracked(segment)) await stopTracking(deps, id, 'trackMembership turned off');
+  return segment;
+}
+
+export async function deleteSegment(deps: Deps, em: EntityManager, projectId: string, id: string): Promise<void> {
+  const segment = await findSegment(em, projectId, id);
+  const campaigns = await activeCampaignsUsing(em, projectId, id);
+  if (campaigns > 0) {
+    throw conflict(`The segment is the audience of ${campaigns} active campaign(s); change their audience first`, { campaigns });
+  }
+  const tracked = isTracked(segment);
+  await em.remove(segment).flush();
+  if (tracked) await stopTracking(deps, id, 'segment deleted');
+}
+
+async function staticCount(em: EntityManager, segmentId: string): Promise<number> {
+  const [row] = await em.execute<Array<{ count: number }>>(
+    'select count(*)::int as count from segment_members where segment_id = ?',
+    [segmentId],
+  );
+  return row?.count ?? 0;
+}
+
+/** Recounts and caches memberCount: STATIC from its members, DYNAMIC live from its condition. */
+export async function refreshCount(em: EntityManager, segment: Segment): Promise<number> {
+  const count =
+    segment.type === 'STATIC'
+      ? await staticCount(em, segment.id)
+      : await countMatching(em, segment.projectId, await storedTree(em, segment));
+  await em.nativeUpdate(Segment, { id: segment.id }, { memberCount: count, memberCountAt: new Date() });
+  segment.memberCount = count;
+  return count;
+}
+
+/**
+ * POST /segments/{id}/compute. A tracked DYNAMIC segment is recomputed by its Temporal workflow; a STATIC
+ * one has no condition to compute, so it is recounted.
+ */
+export async function computeSegment(deps: Deps, em: EntityManager, projectId: string, id: string): Promise<SegmentComputeResult> {
+  const segment = await findSegment(em, projectId, id);
+  if (segment.type === 'STATIC') return { entered: 0, exited: 0, memberCount: await refreshCount(em, segment) };
+  if (!segment.trackMembership) {
+    throw badRequest('Membership tracking is off for this segment: turn trackMembership on, or use POST /segments/{id}/refresh for a count');
+  }
+  let result: SegmentComputeResult | null;
+  try {
+    result = await computeSegmentNow(deps.temporal, segment);
+  } catch (err) {
+    if (err instanceof ServiceError) throw unavailable('nothing was computed');
+    throw err;
+  }
+  if (!result) throw conflict('The segment was deleted or stopped tracking while it was computed');
+  return result;
+}

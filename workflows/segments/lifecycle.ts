@@ -1,0 +1,69 @@
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import type { TemporalGateway } from '../../src/temporal/client';
+import { ProjectIdKey } from '../../src/temporal/search-attributes';
+import type { segmentCompute } from './compute';
+import type { segmentTracking } from './tracking';
+import {
+  segmentComputeSummary,
+  segmentComputeWorkflowId,
+  segmentTrackingSummary,
+  segmentTrackingWorkflowId,
+  type SegmentComputeResult,
+} from './ids';
+
+interface SegmentRef {
+  id: string;
+  projectId: string;
+}
+
+const searchAttributes = (temporal: TemporalGateway, projectId: string) =>
+  temporal.searchAttributes ? { typedSearchAttributes: [{ key: ProjectIdKey, value: projectId }] } : {};
+
+/** Starts the segment's tracking loop; a loop already running for it is kept, so calling this again is harmless. */
+export async function startSegmentTracking(temporal: TemporalGateway, segment: SegmentRef, intervalMinutes: number): Promise<void> {
+  try {
+    await temporal.client.workflow.start<typeof segmentTracking>('segmentTracking', {
+      taskQueue: temporal.taskQueue,
+      workflowId: segmentTrackingWorkflowId(segment.id),
+      args: [{ segmentId: segment.id, projectId: segment.projectId, intervalMinutes }],
+      workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+      staticSummary: segmentTrackingSummary(segment.id, segment.projectId, intervalMinutes),
+      ...searchAttributes(temporal, segment.projectId),
+    });
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  }
+}
+
+/** Terminates the tracking loop (a computation it runs goes with it); false when none was running. */
+export async function stopSegmentTracking(temporal: TemporalGateway, segmentId: string, reason: string): Promise<boolean> {
+  try {
+    await temporal.client.workflow.getHandle(segmentTrackingWorkflowId(segmentId)).terminate(reason);
+    return true;
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return false;
+    throw err;
+  }
+}
+
+/**
+ * Computes the segment now and waits for the outcome. A computation already running (the tracking loop's,
+ * or another request's) is joined rather than doubled. Null when the segment is gone or no longer tracked.
+ */
+export async function computeSegmentNow(temporal: TemporalGateway, segment: SegmentRef): Promise<SegmentComputeResult | null> {
+  const workflowId = segmentComputeWorkflowId(segment.id);
+  try {
+    const handle = await temporal.client.workflow.start<typeof segmentCompute>('segmentCompute', {
+      taskQueue: temporal.taskQueue,
+      workflowId,
+      args: [{ segmentId: segment.id, projectId: segment.projectId }],
+      workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+      staticSummary: segmentComputeSummary(segment.id, segment.projectId),
+      ...searchAttributes(temporal, segment.projectId),
+    });
+    return await handle.result();
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+    return temporal.client.workflow.getHandle<typeof segmentCompute>(workflowId).result();
+  }
+}
