@@ -19,10 +19,13 @@ export function mountRoutes(router: Router<AppContext['state']>, routes: RouteDe
       const query = parseQuery(def, ctx.query);
       const limit = def.bodyLimit ?? defaultLimit;
       const bodyType = def.bodyType ?? (def.body ? 'json' : 'none');
-      const rawBody =
-        bodyType === 'json' ? await readJsonBody(ctx, limit) : bodyType === 'form' ? await readFormBody(ctx, limit) : undefined;
-      const body = parseBody(def, rawBody);
-      const run = () => def.handler(ctx, { params, query, body });
+      // The body is read under the idempotency claim, so that a bad body is a 4xx that releases the key.
+      const run = async () => {
+        const rawBody =
+          bodyType === 'json' ? await readJsonBody(ctx, limit) : bodyType === 'form' ? await readFormBody(ctx, limit) : undefined;
+        const body = parseBody(def, rawBody);
+        await def.handler(ctx, { params, query, body });
+      };
       await (def.idempotent ? withIdempotency(deps, ctx, run) : run());
     });
   }
