@@ -104,7 +104,10 @@ class Compiler {
     const not = p.negate ? 'not ' : '';
     switch (p.kind) {
       case 'value':
-        return `${not}coalesce(${this.comparison(p.test, p.type, p.target)}, false)`;
+        // Columns are NOT NULL, so their comparisons are two-valued already and stay index-friendly.
+        return p.target.kind === 'column'
+          ? `${not}(${this.comparison(p.test, p.type, p.target)})`
+          : `${not}coalesce(${this.comparison(p.test, p.type, p.target)}, false)`;
       case 'event':
         return `${not}${this.event(p.name, p.test)}`;
       case 'segment':
