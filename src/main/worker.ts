@@ -2,9 +2,19 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { createDeps, closeDeps, runMain } from '../bootstrap';
 import { createActivities } from '../../activities';
 import { workflowsPath } from '../../workflows/path';
+import { EventDispatcher } from '../modules/events/outbox/dispatcher';
+import { eventConsumers } from '../modules/events/outbox/consumers';
+import { pruneExpiredKeys } from '../modules/idempotency/store';
 
 runMain(async () => {
   const deps = await createDeps('worker');
+  // Started before Temporal is reached: events keep flowing to consumers, and those that need Temporal retry.
+  const dispatcher = new EventDispatcher(deps.orm, deps.config.DATABASE_URL, eventConsumers(deps), deps.logger);
+  await dispatcher.start();
+  const pruning = setInterval(
+    () => void pruneExpiredKeys(deps.orm.em.fork()).catch((err) => deps.logger.warn({ err }, 'pruning idempotency keys failed')),
+    60 * 60_000,
+  );
   const connection = await NativeConnection.connect({ address: deps.config.TEMPORAL_ADDRESS });
   const worker = await Worker.create({
     connection,
@@ -15,6 +25,8 @@ runMain(async () => {
   });
   deps.logger.info({ taskQueue: deps.config.TEMPORAL_TASK_QUEUE }, 'worker running');
   await worker.run();
+  clearInterval(pruning);
+  await dispatcher.stop();
   await connection.close();
   await closeDeps(deps);
 });

@@ -172,7 +172,8 @@ describe('GET /contacts', () => {
     const pages: Array<{ total: number; hasMore: boolean }> = [];
     let cursor: string | null = null;
     do {
-      const res = await c.get(`/contacts?${params}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`).expect(200);
+      const url: string = `/contacts?${params}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+      const res = await c.get(url).expect(200);
       emails.push(...res.body.data.map((x: { email: string }) => x.email));
       pages.push({ total: res.body.total, hasMore: res.body.hasMore });
       cursor = res.body.cursor;
@@ -243,7 +244,8 @@ describe('GET /contacts', () => {
     let cursor: string | null = null;
     let page = 0;
     do {
-      const res = await c.get(`/contacts?limit=7${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`).expect(200);
+      const url: string = `/contacts?limit=7${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+      const res = await c.get(url).expect(200);
       seen.push(...res.body.data.map((x: { email: string }) => x.email));
       cursor = res.body.cursor;
       // Newer contacts arrive meanwhile; they sort before the cursor and must not shift later pages.

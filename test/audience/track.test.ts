@@ -1,6 +1,6 @@
 import { startStack, type TestStack } from '../helpers/stack';
 import { newTenant } from '../helpers/fixtures';
-import { client, countOf, query, type Client } from './helpers';
+import { client, countOf, query } from './helpers';
 
 let stack: TestStack;
 beforeAll(async () => {

@@ -1,0 +1,213 @@
+import net, { type AddressInfo } from 'node:net';
+import { startStack, type TestStack } from '../helpers/stack';
+import { newTenant, type TestProject } from '../helpers/fixtures';
+import { Client, Connection } from '@temporalio/client';
+import { waitFor } from '../helpers/wait';
+import { EventDispatcher, type DispatcherOptions } from '../../src/modules/events/outbox/dispatcher';
+import type { EventConsumer, OutboxEvent } from '../../src/modules/events/outbox/consumer';
+import { client, query } from './helpers';
+
+let stack: TestStack;
+const running: EventDispatcher[] = [];
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((d) => d.stop()));
+});
+afterAll(() => stack.close());
+
+async function startDispatcher(on: TestStack, consumers: EventConsumer[], options: Partial<DispatcherOptions> = {}): Promise<EventDispatcher> {
+  const dispatcher = new EventDispatcher(on.deps.orm, on.deps.config.DATABASE_URL, consumers, on.deps.logger, options);
+  await dispatcher.start();
+  running.push(dispatcher);
+  return dispatcher;
+}
+
+/**
+ * A consumer that records the events of one project (the worker database also holds other tests' events,
+ * which dispatchers hand off too) and fails them as `fail` decides.
+ */
+function recorder(projectId: string, fail: (e: OutboxEvent) => boolean = () => false, name = 'recorder') {
+  const seen: Array<OutboxEvent & { at: number }> = [];
+  const consumer: EventConsumer = {
+    name,
+    async handle(event) {
+      if (event.projectId !== projectId) return;
+      seen.push({ ...event, at: Date.now() });
+      if (fail(event)) throw new Error('consumer refused');
+    },
+  };
+  return { consumer, seen };
+}
+
+const outboxState = (eventId: string) =>
+  query<{ dispatched_at: string | null; dispatch_attempts: number; dispatch_error: string | null }>(
+    stack, 'select dispatched_at, dispatch_attempts, dispatch_error from events where id = ?', [eventId],
+  ).then((rows) => rows[0]!);
+
+const undispatched = async (on: TestStack, projectId: string) =>
+  Number((await query<{ n: string }>(on, 'select count(*) as n from events where project_id = ? and dispatched_at is null', [projectId]))[0]!.n);
+
+const tenant = async (on: TestStack = stack): Promise<TestProject> => (await newTenant(on)).project;
+
+describe('events outbox dispatcher', () => {
+  it('hands a tracked event off as soon as it commits, woken by NOTIFY rather than the poll', async () => {
+    const project = await tenant();
+    const { consumer, seen } = recorder(project.id);
+    // A poll this slow would miss the test's deadline: only the notification can wake the dispatcher.
+    await startDispatcher(stack, [consumer], { pollIntervalMs: 600_000 });
+    await new Promise((r) => setTimeout(r, 200));
+    const sent = Date.now();
+    const res = await client(stack, project).track({ email: 'fast@example.test', event: 'signup', data: { plan: 'pro' } }).expect(200);
+    await waitFor('the hand-off', async () => (seen.length ? true : undefined), 5_000);
+    expect(seen).toEqual([expect.objectContaining({ id: res.body.data.event, projectId: project.id, contactId: res.body.data.contact, name: 'signup', data: { plan: 'pro' }, attempts: 0 })]);
+    expect(seen[0]!.at - sent).toBeLessThan(2_000);
+    await waitFor('the dispatched mark', async () => ((await outboxState(res.body.data.event)).dispatched_at ? true : undefined));
+  });
+
+  it('retries a failed hand-off with growing backoff until it succeeds, then marks it dispatched', async () => {
+    const project = await tenant();
+    const { consumer, seen } = recorder(project.id, () => seen.length <= 2);
+    await startDispatcher(stack, [consumer], { retryBaseMs: 300, pollIntervalMs: 600_000 });
+    const res = await client(stack, project).track({ email: 'flaky@example.test', event: 'signup' }).expect(200);
+    await waitFor('three attempts', async () => (seen.length >= 3 ? true : undefined), 15_000);
+    await waitFor('the dispatched mark', async () => ((await outboxState(res.body.data.event)).dispatched_at ? true : undefined));
+    expect(seen.map((e) => e.attempts)).toEqual([0, 1, 2]);
+    // Backoff doubles from 300 ms, with at most 25% jitter below it.
+    expect(seen[1]!.at - seen[0]!.at).toBeGreaterThanOrEqual(225);
+    expect(seen[2]!.at - seen[1]!.at).toBeGreaterThanOrEqual(450);
+    expect(await outboxState(res.body.data.event)).toMatchObject({ dispatch_attempts: 2, dispatch_error: null });
+  });
+
+  it('marks an event dispatched only once every consumer took it (at least once for each)', async () => {
+    const project = await tenant();
+    const first = recorder(project.id, () => false, 'first');
+    const second = recorder(project.id, () => second.seen.length === 1, 'second');
+    await startDispatcher(stack, [first.consumer, second.consumer], { retryBaseMs: 100 });
+    const res = await client(stack, project).track({ email: 'two@example.test', event: 'signup' }).expect(200);
+    await waitFor('the dispatched mark', async () => ((await outboxState(res.body.data.event)).dispatched_at ? true : undefined), 10_000);
+    expect(first.seen).toHaveLength(2);
+    expect(second.seen).toHaveLength(2);
+    expect((await outboxState(res.body.data.event)).dispatch_attempts).toBe(1);
+  });
+
+  it('lets several dispatchers share the outbox: every event is handed off exactly once', async () => {
+    const project = await tenant();
+    const { body } = await client(stack, project).track({ email: 'many@example.test', event: 'first' }).expect(200);
+    const handled: string[] = [];
+    const consumer: EventConsumer = {
+      name: 'slow',
+      async handle(event) {
+        if (event.projectId !== project.id) return;
+        await new Promise((r) => setTimeout(r, 2));
+        handled.push(event.id);
+      },
+    };
+    await Promise.all([1, 2, 3].map(() => startDispatcher(stack, [consumer], { batchSize: 10 })));
+    await query(
+      stack,
+      `insert into events (id, created_at, project_id, contact_id, name, data)
+       select gen_random_uuid(), now(), ?, ?, 'bulk', jsonb_build_object('n', g) from generate_series(1, 300) g`,
+      [project.id, body.data.contact],
+    );
+    await waitFor('an empty outbox', async () => ((await undispatched(stack, project.id)) === 0 ? true : undefined), 30_000);
+    expect(handled).toHaveLength(301);
+    expect(new Set(handled).size).toBe(301);
+  });
+});
+
+describe('durable hand-off to Temporal', () => {
+  /** A port nothing listens on, until `open()` forwards it to the dev server: Temporal, down and then up. */
+  async function temporalBehindSwitch() {
+    const probe = net.createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise((r) => probe.close(r));
+    const [host, target] = (process.env.TEST_TEMPORAL_ADDRESS ?? 'localhost:7233').split(':');
+    let proxy: net.Server | null = null;
+    const sockets = new Set<net.Socket>();
+    return {
+      address: `127.0.0.1:${port}`,
+      open: () =>
+        new Promise<void>((resolve) => {
+          proxy = net.createServer((socket) => {
+            const upstream = net.connect(Number(target), host === 'localhost' ? '127.0.0.1' : host);
+            for (const s of [socket, upstream]) {
+              sockets.add(s);
+              s.on('error', () => s.destroy());
+              s.on('close', () => sockets.delete(s));
+            }
+            socket.pipe(upstream).pipe(socket);
+          });
+          proxy.listen(port, '127.0.0.1', resolve);
+        }),
+      close: async () => {
+        for (const s of sockets) s.destroy();
+        await new Promise((r) => (proxy ? proxy.close(r) : r(undefined)));
+      },
+    };
+  }
+
+  it('accepts /v1/track while Temporal is unreachable and hands the events to Temporal once it is back', async () => {
+    const temporal = await temporalBehindSwitch();
+    const isolated = await startStack({ env: { TEMPORAL_ADDRESS: temporal.address } });
+    const cleanups: Array<() => Promise<void>> = [];
+    try {
+      const project = await tenant(isolated);
+      const api = client(isolated, project);
+      const tracked = [];
+      for (const event of ['signup', 'activated', 'upgraded']) tracked.push((await api.track({ email: 'durable@example.test', event }).expect(200)).body.data);
+
+      // What the automation engine does with an event: signal (starting if needed) the contact's workflow.
+      // The SDK's own retries are off: the dispatcher retries, and an SDK retry timer would outlive the test.
+      const temporalClient = new Client({ connection: Connection.lazy({ address: temporal.address, interceptors: [] }) });
+      const taskQueue = isolated.deps.temporal.taskQueue;
+      const workflowId = `outbox-probe-${tracked[0]!.contact}`;
+      const consumer: EventConsumer = {
+        name: 'temporal',
+        async handle(event, signal) {
+          if (event.projectId !== project.id) return;
+          await temporalClient.withAbortSignal(signal, () =>
+            temporalClient.workflow.signalWithStart('outboxProbe', {
+              workflowId: `outbox-probe-${event.contactId}`,
+              taskQueue,
+              args: [],
+              signal: 'event',
+              signalArgs: [{ id: event.id, name: event.name }],
+            }),
+          );
+        },
+      };
+      cleanups.push(async () => {
+        await temporalClient.workflow.getHandle(workflowId).terminate('test finished').catch(() => undefined);
+        await temporalClient.connection.close();
+      });
+      await startDispatcher(isolated, [consumer], { retryBaseMs: 250, retryMaxMs: 2_000, handoffTimeoutMs: 3_000 });
+
+      const ids = tracked.map((t) => t.event);
+      await waitFor('failed hand-offs while Temporal is down', async () => {
+        const rows = await query<{ n: string }>(isolated, 'select count(*) as n from events where id in (?, ?, ?) and dispatch_attempts > 0 and dispatched_at is null', ids);
+        return Number(rows[0]!.n) === 3 ? true : undefined;
+      }, 30_000);
+
+      await temporal.open();
+      await waitFor('every event handed off', async () => ((await undispatched(isolated, project.id)) === 0 ? true : undefined), 90_000);
+
+      // Delivery is at least once: a hand-off that timed out may still have reached Temporal.
+      const signalled = new Set<string>();
+      for (const e of (await temporalClient.workflow.getHandle(workflowId).fetchHistory()).events ?? []) {
+        for (const p of e.workflowExecutionSignaledEventAttributes?.input?.payloads ?? []) {
+          signalled.add((JSON.parse(Buffer.from(p.data!).toString('utf8')) as { id: string }).id);
+        }
+      }
+      expect([...signalled].sort()).toEqual([...ids].sort());
+    } finally {
+      await Promise.all(running.splice(0).map((d) => d.stop()));
+      for (const cleanup of cleanups.splice(0)) await cleanup();
+      await isolated.deps.temporal.client.connection.close();
+      await isolated.close();
+      await temporal.close();
+    }
+  });
+});
