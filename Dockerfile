@@ -1,0 +1,62 @@
+# syntax=docker/dockerfile:1
+#
+# One image for every Postwire process. The first argument picks it:
+#   docker build -t postwire .
+#   docker run --rm --env-file .env postwire migrate      # apply database migrations, then exit
+#   docker run -d   --env-file .env -p 3000:3000 postwire # the API (default)
+#   docker run -d   --env-file .env postwire worker       # the Temporal worker
+#   docker run --rm --env-file .env postwire healthcheck api|worker
+# Anything else runs as a command (e.g. `postwire sh`). docker-compose.yml wires them together.
+
+ARG NODE_IMAGE=node:24-bookworm-slim
+
+# ---- build: compile TypeScript into dist/ ----------------------------------------------------------
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+# `npm install`, not `npm ci`: the lockfile lists the Linux builds of platform-specific optional packages
+# only, which `npm ci` rejects as out of sync. Only the TypeScript compiler runs in this stage, so install
+# scripts are skipped: they would only fetch development tools (the node@24 devDependency's binary).
+RUN npm install --no-audit --no-fund --ignore-scripts
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+COPY workflows ./workflows
+COPY activities ./activities
+# tsc emits .ts files and the JSON files they import (package.json included); other assets are not copied.
+RUN node node_modules/typescript/bin/tsc -p tsconfig.build.json
+
+# ---- deps: production dependencies only ------------------------------------------------------------
+FROM ${NODE_IMAGE} AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+# The Temporal SDK ships its native core for five platforms; only this machine's is kept (saves ~110 MB).
+RUN npm install --omit=dev --no-audit --no-fund \
+  && npm cache clean --force \
+  && case "$(uname -m)" in \
+       x86_64) keep=x86_64-unknown-linux-gnu ;; \
+       aarch64) keep=aarch64-unknown-linux-gnu ;; \
+       *) keep= ;; \
+     esac \
+  && if [ -n "$keep" ] && [ -d "node_modules/@temporalio/core-bridge/releases/$keep" ]; then \
+       find node_modules/@temporalio/core-bridge/releases -mindepth 1 -maxdepth 1 ! -name "$keep" -exec rm -rf {} +; \
+     fi
+
+# ---- runtime ---------------------------------------------------------------------------------------
+FROM ${NODE_IMAGE} AS runtime
+# The Temporal SDK's native core verifies TLS (Temporal Cloud, mTLS) against the system's CA store.
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends ca-certificates \
+  && rm -rf /var/lib/apt/lists/*
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=3000
+WORKDIR /app
+COPY --from=deps /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY package.json ./
+COPY --chmod=0755 deploy/docker-entrypoint.sh /usr/local/bin/postwire
+# The `node` user (uid 1000) of the base image; nothing is written to disk at run time.
+USER node
+EXPOSE 3000
+ENTRYPOINT ["postwire"]
+CMD ["api"]
