@@ -1,5 +1,6 @@
 import type { Deps } from '../src/deps';
 import { createDomainActivities } from './domains';
+import { createJobActivities } from './jobs';
 import { createSegmentActivities } from './segments';
 
 /** Every activity the worker runs, built from the process's dependencies. */
@@ -7,6 +8,7 @@ export function createActivities(deps: Deps) {
   return {
     ...createDomainActivities(deps),
     ...createSegmentActivities(deps),
+    ...createJobActivities(deps),
   };
 }
 

@@ -1,3 +1,5 @@
 export { domainVerify } from './domain-verify/workflow';
 export { segmentCompute } from './segments/compute';
 export { segmentTracking } from './segments/tracking';
+export { contactImport } from './jobs/import';
+export { contactBulk } from './jobs/bulk';

@@ -7,10 +7,12 @@ import { IdempotencyKey } from '../modules/idempotency/entities';
 import { Segment, SegmentMember } from '../modules/segments/entities';
 import { Template } from '../modules/templates/entities';
 import { ProjectSuspension } from '../modules/security/entities';
+import { Job } from '../modules/jobs/entities';
 
 export const entities = [
   User, UserToken, Project, ProjectMember, Domain,
   Contact, ContactField, Event, IdempotencyKey, Segment, SegmentMember,
   Template,
   ProjectSuspension,
+  Job,
 ];

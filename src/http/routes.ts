@@ -9,11 +9,13 @@ import { eventRoutes } from '../modules/events/routes';
 import { segmentRoutes } from '../modules/segments/routes';
 import { domainRoutes } from '../modules/domains/routes';
 import { templateRoutes } from '../modules/templates/routes';
+import { importRoutes } from '../modules/imports/routes';
+import { bulkRoutes } from '../modules/bulk/routes';
 
 /** Every HTTP route of the API, in one list: it also feeds /openapi.json. */
 export function allRoutes(deps: Deps): RouteDef[] {
   const routes: RouteDef[] = [...configRoutes(deps), ...userRoutes(deps), ...projectRoutes(deps), ...domainRoutes(deps)];
-  routes.push(...contactRoutes(deps), ...eventRoutes(deps));
+  routes.push(...contactRoutes(deps), ...importRoutes(deps), ...bulkRoutes(deps), ...eventRoutes(deps));
   routes.push(...segmentRoutes(deps));
   routes.push(...templateRoutes(deps));
   return [...routes, ...openapiRoutes(() => routes)];

@@ -56,7 +56,7 @@ export function buildOpenApi(routes: RouteDef[]): JsonSchema {
       responses: Object.fromEntries(Object.entries(responses).map(([status, doc]) => [status, response(Number(status), doc)])),
     };
     if (def.body) {
-      const contentType = def.bodyType === 'form' ? 'application/x-www-form-urlencoded' : 'application/json';
+      const contentType = { json: 'application/json', form: 'application/x-www-form-urlencoded', none: 'multipart/form-data' }[def.bodyType ?? 'json'];
       op.requestBody = { required: true, content: { [contentType]: { schema: toSchema(def.body as z.ZodType, 'input') } } };
     }
     (paths[def.path] ??= {})[def.method] = op;

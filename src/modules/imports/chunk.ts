@@ -1,0 +1,23 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { upsertContacts } from '../contacts/write-batch';
+import { InvalidChunkError } from '../jobs/errors';
+import type { ChunkOutcome } from '../jobs/store';
+import { StoredImportChunk } from './schemas';
+
+/**
+ * Writes one staged chunk of an import: every contact of it in one statement, under the custom-field
+ * rules and subscription flips of the contacts module. New contacts are subscribed unless their row says
+ * otherwise, as with POST /contacts.
+ */
+export async function applyImportChunk(tx: EntityManager, projectId: string, items: unknown): Promise<ChunkOutcome> {
+  const parsed = StoredImportChunk.safeParse(items);
+  if (!parsed.success) throw new InvalidChunkError(`stored import rows do not read: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  const { rows, skipped, errors } = parsed.data;
+  const written = await upsertContacts(tx, projectId, rows, { defaultSubscribed: true });
+  const created = written.filter((w) => w.isNew).length;
+  return {
+    processed: rows.length + skipped + errors.length,
+    counts: { created, updated: written.length - created, skipped, failed: errors.length },
+    errors,
+  };
+}

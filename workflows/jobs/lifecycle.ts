@@ -1,0 +1,23 @@
+import type { TemporalGateway } from '../../src/temporal/client';
+import { ProjectIdKey } from '../../src/temporal/search-attributes';
+import type { contactBulk } from './bulk';
+import type { contactImport } from './import';
+import type { JobWorkflowInput } from './ids';
+
+export type JobWorkflowType = 'contactImport' | 'contactBulk';
+
+/** Starts a job's workflow under the job's ID; each job is new, so an ID already in use is an error. */
+export async function startJobWorkflow(
+  temporal: TemporalGateway,
+  workflow: JobWorkflowType,
+  job: { input: JobWorkflowInput; summary: string },
+): Promise<void> {
+  await temporal.client.workflow.start<typeof contactImport | typeof contactBulk>(workflow, {
+    taskQueue: temporal.taskQueue,
+    workflowId: job.input.jobId,
+    args: [job.input],
+    workflowIdReusePolicy: 'REJECT_DUPLICATE',
+    staticSummary: job.summary,
+    ...(temporal.searchAttributes ? { typedSearchAttributes: [{ key: ProjectIdKey, value: job.input.projectId }] } : {}),
+  });
+}

@@ -1,0 +1,48 @@
+import { ActivityFailure, continueAsNew, proxyActivities, workflowInfo } from '@temporalio/workflow';
+import type { JobActivities } from '../../activities/jobs';
+import type { JobResult } from '../../src/modules/jobs/entities';
+import { chunkCount, chunkSummary, type JobWorkflowInput } from './ids';
+
+const { beginJob, finishJob, failJob } = proxyActivities<JobActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { maximumInterval: '1 minute' },
+});
+
+// A chunk is one short transaction; a worker that dies holding one is noticed after a minute and the
+// chunk retried. Failures that repeat ten times are not transient: the job fails with the reason.
+const chunks = proxyActivities<JobActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { maximumInterval: '30 seconds', maximumAttempts: 10 },
+});
+
+export interface ChunkStep {
+  activity: 'processImportChunk' | 'processBulkChunk';
+  unit: 'rows' | 'contacts';
+}
+
+function reasonOf(err: ActivityFailure, summary: string): string {
+  return `Processing ${summary} failed: ${err.cause?.message ?? err.message}`;
+}
+
+/**
+ * The loop both job workflows share: mark the job active, apply its chunks in order (each activity skips a
+ * chunk an earlier attempt already committed), then mark it completed and return the final result. A
+ * chunk that keeps failing marks the job failed. Null when the job is gone with its project.
+ */
+export async function runJob(input: JobWorkflowInput, step: ChunkStep): Promise<JobResult | null> {
+  const start = input.next ?? 0;
+  if (start === 0 && !(await beginJob(input.jobId))) return null;
+  for (let seq = start; seq < chunkCount(input); seq++) {
+    if (seq > start && workflowInfo().continueAsNewSuggested) {
+      await continueAsNew<(input: JobWorkflowInput) => Promise<JobResult | null>>({ ...input, next: seq });
+    }
+    const summary = chunkSummary(step.unit, seq, input);
+    try {
+      await chunks[step.activity].executeWithOptions({ summary }, [{ jobId: input.jobId, seq }]);
+    } catch (err) {
+      if (err instanceof ActivityFailure) await failJob(input.jobId, reasonOf(err, summary));
+      throw err;
+    }
+  }
+  return finishJob(input.jobId);
+}
