@@ -23,8 +23,8 @@ export function mountRoutes(router: Router<AppContext['state']>, routes: RouteDe
       const run = async () => {
         const rawBody =
           bodyType === 'json' ? await readJsonBody(ctx, limit) : bodyType === 'form' ? await readFormBody(ctx, limit) : undefined;
-      // With `none`, a body schema only documents the form; the handler reads and checks the stream itself.
-      const body = bodyType === 'none' ? undefined : parseBody(def, rawBody);
+        // With `none`, a body schema only documents the form; the handler reads and checks the stream itself.
+        const body = bodyType === 'none' ? undefined : parseBody(def, rawBody);
         await def.handler(ctx, { params, query, body });
       };
       await (def.idempotent ? withIdempotency(deps, ctx, run) : run());
