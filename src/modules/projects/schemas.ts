@@ -14,3 +14,23 @@ export const ProjectResponse = z.object({
   updatedAt: z.iso.datetime(),
 });
 export type ProjectResponse = z.infer<typeof ProjectResponse>;
+
+export const UpdateProjectBody = z.object({ name: ProjectName });
+
+export const ProjectActionResult = z.object({ success: z.literal(true), message: z.string() });
+
+export const ResetResponse = ProjectActionResult.extend({
+  deleted: z.record(z.string(), z.number().int()).describe('Rows deleted per table'),
+});
+
+export const SetupStateResponse = z.object({
+  hasDomain: z.boolean(),
+  hasVerifiedDomain: z.boolean(),
+  hasContacts: z.boolean(),
+  contactCount: z.number().int(),
+  hasTrackedEvent: z.boolean().describe('An event other than the service events (email.*, contact.*, segment.*) was tracked'),
+  hasSentEmail: z.boolean(),
+  emailsSent: z.number().int(),
+  lastEmailSentAt: z.iso.datetime().nullable(),
+});
+export type SetupStateResponse = z.infer<typeof SetupStateResponse>;

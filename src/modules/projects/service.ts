@@ -3,6 +3,10 @@ import { ApiError, forbidden, notFound } from '../../http/errors';
 import { Project, ProjectMember, type Role } from './entities';
 import { issueKeys } from './keys';
 import { newId } from '../../db/columns';
+import { PROJECT_DATA_TABLES } from './project-data';
+import type { Deps } from '../../deps';
+import { Domain } from '../domains/entities';
+import { stopDomainVerify } from '../../../workflows/domain-verify/lifecycle';
 
 export async function createProject(em: EntityManager, ownerId: string, name: string): Promise<{ project: Project; secret: string }> {
   const keys = { publicKey: '', publicKeyDigest: '', secretKeyDigest: '', secretKeyHint: '' };
@@ -41,4 +45,56 @@ export async function requireMembership(
     throw new ApiError(403, 'FORBIDDEN', `This action needs the role ${roles.join(' or ')}; you are ${member.role}`);
   }
   return { project, member };
+}
+
+const OWNER_ONLY = ['OWNER'] as const;
+const MANAGERS = ['OWNER', 'ADMIN'] as const;
+
+/** Destroying data of a disabled project is refused, so that a suspension cannot be wiped away. */
+function assertNotDisabled(project: Project, action: string): void {
+  if (project.disabled) throw new ApiError(403, 'PROJECT_DISABLED', `A disabled project cannot be ${action}`);
+}
+
+export async function renameProject(em: EntityManager, projectId: string, userId: string, name: string) {
+  const { project, member } = await requireMembership(em, projectId, userId, MANAGERS);
+  project.name = name;
+  await em.flush();
+  return { project, role: member.role };
+}
+
+/** Deletes the project; every table referencing it cascades. The domains' check loops are stopped after. */
+export async function deleteProject(deps: Pick<Deps, 'temporal' | 'logger'>, em: EntityManager, projectId: string, userId: string): Promise<void> {
+  const { project } = await requireMembership(em, projectId, userId, OWNER_ONLY);
+  assertNotDisabled(project, 'deleted');
+  const domains = await em.find(Domain, { projectId: project.id }, { fields: ['id'] });
+  await em.nativeDelete(Project, { id: project.id });
+  await Promise.all(
+    domains.map((d) =>
+      stopDomainVerify(deps.temporal, d.id).catch((err: unknown) =>
+        deps.logger.warn({ err, domainId: d.id }, 'could not stop the domain check; it ends at its next run'),
+      ),
+    ),
+  );
+}
+
+/** Deletes the project's data (PROJECT_DATA_TABLES) in one transaction; returns the rows deleted per table. */
+export async function resetProject(em: EntityManager, projectId: string, userId: string): Promise<Record<string, number>> {
+  const { project } = await requireMembership(em, projectId, userId, OWNER_ONLY);
+  assertNotDisabled(project, 'reset');
+  return em.transactional(async (tx) => {
+    const deleted: Record<string, number> = {};
+    for (const table of PROJECT_DATA_TABLES) {
+      const result = await tx.execute<{ affectedRows: number }>(`delete from "${table}" where project_id = ?`, [project.id], 'run');
+      deleted[table] = result.affectedRows;
+    }
+    return deleted;
+  });
+}
+
+/** Replaces both keys; the old ones stop working with this commit. Returns the new secret in clear, once. */
+export async function regenerateKeys(em: EntityManager, projectId: string, userId: string) {
+  const { project, member } = await requireMembership(em, projectId, userId, OWNER_ONLY);
+  const secret = issueKeys(project);
+  await em.flush();
+  return { project, secret, role: member.role };
 }
