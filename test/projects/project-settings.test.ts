@@ -184,7 +184,7 @@ describe('POST /users/@me/projects/{id}/reset', () => {
     expect(res.body).toEqual({
       success: true,
       message: expect.any(String),
-      deleted: { events: 3, segments: 1, contacts: 1, contact_fields: 1, idempotency_keys: 1, templates: 1 },
+      deleted: { events: 3, segments: 1, contacts: 1, contact_fields: 1, idempotency_keys: 1, templates: 1, jobs: 0 },
     });
     expect(await counts(project.id)).toEqual({
       contacts: 0, events: 0, segments: 0, segment_members: 0, contact_fields: 0, idempotency_keys: 0, templates: 0,

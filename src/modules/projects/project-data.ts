@@ -11,6 +11,7 @@ export const PROJECT_DATA_TABLES = [
   'contact_fields',
   'idempotency_keys',
   'templates',
+  'jobs',
 ] as const;
 
 /** The project's setup and history: reset keeps them. */
