@@ -11,13 +11,14 @@ import { domainRoutes } from '../modules/domains/routes';
 import { templateRoutes } from '../modules/templates/routes';
 import { memberRoutes } from '../modules/members/routes';
 import { securityRoutes } from '../modules/security/routes';
+import { billingRoutes } from '../modules/billing/routes';
 import { importRoutes } from '../modules/imports/routes';
 import { bulkRoutes } from '../modules/bulk/routes';
 
 /** Every HTTP route of the API, in one list: it also feeds /openapi.json. */
 export function allRoutes(deps: Deps): RouteDef[] {
   const routes: RouteDef[] = [...configRoutes(deps), ...userRoutes(deps), ...projectRoutes(deps), ...domainRoutes(deps)];
-  routes.push(...memberRoutes(deps), ...securityRoutes(deps));
+  routes.push(...memberRoutes(deps), ...securityRoutes(deps), ...billingRoutes(deps));
   routes.push(...contactRoutes(deps), ...importRoutes(deps), ...bulkRoutes(deps), ...eventRoutes(deps));
   routes.push(...segmentRoutes(deps));
   routes.push(...templateRoutes(deps));
