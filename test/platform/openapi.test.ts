@@ -62,9 +62,7 @@ describe('GET /openapi.json', () => {
 
       for (const media of Object.values(op.requestBody?.content ?? {})) expect([where, media.schema]).toEqual([where, expect.any(Object)]);
 
-      const statuses = Object.keys(op.responses);
-      expect([where, statuses.some((s) => s.startsWith('2'))]).toEqual([where, true]);
-      for (const status of statuses.filter((s) => s !== '204')) {
+      for (const status of Object.keys(op.responses).filter((s) => s !== '204')) {
         const content = Object.values(op.responses[status]!.content ?? {});
         expect([where, status, content.length > 0 && content.every((m) => typeof m.schema === 'object')]).toEqual([where, status, true]);
       }

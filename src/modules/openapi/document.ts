@@ -2,13 +2,7 @@ import { z } from 'zod';
 import type { ResponseDoc, RouteDef } from '../../http/route';
 import { VERSION } from '../../version';
 import { ErrorEnvelope, pipelineFailures } from './failures';
-
-type JsonSchema = Record<string, unknown>;
-
-const toSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
-  return rest;
-};
+import { SchemaCollector, type JsonSchema } from './schemas';
 
 const ERROR_REF = { $ref: '#/components/schemas/Error' };
 
@@ -21,11 +15,11 @@ const SECURITY: Record<RouteDef['auth'], Array<Record<string, string[]>>> = {
 
 const templateNames = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
 
-function parameters(def: RouteDef): JsonSchema[] {
+function parameters(def: RouteDef, schemas: SchemaCollector): JsonSchema[] {
   const list: JsonSchema[] = [];
   for (const [where, schema] of [['path', def.params], ['query', def.query]] as const) {
     if (!schema) continue;
-    const json = toSchema(schema as z.ZodType, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
+    const json = schemas.convert(schema as z.ZodType, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
     for (const [name, prop] of Object.entries(json.properties ?? {})) {
       list.push({ name, in: where, required: where === 'path' || (json.required ?? []).includes(name), schema: prop });
     }
@@ -37,14 +31,16 @@ function parameters(def: RouteDef): JsonSchema[] {
   return list;
 }
 
-function response(status: number, doc: ResponseDoc): JsonSchema {
-  const schema = doc.schema ? toSchema(doc.schema, 'output') : status >= 400 ? ERROR_REF : undefined;
+function response(status: number, doc: ResponseDoc, schemas: SchemaCollector): JsonSchema {
+  const schema = doc.schema ? schemas.convert(doc.schema, 'output') : status >= 400 ? ERROR_REF : undefined;
   return { description: doc.description, ...(schema ? { content: { [doc.contentType ?? 'application/json']: { schema } } } : {}) };
 }
 
 /** The OpenAPI 3.1 document, generated from the same zod schemas that validate requests. */
 export function buildOpenApi(routes: RouteDef[]): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
+  const schemas = new SchemaCollector();
+  const error = schemas.convert(ErrorEnvelope, 'output');
   for (const def of routes) {
     const responses = { ...pipelineFailures(def), ...def.responses };
     const op: JsonSchema = {
@@ -52,12 +48,12 @@ export function buildOpenApi(routes: RouteDef[]): JsonSchema {
       summary: def.summary,
       operationId: `${def.method}${def.path.replace(/[{}]/g, '').replace(/[^a-zA-Z0-9]+(.)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase())}`,
       security: SECURITY[def.auth],
-      parameters: parameters(def),
-      responses: Object.fromEntries(Object.entries(responses).map(([status, doc]) => [status, response(Number(status), doc)])),
+      parameters: parameters(def, schemas),
+      responses: Object.fromEntries(Object.entries(responses).map(([status, doc]) => [status, response(Number(status), doc, schemas)])),
     };
     if (def.body) {
       const contentType = { json: 'application/json', form: 'application/x-www-form-urlencoded', none: 'multipart/form-data' }[def.bodyType ?? 'json'];
-      op.requestBody = { required: true, content: { [contentType]: { schema: toSchema(def.body as z.ZodType, 'input') } } };
+      op.requestBody = { required: true, content: { [contentType]: { schema: schemas.convert(def.body as z.ZodType, 'input') } } };
     }
     (paths[def.path] ??= {})[def.method] = op;
   }
@@ -66,7 +62,7 @@ export function buildOpenApi(routes: RouteDef[]): JsonSchema {
     info: { title: 'Postwire API', version: VERSION },
     paths,
     components: {
-      schemas: { Error: toSchema(ErrorEnvelope, 'output') },
+      schemas: { Error: error, ...schemas.components },
       securitySchemes: {
         secretKey: { type: 'http', scheme: 'bearer', description: 'Project secret key, sk_…' },
         publicKey: { type: 'http', scheme: 'bearer', description: 'Project public key, pk_… (only /v1/track)' },

@@ -1,0 +1,44 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+
+export type JsonSchema = Record<string, unknown>;
+
+const LOCAL_REF = '#/$defs/';
+
+/**
+ * Converts the zod schemas of one OpenAPI document. A recursive schema comes out of zod with its own
+ * `$defs`, which a `$ref` inside the document cannot reach; they move to `components.schemas`.
+ */
+export class SchemaCollector {
+  readonly components: Record<string, JsonSchema> = {};
+  private readonly hashes = new Map<string, string>();
+
+  convert(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+    const json = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+    const { $schema: _dialect, $defs, ...rest } = json as JsonSchema & { $defs?: Record<string, JsonSchema> };
+    if (!$defs) return rest;
+    const names = new Map(Object.entries($defs).map(([local, def]) => [local, this.claim(local, def)]));
+    const relink = (value: unknown): unknown => {
+      if (Array.isArray(value)) return value.map(relink);
+      if (!value || typeof value !== 'object') return value;
+      return Object.fromEntries(
+        Object.entries(value).map(([key, inner]) =>
+          key === '$ref' && typeof inner === 'string' && inner.startsWith(LOCAL_REF)
+            ? [key, `#/components/schemas/${names.get(inner.slice(LOCAL_REF.length))}`]
+            : [key, relink(inner)],
+        ),
+      );
+    };
+    for (const [local, def] of Object.entries($defs)) this.components[names.get(local)!] = relink(def) as JsonSchema;
+    return relink(rest) as JsonSchema;
+  }
+
+  /** A component name for a definition: its zod `id` when it has one, else one derived from its content. */
+  private claim(local: string, def: JsonSchema): string {
+    const hash = createHash('sha256').update(JSON.stringify(def)).digest('hex').slice(0, 8);
+    const wanted = local.startsWith('__schema') ? `Schema${hash}` : local;
+    const name = this.hashes.has(wanted) && this.hashes.get(wanted) !== hash ? `${wanted}${hash}` : wanted;
+    this.hashes.set(name, hash);
+    return name;
+  }
+}
