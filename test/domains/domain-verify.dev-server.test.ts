@@ -16,8 +16,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await worker?.stop();
+  if (!stack) return;
   await releaseTemporal(stack.deps.temporal);
-  await stack?.close();
+  await stack.close();
 });
 
 describe('domain-verify workflow (dev server)', () => {

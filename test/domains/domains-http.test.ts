@@ -10,6 +10,7 @@ beforeAll(async () => {
   stack = await startStack();
 });
 afterAll(async () => {
+  if (!stack) return;
   await releaseTemporal(stack.deps.temporal);
   await stack.close();
 });
@@ -71,7 +72,7 @@ describe('POST /domains', () => {
     const res = await stack.http().post('/domains').set('Authorization', bearer(project)).send({ domain });
     expect(res.status).toBe(422);
     expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR', statusCode: 422 });
-    expect(res.body.error.errors[0]).toMatchObject({ field: 'domain' });
+    expect(res.body.error.errors).toEqual([expect.objectContaining({ field: 'domain', code: expect.stringMatching(/^(invalid_string|too_big)$/) })]);
     expect(await listDomains(stack, project)).toEqual([]);
   });
 

@@ -12,6 +12,7 @@ beforeAll(async () => {
   stack = await startStack();
 });
 afterAll(async () => {
+  if (!stack) return;
   await releaseTemporal(stack.deps.temporal);
   await stack.close();
 });

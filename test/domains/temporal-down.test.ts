@@ -10,7 +10,7 @@ beforeAll(async () => {
   stack = await startStack({ temporal: { client: new Client({ connection }), taskQueue: 'unreachable', searchAttributes: true } });
 });
 afterAll(async () => {
-  await stack.close();
+  await stack?.close();
   await connection.close();
 });
 

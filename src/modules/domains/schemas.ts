@@ -1,13 +1,21 @@
 import { z } from 'zod';
 import { normalizeDomainName } from './hostname';
 
+/** A bad name is reported like any malformed string (`invalid_string` in the error list). */
 export const DomainName = z
   .string()
   .max(253)
-  .refine((value) => normalizeDomainName(value) !== null, {
-    message: 'Must be a domain name such as example.com, without scheme, path, port or address',
+  .transform((value, ctx) => {
+    const name = normalizeDomainName(value);
+    if (name) return name;
+    ctx.issues.push({
+      code: 'invalid_format',
+      format: 'hostname',
+      input: value,
+      message: 'Must be a domain name such as example.com, without scheme, path, port or address',
+    });
+    return z.NEVER;
   })
-  .transform((value) => normalizeDomainName(value)!)
   .describe('Host name to send from; stored lowercase, internationalized names in their xn-- form');
 
 export const AddDomainBody = z.object({ domain: DomainName });
