@@ -1,19 +1,21 @@
 import { initOrm, migrate } from '../../src/db/orm';
 import { admin, databaseUrl, templateName } from './db';
 
+const STALE_AFTER_SECONDS = 6 * 3600;
+
 /** Migrates one template database per run; each jest worker clones it (see test/helpers/database.ts). */
 export default async function globalSetup(): Promise<void> {
-  const runId = `${Date.now().toString(36)}${process.pid}`;
+  const runId = `${Math.floor(Date.now() / 1000)}_${process.pid}`;
   process.env.TEST_RUN_ID = runId;
   const name = templateName(runId);
   await admin(async (c) => {
-    // Databases left by runs that were killed before their teardown.
-    const stale = await c.query(
-      `select datname from pg_database where datname like 'pw_test_%' and
-       (select count(*) from pg_stat_activity a where a.datname = pg_database.datname) = 0`,
-    );
+    // Databases left by runs that were killed before their teardown. Runs started in the last hours may
+    // still be going (several `npm test` at once share the server), so only older ones are dropped.
+    const stale = await c.query(`select datname from pg_database where datname like 'pw\\_test\\_%'`);
+    const cutoff = Date.now() / 1000 - STALE_AFTER_SECONDS;
     for (const row of stale.rows as { datname: string }[]) {
-      if (!row.datname.startsWith(`pw_test_${runId}`)) await c.query(`drop database if exists "${row.datname}"`).catch(() => {});
+      const started = Number(/^pw_test_(\d+)_/.exec(row.datname)?.[1] ?? 0);
+      if (started < cutoff) await c.query(`drop database if exists "${row.datname}" with (force)`).catch(() => {});
     }
     await c.query(`create database "${name}"`);
   });
