@@ -1,5 +1,4 @@
 import { startStack, type TestStack } from '../helpers/stack';
-import { newTenant } from '../helpers/fixtures';
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -58,13 +57,5 @@ describe('HTTP envelope', () => {
     const res = await stack.http().delete('/config');
     expect(res.status).toBe(405);
     expectEnvelope(res.body, 405, 'METHOD_NOT_ALLOWED');
-  });
-});
-
-describe('API keys', () => {
-  it('rejects a missing or unknown key with 401 INVALID_API_KEY', async () => {
-    const { project } = await newTenant(stack);
-    expect(project.secret).toMatch(/^sk_/);
-    expect(project.public).toMatch(/^pk_/);
   });
 });
