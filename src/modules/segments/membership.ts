@@ -1,3 +1,4 @@
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEvent } from '../events/record';
 import { resolveForProject } from '../filters/service';
@@ -19,9 +20,12 @@ export interface ChunkResult {
   last: string | null;
 }
 
-/** The segment when it is a tracked DYNAMIC one, the only kind whose membership is computed. */
+/**
+ * The segment when it is a tracked DYNAMIC one, the only kind whose membership is computed. Read FOR SHARE:
+ * a PATCH that turns tracking on starts the loop before it commits, and this waits for that commit.
+ */
 export async function trackedSegment(em: EntityManager, segmentId: string): Promise<Segment | null> {
-  const segment = await em.findOne(Segment, { id: segmentId });
+  const segment = await em.transactional((tx) => tx.findOne(Segment, { id: segmentId }, { lockMode: LockMode.PESSIMISTIC_READ }));
   return segment?.type === 'DYNAMIC' && segment.trackMembership ? segment : null;
 }
 

@@ -1,3 +1,4 @@
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ServiceError } from '@temporalio/client';
 import type { Deps } from '../../deps';
@@ -55,12 +56,11 @@ const unavailable = (what: string) =>
     suggestion: 'Try again in a minute.',
   });
 
-/** Starts the tracking loop of a segment just saved as tracked; `undo` puts the row back when that fails. */
-async function startTracking(deps: Deps, segment: Segment, undo: () => Promise<void>, what: string): Promise<void> {
+/** Starts the tracking loop of a segment saved as tracked; Temporal being unreachable is a 503. */
+async function startTracking(deps: Deps, segment: Segment, what: string): Promise<void> {
   try {
     await startSegmentTracking(deps.temporal, segment, deps.config.SEGMENT_TRACKING_INTERVAL_MINUTES);
   } catch (err) {
-    await undo();
     throw err instanceof ServiceError ? unavailable(what) : err;
   }
 }
@@ -89,10 +89,21 @@ export async function createSegment(deps: Deps, em: EntityManager, projectId: st
     memberCountAt: new Date(),
   });
   await em.flush();
-  if (isTracked(segment)) await startTracking(deps, segment, () => em.remove(segment).flush(), 'the segment was not created');
+  // Committed first, so the loop's first computation finds it; removed again when the loop cannot start.
+  if (isTracked(segment)) {
+    await startTracking(deps, segment, 'the segment was not created').catch(async (err: unknown) => {
+      await em.remove(segment).flush();
+      throw err;
+    });
+  }
   return segment;
 }
 
+/**
+ * Applies the PATCH in one transaction holding the row. Turning tracking on starts the loop inside it: the
+ * loop's computations read the row FOR SHARE, so they wait for this commit, and a failed start rolls the
+ * whole PATCH back.
+ */
 export async function updateSegment(
   deps: Deps,
   em: EntityManager,
@@ -100,27 +111,27 @@ export async function updateSegment(
   id: string,
   body: UpdateSegmentBody,
 ): Promise<Segment> {
-  const segment = await findSegment(em, projectId, id);
-  const wasTracked = isTracked(segment);
-  if (body.name !== undefined) segment.name = body.name;
-  if (body.description !== undefined) segment.description = body.description;
-  // api.md: the condition is "dynamic only"; a STATIC segment ignores it, as on create.
-  if (body.condition !== undefined && segment.type === 'DYNAMIC') {
-    const checked = await checkedCondition(em, projectId, id, body.condition);
-    segment.condition = checked.tree;
-    segment.memberCount = await countMatching(em, projectId, checked.resolved);
-    segment.memberCountAt = new Date();
-  }
-  if (body.trackMembership !== undefined) segment.trackMembership = body.trackMembership;
-  await em.flush();
-  if (!wasTracked && isTracked(segment)) {
-    const undo = async () => {
-      segment.trackMembership = false;
-      await em.flush();
-    };
-    await startTracking(deps, segment, undo, 'trackMembership stays false');
-  }
-  if (wasTracked && !isTracked(segment)) await stopTracking(deps, id, 'trackMembership turned off');
+  let stopped = false;
+  const segment = await em.transactional(async (tx) => {
+    const segment = await tx.findOne(Segment, { id, projectId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!segment) throw notFound('Segment', 'SEGMENT_NOT_FOUND');
+    const wasTracked = isTracked(segment);
+    if (body.name !== undefined) segment.name = body.name;
+    if (body.description !== undefined) segment.description = body.description;
+    // api.md: the condition is "dynamic only"; a STATIC segment ignores it, as on create.
+    if (body.condition !== undefined && segment.type === 'DYNAMIC') {
+      const checked = await checkedCondition(tx, projectId, id, body.condition);
+      segment.condition = checked.tree;
+      segment.memberCount = await countMatching(tx, projectId, checked.resolved);
+      segment.memberCountAt = new Date();
+    }
+    if (body.trackMembership !== undefined) segment.trackMembership = body.trackMembership;
+    await tx.flush();
+    if (!wasTracked && isTracked(segment)) await startTracking(deps, segment, 'nothing was changed');
+    stopped = wasTracked && !isTracked(segment);
+    return segment;
+  });
+  if (stopped) await stopTracking(deps, id, 'trackMembership turned off');
   return segment;
 }
 
