@@ -353,13 +353,15 @@ describe('POST /segments/{id}/compute (without a worker)', () => {
     const t = await tenant(stack);
     await withPlans(t);
     const dynamic = await createSegment(t, { name: 'D', condition: proPlan });
+    const before = await snapshot(stack, t.project.id);
     const res = await t.c.post(`/segments/${dynamic.id}/compute`);
     expect([res.status, res.body.error.code]).toEqual([400, 'BAD_REQUEST']);
     expect(res.body.error.message).toMatch(/trackMembership/);
+    expect((await t.c.post(`/segments/${randomUUID()}/compute`)).status).toBe(404);
+    expect(await snapshot(stack, t.project.id)).toEqual(before);
     const staticSegment = await createSegment(t, { name: 'S', type: 'STATIC' });
     await t.c.post(`/segments/${staticSegment.id}/members`).send({ emails: ['ann@example.test'] }).expect(200);
     expect((await t.c.post(`/segments/${staticSegment.id}/compute`).expect(200)).body).toEqual({ entered: 0, exited: 0, memberCount: 1 });
-    expect((await t.c.post(`/segments/${randomUUID()}/compute`)).status).toBe(404);
   });
 });
 
