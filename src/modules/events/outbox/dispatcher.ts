@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../../db/orm';
+import { WakeLoop } from '../../../db/wake-loop';
 import type { Logger } from '../../../logger';
 import type { EventConsumer, OutboxEvent } from './consumer';
-import { NotificationListener } from './listener';
 
 export interface DispatcherOptions {
   /** Events claimed per transaction. */
@@ -69,11 +69,7 @@ interface Failure {
  */
 export class EventDispatcher {
   private readonly options: DispatcherOptions;
-  private readonly listener: NotificationListener;
-  private running: Promise<void> | null = null;
-  private stopping = false;
-  private pending = false;
-  private wakeUp: (() => void) | null = null;
+  private readonly loop: WakeLoop;
 
   constructor(
     private readonly orm: Orm,
@@ -83,55 +79,26 @@ export class EventDispatcher {
     options: Partial<DispatcherOptions> = {},
   ) {
     this.options = { ...DEFAULTS, ...options };
-    this.listener = new NotificationListener(databaseUrl, CHANNEL, () => this.wake(), logger);
-  }
-
-  async start(): Promise<void> {
-    this.stopping = false;
-    await this.listener.start();
-    this.running = this.loop();
-  }
-
-  async stop(): Promise<void> {
-    this.stopping = true;
-    this.wake();
-    await this.running;
-    this.running = null;
-    await this.listener.stop();
-  }
-
-  private wake(): void {
-    this.pending = true;
-    this.wakeUp?.();
-  }
-
-  private sleep(ms: number): Promise<void> {
-    if (this.pending || this.stopping) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wakeUp = null;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.wakeUp = done;
+    this.loop = new WakeLoop(databaseUrl, () => this.pass(), logger, {
+      name: 'events outbox',
+      channel: CHANNEL,
+      pollIntervalMs: this.options.pollIntervalMs,
     });
   }
 
-  private async loop(): Promise<void> {
-    while (!this.stopping) {
-      this.pending = false;
-      let delay = this.options.pollIntervalMs;
-      try {
-        let claimed: number;
-        do claimed = await this.dispatchBatch();
-        while (!this.stopping && claimed === this.options.batchSize);
-        delay = Math.min(delay, await this.nextDueInMs());
-      } catch (err) {
-        this.logger.error({ err }, 'events outbox pass failed; retrying at the next poll');
-      }
-      await this.sleep(delay);
-    }
+  start(): Promise<void> {
+    return this.loop.start();
+  }
+
+  stop(): Promise<void> {
+    return this.loop.stop();
+  }
+
+  private async pass(): Promise<number> {
+    let claimed: number;
+    do claimed = await this.dispatchBatch();
+    while (!this.loop.isStopping && claimed === this.options.batchSize);
+    return this.nextDueInMs();
   }
 
   private async nextDueInMs(): Promise<number> {

@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import type { Logger } from '../../../logger';
+import type { Logger } from '../logger';
 
 /**
  * A dedicated connection that LISTENs on a channel and calls `onNotify` for each notification. It
