@@ -9,6 +9,7 @@ import { eventRoutes } from '../modules/events/routes';
 import { segmentRoutes } from '../modules/segments/routes';
 import { domainRoutes } from '../modules/domains/routes';
 import { templateRoutes } from '../modules/templates/routes';
+import { verifyRoutes } from '../modules/verify/routes';
 import { memberRoutes } from '../modules/members/routes';
 import { securityRoutes } from '../modules/security/routes';
 import { billingRoutes } from '../modules/billing/routes';
@@ -21,6 +22,6 @@ export function allRoutes(deps: Deps): RouteDef[] {
   routes.push(...memberRoutes(deps), ...securityRoutes(deps), ...billingRoutes(deps));
   routes.push(...contactRoutes(deps), ...importRoutes(deps), ...bulkRoutes(deps), ...eventRoutes(deps));
   routes.push(...segmentRoutes(deps));
-  routes.push(...templateRoutes(deps));
+  routes.push(...templateRoutes(deps), ...verifyRoutes(deps));
   return [...routes, ...openapiRoutes(() => routes)];
 }
