@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { backoffMs } from '../../../db/backoff';
 import type { Orm } from '../../../db/orm';
 import { WakeLoop } from '../../../db/wake-loop';
 import type { Logger } from '../../../logger';
@@ -129,7 +130,7 @@ export class EventDispatcher {
       [...byContact.values()].map(async (list) => {
         for (const event of list) {
           const error = await this.deliver(event);
-          if (error) failures.push({ id: event.id, delay_ms: this.backoff(event.attempts), error });
+          if (error) failures.push({ id: event.id, delay_ms: backoffMs(event.attempts, this.options.retryBaseMs, this.options.retryMaxMs), error });
         }
       }),
     );
@@ -147,12 +148,6 @@ export class EventDispatcher {
       }
     }
     return null;
-  }
-
-  private backoff(attempts: number): number {
-    const capped = Math.min(this.options.retryMaxMs, this.options.retryBaseMs * 2 ** Math.min(attempts, 30));
-    // Jitter keeps many failed events from retrying in lockstep.
-    return Math.round(capped * (0.75 + Math.random() * 0.25));
   }
 }
 
