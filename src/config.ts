@@ -45,6 +45,7 @@ export const configSchema = z.object({
   IDEMPOTENCY_KEY_TTL_HOURS: int(24, 1),
   MAX_ATTACHMENTS_COUNT: int(10, 1),
   MAX_ATTACHMENT_SIZE_MB: int(10, 1),
+  EMAIL_RATE_PER_SECOND: int(100),
 
   SEGMENT_TRACKING_INTERVAL_MINUTES: int(15, 1),
 });

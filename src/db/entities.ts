@@ -8,6 +8,7 @@ import { Segment, SegmentMember } from '../modules/segments/entities';
 import { Template } from '../modules/templates/entities';
 import { ProjectSuspension } from '../modules/security/entities';
 import { Job } from '../modules/jobs/entities';
+import { Email, EmailAttachment } from '../modules/emails/entities';
 
 export const entities = [
   User, UserToken, Project, ProjectMember, Domain,
@@ -15,4 +16,5 @@ export const entities = [
   Template,
   ProjectSuspension,
   Job,
+  Email, EmailAttachment,
 ];

@@ -6,6 +6,7 @@ import { Migration0004EventsOutbox } from './0004-events-outbox';
 import { Migration0006Segments } from './0006-segments';
 import { Migration0008Templates } from './0008-templates';
 import { Migration0010Jobs } from './0010-jobs';
+import { Migration0012Emails } from './0012-emails';
 
 /** Every migration, in order. Files are committed; the schema never changes at run time otherwise. */
 export const migrationsList: MigrationObject[] = [
@@ -16,4 +17,5 @@ export const migrationsList: MigrationObject[] = [
   { name: '0006-segments', class: Migration0006Segments },
   { name: '0008-templates', class: Migration0008Templates },
   { name: '0010-jobs', class: Migration0010Jobs },
+  { name: '0012-emails', class: Migration0012Emails },
 ];

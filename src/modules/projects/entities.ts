@@ -16,6 +16,8 @@ export const Project = defineEntity({
     /** Why the project was disabled; copied into its suspension history (see GET .../security). */
     disabledReason: p.text().nullable(),
     billingLimits: p.json<Record<string, number | null>>().default('{}'),
+    /** Emails per second in each delivery lane; null is the deployment's EMAIL_RATE_PER_SECOND, 0 unlimited. */
+    emailRatePerSecond: p.integer().nullable(),
   },
 });
 export type Project = InferEntity<typeof Project>;

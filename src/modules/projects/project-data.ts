@@ -12,6 +12,8 @@ export const PROJECT_DATA_TABLES = [
   'idempotency_keys',
   'templates',
   'jobs',
+  'emails',
+  'email_send_slots',
 ] as const;
 
 /** The project's setup and history: reset keeps them. */

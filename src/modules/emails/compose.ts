@@ -1,0 +1,84 @@
+import type Mail from 'nodemailer/lib/mailer';
+import type { DkimKey } from '../domains/dkim';
+import type { Disposition } from './entities';
+
+/**
+ * How a stored email becomes the message handed to SMTP. Everything added at sending time (tracking pixel,
+ * rewritten links, List-Unsubscribe) belongs here, so that it applies to every producer alike.
+ */
+
+export interface Mailbox {
+  email: string;
+  name?: string | null;
+}
+
+export interface OutgoingAttachment {
+  filename: string;
+  content: Buffer;
+  contentType: string;
+  contentId?: string | null;
+  disposition: Disposition;
+}
+
+export interface OutgoingEmail {
+  id: string;
+  to: Mailbox;
+  from: Mailbox;
+  replyTo?: string | null;
+  subject: string;
+  html: string;
+  text?: string | null;
+  headers?: Record<string, string>;
+  attachments?: OutgoingAttachment[];
+}
+
+/** The largest message accepted (api.md "Limits"), measured as messageSize does. */
+export const MAX_MESSAGE_BYTES = 40 * 1024 * 1024;
+
+const base64Length = (bytes: number) => 4 * Math.ceil(bytes / 3);
+
+/**
+ * The message's size on the wire, near enough to enforce the 40 MB limit: content and header bytes, with
+ * attachments at their base64 size. MIME boundaries and line breaks add well under 1%.
+ */
+export function messageSize(email: Omit<OutgoingEmail, 'id'>): number {
+  const headers = Object.entries(email.headers ?? {}).reduce((n, [k, v]) => n + Buffer.byteLength(k) + Buffer.byteLength(v) + 4, 0);
+  const attachments = (email.attachments ?? []).reduce((n, a) => n + base64Length(a.content.length) + Buffer.byteLength(a.filename), 0);
+  return Buffer.byteLength(email.subject) + Buffer.byteLength(email.html) + Buffer.byteLength(email.text ?? '') + headers + attachments;
+}
+
+/**
+ * One Message-ID per email, whatever the attempt: receivers that see a retry of a message they already
+ * accepted can tell it is the same one. The domain is the sender's, as RFC 5322 recommends.
+ */
+export function messageIdOf(emailId: string, fromAddress: string): string {
+  return `<${emailId}@${fromAddress.slice(fromAddress.lastIndexOf('@') + 1).toLowerCase()}>`;
+}
+
+const mailbox = (m: Mailbox): Mail.Address | string => (m.name ? { name: m.name, address: m.email } : m.email);
+
+/** The nodemailer message for an email, DKIM-signed with its sender domain's key. */
+export function composeMessage(email: OutgoingEmail, dkim: DkimKey): Mail.Options {
+  return {
+    messageId: messageIdOf(email.id, email.from.email),
+    from: mailbox(email.from),
+    to: mailbox(email.to),
+    ...(email.replyTo ? { replyTo: email.replyTo } : {}),
+    subject: email.subject,
+    html: email.html,
+    ...(email.text ? { text: email.text } : {}),
+    headers: email.headers ?? {},
+    attachments: (email.attachments ?? []).map((a) => ({
+      filename: a.filename,
+      content: a.content,
+      contentType: a.contentType,
+      contentDisposition: a.disposition,
+      ...(a.contentId ? { cid: a.contentId } : {}),
+    })),
+    envelope: { from: email.from.email, to: [email.to.email] },
+    dkim,
+    // Content is data: nothing in a message may make the sender read files or fetch URLs.
+    disableFileAccess: true,
+    disableUrlAccess: true,
+  };
+}

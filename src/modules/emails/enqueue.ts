@@ -1,0 +1,164 @@
+import { TransactionPropagation } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { newId } from '../../db/columns';
+import { messageSize, type Mailbox, type OutgoingAttachment } from './compose';
+import type { SourceType } from './entities';
+
+/**
+ * The one way emails enter the system, for every producer: /v1/send, campaigns, automations. Producers
+ * render the message themselves (renderEmail) and hand over drafts; the delivery pump sends them.
+ */
+
+export interface EmailDraft {
+  projectId: string;
+  /** The recipient contact; null for mail to an address that is not a contact (e.g. a campaign test send). */
+  contactId: string | null;
+  to: Mailbox;
+  /** Its domain must be a domain of the project: the pump signs with that domain's DKIM key. */
+  from: Mailbox;
+  replyTo?: string | null;
+  subject: string;
+  html: string;
+  text?: string | null;
+  /** Extra header fields, already checked (names and values without CR or LF). */
+  headers?: Record<string, string>;
+  attachments?: OutgoingAttachment[];
+  sourceType: SourceType;
+  /** Sent from a MARKETING template or campaign: subject to unsubscribe links and suppression. */
+  marketing: boolean;
+  templateId?: string | null;
+  /**
+   * Idempotency keys of producers, each unique with the contact or step: a second draft with the same key is
+   * not inserted, and its result is the first email's id. A campaign that resumes after a crash, or an
+   * automation activity that runs again, can therefore enqueue the same drafts without sending twice.
+   */
+  campaignId?: string | null;
+  workflow?: { executionId: string; stepId: string } | null;
+}
+
+export interface EnqueuedEmail {
+  id: string;
+  /** False when an email with the draft's campaign or workflow key already existed; `id` is that email's. */
+  created: boolean;
+}
+
+interface Row {
+  id: string;
+  project_id: string;
+  contact_id: string | null;
+  to_address: string;
+  to_name: string | null;
+  from_address: string;
+  from_name: string | null;
+  reply_to: string | null;
+  subject: string;
+  html: string;
+  text: string | null;
+  headers: Record<string, string>;
+  attachment_count: number;
+  size_bytes: number;
+  template_id: string | null;
+  campaign_id: string | null;
+  workflow_execution_id: string | null;
+  workflow_step_id: string | null;
+  source_type: SourceType;
+  marketing: boolean;
+}
+
+const COLUMNS = [
+  'id uuid', 'project_id uuid', 'contact_id uuid', 'to_address text', 'to_name text', 'from_address text', 'from_name text',
+  'reply_to text', 'subject text', 'html text', 'text text', 'headers jsonb', 'attachment_count integer', 'size_bytes bigint',
+  'template_id uuid', 'campaign_id uuid', 'workflow_execution_id uuid', 'workflow_step_id uuid', 'source_type text',
+  'marketing boolean',
+];
+const NAMES = COLUMNS.map((c) => `"${c.split(' ')[0]}"`).join(', ');
+
+// Without a conflict target, DO NOTHING covers both producer keys; a draft that hit one is not returned.
+const INSERT = `
+insert into emails (${NAMES}, "created_at", "updated_at", "status", "next_attempt_at")
+select ${NAMES}, now(), now(), 'PENDING', now() from jsonb_to_recordset(?::jsonb) as r(${COLUMNS.join(', ')})
+on conflict do nothing
+returning "id"`;
+
+const EXISTING = `
+select e."id", k."i" from jsonb_to_recordset(?::jsonb) as k("i" integer, "campaign_id" uuid, "contact_id" uuid, "execution_id" uuid, "step_id" uuid)
+join emails e on (e."campaign_id" = k."campaign_id" and e."contact_id" = k."contact_id")
+  or (e."workflow_execution_id" = k."execution_id" and e."workflow_step_id" = k."step_id")`;
+
+function toRow(draft: EmailDraft): Row {
+  return {
+    id: newId(),
+    project_id: draft.projectId,
+    contact_id: draft.contactId,
+    to_address: draft.to.email,
+    to_name: draft.to.name ?? null,
+    from_address: draft.from.email,
+    from_name: draft.from.name ?? null,
+    reply_to: draft.replyTo ?? null,
+    subject: draft.subject,
+    html: draft.html,
+    text: draft.text ?? null,
+    headers: draft.headers ?? {},
+    attachment_count: draft.attachments?.length ?? 0,
+    size_bytes: messageSize(draft),
+    template_id: draft.templateId ?? null,
+    campaign_id: draft.campaignId ?? null,
+    workflow_execution_id: draft.workflow?.executionId ?? null,
+    workflow_step_id: draft.workflow?.stepId ?? null,
+    source_type: draft.sourceType,
+    marketing: draft.marketing,
+  };
+}
+
+async function insertAttachments(tx: EntityManager, emails: Array<{ id: string; attachments: OutgoingAttachment[] }>): Promise<void> {
+  const rows = emails.flatMap(({ id, attachments }) =>
+    attachments.map((a, position) => [id, position, a.filename, a.contentType, a.contentId ?? null, a.disposition, a.content]),
+  );
+  if (rows.length === 0) return;
+  await tx.execute(
+    `insert into email_attachments ("email_id", "position", "filename", "content_type", "content_id", "disposition", "content")
+     values ${rows.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+    rows.flat(),
+  );
+}
+
+/** The ids of existing emails that the drafts at these indexes collided with, by index. */
+async function existingIds(tx: EntityManager, drafts: EmailDraft[], indexes: number[]): Promise<Map<number, string>> {
+  const keys = indexes.map((i) => ({
+    i,
+    campaign_id: drafts[i]!.campaignId ?? null,
+    contact_id: drafts[i]!.contactId,
+    execution_id: drafts[i]!.workflow?.executionId ?? null,
+    step_id: drafts[i]!.workflow?.stepId ?? null,
+  }));
+  const rows = await tx.execute<Array<{ id: string; i: number }>>(EXISTING, [JSON.stringify(keys)]);
+  return new Map(rows.map((r) => [r.i, r.id]));
+}
+
+/**
+ * Records emails as PENDING in the caller's transaction (one is opened when there is none), so they commit
+ * with whatever produced them; their insert wakes the delivery pumps at commit (trigger of migration 0012).
+ * Results are in the order of the drafts.
+ */
+export async function enqueueEmails(em: EntityManager, drafts: EmailDraft[]): Promise<EnqueuedEmail[]> {
+  if (drafts.length === 0) return [];
+  const rows = drafts.map(toRow);
+  return em.transactional(
+    async (tx) => {
+      const inserted = new Set((await tx.execute<Array<{ id: string }>>(INSERT, [JSON.stringify(rows)])).map((r) => r.id));
+      await insertAttachments(
+        tx,
+        rows.flatMap((row, i) => (inserted.has(row.id) ? [{ id: row.id, attachments: drafts[i]!.attachments ?? [] }] : [])),
+      );
+      const collided = rows.flatMap((row, i) => (inserted.has(row.id) ? [] : [i]));
+      const existing = collided.length ? await existingIds(tx, drafts, collided) : new Map<number, string>();
+      return rows.map((row, i) => {
+        if (inserted.has(row.id)) return { id: row.id, created: true };
+        const id = existing.get(i);
+        if (!id) throw new Error(`enqueueEmails: draft ${i} was neither inserted nor found by its producer key`);
+        return { id, created: false };
+      });
+    },
+    { propagation: TransactionPropagation.REQUIRED },
+  );
+}

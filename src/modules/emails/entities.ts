@@ -1,0 +1,70 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { baseColumns } from '../../db/columns';
+
+/** The billing category of an email (decisions.md "Users, projects, keys"), and its delivery lane. */
+export const SOURCE_TYPES = ['TRANSACTIONAL', 'CAMPAIGN', 'WORKFLOW'] as const;
+export type SourceType = (typeof SOURCE_TYPES)[number];
+
+/** In the order an email moves through them (FAILED only ever follows PENDING); see status.ts. */
+export const EMAIL_STATUSES = ['PENDING', 'SENT', 'DELIVERED', 'OPENED', 'CLICKED', 'BOUNCED', 'COMPLAINED', 'FAILED'] as const;
+export type EmailStatus = (typeof EMAIL_STATUSES)[number];
+
+export const DISPOSITIONS = ['attachment', 'inline'] as const;
+export type Disposition = (typeof DISPOSITIONS)[number];
+
+/** One message to one recipient, rendered when it was accepted (migration 0012 documents the columns). */
+export const Email = defineEntity({
+  name: 'Email',
+  tableName: 'emails',
+  properties: {
+    ...baseColumns,
+    projectId: p.uuid(),
+    contactId: p.uuid().nullable(),
+    toAddress: p.string(),
+    toName: p.string().nullable(),
+    fromAddress: p.string(),
+    fromName: p.string().nullable(),
+    replyTo: p.string().nullable(),
+    subject: p.text(),
+    html: p.text(),
+    text: p.text().nullable(),
+    headers: p.json<Record<string, string>>(),
+    attachmentCount: p.integer(),
+    sizeBytes: p.bigint('number'),
+    templateId: p.uuid().nullable(),
+    campaignId: p.uuid().nullable(),
+    workflowExecutionId: p.uuid().nullable(),
+    workflowStepId: p.uuid().nullable(),
+    sourceType: p.enum([...SOURCE_TYPES]),
+    marketing: p.boolean(),
+    status: p.enum([...EMAIL_STATUSES]),
+    sentAt: p.datetime().nullable(),
+    deliveredAt: p.datetime().nullable(),
+    openedAt: p.datetime().nullable(),
+    clickedAt: p.datetime().nullable(),
+    bouncedAt: p.datetime().nullable(),
+    complainedAt: p.datetime().nullable(),
+    failedAt: p.datetime().nullable(),
+    error: p.text().nullable(),
+    attempts: p.integer(),
+    nextAttemptAt: p.datetime(),
+    leaseId: p.uuid().nullable(),
+    slotReserved: p.boolean(),
+  },
+});
+export type Email = InferEntity<typeof Email>;
+
+export const EmailAttachment = defineEntity({
+  name: 'EmailAttachment',
+  tableName: 'email_attachments',
+  properties: {
+    emailId: p.uuid().primary(),
+    position: p.smallint().primary(),
+    filename: p.string(),
+    contentType: p.string(),
+    contentId: p.string().nullable(),
+    disposition: p.enum([...DISPOSITIONS]),
+    content: p.blob(),
+  },
+});
+export type EmailAttachment = InferEntity<typeof EmailAttachment>;

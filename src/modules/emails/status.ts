@@ -1,0 +1,71 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { EMAIL_STATUSES, type EmailStatus } from './entities';
+
+/** What happens to an email after it was sent, as delivery reports and tracking tell it. */
+export type LaterStatus = Exclude<EmailStatus, 'PENDING' | 'SENT' | 'FAILED'>;
+
+const TIMESTAMP_OF: Record<LaterStatus, string> = {
+  DELIVERED: 'delivered_at',
+  OPENED: 'opened_at',
+  CLICKED: 'clicked_at',
+  BOUNCED: 'bounced_at',
+  COMPLAINED: 'complained_at',
+};
+
+// decisions.md "Sending": SENT < DELIVERED < OPENED < CLICKED < BOUNCED < COMPLAINED.
+const rank = (expr: string) => `array_position(array['SENT', 'DELIVERED', 'OPENED', 'CLICKED', 'BOUNCED', 'COMPLAINED'], ${expr})`;
+
+/**
+ * Records that a sent email was delivered, opened, clicked, bounced or complained about: the status moves
+ * only forwards, while the status's own timestamp records its first occurrence whatever the order reports
+ * arrive in (an open reported after a click still sets opened_at). Returns false when the email is not a sent
+ * email of the project (unknown, still PENDING, or FAILED).
+ */
+export async function recordEmailStatus(
+  em: EntityManager,
+  projectId: string,
+  emailId: string,
+  status: LaterStatus,
+  at: Date = new Date(),
+): Promise<boolean> {
+  const column = TIMESTAMP_OF[status];
+  const res = await em.execute<{ affectedRows: number }>(
+    `update emails set "${column}" = coalesce("${column}", ?), "updated_at" = now(),
+       "status" = case when ${rank('"status"')} < ${rank('?')} then ? else "status" end
+     where "id" = ? and "project_id" = ? and "status" not in ('PENDING', 'FAILED')`,
+    [at, status, status, emailId, projectId],
+    'run',
+  );
+  return res.affectedRows > 0;
+}
+
+export interface EmailStatusCounts {
+  total: number;
+  /** Emails by their current status. */
+  byStatus: Record<EmailStatus, number>;
+  /** Emails that ever reached each stage (its timestamp is set), whatever they moved on to. */
+  reached: Record<Exclude<EmailStatus, 'PENDING'>, number>;
+}
+
+/** Counts over a project's emails, optionally those of one campaign: campaign progress and statistics. */
+export async function emailStatusCounts(em: EntityManager, projectId: string, filter: { campaignId?: string } = {}): Promise<EmailStatusCounts> {
+  const where = ['"project_id" = ?'];
+  const params: unknown[] = [projectId];
+  if (filter.campaignId) {
+    where.push('"campaign_id" = ?');
+    params.push(filter.campaignId);
+  }
+  const [row] = await em.execute<Array<Record<string, string>>>(
+    `select count(*) as total,
+       ${EMAIL_STATUSES.map((s) => `count(*) filter (where "status" = '${s}') as "${s}"`).join(', ')},
+       ${EMAIL_STATUSES.filter((s) => s !== 'PENDING').map((s) => `count("${s.toLowerCase()}_at") as "reached_${s}"`).join(', ')}
+     from emails where ${where.join(' and ')}`,
+    params,
+  );
+  const n = (key: string) => Number(row?.[key] ?? 0);
+  return {
+    total: n('total'),
+    byStatus: Object.fromEntries(EMAIL_STATUSES.map((s) => [s, n(s)])) as EmailStatusCounts['byStatus'],
+    reached: Object.fromEntries(EMAIL_STATUSES.filter((s) => s !== 'PENDING').map((s) => [s, n(`reached_${s}`)])) as EmailStatusCounts['reached'],
+  };
+}
