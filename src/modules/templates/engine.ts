@@ -8,7 +8,8 @@ export const MAX_TEMPLATE_LENGTH = 1_000_000;
 const RENDER_LIMIT_MS = 1_000;
 /** Rough allocation budget of one render (loop ranges, string building), in Liquid's own units. */
 const MEMORY_LIMIT = 10_000_000;
-const CACHE_SIZE = 500;
+/** Parsed templates hold their source; the cache keeps at most this many source characters. */
+const CACHE_CHARACTERS = 20_000_000;
 /** Tags that would read other templates from a file system; templates are self-contained. */
 const FILE_TAGS = ['include', 'render', 'layout', 'block'];
 
@@ -34,6 +35,17 @@ function createEngine(output: Output): Liquid {
 const engines: Record<Output, Liquid> = { html: createEngine('html'), text: createEngine('text') };
 /** Parsed templates by output kind and source, oldest first; campaigns render one source many times. */
 const parsed = new Map<string, Template[]>();
+let cachedCharacters = 0;
+
+function remember(key: string, templates: Template[]): void {
+  cachedCharacters += key.length;
+  parsed.set(key, templates);
+  for (const oldest of parsed.keys()) {
+    if (cachedCharacters <= CACHE_CHARACTERS) break;
+    parsed.delete(oldest);
+    cachedCharacters -= oldest.length;
+  }
+}
 
 function toTemplateError(err: unknown): TemplateError {
   if (err instanceof TemplateError) return err;
@@ -54,8 +66,7 @@ export function parseTemplate(source: string, output: Output): Template[] {
   } catch (err) {
     throw toTemplateError(err);
   }
-  if (parsed.size >= CACHE_SIZE) parsed.delete(parsed.keys().next().value!);
-  parsed.set(key, templates);
+  remember(key, templates);
   return templates;
 }
 
