@@ -56,6 +56,11 @@ async function main() {
     return { pg, temporal };
   });
   stops.push(pg.stop, temporal.stop);
+  void temporal.exited.then((code) => {
+    if (stopping) return;
+    log(`[postwire] the Temporal dev server exited with code ${code}`);
+    void shutdown(1);
+  });
   const databaseUrl = process.env.DATABASE_URL ?? (await ensureDatabase(pg.adminUrl, 'postwire'));
 
   const capture = process.env.SMTP_URL ? null : await startMailCapture(ports.smtp, ports.mailWeb);

@@ -8,6 +8,8 @@ import { SEARCH_ATTRIBUTES } from '../../src/temporal/search-attributes';
 export interface TemporalHandle {
   address: string;
   uiUrl: string;
+  /** Resolves if a server this process started exits; never for a reused one. */
+  exited: Promise<number | null>;
   stop(): Promise<void>;
 }
 
@@ -15,8 +17,9 @@ export interface TemporalHandle {
 export async function ensureTemporal(port: number, uiPort: number, log: (line: string) => void): Promise<TemporalHandle> {
   const address = `127.0.0.1:${port}`;
   const uiUrl = `http://localhost:${uiPort}`;
-  if (process.env.TEMPORAL_ADDRESS) return { address: process.env.TEMPORAL_ADDRESS, uiUrl, stop: async () => {} };
-  if (await isPortOpen(port)) return { address, uiUrl, stop: async () => {} };
+  const never = new Promise<number | null>(() => {});
+  if (process.env.TEMPORAL_ADDRESS) return { address: process.env.TEMPORAL_ADDRESS, uiUrl, exited: never, stop: async () => {} };
+  if (await isPortOpen(port)) return { address, uiUrl, exited: never, stop: async () => {} };
 
   fs.mkdirSync(dataDir, { recursive: true });
   const args = [
@@ -30,10 +33,12 @@ export async function ensureTemporal(port: number, uiPort: number, log: (line: s
   ];
   const child: ChildProcess = spawn(temporalCli, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: false });
   child.stderr?.on('data', (d: Buffer) => log(`[temporal] ${d.toString().trim()}`));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   await waitForPort(port, 'Temporal dev server');
   return {
     address,
     uiUrl,
+    exited,
     stop: () => new Promise((resolve) => {
       if (child.exitCode !== null) return resolve();
       child.once('exit', () => resolve());
