@@ -2,6 +2,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { createDeps, closeDeps, runMain } from '../bootstrap';
 import { createActivities } from '../../activities';
 import { workflowsPath } from '../../workflows/path';
+import { DeliveryPump } from '../modules/emails/delivery/pump';
 import { EventDispatcher } from '../modules/events/outbox/dispatcher';
 import { eventConsumers } from '../modules/events/outbox/consumers';
 import { pruneExpiredKeys } from '../modules/idempotency/store';
@@ -11,6 +12,9 @@ runMain(async () => {
   // Started before Temporal is reached: events keep flowing to consumers, and those that need Temporal retry.
   const dispatcher = new EventDispatcher(deps.orm, deps.config.DATABASE_URL, eventConsumers(deps), deps.logger);
   await dispatcher.start();
+  // Email delivery needs only PostgreSQL and SMTP, so it runs whether or not Temporal is reachable.
+  const pump = new DeliveryPump(deps);
+  await pump.start();
   const pruning = setInterval(
     () => void pruneExpiredKeys(deps.orm.em.fork()).catch((err) => deps.logger.warn({ err }, 'pruning idempotency keys failed')),
     60 * 60_000,
@@ -26,6 +30,7 @@ runMain(async () => {
   deps.logger.info({ taskQueue: deps.config.TEMPORAL_TASK_QUEUE }, 'worker running');
   await worker.run();
   clearInterval(pruning);
+  await pump.stop();
   await dispatcher.stop();
   await connection.close();
   await closeDeps(deps);

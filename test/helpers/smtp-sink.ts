@@ -10,6 +10,8 @@ export interface ReceivedMail {
 /** A real SMTP server on loopback that keeps what it receives; `down()` makes it refuse connections. */
 export class SmtpSink {
   readonly messages: ReceivedMail[] = [];
+  /** Replies to RCPT TO by address, e.g. a 550 for a mailbox that does not exist. */
+  private readonly refusals = new Map<string, { code: number; message: string }>();
   private server!: SMTPServer;
   port = 0;
 
@@ -29,6 +31,13 @@ export class SmtpSink {
       disabledCommands: ['STARTTLS'],
       size: 60 * 1024 * 1024,
       logger: false,
+      // down() drops open (pooled) connections at once instead of waiting 30 s for clients to quit.
+      closeTimeout: 100,
+      onRcptTo: (address, _session, callback) => {
+        const refusal = this.refusals.get(address.address.toLowerCase());
+        if (!refusal) return callback();
+        callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
+      },
       onData: (stream, session, callback) => {
         const chunks: Buffer[] = [];
         stream.on('data', (c: Buffer) => chunks.push(c));
@@ -57,6 +66,15 @@ export class SmtpSink {
   /** Listens again on the same port. */
   up(): Promise<void> {
     return this.listen(this.port);
+  }
+
+  /** Answers RCPT TO for this address with `code` (e.g. 550 for good, 450 for now) until `accept()`. */
+  refuse(address: string, code: number, message: string): void {
+    this.refusals.set(address.toLowerCase(), { code, message });
+  }
+
+  accept(address: string): void {
+    this.refusals.delete(address.toLowerCase());
   }
 
   to(address: string): ReceivedMail[] {

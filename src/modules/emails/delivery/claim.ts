@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { SourceType } from '../entities';
+import { planSends, type Candidate } from './throttle';
+
+/** A PENDING email this worker now holds under a lease, with what it takes to compose it. */
+export interface ClaimedEmail {
+  id: string;
+  leaseId: string;
+  projectId: string;
+  createdAt: Date;
+  /** Attempts so far, this one included. */
+  attempts: number;
+  toAddress: string;
+  toName: string | null;
+  fromAddress: string;
+  fromName: string | null;
+  replyTo: string | null;
+  subject: string;
+  html: string;
+  text: string | null;
+  headers: Record<string, string>;
+  attachmentCount: number;
+  sizeBytes: number;
+}
+
+export interface ClaimResult {
+  /** Due emails looked at; fewer than asked means nothing else is due now. */
+  seen: number;
+  claimed: ClaimedEmail[];
+}
+
+/** Transactional mail first, then automations, then campaigns (the generated "priority" column). */
+const PRIORITIES = [0, 1, 2];
+
+// Rows another worker holds are skipped; a row whose lease ran out is due again and can be taken over.
+const CANDIDATES = `
+select e."id", e."project_id", e."source_type", e."slot_reserved", coalesce(p."email_rate_per_second", ?) as "rate"
+from emails e join projects p on p."id" = e."project_id"
+where e."status" = 'PENDING' and e."priority" = ? and e."next_attempt_at" <= clock_timestamp()
+order by e."next_attempt_at" limit ? for update of e skip locked`;
+
+const IDS = `(select jsonb_array_elements_text(?::jsonb)::uuid)`;
+
+const LEASE = `
+update emails set "lease_id" = ?, "next_attempt_at" = clock_timestamp() + ? * interval '1 millisecond',
+  "attempts" = "attempts" + 1, "slot_reserved" = false, "updated_at" = now()
+where "id" in ${IDS}
+returning "id", "project_id", "created_at", "attempts", "to_address", "to_name", "from_address", "from_name", "reply_to",
+  "subject", "html", "text", "headers", "attachment_count", "size_bytes"`;
+
+const DEFER = `
+update emails e set "next_attempt_at" = clock_timestamp() + d."delay_ms" * interval '1 millisecond', "slot_reserved" = true
+from jsonb_to_recordset(?::jsonb) as d("id" uuid, "delay_ms" double precision) where e."id" = d."id"`;
+
+interface CandidateRow {
+  id: string;
+  project_id: string;
+  source_type: SourceType;
+  slot_reserved: boolean;
+  rate: number;
+}
+
+interface LeasedRow {
+  id: string;
+  project_id: string;
+  created_at: string;
+  attempts: number;
+  to_address: string;
+  to_name: string | null;
+  from_address: string;
+  from_name: string | null;
+  reply_to: string | null;
+  subject: string;
+  html: string;
+  text: string | null;
+  headers: Record<string, string>;
+  attachment_count: number;
+  size_bytes: string;
+}
+
+const toClaimed = (leaseId: string) => (r: LeasedRow): ClaimedEmail => ({
+  id: r.id,
+  leaseId,
+  projectId: r.project_id,
+  createdAt: new Date(r.created_at),
+  attempts: r.attempts,
+  toAddress: r.to_address,
+  toName: r.to_name,
+  fromAddress: r.from_address,
+  fromName: r.from_name,
+  replyTo: r.reply_to,
+  subject: r.subject,
+  html: r.html,
+  text: r.text,
+  headers: r.headers,
+  attachmentCount: r.attachment_count,
+  sizeBytes: Number(r.size_bytes),
+});
+
+export interface ClaimOptions {
+  limit: number;
+  leaseMs: number;
+  /** EMAIL_RATE_PER_SECOND, for projects without a rate of their own. */
+  defaultRate: number;
+}
+
+/**
+ * Claims up to `limit` due emails in one transaction: FOR UPDATE SKIP LOCKED lets any number of workers claim
+ * side by side, and the lease (next_attempt_at pushed past the send, under a fresh lease_id) keeps the rows
+ * from other workers once the transaction commits. Emails the throttle holds back stay PENDING until their slot.
+ */
+export async function claimDue(em: EntityManager, options: ClaimOptions): Promise<ClaimResult> {
+  return em.transactional(async (tx) => {
+    const rows: CandidateRow[] = [];
+    for (const priority of PRIORITIES) {
+      if (rows.length >= options.limit) break;
+      rows.push(...(await tx.execute<CandidateRow[]>(CANDIDATES, [options.defaultRate, priority, options.limit - rows.length])));
+    }
+    if (rows.length === 0) return { seen: 0, claimed: [] };
+    const candidates: Candidate[] = rows.map((r) => ({
+      id: r.id, projectId: r.project_id, lane: r.source_type, rate: Number(r.rate), slotReserved: r.slot_reserved,
+    }));
+    const plan = await planSends(tx, candidates);
+    if (plan.deferred.length) await tx.execute(DEFER, [JSON.stringify(plan.deferred)]);
+    if (plan.sendNow.length === 0) return { seen: rows.length, claimed: [] };
+    const leaseId = randomUUID();
+    const leased = await tx.execute<LeasedRow[]>(LEASE, [leaseId, options.leaseMs, JSON.stringify(plan.sendNow)]);
+    // Sent in claim order: priority, then due time.
+    const byId = new Map(leased.map((r) => [r.id, r]));
+    const claimed = rows.flatMap((r) => (byId.has(r.id) ? [toClaimed(leaseId)(byId.get(r.id)!)] : []));
+    return { seen: rows.length, claimed };
+  });
+}

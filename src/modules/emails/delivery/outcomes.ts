@@ -1,0 +1,126 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Orm } from '../../../db/orm';
+import type { Logger } from '../../../logger';
+import { recordEvent } from '../../events/record';
+import type { SourceType } from '../entities';
+
+/** How one delivery attempt ended. */
+export type Outcome =
+  | { kind: 'sent'; id: string; at: Date }
+  | { kind: 'retry'; id: string; leaseId: string; delayMs: number; error: string }
+  | { kind: 'failed'; id: string; leaseId: string; error: string };
+
+// SENT applies whoever holds the lease now: the server accepted the message, whatever else is under way.
+const MARK_SENT = `
+update emails e set "status" = 'SENT', "sent_at" = s."at", "error" = null, "lease_id" = null, "updated_at" = now()
+from jsonb_to_recordset(?::jsonb) as s("id" uuid, "at" timestamptz)
+where e."id" = s."id" and e."status" = 'PENDING'
+returning e."id", e."project_id", e."contact_id", e."subject", e."from_address", e."template_id", e."campaign_id", e."source_type"`;
+
+// Only the current lease holder may reschedule or fail an email: a worker whose lease ran out may not undo
+// the outcome of the worker that took the email over.
+const MARK_RETRY = `
+update emails e set "next_attempt_at" = clock_timestamp() + r."delay_ms" * interval '1 millisecond', "error" = r."error",
+  "lease_id" = null, "updated_at" = now()
+from jsonb_to_recordset(?::jsonb) as r("id" uuid, "lease_id" uuid, "delay_ms" double precision, "error" text)
+where e."id" = r."id" and e."lease_id" = r."lease_id" and e."status" = 'PENDING'`;
+
+const MARK_FAILED = `
+update emails e set "status" = 'FAILED', "failed_at" = clock_timestamp(), "error" = f."error", "lease_id" = null, "updated_at" = now()
+from jsonb_to_recordset(?::jsonb) as f("id" uuid, "lease_id" uuid, "error" text)
+where e."id" = f."id" and e."lease_id" = f."lease_id" and e."status" = 'PENDING'`;
+
+interface SentRow {
+  id: string;
+  project_id: string;
+  contact_id: string | null;
+  subject: string;
+  from_address: string;
+  template_id: string | null;
+  campaign_id: string | null;
+  source_type: SourceType;
+}
+
+const RETRY_WRITE_MS = 1_000;
+
+/**
+ * Writes delivery outcomes with group commit: an outcome is written by the next transaction to start, which
+ * takes everything that arrived while the previous one ran. Marks stay a few milliseconds behind SMTP's
+ * acceptance under any load, at one transaction per batch instead of one per email. If the database cannot
+ * be reached, outcomes are kept and written when it can.
+ */
+export class OutcomeWriter {
+  private queue: Outcome[] = [];
+  private writing: Promise<void> | null = null;
+
+  constructor(
+    private readonly orm: Orm,
+    private readonly logger: Logger,
+    /** Called after a write that rescheduled emails, so that the pump looks at the new due times. */
+    private readonly onRescheduled: () => void,
+  ) {}
+
+  add(outcome: Outcome): void {
+    this.queue.push(outcome);
+    this.kick();
+  }
+
+  private kick(): void {
+    if (this.writing) return;
+    this.writing = this.writeAll().finally(() => {
+      this.writing = null;
+      // Outcomes added between the last write and this point.
+      if (this.queue.length > 0) this.kick();
+    });
+  }
+
+  /** Resolves once every outcome added so far is written. */
+  async drain(): Promise<void> {
+    while (this.writing) await this.writing;
+  }
+
+  private async writeAll(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.queue;
+      this.queue = [];
+      try {
+        await this.orm.em.fork().transactional((tx) => write(tx, batch));
+        if (batch.some((o) => o.kind === 'retry')) this.onRescheduled();
+      } catch (err) {
+        this.logger.error({ err, outcomes: batch.length }, 'could not record delivery outcomes; retrying');
+        this.queue = [...batch, ...this.queue];
+        await new Promise((r) => setTimeout(r, RETRY_WRITE_MS));
+      }
+    }
+  }
+}
+
+async function write(tx: EntityManager, batch: Outcome[]): Promise<void> {
+  const sent = batch.flatMap((o) => (o.kind === 'sent' ? [{ id: o.id, at: o.at.toISOString() }] : []));
+  const retries = batch.flatMap((o) => (o.kind === 'retry' ? [{ id: o.id, lease_id: o.leaseId, delay_ms: o.delayMs, error: o.error }] : []));
+  const failures = batch.flatMap((o) => (o.kind === 'failed' ? [{ id: o.id, lease_id: o.leaseId, error: o.error }] : []));
+  if (sent.length) {
+    const rows = await tx.execute<SentRow[]>(MARK_SENT, [JSON.stringify(sent)]);
+    for (const row of rows) recordSent(tx, row);
+  }
+  if (retries.length) await tx.execute(MARK_RETRY, [JSON.stringify(retries)]);
+  if (failures.length) await tx.execute(MARK_FAILED, [JSON.stringify(failures)]);
+}
+
+/** The `email.sent` service event (decisions.md "Sending"), committed with the SENT mark. */
+function recordSent(tx: EntityManager, row: SentRow): void {
+  if (!row.contact_id) return;
+  recordEvent(tx, {
+    projectId: row.project_id,
+    contactId: row.contact_id,
+    name: 'email.sent',
+    data: {
+      emailId: row.id,
+      subject: row.subject,
+      from: row.from_address,
+      ...(row.template_id ? { templateId: row.template_id } : {}),
+      ...(row.campaign_id ? { campaignId: row.campaign_id } : {}),
+      sourceType: row.source_type,
+    },
+  });
+}

@@ -1,0 +1,193 @@
+import { backoffMs } from '../../../db/backoff';
+import type { Deps } from '../../../deps';
+import type { Orm } from '../../../db/orm';
+import { WakeLoop } from '../../../db/wake-loop';
+import type { Logger } from '../../../logger';
+import type { Mailer } from '../../../mail/mailer';
+import { composeMessage, type OutgoingAttachment } from '../compose';
+import type { Disposition } from '../entities';
+import { ByteBudget } from './byte-budget';
+import { claimDue, type ClaimedEmail } from './claim';
+import { DkimKeys } from './dkim-keys';
+import { OutcomeWriter, type Outcome } from './outcomes';
+import { classifySmtpFailure } from './smtp-failure';
+
+export interface PumpOptions {
+  /** Emails claimed per transaction. */
+  batchSize: number;
+  /** Emails being handed to SMTP at once (the transport's pool spreads them over its connections). */
+  concurrency: number;
+  /** How long a claim holds an email; a worker that dies mid-send gives its emails back when it runs out. */
+  leaseMs: number;
+  /** First retry delay after a transient failure; it doubles per attempt up to `retryMaxMs`. */
+  retryBaseMs: number;
+  retryMaxMs: number;
+  /** Transient failures are retried until the email is this old; then it is FAILED. */
+  giveUpAfterMs: number;
+  /** The slow poll that backs up notifications. */
+  pollIntervalMs: number;
+  /** Bytes of message content held at once (see ByteBudget). */
+  maxBytesInFlight: number;
+}
+
+export const PUMP_DEFAULTS: PumpOptions = {
+  batchSize: 200,
+  concurrency: 200,
+  leaseMs: 10 * 60_000,
+  retryBaseMs: 10_000,
+  retryMaxMs: 60 * 60_000,
+  giveUpAfterMs: 72 * 60 * 60_000,
+  pollIntervalMs: 5_000,
+  maxBytesInFlight: 256 * 1024 * 1024,
+};
+
+/** The channel the emails table's insert trigger notifies (migration 0012). */
+const CHANNEL = 'email_delivery';
+
+const NEXT_DUE = `
+select greatest(0, extract(epoch from min(n."at") - clock_timestamp()) * 1000)::float8 as ms
+from (values (0), (1), (2)) as p("priority")
+cross join lateral (select "next_attempt_at" as "at" from emails
+  where "status" = 'PENDING' and "priority" = p."priority" order by "next_attempt_at" limit 1) n`;
+
+interface AttachmentRow {
+  filename: string;
+  content_type: string;
+  content_id: string | null;
+  disposition: Disposition;
+  content: Buffer;
+}
+
+/**
+ * Delivers PENDING emails over SMTP, in every worker process (docs/delivery.md). It claims due emails in
+ * batches, sends them concurrently over the pooled transport, DKIM-signed with the sender domain's key, and
+ * marks each SENT (with its `email.sent` event) right after the server accepted it. Transient failures retry
+ * with exponential backoff; a permanent refusal marks the email FAILED with the server's reply.
+ */
+export class DeliveryPump {
+  private readonly options: PumpOptions;
+  private readonly orm: Orm;
+  private readonly mailer: Mailer;
+  private readonly logger: Logger;
+  private readonly defaultRate: number;
+  private readonly loop: WakeLoop;
+  private readonly outcomes: OutcomeWriter;
+  private readonly keys: DkimKeys;
+  private readonly budget: ByteBudget;
+  private readonly inFlight = new Set<Promise<void>>();
+
+  constructor(deps: Pick<Deps, 'orm' | 'mailer' | 'logger' | 'config'>, options: Partial<PumpOptions> = {}) {
+    this.options = { ...PUMP_DEFAULTS, ...options };
+    this.orm = deps.orm;
+    this.mailer = deps.mailer;
+    this.logger = deps.logger;
+    this.defaultRate = deps.config.EMAIL_RATE_PER_SECOND;
+    this.loop = new WakeLoop(deps.config.DATABASE_URL, () => this.pass(), deps.logger, {
+      name: 'email delivery',
+      channel: CHANNEL,
+      pollIntervalMs: this.options.pollIntervalMs,
+    });
+    this.outcomes = new OutcomeWriter(deps.orm, deps.logger, () => this.loop.wake());
+    this.keys = new DkimKeys(deps.orm, deps.config);
+    this.budget = new ByteBudget(this.options.maxBytesInFlight);
+  }
+
+  start(): Promise<void> {
+    return this.loop.start();
+  }
+
+  /** Stops claiming, lets the sends under way finish and writes their outcomes. */
+  async stop(): Promise<void> {
+    await this.loop.stop();
+    await Promise.all(this.inFlight);
+    await this.outcomes.drain();
+  }
+
+  private async pass(): Promise<number> {
+    const { batchSize, concurrency } = this.options;
+    while (!this.loop.isStopping) {
+      const room = concurrency - this.inFlight.size;
+      // Claim in sizeable batches: wait for sends to finish rather than claim a few emails at a time.
+      if (room < Math.min(batchSize, concurrency) / 2) {
+        await Promise.race(this.inFlight);
+        continue;
+      }
+      const limit = Math.min(batchSize, room);
+      const { seen, claimed } = await claimDue(this.orm.em.fork(), {
+        limit,
+        leaseMs: this.options.leaseMs,
+        defaultRate: this.defaultRate,
+      });
+      for (const email of claimed) this.track(this.deliver(email));
+      if (seen < limit) break;
+    }
+    const [row] = await this.orm.em.fork().execute<{ ms: number | null }[]>(NEXT_DUE);
+    return row?.ms ?? Number.POSITIVE_INFINITY;
+  }
+
+  private track(send: Promise<void>): void {
+    this.inFlight.add(send);
+    void send.finally(() => this.inFlight.delete(send));
+  }
+
+  private async deliver(email: ClaimedEmail): Promise<void> {
+    const bytes = await this.budget.acquire(email.sizeBytes);
+    try {
+      this.outcomes.add(await this.attempt(email));
+    } catch (err) {
+      // Reading the key or the attachments failed: the database, not the message; try again later.
+      this.logger.warn({ err, emailId: email.id }, 'could not prepare an email for sending');
+      this.outcomes.add(this.transient(email, err instanceof Error ? err.message : String(err)));
+    } finally {
+      this.budget.release(bytes);
+    }
+  }
+
+  private async attempt(email: ClaimedEmail): Promise<Outcome> {
+    const dkim = await this.keys.get(email.projectId, email.fromAddress);
+    if (!dkim) {
+      return { kind: 'failed', id: email.id, leaseId: email.leaseId, error: 'The sender domain was removed from the project before the email was sent' };
+    }
+    const attachments = email.attachmentCount > 0 ? await this.attachmentsOf(email.id) : [];
+    const message = composeMessage(
+      {
+        id: email.id,
+        to: { email: email.toAddress, name: email.toName },
+        from: { email: email.fromAddress, name: email.fromName },
+        replyTo: email.replyTo,
+        subject: email.subject,
+        html: email.html,
+        text: email.text,
+        headers: email.headers,
+        attachments,
+      },
+      dkim,
+    );
+    try {
+      await this.mailer.sendMail(message);
+      return { kind: 'sent', id: email.id, at: new Date() };
+    } catch (err) {
+      const failure = classifySmtpFailure(err);
+      if (failure.permanent) return { kind: 'failed', id: email.id, leaseId: email.leaseId, error: failure.reason };
+      this.logger.warn({ emailId: email.id, attempts: email.attempts, reason: failure.reason }, 'SMTP hand-off failed; will retry');
+      return this.transient(email, failure.reason);
+    }
+  }
+
+  /** A retry with backoff, or FAILED once the email is too old to keep trying. */
+  private transient(email: ClaimedEmail, reason: string): Outcome {
+    const delayMs = backoffMs(email.attempts - 1, this.options.retryBaseMs, this.options.retryMaxMs);
+    if (Date.now() + delayMs - email.createdAt.getTime() > this.options.giveUpAfterMs) {
+      return { kind: 'failed', id: email.id, leaseId: email.leaseId, error: `Gave up after ${email.attempts} attempts: ${reason}` };
+    }
+    return { kind: 'retry', id: email.id, leaseId: email.leaseId, delayMs, error: reason };
+  }
+
+  private async attachmentsOf(emailId: string): Promise<OutgoingAttachment[]> {
+    const rows = await this.orm.em.fork().execute<AttachmentRow[]>(
+      `select "filename", "content_type", "content_id", "disposition", "content" from email_attachments where "email_id" = ? order by "position"`,
+      [emailId],
+    );
+    return rows.map((r) => ({ filename: r.filename, contentType: r.content_type, contentId: r.content_id, disposition: r.disposition, content: r.content }));
+  }
+}

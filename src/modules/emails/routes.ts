@@ -1,0 +1,40 @@
+import type { Deps } from '../../deps';
+import { requireProject } from '../../http/context';
+import { defineRoute, type RouteDef } from '../../http/route';
+import { MAX_MESSAGE_BYTES } from './compose';
+import { SendResponse, sendBody } from './schemas';
+import { sendEmails } from './service';
+
+const MB = 1024 * 1024;
+/** Room for a 40 MB message (attachments arrive base64, as they leave) plus JSON escaping of the body. */
+const SEND_BODY_LIMIT = MAX_MESSAGE_BYTES + 8 * MB;
+
+export function emailRoutes(deps: Deps): RouteDef[] {
+  const { config } = deps;
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/v1/send',
+      tag: 'Sending',
+      summary: 'Send an email to one or more recipients, from a template or inline content. Honours Idempotency-Key',
+      auth: 'secret',
+      bucket: 'send',
+      idempotent: true,
+      bodyLimit: Math.max(SEND_BODY_LIMIT, config.MAX_BODY_MB * MB),
+      body: sendBody({ maxCount: config.MAX_ATTACHMENTS_COUNT, maxBytes: config.MAX_ATTACHMENT_SIZE_MB * MB }),
+      responses: {
+        200: { description: 'One email per recipient, recorded for delivery', schema: SendResponse },
+        400: { description: 'BAD_REQUEST: malformed JSON or an invalid Idempotency-Key header' },
+        403: { description: 'INTERNAL_SERVER_ERROR: the sender domain is not verified in this project; FORBIDDEN or PROJECT_DISABLED' },
+        404: { description: 'TEMPLATE_NOT_FOUND: no such template in the project' },
+        409: { description: 'IDEMPOTENCY_KEY_REUSED: the key was already claimed by this project' },
+        413: { description: 'PAYLOAD_TOO_LARGE: the message would exceed 40 MB, or the body 48 MB' },
+        422: { description: 'VALIDATION_ERROR, with the fields in `errors`; a template that does not render has code invalid_template' },
+      },
+      handler: async (ctx, { body }) => {
+        const emails = await sendEmails(ctx.state.em, config, requireProject(ctx).id, body);
+        ctx.body = { success: true, data: { emails, timestamp: new Date().toISOString() } };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,164 @@
+import { z } from 'zod';
+import { ContactData } from '../contacts/schemas';
+import { MAX_TEMPLATE_LENGTH } from '../templates/engine';
+import { Email } from '../users/schemas';
+import { DISPOSITIONS } from './entities';
+
+/** Recipients per /v1/send request (docs/sending.md). */
+export const MAX_RECIPIENTS = 50;
+/** Custom header fields per email. */
+export const MAX_HEADERS = 50;
+/** RFC 5322's line length limit, which api.md applies to subjects and header values. */
+const MAX_LINE = 998;
+
+// PostgreSQL text cannot hold U+0000, and in a header a line break would start a new field: both are refused.
+const LINE = /^[^\r\n\u0000]*$/;
+const oneLine = (max: number, what: string) => z.string().max(max).regex(LINE, `${what} must not contain CR, LF or NUL characters`);
+
+const DisplayName = oneLine(255, 'A display name');
+
+const Mailbox = z.object({ name: DisplayName.nullish(), email: Email });
+
+/** The first problem zod finds in `value`, as a sentence. */
+function problemOf(schema: z.ZodType, value: unknown): string | undefined {
+  const issue = schema.safeParse(value).error?.issues[0];
+  if (!issue) return undefined;
+  const at = issue.path.length ? `${issue.path.join('.')}: ` : '';
+  return `${at}${issue.message}`;
+}
+
+const Address = z.union([Email, Mailbox], {
+  error: (issue) =>
+    typeof issue.input === 'string' ? 'Invalid email address' : 'Must be an email address or an object { name, email }',
+});
+
+// A union hides which element of an array failed; the message names it.
+const To = z.union([Address, z.array(Address).min(1).max(MAX_RECIPIENTS)], {
+  error: ({ input }) => {
+    if (!Array.isArray(input)) return problemOf(Address, input) ?? 'Invalid recipient';
+    if (input.length === 0) return 'At least one recipient is required';
+    if (input.length > MAX_RECIPIENTS) return `At most ${MAX_RECIPIENTS} recipients per request`;
+    const bad = input.findIndex((r) => !Address.safeParse(r).success);
+    return `Recipient ${bad + 1}: ${problemOf(Address, input[bad])}`;
+  },
+});
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const isBase64 = (s: string) => s.length % 4 === 0 && BASE64.test(s);
+/** Bytes that a valid base64 string decodes to. */
+export const decodedLength = (b64: string) => (b64.length / 4) * 3 - (b64.endsWith('==') ? 2 : b64.endsWith('=') ? 1 : 0);
+
+const MIME_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*(\s*;\s*[a-z0-9!#$&^_.+-]+=("[^"\r\n]*"|[a-z0-9!#$&^_.+-]+))*$/i;
+
+const Attachment = z
+  .object({
+    filename: z.string().min(1).max(255).regex(/^[^\r\n"\u0000]*$/, 'A filename must not contain CR, LF, NUL or double quotes'),
+    content: z.string().refine(isBase64, 'Must be base64 (A-Z, a-z, 0-9, +, / with = padding; no line breaks)').describe('The file, base64'),
+    contentType: z.string().max(255).regex(MIME_TYPE, 'Must be a MIME type such as application/pdf'),
+    contentId: z
+      .string()
+      .min(1)
+      .max(255)
+      .regex(/^[\x21-\x3b\x3d\x3f-\x7e]+$/, 'A contentId is printable ASCII without spaces or angle brackets')
+      .optional()
+      .describe('Referenced from the body as cid:<contentId>'),
+    disposition: z.enum(DISPOSITIONS).default('attachment'),
+  })
+  .refine((a) => a.disposition !== 'inline' || a.contentId !== undefined, {
+    path: ['contentId'],
+    message: 'An inline attachment needs a contentId',
+  });
+
+/**
+ * Header fields the service writes itself, or that would add recipients or change the sender: a custom value
+ * would break the message or its DKIM signature, or leak it.
+ */
+const RESERVED_HEADERS = new Set([
+  'from', 'sender', 'to', 'cc', 'bcc', 'reply-to', 'subject', 'date', 'message-id', 'mime-version', 'content-type',
+  'content-transfer-encoding', 'content-disposition', 'dkim-signature', 'return-path',
+]);
+const FIELD_NAME = /^[\x21-\x39\x3b-\x7e]+$/;
+
+const Headers = z
+  .record(z.string(), z.string())
+  .superRefine((headers, ctx) => {
+    const entries = Object.entries(headers);
+    if (entries.length > MAX_HEADERS) ctx.addIssue({ code: 'custom', message: `At most ${MAX_HEADERS} headers`, params: { code: 'too_big' } });
+    for (const [name, value] of entries) {
+      const path = [name];
+      const fail = (message: string, code: string) => ctx.addIssue({ code: 'custom', path, message, input: value, params: { code } });
+      if (/[\r\n]/.test(name)) fail('Header names must not contain CR or LF', 'invalid_string');
+      else if (!FIELD_NAME.test(name)) fail('Header names are printable ASCII without spaces or colons', 'invalid_string');
+      else if (RESERVED_HEADERS.has(name.toLowerCase())) fail(`${name} is set by the service and cannot be given`, 'reserved_header');
+      if (!LINE.test(value)) fail('Header values must not contain CR, LF or NUL characters', 'invalid_string');
+      else if (value.length > MAX_LINE) fail(`Header values are at most ${MAX_LINE} characters`, 'too_big');
+    }
+  })
+  .describe('Extra header fields; names and values without CR or LF, values up to 998 characters');
+
+export interface AttachmentLimits {
+  /** MAX_ATTACHMENTS_COUNT. */
+  maxCount: number;
+  /** MAX_ATTACHMENT_SIZE_MB, in bytes of decoded content. */
+  maxBytes: number;
+}
+
+const MB = 1024 * 1024;
+
+function attachments({ maxCount, maxBytes }: AttachmentLimits) {
+  return z
+    .array(Attachment)
+    .max(maxCount, `At most ${maxCount} attachments per email`)
+    .superRefine((list, ctx) => {
+      const total = list.reduce((n, a) => n + decodedLength(a.content), 0);
+      if (total > maxBytes) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `Attachments total ${(total / MB).toFixed(1)} MB; at most ${maxBytes / MB} MB per email`,
+          params: { code: 'too_big' },
+        });
+      }
+    });
+}
+
+const isPresent = (v: unknown) => v !== undefined && v !== null;
+
+/** The /v1/send body (api.md, decisions.md "Sending"); attachment limits are deployment settings. */
+export function sendBody(limits: AttachmentLimits) {
+  return z
+    .object({
+      to: To.describe('An email address, { name, email }, or an array of either; { name } is also stored as data.name'),
+      template: z.uuid().optional().describe('A template of the project; its subject, body, from and reply-to can be overridden'),
+      subject: oneLine(MAX_LINE, 'A subject').min(1).optional().describe('Liquid; required unless a template is used'),
+      body: z.string().min(1).max(MAX_TEMPLATE_LENGTH).regex(/^[^\u0000]*$/, 'The body must not contain NUL characters').optional()
+        .describe('HTML with Liquid; required unless a template is used'),
+      from: Address.optional().describe("Sender; required unless the template has one; its domain must be verified"),
+      name: DisplayName.optional().describe('Deprecated: sender display name when `from` is a plain address'),
+      reply: Email.optional().describe('Reply-To address'),
+      headers: Headers.optional(),
+      attachments: attachments(limits).optional(),
+      subscribed: z.boolean().optional().describe('Subscription state of the recipients; new contacts default to false'),
+      data: ContactData.optional(),
+    })
+    .superRefine(
+      (body, ctx) => {
+        // Runs even when fields failed, so every problem is reported at once; `body` may not match its type.
+        const given = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+        if (isPresent(given.template)) return;
+        for (const field of ['subject', 'body'] as const) {
+          if (!isPresent(given[field])) ctx.addIssue({ code: 'custom', path: [field], message: `${field} is required unless a template is used`, params: { code: 'invalid_type' } });
+        }
+        if (!isPresent(given.from)) ctx.addIssue({ code: 'custom', path: ['from'], message: 'from is required unless the template has a from address', params: { code: 'invalid_type' } });
+      },
+      { when: () => true },
+    );
+}
+export type SendBody = z.infer<ReturnType<typeof sendBody>>;
+
+export const SendResponse = z.object({
+  success: z.literal(true),
+  data: z.object({
+    emails: z.array(z.object({ contact: z.object({ id: z.uuid(), email: z.string() }), email: z.uuid().describe('The email record') })),
+    timestamp: z.iso.datetime(),
+  }),
+});

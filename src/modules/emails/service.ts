@@ -1,0 +1,125 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Config } from '../../config';
+import { ApiError } from '../../http/errors';
+import type { DataInput } from '../contacts/custom-fields';
+import { upsertContact } from '../contacts/write';
+import { assertVerifiedSender } from '../domains/sender';
+import type { Template } from '../templates/entities';
+import { TemplateError, renderEmail, templateSyntaxProblems, templateVariables, type EmailContent } from '../templates/render';
+import { findTemplate } from '../templates/service';
+import { MAX_MESSAGE_BYTES, messageSize, type Mailbox, type OutgoingAttachment } from './compose';
+import { enqueueEmails, type EmailDraft } from './enqueue';
+import { subscriptionLinks } from './links';
+import type { SendBody } from './schemas';
+
+export interface SentEmail {
+  contact: { id: string; email: string };
+  email: string;
+}
+
+/** What every recipient of a request gets, before rendering. */
+interface Content extends EmailContent {
+  from: Mailbox;
+  replyTo: string | null;
+  templateId: string | null;
+  marketing: boolean;
+}
+
+/** The template supplies subject, body, sender and reply-to; the request's fields override each. */
+function contentOf(body: SendBody, template: Template | null): Content {
+  const from: Mailbox =
+    typeof body.from === 'string'
+      ? { email: body.from, name: body.name ?? template?.fromName ?? null }
+      : body.from
+        ? { email: body.from.email, name: body.from.name ?? null }
+        : { email: template!.from, name: template!.fromName };
+  return {
+    subject: body.subject ?? template!.subject,
+    body: body.body ?? template!.body,
+    from,
+    replyTo: body.reply ?? template?.replyTo ?? null,
+    templateId: template?.id ?? null,
+    marketing: template?.type === 'MARKETING',
+  };
+}
+
+const templateFailure = (problems: Array<{ field: string; message: string }>) =>
+  new ApiError(422, 'VALIDATION_ERROR', `The email does not render: ${problems[0]!.field} ${problems[0]!.message}`, {
+    errors: problems.map((p) => ({ field: p.field, message: p.message, code: 'invalid_template' })),
+    suggestion: 'Fix the Liquid in the field named; see docs/templates.md for the notation.',
+  });
+
+const tooLarge = (size: number) =>
+  new ApiError(413, 'PAYLOAD_TOO_LARGE', `The message would be ${(size / 1024 / 1024).toFixed(1)} MB; at most 40 MB is accepted`, {
+    details: { size, limit: MAX_MESSAGE_BYTES },
+    suggestion: 'Send smaller attachments, or link to large files instead of attaching them.',
+  });
+
+async function render(content: Content, scope: Record<string, unknown>): Promise<EmailContent> {
+  try {
+    const rendered = await renderEmail(content, scope);
+    // A value with a line break would otherwise end the Subject field early.
+    return { subject: rendered.subject.replace(/[\r\n]+/g, ' '), body: rendered.body };
+  } catch (err) {
+    if (err instanceof TemplateError) throw templateFailure([{ field: 'body', message: err.message }]);
+    throw err;
+  }
+}
+
+const recipientsOf = (to: SendBody['to']): Mailbox[] =>
+  (Array.isArray(to) ? to : [to]).map((r) => (typeof r === 'string' ? { email: r } : r));
+
+const decode = (attachments: SendBody['attachments'] = []): OutgoingAttachment[] =>
+  attachments.map((a) => ({
+    filename: a.filename,
+    content: Buffer.from(a.content, 'base64'),
+    contentType: a.contentType,
+    contentId: a.contentId ?? null,
+    disposition: a.disposition,
+  }));
+
+/**
+ * POST /v1/send: each recipient in turn has its contact created or updated (new contacts unsubscribed unless
+ * the request says otherwise) and its own email rendered and recorded. All of it commits together, so a
+ * request that fails part-way (a render that fails, a message too large) records and sends nothing. The
+ * delivery pump sends the emails once committed.
+ */
+export async function sendEmails(em: EntityManager, config: Config, projectId: string, body: SendBody): Promise<SentEmail[]> {
+  const template = body.template ? await findTemplate(em, projectId, body.template) : null;
+  const content = contentOf(body, template);
+  const problems = templateSyntaxProblems(content);
+  if (problems.length > 0) throw templateFailure(problems);
+  await assertVerifiedSender(em, projectId, content.from.email);
+  const attachments = decode(body.attachments);
+
+  return em.transactional(async (tx) => {
+    const drafts: EmailDraft[] = [];
+    for (const recipient of recipientsOf(body.to)) {
+      const data: DataInput | undefined = recipient.name ? { ...body.data, name: recipient.name } : body.data;
+      const { contact } = await upsertContact(tx, projectId, { email: recipient.email, subscribed: body.subscribed, data }, {
+        defaultSubscribed: false,
+      });
+      const scope = templateVariables({ contact, links: subscriptionLinks(config, contact.id), requestData: data });
+      const rendered = await render(content, scope);
+      const draft: EmailDraft = {
+        projectId,
+        contactId: contact.id,
+        to: { email: contact.email, name: recipient.name ?? null },
+        from: content.from,
+        replyTo: content.replyTo,
+        subject: rendered.subject,
+        html: rendered.body,
+        headers: body.headers ?? {},
+        attachments,
+        sourceType: 'TRANSACTIONAL',
+        marketing: content.marketing,
+        templateId: content.templateId,
+      };
+      const size = messageSize(draft);
+      if (size > MAX_MESSAGE_BYTES) throw tooLarge(size);
+      drafts.push(draft);
+    }
+    const enqueued = await enqueueEmails(tx, drafts);
+    return drafts.map((draft, i) => ({ contact: { id: draft.contactId!, email: draft.to.email }, email: enqueued[i]!.id }));
+  });
+}
