@@ -151,6 +151,12 @@ describe('POST /users/@me/projects/{id}/reset', () => {
     );
     await sql(
       stack,
+      `insert into emails (id, created_at, updated_at, project_id, contact_id, to_address, from_address, subject, html, size_bytes, source_type, next_attempt_at)
+       values (?, now(), now(), ?, ?, 'c@example.test', 'hi@example.test', 'Hi', '<p>Hi</p>', 100, 'TRANSACTIONAL', now() + interval '1 day')`,
+      [randomUUID(), projectId, contact.id],
+    );
+    await sql(
+      stack,
       `insert into idempotency_keys (project_id, key, method, path, created_at, expires_at) values (?, 'k1', 'POST', '/v1/send', now(), now() + interval '1 day')`,
       [projectId],
     );
@@ -166,9 +172,10 @@ describe('POST /users/@me/projects/{id}/reset', () => {
               (select count(*)::int from contact_fields where project_id = ?) as contact_fields,
               (select count(*)::int from idempotency_keys where project_id = ?) as idempotency_keys,
               (select count(*)::int from templates where project_id = ?) as templates,
+              (select count(*)::int from emails where project_id = ?) as emails,
               (select count(*)::int from project_members where project_id = ?) as members,
               (select count(*)::int from domains where project_id = ?) as domains`,
-      Array(9).fill(projectId),
+      Array(10).fill(projectId),
     ).then((rows) => rows[0]!);
 
   it('wipes the data of the project only; keys, members and domains stay', async () => {
@@ -184,10 +191,10 @@ describe('POST /users/@me/projects/{id}/reset', () => {
     expect(res.body).toEqual({
       success: true,
       message: expect.any(String),
-      deleted: { events: 3, segments: 1, contacts: 1, contact_fields: 1, idempotency_keys: 1, templates: 1, jobs: 0 },
+      deleted: { events: 3, segments: 1, contacts: 1, contact_fields: 1, idempotency_keys: 1, templates: 1, jobs: 0, emails: 1, email_send_slots: 0 },
     });
     expect(await counts(project.id)).toEqual({
-      contacts: 0, events: 0, segments: 0, segment_members: 0, contact_fields: 0, idempotency_keys: 0, templates: 0,
+      contacts: 0, events: 0, segments: 0, segment_members: 0, contact_fields: 0, idempotency_keys: 0, templates: 0, emails: 0,
       members: before.members, domains: 1,
     });
     expect(before.members).toBe(3);

@@ -28,7 +28,7 @@ export function currentPeriod(now = new Date()): { start: Date; end: Date } {
 }
 
 /**
- * Emails of this calendar month per category, counted from service events until an emails table exists:
+ * Emails of this calendar month per category, counted from the service events recorded when an email is sent:
  * `email.sent` by its `data.sourceType`, and `email.received` as INBOUND.
  */
 export async function consumption(em: EntityManager, project: Project): Promise<ConsumptionResponse> {

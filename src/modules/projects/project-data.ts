@@ -3,17 +3,21 @@
  * A module that adds such a table lists it here; test/projects/project-data-tables.test.ts fails until it does.
  */
 
-/** The project's data: reset deletes the project's rows (rows that hang off them, e.g. segment_members, go by cascade). */
+/**
+ * The project's data: reset deletes the project's rows, in this order, dependents before what they reference,
+ * so that each table's count in the answer is its own (rows that hang off these, e.g. segment_members or
+ * email_attachments, go by cascade).
+ */
 export const PROJECT_DATA_TABLES = [
   'events',
+  'emails',
+  'email_send_slots',
   'segments',
+  'jobs',
+  'templates',
   'contacts',
   'contact_fields',
   'idempotency_keys',
-  'templates',
-  'jobs',
-  'emails',
-  'email_send_slots',
 ] as const;
 
 /** The project's setup and history: reset keeps them. */

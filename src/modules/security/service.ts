@@ -19,7 +19,7 @@ const percent = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((
 
 /**
  * Sending health over the last 30 days, counted from the service events (`email.sent`, `email.bounce` that is
- * not Transient, `email.complaint`) until an emails table exists.
+ * not Transient, `email.complaint`), which the delivery records with each status change of an email.
  */
 export async function securityState(em: EntityManager, project: Project): Promise<SecurityResponse> {
   const to = new Date();
