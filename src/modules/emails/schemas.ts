@@ -33,15 +33,17 @@ const Address = z.union([Email, Mailbox], {
 });
 
 // A union hides which element of an array failed; the message names it.
-const To = z.union([Address, z.array(Address).min(1).max(MAX_RECIPIENTS)], {
-  error: ({ input }) => {
-    if (!Array.isArray(input)) return problemOf(Address, input) ?? 'Invalid recipient';
-    if (input.length === 0) return 'At least one recipient is required';
-    if (input.length > MAX_RECIPIENTS) return `At most ${MAX_RECIPIENTS} recipients per request`;
-    const bad = input.findIndex((r) => !Address.safeParse(r).success);
-    return `Recipient ${bad + 1}: ${problemOf(Address, input[bad])}`;
+const To = z.union(
+  [Address, z.array(Address).min(1, 'At least one recipient is required').max(MAX_RECIPIENTS, `At most ${MAX_RECIPIENTS} recipients per request`)],
+  {
+    error: ({ input }) => {
+      if (!Array.isArray(input)) return problemOf(Address, input) ?? 'Invalid recipient';
+      if (input.length > MAX_RECIPIENTS) return `At most ${MAX_RECIPIENTS} recipients per request`;
+      const bad = input.findIndex((r) => !Address.safeParse(r).success);
+      return `Recipient ${bad + 1}: ${problemOf(Address, input[bad])}`;
+    },
   },
-});
+);
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const isBase64 = (s: string) => s.length % 4 === 0 && BASE64.test(s);
