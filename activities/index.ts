@@ -1,4 +1,5 @@
 import type { Deps } from '../src/deps';
+import { createCampaignActivities } from './campaigns';
 import { createDomainActivities } from './domains';
 import { createJobActivities } from './jobs';
 import { createSegmentActivities } from './segments';
@@ -9,6 +10,7 @@ export function createActivities(deps: Deps) {
     ...createDomainActivities(deps),
     ...createSegmentActivities(deps),
     ...createJobActivities(deps),
+    ...createCampaignActivities(deps),
   };
 }
 

@@ -46,6 +46,7 @@ export const configSchema = z.object({
   MAX_ATTACHMENTS_COUNT: int(10, 1),
   MAX_ATTACHMENT_SIZE_MB: int(10, 1),
   EMAIL_RATE_PER_SECOND: int(100),
+  CAMPAIGN_BATCH_SIZE: int(500, 1, 5000),
 
   SEGMENT_TRACKING_INTERVAL_MINUTES: int(15, 1),
 });

@@ -3,3 +3,4 @@ export { segmentCompute } from './segments/compute';
 export { segmentTracking } from './segments/tracking';
 export { contactImport } from './jobs/import';
 export { contactBulk } from './jobs/bulk';
+export { campaignSend } from './campaigns/send';

@@ -9,6 +9,7 @@ import { Template } from '../modules/templates/entities';
 import { ProjectSuspension } from '../modules/security/entities';
 import { Job } from '../modules/jobs/entities';
 import { Email, EmailAttachment } from '../modules/emails/entities';
+import { Campaign } from '../modules/campaigns/entities';
 
 export const entities = [
   User, UserToken, Project, ProjectMember, Domain,
@@ -17,4 +18,5 @@ export const entities = [
   ProjectSuspension,
   Job,
   Email, EmailAttachment,
+  Campaign,
 ];

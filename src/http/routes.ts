@@ -16,13 +16,15 @@ import { billingRoutes } from '../modules/billing/routes';
 import { importRoutes } from '../modules/imports/routes';
 import { bulkRoutes } from '../modules/bulk/routes';
 import { emailRoutes } from '../modules/emails/routes';
+import { campaignRoutes } from '../modules/campaigns/routes';
+import { campaignTemplateUsage } from '../modules/campaigns/usage';
 
 /** Every HTTP route of the API, in one list: it also feeds /openapi.json. */
 export function allRoutes(deps: Deps): RouteDef[] {
   const routes: RouteDef[] = [...configRoutes(deps), ...userRoutes(deps), ...projectRoutes(deps), ...domainRoutes(deps)];
   routes.push(...memberRoutes(deps), ...securityRoutes(deps), ...billingRoutes(deps));
   routes.push(...contactRoutes(deps), ...importRoutes(deps), ...bulkRoutes(deps), ...eventRoutes(deps));
-  routes.push(...segmentRoutes(deps), ...emailRoutes(deps));
-  routes.push(...templateRoutes(deps), ...verifyRoutes(deps));
+  routes.push(...segmentRoutes(deps), ...emailRoutes(deps), ...campaignRoutes(deps));
+  routes.push(...templateRoutes(deps, [campaignTemplateUsage]), ...verifyRoutes(deps));
   return [...routes, ...openapiRoutes(() => routes)];
 }

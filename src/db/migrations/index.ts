@@ -7,6 +7,7 @@ import { Migration0006Segments } from './0006-segments';
 import { Migration0008Templates } from './0008-templates';
 import { Migration0010Jobs } from './0010-jobs';
 import { Migration0012Emails } from './0012-emails';
+import { Migration0015Campaigns } from './0015-campaigns';
 
 /** Every migration, in order. Files are committed; the schema never changes at run time otherwise. */
 export const migrationsList: MigrationObject[] = [
@@ -18,4 +19,5 @@ export const migrationsList: MigrationObject[] = [
   { name: '0008-templates', class: Migration0008Templates },
   { name: '0010-jobs', class: Migration0010Jobs },
   { name: '0012-emails', class: Migration0012Emails },
+  { name: '0015-campaigns', class: Migration0015Campaigns },
 ];

@@ -12,6 +12,7 @@ export const PROJECT_DATA_TABLES = [
   'events',
   'emails',
   'email_send_slots',
+  'campaigns',
   'segments',
   'jobs',
   'templates',

@@ -1,10 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { Campaign } from '../campaigns/entities';
 
 /**
- * Campaigns that still need the segment (api.md: DELETE is 409 "if used by an active campaign"). There are
- * no campaigns yet: the campaigns module replaces this body with a count of the project's campaigns with
- * this segmentId whose status is DRAFT, SCHEDULED or SENDING (see docs/segments.md).
+ * Campaigns that still need the segment (api.md: DELETE is 409 "if used by an active campaign"): those of
+ * the project with it as their audience that are DRAFT, SCHEDULED or SENDING (docs/segments.md). A SENT or
+ * CANCELLED campaign keeps naming the segment it went to.
  */
-export async function activeCampaignsUsing(_em: EntityManager, _projectId: string, _segmentId: string): Promise<number> {
-  return 0;
+export function activeCampaignsUsing(em: EntityManager, projectId: string, segmentId: string): Promise<number> {
+  return em.count(Campaign, { projectId, segmentId, status: { $in: ['DRAFT', 'SCHEDULED', 'SENDING'] } });
 }

@@ -38,7 +38,7 @@ export async function findTemplate(em: EntityManager, projectId: string, id: str
 }
 
 /** A subject or body that Liquid cannot parse is refused when saved, naming the line and the reason. */
-function assertParses(content: Partial<EmailContent>): void {
+export function assertParses(content: Partial<EmailContent>): void {
   const problems = templateSyntaxProblems(content);
   if (problems.length === 0) return;
   throw new ApiError(422, 'VALIDATION_ERROR', `Template does not parse: ${problems[0]!.field} ${problems[0]!.message}`, {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { Campaign } from '../campaigns/entities';
 import { Segment } from '../segments/entities';
 import { filterFields } from './filter-tree';
 
@@ -32,11 +33,20 @@ const segmentConditions: ReferenceSource = {
   },
 };
 
+const campaignAudiences: ReferenceSource = {
+  area: 'campaigns',
+  async find(em, projectId, subject) {
+    const wanted = filterFieldOf(subject);
+    const campaigns = await em.find(Campaign, { projectId, audienceType: 'FILTERED' }, { orderBy: { createdAt: 'desc' } });
+    return campaigns.filter((c) => filterFields(c.audienceCondition).includes(wanted)).map((c) => ({ id: c.id, name: c.name }));
+  },
+};
+
 /**
- * Every source of references. Campaigns (audience conditions) and workflows (triggers, WAIT_FOR_EVENT
- * steps, CONDITION steps) add theirs here as they are built.
+ * Every source of references. Workflows (triggers, WAIT_FOR_EVENT steps, CONDITION steps) add theirs here
+ * as they are built.
  */
-const SOURCES: ReferenceSource[] = [segmentConditions];
+const SOURCES: ReferenceSource[] = [segmentConditions, campaignAudiences];
 
 export const UsageResponse = z.object({
   segments: z.array(z.object({ id: z.uuid(), name: z.string() })),

@@ -1,0 +1,61 @@
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import type { Deps } from '../src/deps';
+import { FilterError } from '../src/modules/filters/errors';
+import { beginSend, enqueueBatch, finishSend, pendingOfSend, snapshotBatch, type SendRef } from '../src/modules/campaigns/send-run';
+import { PROGRESS_INTERVAL_MS } from '../workflows/campaigns/ids';
+
+const HEARTBEAT_MS = 1_000;
+const POLL_MS = 500;
+/** An unchanged queue (SMTP down, retries backing off) is reported this often, so the wait never outlives its timeout. */
+const MAX_WAIT_MS = 60_000;
+
+/**
+ * Heartbeats while the work runs, so that a batch on a worker that died is retried within the heartbeat
+ * timeout instead of the start-to-close timeout. A stored audience that no longer resolves (segments edited
+ * into a cycle) will not resolve on a retry either.
+ */
+async function step<T>(work: () => Promise<T>): Promise<T> {
+  const context = Context.current();
+  const beating = setInterval(() => context.heartbeat(), HEARTBEAT_MS);
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof FilterError) throw ApplicationFailure.nonRetryable(err.message, 'FilterError');
+    throw err;
+  } finally {
+    clearInterval(beating);
+  }
+}
+
+export function createCampaignActivities(deps: Deps) {
+  return {
+    beginCampaignSend: (ref: SendRef) => step(() => beginSend(deps.orm.em.fork(), ref)),
+
+    snapshotCampaignRecipients: (input: SendRef & { asOf: string; after: string | null; size: number }) =>
+      step(() => snapshotBatch(deps.orm.em.fork(), input, input)),
+
+    enqueueCampaignEmails: (input: SendRef & { after: string | null; size: number }) =>
+      step(() => enqueueBatch(deps.orm.em.fork(), deps, input, input)),
+
+    /**
+     * Waits, polling the queue, until none of the send's emails is pending, or `PROGRESS_INTERVAL_MS` passed
+     * with a change to report, or `MAX_WAIT_MS` passed; null when the send is no longer under way.
+     */
+    async awaitCampaignDelivery(input: SendRef & { pending: number }): Promise<{ pending: number } | null> {
+      const context = Context.current();
+      const started = Date.now();
+      for (;;) {
+        const pending = await pendingOfSend(deps.orm.em.fork(), input);
+        if (pending === null) return null;
+        const waited = Date.now() - started;
+        if (pending === 0 || (pending !== input.pending && waited >= PROGRESS_INTERVAL_MS) || waited >= MAX_WAIT_MS) return { pending };
+        context.heartbeat();
+        await context.sleep(POLL_MS);
+      }
+    },
+
+    finishCampaignSend: (ref: SendRef) => step(() => finishSend(deps.orm.em.fork(), ref)),
+  };
+}
+
+export type CampaignActivities = ReturnType<typeof createCampaignActivities>;

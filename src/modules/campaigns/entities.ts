@@ -1,0 +1,45 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { baseColumns } from '../../db/columns';
+import type { FilterTree } from '../filters/schemas';
+import { TEMPLATE_TYPES } from '../templates/entities';
+
+export const CAMPAIGN_STATUSES = ['DRAFT', 'SCHEDULED', 'SENDING', 'SENT', 'CANCELLED'] as const;
+export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+
+export const AUDIENCE_TYPES = ['ALL', 'SEGMENT', 'FILTERED'] as const;
+export type AudienceType = (typeof AUDIENCE_TYPES)[number];
+
+/** Campaign types are the template types (api.md). */
+export const CAMPAIGN_TYPES = TEMPLATE_TYPES;
+export type CampaignType = (typeof CAMPAIGN_TYPES)[number];
+
+export const Campaign = defineEntity({
+  name: 'Campaign',
+  tableName: 'campaigns',
+  properties: {
+    ...baseColumns,
+    projectId: p.uuid(),
+    name: p.string(),
+    description: p.text().nullable(),
+    subject: p.text(),
+    /** HTML with Liquid, rendered per recipient. */
+    body: p.text(),
+    from: p.string().fieldName('from_address'),
+    fromName: p.string().nullable(),
+    replyTo: p.string().nullable(),
+    type: p.enum([...CAMPAIGN_TYPES]),
+    /** The template the content was taken from; the campaign keeps its own copy. */
+    templateId: p.uuid().nullable(),
+    status: p.enum([...CAMPAIGN_STATUSES]),
+    audienceType: p.enum([...AUDIENCE_TYPES]),
+    segmentId: p.uuid().nullable(),
+    audienceCondition: p.json<FilterTree>().nullable(),
+    scheduledFor: p.datetime().nullable(),
+    /** The send under way (SCHEDULED or SENDING); see migration 0015. */
+    sendId: p.uuid().nullable(),
+    /** Fixed when a send starts; live while DRAFT or SCHEDULED (see audience.ts). */
+    totalRecipients: p.integer().default(0),
+    sentAt: p.datetime().nullable(),
+  },
+});
+export type Campaign = InferEntity<typeof Campaign>;

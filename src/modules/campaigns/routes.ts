@@ -1,0 +1,201 @@
+import type { Deps } from '../../deps';
+import { requireProject } from '../../http/context';
+import { defineRoute, type RouteDef } from '../../http/route';
+import { campaignStats } from './counts';
+import {
+  CampaignBody,
+  CampaignEnvelope,
+  CampaignIdParams,
+  CampaignPage,
+  CampaignResponse,
+  CancelResponse,
+  ListCampaignsQuery,
+  SendCampaignBody,
+  SendResponse,
+  StatsResponse,
+  TestSendBody,
+  TestSendResponse,
+} from './schemas';
+import { cancelCampaign, sendCampaign, sendTest } from './sending';
+import { campaignView } from './serialize';
+import { createCampaign, deleteCampaign, duplicateCampaign, findCampaign, listCampaigns, replaceCampaign } from './service';
+
+const tag = 'Campaigns';
+const notFound = { 404: { description: 'CAMPAIGN_NOT_FOUND: no such campaign in this project' } };
+const unverifiedSender = { 403: { description: "INTERNAL_SERVER_ERROR (api.md's code): the sender domain is not verified" } };
+const badAudience = {
+  400: { description: 'BAD_REQUEST: audienceCondition names an unknown field, operator or segment, or lacks a unit or value' },
+  422: {
+    description:
+      'VALIDATION_ERROR: invalid fields; subject, body or from missing without a template; segmentId missing for SEGMENT or not a segment of the project; audienceCondition missing for FILTERED; templateId unknown; Liquid that does not parse',
+  },
+};
+const unavailable = { 503: { description: 'SERVICE_UNAVAILABLE: Temporal cannot be reached; nothing changed' } };
+
+export function campaignRoutes(deps: Deps): RouteDef[] {
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/campaigns',
+      tag,
+      summary: 'Campaigns of the project, a page at a time, filtered by status and searched by name, subject or sender',
+      auth: 'secret',
+      query: ListCampaignsQuery,
+      responses: { 200: { description: 'A page of campaigns', schema: CampaignPage } },
+      handler: async (ctx, { query }) => {
+        const { em } = ctx.state;
+        const { campaigns, total } = await listCampaigns(em, requireProject(ctx).id, query);
+        const data = [];
+        for (const campaign of campaigns) data.push(await campaignView(em, campaign));
+        ctx.body = { data, page: query.page, pageSize: query.pageSize, total, totalPages: Math.ceil(total / query.pageSize) };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/campaigns',
+      tag,
+      summary: 'Create a campaign in DRAFT; its sender must be on a verified domain of the project',
+      auth: 'secret',
+      body: CampaignBody,
+      responses: { 201: { description: 'The new campaign, wrapped', schema: CampaignEnvelope }, ...unverifiedSender, ...badAudience },
+      handler: async (ctx, { body }) => {
+        const campaign = await createCampaign(ctx.state.em, requireProject(ctx).id, body);
+        ctx.status = 201;
+        ctx.body = { success: true, data: await campaignView(ctx.state.em, campaign) };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/campaigns/{id}',
+      tag,
+      summary: 'One campaign, with its live audience while DRAFT or SCHEDULED and its counts once sending',
+      auth: 'secret',
+      params: CampaignIdParams,
+      responses: { 200: { description: 'The campaign', schema: CampaignResponse }, ...notFound },
+      handler: async (ctx, { params }) => {
+        ctx.body = await campaignView(ctx.state.em, await findCampaign(ctx.state.em, requireProject(ctx).id, params.id));
+      },
+    }),
+    defineRoute({
+      method: 'put',
+      path: '/campaigns/{id}',
+      tag,
+      summary: 'Replace a DRAFT or SCHEDULED campaign (a schedule stays as it is)',
+      auth: 'secret',
+      params: CampaignIdParams,
+      body: CampaignBody,
+      responses: {
+        200: { description: 'The campaign', schema: CampaignResponse },
+        ...unverifiedSender,
+        ...badAudience,
+        ...notFound,
+        409: { description: 'CONFLICT: the campaign is SENDING, SENT or CANCELLED' },
+      },
+      handler: async (ctx, { params, body }) => {
+        const campaign = await replaceCampaign(ctx.state.em, requireProject(ctx).id, params.id, body);
+        ctx.body = await campaignView(ctx.state.em, campaign);
+      },
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/campaigns/{id}',
+      tag,
+      summary: 'Delete a campaign that is not SCHEDULED or SENDING; the emails it sent stay',
+      auth: 'secret',
+      params: CampaignIdParams,
+      responses: { 204: { description: 'Deleted' }, ...notFound, 409: { description: 'CONFLICT: the campaign is SCHEDULED or SENDING' } },
+      handler: async (ctx, { params }) => {
+        await deleteCampaign(ctx.state.em, requireProject(ctx).id, params.id);
+        ctx.status = 204;
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/campaigns/{id}/duplicate',
+      tag,
+      summary: 'Copy a campaign as a new DRAFT named "<name> (Copy)"',
+      auth: 'secret',
+      params: CampaignIdParams,
+      responses: { 201: { description: 'The new campaign', schema: CampaignResponse }, ...notFound },
+      handler: async (ctx, { params }) => {
+        const copy = await duplicateCampaign(ctx.state.em, requireProject(ctx).id, params.id);
+        ctx.status = 201;
+        ctx.body = await campaignView(ctx.state.em, copy);
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/campaigns/{id}/send',
+      tag,
+      summary:
+        'Send a DRAFT now (SENDING) or at scheduledFor (SCHEDULED); on a SCHEDULED campaign, reschedule it or send it now (Temporal workflow campaign:<id>)',
+      auth: 'secret',
+      params: CampaignIdParams,
+      body: SendCampaignBody,
+      responses: {
+        200: { description: 'The campaign as it now stands, and what will happen', schema: SendResponse },
+        400: { description: 'BAD_REQUEST: scheduledFor cannot be read or is not in the future; or the stored audience condition no longer resolves' },
+        ...unverifiedSender,
+        ...notFound,
+        409: { description: 'CONFLICT: the campaign is SENDING, SENT or CANCELLED' },
+        422: { description: 'VALIDATION_ERROR: the audience segment no longer exists' },
+        ...unavailable,
+      },
+      handler: async (ctx, { params, body }) => {
+        const { campaign, message } = await sendCampaign(deps, ctx.state.em, requireProject(ctx).id, params.id, body.scheduledFor);
+        ctx.body = {
+          success: true,
+          data: { id: campaign.id, name: campaign.name, status: campaign.status, scheduledFor: campaign.scheduledFor?.toISOString() ?? null },
+          message,
+        };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/campaigns/{id}/cancel',
+      tag,
+      summary: 'Cancel a SCHEDULED or SENDING campaign: back to DRAFT while nothing has been sent, else CANCELLED and the rest withdrawn',
+      auth: 'secret',
+      params: CampaignIdParams,
+      responses: {
+        200: { description: 'The campaign as it now stands', schema: CancelResponse },
+        ...notFound,
+        409: { description: 'CONFLICT: the campaign is DRAFT, SENT or CANCELLED' },
+      },
+      handler: async (ctx, { params }) => {
+        const { campaign, message } = await cancelCampaign(deps, ctx.state.em, requireProject(ctx).id, params.id);
+        ctx.body = { success: true, data: await campaignView(ctx.state.em, campaign), message };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/campaigns/{id}/test',
+      tag,
+      summary: 'Send the campaign once to a member of the project, subject prefixed "[TEST] "',
+      auth: 'secret',
+      params: CampaignIdParams,
+      body: TestSendBody,
+      responses: {
+        200: { description: 'Queued for delivery', schema: TestSendResponse },
+        403: { description: 'FORBIDDEN: the address is not a member of the project; or INTERNAL_SERVER_ERROR: the sender domain is not verified' },
+        ...notFound,
+      },
+      handler: async (ctx, { params, body }) => {
+        const data = await sendTest(deps, ctx.state.em, requireProject(ctx).id, params.id, body.email);
+        ctx.body = { success: true, data, message: `Test email queued for ${data.to}` };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/campaigns/{id}/stats',
+      tag,
+      summary: 'Send, delivery, open, click, bounce, complaint and unsubscribe counts, and rates in percent of sent',
+      auth: 'secret',
+      params: CampaignIdParams,
+      responses: { 200: { description: 'The figures', schema: StatsResponse }, ...notFound },
+      handler: async (ctx, { params }) => {
+        ctx.body = await campaignStats(ctx.state.em, await findCampaign(ctx.state.em, requireProject(ctx).id, params.id));
+      },
+    }),
+  ];
+}

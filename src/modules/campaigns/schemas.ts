@@ -1,0 +1,163 @@
+import { z } from 'zod';
+import { filterTreeInput, FilterTreeSchema } from '../filters/schemas';
+import { MAX_TEMPLATE_LENGTH } from '../templates/engine';
+import { MAX_PAGE_SIZE } from '../templates/schemas';
+import { AUDIENCE_TYPES, CAMPAIGN_STATUSES, CAMPAIGN_TYPES } from './entities';
+
+export const MAX_NAME_LENGTH = 255;
+export const CAMPAIGN_SORTS = ['name', 'createdAt', 'updatedAt'] as const;
+
+const oneLine = (max: number) => z.string().max(max).regex(/^[^\r\n]*$/, 'Must not contain line breaks');
+
+const Status = z.enum(CAMPAIGN_STATUSES);
+const Type = z.enum(CAMPAIGN_TYPES);
+const AudienceType = z.enum(AUDIENCE_TYPES);
+
+export const CampaignIdParams = z.object({ id: z.uuid() });
+
+const required = (field: string, message: string) => ({ code: 'custom' as const, path: [field], message, params: { code: 'required' } });
+
+/**
+ * POST and PUT (a replace): api.md's Campaign table. With `templateId`, the template supplies subject, body,
+ * from, fromName, replyTo and type wherever the body leaves them out; without one, subject, body and from
+ * are required. SEGMENT needs `segmentId`, FILTERED needs `audienceCondition`: a 422 naming the field. The
+ * condition's content is checked by the filter engine in the service (a 400 naming the filter).
+ */
+export const CampaignBody = z
+  .object({
+    name: oneLine(MAX_NAME_LENGTH).trim().min(1, 'name is required'),
+    description: z.string().max(5000).nullish(),
+    subject: oneLine(998).min(1).optional().describe('Liquid; rendered per recipient as plain text'),
+    body: z.string().min(1).max(MAX_TEMPLATE_LENGTH).optional().describe('HTML with Liquid, rendered per recipient'),
+    from: z.email().max(320).optional().describe('Sender address; its domain must be a verified domain of the project'),
+    fromName: oneLine(255).nullish(),
+    replyTo: z.email().max(320).nullish(),
+    type: Type.optional().describe("Default: the template's type, else MARKETING"),
+    templateId: z.uuid().nullish().describe('A template of the project whose content fills the fields left out'),
+    audienceType: AudienceType,
+    segmentId: z.uuid().nullish().describe('Required when audienceType is SEGMENT'),
+    audienceCondition: filterTreeInput().optional().describe('Filter tree; required when audienceType is FILTERED'),
+  })
+  .superRefine((b, ctx) => {
+    if (!b.templateId) {
+      if (b.subject === undefined) ctx.addIssue(required('subject', 'subject is required (or give templateId)'));
+      if (b.body === undefined) ctx.addIssue(required('body', 'body is required (or give templateId)'));
+      if (b.from === undefined) ctx.addIssue(required('from', 'from is required (or give templateId)'));
+    }
+    if (b.audienceType === 'SEGMENT' && !b.segmentId) {
+      ctx.addIssue(required('segmentId', 'segmentId is required when audienceType is SEGMENT'));
+    }
+    if (b.audienceType === 'FILTERED' && (b.audienceCondition === undefined || b.audienceCondition === null)) {
+      ctx.addIssue(required('audienceCondition', 'audienceCondition is required when audienceType is FILTERED'));
+    }
+  });
+export type CampaignBody = z.infer<typeof CampaignBody>;
+
+export const ListCampaignsQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(20)
+    .transform((n) => Math.min(n, MAX_PAGE_SIZE))
+    .describe(`Larger values are clamped to ${MAX_PAGE_SIZE}`),
+  status: Status.optional().describe('An unrecognised value is a 400'),
+  search: z.string().max(200).optional().describe('Case-insensitive substring of name, subject or sender address'),
+  sort: z.enum(CAMPAIGN_SORTS).catch('createdAt').default('createdAt').describe('Unknown values fall back to createdAt'),
+  dir: z.enum(['asc', 'desc']).catch('desc').default('desc').describe('Unknown values fall back to desc'),
+});
+export type ListCampaignsQuery = z.infer<typeof ListCampaignsQuery>;
+
+export const SendCampaignBody = z
+  .object({
+    scheduledFor: z
+      .unknown()
+      .optional()
+      .meta({
+        type: ['string', 'number', 'null'],
+        description:
+          'When to send: ISO 8601 (no offset = UTC), an RFC 2822 date, or epoch milliseconds; omitted or null sends now. Unparseable or not in the future: 400',
+      }),
+  })
+  .optional()
+  .default({});
+
+export const TestSendBody = z.object({
+  email: z.email().max(320).describe('A member of the project; other addresses are refused with 403'),
+});
+
+export const CampaignResponse = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  description: z.string().nullable(),
+  subject: z.string(),
+  body: z.string(),
+  from: z.string(),
+  fromName: z.string().nullable(),
+  replyTo: z.string().nullable(),
+  type: Type,
+  templateId: z.uuid().nullable(),
+  status: Status,
+  audienceType: AudienceType,
+  segmentId: z.uuid().nullable(),
+  audienceCondition: FilterTreeSchema.nullable(),
+  scheduledFor: z.iso.datetime().nullable(),
+  totalRecipients: z.number().int().describe('The live audience while DRAFT or SCHEDULED; the recipients fixed when sending started after'),
+  sentCount: z.number().int(),
+  deliveredCount: z.number().int(),
+  openedCount: z.number().int(),
+  clickedCount: z.number().int(),
+  bouncedCount: z.number().int(),
+  projectId: z.uuid(),
+  sentAt: z.iso.datetime().nullable(),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+});
+export type CampaignResponse = z.infer<typeof CampaignResponse>;
+
+export const CampaignEnvelope = z.object({ success: z.literal(true), data: CampaignResponse });
+
+export const CampaignPage = z.object({
+  data: z.array(CampaignResponse),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  total: z.number().int(),
+  totalPages: z.number().int(),
+});
+
+export const SendResponse = z.object({
+  success: z.literal(true),
+  data: z.object({ id: z.uuid(), name: z.string(), status: Status, scheduledFor: z.iso.datetime().nullable() }),
+  message: z.string(),
+});
+
+export const CancelResponse = z.object({
+  success: z.literal(true),
+  data: CampaignResponse,
+  message: z.string(),
+});
+
+export const TestSendResponse = z.object({
+  success: z.literal(true),
+  data: z.object({ emailId: z.uuid(), to: z.string(), subject: z.string() }),
+  message: z.string(),
+});
+
+const Percent = z.number().describe('Percent of sentCount, two decimals; 0 when nothing was sent');
+
+export const StatsResponse = z.object({
+  totalRecipients: z.number().int(),
+  sentCount: z.number().int(),
+  deliveredCount: z.number().int(),
+  openedCount: z.number().int(),
+  clickedCount: z.number().int(),
+  bouncedCount: z.number().int(),
+  complainedCount: z.number().int(),
+  unsubscribedCount: z.number().int(),
+  openRate: Percent,
+  clickRate: Percent,
+  bounceRate: Percent,
+  deliveryRate: Percent,
+});
+export type StatsResponse = z.infer<typeof StatsResponse>;

@@ -1,0 +1,155 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Config } from '../../config';
+import type { Logger } from '../../logger';
+import { enqueueEmails, type EmailDraft } from '../emails/enqueue';
+import { pendingCampaignEmails } from '../emails/campaign-queue';
+import { TemplateError } from '../templates/render';
+import { audienceCondition } from './audience';
+import { campaignDraft } from './drafts';
+import { Campaign } from './entities';
+
+/**
+ * The database side of a campaign send, step by step, for the campaign workflow's activities. Every step
+ * reads the campaign row under a lock and goes on only while the row still carries this send (its send_id)
+ * in the expected status, so a step of a cancelled, restarted or deleted send does nothing; and every write
+ * is keyed (recipients by campaign and contact, emails by campaign and contact), so a retried step adds
+ * nothing twice.
+ */
+
+export interface SendRef {
+  campaignId: string;
+  sendId: string;
+}
+
+const FIRST_ID = '00000000-0000-0000-0000-000000000000';
+
+async function lockedSend(tx: EntityManager, ref: SendRef, mode: LockMode, statuses: Campaign['status'][]): Promise<Campaign | null> {
+  const campaign = await tx.findOne(Campaign, { id: ref.campaignId }, { lockMode: mode });
+  return campaign && campaign.sendId === ref.sendId && statuses.includes(campaign.status) ? campaign : null;
+}
+
+/** SCHEDULED (its time has come) or SENDING becomes SENDING; returns the instant the audience is fixed at. */
+export async function beginSend(em: EntityManager, ref: SendRef): Promise<{ asOf: string } | null> {
+  return em.transactional(async (tx) => {
+    const campaign = await lockedSend(tx, ref, LockMode.PESSIMISTIC_WRITE, ['SCHEDULED', 'SENDING']);
+    if (!campaign) return null;
+    campaign.status = 'SENDING';
+    return { asOf: new Date().toISOString() };
+  });
+}
+
+export interface SnapshotBatch {
+  /** Where the next batch starts; null after the last. */
+  last: string | null;
+  /** After the last batch: the recipients fixed, now the campaign's totalRecipients. */
+  total: number | null;
+}
+
+/**
+ * Fixes the next `size` recipients after `after` (contact-id order): the audience as of `asOf`, among the
+ * contacts that existed then. The last batch stores the count as totalRecipients.
+ */
+export async function snapshotBatch(
+  em: EntityManager,
+  ref: SendRef,
+  input: { asOf: string; after: string | null; size: number },
+): Promise<SnapshotBatch | null> {
+  return em.transactional(async (tx) => {
+    const campaign = await lockedSend(tx, ref, LockMode.PESSIMISTIC_READ, ['SENDING']);
+    if (!campaign) return null;
+    const asOf = new Date(input.asOf);
+    const condition = await audienceCondition(tx, campaign, asOf);
+    const [page] = await tx.execute<Array<{ last: string | null; size: number }>>(
+      `with page as (
+         select c.id from contacts c
+         where c.project_id = ? and ${condition.sql} and c.created_at <= ? and c.id > ?
+         order by c.id limit ?),
+       added as (insert into campaign_recipients (campaign_id, contact_id) select ?, id from page on conflict do nothing)
+       select (select id::text from page order by id desc limit 1) as last, (select count(*)::int from page) as size`,
+      [campaign.projectId, ...condition.params, asOf, input.after ?? FIRST_ID, input.size, campaign.id],
+    );
+    if (page!.size === input.size) return { last: page!.last, total: null };
+    const [count] = await tx.execute<Array<{ total: number }>>(
+      'select count(*)::int as total from campaign_recipients where campaign_id = ?',
+      [campaign.id],
+    );
+    campaign.totalRecipients = count!.total;
+    return { last: null, total: campaign.totalRecipients };
+  });
+}
+
+export interface EnqueueBatch {
+  last: string | null;
+  /** Recipients looked at. */
+  processed: number;
+  /** Emails that exist for them now (created by this batch or by an earlier attempt of it). */
+  emails: number;
+  /** The campaign's emails not yet handed to SMTP. */
+  pending: number;
+}
+
+interface RecipientRow {
+  id: string;
+  email: string | null;
+  subscribed: boolean | null;
+  data: Record<string, unknown> | null;
+}
+
+/**
+ * Creates the emails of the next `size` recipients after `after`, rendered for each, through the delivery
+ * API. A recipient deleted since the audience was fixed is skipped, and so is one who unsubscribed meanwhile
+ * (unless the campaign is TRANSACTIONAL): recipients are fixed, but an unsubscribe is honoured at once. A
+ * recipient whose render fails (a template runtime limit) is skipped and logged.
+ */
+export async function enqueueBatch(
+  em: EntityManager,
+  deps: { config: Pick<Config, 'PUBLIC_URL'>; logger: Logger },
+  ref: SendRef,
+  input: { after: string | null; size: number },
+): Promise<EnqueueBatch | null> {
+  const batch = await em.transactional(async (tx) => {
+    const campaign = await lockedSend(tx, ref, LockMode.PESSIMISTIC_READ, ['SENDING']);
+    if (!campaign) return null;
+    const rows = await tx.execute<RecipientRow[]>(
+      `select r.contact_id as id, c.email, c.subscribed, c.data
+       from campaign_recipients r left join contacts c on c.id = r.contact_id
+       where r.campaign_id = ? and r.contact_id > ? order by r.contact_id limit ?`,
+      [campaign.id, input.after ?? FIRST_ID, input.size],
+    );
+    const drafts: EmailDraft[] = [];
+    for (const row of rows) {
+      if (row.email === null || (campaign.type !== 'TRANSACTIONAL' && !row.subscribed)) continue;
+      const contact = { id: row.id, email: row.email, subscribed: row.subscribed ?? false, data: row.data ?? {} };
+      try {
+        drafts.push(await campaignDraft(deps.config, campaign, contact));
+      } catch (err) {
+        if (!(err instanceof TemplateError)) throw err;
+        deps.logger.warn({ campaignId: campaign.id, contactId: row.id, reason: err.message }, 'campaign email did not render; recipient skipped');
+      }
+    }
+    const emails = await enqueueEmails(tx, drafts);
+    return { last: rows.length === input.size ? rows[rows.length - 1]!.id : null, processed: rows.length, emails: emails.length };
+  });
+  return batch && { ...batch, pending: await pendingCampaignEmails(em, ref.campaignId) };
+}
+
+/** The campaign's emails still waiting for SMTP; null when this send is no longer under way. */
+export async function pendingOfSend(em: EntityManager, ref: SendRef): Promise<number | null> {
+  const campaign = await em.findOne(Campaign, { id: ref.campaignId });
+  if (!campaign || campaign.sendId !== ref.sendId || campaign.status !== 'SENDING') return null;
+  return pendingCampaignEmails(em, ref.campaignId);
+}
+
+/** SENDING becomes SENT; the recipients, now emails, are let go. False when this send is no longer under way. */
+export async function finishSend(em: EntityManager, ref: SendRef): Promise<boolean> {
+  return em.transactional(async (tx) => {
+    const campaign = await lockedSend(tx, ref, LockMode.PESSIMISTIC_WRITE, ['SENDING']);
+    if (!campaign) return false;
+    campaign.status = 'SENT';
+    campaign.sentAt = new Date();
+    campaign.sendId = null;
+    await tx.execute('delete from campaign_recipients where campaign_id = ?', [campaign.id]);
+    return true;
+  });
+}

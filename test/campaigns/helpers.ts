@@ -1,0 +1,73 @@
+import type { TestStack } from '../helpers/stack';
+import type { TestProject } from '../helpers/fixtures';
+import { sql } from '../helpers/seed';
+import { client, type Client } from '../audience/helpers';
+import { senderTenant } from '../emails/helpers';
+
+/** The project's requests, PUT included. */
+export type CampaignClient = Client & { put: (path: string) => ReturnType<Client['post']> };
+
+export interface CampaignTenant {
+  project: TestProject;
+  c: CampaignClient;
+  /** An address on the project's verified domain. */
+  from: string;
+  domain: string;
+}
+
+/** A fresh tenant with a verified sender domain. */
+export async function campaignTenant(stack: TestStack): Promise<CampaignTenant> {
+  const { project, from, domain } = await senderTenant(stack);
+  const c = { ...client(stack, project), put: (path: string) => stack.http().put(path).set('Authorization', `Bearer ${project.secret}`) };
+  return { project, c, from, domain: domain.domain };
+}
+
+export const campaignBody = (t: CampaignTenant, overrides: Record<string, unknown> = {}) => ({
+  name: 'Spring sale',
+  subject: 'Hello {{ name ?? "friend" }}',
+  body: '<p>Spring is here, {{ name ?? "friend" }}</p>',
+  from: t.from,
+  audienceType: 'ALL',
+  ...overrides,
+});
+
+export type CampaignJson = Record<string, unknown> & { id: string; status: string; name: string };
+
+export async function createCampaign(t: CampaignTenant, overrides: Record<string, unknown> = {}): Promise<CampaignJson> {
+  const res = await t.c.post('/campaigns').send(campaignBody(t, overrides));
+  if (res.status !== 201) throw new Error(`POST /campaigns answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body.data;
+}
+
+/** Contacts written as POST /contacts stores them, `count` at a time (volume, not behaviour, is the point). */
+export async function seedContacts(
+  stack: TestStack,
+  projectId: string,
+  count: number,
+  options: { prefix?: string; subscribed?: boolean; data?: Record<string, unknown> } = {},
+): Promise<void> {
+  await sql(
+    stack,
+    `insert into contacts (id, created_at, updated_at, project_id, email, subscribed, data)
+     select gen_random_uuid(), now(), now(), ?, ? || '-' || i || '@example.test', ?, ?::jsonb from generate_series(1, ?) i`,
+    [projectId, options.prefix ?? 'reader', options.subscribed ?? true, JSON.stringify(options.data ?? {}), count],
+  );
+}
+
+/** What the database holds for the project's campaigns, to prove what a request did or did not change. */
+export async function campaignState(stack: TestStack, projectId: string) {
+  const campaigns = await sql(stack, 'select * from campaigns where project_id = ? order by id', [projectId]);
+  const recipients = await sql(
+    stack,
+    'select r.* from campaign_recipients r join campaigns c on c.id = r.campaign_id where c.project_id = ? order by r.campaign_id, r.contact_id',
+    [projectId],
+  );
+  const emails = await sql(stack, 'select id, status, campaign_id from emails where project_id = ? order by id', [projectId]);
+  return { campaigns, recipients, emails };
+}
+
+export async function campaignRow(stack: TestStack, id: string): Promise<Record<string, unknown>> {
+  const [row] = await sql(stack, 'select * from campaigns where id = ?', [id]);
+  if (!row) throw new Error(`no campaign ${id}`);
+  return row;
+}

@@ -1,0 +1,49 @@
+/** Names, sizes and texts of the campaign send workflow, shared by the workflow and the code that starts it. */
+
+export const campaignWorkflowId = (campaignId: string) => `campaign:${campaignId}`;
+
+/** 1234 → "1,234", without Intl, which workflow code should not depend on. */
+export const grouped = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+
+const recipients = (n: number) => `${grouped(n)} ${n === 1 ? 'recipient' : 'recipients'}`;
+
+/** The run's static summary in the Web UI: "Campaign 'Spring sale' to 12,345 recipients". */
+export const campaignSummary = (name: string, audience: number) => `Campaign '${name}' to ${recipients(audience)}`;
+
+/** Recipient ids written per snapshot activity, in multiples of the email batch: ids only, so cheap. */
+export const SNAPSHOT_FACTOR = 10;
+
+/** Activities per run before continue-as-new (about three history events each), well inside the history limits. */
+export const STEPS_PER_RUN = 500;
+
+/** How often, at most, the delivery wait reports progress back to the workflow. */
+export const PROGRESS_INTERVAL_MS = 5_000;
+
+/** Where a send stands; a continued run picks up from it. */
+export type CampaignSendState =
+  /** Recipients are being fixed, in contact-id order, after `after`. */
+  | { phase: 'snapshot'; asOf: string; after: string | null }
+  /** Emails are being created for the recipients after `after`; `pending` of them are not sent yet. */
+  | { phase: 'enqueue'; total: number; after: string | null; processed: number; emails: number; pending: number }
+  /** Every email exists; waiting for the last to be handed to SMTP or to fail. */
+  | { phase: 'deliver'; total: number; emails: number; pending: number };
+
+export interface CampaignSendInput {
+  campaignId: string;
+  projectId: string;
+  /** The send this run carries out (campaigns.send_id); a cancelled or restarted send has another. */
+  sendId: string;
+  /** ISO 8601; null sends at once. */
+  scheduledFor: string | null;
+  /** Recipients per email-creating activity (CAMPAIGN_BATCH_SIZE). */
+  batchSize: number;
+  /** Set when the run continues as new. */
+  state?: CampaignSendState;
+}
+
+/** What the Web UI shows as the run's current details: "Sent 4,000 / 12,345". */
+export function progressDetails(state: CampaignSendState): string {
+  if (state.phase === 'snapshot') return 'Fixing the recipients';
+  const sent = `Sent ${grouped(state.emails - state.pending)} / ${grouped(state.total)}`;
+  return state.phase === 'enqueue' ? `${sent}; emails created for ${grouped(state.processed)}` : sent;
+}
