@@ -1,4 +1,5 @@
 import type { Deps } from '../src/deps';
+import { createAutomationActivities } from './automation';
 import { createCampaignActivities } from './campaigns';
 import { createDomainActivities } from './domains';
 import { createJobActivities } from './jobs';
@@ -11,6 +12,7 @@ export function createActivities(deps: Deps) {
     ...createSegmentActivities(deps),
     ...createJobActivities(deps),
     ...createCampaignActivities(deps),
+    ...createAutomationActivities(deps),
   };
 }
 

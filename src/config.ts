@@ -49,6 +49,7 @@ export const configSchema = z.object({
   CAMPAIGN_BATCH_SIZE: int(500, 1, 5000),
 
   SEGMENT_TRACKING_INTERVAL_MINUTES: int(15, 1),
+  WEBHOOK_ALLOW_PRIVATE: bool(false),
 });
 
 export type Config = z.infer<typeof configSchema>;

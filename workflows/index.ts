@@ -4,3 +4,4 @@ export { segmentTracking } from './segments/tracking';
 export { contactImport } from './jobs/import';
 export { contactBulk } from './jobs/bulk';
 export { campaignSend } from './campaigns/send';
+export { automation } from './automation/workflow';

@@ -10,6 +10,7 @@ import { ProjectSuspension } from '../modules/security/entities';
 import { Job } from '../modules/jobs/entities';
 import { Email, EmailAttachment } from '../modules/emails/entities';
 import { Campaign } from '../modules/campaigns/entities';
+import { Automation, AutomationExecution, AutomationStep, AutomationTransition } from '../modules/automations/entities';
 
 export const entities = [
   User, UserToken, Project, ProjectMember, Domain,
@@ -19,4 +20,5 @@ export const entities = [
   Job,
   Email, EmailAttachment,
   Campaign,
+  Automation, AutomationStep, AutomationTransition, AutomationExecution,
 ];

@@ -18,6 +18,8 @@ import { bulkRoutes } from '../modules/bulk/routes';
 import { emailRoutes } from '../modules/emails/routes';
 import { campaignRoutes } from '../modules/campaigns/routes';
 import { campaignTemplateUsage } from '../modules/campaigns/usage';
+import { automationRoutes } from '../modules/automations/routes';
+import { workflowTemplateUsage } from '../modules/automations/usage';
 
 /** Every HTTP route of the API, in one list: it also feeds /openapi.json. */
 export function allRoutes(deps: Deps): RouteDef[] {
@@ -25,6 +27,7 @@ export function allRoutes(deps: Deps): RouteDef[] {
   routes.push(...memberRoutes(deps), ...securityRoutes(deps), ...billingRoutes(deps));
   routes.push(...contactRoutes(deps), ...importRoutes(deps), ...bulkRoutes(deps), ...eventRoutes(deps));
   routes.push(...segmentRoutes(deps), ...emailRoutes(deps), ...campaignRoutes(deps));
-  routes.push(...templateRoutes(deps, [campaignTemplateUsage]), ...verifyRoutes(deps));
+  routes.push(...automationRoutes(deps));
+  routes.push(...templateRoutes(deps, [campaignTemplateUsage, workflowTemplateUsage]), ...verifyRoutes(deps));
   return [...routes, ...openapiRoutes(() => routes)];
 }

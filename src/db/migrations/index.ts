@@ -8,6 +8,7 @@ import { Migration0008Templates } from './0008-templates';
 import { Migration0010Jobs } from './0010-jobs';
 import { Migration0012Emails } from './0012-emails';
 import { Migration0015Campaigns } from './0015-campaigns';
+import { Migration0018Automations } from './0018-automations';
 
 /** Every migration, in order. Files are committed; the schema never changes at run time otherwise. */
 export const migrationsList: MigrationObject[] = [
@@ -20,4 +21,5 @@ export const migrationsList: MigrationObject[] = [
   { name: '0010-jobs', class: Migration0010Jobs },
   { name: '0012-emails', class: Migration0012Emails },
   { name: '0015-campaigns', class: Migration0015Campaigns },
+  { name: '0018-automations', class: Migration0018Automations },
 ];

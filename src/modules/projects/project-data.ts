@@ -12,6 +12,8 @@ export const PROJECT_DATA_TABLES = [
   'events',
   'emails',
   'email_send_slots',
+  'automation_executions',
+  'automations',
   'campaigns',
   'segments',
   'jobs',

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Campaign } from '../campaigns/entities';
 import { Segment } from '../segments/entities';
+import { workflowReferences } from '../automations/usage';
 import { filterFields } from './filter-tree';
 
 /** What may be referenced: a contact field (`data.plan`, `email`) or an event name. */
@@ -46,7 +47,7 @@ const campaignAudiences: ReferenceSource = {
  * Every source of references. Workflows (triggers, WAIT_FOR_EVENT steps, CONDITION steps) add theirs here
  * as they are built.
  */
-const SOURCES: ReferenceSource[] = [segmentConditions, campaignAudiences];
+const SOURCES: ReferenceSource[] = [segmentConditions, campaignAudiences, workflowReferences];
 
 export const UsageResponse = z.object({
   segments: z.array(z.object({ id: z.uuid(), name: z.string() })),

@@ -1,0 +1,89 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import type { Deps } from '../src/deps';
+import type { SendEmailConfig, UpdateContactConfig, WebhookConfig } from '../src/modules/automations/definition';
+import type { FilterTree } from '../src/modules/filters/schemas';
+import { writeMirror, type MirrorState } from '../src/modules/automations/records';
+import { evaluateCondition } from '../src/modules/automations/run/condition';
+import { ExecutionGone, StepFailed } from '../src/modules/automations/run/errors';
+import { requireLive } from '../src/modules/automations/run/execution';
+import { sendStepEmail } from '../src/modules/automations/run/send-email';
+import { applyContactUpdate } from '../src/modules/automations/run/update-contact';
+import { firstEventSince } from '../src/modules/automations/run/wait';
+import { callWebhook } from '../src/modules/automations/run/webhook';
+import type { AutomationEvent } from '../workflows/automation/ids';
+
+/** Failure types the automation workflow tells apart. */
+export const EXECUTION_GONE = 'ExecutionGone';
+export const STEP_FAILED = 'StepFailed';
+
+/** Domain failures become non-retryable activity failures; anything else is retried by Temporal. */
+async function asActivity<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof ExecutionGone) throw ApplicationFailure.nonRetryable(err.message, EXECUTION_GONE);
+    if (err instanceof StepFailed) throw ApplicationFailure.nonRetryable(err.message, STEP_FAILED);
+    throw err;
+  }
+}
+
+interface StepInput<C> {
+  executionId: string;
+  stepId: string;
+  config: C;
+  context: Record<string, unknown>;
+}
+
+export function createAutomationActivities(deps: Deps) {
+  return {
+    /** The workflow's state, mirrored into the execution record (a local activity). False: nothing left to do. */
+    async saveAutomationState(state: MirrorState): Promise<boolean> {
+      return (await writeMirror(deps.orm.em.fork(), state)) !== null;
+    },
+
+    /**
+     * WAIT_FOR_EVENT: marks the execution WAITING for the event (committed first, so the outbox consumer
+     * signals from then on), then looks back for one tracked since the step began.
+     */
+    async beginAutomationWait(input: { state: MirrorState; eventName: string; used: string[] }): Promise<{ since: string; event: AutomationEvent | null } | null> {
+      const em = deps.orm.em.fork();
+      const written = await writeMirror(em, input.state);
+      if (!written) return null;
+      const execution = await requireLive(em, input.state.executionId).catch(() => null);
+      if (!execution) return null;
+      const event = await firstEventSince(em, execution.contact.id, input.eventName, written.stepStartedAt, input.used);
+      return { since: written.stepStartedAt.toISOString(), event };
+    },
+
+    async sendAutomationEmail(input: StepInput<SendEmailConfig>) {
+      return asActivity(async () => {
+        const em = deps.orm.em.fork();
+        return sendStepEmail(deps.config, em, await requireLive(em, input.executionId), { id: input.stepId, config: input.config }, input.context);
+      });
+    },
+
+    async evaluateAutomationCondition(input: StepInput<FilterTree>) {
+      return asActivity(async () => {
+        const em = deps.orm.em.fork();
+        return evaluateCondition(em, await requireLive(em, input.executionId), input.config, input.context);
+      });
+    },
+
+    async callAutomationWebhook(input: StepInput<WebhookConfig>) {
+      return asActivity(async () => {
+        const live = await requireLive(deps.orm.em.fork(), input.executionId);
+        const res = await callWebhook(deps, live, { id: input.stepId, config: input.config }, input.context);
+        return { status: res.status, body: res.body, url: res.url };
+      });
+    },
+
+    async updateAutomationContact(input: StepInput<UpdateContactConfig>) {
+      return asActivity(async () => {
+        const em = deps.orm.em.fork();
+        return applyContactUpdate(em, await requireLive(em, input.executionId), input.config);
+      });
+    },
+  };
+}
+
+export type AutomationActivities = ReturnType<typeof createAutomationActivities>;

@@ -1,0 +1,102 @@
+import type { FilterTree } from '../filters/schemas';
+
+/**
+ * The vocabulary of automations (decisions.md "Workflows (automations)"), free of runtime imports: the
+ * Temporal workflow bundle shares it with the API.
+ */
+
+export const TRIGGER_TYPES = ['EVENT', 'MANUAL'] as const;
+export type TriggerType = (typeof TRIGGER_TYPES)[number];
+/** EVENT: `{ eventName }`; MANUAL: `{}` (started only through the API). */
+export interface TriggerConfig {
+  eventName?: string;
+}
+
+export const STEP_TYPES = ['SEND_EMAIL', 'DELAY', 'WAIT_FOR_EVENT', 'CONDITION', 'WEBHOOK', 'UPDATE_CONTACT', 'EXIT'] as const;
+export type StepType = (typeof STEP_TYPES)[number];
+
+export const DELAY_UNITS = ['minutes', 'hours', 'days'] as const;
+export type DelayUnit = (typeof DELAY_UNITS)[number];
+export const WEBHOOK_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export type WebhookMethod = (typeof WEBHOOK_METHODS)[number];
+
+export interface SendEmailConfig {
+  templateId: string;
+  recipient?: { type: 'CONTACT' | 'CUSTOM'; email?: string };
+}
+export interface DelayConfig {
+  amount: number;
+  unit: DelayUnit;
+}
+export interface WaitForEventConfig {
+  eventName: string;
+  /** Seconds. */
+  timeout?: number;
+}
+export interface WebhookConfig {
+  url: string;
+  method: WebhookMethod;
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+export interface UpdateContactConfig {
+  data?: Record<string, unknown>;
+  subscribed?: boolean;
+}
+export interface ExitConfig {
+  reason?: string;
+}
+
+export interface StepConfigs {
+  SEND_EMAIL: SendEmailConfig;
+  DELAY: DelayConfig;
+  WAIT_FOR_EVENT: WaitForEventConfig;
+  CONDITION: FilterTree;
+  WEBHOOK: WebhookConfig;
+  UPDATE_CONTACT: UpdateContactConfig;
+  EXIT: ExitConfig;
+}
+
+/** A step as an execution sees it. */
+export type StepSnapshot = { [T in StepType]: { id: string; name: string | null; type: T; config: StepConfigs[T] } }[StepType];
+export type StepOf<T extends StepType> = Extract<StepSnapshot, { type: T }>;
+
+export const BRANCHES = ['yes', 'no'] as const;
+export type Branch = (typeof BRANCHES)[number];
+export const OUTCOMES = ['EVENT', 'TIMEOUT'] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+export interface TransitionSnapshot {
+  fromStepId: string;
+  toStepId: string;
+  branch: Branch | null;
+  outcome: Outcome | null;
+}
+
+/** The automation as it was when an execution started; stored on the execution and passed to its workflow. */
+export interface Definition {
+  name: string;
+  steps: StepSnapshot[];
+  transitions: TransitionSnapshot[];
+}
+
+export const EXECUTION_STATUSES = ['RUNNING', 'WAITING', 'COMPLETED', 'EXITED', 'FAILED', 'CANCELLED'] as const;
+export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
+export const ACTIVE_STATUSES = ['RUNNING', 'WAITING'] as const satisfies readonly ExecutionStatus[];
+export type EndStatus = Exclude<ExecutionStatus, 'RUNNING' | 'WAITING'>;
+
+export const STEP_STATUSES = ['RUNNING', 'WAITING', 'COMPLETED', 'FAILED', 'CANCELLED'] as const;
+export type StepStatus = (typeof STEP_STATUSES)[number];
+
+/** One step of an execution's history, as GET …/executions/{id} shows it. */
+export interface StepHistoryEntry {
+  stepId: string;
+  type: StepType;
+  name: string | null;
+  status: StepStatus;
+  startedAt: string;
+  completedAt: string | null;
+  /** What the step produced: the branch taken, the event received, the webhook's answer, … */
+  output: Record<string, unknown> | null;
+  error: string | null;
+}

@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto';
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { baseColumns } from '../../db/columns';
+import type { Definition, StepHistoryEntry, StepType } from './definition';
+import { EXECUTION_STATUSES, STEP_TYPES, TRIGGER_TYPES, type TriggerConfig } from './definition';
+
+export const Automation = defineEntity({
+  name: 'Automation',
+  tableName: 'automations',
+  properties: {
+    ...baseColumns,
+    projectId: p.uuid(),
+    name: p.string(),
+    description: p.text().nullable(),
+    triggerType: p.enum([...TRIGGER_TYPES]),
+    triggerConfig: p.json<TriggerConfig>(),
+    enabled: p.boolean().default(false),
+    allowReentry: p.boolean().default(false),
+    /** Signs WEBHOOK requests (HMAC-SHA256); sealed with ENCRYPTION_KEY. */
+    webhookSecret: p.text(),
+  },
+});
+export type Automation = InferEntity<typeof Automation>;
+
+export const AutomationStep = defineEntity({
+  name: 'AutomationStep',
+  tableName: 'automation_steps',
+  properties: {
+    ...baseColumns,
+    automationId: p.uuid(),
+    type: p.enum([...STEP_TYPES]),
+    name: p.string().nullable(),
+    config: p.json<Record<string, unknown>>(),
+  },
+});
+export type AutomationStep = InferEntity<typeof AutomationStep> & { type: StepType };
+
+export const AutomationTransition = defineEntity({
+  name: 'AutomationTransition',
+  tableName: 'automation_transitions',
+  properties: {
+    id: p.uuid().primary().onCreate(() => randomUUID()),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    automationId: p.uuid(),
+    fromStepId: p.uuid(),
+    toStepId: p.uuid(),
+    branch: p.enum(['yes', 'no'] as const).nullable(),
+    outcome: p.enum(['EVENT', 'TIMEOUT'] as const).nullable(),
+  },
+});
+export type AutomationTransition = InferEntity<typeof AutomationTransition>;
+
+export const AutomationExecution = defineEntity({
+  name: 'AutomationExecution',
+  tableName: 'automation_executions',
+  properties: {
+    ...baseColumns,
+    projectId: p.uuid(),
+    automationId: p.uuid(),
+    contactId: p.uuid(),
+    /** The contact's entry into the automation: 1 for the first (see migration 0018). */
+    entry: p.integer(),
+    /** Whether re-entry was allowed when it started. */
+    reentry: p.boolean(),
+    triggerEventId: p.uuid().nullable(),
+    status: p.enum([...EXECUTION_STATUSES]),
+    currentStepId: p.uuid().nullable(),
+    /** When the current step began, in database time; WAIT_FOR_EVENT looks back to it. */
+    stepStartedAt: p.datetime(),
+    /** The event name a WAIT_FOR_EVENT step awaits while WAITING. */
+    waitingFor: p.string().nullable(),
+    context: p.json<Record<string, unknown>>(),
+    /** The definition as it was when the execution started; the execution runs this. */
+    definition: p.json<Definition>(),
+    history: p.json<StepHistoryEntry[]>(),
+    exitReason: p.text().nullable(),
+    error: p.text().nullable(),
+    temporalWorkflowId: p.string(),
+    temporalRunId: p.string().nullable(),
+    /** Writes of the workflow's mirror, in order; a stale (retried) write never overwrites a newer one. */
+    seq: p.integer().default(0),
+    completedAt: p.datetime().nullable(),
+  },
+});
+export type AutomationExecution = InferEntity<typeof AutomationExecution>;

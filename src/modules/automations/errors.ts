@@ -1,0 +1,21 @@
+import { ApiError, badRequest, notFound } from '../../http/errors';
+import type { GraphProblem } from './graph';
+
+export const workflowNotFound = () => notFound('Workflow', 'WORKFLOW_NOT_FOUND');
+
+/** A graph rule of decisions.md broken by an edit (or standing in the way of enabling): a 400 naming it. */
+export function invalidGraph(summary: string, problems: GraphProblem[]): ApiError {
+  return badRequest(`${summary}: ${problems[0]!.message}`, {
+    errors: problems.map((p) => ({ field: p.field, message: p.message, code: 'invalid_graph' })),
+    suggestion: 'See decisions.md "Workflows (automations)" for the rules a workflow graph follows.',
+  });
+}
+
+/** A step config that is well formed but does not fit the project (an unknown template, a bad filter, …). */
+export const invalidStepConfig = (field: string, message: string) =>
+  badRequest(`Invalid step config: ${message}`, { errors: [{ field, message, code: 'invalid_config' }] });
+
+export const temporalUnavailable = (what: string) =>
+  new ApiError(503, 'SERVICE_UNAVAILABLE', `Temporal cannot be reached right now, so ${what}`, {
+    suggestion: 'Try again in a minute.',
+  });

@@ -1,0 +1,120 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ServiceError } from '@temporalio/client';
+import type { Deps } from '../../deps';
+import { ApiError, badRequest, conflict, notFound } from '../../http/errors';
+import { cancelAutomation } from '../../../workflows/automation/lifecycle';
+import { normalizeEmail } from '../contacts/email';
+import { Contact } from '../contacts/entities';
+import { ACTIVE_STATUSES } from './definition';
+import { AutomationExecution } from './entities';
+import { temporalUnavailable } from './errors';
+import type { ListExecutionsQuery, StartExecutionBody } from './schemas';
+import { serializeExecution } from './serialize';
+import { findAutomation } from './service';
+import { startExecution } from './start';
+
+const isActive = (e: AutomationExecution) => (ACTIVE_STATUSES as readonly string[]).includes(e.status);
+
+/** Executions with their contacts' emails, for responses. */
+async function withContacts(em: EntityManager, executions: AutomationExecution[]) {
+  const ids = [...new Set(executions.map((e) => e.contactId))];
+  const contacts = ids.length ? await em.find(Contact, { id: { $in: ids } }, { fields: ['id', 'email'] }) : [];
+  const emails = new Map(contacts.map((c) => [c.id, c.email]));
+  return executions.map((e) => serializeExecution(e, emails.get(e.contactId)));
+}
+
+export async function listExecutions(em: EntityManager, projectId: string, automationId: string, query: ListExecutionsQuery) {
+  await findAutomation(em, projectId, automationId);
+  const [rows, total] = await em.findAndCount(
+    AutomationExecution,
+    { automationId, ...(query.status ? { status: query.status } : {}) },
+    { orderBy: { createdAt: 'desc', id: 'desc' }, limit: query.pageSize, offset: (query.page - 1) * query.pageSize },
+  );
+  return { data: await withContacts(em, rows), total, page: query.page, pageSize: query.pageSize, totalPages: Math.ceil(total / query.pageSize) };
+}
+
+async function findExecution(em: EntityManager, projectId: string, automationId: string, executionId: string): Promise<AutomationExecution> {
+  await findAutomation(em, projectId, automationId);
+  const execution = await em.findOne(AutomationExecution, { id: executionId, automationId, projectId });
+  if (!execution) throw notFound('Execution');
+  return execution;
+}
+
+export async function getExecution(em: EntityManager, projectId: string, automationId: string, executionId: string) {
+  const [view] = await withContacts(em, [await findExecution(em, projectId, automationId, executionId)]);
+  return view!;
+}
+
+async function contactFor(em: EntityManager, projectId: string, body: StartExecutionBody): Promise<Contact> {
+  const contact = await em.findOne(Contact, body.contactId ? { id: body.contactId, projectId } : { email: normalizeEmail(body.email!), projectId });
+  if (!contact) throw notFound('Contact', 'CONTACT_NOT_FOUND');
+  return contact;
+}
+
+/** POST /workflows/{id}/executions: any enabled workflow, EVENT or MANUAL, for one contact, with a context. */
+export async function startManually(deps: Deps, em: EntityManager, projectId: string, automationId: string, body: StartExecutionBody) {
+  const automation = await findAutomation(em, projectId, automationId);
+  if (!automation.enabled) throw badRequest('The workflow is disabled; enable it (PATCH enabled: true) to start executions');
+  const contact = await contactFor(em, projectId, body);
+  let outcome;
+  try {
+    outcome = await startExecution(deps, em, automation, contact, { context: body.context, onUnreachable: 'release' });
+  } catch (err) {
+    if (err instanceof ServiceError) throw temporalUnavailable('the execution was not started');
+    throw err;
+  }
+  if ('refused' in outcome) {
+    const message =
+      outcome.refused === 'ALREADY_ACTIVE'
+        ? 'The contact already has an active execution of this workflow'
+        : 'The contact has already entered this workflow, which does not allow re-entry';
+    throw new ApiError(409, 'CONFLICT', message, { details: { reason: outcome.refused, activeExecutionId: outcome.activeExecutionId } });
+  }
+  const [view] = await withContacts(em, [outcome.started]);
+  return view!;
+}
+
+const MARK_CANCELLED = `
+update automation_executions set "status" = 'CANCELLED', "waiting_for" = null, "completed_at" = now(), "updated_at" = now()
+where "id" = any(?::uuid[]) and "status" in ('RUNNING', 'WAITING')`;
+
+const CANCEL_CONCURRENCY = 20;
+
+/**
+ * Cancels the executions' workflows, then marks the records CANCELLED (the workflows mark them too, as they
+ * stop). Temporal unreachable: 503, and the executions not yet cancelled stay as they were.
+ */
+async function cancelAll(deps: Deps, em: EntityManager, executions: Array<Pick<AutomationExecution, 'id' | 'temporalWorkflowId'>>): Promise<void> {
+  const cancelled: string[] = [];
+  try {
+    for (let i = 0; i < executions.length; i += CANCEL_CONCURRENCY) {
+      await Promise.all(
+        executions.slice(i, i + CANCEL_CONCURRENCY).map(async (e) => {
+          await cancelAutomation(deps.temporal, e.temporalWorkflowId);
+          cancelled.push(e.id);
+        }),
+      );
+    }
+  } catch (err) {
+    if (err instanceof ServiceError) throw temporalUnavailable('some executions were not cancelled');
+    throw err;
+  } finally {
+    if (cancelled.length) await em.execute(MARK_CANCELLED, [`{${cancelled.join(',')}}`]);
+  }
+}
+
+export async function cancelExecution(deps: Deps, em: EntityManager, projectId: string, automationId: string, executionId: string) {
+  const execution = await findExecution(em, projectId, automationId, executionId);
+  if (!isActive(execution)) throw conflict(`The execution is ${execution.status}; only RUNNING or WAITING executions can be cancelled`);
+  await cancelAll(deps, em, [execution]);
+  await em.refresh(execution);
+  const [view] = await withContacts(em, [execution]);
+  return view!;
+}
+
+export async function cancelAllExecutions(deps: Deps, em: EntityManager, projectId: string, automationId: string): Promise<{ cancelled: number }> {
+  await findAutomation(em, projectId, automationId);
+  const active = await em.find(AutomationExecution, { automationId, status: { $in: [...ACTIVE_STATUSES] } }, { fields: ['id', 'temporalWorkflowId'] });
+  await cancelAll(deps, em, active);
+  return { cancelled: active.length };
+}

@@ -1,0 +1,80 @@
+import type { Branch, DelayConfig, Definition, StepSnapshot, TransitionSnapshot } from './definition';
+import { rootsOf } from './graph';
+
+/**
+ * The step interpreter: given an execution's definition snapshot and what the current step came to, it
+ * decides what runs next or how the execution ends. Pure and free of Temporal, so that the workflow
+ * (workflows/automation/) is a thin driver around it and its rules are tested on their own.
+ */
+
+/** What running a step came to. */
+export type StepResult =
+  /** SEND_EMAIL, DELAY, WEBHOOK, UPDATE_CONTACT, EXIT. */
+  | { kind: 'done' }
+  /** CONDITION. */
+  | { kind: 'branch'; branch: Branch }
+  /** WAIT_FOR_EVENT: the event arrived, or the timeout passed first. */
+  | { kind: 'event' }
+  | { kind: 'timeout' };
+
+export type Next =
+  | { kind: 'step'; step: StepSnapshot }
+  /** No transition matches (or the last step was reached): decisions.md completes the execution. */
+  | { kind: 'end'; status: 'COMPLETED' }
+  | { kind: 'end'; status: 'EXITED'; reason: string };
+
+const COMPLETED: Next = { kind: 'end', status: 'COMPLETED' };
+
+function stepById(definition: Definition, id: string): StepSnapshot {
+  const step = definition.steps.find((s) => s.id === id);
+  if (!step) throw new Error(`step ${id} is not in the definition`);
+  return step;
+}
+
+/** The entry step: the one step no transition enters. A definition without steps completes at once. */
+export function firstStep(definition: Definition): Next {
+  const [root, ...others] = rootsOf(definition.steps, definition.transitions);
+  if (others.length) throw new Error('the definition has more than one entry step');
+  return root ? { kind: 'step', step: stepById(definition, root.id) } : COMPLETED;
+}
+
+/** Whether `t` is the transition a step's result follows. */
+function follows(t: TransitionSnapshot, step: StepSnapshot, result: StepResult): boolean {
+  switch (result.kind) {
+    case 'branch':
+      return t.branch === result.branch;
+    case 'event':
+      return t.outcome === 'EVENT';
+    case 'timeout':
+      return t.outcome === 'TIMEOUT';
+    case 'done':
+      return step.type !== 'CONDITION' && step.type !== 'WAIT_FOR_EVENT';
+  }
+}
+
+const EXPECTED: Record<StepSnapshot['type'], StepResult['kind'][]> = {
+  SEND_EMAIL: ['done'],
+  DELAY: ['done'],
+  WAIT_FOR_EVENT: ['event', 'timeout'],
+  CONDITION: ['branch'],
+  WEBHOOK: ['done'],
+  UPDATE_CONTACT: ['done'],
+  EXIT: ['done'],
+};
+
+/** An EXIT step's reason, or one naming the step. */
+export function exitReason(step: Extract<StepSnapshot, { type: 'EXIT' }>): string {
+  return step.config.reason?.trim() || `Reached EXIT step ${step.name ?? step.id}`;
+}
+
+/** What follows `step` now that it came to `result`. */
+export function nextStep(definition: Definition, step: StepSnapshot, result: StepResult): Next {
+  if (!EXPECTED[step.type].includes(result.kind)) throw new Error(`a ${step.type} step cannot come to ${result.kind}`);
+  if (step.type === 'EXIT') return { kind: 'end', status: 'EXITED', reason: exitReason(step) };
+  const taken = definition.transitions.find((t) => t.fromStepId === step.id && follows(t, step, result));
+  return taken ? { kind: 'step', step: stepById(definition, taken.toStepId) } : COMPLETED;
+}
+
+const UNIT_MS: Record<DelayConfig['unit'], number> = { minutes: 60_000, hours: 3_600_000, days: 86_400_000 };
+
+export const delayMs = (config: DelayConfig) => config.amount * UNIT_MS[config.unit];

@@ -1,0 +1,54 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Config } from '../../../config';
+import { enqueueEmails } from '../../emails/enqueue';
+import { subscriptionLinks } from '../../emails/links';
+import { Template } from '../../templates/entities';
+import { TemplateError, renderEmail, templateVariables } from '../../templates/render';
+import type { SendEmailConfig } from '../definition';
+import { StepFailed } from './errors';
+import type { LiveExecution } from './execution';
+
+/**
+ * SEND_EMAIL: renders the template for the contact, with the execution context as the request's data (so
+ * trigger and awaited event data are template variables), and hands the email to the delivery path. The
+ * email is keyed by (execution, step): an activity that runs again finds the email it made and does not
+ * send twice.
+ */
+export async function sendStepEmail(
+  config: Config,
+  em: EntityManager,
+  live: LiveExecution,
+  step: { id: string; config: SendEmailConfig },
+  context: Record<string, unknown>,
+): Promise<{ emailId: string; to: string }> {
+  const { execution, contact } = live;
+  const template = await em.findOne(Template, { id: step.config.templateId, projectId: execution.projectId });
+  if (!template) throw new StepFailed(`Template ${step.config.templateId} no longer exists`);
+  const scope = templateVariables({ contact, links: subscriptionLinks(config, contact.id), requestData: context });
+  let rendered;
+  try {
+    rendered = await renderEmail({ subject: template.subject, body: template.body }, scope);
+  } catch (err) {
+    if (err instanceof TemplateError) throw new StepFailed(`Template ${template.id} does not render: ${err.message}`);
+    throw err;
+  }
+  const custom = step.config.recipient?.type === 'CUSTOM' ? step.config.recipient.email : undefined;
+  const to = custom ?? contact.email;
+  const [email] = await enqueueEmails(em, [
+    {
+      projectId: execution.projectId,
+      contactId: custom ? null : contact.id,
+      to: { email: to },
+      from: { email: template.from, name: template.fromName ?? null },
+      replyTo: template.replyTo ?? null,
+      // A value with a line break would otherwise end the Subject field early.
+      subject: rendered.subject.replace(/[\r\n]+/g, ' '),
+      html: rendered.body,
+      sourceType: 'WORKFLOW',
+      marketing: template.type === 'MARKETING',
+      templateId: template.id,
+      workflow: { executionId: execution.id, stepId: step.id },
+    },
+  ]);
+  return { emailId: email!.id, to };
+}

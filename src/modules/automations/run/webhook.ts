@@ -1,0 +1,61 @@
+import type { Deps } from '../../../deps';
+import { VERSION } from '../../../version';
+import type { WebhookConfig } from '../definition';
+import { Automation } from '../entities';
+import { WebhookRefused } from '../webhook/address-policy';
+import { openWebhookSecret } from '../webhook/secret';
+import { sendWebhook, WebhookRejected, type WebhookResponse } from '../webhook/send';
+import { DELIVERY_HEADER, SIGNATURE_HEADER, signatureOf } from '../webhook/signature';
+import { ExecutionGone, StepFailed } from './errors';
+import type { LiveExecution } from './execution';
+
+/** decisions.md: a WEBHOOK request gives up after 10 s. */
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+
+const BODYLESS = new Set(['GET', 'DELETE']);
+
+/** What a WEBHOOK step sends without a configured body: the execution and its contact. */
+function defaultPayload(live: LiveExecution, automation: Automation, stepId: string, context: Record<string, unknown>) {
+  const { execution, contact } = live;
+  return {
+    type: 'workflow.webhook',
+    workflow: { id: automation.id, name: automation.name },
+    execution: { id: execution.id, stepId, entry: execution.entry },
+    contact: { id: contact.id, email: contact.email, subscribed: contact.subscribed, data: contact.data },
+    context,
+  };
+}
+
+/**
+ * WEBHOOK: one signed request. A receiver can verify the X-Postwire-Signature and deduplicate retries by
+ * X-Postwire-Delivery (`<executionId>:<stepId>`), which stays the same across attempts. A refused address
+ * and a 4xx answer fail the step at once (StepFailed); a 5xx or a network failure throws for a retry.
+ */
+export async function callWebhook(
+  deps: Deps,
+  live: LiveExecution,
+  step: { id: string; config: WebhookConfig },
+  context: Record<string, unknown>,
+): Promise<WebhookResponse> {
+  const automation = await deps.orm.em.fork().findOne(Automation, { id: live.execution.automationId });
+  if (!automation) throw new ExecutionGone(live.execution.id);
+  const { config } = step;
+  const body = BODYLESS.has(config.method) ? null : JSON.stringify(config.body ?? defaultPayload(live, automation, step.id, context));
+  const headers: Record<string, string> = {
+    ...config.headers,
+    'user-agent': `Postwire-Webhook/${VERSION}`,
+    ...(body === null ? {} : { 'content-type': 'application/json' }),
+    [SIGNATURE_HEADER]: signatureOf(openWebhookSecret(deps.config, automation), body),
+    [DELIVERY_HEADER]: `${live.execution.id}:${step.id}`,
+  };
+  try {
+    return await sendWebhook(
+      { url: config.url, method: config.method, headers, body },
+      { dns: deps.dns, allowPrivate: deps.config.WEBHOOK_ALLOW_PRIVATE, timeoutMs: WEBHOOK_TIMEOUT_MS },
+    );
+  } catch (err) {
+    if (err instanceof WebhookRefused) throw new StepFailed(`Webhook refused: ${err.message}`);
+    if (err instanceof WebhookRejected) throw new StepFailed(`${err.message}: ${JSON.stringify(err.body).slice(0, 500)}`);
+    throw err;
+  }
+}

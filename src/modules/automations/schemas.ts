@@ -1,0 +1,199 @@
+import { z } from 'zod';
+import { FIELD_TYPES } from '../contacts/entities';
+import { BRANCHES, EXECUTION_STATUSES, OUTCOMES, STEP_STATUSES, STEP_TYPES, TRIGGER_TYPES, type StepType } from './definition';
+import { EventName, STEP_CONFIG_OUTPUTS, STEP_CONFIGS } from './step-configs';
+
+export const MAX_PAGE_SIZE = 100;
+
+export const WorkflowIdParams = z.object({ id: z.uuid() });
+export const StepParams = z.object({ id: z.uuid(), stepId: z.uuid() });
+export const TransitionParams = z.object({ id: z.uuid(), transitionId: z.uuid() });
+export const ExecutionParams = z.object({ id: z.uuid(), executionId: z.uuid() });
+
+const Name = z.string().trim().min(1, 'name is required').max(255).regex(/^[^\r\n]*$/, 'Must not contain line breaks');
+const Description = z.string().max(5000);
+const StepName = Name.describe('A label for the step, shown in summaries');
+
+const page = z.coerce.number().int().min(1).default(1);
+const pageSize = z.coerce.number().int().min(1).max(MAX_PAGE_SIZE, `pageSize is at most ${MAX_PAGE_SIZE}`).default(20);
+
+export const ListWorkflowsQuery = z.object({
+  page,
+  pageSize,
+  search: z.string().max(200).optional().describe('Case-insensitive substring of the name'),
+  enabled: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
+});
+export type ListWorkflowsQuery = z.infer<typeof ListWorkflowsQuery>;
+
+export const CreateWorkflowBody = z.object({
+  name: Name,
+  description: Description.nullish(),
+  eventName: EventName.describe('The event that starts an execution; any tracked or service event (contact.*, email.*, segment.*)'),
+  allowReentry: z.boolean().default(false).describe('false: a contact enters at most once, ever; true: at most one active execution at a time'),
+});
+export type CreateWorkflowBody = z.infer<typeof CreateWorkflowBody>;
+
+export const UpdateWorkflowBody = z.object({
+  name: Name.optional(),
+  description: Description.nullish().describe('null clears it'),
+  triggerType: z.enum(TRIGGER_TYPES).optional().describe('MANUAL workflows start only through POST /workflows/{id}/executions'),
+  triggerConfig: z
+    .object({ eventName: EventName.optional() })
+    .optional()
+    .describe('EVENT: { eventName } (kept when omitted); MANUAL: {}'),
+  enabled: z.boolean().optional().describe('Enabling checks that the steps form a single-rooted acyclic graph (400 otherwise)'),
+  allowReentry: z.boolean().optional(),
+});
+export type UpdateWorkflowBody = z.infer<typeof UpdateWorkflowBody>;
+
+const stepBody = (type: StepType) => {
+  const config: z.ZodType = STEP_CONFIGS[type];
+  return z.object({ type: z.literal(type), name: StepName.nullish(), config: config.prefault({}) });
+};
+
+export const AddStepBody = z.discriminatedUnion(
+  'type',
+  STEP_TYPES.map((t) => stepBody(t)) as unknown as [ReturnType<typeof stepBody>, ...Array<ReturnType<typeof stepBody>>],
+  { error: `type must be one of ${STEP_TYPES.join(', ')}` },
+);
+export type AddStepBody = { type: StepType; name?: string | null; config: unknown };
+
+export const UpdateStepBody = z.object({
+  name: StepName.nullish().describe('null clears it'),
+  config: z.unknown().optional().meta({ description: "The step's config, replaced whole and checked as for its type" }),
+});
+export type UpdateStepBody = z.infer<typeof UpdateStepBody>;
+
+export const DeleteStepQuery = z.object({
+  splice: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true')
+    .describe("true reconnects the step's incoming transitions to the step its single outgoing transition led to"),
+});
+
+export const AddTransitionBody = z.object({
+  fromStepId: z.uuid(),
+  toStepId: z.uuid(),
+  branch: z.enum(BRANCHES).nullish().describe('Required from a CONDITION step, refused from others'),
+  outcome: z.enum(OUTCOMES).nullish().describe('From a WAIT_FOR_EVENT step (default EVENT); TIMEOUT needs a timeout on the step'),
+});
+export type AddTransitionBody = z.infer<typeof AddTransitionBody>;
+
+export const StartExecutionBody = z
+  .object({
+    contactId: z.uuid().optional(),
+    email: z.email().max(320).optional().describe('Instead of contactId: the contact with this email'),
+    context: z.record(z.string(), z.json()).default({}).describe('Per-execution variables for templates, CONDITION steps and webhooks'),
+  })
+  .refine((b) => (b.contactId === undefined) !== (b.email === undefined), { message: 'Give exactly one of contactId and email', path: ['contactId'] });
+export type StartExecutionBody = z.infer<typeof StartExecutionBody>;
+
+export const ListExecutionsQuery = z.object({
+  status: z.enum(EXECUTION_STATUSES, { error: `status must be one of ${EXECUTION_STATUSES.join(', ')}` }).optional(),
+  page,
+  pageSize,
+});
+export type ListExecutionsQuery = z.infer<typeof ListExecutionsQuery>;
+
+export const StepResponse = z.object({
+  id: z.uuid(),
+  workflowId: z.uuid(),
+  type: z.enum(STEP_TYPES),
+  name: z.string().nullable(),
+  config: z.union(STEP_TYPES.map((t) => STEP_CONFIG_OUTPUTS[t]) as unknown as [z.ZodType, z.ZodType, ...z.ZodType[]]),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+});
+export type StepResponse = z.infer<typeof StepResponse>;
+
+export const TransitionResponse = z.object({
+  id: z.uuid(),
+  workflowId: z.uuid(),
+  fromStepId: z.uuid(),
+  toStepId: z.uuid(),
+  branch: z.enum(BRANCHES).nullable(),
+  outcome: z.enum(OUTCOMES).nullable(),
+  createdAt: z.iso.datetime(),
+});
+export type TransitionResponse = z.infer<typeof TransitionResponse>;
+
+export const WorkflowResponse = z.object({
+  id: z.uuid(),
+  projectId: z.uuid(),
+  name: z.string(),
+  description: z.string().nullable(),
+  triggerType: z.enum(TRIGGER_TYPES),
+  triggerConfig: z.object({ eventName: z.string().optional() }),
+  enabled: z.boolean(),
+  allowReentry: z.boolean(),
+  webhookSecret: z.string().describe('Key of the X-Postwire-Signature HMAC-SHA256 that WEBHOOK steps send'),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+});
+export type WorkflowResponse = z.infer<typeof WorkflowResponse>;
+
+export const WorkflowDetailResponse = WorkflowResponse.extend({
+  steps: z.array(StepResponse),
+  transitions: z.array(TransitionResponse),
+});
+
+const offsetPage = <T extends z.ZodType>(item: T) =>
+  z.object({ data: z.array(item), total: z.number().int(), page: z.number().int(), pageSize: z.number().int(), totalPages: z.number().int() });
+
+export const WorkflowPage = offsetPage(WorkflowResponse);
+
+export const HistoryEntryResponse = z.object({
+  stepId: z.uuid(),
+  type: z.enum(STEP_TYPES),
+  name: z.string().nullable(),
+  status: z.enum(STEP_STATUSES),
+  startedAt: z.iso.datetime(),
+  completedAt: z.iso.datetime().nullable(),
+  output: z.record(z.string(), z.unknown()).nullable(),
+  error: z.string().nullable(),
+});
+
+export const ExecutionResponse = z.object({
+  id: z.uuid(),
+  workflowId: z.uuid(),
+  contactId: z.uuid(),
+  contact: z.object({ id: z.uuid(), email: z.string() }).nullable(),
+  status: z.enum(EXECUTION_STATUSES),
+  currentStepId: z.uuid().nullable(),
+  currentStep: z.object({ id: z.uuid(), type: z.enum(STEP_TYPES), name: z.string().nullable() }).nullable(),
+  waitingFor: z.string().nullable().describe('The event a WAIT_FOR_EVENT step awaits'),
+  context: z.record(z.string(), z.unknown()),
+  stepHistory: z.array(HistoryEntryResponse),
+  exitReason: z.string().nullable(),
+  error: z.string().nullable(),
+  entry: z.number().int().describe("The contact's entry into the workflow, 1 for the first"),
+  triggerEventId: z.uuid().nullable(),
+  temporalWorkflowId: z.string(),
+  temporalRunId: z.string().nullable(),
+  startedAt: z.iso.datetime(),
+  completedAt: z.iso.datetime().nullable(),
+  updatedAt: z.iso.datetime(),
+});
+export type ExecutionResponse = z.infer<typeof ExecutionResponse>;
+
+export const ExecutionPage = offsetPage(ExecutionResponse);
+
+export const CancelAllResponse = z.object({ cancelled: z.number().int().describe('Executions that were RUNNING or WAITING') });
+
+export const FIELD_CATEGORIES = ['contact', 'emailActivity', 'event', 'eventData'] as const;
+
+export const WorkflowFieldsResponse = z.object({
+  fields: z.array(
+    z.object({
+      field: z.string().describe('As a filter names it: email, data.plan, email.opened, event.signup, event.amount'),
+      type: z.enum([...FIELD_TYPES, 'event']).describe('event: use the triggered* operators'),
+      category: z.enum(FIELD_CATEGORIES).describe(
+        'contact: contact fields; emailActivity and event: the triggered* operators over the contact\'s history; eventData: a key of event data, read from the execution context by value operators',
+      ),
+      isCustom: z.boolean(),
+      eventNames: z.array(z.string()).optional().describe('eventData: the events whose data carried the key'),
+    }),
+  ),
+});
+export type WorkflowFieldsResponse = z.infer<typeof WorkflowFieldsResponse>;

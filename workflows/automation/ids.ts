@@ -1,0 +1,43 @@
+/** Names of the automation workflow, shared by the workflow and the code that starts and signals it. */
+import type { Definition, EndStatus } from '../../src/modules/automations/definition';
+
+/**
+ * One contact's execution of an automation. A contact's first entry is `automation:<workflowId>:<contactId>`;
+ * where re-entry allows later ones, each gets its ordinal as a suffix (`…:2`, `…:3`). Each ID is used once
+ * (REJECT_DUPLICATE), so Temporal too refuses a second first entry and a repeated start of the same entry.
+ */
+export const automationWorkflowId = (automationId: string, contactId: string, entry: number) =>
+  `automation:${automationId}:${contactId}${entry === 1 ? '' : `:${entry}`}`;
+
+export const automationSummary = (automationName: string, contactEmail: string) => `${automationName}: ${contactEmail}`;
+
+export const AUTOMATION_EVENT_SIGNAL = 'automationEvent';
+
+/** A tracked event of the contact, handed to executions waiting for its name (WAIT_FOR_EVENT). */
+export interface AutomationEvent {
+  id: string;
+  name: string;
+  data: Record<string, unknown>;
+  /** ISO timestamp; a wait counts events from when its step began. */
+  createdAt: string;
+}
+
+export interface AutomationInput {
+  executionId: string;
+  projectId: string;
+  automationId: string;
+  contactId: string;
+  /** The snapshot stored on the execution when it started. */
+  definition: Definition;
+  context: Record<string, unknown>;
+}
+
+/** How the run ended; `GONE` when its execution record disappeared (contact or project deleted). */
+export interface AutomationResult {
+  status: EndStatus | 'GONE';
+  steps: number;
+}
+
+/** Failure types of the automation activities that the workflow tells apart. */
+export const EXECUTION_GONE = 'ExecutionGone';
+export const STEP_FAILED = 'StepFailed';

@@ -1,0 +1,68 @@
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import type { TemporalGateway } from '../../src/temporal/client';
+import { AutomationIdKey, ContactIdKey, CurrentStepKey, ProjectIdKey } from '../../src/temporal/search-attributes';
+import type { automation } from './workflow';
+import { AUTOMATION_EVENT_SIGNAL, type AutomationEvent, type AutomationInput } from './ids';
+
+export interface StartAutomation {
+  workflowId: string;
+  input: AutomationInput;
+  summary: string;
+  firstStepId: string | null;
+}
+
+/**
+ * Starts an execution's workflow. Each ID is used once: a repeated start of the same execution (say, the
+ * outbox handing its trigger over again) finds it running or done and is a no-op.
+ */
+export async function startAutomation(temporal: TemporalGateway, start: StartAutomation, signal?: AbortSignal): Promise<void> {
+  const { input } = start;
+  const attributes = temporal.searchAttributes
+    ? {
+        typedSearchAttributes: [
+          { key: ProjectIdKey, value: input.projectId },
+          { key: ContactIdKey, value: input.contactId },
+          { key: AutomationIdKey, value: input.automationId },
+          ...(start.firstStepId ? [{ key: CurrentStepKey, value: start.firstStepId }] : []),
+        ],
+      }
+    : {};
+  const run = () =>
+    temporal.client.workflow.start<typeof automation>('automation', {
+      taskQueue: temporal.taskQueue,
+      workflowId: start.workflowId,
+      args: [input],
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      workflowIdConflictPolicy: 'FAIL',
+      staticSummary: start.summary,
+      ...attributes,
+    });
+  try {
+    await (signal ? temporal.client.withAbortSignal(signal, run) : run());
+  } catch (err) {
+    if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+  }
+}
+
+/** Requests cancellation; false when the workflow is not running (finished, or never started). */
+export async function cancelAutomation(temporal: TemporalGateway, workflowId: string): Promise<boolean> {
+  try {
+    await temporal.client.workflow.getHandle(workflowId).cancel();
+    return true;
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return false;
+    throw err;
+  }
+}
+
+/** Hands an event to a waiting execution; false when its workflow has already finished. */
+export async function signalAutomation(temporal: TemporalGateway, workflowId: string, event: AutomationEvent, signal?: AbortSignal): Promise<boolean> {
+  const send = () => temporal.client.workflow.getHandle(workflowId).signal(AUTOMATION_EVENT_SIGNAL, event);
+  try {
+    await (signal ? temporal.client.withAbortSignal(signal, send) : send());
+    return true;
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return false;
+    throw err;
+  }
+}

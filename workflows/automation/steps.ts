@@ -1,0 +1,88 @@
+import { condition, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
+import type { AutomationActivities } from '../../activities/automation';
+import type { StepOf, StepSnapshot } from '../../src/modules/automations/definition';
+import { delayMs, type StepResult } from '../../src/modules/automations/interpreter';
+import type { Inbox } from './inbox';
+import { ExecutionGoneSignal, type Mirror } from './mirror';
+
+const STEP_RETRY = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 8 } as const;
+
+/** Database work of a step: quick, retried with backoff for about four minutes, then the step fails. */
+const stepActivities = (summary: string) =>
+  proxyActivities<AutomationActivities>({ startToCloseTimeout: '1 minute', retry: STEP_RETRY, summary });
+
+/** decisions.md: each WEBHOOK attempt gives up after 10 s; network errors and 5xx are retried with backoff. */
+const webhookActivities = (summary: string) =>
+  proxyActivities<AutomationActivities>({
+    startToCloseTimeout: '15 seconds',
+    retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 5 },
+    summary,
+  });
+
+/** Mirror writes run in the worker that holds the workflow task: no round trip through the server. */
+export const { saveAutomationState } = proxyLocalActivities<AutomationActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumInterval: '30 seconds' },
+});
+
+export interface StepRun {
+  result: StepResult;
+  output: Record<string, unknown> | null;
+}
+
+export interface StepEnv {
+  executionId: string;
+  mirror: Mirror;
+  inbox: Inbox;
+  summary: string;
+}
+
+const done = (output: Record<string, unknown> | null = null): StepRun => ({ result: { kind: 'done' }, output });
+
+async function waitForEvent(step: StepOf<'WAIT_FOR_EVENT'>, env: StepEnv): Promise<StepRun> {
+  const { mirror, inbox } = env;
+  const { eventName, timeout } = step.config;
+  mirror.wait(eventName);
+  const begun = await stepActivities(env.summary).beginAutomationWait({ state: mirror.state(), eventName, used: inbox.usedIds() });
+  if (!begun) throw new ExecutionGoneSignal();
+  let event = begun.event ?? inbox.find(eventName, begun.since);
+  if (!event) {
+    const arrived = () => (event = inbox.find(eventName, begun.since)) !== undefined;
+    if (timeout === undefined) await condition(arrived);
+    else await condition(arrived, timeout * 1000, { summary: env.summary });
+  }
+  if (!event) return { result: { kind: 'timeout' }, output: { timedOut: true } };
+  inbox.take(event);
+  // decisions.md: the event's data merges into the execution context.
+  mirror.context = { ...mirror.context, ...event.data };
+  return { result: { kind: 'event' }, output: { eventId: event.id, eventName: event.name, data: event.data } };
+}
+
+/** Runs one step and reports what it came to; all I/O goes through activities. */
+export async function runStep(step: StepSnapshot, env: StepEnv): Promise<StepRun> {
+  const { executionId, mirror, summary } = env;
+  const input = { executionId, stepId: step.id, context: mirror.context };
+  switch (step.type) {
+    case 'SEND_EMAIL':
+      return done(await stepActivities(summary).sendAutomationEmail({ ...input, config: step.config }));
+    case 'DELAY':
+      await mirror.waitForTimer();
+      await sleep(delayMs(step.config), { summary });
+      return done();
+    case 'WAIT_FOR_EVENT':
+      return waitForEvent(step, env);
+    case 'CONDITION': {
+      const { branch } = await stepActivities(summary).evaluateAutomationCondition({ ...input, config: step.config });
+      return { result: { kind: 'branch', branch }, output: { branch } };
+    }
+    case 'WEBHOOK':
+      return done(await webhookActivities(summary).callAutomationWebhook({ ...input, config: step.config }));
+    case 'UPDATE_CONTACT': {
+      const { variables, subscriptionChanged } = await stepActivities(summary).updateAutomationContact({ ...input, config: step.config });
+      mirror.context = { ...mirror.context, ...variables };
+      return done({ subscriptionChanged });
+    }
+    case 'EXIT':
+      return done();
+  }
+}

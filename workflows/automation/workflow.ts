@@ -1,0 +1,65 @@
+import {
+  ActivityFailure, ApplicationFailure, CancellationScope, defineSignal, isCancellation, setCurrentDetails, setHandler,
+  upsertSearchAttributes, workflowInfo,
+} from '@temporalio/workflow';
+import { stepSummary } from '../../src/modules/automations/describe';
+import { firstStep, nextStep, type Next } from '../../src/modules/automations/interpreter';
+import { AutomationIdKey, CurrentStepKey } from '../../src/temporal/search-attributes';
+import { AUTOMATION_EVENT_SIGNAL, EXECUTION_GONE, type AutomationEvent, type AutomationInput, type AutomationResult } from './ids';
+import { Inbox } from './inbox';
+import { ExecutionGoneSignal, Mirror } from './mirror';
+import { runStep, saveAutomationState } from './steps';
+
+export const automationEvent = defineSignal<[AutomationEvent]>(AUTOMATION_EVENT_SIGNAL);
+
+const isGone = (err: unknown) =>
+  err instanceof ExecutionGoneSignal ||
+  (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure && err.cause.type === EXECUTION_GONE);
+
+/** The message of the failure that ended a step after its retries. */
+const failureMessage = (err: unknown) => (err instanceof ActivityFailure && err.cause ? err.cause.message : String(err));
+
+/** Only runs started with search attributes (not on the time-skipping test server) update CurrentStep. */
+function markCurrentStep(stepId: string): void {
+  if (workflowInfo().typedSearchAttributes.get(AutomationIdKey) !== undefined) upsertSearchAttributes([{ key: CurrentStepKey, value: stepId }]);
+}
+
+/**
+ * One contact's execution of an automation: a thin driver around the step interpreter, running the
+ * definition snapshot it was started with. Each step's I/O is an activity; the execution record mirrors
+ * every change. Cancelling the workflow marks the execution CANCELLED; a step that fails after its retries
+ * marks it FAILED and fails the run.
+ */
+export async function automation(input: AutomationInput): Promise<AutomationResult> {
+  const inbox = new Inbox();
+  setHandler(automationEvent, (event) => inbox.add(event));
+  const mirror = new Mirror(input.executionId, input.context, saveAutomationState);
+  let next: Next = firstStep(input.definition);
+  let steps = 0;
+  try {
+    while (next.kind === 'step') {
+      const step = next.step;
+      const summary = stepSummary(input.definition.name, ++steps, step);
+      setCurrentDetails(summary);
+      markCurrentStep(step.id);
+      await mirror.enter(step);
+      const run = await runStep(step, { executionId: input.executionId, mirror, inbox, summary });
+      mirror.complete(run.output);
+      next = nextStep(input.definition, step, run.result);
+    }
+    await mirror.end(next.status, next.status === 'EXITED' ? next.reason : null);
+    setCurrentDetails(`${input.definition.name}: ${next.status.toLowerCase()} after ${steps} step(s)`);
+    return { status: next.status, steps };
+  } catch (err) {
+    if (isGone(err)) return { status: 'GONE', steps };
+    if (isCancellation(err)) {
+      await CancellationScope.nonCancellable(() => mirror.cancel());
+      throw err;
+    }
+    const message = failureMessage(err);
+    await mirror.fail(message).catch((failed: unknown) => {
+      if (!isGone(failed)) throw failed;
+    });
+    throw ApplicationFailure.nonRetryable(`Step ${steps} failed: ${message}`, 'StepFailed');
+  }
+}
