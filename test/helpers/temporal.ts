@@ -9,7 +9,7 @@ const SDK_LEVELS: Record<string, LogLevel> = { trace: 'TRACE', debug: 'DEBUG', i
 let runtimeInstalled = false;
 
 /** SDK and worker logs only at ERROR unless TEST_LOG_LEVEL asks for more; must precede any connection. */
-function installRuntime(): void {
+export function installRuntime(): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
   const level = SDK_LEVELS[process.env.TEST_LOG_LEVEL ?? ''] ?? 'ERROR';

@@ -8,10 +8,12 @@ const { beginJob, finishJob, failJob } = proxyActivities<JobActivities>({
   retry: { maximumInterval: '1 minute' },
 });
 
-// A chunk is one short transaction; a worker that dies holding one is noticed after a minute and the
-// chunk retried. Failures that repeat ten times are not transient: the job fails with the reason.
+// A chunk is one transaction that heartbeats while it runs: a worker that dies holding one is noticed
+// within ten seconds and the chunk retried. Failures that repeat ten times are not transient: the job
+// fails with the reason.
 const chunks = proxyActivities<JobActivities>({
-  startToCloseTimeout: '1 minute',
+  startToCloseTimeout: '10 minutes',
+  heartbeatTimeout: '10 seconds',
   retry: { maximumInterval: '30 seconds', maximumAttempts: 10 },
 });
 

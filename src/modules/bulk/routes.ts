@@ -4,7 +4,7 @@ import { defineRoute, type RouteDef } from '../../http/route';
 import { BULK_OPERATIONS, type BulkOperation } from '../../../workflows/jobs/ids';
 import { JobAccepted } from '../jobs/schemas';
 import { getJob, serializeJob } from '../jobs/service';
-import { BulkBody, BulkJobParams, BulkJobStatus } from './schemas';
+import { BulkBody, BulkJobParams, BulkJobStatus, BulkResult } from './schemas';
 import { queueBulk } from './service';
 
 const tag = 'Contacts';
@@ -49,7 +49,7 @@ export function bulkRoutes(deps: Deps): RouteDef[] {
         404: { description: 'NOT_FOUND: no such bulk job in this project' },
       },
       handler: async (ctx, { params }) => {
-        ctx.body = serializeJob(await getJob(ctx.state.em, requireProject(ctx).id, params.jobId, 'bulk'));
+        ctx.body = serializeJob(await getJob(ctx.state.em, requireProject(ctx).id, params.jobId, 'bulk'), BulkResult);
       },
     }),
   ];

@@ -3,7 +3,7 @@ import { requireProject } from '../../http/context';
 import { defineRoute, type RouteDef } from '../../http/route';
 import { JobAccepted } from '../jobs/schemas';
 import { getJob, serializeJob } from '../jobs/service';
-import { ImportForm, ImportJobParams, ImportJobStatus } from './schemas';
+import { ImportForm, ImportJobParams, ImportJobStatus, ImportResult } from './schemas';
 import { queueImport } from './service';
 import { readCsvUpload } from './upload';
 
@@ -45,7 +45,7 @@ export function importRoutes(deps: Deps): RouteDef[] {
         404: { description: 'NOT_FOUND: no such import job in this project' },
       },
       handler: async (ctx, { params }) => {
-        ctx.body = serializeJob(await getJob(ctx.state.em, requireProject(ctx).id, params.jobId, 'import'));
+        ctx.body = serializeJob(await getJob(ctx.state.em, requireProject(ctx).id, params.jobId, 'import'), ImportResult);
       },
     }),
   ];

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { z } from 'zod';
 import { notFound } from '../../http/errors';
 import { Job, type JobKind } from './entities';
 
@@ -15,10 +16,11 @@ export function progressOf(job: Pick<Job, 'state' | 'total' | 'processed'>): num
   return Math.min(100, Math.floor((job.processed * 100) / job.total));
 }
 
-export const serializeJob = (job: Job) => ({
+/** `result` read through the kind's schema, which also puts its fields in their documented order. */
+export const serializeJob = (job: Job, result: z.ZodType) => ({
   id: job.id,
   state: job.state,
   progress: progressOf(job),
-  result: job.result,
+  result: result.parse(job.result),
   ...(job.state === 'failed' ? { failedReason: job.failedReason ?? 'The job failed' } : {}),
 });
