@@ -1,13 +1,15 @@
 import type { TestStack } from '../helpers/stack';
-import type { TestProject } from '../helpers/fixtures';
+import { newTenant, type TestProject, type TestUser } from '../helpers/fixtures';
 import { sql } from '../helpers/seed';
 import { client, type Client } from '../audience/helpers';
-import { senderTenant } from '../emails/helpers';
+import { verifiedDomain } from '../templates/helpers';
 
 /** The project's requests, PUT included. */
 export type CampaignClient = Client & { put: (path: string) => ReturnType<Client['post']> };
 
 export interface CampaignTenant {
+  /** The project's OWNER. */
+  user: TestUser;
   project: TestProject;
   c: CampaignClient;
   /** An address on the project's verified domain. */
@@ -17,9 +19,10 @@ export interface CampaignTenant {
 
 /** A fresh tenant with a verified sender domain. */
 export async function campaignTenant(stack: TestStack): Promise<CampaignTenant> {
-  const { project, from, domain } = await senderTenant(stack);
+  const { user, project } = await newTenant(stack);
+  const domain = await verifiedDomain(stack, project);
   const c = { ...client(stack, project), put: (path: string) => stack.http().put(path).set('Authorization', `Bearer ${project.secret}`) };
-  return { project, c, from, domain: domain.domain };
+  return { user, project, c, from: `news@${domain}`, domain };
 }
 
 export const campaignBody = (t: CampaignTenant, overrides: Record<string, unknown> = {}) => ({

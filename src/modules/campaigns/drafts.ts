@@ -9,7 +9,7 @@ export type CampaignContent = Pick<Campaign, 'id' | 'projectId' | 'subject' | 'b
 export const TEST_SUBJECT_PREFIX = '[TEST] ';
 
 /** The campaign rendered for one recipient, as the delivery API takes it. */
-export async function campaignDraft(config: Pick<Config, 'PUBLIC_URL'>, campaign: CampaignContent, contact: RecipientContact): Promise<EmailDraft> {
+export async function campaignDraft(config: Config, campaign: CampaignContent, contact: RecipientContact): Promise<EmailDraft> {
   const scope = templateVariables({ contact, links: subscriptionLinks(config, contact.id) });
   const rendered = await renderEmail({ subject: campaign.subject, body: campaign.body }, scope);
   return {
@@ -31,7 +31,7 @@ export async function campaignDraft(config: Pick<Config, 'PUBLIC_URL'>, campaign
  * no recipient of the campaign (no campaign key, so it neither counts in its statistics nor blocks the real
  * email to the same contact) and it travels in the transactional lane, ahead of campaign backlogs.
  */
-export async function testDraft(config: Pick<Config, 'PUBLIC_URL'>, campaign: CampaignContent, contact: RecipientContact): Promise<EmailDraft> {
+export async function testDraft(config: Config, campaign: CampaignContent, contact: RecipientContact): Promise<EmailDraft> {
   const draft = await campaignDraft(config, campaign, contact);
   return { ...draft, contactId: null, campaignId: null, sourceType: 'TRANSACTIONAL', subject: `${TEST_SUBJECT_PREFIX}${draft.subject}` };
 }

@@ -104,7 +104,7 @@ interface RecipientRow {
  */
 export async function enqueueBatch(
   em: EntityManager,
-  deps: { config: Pick<Config, 'PUBLIC_URL'>; logger: Logger },
+  deps: { config: Config; logger: Logger },
   ref: SendRef,
   input: { after: string | null; size: number },
 ): Promise<EnqueueBatch | null> {

@@ -1,0 +1,175 @@
+import type { DeliveryPump } from '../../src/modules/emails/delivery/pump';
+import { CampaignIdKey, ProjectIdKey } from '../../src/temporal/search-attributes';
+import { startStack, type TestStack } from '../helpers/stack';
+import { releaseTemporal, startWorker, type RunningWorker } from '../helpers/temporal';
+import { parseMail, waitForMail } from '../helpers/mail';
+import { startPump } from '../helpers/pump';
+import { sql } from '../helpers/seed';
+import { waitFor } from '../helpers/wait';
+import { joinedUser } from '../helpers/members';
+import { newTenant } from '../helpers/fixtures';
+import { addContact, allOf, filter } from '../segments/helpers';
+import { campaignWorkflowId } from '../../workflows/campaigns/ids';
+import { campaignState, campaignTenant, createCampaign, seedContacts, type CampaignTenant } from './helpers';
+
+/** Small batches, so that even small campaigns take several activities. */
+const BATCH = 7;
+
+let stack: TestStack;
+let worker: RunningWorker;
+let pump: DeliveryPump;
+beforeAll(async () => {
+  stack = await startStack({ env: { CAMPAIGN_BATCH_SIZE: String(BATCH) } });
+  worker = await startWorker(stack.deps);
+  pump = await startPump(stack.deps);
+});
+afterAll(async () => {
+  await pump?.stop();
+  await worker?.stop();
+  if (!stack) return;
+  await releaseTemporal(stack.deps.temporal);
+  await stack.close();
+});
+
+const handle = (campaignId: string) => stack.deps.temporal.client.workflow.getHandle(campaignWorkflowId(campaignId));
+
+async function sendNow(t: CampaignTenant, id: string) {
+  return (await t.c.post(`/campaigns/${id}/send`).send({}).expect(200)).body;
+}
+
+async function reachStatus(t: CampaignTenant, id: string, status: string, timeoutMs = 30_000) {
+  return waitFor(
+    `campaign ${id} to be ${status}`,
+    async () => {
+      const body = (await t.c.get(`/campaigns/${id}`).expect(200)).body;
+      return body.status === status ? body : undefined;
+    },
+    timeoutMs,
+  );
+}
+
+/** Messages the sink received per recipient address, among `addresses`. */
+const receivedBy = (addresses: string[]) => addresses.map((a) => stack.smtp.to(a).length);
+
+async function campaignEmails(campaignId: string) {
+  return sql<{ status: string; contact_id: string; to_address: string }>(stack, 'select status, contact_id, to_address from emails where campaign_id = ?', [campaignId]);
+}
+
+describe('sending a campaign (dev server, real worker and delivery pump)', () => {
+  it('sends one rendered email to each subscribed contact, then is SENT with sentAt and its counts', async () => {
+    const t = await campaignTenant(stack);
+    const subscribed = ['ann', 'bob', 'cat', 'dan', 'eve', 'fay', 'gus', 'hal', 'ivy'].map((n) => `${n}-${t.project.id.slice(0, 8)}@example.test`);
+    for (const [i, email] of subscribed.entries()) await addContact(t, email, { name: `Reader ${i}` });
+    const unsubscribed = `out-${t.project.id.slice(0, 8)}@example.test`;
+    await addContact(t, unsubscribed, { name: 'Out' }, false);
+    const campaign = await createCampaign(t);
+
+    const started = await sendNow(t, campaign.id);
+    expect(started.data.status).toBe('SENDING');
+    const sent = await reachStatus(t, campaign.id, 'SENT');
+    expect(sent).toMatchObject({ totalRecipients: 9, sentCount: 9, sentAt: expect.any(String) });
+    expect(receivedBy(subscribed)).toEqual(subscribed.map(() => 1));
+    expect(stack.smtp.to(unsubscribed)).toEqual([]);
+
+    const mail = await parseMail(stack.smtp.to(subscribed[3]!)[0]!);
+    expect(mail.subject).toBe('Hello Reader 3');
+    expect(mail.html).toContain('Spring is here, Reader 3');
+    expect(mail.from).toMatchObject({ address: t.from });
+    expect(mail.messageId).toMatch(/^<[0-9a-f-]{36}@/);
+
+    const emails = await campaignEmails(campaign.id);
+    expect(emails).toHaveLength(9);
+    expect(new Set(emails.map((e) => e.status))).toEqual(new Set(['SENT']));
+    expect((await campaignState(stack, t.project.id)).recipients).toEqual([]);
+    expect((await t.c.get(`/campaigns/${campaign.id}/stats`).expect(200)).body).toMatchObject({ totalRecipients: 9, sentCount: 9, deliveredCount: 0, openRate: 0 });
+    expect(await handle(campaign.id).result()).toBe('SENT');
+  });
+
+  it('sends a TRANSACTIONAL campaign to unsubscribed contacts too', async () => {
+    const t = await campaignTenant(stack);
+    const ann = `ann-${t.project.id.slice(0, 8)}@example.test`;
+    const bob = `bob-${t.project.id.slice(0, 8)}@example.test`;
+    await addContact(t, ann);
+    await addContact(t, bob, {}, false);
+    const campaign = await createCampaign(t, { type: 'TRANSACTIONAL' });
+    await sendNow(t, campaign.id);
+    await reachStatus(t, campaign.id, 'SENT');
+    expect(receivedBy([ann, bob])).toEqual([1, 1]);
+  });
+
+  it('sends to a STATIC segment and to a FILTERED audience, subscribed members only', async () => {
+    const t = await campaignTenant(stack);
+    const tag = t.project.id.slice(0, 8);
+    const [ann, bob, cat] = ['ann', 'bob', 'cat'].map((n) => `${n}-${tag}@example.test`) as [string, string, string];
+    await addContact(t, ann, { plan: 'pro' });
+    await addContact(t, bob, { plan: 'free' });
+    await addContact(t, cat, { plan: 'pro' }, false);
+    const segment = (await t.c.post('/segments').send({ name: 'Picked', type: 'STATIC' }).expect(201)).body;
+    await t.c.post(`/segments/${segment.id}/members`).send({ emails: [bob, cat] }).expect(200);
+
+    const bySegment = await createCampaign(t, { name: 'To the segment', audienceType: 'SEGMENT', segmentId: segment.id });
+    await sendNow(t, bySegment.id);
+    await reachStatus(t, bySegment.id, 'SENT');
+    expect(receivedBy([ann, bob, cat])).toEqual([0, 1, 0]);
+
+    const filtered = await createCampaign(t, { name: 'To pro', audienceType: 'FILTERED', audienceCondition: allOf(filter('data.plan', 'equals', 'pro')) });
+    await sendNow(t, filtered.id);
+    await reachStatus(t, filtered.id, 'SENT');
+    expect(receivedBy([ann, bob, cat])).toEqual([1, 1, 0]);
+  });
+
+  it('fixes the recipients when sending starts: each of a multi-batch audience gets exactly one email', async () => {
+    const t = await campaignTenant(stack);
+    const total = 20 * BATCH + 3;
+    await seedContacts(stack, t.project.id, total, { prefix: `many-${t.project.id.slice(0, 8)}` });
+    const campaign = await createCampaign(t);
+    await sendNow(t, campaign.id);
+    const sent = await reachStatus(t, campaign.id, 'SENT');
+    expect(sent).toMatchObject({ totalRecipients: total, sentCount: total });
+    const emails = await campaignEmails(campaign.id);
+    expect(new Set(emails.map((e) => e.contact_id)).size).toBe(total);
+    const addresses = emails.map((e) => e.to_address);
+    expect(receivedBy(addresses).every((n) => n === 1)).toBe(true);
+  });
+
+  it('runs under the CampaignId and ProjectId search attributes, with a summary and its progress as details', async () => {
+    const t = await campaignTenant(stack);
+    for (const n of ['ann', 'bob', 'cat']) await addContact(t, `${n}-${t.project.id.slice(0, 8)}@example.test`);
+    const campaign = await createCampaign(t);
+    await sendNow(t, campaign.id);
+    await reachStatus(t, campaign.id, 'SENT');
+    const description = await handle(campaign.id).describe();
+    expect(description.typedSearchAttributes.get(CampaignIdKey)).toBe(campaign.id);
+    expect(description.typedSearchAttributes.get(ProjectIdKey)).toBe(t.project.id);
+    expect(await description.staticSummary()).toBe("Campaign 'Spring sale' to 3 recipients");
+    const metadata = await handle(campaign.id).query<{ currentDetails: string }>('__temporal_workflow_metadata');
+    expect(metadata.currentDetails).toBe('Sent 3 / 3');
+    const listed = await waitFor('the visibility record', async () => {
+      const found: string[] = [];
+      for await (const wf of stack.deps.temporal.client.workflow.list({ query: `CampaignId="${campaign.id}"` })) found.push(wf.workflowId);
+      return found.length > 0 ? found : undefined;
+    });
+    expect(listed).toEqual([campaignWorkflowId(campaign.id)]);
+  });
+
+  it('sends the test email only to members, subject prefixed, through the delivery queue, outside the campaign', async () => {
+    const t = await campaignTenant(stack);
+    const member = await joinedUser(stack, t.user, t.project, 'MEMBER');
+    const campaign = await createCampaign(t);
+    for (const address of [t.user.email, member.email.toUpperCase()]) {
+      const res = await t.c.post(`/campaigns/${campaign.id}/test`).send({ email: address }).expect(200);
+      expect(res.body).toMatchObject({ success: true, data: { to: address.toLowerCase(), subject: '[TEST] Hello friend' } });
+      const mail = await waitForMail(stack.smtp, address.toLowerCase(), /^\[TEST\]/);
+      expect(mail.subject).toBe('[TEST] Hello friend');
+    }
+    expect((await t.c.get(`/campaigns/${campaign.id}`).expect(200)).body).toMatchObject({ status: 'DRAFT', sentCount: 0 });
+
+    const { user: outsider } = await newTenant(stack);
+    const before = await campaignState(stack, t.project.id);
+    const refused = await t.c.post(`/campaigns/${campaign.id}/test`).send({ email: outsider.email }).expect(403);
+    expect(refused.body.error.code).toBe('FORBIDDEN');
+    await t.c.post(`/campaigns/${campaign.id}/test`).send({ email: 'not an address' }).expect(422);
+    await t.c.post(`/campaigns/${campaign.id}/test`).send({}).expect(422);
+    expect(await campaignState(stack, t.project.id)).toEqual(before);
+  });
+});
