@@ -56,13 +56,18 @@ export class Mirror {
     if (!(await this.save(this.state(stepBegins)))) throw new ExecutionGoneSignal();
   }
 
+  /**
+   * The step begins now; the first one began when the execution was recorded, so an event tracked in between
+   * counts for a WAIT_FOR_EVENT there.
+   */
   async enter(step: StepSnapshot): Promise<void> {
+    const first = this.history.length === 0;
     this.status = 'RUNNING';
     this.currentStepId = step.id;
     this.waitingFor = null;
     const startedAt = new Date().toISOString();
     this.history.push({ stepId: step.id, type: step.type, name: step.name, status: 'RUNNING', startedAt, completedAt: null, output: null, error: null });
-    await this.write(true);
+    await this.write(!first);
   }
 
   /** WAITING in a DELAY (`eventName` null) or a WAIT_FOR_EVENT; the caller writes the state. */

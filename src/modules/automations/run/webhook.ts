@@ -2,7 +2,7 @@ import type { Deps } from '../../../deps';
 import { VERSION } from '../../../version';
 import type { WebhookConfig } from '../definition';
 import { Automation } from '../entities';
-import { WebhookRefused } from '../webhook/address-policy';
+import { addressPolicy, WebhookRefused } from '../webhook/address-policy';
 import { openWebhookSecret } from '../webhook/secret';
 import { sendWebhook, WebhookRejected, type WebhookResponse } from '../webhook/send';
 import { DELIVERY_HEADER, SIGNATURE_HEADER, signatureOf } from '../webhook/signature';
@@ -51,7 +51,7 @@ export async function callWebhook(
   try {
     return await sendWebhook(
       { url: config.url, method: config.method, headers, body },
-      { dns: deps.dns, allowPrivate: deps.config.WEBHOOK_ALLOW_PRIVATE, timeoutMs: WEBHOOK_TIMEOUT_MS },
+      { dns: deps.dns, policy: addressPolicy(deps.config.WEBHOOK_ALLOW_PRIVATE), timeoutMs: WEBHOOK_TIMEOUT_MS },
     );
   } catch (err) {
     if (err instanceof WebhookRefused) throw new StepFailed(`Webhook refused: ${err.message}`);

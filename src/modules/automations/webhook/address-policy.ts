@@ -31,7 +31,18 @@ export interface ResolvedTarget {
   family: 4 | 6;
 }
 
-export const isBlockedAddress = (address: string) => BLOCKED.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4');
+const isBlockedAddress = (address: string) => BLOCKED.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4');
+
+/** Which addresses requests may reach. */
+export interface AddressPolicy {
+  allows(address: string): boolean;
+  /** Whether `localhost` and metadata names may be used (they resolve to loopback or link-local addresses). */
+  allowsLocalNames: boolean;
+}
+
+/** The deployment's policy: the public internet only, unless WEBHOOK_ALLOW_PRIVATE lifts the rules. */
+export const addressPolicy = (allowPrivate: boolean): AddressPolicy =>
+  allowPrivate ? { allows: () => true, allowsLocalNames: true } : { allows: (a) => !isBlockedAddress(a), allowsLocalNames: false };
 
 /** Answers that say the name has no such records; other failures (timeouts, SERVFAIL) may pass. */
 const ABSENT = new Set(['ENOTFOUND', 'ENODATA', 'ENONAME']);
@@ -49,23 +60,22 @@ async function resolveAll(dns: DnsResolver, hostname: string): Promise<ResolvedT
 
 /**
  * The address to connect to for `hostname` (as `URL.hostname` gives it), resolved through the deployment's
- * resolvers. Throws WebhookRefused when the name does not resolve, or any of its addresses is refused,
- * unless `allowPrivate` (WEBHOOK_ALLOW_PRIVATE) lifts the address rules.
+ * resolvers. Throws WebhookRefused when the name does not resolve, or the policy refuses any of its addresses.
  */
-export async function resolveTarget(dns: DnsResolver, hostname: string, allowPrivate: boolean): Promise<ResolvedTarget> {
+export async function resolveTarget(dns: DnsResolver, hostname: string, policy: AddressPolicy): Promise<ResolvedTarget> {
   const literal = hostname.replace(/^\[(.*)\]$/, '$1');
   const family = isIP(literal);
   if (family) {
-    if (!allowPrivate && isBlockedAddress(literal)) throw new WebhookRefused(`${literal} is a private, loopback, link-local or reserved address`);
+    if (!policy.allows(literal)) throw new WebhookRefused(`${literal} is a private, loopback, link-local or reserved address`);
     return { address: literal, family: family as 4 | 6 };
   }
   if (LOCAL_NAMES.test(hostname) || METADATA_NAMES.test(hostname)) {
-    if (!allowPrivate) throw new WebhookRefused(`${hostname} names a local or metadata service`);
+    if (!policy.allowsLocalNames) throw new WebhookRefused(`${hostname} names a local or metadata service`);
     if (LOCAL_NAMES.test(hostname)) return { address: '127.0.0.1', family: 4 };
   }
   const addresses = await resolveAll(dns, hostname);
   if (addresses.length === 0) throw new WebhookRefused(`${hostname} does not resolve`);
-  const blocked = allowPrivate ? undefined : addresses.find((a) => isBlockedAddress(a.address));
+  const blocked = addresses.find((a) => !policy.allows(a.address));
   if (blocked) throw new WebhookRefused(`${hostname} resolves to ${blocked.address}, a private, loopback, link-local or reserved address`);
   return addresses[0]!;
 }

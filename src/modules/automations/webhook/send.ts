@@ -3,7 +3,7 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { DnsResolver } from '../../../dns/resolver';
 import type { WebhookMethod } from '../definition';
-import { resolveTarget, type ResolvedTarget, WebhookRefused } from './address-policy';
+import { resolveTarget, type AddressPolicy, type ResolvedTarget, WebhookRefused } from './address-policy';
 
 export interface WebhookRequest {
   url: string;
@@ -23,7 +23,7 @@ export interface WebhookResponse {
 
 export interface SendOptions {
   dns: DnsResolver;
-  allowPrivate: boolean;
+  policy: AddressPolicy;
   /** The whole exchange, redirects included. */
   timeoutMs: number;
   maxRedirects?: number;
@@ -93,7 +93,7 @@ export async function sendWebhook(request: WebhookRequest, options: SendOptions)
   let current = request;
   for (let hop = 0; ; hop++) {
     const url = new URL(current.url);
-    const target = await resolveTarget(options.dns, url.hostname, options.allowPrivate);
+    const target = await resolveTarget(options.dns, url.hostname, options.policy);
     const res = await exchange(url, current, target, signal);
     const location = res.headers.location;
     if (REDIRECTS.has(res.statusCode ?? 0) && location) {
