@@ -1,0 +1,79 @@
+import { Client, Connection } from '@temporalio/client';
+import { startStack, type TestStack } from '../helpers/stack';
+import { releaseTemporal, startWorker } from '../helpers/temporal';
+import { sql } from '../helpers/seed';
+import { addContact, csv, projectState, settled, tenant, upload } from './helpers';
+
+let stack: TestStack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(async () => {
+  if (!stack) return;
+  await releaseTemporal(stack.deps.temporal);
+  await stack.close();
+});
+
+describe('job states', () => {
+  it('is waiting until a worker runs it; a chunk that cannot be read fails the job with the reason, keeping what was done', async () => {
+    const t = await tenant(stack);
+    const rows = Array.from({ length: 1200 }, (_, i) => `w${i}@example.test`);
+    const { jobId } = (await upload(t, csv('email', ...rows)).expect(202)).body;
+    expect((await t.c.get(`/contacts/import/${jobId}`).expect(200)).body).toEqual({
+      id: jobId,
+      state: 'waiting',
+      progress: 0,
+      result: { totalRows: 1200, created: 0, updated: 0, skipped: 0, failed: 0, errors: [] },
+    });
+    await sql(stack, `update job_chunks set items = '{"rows": "garbage"}' where job_id = ? and seq = 1`, [jobId]);
+
+    const worker = await startWorker(stack.deps);
+    try {
+      const job = await settled(t, `/contacts/import/${jobId}`);
+      expect(job).toEqual({
+        id: jobId,
+        state: 'failed',
+        progress: 41,
+        result: { totalRows: 1200, created: 500, updated: 0, skipped: 0, failed: 0, errors: [] },
+        failedReason: expect.stringMatching(/^Processing rows 501–1000 failed: stored import rows do not read: /),
+      });
+      const handle = stack.deps.temporal.client.workflow.getHandle(jobId);
+      await expect(handle.result()).rejects.toThrow();
+      expect((await handle.describe()).status.name).toBe('FAILED');
+    } finally {
+      await worker.stop();
+    }
+    const [count] = await sql<{ n: number }>(stack, 'select count(*)::int as n from contacts where project_id = ?', [t.project.id]);
+    expect(count!.n).toBe(500);
+  });
+});
+
+describe('while Temporal is unreachable', () => {
+  // Nothing listens on port 1: every Temporal call fails as it would during an outage.
+  const connection = Connection.lazy({ address: '127.0.0.1:1' });
+  let down: TestStack;
+  beforeAll(async () => {
+    down = await startStack({ temporal: { client: new Client({ connection }), taskQueue: 'unreachable', searchAttributes: true } });
+  });
+  afterAll(async () => {
+    await down?.close();
+    await connection.close();
+  });
+
+  it('answers 503 to an import or a bulk operation and keeps no job', async () => {
+    const t = await tenant(down);
+    const ann = await addContact(t, 'ann@example.test');
+    const before = await projectState(down, t.project.id);
+    // Side by side: each waits out the client's connection attempts.
+    const [imported, unsubscribed] = await Promise.all([
+      upload(t, csv('email', 'bob@example.test')),
+      t.c.post('/contacts/bulk-unsubscribe').send({ contactIds: [ann] }),
+    ]);
+    for (const res of [imported, unsubscribed]) {
+      expect(res.status).toBe(503);
+      expect(res.body.error).toMatchObject({ code: 'SERVICE_UNAVAILABLE', statusCode: 503 });
+    }
+    expect(await projectState(down, t.project.id)).toEqual(before);
+    expect(await sql(down, 'select 1 from job_chunks c join jobs j on j.id = c.job_id where j.project_id = ?', [t.project.id])).toEqual([]);
+  });
+});
