@@ -1,6 +1,8 @@
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { entities } from './entities';
+import { CommitNotifier } from './commit-notifier';
+import { OUTBOX_CHANNEL } from '../modules/events/outbox/channel';
 import { migrationsList } from './migrations';
 
 export type Orm = MikroORM;
@@ -15,6 +17,7 @@ export function ormOptions(databaseUrl: string, poolSize = 20): Options {
     // Entities are plain column maps; references are enforced by deferred foreign keys in migrations.
     discovery: { warnWhenNoEntities: true },
     forceUtcTimezone: true,
+    subscribers: [new CommitNotifier({ Event: OUTBOX_CHANNEL })],
     debug: false,
   };
 }

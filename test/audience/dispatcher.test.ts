@@ -2,9 +2,12 @@ import net, { type AddressInfo } from 'node:net';
 import { startStack, type TestStack } from '../helpers/stack';
 import { newTenant, type TestProject } from '../helpers/fixtures';
 import { Client, Connection } from '@temporalio/client';
+import { Client as PgClient } from 'pg';
 import { waitFor } from '../helpers/wait';
 import { EventDispatcher, type DispatcherOptions } from '../../src/modules/events/outbox/dispatcher';
 import type { EventConsumer, OutboxEvent } from '../../src/modules/events/outbox/consumer';
+import { OUTBOX_CHANNEL } from '../../src/modules/events/outbox/channel';
+import { recordEvent } from '../../src/modules/events/record';
 import { client, query } from './helpers';
 
 let stack: TestStack;
@@ -104,7 +107,8 @@ describe('events outbox dispatcher', () => {
         handled.push(event.id);
       },
     };
-    await Promise.all([1, 2, 3].map(() => startDispatcher(stack, [consumer], { batchSize: 10 })));
+    // Raw inserts send no notification: the poll finds them.
+    await Promise.all([1, 2, 3].map(() => startDispatcher(stack, [consumer], { batchSize: 10, pollIntervalMs: 300 })));
     await query(
       stack,
       `insert into events (id, created_at, project_id, contact_id, name, data)
@@ -114,6 +118,37 @@ describe('events outbox dispatcher', () => {
     await waitFor('an empty outbox', async () => ((await undispatched(stack, project.id)) === 0 ? true : undefined), 30_000);
     expect(handled).toHaveLength(301);
     expect(new Set(handled).size).toBe(301);
+  });
+});
+
+describe('notification after commit', () => {
+  it('notifies the outbox channel once the transaction that recorded events commits, not before', async () => {
+    const project = await tenant();
+    const { body } = await client(stack, project).track({ email: 'notify@example.test', event: 'first' }).expect(200);
+    const listener = new PgClient({ connectionString: stack.deps.config.DATABASE_URL });
+    await listener.connect();
+    const received: number[] = [];
+    listener.on('notification', (n) => n.channel === OUTBOX_CHANNEL && received.push(Date.now()));
+    await listener.query(`listen ${OUTBOX_CHANNEL}`);
+    try {
+      let committedAt = 0;
+      await stack.deps.orm.em.fork().transactional(async (tx) => {
+        recordEvent(tx, { projectId: project.id, contactId: body.data.contact, name: 'inside' });
+        await tx.flush();
+        await new Promise((r) => setTimeout(r, 300));
+        expect(received).toEqual([]);
+        committedAt = Date.now();
+      });
+      await waitFor('the notification', async () => (received.length ? true : undefined), 5_000);
+      expect(received[0]!).toBeGreaterThanOrEqual(committedAt);
+      // A flush outside any transaction commits its own, and notifies too.
+      const em = stack.deps.orm.em.fork();
+      recordEvent(em, { projectId: project.id, contactId: body.data.contact, name: 'implicit' });
+      await em.flush();
+      await waitFor('the second notification', async () => (received.length >= 2 ? true : undefined), 5_000);
+    } finally {
+      await listener.end();
+    }
   });
 });
 

@@ -3,6 +3,7 @@ import { backoffMs } from '../../../db/backoff';
 import type { Orm } from '../../../db/orm';
 import { WakeLoop } from '../../../db/wake-loop';
 import type { Logger } from '../../../logger';
+import { OUTBOX_CHANNEL } from './channel';
 import type { EventConsumer, OutboxEvent } from './consumer';
 
 export interface DispatcherOptions {
@@ -24,9 +25,6 @@ const DEFAULTS: DispatcherOptions = {
   retryMaxMs: 5 * 60_000,
   handoffTimeoutMs: 30_000,
 };
-
-/** The channel the events table's insert trigger notifies (migration 0004). */
-const CHANNEL = 'events_outbox';
 
 interface DueRow {
   id: string;
@@ -64,8 +62,9 @@ interface Failure {
 }
 
 /**
- * Hands committed events (the events table is the outbox) to the registered consumers. Wakes on the
- * insert trigger's NOTIFY, so latency is one round trip, and polls slowly in case a notification was missed.
+ * Hands committed events (the events table is the outbox) to the registered consumers. Wakes on the NOTIFY
+ * sent after each commit that recorded events, so latency is a round trip or two, and polls slowly in case a
+ * notification was missed.
  * An event is marked dispatched only after every consumer took it; a failure retries it with backoff.
  */
 export class EventDispatcher {
@@ -82,7 +81,7 @@ export class EventDispatcher {
     this.options = { ...DEFAULTS, ...options };
     this.loop = new WakeLoop(databaseUrl, () => this.pass(), logger, {
       name: 'events outbox',
-      channel: CHANNEL,
+      channel: OUTBOX_CHANNEL,
       pollIntervalMs: this.options.pollIntervalMs,
     });
   }

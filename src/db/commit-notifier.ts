@@ -1,0 +1,80 @@
+import { ChangeSetType, type EventSubscriber, type FlushEventArgs, type Transaction, type TransactionEventArgs } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/**
+ * Notifies a channel once a transaction that inserted rows of a watched entity has committed, for the
+ * background loops that LISTEN to it (src/db/wake-loop.ts).
+ *
+ * Not from an insert trigger: PostgreSQL serialises the commits of transactions that NOTIFY (a global lock
+ * held through the WAL flush), which capped writes at ~750 commits/s here against ~6,000 without. A NOTIFY
+ * sent on its own after the commit writes no WAL; and bursts are coalesced, at most one per channel in
+ * flight per process. Rows inserted by raw SQL are not seen here: their writers notify, or the loop's poll
+ * finds them.
+ */
+export class CommitNotifier implements EventSubscriber {
+  private readonly pending = new WeakMap<Transaction, Set<string>>();
+  private readonly senders = new Map<string, CoalescingSender>();
+
+  /** @param channels the channel to notify, by entity class name. */
+  constructor(private readonly channels: Record<string, string>) {}
+
+  afterFlush({ em, uow }: FlushEventArgs): void {
+    const channels = new Set<string>();
+    for (const cs of uow.getChangeSets()) {
+      const channel = cs.type === ChangeSetType.CREATE ? this.channels[cs.meta.className] : undefined;
+      if (channel) channels.add(channel);
+    }
+    if (channels.size === 0) return;
+    const tx = em.getTransactionContext<Transaction>();
+    // Without an enclosing transaction the flush has committed its own by now.
+    if (!tx) return this.notify(em, channels);
+    const waiting = this.pending.get(tx) ?? new Set<string>();
+    for (const channel of channels) waiting.add(channel);
+    this.pending.set(tx, waiting);
+  }
+
+  afterTransactionCommit({ em, transaction }: TransactionEventArgs): void {
+    const waiting = transaction && this.pending.get(transaction);
+    if (!waiting) return;
+    this.pending.delete(transaction);
+    this.notify(em, waiting);
+  }
+
+  private notify(em: FlushEventArgs['em'], channels: Set<string>): void {
+    for (const channel of channels) {
+      let sender = this.senders.get(channel);
+      if (!sender) {
+        const connection = (em as EntityManager).getConnection();
+        sender = new CoalescingSender(() => connection.execute('select pg_notify(?, ?)', [channel, '']));
+        this.senders.set(channel, sender);
+      }
+      sender.signal();
+    }
+  }
+}
+
+/** Runs `send` on signal; signals that arrive while it runs make it run once more, not once each. */
+class CoalescingSender {
+  private busy = false;
+  private again = false;
+
+  constructor(private readonly send: () => Promise<unknown>) {}
+
+  signal(): void {
+    if (this.busy) {
+      this.again = true;
+      return;
+    }
+    void this.drain();
+  }
+
+  private async drain(): Promise<void> {
+    this.busy = true;
+    do {
+      this.again = false;
+      // A lost notification only delays the work until the listener's poll.
+      await this.send().catch(() => undefined);
+    } while (this.again);
+    this.busy = false;
+  }
+}
