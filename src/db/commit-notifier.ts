@@ -8,8 +8,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
  * Not from an insert trigger: PostgreSQL serialises the commits of transactions that NOTIFY (a global lock
  * held through the WAL flush), which capped writes at ~750 commits/s here against ~6,000 without. A NOTIFY
  * sent on its own after the commit writes no WAL; and bursts are coalesced, at most one per channel in
- * flight per process. Rows inserted by raw SQL are not seen here: their writers notify, or the loop's poll
- * finds them.
+ * flight per process. Rows inserted by raw SQL are not seen by flushes: their writers call
+ * `notifyAfterCommit`, or the loop's poll finds them.
  */
 export class CommitNotifier implements EventSubscriber {
   private readonly pending = new WeakMap<Transaction, Set<string>>();
@@ -24,10 +24,14 @@ export class CommitNotifier implements EventSubscriber {
       const channel = cs.type === ChangeSetType.CREATE ? this.channels[cs.meta.className] : undefined;
       if (channel) channels.add(channel);
     }
-    if (channels.size === 0) return;
-    const tx = em.getTransactionContext<Transaction>();
-    // Without an enclosing transaction the flush has committed its own by now.
-    if (!tx) return this.notify(em, channels);
+    if (channels.size) this.afterCommitOf(em, channels);
+  }
+
+  /** Notifies once the transaction `em` is in commits; at once without one (its statements have committed). */
+  afterCommitOf(em: FlushEventArgs['em'], channels: Set<string>): void {
+    const current = em.getTransactionContext<Transaction>();
+    if (!current) return this.notify(em, channels);
+    const tx = outermost(current);
     const waiting = this.pending.get(tx) ?? new Set<string>();
     for (const channel of channels) waiting.add(channel);
     this.pending.set(tx, waiting);
@@ -50,6 +54,27 @@ export class CommitNotifier implements EventSubscriber {
       }
       sender.signal();
     }
+  }
+}
+
+/**
+ * Commit hooks run for the outermost transaction only (releasing a savepoint commits nothing). The MikroORM
+ * knex driver links a nested transaction to its parent under this symbol; should that change, work written
+ * in nested transactions waits for the poll.
+ */
+function outermost(tx: Transaction): Transaction {
+  let current = tx as unknown as Record<symbol, unknown>;
+  for (;;) {
+    const link = Object.getOwnPropertySymbols(current).find((s) => s.description === 'parentTransaction');
+    if (!link) return current as unknown as Transaction;
+    current = current[link] as Record<symbol, unknown>;
+  }
+}
+
+/** For rows inserted by raw SQL, which flushes do not show: notifies `channel` once `em`'s work has committed. */
+export function notifyAfterCommit(em: EntityManager, channel: string): void {
+  for (const subscriber of em.getEventManager().getSubscribers()) {
+    if (subscriber instanceof CommitNotifier) subscriber.afterCommitOf(em, new Set([channel]));
   }
 }
 
