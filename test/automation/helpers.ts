@@ -1,4 +1,7 @@
 import type { TestStack } from '../helpers/stack';
+import type { TestProject } from '../helpers/fixtures';
+import { verifiedDomain } from '../templates/helpers';
+import { domainVerifyWorkflowId } from '../../workflows/domain-verify/ids';
 import { sql } from '../helpers/seed';
 import { waitFor } from '../helpers/wait';
 import type { Tenant } from '../segments/helpers';
@@ -88,4 +91,15 @@ export async function automationState(stack: TestStack, projectId: string) {
   );
   const executions = await sql(stack, 'select * from automation_executions where project_id = ? order by id', [projectId]);
   return { automations, steps, transitions, executions };
+}
+
+/**
+ * A verified sender domain whose 5-minute check loop is stopped: on the time-skipping server it would run a
+ * check for every 5 minutes a test skips.
+ */
+export async function senderDomain(stack: TestStack, project: TestProject): Promise<string> {
+  const domain = await verifiedDomain(stack, project);
+  const [row] = await sql<{ id: string }>(stack, 'select id from domains where domain = ?', [domain]);
+  await stack.deps.temporal.client.workflow.getHandle(domainVerifyWorkflowId(row!.id)).terminate('the test skips time');
+  return domain;
 }

@@ -398,7 +398,7 @@ describe('manual start, without a worker', () => {
     const w = await createWorkflow(t, { allowReentry: true });
     await chain(t, w.id, [['DELAY', { amount: 1, unit: 'days' }]]);
     await enable(t, w.id);
-    const ids = [];
+    const ids: string[] = [];
     for (const email of ['a@example.test', 'b@example.test', 'c@example.test']) {
       ids.push((await startExecution(t, w.id, { contactId: await addContact(t, email) })).id);
     }
@@ -439,7 +439,7 @@ describe('usage', () => {
   it('reports workflows that reference an event (trigger, WAIT_FOR_EVENT, CONDITION) or a field', async () => {
     const t = await tenant(stack);
     await addContact(t, 'typed@example.test', { plan: 'pro' });
-    const byTrigger = await createWorkflow(t, { name: 'A', eventName: 'paid' });
+    await createWorkflow(t, { name: 'A', eventName: 'paid' });
     const byWait = await createWorkflow(t, { name: 'B', eventName: 'other' });
     await addStep(t, byWait.id, 'WAIT_FOR_EVENT', { eventName: 'paid' });
     const byCondition = await createWorkflow(t, { name: 'C', eventName: 'other' });

@@ -1,0 +1,56 @@
+import { randomBytes } from 'node:crypto';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { EventDispatcher } from '../../src/modules/events/outbox/dispatcher';
+import { automationTrigger } from '../../src/modules/automations/trigger';
+import type { DeliveryPump } from '../../src/modules/emails/delivery/pump';
+import { startStack, type TestStack } from '../helpers/stack';
+import { gatewayFor, releaseTemporal, startWorker, timeSkippingEnv, type RunningWorker } from '../helpers/temporal';
+import { startPump } from '../helpers/pump';
+
+/** What the worker process runs for automations: workflows and activities, the events outbox, the delivery pump. */
+export interface Engine {
+  stack: TestStack;
+  /** Set on the time-skipping server. */
+  env: TestWorkflowEnvironment | null;
+  worker: RunningWorker;
+  dispatcher: EventDispatcher;
+  pump: DeliveryPump;
+  close(): Promise<void>;
+}
+
+export async function startDispatcher(stack: TestStack): Promise<EventDispatcher> {
+  const dispatcher = new EventDispatcher(stack.deps.orm, stack.deps.config.DATABASE_URL, [automationTrigger(stack.deps)], stack.deps.logger, {
+    pollIntervalMs: 500,
+    retryBaseMs: 200,
+    retryMaxMs: 1_000,
+  });
+  await dispatcher.start();
+  return dispatcher;
+}
+
+/** The real stack with the engine running: on the time-skipping server, or on the dev server (`timeSkipping: false`). */
+export async function startEngine(options: { timeSkipping: boolean; env?: Record<string, string> }): Promise<Engine> {
+  const env = options.timeSkipping ? await timeSkippingEnv() : null;
+  const stack = await startStack({
+    env: options.env,
+    ...(env ? { temporal: gatewayFor(env, `automation-${randomBytes(4).toString('hex')}`) } : {}),
+  });
+  const worker = await startWorker(stack.deps, env?.nativeConnection);
+  const dispatcher = await startDispatcher(stack);
+  const pump = await startPump(stack.deps);
+  return {
+    stack,
+    env,
+    worker,
+    dispatcher,
+    pump,
+    close: async () => {
+      await pump.stop();
+      await dispatcher.stop();
+      await worker.stop();
+      if (!env) await releaseTemporal(stack.deps.temporal);
+      await stack.close();
+      await env?.teardown();
+    },
+  };
+}

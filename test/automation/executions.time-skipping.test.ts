@@ -1,0 +1,374 @@
+import { randomBytes } from 'node:crypto';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { startStack, type TestStack } from '../helpers/stack';
+import { gatewayFor, startWorker } from '../helpers/temporal';
+import { sql } from '../helpers/seed';
+import { waitFor } from '../helpers/wait';
+import { waitForMail } from '../helpers/mail';
+import { createAutomationActivities } from '../../activities/automation';
+import { AutomationExecution } from '../../src/modules/automations/entities';
+import { sendStepEmail } from '../../src/modules/automations/run/send-email';
+import { Contact } from '../../src/modules/contacts/entities';
+import { recordHistory } from './histories';
+import { startEngine, type Engine } from './engine';
+import {
+  addContact, addStep, allOf, chain, connect, createWorkflow, enable, executionIn, executionsOf, filter, getExecution, linearWorkflow,
+  senderDomain, startExecution, tenant, waitingAt, type Body, type Tenant,
+} from './helpers';
+
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+
+let engine: Engine;
+let stack: TestStack;
+let env: TestWorkflowEnvironment;
+beforeAll(async () => {
+  engine = await startEngine({ timeSkipping: true });
+  stack = engine.stack;
+  env = engine.env!;
+});
+afterAll(() => engine?.close());
+
+const contactData = async (contactId: string) =>
+  (await sql<{ data: Record<string, unknown>; subscribed: boolean }>(stack, 'select data, subscribed from contacts where id = ?', [contactId]))[0]!;
+
+const temporalStatus = async (e: Body) => (await env.client.workflow.getHandle(e.temporalWorkflowId as string).describe()).status.name;
+
+const historyOf = (e: Body) => e.stepHistory as Array<Record<string, unknown> & { startedAt: string; completedAt: string | null }>;
+
+/** Every event the project tracked so far has been handed to the engine. */
+const eventsDispatched = (projectId: string) =>
+  waitFor('the events to be dispatched', async () => {
+    const [row] = await sql<{ n: string }>(stack, 'select count(*) as n from events where project_id = ? and dispatched_at is null', [projectId]);
+    return Number(row!.n) === 0 ? true : undefined;
+  });
+
+describe('step types (time-skipping)', () => {
+  it('sleeps through a 3-day DELAY on a durable timer, then updates the contact by the custom-field rules', async () => {
+    const t = await tenant(stack);
+    const contactId = await addContact(t, 'ann@example.test', { stage: 'new', old: 'x', keep: 'kept' });
+    const { workflow, stepIds } = await linearWorkflow(t, [
+      ['DELAY', { amount: 3, unit: 'days' }],
+      ['UPDATE_CONTACT', { data: { stage: 'nurtured', old: null, keep: '', coupon: { value: 'C-1', persistent: false } } }],
+    ]);
+    const started = await startExecution(t, workflow.id, { contactId, context: { source: 'api' } });
+    await waitingAt(t, workflow.id, started.id, stepIds[0]!);
+
+    await env.sleep(3 * DAY + MINUTE);
+    const done = await executionIn(t, workflow.id, started.id, ['COMPLETED']);
+    expect(done).toMatchObject({ currentStepId: null, exitReason: null, error: null, context: { source: 'api', coupon: 'C-1' } });
+    const [delay, update] = historyOf(done);
+    expect(delay).toMatchObject({ stepId: stepIds[0], type: 'DELAY', status: 'COMPLETED', error: null });
+    expect(Date.parse(delay!.completedAt!) - Date.parse(delay!.startedAt)).toBeGreaterThanOrEqual(3 * DAY);
+    expect(update).toMatchObject({ stepId: stepIds[1], type: 'UPDATE_CONTACT', status: 'COMPLETED', output: { subscriptionChanged: null } });
+    expect((await contactData(contactId)).data).toEqual({ stage: 'nurtured', keep: 'kept' });
+    expect(await temporalStatus(done)).toBe('COMPLETED');
+    await recordHistory(env, done, 'delay-update-contact');
+  });
+
+  it('resumes a WAIT_FOR_EVENT on the awaited event, merges its data into the context, and branches on it', async () => {
+    const t = await tenant(stack);
+    const ann = await addContact(t, 'ann@example.test', { plan: 'pro' });
+    const bob = await addContact(t, 'bob@example.test', { plan: 'pro' });
+    const workflow = await createWorkflow(t, { eventName: 'signup' });
+    const step = async (type: string, config: object) => (await addStep(t, workflow.id, type, config)).id;
+    const wait = await step('WAIT_FOR_EVENT', { eventName: 'paid', timeout: 86_400 });
+    const check = await step('CONDITION', allOf(filter('event.amount', 'greaterThan', 100), filter('data.plan', 'equals', 'pro')));
+    const upgrade = await step('UPDATE_CONTACT', { data: { tier: 'gold' } });
+    const small = await step('EXIT', { reason: 'small order' });
+    await connect(t, workflow.id, wait, check);
+    await connect(t, workflow.id, check, upgrade, { branch: 'yes' });
+    await connect(t, workflow.id, check, small, { branch: 'no' });
+    await enable(t, workflow.id);
+
+    await t.c.track({ email: 'ann@example.test', event: 'signup', data: { source: 'ad' } }).expect(200);
+    await t.c.track({ email: 'bob@example.test', event: 'signup', data: { source: 'blog' } }).expect(200);
+    const execution = async (contactId: string) =>
+      waitFor('the triggered execution', async () => (await executionsOf(t, workflow.id)).find((e) => e.contactId === contactId));
+    const annExecution = await execution(ann);
+    const bobExecution = await execution(bob);
+    expect(annExecution).toMatchObject({ context: { source: 'ad' }, triggerEventId: expect.any(String) });
+    await waitingAt(t, workflow.id, annExecution.id, wait);
+    expect((await getExecution(t, workflow.id, annExecution.id)).waitingFor).toBe('paid');
+    await waitingAt(t, workflow.id, bobExecution.id, wait);
+
+    // Another contact's event does not count.
+    await t.c.track({ email: 'cat@example.test', event: 'paid', data: { amount: 999 } }).expect(200);
+    const paid = (await t.c.track({ email: 'ann@example.test', event: 'paid', data: { amount: 250 } }).expect(200)).body.data.event;
+    const annDone = await executionIn(t, workflow.id, annExecution.id, ['COMPLETED']);
+    expect(annDone.context).toEqual({ source: 'ad', amount: 250 });
+    expect(historyOf(annDone).map((h) => [h.type, h.status, h.output])).toEqual([
+      ['WAIT_FOR_EVENT', 'COMPLETED', { eventId: paid, eventName: 'paid', data: { amount: 250 } }],
+      ['CONDITION', 'COMPLETED', { branch: 'yes' }],
+      ['UPDATE_CONTACT', 'COMPLETED', { subscriptionChanged: null }],
+    ]);
+    // /v1/track stores its data on the contact as well; the step added the tier.
+    expect((await contactData(ann)).data).toEqual({ plan: 'pro', source: 'ad', amount: 250, tier: 'gold' });
+    expect((await getExecution(t, workflow.id, bobExecution.id)).status).toBe('WAITING');
+
+    await t.c.track({ email: 'bob@example.test', event: 'paid', data: { amount: 50 } }).expect(200);
+    const bobDone = await executionIn(t, workflow.id, bobExecution.id, ['EXITED']);
+    expect(bobDone).toMatchObject({ exitReason: 'small order', context: { source: 'blog', amount: 50 } });
+    expect(historyOf(bobDone).map((h) => [h.type, h.output])).toEqual([
+      ['WAIT_FOR_EVENT', expect.objectContaining({ eventName: 'paid' })],
+      ['CONDITION', { branch: 'no' }],
+      ['EXIT', null],
+    ]);
+    expect((await contactData(bob)).data).toEqual({ plan: 'pro', source: 'blog', amount: 50 });
+    await recordHistory(env, annDone, 'trigger-wait-event-condition-yes');
+    await recordHistory(env, bobDone, 'trigger-wait-event-condition-exit');
+  });
+
+  it('takes the TIMEOUT transition when the wait times out, and completes where there is none', async () => {
+    const t = await tenant(stack);
+    const contactId = await addContact(t, 'ann@example.test');
+    const withPath = await createWorkflow(t, { name: 'Nudge' });
+    const [wait, nudge] = await chain(t, withPath.id, [['WAIT_FOR_EVENT', { eventName: 'paid', timeout: 2 * 86_400 }]]).then(async ([w]) => [
+      w!,
+      (await t.c.post(`/workflows/${withPath.id}/steps`).send({ type: 'UPDATE_CONTACT', config: { data: { nudged: true } } }).expect(201)).body.id,
+    ]);
+    await connect(t, withPath.id, wait!, nudge, { outcome: 'TIMEOUT' });
+    await enable(t, withPath.id);
+    const without = await linearWorkflow(t, [['WAIT_FOR_EVENT', { eventName: 'paid', timeout: 60 }], ['UPDATE_CONTACT', { data: { paid: true } }]], { name: 'Plain' });
+
+    const a = await startExecution(t, withPath.id, { contactId });
+    const b = await startExecution(t, without.workflow.id, { contactId });
+    await waitingAt(t, withPath.id, a.id, wait!);
+    await waitingAt(t, without.workflow.id, b.id, without.stepIds[0]!);
+
+    await env.sleep(2 * DAY + MINUTE);
+    const timedOut = await executionIn(t, withPath.id, a.id, ['COMPLETED']);
+    expect(historyOf(timedOut).map((h) => [h.type, h.output])).toEqual([
+      ['WAIT_FOR_EVENT', { timedOut: true }],
+      ['UPDATE_CONTACT', { subscriptionChanged: null }],
+    ]);
+    const plain = await executionIn(t, without.workflow.id, b.id, ['COMPLETED']);
+    expect(historyOf(plain).map((h) => h.type)).toEqual(['WAIT_FOR_EVENT']);
+    expect((await contactData(contactId)).data).toEqual({ nudged: true });
+    await recordHistory(env, timedOut, 'wait-timeout');
+  });
+
+  it('sends a SEND_EMAIL step through the delivery path, rendered with the contact and the context', async () => {
+    const t = await tenant(stack);
+    const domain = await senderDomain(stack, t.project);
+    const template = await t.c.post('/templates').send({
+      name: 'Welcome', subject: 'Welcome {{ name }}', body: '<p>Your code: {{ coupon }}</p>', from: `hello@${domain}`, type: 'TRANSACTIONAL',
+    }).expect(201);
+    const contactId = await addContact(t, 'reader@example.test', { name: 'Ann' });
+    const { workflow, stepIds } = await linearWorkflow(t, [
+      ['SEND_EMAIL', { templateId: template.body.id }],
+      ['SEND_EMAIL', { templateId: template.body.id, recipient: { type: 'CUSTOM', email: 'ops@example.test' } }],
+    ]);
+    const started = await startExecution(t, workflow.id, { contactId, context: { coupon: 'WELCOME10' } });
+    const done = await executionIn(t, workflow.id, started.id, ['COMPLETED']);
+    const [toContact, toOps] = historyOf(done);
+    expect(toContact!.output).toEqual({ emailId: expect.any(String), to: 'reader@example.test' });
+    expect(toOps!.output).toEqual({ emailId: expect.any(String), to: 'ops@example.test' });
+    const rows = await sql<{ id: string; contact_id: string | null; source_type: string; workflow_execution_id: string; workflow_step_id: string }>(
+      stack, 'select id, contact_id, source_type, workflow_execution_id, workflow_step_id from emails where project_id = ? order by to_address desc', [t.project.id],
+    );
+    expect(rows).toEqual([
+      { id: (toContact!.output as { emailId: string }).emailId, contact_id: contactId, source_type: 'WORKFLOW', workflow_execution_id: started.id, workflow_step_id: stepIds[0] },
+      { id: (toOps!.output as { emailId: string }).emailId, contact_id: null, source_type: 'WORKFLOW', workflow_execution_id: started.id, workflow_step_id: stepIds[1] },
+    ]);
+    const mail = await waitForMail(stack.smtp, 'reader@example.test', /Welcome Ann/);
+    expect(mail.html).toContain('Your code: WELCOME10');
+    await waitForMail(stack.smtp, 'ops@example.test', /Welcome Ann/);
+
+    // The step run again (an activity retried after a lost completion) finds its email instead of making another.
+    const em = stack.deps.orm.em.fork();
+    const live = {
+      execution: (await em.findOneOrFail(AutomationExecution, { id: started.id })),
+      contact: await em.findOneOrFail(Contact, { id: contactId }),
+    };
+    const again = await sendStepEmail(stack.deps.config, em, live, { id: stepIds[0]!, config: { templateId: template.body.id } }, { coupon: 'WELCOME10' });
+    expect(again).toEqual(toContact!.output);
+    expect(await sql(stack, 'select id from emails where workflow_execution_id = ?', [started.id])).toHaveLength(2);
+    // The activity itself re-checks the record first: for an execution that has ended it stands down.
+    const stale = await createAutomationActivities(stack.deps)
+      .sendAutomationEmail({ executionId: started.id, stepId: stepIds[0]!, config: { templateId: template.body.id }, context: {} })
+      .catch((err: unknown) => err);
+    expect(stale).toMatchObject({ type: 'ExecutionGone', nonRetryable: true });
+    await recordHistory(env, done, 'send-email');
+  });
+
+  it('fails the execution with the error when a step cannot succeed', async () => {
+    const t = await tenant(stack);
+    const domain = await senderDomain(stack, t.project);
+    const template = (await t.c.post('/templates').send({ name: 'T', subject: 'S', body: '<p>B</p>', from: `hello@${domain}` }).expect(201)).body;
+    const contactId = await addContact(t, 'ann@example.test');
+    const { workflow, stepIds } = await linearWorkflow(t, [['DELAY', { amount: 1, unit: 'hours' }], ['SEND_EMAIL', { templateId: template.id }]]);
+    const started = await startExecution(t, workflow.id, { contactId });
+    await waitingAt(t, workflow.id, started.id, stepIds[0]!);
+    // The API refuses to delete a template in use; a template that is gone all the same fails the step.
+    await sql(stack, 'delete from templates where id = ?', [template.id]);
+    await env.sleep(2 * 60 * MINUTE);
+    const failed = await executionIn(t, workflow.id, started.id, ['FAILED']);
+    expect(failed.error).toBe(`Template ${template.id} no longer exists`);
+    expect(failed.currentStepId).toBe(stepIds[1]);
+    expect(historyOf(failed)[1]).toMatchObject({ type: 'SEND_EMAIL', status: 'FAILED', error: `Template ${template.id} no longer exists` });
+    expect(await temporalStatus(failed)).toBe('FAILED');
+    expect(await sql(stack, 'select id from emails where workflow_execution_id = ?', [started.id])).toEqual([]);
+  });
+});
+
+describe('executions', () => {
+  it('run the definition they started with: edits affect new executions only', async () => {
+    const t = await tenant(stack);
+    const contactId = await addContact(t, 'ann@example.test');
+    const other = await addContact(t, 'bob@example.test');
+    const { workflow, stepIds } = await linearWorkflow(t, [['DELAY', { amount: 1, unit: 'days' }], ['UPDATE_CONTACT', { data: { version: 1 } }]]);
+    const first = await startExecution(t, workflow.id, { contactId });
+    await waitingAt(t, workflow.id, first.id, stepIds[0]!);
+    await t.c.patch(`/workflows/${workflow.id}/steps/${stepIds[1]}`).send({ config: { data: { version: 2 } } }).expect(200);
+    const second = await startExecution(t, workflow.id, { contactId: other });
+    await waitingAt(t, workflow.id, second.id, stepIds[0]!);
+    await env.sleep(DAY + MINUTE);
+    await executionIn(t, workflow.id, first.id, ['COMPLETED']);
+    await executionIn(t, workflow.id, second.id, ['COMPLETED']);
+    expect((await contactData(contactId)).data).toEqual({ version: 1 });
+    expect((await contactData(other)).data).toEqual({ version: 2 });
+  });
+
+  it('are cancelled one by one or all at once: Temporal workflows cancelled, records CANCELLED at their step', async () => {
+    const t = await tenant(stack);
+    const { workflow, stepIds } = await linearWorkflow(t, [['DELAY', { amount: 1, unit: 'days' }], ['UPDATE_CONTACT', { data: { reached: true } }]]);
+    const ids: string[] = [];
+    for (const email of ['a@example.test', 'b@example.test', 'c@example.test']) {
+      const e = await startExecution(t, workflow.id, { contactId: await addContact(t, email) });
+      await waitingAt(t, workflow.id, e.id, stepIds[0]!);
+      ids.push(e.id);
+    }
+    const one = (await t.c.delete(`/workflows/${workflow.id}/executions/${ids[0]}`).expect(200)).body;
+    expect(one.status).toBe('CANCELLED');
+    expect((await t.c.post(`/workflows/${workflow.id}/executions/cancel-all`).expect(200)).body).toEqual({ cancelled: 2 });
+    for (const id of ids) {
+      const e = await waitFor('the workflow to record its cancellation', async () => {
+        const got = await getExecution(t, workflow.id, id);
+        return historyOf(got)[0]?.status === 'CANCELLED' ? got : undefined;
+      });
+      expect(e).toMatchObject({ status: 'CANCELLED', currentStepId: stepIds[0], waitingFor: null, completedAt: expect.any(String) });
+      expect(await waitFor('Temporal to cancel', async () => ((await temporalStatus(e)) === 'CANCELLED' ? true : undefined))).toBe(true);
+    }
+    await env.sleep(DAY + MINUTE);
+    expect(await sql(stack, "select id from contacts where project_id = ? and data ->> 'reached' is not null", [t.project.id])).toEqual([]);
+    await t.c.delete(`/workflows/${workflow.id}`).expect(204);
+  });
+
+  it('starts on service events too: a subscription flip by one workflow triggers another', async () => {
+    const t = await tenant(stack);
+    const contactId = await addContact(t, 'ann@example.test', {}, false);
+    const flip = await linearWorkflow(t, [['UPDATE_CONTACT', { subscribed: true }]], { name: 'Resubscribe', eventName: 'never' });
+    const welcomeBack = await linearWorkflow(t, [['UPDATE_CONTACT', { data: { welcomedBack: true } }]], { name: 'Welcome back', eventName: 'contact.subscribed' });
+    const onLeave = await linearWorkflow(t, [['UPDATE_CONTACT', { data: { left: true } }]], { name: 'Goodbye', eventName: 'contact.unsubscribed' });
+
+    const started = await startExecution(t, flip.workflow.id, { contactId });
+    const done = await executionIn(t, flip.workflow.id, started.id, ['COMPLETED']);
+    expect(historyOf(done)[0]!.output).toEqual({ subscriptionChanged: 'contact.subscribed' });
+    const [triggered] = await waitFor('the triggered execution', async () => {
+      const list = await executionsOf(t, welcomeBack.workflow.id);
+      return list.length ? list : undefined;
+    });
+    await executionIn(t, welcomeBack.workflow.id, triggered!.id, ['COMPLETED']);
+
+    await t.c.patch(`/contacts/${contactId}`).send({ subscribed: false }).expect(200);
+    const [left] = await waitFor('the unsubscribe execution', async () => {
+      const list = await executionsOf(t, onLeave.workflow.id);
+      return list.length ? list : undefined;
+    });
+    await executionIn(t, onLeave.workflow.id, left!.id, ['COMPLETED']);
+    expect(await contactData(contactId)).toEqual({ subscribed: false, data: { welcomedBack: true, left: true } });
+  });
+});
+
+describe('re-entry', () => {
+  it('without allowReentry, a contact enters once, ever', async () => {
+    const t = await tenant(stack);
+    const { workflow } = await linearWorkflow(t, [['UPDATE_CONTACT', { data: { seen: true } }]]);
+    const contactId = await addContact(t, 'ann@example.test');
+    await t.c.track({ email: 'ann@example.test', event: 'signup' }).expect(200);
+    await t.c.track({ email: 'ann@example.test', event: 'signup' }).expect(200);
+    await eventsDispatched(t.project.id);
+    const [only, ...more] = await executionsOf(t, workflow.id);
+    expect(more).toEqual([]);
+    await executionIn(t, workflow.id, only!.id, ['COMPLETED']);
+    await t.c.track({ email: 'ann@example.test', event: 'signup' }).expect(200);
+    await eventsDispatched(t.project.id);
+    expect(await executionsOf(t, workflow.id)).toHaveLength(1);
+    const res = await t.c.post(`/workflows/${workflow.id}/executions`).send({ contactId });
+    expect([res.status, res.body.error.code, res.body.error.details.reason]).toEqual([409, 'CONFLICT', 'ALREADY_ENTERED']);
+    expect(await executionsOf(t, workflow.id)).toHaveLength(1);
+  });
+
+  it('with allowReentry, one active execution at a time, and a new entry after it ends', async () => {
+    const t = await tenant(stack);
+    const { workflow, stepIds } = await linearWorkflow(t, [['WAIT_FOR_EVENT', { eventName: 'go' }]], { allowReentry: true });
+    const contactId = await addContact(t, 'ann@example.test');
+    await t.c.track({ email: 'ann@example.test', event: 'signup' }).expect(200);
+    const [first] = await waitFor('the first entry', async () => {
+      const list = await executionsOf(t, workflow.id);
+      return list.length ? list : undefined;
+    });
+    await waitingAt(t, workflow.id, first!.id, stepIds[0]!);
+    await t.c.track({ email: 'ann@example.test', event: 'signup' }).expect(200);
+    await eventsDispatched(t.project.id);
+    expect(await executionsOf(t, workflow.id)).toHaveLength(1);
+    const busy = await t.c.post(`/workflows/${workflow.id}/executions`).send({ contactId });
+    expect([busy.status, busy.body.error.details]).toEqual([409, { reason: 'ALREADY_ACTIVE', activeExecutionId: first!.id }]);
+
+    await t.c.track({ email: 'ann@example.test', event: 'go' }).expect(200);
+    await executionIn(t, workflow.id, first!.id, ['COMPLETED']);
+    await t.c.track({ email: 'ann@example.test', event: 'signup' }).expect(200);
+    const second = await waitFor('the second entry', async () => (await executionsOf(t, workflow.id)).find((e) => e.entry === 2));
+    expect(second).toMatchObject({ status: expect.stringMatching(/RUNNING|WAITING/), temporalWorkflowId: `automation:${workflow.id}:${contactId}:2` });
+    expect(first!.temporalWorkflowId).toBe(`automation:${workflow.id}:${contactId}`);
+  });
+
+  it('is enforced by the database as well', async () => {
+    const t = await tenant(stack);
+    const { workflow } = await linearWorkflow(t, [['DELAY', { amount: 1, unit: 'days' }]], { allowReentry: true });
+    const contactId = await addContact(t, 'ann@example.test');
+    const active = await startExecution(t, workflow.id, { contactId });
+    const insert = (entry: number, reentry: boolean, status: string) =>
+      sql(
+        stack,
+        `insert into automation_executions (id, created_at, updated_at, project_id, automation_id, contact_id, entry, reentry, status,
+           step_started_at, context, definition, temporal_workflow_id)
+         values (gen_random_uuid(), now(), now(), ?, ?, ?, ?, ?, ?, now(), '{}', '{}', 'x')`,
+        [t.project.id, workflow.id, contactId, entry, reentry, status],
+      ).then(() => 'inserted', (err: Error) => err.message);
+    expect(await insert(2, true, 'WAITING')).toMatch(/automation_executions_active_unique/);
+    expect(await insert(1, true, 'COMPLETED')).toMatch(/automation_executions_entry_unique/);
+    expect(await insert(2, false, 'COMPLETED')).toMatch(/check/);
+    expect(await insert(2, true, 'COMPLETED')).toBe('inserted');
+    expect(active.entry).toBe(1);
+  });
+});
+
+describe('WAIT_FOR_EVENT look-back', () => {
+  it('counts an event tracked after the step began but before the wait was in place', async () => {
+    // A stack whose task queue no worker polls yet: the execution is recorded and its workflow scheduled, but
+    // nothing runs until the worker starts, after the event.
+    const late = await startStack({ temporal: gatewayFor(env, `automation-late-${randomBytes(4).toString('hex')}`) });
+    try {
+      const t: Tenant = await tenant(late);
+      const { workflow, stepIds } = await linearWorkflow(t, [['WAIT_FOR_EVENT', { eventName: 'paid' }], ['UPDATE_CONTACT', { data: { paid: true } }]]);
+      const contactId = await addContact(t, 'ann@example.test');
+      const started = await startExecution(t, workflow.id, { contactId });
+      const event = (await t.c.track({ email: 'ann@example.test', event: 'paid', data: { amount: 5 } }).expect(200)).body.data.event;
+      // The engine's dispatcher hands the event over while the execution is not waiting yet: no signal.
+      await eventsDispatched(t.project.id);
+      expect((await getExecution(t, workflow.id, started.id)).stepHistory).toEqual([]);
+      const worker = await startWorker(late.deps, env.nativeConnection);
+      try {
+        const done = await executionIn(t, workflow.id, started.id, ['COMPLETED']);
+        expect(historyOf(done)[0]).toMatchObject({ stepId: stepIds[0], output: { eventId: event, eventName: 'paid', data: { amount: 5 } } });
+        expect(done.context).toEqual({ amount: 5 });
+      } finally {
+        await worker.stop();
+      }
+    } finally {
+      await late.close();
+    }
+  });
+});
