@@ -15,7 +15,7 @@ export async function createDeps(name: string, config: Config = loadConfig()): P
     logger,
     orm,
     temporal: createTemporalGateway(config),
-    mailer: createMailer(config.SMTP_URL),
+    mailer: createMailer(config.SMTP_URL, config.SMTP_MAX_CONNECTIONS),
     dns: createDnsResolver(config.DNS_SERVERS),
     sessions: sessionsFor(config),
   };

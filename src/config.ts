@@ -22,6 +22,7 @@ export const configSchema = z.object({
   ENCRYPTION_KEY: z.string().regex(/^[0-9a-f]{64}$/i, 'must be 64 hex characters (32 bytes)'),
 
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').default('smtp://localhost:1025'),
+  SMTP_MAX_CONNECTIONS: int(32, 1),
   SYSTEM_EMAIL_FROM: z.string().default('Postwire <no-reply@postwire.local>'),
   DNS_SERVERS: z
     .string()

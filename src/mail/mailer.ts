@@ -3,12 +3,15 @@ import type SMTPPool from 'nodemailer/lib/smtp-pool';
 
 export type Mailer = Transporter<SMTPPool.SentMessageInfo>;
 
-/** One pooled SMTP transport per process, from SMTP_URL. */
-export function createMailer(smtpUrl: string): Mailer {
+/**
+ * One pooled SMTP transport per process, from SMTP_URL. Each message takes several round trips on its
+ * connection, so the delivery pump's throughput grows with the connections it may open (SMTP_MAX_CONNECTIONS).
+ */
+export function createMailer(smtpUrl: string, maxConnections: number): Mailer {
   const url = new URL(smtpUrl);
   return nodemailer.createTransport({
     pool: true,
-    maxConnections: 8,
+    maxConnections,
     host: url.hostname,
     port: Number(url.port || (url.protocol === 'smtps:' ? 465 : 25)),
     secure: url.protocol === 'smtps:',

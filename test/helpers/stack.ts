@@ -59,7 +59,7 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
     logger: createLogger(config.LOG_LEVEL, 'test'),
     orm,
     temporal: options.temporal ?? createTemporalGateway(config),
-    mailer: createMailer(config.SMTP_URL),
+    mailer: createMailer(config.SMTP_URL, config.SMTP_MAX_CONNECTIONS),
     dns: createDnsResolver(config.DNS_SERVERS),
     sessions: sessionsFor(config),
   };

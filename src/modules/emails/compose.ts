@@ -1,5 +1,5 @@
+import type { KeyObject } from 'node:crypto';
 import type Mail from 'nodemailer/lib/mailer';
-import type { DkimKey } from '../domains/dkim';
 import type { Disposition } from './entities';
 
 /**
@@ -55,10 +55,27 @@ export function messageIdOf(emailId: string, fromAddress: string): string {
   return `<${emailId}@${fromAddress.slice(fromAddress.lastIndexOf('@') + 1).toLowerCase()}>`;
 }
 
+/** A sender domain's DKIM key, parsed once: parsing PEM text for every message costs more than signing. */
+export interface SigningKey {
+  domainName: string;
+  keySelector: string;
+  privateKey: KeyObject;
+}
+
+/**
+ * nodemailer picks quoted-printable or base64 for text by counting characters with regular expressions that
+ * collect every match, a large share of its work per message. Text that is all ASCII (most HTML) is
+ * quoted-printable either way, so it is named up front; other text keeps the detection, which prefers base64
+ * when most characters are outside Latin script.
+ */
+const NON_ASCII = /[^\x00-\x7f]/;
+const textEncodingOf = (email: OutgoingEmail) =>
+  NON_ASCII.test(email.html) || NON_ASCII.test(email.text ?? '') ? {} : { textEncoding: 'quoted-printable' as const };
+
 const mailbox = (m: Mailbox): Mail.Address | string => (m.name ? { name: m.name, address: m.email } : m.email);
 
 /** The nodemailer message for an email, DKIM-signed with its sender domain's key. */
-export function composeMessage(email: OutgoingEmail, dkim: DkimKey): Mail.Options {
+export function composeMessage(email: OutgoingEmail, key: SigningKey): Mail.Options {
   return {
     messageId: messageIdOf(email.id, email.from.email),
     from: mailbox(email.from),
@@ -67,6 +84,7 @@ export function composeMessage(email: OutgoingEmail, dkim: DkimKey): Mail.Option
     subject: email.subject,
     html: email.html,
     ...(email.text ? { text: email.text } : {}),
+    ...textEncodingOf(email),
     headers: email.headers ?? {},
     attachments: (email.attachments ?? []).map((a) => ({
       filename: a.filename,
@@ -76,7 +94,8 @@ export function composeMessage(email: OutgoingEmail, dkim: DkimKey): Mail.Option
       ...(a.contentId ? { cid: a.contentId } : {}),
     })),
     envelope: { from: email.from.email, to: [email.to.email] },
-    dkim,
+    // nodemailer hands the key to crypto's sign(), which takes a KeyObject; its types only name PEM text.
+    dkim: { ...key, privateKey: key.privateKey as unknown as string },
     // Content is data: nothing in a message may make the sender read files or fetch URLs.
     disableFileAccess: true,
     disableUrlAccess: true,

@@ -1,0 +1,89 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { loadConfig, type Config } from '../../src/config';
+import { newId } from '../../src/db/columns';
+import { initOrm, migrate, type Orm } from '../../src/db/orm';
+import { SecretBox } from '../../src/crypto/secret-box';
+import { newDkimKey } from '../../src/modules/domains/dkim';
+import { Domain } from '../../src/modules/domains/entities';
+import { expectedRecords } from '../../src/modules/domains/records';
+import { createProject } from '../../src/modules/projects/service';
+import { signup } from '../../src/modules/users/service';
+import { ensureDatabase, ensurePostgres, type PostgresHandle } from '../../scripts/lib/postgres';
+import { ports } from '../../scripts/lib/ports';
+import { tsx } from '../../scripts/lib/paths';
+
+/** A database of the benchmark's own, migrated, with a project whose sender domain is verified. */
+export interface SendingBench {
+  /** Settings for processes that work on this database (secrets included), as environment variables. */
+  env: Record<string, string>;
+  config: Config;
+  orm: Orm;
+  projectId: string;
+  secret: string;
+  from: string;
+  close(): Promise<void>;
+}
+
+export async function sendingBench(database: string, env: Record<string, string> = {}): Promise<SendingBench> {
+  const pg: PostgresHandle = await ensurePostgres(ports.postgres, console.log);
+  const settings = {
+    DATABASE_URL: await ensureDatabase(pg.adminUrl, database),
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    LOG_LEVEL: 'warn',
+    ...env,
+  };
+  const config = loadConfig(settings);
+  const orm = await initOrm(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+  await migrate(orm);
+  const em = orm.em.fork();
+  const owner = await signup(em, `bench-${newId()}@bench.test`, 'bench password 123');
+  const { project, secret } = await createProject(em, owner.id, `${database} ${new Date().toISOString()}`);
+  // The domain is entered as verified: the benchmark measures sending, not DNS.
+  const id = newId();
+  const name = `${id.slice(0, 8)}.bench.test`;
+  const key = await newDkimKey(new SecretBox(config.ENCRYPTION_KEY), id);
+  em.create(Domain, {
+    id, projectId: project.id, domain: name, selector: config.DKIM_SELECTOR, dkimPublicKey: key.publicKey,
+    dkimPrivateKeyEncrypted: key.sealedPrivateKey, verified: true, verifiedAt: new Date(), lastCheckedAt: new Date(),
+    records: expectedRecords(name, config.DKIM_SELECTOR, key.publicKey, config.SPF_INCLUDE),
+  });
+  await em.flush();
+  return {
+    env: settings, config, orm, projectId: project.id, secret, from: `bench@${name}`,
+    close: async () => {
+      await orm.close();
+      await pg.stop();
+    },
+  };
+}
+
+/** Starts a process (tsx script) and resolves with it once it prints a line matching `ready`. */
+export async function startProcess(script: string, env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpMatchArray }> {
+  const child = spawn(tsx, [path.resolve(__dirname, '..', '..', script)], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout! });
+  const match = await new Promise<RegExpMatchArray>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${script} exited with code ${code} before it was ready`)));
+    lines.on('line', (line) => {
+      const m = ready.exec(line);
+      if (m) resolve(m);
+    });
+  });
+  return { child, match };
+}
+
+/** The SMTP server of bench/lib/smtp-sink-server.ts, in its own process; resolves with its smtp:// URL. */
+export async function startSmtpSink(): Promise<{ url: string; stop(): void }> {
+  const { child, match } = await startProcess('bench/lib/smtp-sink-server.ts', {}, /^listening (\d+)$/);
+  return { url: `smtp://127.0.0.1:${match[1]}`, stop: () => child.kill('SIGTERM') };
+}
+
+/** The machine's load, to print beside figures measured on a shared machine. */
+export function loadNote(): string {
+  const [one, five] = os.loadavg();
+  return `load average ${one!.toFixed(2)} (1 min), ${five!.toFixed(2)} (5 min) on ${os.cpus().length} cores`;
+}
