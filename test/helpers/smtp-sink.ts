@@ -12,6 +12,10 @@ export class SmtpSink {
   readonly messages: ReceivedMail[] = [];
   /** Replies to RCPT TO by address, e.g. a 550 for a mailbox that does not exist. */
   private readonly refusals = new Map<string, { code: number; message: string }>();
+  /** Milliseconds RCPT TO takes to answer, by address: a slow receiving server. */
+  private readonly delays = new Map<string, number>();
+  /** While set, messages whose data has arrived wait here, unanswered and uncounted (see hold()). */
+  private held: Array<{ mail: ReceivedMail; answer: (err?: Error) => void }> | null = null;
   private server!: SMTPServer;
   port = 0;
 
@@ -34,19 +38,25 @@ export class SmtpSink {
       // down() drops open (pooled) connections at once instead of waiting 30 s for clients to quit.
       closeTimeout: 100,
       onRcptTo: (address, _session, callback) => {
-        const refusal = this.refusals.get(address.address.toLowerCase());
-        if (!refusal) return callback();
-        callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
+        const rcpt = address.address.toLowerCase();
+        const answer = () => {
+          const refusal = this.refusals.get(rcpt);
+          if (!refusal) return callback();
+          callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
+        };
+        setTimeout(answer, this.delays.get(rcpt) ?? 0);
       },
       onData: (stream, session, callback) => {
         const chunks: Buffer[] = [];
         stream.on('data', (c: Buffer) => chunks.push(c));
         stream.on('end', () => {
-          this.messages.push({
+          const mail = {
             from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
             to: session.envelope.rcptTo.map((r) => r.address),
             raw: Buffer.concat(chunks).toString('utf8'),
-          });
+          };
+          if (this.held) return void this.held.push({ mail, answer: callback });
+          this.messages.push(mail);
           callback();
         });
       },
@@ -68,6 +78,21 @@ export class SmtpSink {
     return this.listen(this.port);
   }
 
+  /**
+   * Stops answering the end of DATA: from now on a message is neither acknowledged nor kept, so a client
+   * killed meanwhile has had none of its messages accepted. `drop()` ends the hold.
+   */
+  hold(): void {
+    this.held ??= [];
+  }
+
+  /** Ends a hold, refusing the messages it kept waiting (451), as a server does whose client went away. */
+  drop(): void {
+    const held = this.held ?? [];
+    this.held = null;
+    for (const { answer } of held) answer(Object.assign(new Error('Dropped'), { responseCode: 451 }));
+  }
+
   /** Answers RCPT TO for this address with `code` (e.g. 550 for good, 450 for now) until `accept()`. */
   refuse(address: string, code: number, message: string): void {
     this.refusals.set(address.toLowerCase(), { code, message });
@@ -75,6 +100,11 @@ export class SmtpSink {
 
   accept(address: string): void {
     this.refusals.delete(address.toLowerCase());
+  }
+
+  /** Makes RCPT TO for this address take `ms` to answer. */
+  slow(address: string, ms: number): void {
+    this.delays.set(address.toLowerCase(), ms);
   }
 
   to(address: string): ReceivedMail[] {

@@ -1,0 +1,31 @@
+/**
+ * A worker in a process of its own, for tests and benchmarks that kill it (SIGKILL) mid-send: the Temporal
+ * worker with every workflow and activity, and the email delivery pump, as src/main/worker.ts runs them.
+ * Settings come from the environment like the real worker's; `WORKER_LEASE_MS` shortens the pump's lease so
+ * that a killed worker's emails are taken over in seconds rather than minutes; `WORKER_WORKFLOW_BUNDLE`
+ * names a workflow bundle made once by the parent (bundleWorkflows), which saves each start the bundling.
+ * Prints `worker ready` once it polls.
+ */
+import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { createActivities } from '../../activities';
+import { createDeps, runMain } from '../../src/bootstrap';
+import { DeliveryPump } from '../../src/modules/emails/delivery/pump';
+import { workflowsPath } from '../../workflows/path';
+
+runMain(async () => {
+  Runtime.install({ logger: new DefaultLogger('WARN'), telemetryOptions: { logging: { filter: { core: 'WARN', other: 'WARN' }, forward: {} } } });
+  const deps = await createDeps('worker');
+  const pump = new DeliveryPump(deps, { leaseMs: Number(process.env.WORKER_LEASE_MS ?? 10 * 60_000) });
+  await pump.start();
+  const connection = await NativeConnection.connect({ address: deps.config.TEMPORAL_ADDRESS });
+  const worker = await Worker.create({
+    connection,
+    namespace: deps.config.TEMPORAL_NAMESPACE,
+    taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
+    ...(process.env.WORKER_WORKFLOW_BUNDLE ? { workflowBundle: { codePath: process.env.WORKER_WORKFLOW_BUNDLE } } : { workflowsPath }),
+    activities: createActivities(deps),
+  });
+  const running = worker.run();
+  console.log('worker ready');
+  await running;
+});
