@@ -43,6 +43,13 @@ export class WebhookServerError extends Error {
   }
 }
 
+/** No answer in time: worth another try. */
+export class WebhookTimeout extends Error {
+  constructor(ms: number) {
+    super(`The webhook did not answer within ${ms} ms`);
+  }
+}
+
 const MAX_READ = 64 * 1024;
 const MAX_KEPT = 2_000;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -90,6 +97,15 @@ function exchange(url: URL, request: WebhookRequest, target: ResolvedTarget, sig
  */
 export async function sendWebhook(request: WebhookRequest, options: SendOptions): Promise<WebhookResponse> {
   const signal = AbortSignal.timeout(options.timeoutMs);
+  try {
+    return await exchangeFollowingRedirects(request, options, signal);
+  } catch (err) {
+    if (signal.aborted) throw new WebhookTimeout(options.timeoutMs);
+    throw err;
+  }
+}
+
+async function exchangeFollowingRedirects(request: WebhookRequest, options: SendOptions, signal: AbortSignal): Promise<WebhookResponse> {
   let current = request;
   for (let hop = 0; ; hop++) {
     const url = new URL(current.url);
