@@ -9,6 +9,7 @@ import { waitFor } from '../helpers/wait';
 import { joinedUser } from '../helpers/members';
 import { newTenant } from '../helpers/fixtures';
 import { addContact, allOf, filter } from '../segments/helpers';
+import { send } from '../emails/helpers';
 import { campaignWorkflowId } from '../../workflows/campaigns/ids';
 import { campaignState, campaignTenant, createCampaign, seedContacts, type CampaignTenant } from './helpers';
 
@@ -130,6 +131,34 @@ describe('sending a campaign (dev server, real worker and delivery pump)', () =>
     expect(new Set(emails.map((e) => e.contact_id)).size).toBe(total);
     const addresses = emails.map((e) => e.to_address);
     expect(receivedBy(addresses).every((n) => n === 1)).toBe(true);
+  });
+
+  it("is paced by the project's sending rate, and transactional mail of the project overtakes its backlog", async () => {
+    const t = await campaignTenant(stack);
+    const total = 300;
+    const prefix = `paced-${t.project.id.slice(0, 8)}`;
+    await seedContacts(stack, t.project.id, total, { prefix });
+    const rate = 50;
+    await sql(stack, 'update projects set email_rate_per_second = ? where id = ?', [rate, t.project.id]);
+    const campaign = await createCampaign(t);
+    const isCampaignMail = (m: { to: string[] }) => m.to.some((a) => a.startsWith(prefix));
+    await sendNow(t, campaign.id);
+    await waitFor('the campaign to be under way', async () => (stack.smtp.messages.filter(isCampaignMail).length >= 30 ? true : undefined));
+
+    const urgent = `code-${t.project.id.slice(0, 8)}@example.test`;
+    await send(stack, t.project, { to: urgent, from: t.from, subject: 'Your sign-in code', body: '<p>123456</p>' }).expect(200);
+    const arrived = await waitFor('the transactional email', async () => stack.smtp.to(urgent)[0]);
+    await reachStatus(t, campaign.id, 'SENT');
+    const campaignMailAfter = stack.smtp.messages.slice(stack.smtp.messages.indexOf(arrived) + 1).filter(isCampaignMail);
+    expect(campaignMailAfter.length).toBeGreaterThan(total / 3);
+
+    // One second's burst goes at once, the rest one every 1/rate seconds.
+    const [spread] = await sql<{ seconds: number }>(
+      stack,
+      'select extract(epoch from max(sent_at) - min(sent_at))::float8 as seconds from emails where campaign_id = ?',
+      [campaign.id],
+    );
+    expect(spread!.seconds).toBeGreaterThanOrEqual((total - rate) / rate - 0.5);
   });
 
   it('runs under the CampaignId and ProjectId search attributes, with a summary and its progress as details', async () => {

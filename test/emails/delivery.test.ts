@@ -113,6 +113,16 @@ describe('delivery', () => {
     expect(stack.smtp.to(to)).toHaveLength(1);
   });
 
+  it('keeps a slow send to itself: its lease is renewed while the SMTP server takes its time', async () => {
+    await Promise.all([pump({ leaseMs: 600 }), pump({ leaseMs: 600 })]);
+    const to = recipient('slow');
+    stack.smtp.slow(to, 2_500);
+    const { id } = await sendOne(to);
+    expect(await settled(stack, id)).toMatchObject({ status: 'SENT', attempts: 1 });
+    await settle();
+    expect(stack.smtp.to(to)).toHaveLength(1);
+  });
+
   it('lets several workers share the queue: every email is sent exactly once', async () => {
     await Promise.all([pump({ batchSize: 5 }), pump({ batchSize: 5 }), pump({ batchSize: 5 })]);
     const recipients = Array.from({ length: 60 }, () => recipient('many'));

@@ -9,6 +9,7 @@ import type { Disposition } from '../entities';
 import { ByteBudget } from './byte-budget';
 import { claimDue, type ClaimedEmail } from './claim';
 import { DkimKeys } from './dkim-keys';
+import { LeaseKeeper } from './leases';
 import { OutcomeWriter, type Outcome } from './outcomes';
 import { classifySmtpFailure } from './smtp-failure';
 
@@ -17,7 +18,7 @@ export interface PumpOptions {
   batchSize: number;
   /** Emails being handed to SMTP at once (the transport's pool spreads them over its connections). */
   concurrency: number;
-  /** How long a claim holds an email; a worker that dies mid-send gives its emails back when it runs out. */
+  /** How long a claim holds an email unless renewed; a worker that dies gives its emails back when it runs out. */
   leaseMs: number;
   /** First retry delay after a transient failure; it doubles per attempt up to `retryMaxMs`. */
   retryBaseMs: number;
@@ -33,7 +34,7 @@ export interface PumpOptions {
 export const PUMP_DEFAULTS: PumpOptions = {
   batchSize: 200,
   concurrency: 200,
-  leaseMs: 10 * 60_000,
+  leaseMs: 2 * 60_000,
   retryBaseMs: 10_000,
   retryMaxMs: 60 * 60_000,
   giveUpAfterMs: 72 * 60 * 60_000,
@@ -74,6 +75,7 @@ export class DeliveryPump {
   private readonly outcomes: OutcomeWriter;
   private readonly keys: DkimKeys;
   private readonly budget: ByteBudget;
+  private readonly leases: LeaseKeeper;
   private readonly inFlight = new Set<Promise<void>>();
 
   constructor(deps: Pick<Deps, 'orm' | 'mailer' | 'logger' | 'config'>, options: Partial<PumpOptions> = {}) {
@@ -90,9 +92,11 @@ export class DeliveryPump {
     this.outcomes = new OutcomeWriter(deps.orm, deps.logger, () => this.loop.wake());
     this.keys = new DkimKeys(deps.orm, deps.config);
     this.budget = new ByteBudget(this.options.maxBytesInFlight);
+    this.leases = new LeaseKeeper(deps.orm, deps.logger, this.options.leaseMs);
   }
 
   start(): Promise<void> {
+    this.leases.start();
     return this.loop.start();
   }
 
@@ -101,6 +105,7 @@ export class DeliveryPump {
     await this.loop.stop();
     await Promise.all(this.inFlight);
     await this.outcomes.drain();
+    this.leases.stop();
   }
 
   private async pass(): Promise<number> {
@@ -131,6 +136,7 @@ export class DeliveryPump {
   }
 
   private async deliver(email: ClaimedEmail): Promise<void> {
+    this.leases.hold(email.id, email.leaseId);
     const bytes = await this.budget.acquire(email.sizeBytes);
     try {
       this.outcomes.add(await this.attempt(email));
@@ -140,6 +146,8 @@ export class DeliveryPump {
       this.outcomes.add(this.transient(email, err instanceof Error ? err.message : String(err)));
     } finally {
       this.budget.release(bytes);
+      // The outcome is written within milliseconds, well inside the lease.
+      this.leases.release(email.id);
     }
   }
 
