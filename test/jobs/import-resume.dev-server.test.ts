@@ -103,9 +103,11 @@ describe('contact import when its worker stops mid-import (dev server)', () => {
     const first = await fragileWorker();
     await blockedMerge();
     expect(await chunkDone(jobId, 0)).toEqual([{ done: true }]);
-    // Chunk 2's transaction has claimed it and written up to the locked row; the worker goes away now.
+    // Chunk 3 ran beside chunk 2, whose transaction has claimed it and written up to the locked row; the
+    // worker goes away now.
+    await waitFor('chunk 3', async () => ((await chunkDone(jobId, 2))[0]?.done ? true : undefined));
     expect(await first.stop()).toBeInstanceOf(Error);
-    expect((await t.c.get(`/contacts/import/${jobId}`).expect(200)).body).toMatchObject({ state: 'active', progress: 38 });
+    expect((await t.c.get(`/contacts/import/${jobId}`).expect(200)).body).toMatchObject({ state: 'active', progress: 61 });
 
     // The abandoned attempt commits after its worker is gone, so its completion is never reported.
     await locker.query('commit');
@@ -152,7 +154,8 @@ describe('contact import when its worker stops mid-import (dev server)', () => {
     await locker.query('rollback');
     await locker.end();
     expect(await chunkDone(jobId, 1)).toEqual([{ done: false }]);
-    expect(await contactsOf(stack, t.project.id)).toHaveLength(500 + 1);
+    await waitFor('chunk 3', async () => ((await chunkDone(jobId, 2))[0]?.done ? true : undefined));
+    expect(await contactsOf(stack, t.project.id)).toHaveLength(800 + 1);
 
     const second = await startWorker(stack.deps);
     try {

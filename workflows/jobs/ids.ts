@@ -5,6 +5,8 @@ export const bulkJobId = (uuid: string) => `bulk:${uuid}`;
 
 /** Rows per import activity: one transaction of set-based writes each. */
 export const IMPORT_CHUNK_ROWS = 500;
+/** Chunks applied at once after the first; they touch disjoint contacts, so only throughput changes. */
+export const PARALLEL_CHUNKS = 4;
 /** Contact IDs per bulk activity. */
 export const BULK_CHUNK_IDS = 250;
 

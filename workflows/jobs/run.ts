@@ -1,7 +1,7 @@
 import { ActivityFailure, continueAsNew, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { JobActivities } from '../../activities/jobs';
 import type { JobResult } from '../../src/modules/jobs/entities';
-import { chunkCount, chunkSummary, type JobWorkflowInput } from './ids';
+import { PARALLEL_CHUNKS, chunkCount, chunkSummary, type JobWorkflowInput } from './ids';
 
 const { beginJob, finishJob, failJob } = proxyActivities<JobActivities>({
   startToCloseTimeout: '1 minute',
@@ -26,25 +26,35 @@ function reasonOf(err: ActivityFailure, summary: string): string {
   return `Processing ${summary} failed: ${err.cause?.message ?? err.message}`;
 }
 
+async function runChunk(input: JobWorkflowInput, step: ChunkStep, seq: number): Promise<void> {
+  const summary = chunkSummary(step.unit, seq, input);
+  try {
+    await chunks[step.activity].executeWithOptions({ summary }, [{ jobId: input.jobId, seq }]);
+  } catch (err) {
+    if (err instanceof ActivityFailure) await failJob(input.jobId, reasonOf(err, summary));
+    throw err;
+  }
+}
+
 /**
- * The loop both job workflows share: mark the job active, apply its chunks in order (each activity skips a
- * chunk an earlier attempt already committed), then mark it completed and return the final result. A
- * chunk that keeps failing marks the job failed. Null when the job is gone with its project.
+ * The loop both job workflows share: mark the job active, apply its chunks (each activity skips a chunk an
+ * earlier attempt already committed), then mark it completed and return the final result. The first chunk
+ * runs alone, as it fixes the types of new custom fields in file order; the rest run PARALLEL_CHUNKS at a
+ * time, which is safe because chunks never share a contact. A chunk that keeps failing marks the job
+ * failed. Null when the job is gone with its project.
  */
 export async function runJob(input: JobWorkflowInput, step: ChunkStep): Promise<JobResult | null> {
   const start = input.next ?? 0;
-  if (start === 0 && !(await beginJob(input.jobId))) return null;
-  for (let seq = start; seq < chunkCount(input); seq++) {
-    if (seq > start && workflowInfo().continueAsNewSuggested) {
+  if (start === 0) {
+    if (!(await beginJob(input.jobId))) return null;
+    if (chunkCount(input) > 0) await runChunk(input, step, 0);
+  }
+  for (let seq = Math.max(start, 1); seq < chunkCount(input); seq += PARALLEL_CHUNKS) {
+    if (seq > Math.max(start, 1) && workflowInfo().continueAsNewSuggested) {
       await continueAsNew<(input: JobWorkflowInput) => Promise<JobResult | null>>({ ...input, next: seq });
     }
-    const summary = chunkSummary(step.unit, seq, input);
-    try {
-      await chunks[step.activity].executeWithOptions({ summary }, [{ jobId: input.jobId, seq }]);
-    } catch (err) {
-      if (err instanceof ActivityFailure) await failJob(input.jobId, reasonOf(err, summary));
-      throw err;
-    }
+    const window = Array.from({ length: Math.min(PARALLEL_CHUNKS, chunkCount(input) - seq) }, (_, i) => seq + i);
+    await Promise.all(window.map((s) => runChunk(input, step, s)));
   }
   return finishJob(input.jobId);
 }

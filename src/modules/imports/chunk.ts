@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { recordFieldTypes } from '../contacts/custom-fields';
 import { upsertContacts } from '../contacts/write-batch';
 import { InvalidChunkError } from '../jobs/errors';
 import type { ChunkOutcome } from '../jobs/store';
@@ -12,7 +13,8 @@ import { StoredImportChunk } from './schemas';
 export async function applyImportChunk(tx: EntityManager, projectId: string, items: unknown): Promise<ChunkOutcome> {
   const parsed = StoredImportChunk.safeParse(items);
   if (!parsed.success) throw new InvalidChunkError(`stored import rows do not read: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
-  const { rows, skipped, errors } = parsed.data;
+  const { rows, skipped, errors, fieldTypes } = parsed.data;
+  if (fieldTypes) await recordFieldTypes(tx, projectId, new Map(fieldTypes));
   const written = await upsertContacts(tx, projectId, rows, { defaultSubscribed: true });
   const created = written.filter((w) => w.isNew).length;
   return {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FIELD_TYPES } from '../contacts/entities';
 import { jobIdParams, jobStatus } from '../jobs/schemas';
 
 export const ImportForm = z.object({
@@ -36,4 +37,5 @@ export const StoredImportChunk = z.object({
   ),
   skipped: z.number().int(),
   errors: z.array(ImportRowError),
+  fieldTypes: z.array(z.tuple([z.string(), z.enum(FIELD_TYPES)])).optional(),
 });

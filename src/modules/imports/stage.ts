@@ -1,4 +1,6 @@
 import { ApiError } from '../../http/errors';
+import { fieldTypesOf, toDataPatch } from '../contacts/custom-fields';
+import type { FieldType } from '../contacts/entities';
 import { IMPORT_CHUNK_ROWS } from '../../../workflows/jobs/ids';
 import { readColumns, type Columns } from './columns';
 import { judgeRow, type RowError, type RowWrite } from './rows';
@@ -8,6 +10,11 @@ export interface StagedChunk {
   rows: RowWrite[];
   skipped: number;
   errors: RowError[];
+  /**
+   * On the first chunk only: the type of each new custom field as its first value in the file implies
+   * (rule 9). The first chunk runs before the others, which then run side by side.
+   */
+  fieldTypes?: Array<[string, FieldType]>;
 }
 
 export interface StagedImport {
@@ -28,6 +35,7 @@ export async function stageRecords(records: AsyncIterable<string[]>): Promise<St
   const seen = new Set<string>();
   const chunks: StagedChunk[] = [];
   let current = emptyChunk();
+  const types = new Map<string, FieldType>();
   let row = 0;
   let totalRows = 0;
   for await (const record of records) {
@@ -39,8 +47,10 @@ export async function stageRecords(records: AsyncIterable<string[]>): Promise<St
     if (record.length === 1 && record[0] === '') continue;
     totalRows++;
     const verdict = judgeRow(columns, record, row, seen);
-    if (verdict.kind === 'write') current.rows.push(verdict.write);
-    else if (verdict.kind === 'error') current.errors.push(verdict.error);
+    if (verdict.kind === 'write') {
+      current.rows.push(verdict.write);
+      for (const [key, type] of fieldTypesOf(toDataPatch(verdict.write.data).set)) if (!types.has(key)) types.set(key, type);
+    } else if (verdict.kind === 'error') current.errors.push(verdict.error);
     else current.skipped++;
     if (sizeOf(current) === IMPORT_CHUNK_ROWS) {
       chunks.push(current);
@@ -49,5 +59,6 @@ export async function stageRecords(records: AsyncIterable<string[]>): Promise<St
   }
   if (!columns) throw new ApiError(400, 'BAD_REQUEST', 'The CSV file is empty', { suggestion: 'Send a header row with an email column, then one row per contact.' });
   if (sizeOf(current) > 0) chunks.push(current);
+  if (chunks[0] && types.size > 0) chunks[0].fieldTypes = [...types];
   return { totalRows, chunks };
 }
