@@ -1,6 +1,20 @@
 import { z } from 'zod';
 
 const bool = (fallback: boolean) => z.stringbool().default(fallback);
+const list = z
+  .string()
+  .default('')
+  .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean));
+function isRegExp(source: string): boolean {
+  try {
+    new RegExp(source);
+    return true;
+  } catch {
+    return false;
+  }
+}
+/** A setting without a default; empty is unset, as in loadConfig. */
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
 const int = (fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max).default(fallback);
 
 /** Every setting Postwire reads from the environment. `.env.example` lists them with their defaults. */
@@ -19,17 +33,22 @@ export const configSchema = z.object({
   TEMPORAL_TASK_QUEUE: z.string().default('postwire'),
 
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters'),
+  LINK_SECRET: optional(z.string().min(32, 'must be at least 32 characters')),
   ENCRYPTION_KEY: z.string().regex(/^[0-9a-f]{64}$/i, 'must be 64 hex characters (32 bytes)'),
 
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').default('smtp://localhost:1025'),
   SMTP_MAX_CONNECTIONS: int(32, 1),
   SYSTEM_EMAIL_FROM: z.string().default('Postwire <no-reply@postwire.local>'),
-  DNS_SERVERS: z
-    .string()
-    .default('')
-    .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean)),
+  DNS_SERVERS: list,
   DKIM_SELECTOR: z.string().regex(/^[a-z0-9-]+$/i).default('postwire'),
   SPF_INCLUDE: z.string().default('spf.postwire.local'),
+  SNS_CERT_HOST_PATTERN: z
+    .string()
+    .default('^sns\\.[a-z0-9-]+\\.amazonaws\\.com(\\.cn)?$')
+    .refine(isRegExp, 'must be a regular expression')
+    .transform((s) => new RegExp(s, 'i')),
+  SNS_CA_FILE: optional(z.string()),
+  SNS_TOPIC_ARNS: list,
 
   DISABLE_SIGNUPS: bool(false),
   MAX_BODY_MB: int(2, 1),

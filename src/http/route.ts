@@ -45,6 +45,8 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
   body?: B;
   /** How the body arrives; `none` leaves the stream to the handler (multipart). */
   bodyType?: 'json' | 'form' | 'none';
+  /** The media type /openapi.json gives a body the handler reads itself (`none`); multipart/form-data by default. */
+  bodyContentType?: string;
   /** Body size limit in bytes; defaults to MAX_BODY_MB. */
   bodyLimit?: number;
   /** Endpoints that answer a bad body with api.md's plain `{ error }` 400 instead of the 422 envelope. */

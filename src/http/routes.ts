@@ -20,6 +20,9 @@ import { campaignRoutes } from '../modules/campaigns/routes';
 import { campaignTemplateUsage } from '../modules/campaigns/usage';
 import { automationRoutes } from '../modules/automations/routes';
 import { workflowTemplateUsage } from '../modules/automations/usage';
+import { trackingRoutes } from '../modules/tracking/routes';
+import { preferenceRoutes } from '../modules/preferences/routes';
+import { snsRoutes } from '../modules/sns/routes';
 
 /** Every HTTP route of the API, in one list: it also feeds /openapi.json. */
 export function allRoutes(deps: Deps): RouteDef[] {
@@ -29,5 +32,6 @@ export function allRoutes(deps: Deps): RouteDef[] {
   routes.push(...segmentRoutes(deps), ...emailRoutes(deps), ...campaignRoutes(deps));
   routes.push(...automationRoutes(deps));
   routes.push(...templateRoutes(deps, [campaignTemplateUsage, workflowTemplateUsage]), ...verifyRoutes(deps));
+  routes.push(...trackingRoutes(deps), ...preferenceRoutes(deps), ...snsRoutes(deps));
   return [...routes, ...openapiRoutes(() => routes)];
 }

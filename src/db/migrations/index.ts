@@ -10,6 +10,7 @@ import { Migration0010Jobs } from './0010-jobs';
 import { Migration0012Emails } from './0012-emails';
 import { Migration0015Campaigns } from './0015-campaigns';
 import { Migration0018Automations } from './0018-automations';
+import { Migration0021Tracking } from './0021-tracking';
 
 /** Every migration, in order. Files are committed; the schema never changes at run time otherwise. */
 export const migrationsList: MigrationObject[] = [
@@ -24,4 +25,5 @@ export const migrationsList: MigrationObject[] = [
   { name: '0012-emails', class: Migration0012Emails },
   { name: '0015-campaigns', class: Migration0015Campaigns },
   { name: '0018-automations', class: Migration0018Automations },
+  { name: '0021-tracking', class: Migration0021Tracking },
 ];

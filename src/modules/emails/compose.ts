@@ -3,8 +3,9 @@ import type Mail from 'nodemailer/lib/mailer';
 import type { Disposition } from './entities';
 
 /**
- * How a stored email becomes the message handed to SMTP. Everything added at sending time (tracking pixel,
- * rewritten links, List-Unsubscribe) belongs here, so that it applies to every producer alike.
+ * How a stored email becomes the message handed to SMTP. What is added at sending time (tracking pixel,
+ * rewritten links, List-Unsubscribe) is added by decorate.ts just before, so that it applies to every
+ * producer alike.
  */
 
 export interface Mailbox {
@@ -72,6 +73,17 @@ const NON_ASCII = /[^\x00-\x7f]/;
 const textEncodingOf = (email: OutgoingEmail) =>
   NON_ASCII.test(email.html) || NON_ASCII.test(email.text ?? '') ? {} : { textEncoding: 'quoted-printable' as const };
 
+/**
+ * nodemailer's default list of signed header fields plus List-Unsubscribe-Post: RFC 8058 requires the DKIM
+ * signature to cover both List-Unsubscribe fields, so that one-click unsubscription cannot be grafted on.
+ */
+const DKIM_SIGNED_HEADERS = [
+  'From', 'Sender', 'Reply-To', 'Subject', 'Date', 'Message-ID', 'To', 'Cc', 'MIME-Version', 'Content-Type',
+  'Content-Transfer-Encoding', 'Content-ID', 'Content-Description', 'Resent-Date', 'Resent-From', 'Resent-Sender',
+  'Resent-To', 'Resent-Cc', 'Resent-Message-ID', 'In-Reply-To', 'References', 'List-Id', 'List-Help',
+  'List-Unsubscribe', 'List-Unsubscribe-Post', 'List-Subscribe', 'List-Post', 'List-Owner', 'List-Archive',
+].join(':');
+
 const mailbox = (m: Mailbox): Mail.Address | string => (m.name ? { name: m.name, address: m.email } : m.email);
 
 /** The nodemailer message for an email, DKIM-signed with its sender domain's key. */
@@ -95,7 +107,7 @@ export function composeMessage(email: OutgoingEmail, key: SigningKey): Mail.Opti
     })),
     envelope: { from: email.from.email, to: [email.to.email] },
     // nodemailer hands the key to crypto's sign(), which takes a KeyObject; its types only name PEM text.
-    dkim: { ...key, privateKey: key.privateKey as unknown as string },
+    dkim: { ...key, privateKey: key.privateKey as unknown as string, headerFieldNames: DKIM_SIGNED_HEADERS },
     // Content is data: nothing in a message may make the sender read files or fetch URLs.
     disableFileAccess: true,
     disableUrlAccess: true,

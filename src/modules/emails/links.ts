@@ -1,12 +1,18 @@
 import type { Config } from '../../config';
+import type { LinkSecrets } from '../../crypto/link-signer';
+import { preferenceToken } from '../preferences/token';
 import type { SubscriptionLinks } from '../templates/render';
 
+/** What building links into emails takes from the settings. */
+export type LinkSettings = Pick<Config, 'PUBLIC_URL'> & LinkSecrets;
+
 /**
- * The `unsubscribeUrl`, `subscribeUrl` and `manageUrl` template variables of a recipient: pages of the
- * service, addressed by contact. The subscription pages (and signing these links) are built with tracking
- * and List-Unsubscribe; every producer takes its links from here so that they change in one place.
+ * The `unsubscribeUrl`, `subscribeUrl` and `manageUrl` template variables of a recipient: the subscription
+ * pages of the service (src/modules/preferences), addressed by a token signed for the contact. Every producer
+ * takes its links from here so that they change in one place.
  */
-export function subscriptionLinks(config: Pick<Config, 'PUBLIC_URL'>, contactId: string): SubscriptionLinks {
-  const page = (name: string) => new URL(`/${name}/${contactId}`, config.PUBLIC_URL).toString();
+export function subscriptionLinks(config: LinkSettings, contactId: string): SubscriptionLinks {
+  const token = preferenceToken(config, contactId);
+  const page = (name: string) => new URL(`/${name}/${token}`, config.PUBLIC_URL).toString();
   return { unsubscribeUrl: page('unsubscribe'), subscribeUrl: page('subscribe'), manageUrl: page('manage') };
 }

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { emailEventColumns, type EmailEventSource } from './email-events';
 import { EMAIL_STATUSES, type EmailStatus } from './entities';
 
 /** What happens to an email after it was sent, as delivery reports and tracking tell it. */
@@ -15,12 +16,36 @@ const TIMESTAMP_OF: Record<LaterStatus, string> = {
 // decisions.md "Sending": SENT < DELIVERED < OPENED < CLICKED < BOUNCED < COMPLAINED.
 const rank = (expr: string) => `array_position(array['SENT', 'DELIVERED', 'OPENED', 'CLICKED', 'BOUNCED', 'COMPLAINED'], ${expr})`;
 
+/** A sent email that delivery reports or tracking just moved, with what its service events carry. */
+export interface EmailActivity extends EmailEventSource {
+  /** This report set the status's timestamp: it is the first of its kind for the email. */
+  first: boolean;
+}
+
 /**
  * Records that a sent email was delivered, opened, clicked, bounced or complained about: the status moves
  * only forwards, while the status's own timestamp records its first occurrence whatever the order reports
- * arrive in (an open reported after a click still sets opened_at). Returns false when the email is not a sent
- * email of the project (unknown, still PENDING, or FAILED).
+ * arrive in (an open reported after a click still sets opened_at). Returns null when the email is not a sent
+ * email (unknown, still PENDING, or FAILED), or not one of `projectId` when that is given.
  */
+export async function advanceEmail(
+  em: EntityManager,
+  emailId: string,
+  status: LaterStatus,
+  options: { at?: Date; projectId?: string } = {},
+): Promise<EmailActivity | null> {
+  const column = TIMESTAMP_OF[status];
+  const [row] = await em.execute<EmailActivity[]>(
+    `update emails set "${column}" = coalesce("${column}", ?), "updated_at" = now(),
+       "status" = case when ${rank('"status"')} < ${rank('?')} then ? else "status" end
+     where "id" = ? and (?::uuid is null or "project_id" = ?) and "status" not in ('PENDING', 'FAILED')
+     returning ${emailEventColumns()}, old."${column}" is null as "first"`,
+    [options.at ?? new Date(), status, status, emailId, options.projectId ?? null, options.projectId ?? null],
+  );
+  return row ?? null;
+}
+
+/** advanceEmail within one project; true when the email is a sent email of it. */
 export async function recordEmailStatus(
   em: EntityManager,
   projectId: string,
@@ -28,15 +53,7 @@ export async function recordEmailStatus(
   status: LaterStatus,
   at: Date = new Date(),
 ): Promise<boolean> {
-  const column = TIMESTAMP_OF[status];
-  const res = await em.execute<{ affectedRows: number }>(
-    `update emails set "${column}" = coalesce("${column}", ?), "updated_at" = now(),
-       "status" = case when ${rank('"status"')} < ${rank('?')} then ? else "status" end
-     where "id" = ? and "project_id" = ? and "status" not in ('PENDING', 'FAILED')`,
-    [at, status, status, emailId, projectId],
-    'run',
-  );
-  return res.affectedRows > 0;
+  return (await advanceEmail(em, emailId, status, { at, projectId })) !== null;
 }
 
 export interface EmailStatusCounts {

@@ -52,7 +52,8 @@ export function buildOpenApi(routes: RouteDef[]): JsonSchema {
       responses: Object.fromEntries(Object.entries(responses).map(([status, doc]) => [status, response(Number(status), doc, schemas)])),
     };
     if (def.body) {
-      const contentType = { json: 'application/json', form: 'application/x-www-form-urlencoded', none: 'multipart/form-data' }[def.bodyType ?? 'json'];
+      const contentType =
+        def.bodyContentType ?? { json: 'application/json', form: 'application/x-www-form-urlencoded', none: 'multipart/form-data' }[def.bodyType ?? 'json'];
       op.requestBody = { required: true, content: { [contentType]: { schema: schemas.convert(def.body as z.ZodType, 'input') } } };
     }
     (paths[def.path] ??= {})[def.method] = op;

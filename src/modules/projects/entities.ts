@@ -1,6 +1,10 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { baseColumns } from '../../db/columns';
 
+/** Which emails carry the open pixel and click redirects (docs/tracking.md). */
+export const TRACKING_MODES = ['ENABLED', 'DISABLED', 'MARKETING_ONLY'] as const;
+export type TrackingMode = (typeof TRACKING_MODES)[number];
+
 export const Project = defineEntity({
   name: 'Project',
   tableName: 'projects',
@@ -18,6 +22,7 @@ export const Project = defineEntity({
     billingLimits: p.json<Record<string, number | null>>().default('{}'),
     /** Emails per second in each delivery lane; null is the deployment's EMAIL_RATE_PER_SECOND, 0 unlimited. */
     emailRatePerSecond: p.integer().nullable(),
+    trackingMode: p.enum([...TRACKING_MODES]).default('ENABLED'),
   },
 });
 export type Project = InferEntity<typeof Project>;

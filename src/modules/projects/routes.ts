@@ -17,9 +17,9 @@ import {
   deleteProject,
   projectsOf,
   regenerateKeys,
-  renameProject,
   requireMembership,
   resetProject,
+  updateProject,
 } from './service';
 import { setupState } from './setup-state';
 
@@ -61,13 +61,13 @@ export function projectRoutes(deps: Deps): RouteDef[] {
       method: 'patch',
       path: '/users/@me/projects/{id}',
       tag: 'Projects',
-      summary: 'Update project settings (OWNER, ADMIN)',
+      summary: 'Update project settings: name, tracking mode (OWNER, ADMIN)',
       auth: 'session',
       params: ProjectIdParams,
       body: UpdateProjectBody,
       responses: { 200: { description: 'The project, secret masked', schema: ProjectResponse }, ...denied },
       handler: async (ctx, { params, body }) => {
-        const { project, role } = await renameProject(ctx.state.em, params.id, requireUser(ctx).id, body.name);
+        const { project, role } = await updateProject(ctx.state.em, params.id, requireUser(ctx).id, body);
         ctx.body = serializeProject(project, { role });
       },
     }),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TRACKING_MODES } from './entities';
 
 export const ProjectName = z.string().trim().min(1, 'Name is required').max(100);
 export const ProjectIdParams = z.object({ id: z.uuid() });
@@ -9,13 +10,27 @@ export const ProjectResponse = z.object({
   public: z.string().describe('Public key (pk_…), safe to embed in browsers; only for /v1/track'),
   secret: z.string().describe('Secret key (sk_…): in full only when created or rotated, masked afterwards'),
   disabled: z.boolean(),
+  trackingMode: z.enum(TRACKING_MODES).describe('Which emails carry the open pixel and click redirects (docs/tracking.md)'),
   role: z.enum(['OWNER', 'ADMIN', 'MEMBER']).optional(),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
 });
 export type ProjectResponse = z.infer<typeof ProjectResponse>;
 
-export const UpdateProjectBody = z.object({ name: ProjectName });
+export const UpdateProjectBody = z
+  .object({
+    name: ProjectName.optional(),
+    trackingMode: z
+      .enum(TRACKING_MODES)
+      .optional()
+      .describe('ENABLED tracks every email, MARKETING_ONLY only MARKETING ones, DISABLED none'),
+  })
+  // `name` is reported as the missing field: renaming is what most updates do.
+  .refine((body) => body.name !== undefined || body.trackingMode !== undefined, {
+    path: ['name'],
+    message: 'Give name or trackingMode',
+  });
+export type UpdateProjectBody = z.infer<typeof UpdateProjectBody>;
 
 export const ProjectActionResult = z.object({ success: z.literal(true), message: z.string() });
 

@@ -10,6 +10,7 @@ export function serializeProject(p: Project, extra: { fullSecret?: string; role?
     public: p.publicKey,
     secret: extra.fullSecret ?? maskSecret(p.secretKeyHint),
     disabled: p.disabled,
+    trackingMode: p.trackingMode,
     ...(extra.role ? { role: extra.role } : {}),
     createdAt: p.createdAt.toISOString(),
     updatedAt: p.updatedAt.toISOString(),

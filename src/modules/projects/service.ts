@@ -4,6 +4,7 @@ import { Project, ProjectMember, type Role } from './entities';
 import { issueKeys } from './keys';
 import { newId } from '../../db/columns';
 import { PROJECT_DATA_TABLES } from './project-data';
+import type { UpdateProjectBody } from './schemas';
 import type { Deps } from '../../deps';
 import { Domain } from '../domains/entities';
 import { stopDomainVerify } from '../../../workflows/domain-verify/lifecycle';
@@ -55,9 +56,10 @@ function assertNotDisabled(project: Project, action: string): void {
   if (project.disabled) throw new ApiError(403, 'PROJECT_DISABLED', `A disabled project cannot be ${action}`);
 }
 
-export async function renameProject(em: EntityManager, projectId: string, userId: string, name: string) {
+export async function updateProject(em: EntityManager, projectId: string, userId: string, changes: UpdateProjectBody) {
   const { project, member } = await requireMembership(em, projectId, userId, MANAGERS);
-  project.name = name;
+  if (changes.name !== undefined) project.name = changes.name;
+  if (changes.trackingMode !== undefined) project.trackingMode = changes.trackingMode;
   await em.flush();
   return { project, role: member.role };
 }

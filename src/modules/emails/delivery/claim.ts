@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TrackingMode } from '../../projects/entities';
 import type { SourceType } from '../entities';
 import { planSends, type Candidate } from './throttle';
 
@@ -22,6 +23,9 @@ export interface ClaimedEmail {
   headers: Record<string, string>;
   attachmentCount: number;
   sizeBytes: number;
+  contactId: string | null;
+  marketing: boolean;
+  trackingMode: TrackingMode;
 }
 
 export interface ClaimResult {
@@ -47,7 +51,8 @@ update emails set "lease_id" = ?, "next_attempt_at" = clock_timestamp() + ? * in
   "attempts" = "attempts" + 1, "slot_reserved" = false, "updated_at" = now()
 where "id" in ${IDS}
 returning "id", "project_id", "created_at", "attempts", "to_address", "to_name", "from_address", "from_name", "reply_to",
-  "subject", "html", "text", "headers", "attachment_count", "size_bytes"`;
+  "subject", "html", "text", "headers", "attachment_count", "size_bytes", "contact_id", "marketing",
+  (select p."tracking_mode" from projects p where p."id" = emails."project_id") as "tracking_mode"`;
 
 const DEFER = `
 update emails e set "next_attempt_at" = clock_timestamp() + d."delay_ms" * interval '1 millisecond', "slot_reserved" = true
@@ -77,6 +82,9 @@ interface LeasedRow {
   headers: Record<string, string>;
   attachment_count: number;
   size_bytes: string;
+  contact_id: string | null;
+  marketing: boolean;
+  tracking_mode: TrackingMode;
 }
 
 const toClaimed = (leaseId: string) => (r: LeasedRow): ClaimedEmail => ({
@@ -96,6 +104,9 @@ const toClaimed = (leaseId: string) => (r: LeasedRow): ClaimedEmail => ({
   headers: r.headers,
   attachmentCount: r.attachment_count,
   sizeBytes: Number(r.size_bytes),
+  contactId: r.contact_id,
+  marketing: r.marketing,
+  trackingMode: r.tracking_mode,
 });
 
 export interface ClaimOptions {

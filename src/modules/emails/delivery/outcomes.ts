@@ -1,8 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../../db/orm';
 import type { Logger } from '../../../logger';
-import { recordEvent } from '../../events/record';
-import type { SourceType } from '../entities';
+import { emailEventColumns, recordEmailEvent, type EmailEventSource } from '../email-events';
 
 /** How one delivery attempt ended. */
 export type Outcome =
@@ -15,7 +14,7 @@ const MARK_SENT = `
 update emails e set "status" = 'SENT', "sent_at" = s."at", "error" = null, "lease_id" = null, "updated_at" = now()
 from jsonb_to_recordset(?::jsonb) as s("id" uuid, "at" timestamptz)
 where e."id" = s."id" and e."status" = 'PENDING'
-returning e."id", e."project_id", e."contact_id", e."subject", e."from_address", e."template_id", e."campaign_id", e."source_type"`;
+returning ${emailEventColumns('e')}`;
 
 // Only the current lease holder may reschedule or fail an email: a worker whose lease ran out may not undo
 // the outcome of the worker that took the email over.
@@ -29,17 +28,6 @@ const MARK_FAILED = `
 update emails e set "status" = 'FAILED', "failed_at" = clock_timestamp(), "error" = f."error", "lease_id" = null, "updated_at" = now()
 from jsonb_to_recordset(?::jsonb) as f("id" uuid, "lease_id" uuid, "error" text)
 where e."id" = f."id" and e."lease_id" = f."lease_id" and e."status" = 'PENDING'`;
-
-interface SentRow {
-  id: string;
-  project_id: string;
-  contact_id: string | null;
-  subject: string;
-  from_address: string;
-  template_id: string | null;
-  campaign_id: string | null;
-  source_type: SourceType;
-}
 
 const RETRY_WRITE_MS = 1_000;
 
@@ -100,27 +88,10 @@ async function write(tx: EntityManager, batch: Outcome[]): Promise<void> {
   const retries = batch.flatMap((o) => (o.kind === 'retry' ? [{ id: o.id, lease_id: o.leaseId, delay_ms: o.delayMs, error: o.error }] : []));
   const failures = batch.flatMap((o) => (o.kind === 'failed' ? [{ id: o.id, lease_id: o.leaseId, error: o.error }] : []));
   if (sent.length) {
-    const rows = await tx.execute<SentRow[]>(MARK_SENT, [JSON.stringify(sent)]);
-    for (const row of rows) recordSent(tx, row);
+    const rows = await tx.execute<EmailEventSource[]>(MARK_SENT, [JSON.stringify(sent)]);
+    // The `email.sent` service event, committed with the SENT mark.
+    for (const row of rows) recordEmailEvent(tx, row, 'email.sent');
   }
   if (retries.length) await tx.execute(MARK_RETRY, [JSON.stringify(retries)]);
   if (failures.length) await tx.execute(MARK_FAILED, [JSON.stringify(failures)]);
-}
-
-/** The `email.sent` service event (decisions.md "Sending"), committed with the SENT mark. */
-function recordSent(tx: EntityManager, row: SentRow): void {
-  if (!row.contact_id) return;
-  recordEvent(tx, {
-    projectId: row.project_id,
-    contactId: row.contact_id,
-    name: 'email.sent',
-    data: {
-      emailId: row.id,
-      subject: row.subject,
-      from: row.from_address,
-      ...(row.template_id ? { templateId: row.template_id } : {}),
-      ...(row.campaign_id ? { campaignId: row.campaign_id } : {}),
-      sourceType: row.source_type,
-    },
-  });
 }

@@ -4,7 +4,9 @@ import type { Orm } from '../../../db/orm';
 import { WakeLoop } from '../../../db/wake-loop';
 import type { Logger } from '../../../logger';
 import type { Mailer } from '../../../mail/mailer';
+import type { Config } from '../../../config';
 import { composeMessage, type OutgoingAttachment } from '../compose';
+import { decorate } from '../decorate';
 import type { Disposition } from '../entities';
 import { ByteBudget } from './byte-budget';
 import { claimDue, type ClaimedEmail } from './claim';
@@ -68,6 +70,7 @@ interface AttachmentRow {
 export class DeliveryPump {
   private readonly options: PumpOptions;
   private readonly orm: Orm;
+  private readonly config: Config;
   private readonly mailer: Mailer;
   private readonly logger: Logger;
   private readonly defaultRate: number;
@@ -81,6 +84,7 @@ export class DeliveryPump {
   constructor(deps: Pick<Deps, 'orm' | 'mailer' | 'logger' | 'config'>, options: Partial<PumpOptions> = {}) {
     this.options = { ...PUMP_DEFAULTS, ...options };
     this.orm = deps.orm;
+    this.config = deps.config;
     this.mailer = deps.mailer;
     this.logger = deps.logger;
     this.defaultRate = deps.config.EMAIL_RATE_PER_SECOND;
@@ -157,20 +161,18 @@ export class DeliveryPump {
       return { kind: 'failed', id: email.id, leaseId: email.leaseId, error: 'The sender domain was removed from the project before the email was sent' };
     }
     const attachments = email.attachmentCount > 0 ? await this.attachmentsOf(email.id) : [];
-    const message = composeMessage(
-      {
-        id: email.id,
-        to: { email: email.toAddress, name: email.toName },
-        from: { email: email.fromAddress, name: email.fromName },
-        replyTo: email.replyTo,
-        subject: email.subject,
-        html: email.html,
-        text: email.text,
-        headers: email.headers,
-        attachments,
-      },
-      dkim,
-    );
+    const outgoing = {
+      id: email.id,
+      to: { email: email.toAddress, name: email.toName },
+      from: { email: email.fromAddress, name: email.fromName },
+      replyTo: email.replyTo,
+      subject: email.subject,
+      html: email.html,
+      text: email.text,
+      headers: email.headers,
+      attachments,
+    };
+    const message = composeMessage(decorate(this.config, outgoing, email), dkim);
     try {
       await this.mailer.sendMail(message);
       return { kind: 'sent', id: email.id, at: new Date() };

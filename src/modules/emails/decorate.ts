@@ -1,0 +1,29 @@
+import type { TrackingMode } from '../projects/entities';
+import { withListUnsubscribe } from '../preferences/list-unsubscribe';
+import { trackHtml } from '../tracking/links';
+import type { OutgoingEmail } from './compose';
+import type { LinkSettings } from './links';
+
+/** What decides the additions to an email at sending time. */
+export interface SendingContext {
+  contactId: string | null;
+  marketing: boolean;
+  /** The project's setting when the email is sent, not when it was accepted. */
+  trackingMode: TrackingMode;
+}
+
+const isTracked = ({ trackingMode, marketing }: SendingContext) =>
+  trackingMode === 'ENABLED' || (trackingMode === 'MARKETING_ONLY' && marketing);
+
+/**
+ * The email as it is handed to SMTP: with the open pixel and click redirects when the project tracks it, and
+ * with List-Unsubscribe when it is MARKETING mail to a contact.
+ */
+export function decorate(config: LinkSettings, email: OutgoingEmail, context: SendingContext): OutgoingEmail {
+  return {
+    ...email,
+    html: isTracked(context) ? trackHtml(config, email.id, email.html) : email.html,
+    headers:
+      context.marketing && context.contactId ? withListUnsubscribe(config, context.contactId, email.headers ?? {}) : email.headers,
+  };
+}

@@ -1,0 +1,45 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { recordEvent } from '../events/record';
+import type { SourceType } from './entities';
+
+/** An email's columns that its service events describe, as a query returns them. */
+export interface EmailEventSource {
+  id: string;
+  project_id: string;
+  contact_id: string | null;
+  subject: string;
+  from_address: string;
+  template_id: string | null;
+  campaign_id: string | null;
+  source_type: SourceType;
+}
+
+const COLUMNS = ['id', 'project_id', 'contact_id', 'subject', 'from_address', 'template_id', 'campaign_id', 'source_type'];
+
+/** The select list of EmailEventSource, qualified by `alias` where the query joins other tables. */
+export const emailEventColumns = (alias?: string) => COLUMNS.map((c) => (alias ? `${alias}."${c}"` : `"${c}"`)).join(', ');
+
+export type EmailEventName = 'email.sent' | 'email.delivery' | 'email.open' | 'email.click' | 'email.bounce' | 'email.complaint';
+
+/**
+ * Records a service event of an email (decisions.md "Sending") on its contact, in the caller's unit of work:
+ * `{ emailId, subject, from, templateId?, campaignId?, sourceType }` plus `extra` (a click's link, a bounce's
+ * type). Mail to an address that is no contact (a campaign test send) has no events.
+ */
+export function recordEmailEvent(em: EntityManager, email: EmailEventSource, name: EmailEventName, extra: Record<string, unknown> = {}): void {
+  if (!email.contact_id) return;
+  recordEvent(em, {
+    projectId: email.project_id,
+    contactId: email.contact_id,
+    name,
+    data: {
+      emailId: email.id,
+      subject: email.subject,
+      from: email.from_address,
+      ...(email.template_id ? { templateId: email.template_id } : {}),
+      ...(email.campaign_id ? { campaignId: email.campaign_id } : {}),
+      sourceType: email.source_type,
+      ...extra,
+    },
+  });
+}

@@ -1,0 +1,51 @@
+/**
+ * The subscription pages, as plain HTML that works in any browser without scripts: each form posts back to
+ * the service. Everything shown comes from data (addresses, project names) and is escaped.
+ */
+
+const escapeHtml = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+
+/** A piece of markup whose text parts were escaped. */
+export interface Html {
+  readonly html: string;
+}
+
+/** Markup from a template literal; interpolated strings are escaped, interpolated Html is kept. */
+export function html(strings: TemplateStringsArray, ...values: Array<string | Html>): Html {
+  return { html: strings.reduce((out, s, i) => out + s + (i < values.length ? part(values[i]!) : ''), '') };
+}
+
+const part = (v: string | Html) => (typeof v === 'string' ? escapeHtml(v) : v.html);
+
+/** Markup taken as it is: for the service's own constants only. */
+const raw = (markup: string): Html => ({ html: markup });
+
+const STYLE = `body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;background:#f5f5f7;color:#1d1d1f;margin:0}
+main{max-width:28rem;margin:4rem auto;background:#fff;border-radius:12px;padding:2rem;box-shadow:0 1px 3px rgba(0,0,0,.1)}
+h1{font-size:1.4rem;margin-top:0}button{font:inherit;padding:.6rem 1.2rem;border-radius:8px;border:0;background:#1d1d1f;color:#fff;cursor:pointer}
+button.secondary{background:#e5e5ea;color:#1d1d1f}form{display:inline-block;margin:.5rem .5rem 0 0}.note{color:#6e6e73;font-size:.9rem}`;
+
+export function page(title: string, body: Html): string {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${title}</title>
+<style>${raw(STYLE)}</style>
+</head>
+<body><main>
+<h1>${title}</h1>
+${body}
+</main></body>
+</html>
+`.html;
+}
+
+/** A form with one button that posts `fields` to `action` ("" is the page itself). */
+export function button(action: string, label: string, fields: Record<string, string> = {}, secondary = false): Html {
+  const inputs = Object.entries(fields).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`.html);
+  return html`<form method="post" action="${action}">${raw(inputs.join(''))}<button type="submit"${raw(secondary ? ' class="secondary"' : '')}>${label}</button></form>`;
+}

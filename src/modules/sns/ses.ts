@@ -1,0 +1,79 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { updateContact } from '../contacts/write';
+import { recordEmailEvent, type EmailEventName } from '../emails/email-events';
+import { advanceEmail, type LaterStatus } from '../emails/status';
+import type { SesNotification, SnsResult } from './schemas';
+
+/** The bounce types of decisions.md; SES's "Undetermined" is not known to be final, so it counts as Transient. */
+export type BounceType = 'Permanent' | 'Transient';
+
+interface Outcome {
+  status: LaterStatus;
+  event: EmailEventName;
+  extra: Record<string, unknown>;
+  at: string | undefined;
+  /** Why the contact no longer gets marketing mail; none when it still may. */
+  unsubscribe?: 'bounce' | 'complaint';
+}
+
+function outcomeOf(n: SesNotification): Outcome | null {
+  switch (n.notificationType ?? n.eventType) {
+    case 'Delivery':
+      return { status: 'DELIVERED', event: 'email.delivery', extra: {}, at: n.delivery?.timestamp };
+    case 'Bounce': {
+      const bounceType: BounceType = n.bounce?.bounceType === 'Permanent' ? 'Permanent' : 'Transient';
+      return {
+        status: 'BOUNCED',
+        event: 'email.bounce',
+        extra: { bounceType },
+        at: n.bounce?.timestamp,
+        ...(bounceType === 'Permanent' ? { unsubscribe: 'bounce' as const } : {}),
+      };
+    }
+    case 'Complaint':
+      return { status: 'COMPLAINED', event: 'email.complaint', extra: {}, at: n.complaint?.timestamp, unsubscribe: 'complaint' };
+    default:
+      return null;
+  }
+}
+
+const OUR_MESSAGE_ID = /^<?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})@[^>]+>?$/i;
+
+/**
+ * The email a notification is about. SES keeps the Message-ID header the service gave the message
+ * (`<emailId@sender domain>`, see compose.ts) and reports it in mail.commonHeaders, or among mail.headers
+ * when original headers are included; SES's own mail.messageId is never stored, so it is not used.
+ */
+export function emailIdOf(n: SesNotification): string | null {
+  const header = n.mail.commonHeaders?.messageId ?? n.mail.headers?.find((h) => h.name.toLowerCase() === 'message-id')?.value;
+  const match = header ? OUR_MESSAGE_ID.exec(header.trim()) : null;
+  return match ? match[1]!.toLowerCase() : null;
+}
+
+const dateOf = (timestamp: string | undefined) => {
+  const at = timestamp ? new Date(timestamp) : new Date();
+  return Number.isNaN(at.getTime()) ? new Date() : at;
+};
+
+/**
+ * Applies a delivery, bounce or complaint to its email in one transaction: the status moves forward, the
+ * service event is recorded, and a permanent bounce or a complaint unsubscribes the contact (through the
+ * contacts module, so contact.unsubscribed carries `{ reason }`). SNS delivers at least once: a repeated
+ * notification finds the status's timestamp set and changes nothing.
+ */
+export async function applySesNotification(em: EntityManager, n: SesNotification): Promise<{ result: SnsResult; emailId?: string }> {
+  const outcome = outcomeOf(n);
+  if (!outcome) return { result: 'ignored' };
+  const emailId = emailIdOf(n);
+  if (!emailId) return { result: 'unmatched' };
+  return em.transactional(async (tx) => {
+    const email = await advanceEmail(tx, emailId, outcome.status, { at: dateOf(outcome.at) });
+    if (!email) return { result: 'unmatched' as const, emailId };
+    if (!email.first) return { result: 'duplicate' as const, emailId };
+    recordEmailEvent(tx, email, outcome.event, outcome.extra);
+    if (outcome.unsubscribe && email.contact_id) {
+      await updateContact(tx, email.project_id, email.contact_id, { subscribed: false }, { reason: outcome.unsubscribe });
+    }
+    return { result: 'recorded' as const, emailId };
+  });
+}
