@@ -70,6 +70,15 @@ export const configSchema = z.object({
 
   SEGMENT_TRACKING_INTERVAL_MINUTES: int(15, 1),
   WEBHOOK_ALLOW_PRIVATE: bool(false),
+
+  UPLOADS_DIR: z.string().min(1).default('.data/uploads'),
+  UPLOAD_MAX_IMAGE_MB: int(5, 1, 100),
+  UPLOADS_S3_BUCKET: optional(z.string()),
+  UPLOADS_S3_REGION: z.string().min(1).default('us-east-1'),
+  UPLOADS_S3_ENDPOINT: optional(z.url()),
+  UPLOADS_S3_FORCE_PATH_STYLE: bool(false),
+  UPLOADS_S3_ACCESS_KEY_ID: optional(z.string()),
+  UPLOADS_S3_SECRET_ACCESS_KEY: optional(z.string()),
 });
 
 export type Config = z.infer<typeof configSchema>;

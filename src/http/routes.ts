@@ -23,6 +23,9 @@ import { workflowTemplateUsage } from '../modules/automations/usage';
 import { trackingRoutes } from '../modules/tracking/routes';
 import { preferenceRoutes } from '../modules/preferences/routes';
 import { snsRoutes } from '../modules/sns/routes';
+import { activityRoutes } from '../modules/activity/routes';
+import { analyticsRoutes } from '../modules/analytics/routes';
+import { uploadRoutes } from '../modules/uploads/routes';
 
 /** Every HTTP route of the API, in one list: it also feeds /openapi.json. */
 export function allRoutes(deps: Deps): RouteDef[] {
@@ -33,5 +36,6 @@ export function allRoutes(deps: Deps): RouteDef[] {
   routes.push(...automationRoutes(deps));
   routes.push(...templateRoutes(deps, [campaignTemplateUsage, workflowTemplateUsage]), ...verifyRoutes(deps));
   routes.push(...trackingRoutes(deps), ...preferenceRoutes(deps), ...snsRoutes(deps));
+  routes.push(...activityRoutes(deps), ...analyticsRoutes(deps), ...uploadRoutes(deps));
   return [...routes, ...openapiRoutes(() => routes)];
 }

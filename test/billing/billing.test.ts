@@ -3,6 +3,9 @@ import { startStack, type TestStack } from '../helpers/stack';
 import { newTenant, signupUser, type TestUser } from '../helpers/fixtures';
 import { joinedUser } from '../helpers/members';
 import { seedContact, seedEvents, sql } from '../helpers/seed';
+import { enqueueEmails, type EmailDraft } from '../../src/modules/emails/enqueue';
+import { recipient, send } from '../emails/helpers';
+import { campaignTenant } from '../campaigns/helpers';
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -93,22 +96,27 @@ describe('billing limits', () => {
 });
 
 describe('GET .../billing-consumption', () => {
-  it('counts this calendar month per category from email.sent and email.received events', async () => {
-    const { user, project } = await newTenant(stack);
+  it('counts the email records of this calendar month per category (failed ones excepted), and inbound mail', async () => {
+    const t = await campaignTenant(stack);
+    const { user, project } = t;
     await as(user, stack.http().put(limitsPath(project.id))).send({ limits: { CAMPAIGN: 2, TRANSACTIONAL: 100 } }).expect(200);
-    const contact = await seedContact(stack, project.id);
+    const sent = await send(stack, project, { to: [recipient(), recipient(), recipient(), recipient()], from: t.from, subject: 'Hi', body: '<p>Hi</p>' }).expect(200);
+    const [{ email: lastMonthsId }] = sent.body.data.emails;
+    // No request can date an email in the past: this one is moved to the last second of last month.
     const now = new Date();
     const lastMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1) - 1000);
-    await seedEvents(stack, project.id, contact.id, [
-      { name: 'email.sent', data: { sourceType: 'TRANSACTIONAL' }, count: 3 },
-      { name: 'email.sent', data: { sourceType: 'CAMPAIGN' }, count: 5 },
-      { name: 'email.sent', data: { sourceType: 'WORKFLOW' } },
-      { name: 'email.received', data: { sourceType: 'INBOUND' }, count: 2 },
-      { name: 'email.sent', data: { sourceType: 'TRANSACTIONAL' }, at: lastMonth, count: 7 },
-      { name: 'email.open', data: { sourceType: 'TRANSACTIONAL' } },
-    ]);
+    await sql(stack, 'update emails set created_at = ? where id = ?', [lastMonth, lastMonthsId]);
+    const contact = await seedContact(stack, project.id);
+    const draft = (sourceType: 'CAMPAIGN' | 'WORKFLOW'): EmailDraft => ({
+      projectId: project.id, contactId: contact.id, to: { email: contact.email }, from: { email: t.from }, subject: 'S', html: '<p>x</p>',
+      sourceType, marketing: false,
+      ...(sourceType === 'CAMPAIGN' ? { campaignId: randomUUID() } : { workflow: { executionId: randomUUID(), stepId: randomUUID() } }),
+    });
+    await enqueueEmails(stack.deps.orm.em.fork(), [...Array.from({ length: 5 }, () => draft('CAMPAIGN')), draft('WORKFLOW')]);
+    // Inbound mail has no email record and no producer yet; it counts as its email.received events.
+    await seedEvents(stack, project.id, contact.id, [{ name: 'email.received', count: 2 }]);
     const other = await newTenant(stack);
-    await seedEvents(stack, other.project.id, (await seedContact(stack, other.project.id)).id, [{ name: 'email.sent', data: { sourceType: 'WORKFLOW' } }]);
+    await seedEvents(stack, other.project.id, (await seedContact(stack, other.project.id)).id, [{ name: 'email.received' }]);
 
     const res = await as(user, stack.http().get(`/users/@me/projects/${project.id}/billing-consumption`)).expect(200);
     const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));

@@ -11,6 +11,7 @@ import { Migration0012Emails } from './0012-emails';
 import { Migration0015Campaigns } from './0015-campaigns';
 import { Migration0018Automations } from './0018-automations';
 import { Migration0021Tracking } from './0021-tracking';
+import { Migration0024ActivityRollups } from './0024-activity-rollups';
 
 /** Every migration, in order. Files are committed; the schema never changes at run time otherwise. */
 export const migrationsList: MigrationObject[] = [
@@ -26,4 +27,5 @@ export const migrationsList: MigrationObject[] = [
   { name: '0015-campaigns', class: Migration0015Campaigns },
   { name: '0018-automations', class: Migration0018Automations },
   { name: '0021-tracking', class: Migration0021Tracking },
+  { name: '0024-activity-rollups', class: Migration0024ActivityRollups },
 ];

@@ -1,6 +1,7 @@
 import type { Deps } from '../../deps';
 import { requireProject } from '../../http/context';
 import { defineRoute, type RouteDef } from '../../http/route';
+import { boundSendRateByCap } from '../billing/send-rate';
 import { MAX_MESSAGE_BYTES } from './compose';
 import { SendResponse, sendBody } from './schemas';
 import { sendEmails } from './service';
@@ -25,15 +26,23 @@ export function emailRoutes(deps: Deps): RouteDef[] {
       responses: {
         200: { description: 'One email per recipient, recorded for delivery', schema: SendResponse },
         400: { description: 'BAD_REQUEST: malformed JSON or an invalid Idempotency-Key header' },
-        403: { description: 'INTERNAL_SERVER_ERROR: the sender domain is not verified in this project; FORBIDDEN or PROJECT_DISABLED' },
+        403: {
+          description:
+            'INTERNAL_SERVER_ERROR: the sender domain is not verified in this project; BILLING_LIMIT_EXCEEDED: the recipients would pass the monthly TRANSACTIONAL cap (nothing is sent); FORBIDDEN or PROJECT_DISABLED',
+        },
         404: { description: 'TEMPLATE_NOT_FOUND: no such template in the project' },
         409: { description: 'IDEMPOTENCY_KEY_REUSED: the key was already claimed by this project' },
         413: { description: 'PAYLOAD_TOO_LARGE: the message would exceed 40 MB, or the body 48 MB' },
         422: { description: 'VALIDATION_ERROR, with the fields in `errors`; a template that does not render has code invalid_template' },
       },
       handler: async (ctx, { body }) => {
-        const emails = await sendEmails(ctx.state.em, config, requireProject(ctx).id, body);
-        ctx.body = { success: true, data: { emails, timestamp: new Date().toISOString() } };
+        const project = requireProject(ctx);
+        try {
+          const emails = await sendEmails(ctx.state.em, config, project.id, body);
+          ctx.body = { success: true, data: { emails, timestamp: new Date().toISOString() } };
+        } finally {
+          await boundSendRateByCap(ctx, ctx.state.em, project);
+        }
       },
     }),
   ];

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../../config';
 import { ApiError } from '../../http/errors';
 import type { DataInput } from '../contacts/custom-fields';
+import { assertWithinBillingCap } from '../billing/caps';
 import { upsertContact } from '../contacts/write';
 import { assertVerifiedSender } from '../domains/sender';
 import type { Template } from '../templates/entities';
@@ -81,7 +82,7 @@ const decode = (attachments: SendBody['attachments'] = []): OutgoingAttachment[]
 /**
  * POST /v1/send: each recipient in turn has its contact created or updated (new contacts unsubscribed unless
  * the request says otherwise) and its own email rendered and recorded. All of it commits together, so a
- * request that fails part-way (a render that fails, a message too large) records and sends nothing. The
+ * request that fails part-way (a render that fails, a message too large, the billing cap) records and sends nothing. The
  * delivery pump sends the emails once committed.
  */
 export async function sendEmails(em: EntityManager, config: Config, projectId: string, body: SendBody): Promise<SentEmail[]> {
@@ -119,6 +120,7 @@ export async function sendEmails(em: EntityManager, config: Config, projectId: s
       if (size > MAX_MESSAGE_BYTES) throw tooLarge(size);
       drafts.push(draft);
     }
+    await assertWithinBillingCap(tx, projectId, 'TRANSACTIONAL', drafts.length);
     const enqueued = await enqueueEmails(tx, drafts);
     return drafts.map((draft, i) => ({ contact: { id: draft.contactId!, email: draft.to.email }, email: enqueued[i]!.id }));
   });

@@ -21,6 +21,9 @@ export const PROJECT_DATA_TABLES = [
   'contacts',
   'contact_fields',
   'idempotency_keys',
+  // Rollups of the tables above (migration 0024): emptied last, once the deletions above have taken their counts off.
+  'email_stats',
+  'event_stats',
 ] as const;
 
 /** The project's setup and history: reset keeps them. */

@@ -1,0 +1,126 @@
+import { Migration } from '@mikro-orm/migrations';
+
+/**
+ * Rollups for analytics, the activity feed's totals and billing caps (docs/analytics.md). Each is a mirror of
+ * its table, kept by statement-level triggers in the same transaction as the change: a counter always equals
+ * the aggregate it stands for, so readers never scan millions of rows and never see a count drift.
+ *
+ * email_stats: per project, UTC hour, category and campaign, the emails that reached each stage in that
+ * hour (by the stage's timestamp), and `billable`, the emails recorded in that hour that have not FAILED
+ * (billing caps count those). event_stats: per project, UTC hour and name, the events recorded. And the
+ * indexes the activity feed and its upcoming list read.
+ */
+
+const EMAIL_COLUMNS = [
+  'project_id', 'source_type', 'campaign_id', 'status', 'created_at',
+  'sent_at', 'delivered_at', 'opened_at', 'clicked_at', 'bounced_at', 'complained_at', 'failed_at',
+];
+const STAGES = ['sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained', 'failed'];
+const COUNTERS = ['billable', ...STAGES];
+
+/**
+ * Aggregated counter changes of `source`, rows of emails' columns with a `sign` (+1 counts a row in, -1 out):
+ * one line per counter occurrence, at the hour of the timestamp that dates it.
+ */
+const emailDeltas = (source: string) => `
+select r."project_id", date_trunc('hour', m."at", 'UTC') as "hour", r."source_type", r."campaign_id",
+  ${COUNTERS.map((c) => `sum(r."sign") filter (where m."counter" = '${c}') as "${c}"`).join(',\n  ')}
+from (${source}) r
+cross join lateral (values
+  ('billable', case when r."status" <> 'FAILED' then r."created_at" end),
+  ${STAGES.map((s) => `('${s}', r."${s}_at")`).join(', ')}) as m("counter", "at")
+where m."at" is not null
+group by 1, 2, 3, 4
+having ${COUNTERS.map((c) => `coalesce(sum(r."sign") filter (where m."counter" = '${c}'), 0) <> 0`).join(' or ')}
+-- Rows are locked in key order, so concurrent statements cannot deadlock on them.
+order by 1, 2, 3, 4`;
+
+const upsertEmailDeltas = (source: string) => `
+insert into "email_stats" ("project_id", "hour", "source_type", "campaign_id", ${COUNTERS.map((c) => `"${c}"`).join(', ')})
+select "project_id", "hour", "source_type", "campaign_id", ${COUNTERS.map((c) => `coalesce("${c}", 0)`).join(', ')}
+from (${emailDeltas(source)}) d
+on conflict ("project_id", "hour", "source_type", "campaign_id") do update set
+  ${COUNTERS.map((c) => `"${c}" = "email_stats"."${c}" + excluded."${c}"`).join(', ')}`;
+
+const columnsOf = (alias: string) => EMAIL_COLUMNS.map((c) => `${alias}."${c}"`).join(', ');
+
+const UPDATED_EMAILS = `
+select x.* from "new_rows" n join "old_rows" o on o."id" = n."id"
+cross join lateral (values (${columnsOf('n')}, 1), (${columnsOf('o')}, -1)) as x(${EMAIL_COLUMNS.map((c) => `"${c}"`).join(', ')}, "sign")
+where (${columnsOf('n')}) is distinct from (${columnsOf('o')})`;
+
+// A deleted email only takes counts away from rows that exist: when a project goes, its rollup rows may
+// already be gone, and an upsert would recreate them for a project that no longer exists.
+const DELETED_EMAILS = `
+update "email_stats" s set ${COUNTERS.map((c) => `"${c}" = s."${c}" - coalesce(d."${c}", 0)`).join(', ')}
+from (${emailDeltas(`select ${EMAIL_COLUMNS.map((c) => `"${c}"`).join(', ')}, 1 as "sign" from "old_rows"`)}) d
+where s."project_id" = d."project_id" and s."hour" = d."hour" and s."source_type" = d."source_type"
+  and s."campaign_id" is not distinct from d."campaign_id"`;
+
+const trigger = (name: string, body: string) => `
+create function "${name}"() returns trigger language plpgsql as $fn$
+begin
+${body};
+  return null;
+end
+$fn$;`;
+
+export class Migration0024ActivityRollups extends Migration {
+  override async up(): Promise<void> {
+    this.addSql(`
+create table "email_stats" (
+  "project_id" uuid not null references "projects" ("id") on delete cascade deferrable initially deferred,
+  "hour" timestamptz not null,
+  "source_type" text not null,
+  "campaign_id" uuid null,
+  ${COUNTERS.map((c) => `"${c}" integer not null default 0`).join(', ')});
+create unique index "email_stats_key" on "email_stats" ("project_id", "hour", "source_type", "campaign_id") nulls not distinct;
+create index "email_stats_campaign_index" on "email_stats" ("campaign_id", "hour") where "campaign_id" is not null;
+
+create table "event_stats" (
+  "project_id" uuid not null references "projects" ("id") on delete cascade deferrable initially deferred,
+  "hour" timestamptz not null,
+  "name" varchar(255) not null,
+  "count" integer not null,
+  primary key ("project_id", "hour", "name"));
+
+${upsertEmailDeltas(`select ${EMAIL_COLUMNS.map((c) => `"${c}"`).join(', ')}, 1 as "sign" from "emails"`)};
+insert into "event_stats" ("project_id", "hour", "name", "count")
+select "project_id", date_trunc('hour', "created_at", 'UTC'), "name", count(*) from "events" group by 1, 2, 3;
+
+${trigger('email_stats_insert', upsertEmailDeltas(`select ${EMAIL_COLUMNS.map((c) => `"${c}"`).join(', ')}, 1 as "sign" from "new_rows"`))}
+${trigger('email_stats_update', upsertEmailDeltas(UPDATED_EMAILS))}
+${trigger('email_stats_delete', DELETED_EMAILS)}
+create trigger "email_stats_insert" after insert on "emails" referencing new table as "new_rows"
+  for each statement execute function "email_stats_insert"();
+create trigger "email_stats_update" after update on "emails" referencing old table as "old_rows" new table as "new_rows"
+  for each statement execute function "email_stats_update"();
+create trigger "email_stats_delete" after delete on "emails" referencing old table as "old_rows"
+  for each statement execute function "email_stats_delete"();
+
+-- Events are immutable but for their dispatch columns, so inserts and deletes are all that change counts.
+${trigger('event_stats_insert', `
+  insert into "event_stats" ("project_id", "hour", "name", "count")
+  select "project_id", date_trunc('hour', "created_at", 'UTC'), "name", count(*) from "new_rows" group by 1, 2, 3 order by 1, 2, 3
+  on conflict ("project_id", "hour", "name") do update set "count" = "event_stats"."count" + excluded."count"`)}
+${trigger('event_stats_delete', `
+  update "event_stats" s set "count" = s."count" - d."n"
+  from (select "project_id", date_trunc('hour', "created_at", 'UTC') as "hour", "name", count(*) as "n" from "old_rows" group by 1, 2, 3) d
+  where s."project_id" = d."project_id" and s."hour" = d."hour" and s."name" = d."name"`)}
+create trigger "event_stats_insert" after insert on "events" referencing new table as "new_rows"
+  for each statement execute function "event_stats_insert"();
+create trigger "event_stats_delete" after delete on "events" referencing old table as "old_rows"
+  for each statement execute function "event_stats_delete"();
+
+-- The activity feed reads each type newest first, with the id breaking ties as its cursor does.
+drop index "events_project_name_created_index";
+create index "events_project_name_created_index" on "events" ("project_id", "name", "created_at" desc, "id" desc);
+-- Failed emails are the feed's one type that has no event.
+create index "emails_project_failed_index" on "emails" ("project_id", "failed_at" desc, "id" desc) where "status" = 'FAILED';
+-- What GET /activity/upcoming lists.
+create index "campaigns_scheduled_index" on "campaigns" ("project_id", "scheduled_for") where "status" = 'SCHEDULED';
+create index "automation_executions_active_index" on "automation_executions" ("project_id", "step_started_at")
+  where "status" in ('RUNNING', 'WAITING');
+`);
+  }
+}

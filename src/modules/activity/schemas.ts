@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { MAX_PAGE, PageLimit, cursorPage } from '../../http/cursor';
+import { orderedRange, rangeFields } from '../analytics/range';
+import { ACTIVITY_TYPES } from './types';
+
+const Type = z.enum(ACTIVITY_TYPES);
+const Count = z.number().int().min(0);
+const counts = z.object(Object.fromEntries(ACTIVITY_TYPES.map((t) => [t, Count])) as Record<(typeof ACTIVITY_TYPES)[number], typeof Count>);
+
+/** `type=OPENED,CLICKED` or `type=OPENED&type=CLICKED`, any case; omitted means every type. */
+const Types = z
+  .union([z.string(), z.array(z.string())])
+  .transform((v) => (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')).map((s) => s.trim().toUpperCase()).filter(Boolean))
+  .pipe(z.array(Type).min(1, 'Name at least one type'))
+  .transform((list) => [...new Set(list)])
+  .describe(`Only these types, comma-separated or repeated: ${ACTIVITY_TYPES.join(', ')}`);
+
+export const FeedQuery = z.object({
+  limit: PageLimit,
+  cursor: z.string().optional(),
+  type: Types.optional(),
+  contactId: z.uuid().optional().describe("Only this contact's activity"),
+});
+
+export const ActivityItem = z.object({
+  id: z.uuid().describe('The event id (the email id for FAILED)'),
+  type: Type,
+  occurredAt: z.iso.datetime(),
+  contact: z.object({ id: z.uuid(), email: z.string() }).nullable(),
+  email: z
+    .object({
+      id: z.string(),
+      subject: z.string().nullable(),
+      from: z.string().nullable(),
+      templateId: z.string().nullable(),
+      campaignId: z.string().nullable(),
+      sourceType: z.string().nullable().describe('TRANSACTIONAL, CAMPAIGN or WORKFLOW'),
+    })
+    .nullable()
+    .describe('The email the activity is about'),
+  details: z.record(z.string(), z.unknown()).describe('Per type: `link` (CLICKED), `bounceType` (BOUNCED), `to` and `error` (FAILED)'),
+});
+
+export const FeedPage = cursorPage(ActivityItem);
+
+export const StatsQuery = z.object({ ...rangeFields }).superRefine(orderedRange);
+
+export const StatsResponse = z.object({
+  from: z.iso.datetime(),
+  to: z.iso.datetime(),
+  total: Count,
+  counts: counts.describe('Activity per type in [from, to), exact'),
+});
+
+export const RecentCountQuery = z
+  .object({
+    since: z.iso
+      .datetime({ offset: true })
+      .transform((s) => new Date(s))
+      .optional()
+      .describe('Count from this instant (ISO 8601) to now; default 24 hours ago'),
+    type: Types.optional(),
+  })
+  .superRefine((q, ctx) => {
+    if (q.since && q.since > new Date()) ctx.addIssue({ code: 'custom', path: ['since'], message: 'since must not be in the future', params: { code: 'invalid_range' } });
+  });
+
+export const RecentCountResponse = z.object({ count: Count, since: z.iso.datetime(), until: z.iso.datetime() });
+
+export const TypesResponse = z.object({
+  types: z.array(z.object({ type: Type, count: Count })).describe('Types the project has any activity of, in feed order'),
+});
+
+export const UpcomingQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE).default(10).describe(`Items per list, 1-${MAX_PAGE}, default 10`),
+});
+
+export const UpcomingResponse = z.object({
+  campaigns: z.array(z.object({ id: z.uuid(), name: z.string(), scheduledFor: z.iso.datetime(), totalRecipients: Count })).describe('SCHEDULED campaigns, soonest first'),
+  executions: z
+    .array(
+      z.object({
+        id: z.uuid(),
+        workflow: z.object({ id: z.uuid(), name: z.string() }),
+        contact: z.object({ id: z.uuid(), email: z.string() }).nullable(),
+        status: z.enum(['RUNNING', 'WAITING']),
+        step: z.object({ id: z.string(), type: z.string(), name: z.string().nullable() }).nullable(),
+        waitingFor: z.string().nullable().describe('The event a WAIT_FOR_EVENT step awaits'),
+        since: z.iso.datetime().describe('When the current step began'),
+        resumesAt: z.iso.datetime().nullable().describe('When a DELAY ends or a WAIT_FOR_EVENT times out; null otherwise'),
+      }),
+    )
+    .describe('RUNNING executions, then WAITING ones by resumesAt (no timeout last)'),
+  totals: z.object({ campaigns: Count, executions: Count }),
+});

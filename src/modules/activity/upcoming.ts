@@ -1,0 +1,76 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+interface CampaignRow {
+  id: string;
+  name: string;
+  scheduled_for: string;
+  total_recipients: number;
+  total: string;
+}
+
+interface ExecutionRow {
+  id: string;
+  automation_id: string;
+  automation_name: string;
+  contact_id: string;
+  contact_email: string | null;
+  status: 'RUNNING' | 'WAITING';
+  step_id: string | null;
+  step_type: string | null;
+  step_name: string | null;
+  waiting_for: string | null;
+  step_started_at: string;
+  resumes_at: string | null;
+  total: string;
+}
+
+const SCHEDULED = `
+select "id", "name", "scheduled_for", "total_recipients", count(*) over () as "total"
+from campaigns where "project_id" = ? and "status" = 'SCHEDULED'
+order by "scheduled_for", "id" limit ?`;
+
+// When a waiting execution moves on by itself: the end of its DELAY, or the timeout of its WAIT_FOR_EVENT
+// (none when it waits for the event alone). The step is read from the definition the execution runs.
+const ACTIVE = `
+select x."id", x."automation_id", a."name" as "automation_name", x."contact_id", c."email" as "contact_email", x."status",
+  st."step" ->> 'id' as "step_id", st."step" ->> 'type' as "step_type", st."step" ->> 'name' as "step_name",
+  x."waiting_for", x."step_started_at", r."resumes_at", count(*) over () as "total"
+from automation_executions x
+join automations a on a."id" = x."automation_id"
+left join contacts c on c."id" = x."contact_id"
+left join lateral (
+  select s as "step" from jsonb_array_elements(x."definition" -> 'steps') s where s ->> 'id' = x."current_step_id"::text limit 1) st on true
+cross join lateral (select case st."step" ->> 'type'
+    when 'DELAY' then x."step_started_at" + (st."step" -> 'config' ->> 'amount')::float8
+      * case st."step" -> 'config' ->> 'unit' when 'minutes' then 60 when 'hours' then 3600 else 86400 end * interval '1 second'
+    when 'WAIT_FOR_EVENT' then x."step_started_at" + (st."step" -> 'config' ->> 'timeout')::float8 * interval '1 second'
+  end as "resumes_at") r
+where x."project_id" = ? and x."status" in ('RUNNING', 'WAITING')
+order by x."status" = 'WAITING', r."resumes_at" nulls last, x."step_started_at", x."id" limit ?`;
+
+const iso = (pg: string | null) => (pg === null ? null : new Date(pg).toISOString());
+
+/**
+ * GET /activity/upcoming: campaigns waiting for their time, soonest first; and executions under way: those
+ * running now, then those waiting, by when they resume (waits for an event alone last).
+ */
+export async function upcoming(em: EntityManager, projectId: string, limit: number) {
+  const [campaigns, executions] = await Promise.all([
+    em.execute<CampaignRow[]>(SCHEDULED, [projectId, limit]),
+    em.execute<ExecutionRow[]>(ACTIVE, [projectId, limit]),
+  ]);
+  return {
+    campaigns: campaigns.map((c) => ({ id: c.id, name: c.name, scheduledFor: iso(c.scheduled_for)!, totalRecipients: c.total_recipients })),
+    executions: executions.map((x) => ({
+      id: x.id,
+      workflow: { id: x.automation_id, name: x.automation_name },
+      contact: x.contact_email === null ? null : { id: x.contact_id, email: x.contact_email },
+      status: x.status,
+      step: x.step_id && x.step_type ? { id: x.step_id, type: x.step_type, name: x.step_name } : null,
+      waitingFor: x.waiting_for,
+      since: iso(x.step_started_at)!,
+      resumesAt: iso(x.resumes_at),
+    })),
+    totals: { campaigns: Number(campaigns[0]?.total ?? 0), executions: Number(executions[0]?.total ?? 0) },
+  };
+}
