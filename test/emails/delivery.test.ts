@@ -47,6 +47,17 @@ const IN = '(select jsonb_array_elements_text(?::jsonb))';
 const settle = () => new Promise((r) => setTimeout(r, 1_500));
 
 describe('delivery', () => {
+  it('wakes as soon as an email commits, not at the next poll', async () => {
+    await pump({ pollIntervalMs: 60_000 });
+    // Once the first email is out, the pump has nothing due and sleeps until the poll.
+    await settled(stack, (await sendOne()).id);
+    await new Promise((r) => setTimeout(r, 500));
+    const started = Date.now();
+    const { id } = await sendOne();
+    expect(await settled(stack, id)).toMatchObject({ status: 'SENT' });
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
   it('retries while the SMTP server is down and delivers exactly once when it is back', async () => {
     await stack.smtp.down();
     let sent: { to: string; id: string };

@@ -8,6 +8,7 @@ import { Migration0006Segments } from './0006-segments';
 import { Migration0008Templates } from './0008-templates';
 import { Migration0010Jobs } from './0010-jobs';
 import { Migration0012Emails } from './0012-emails';
+import { Migration0013EmailsNotifyAfterCommit } from './0013-emails-notify-after-commit';
 import { Migration0015Campaigns } from './0015-campaigns';
 import { Migration0018Automations } from './0018-automations';
 import { Migration0021Tracking } from './0021-tracking';
@@ -24,6 +25,7 @@ export const migrationsList: MigrationObject[] = [
   { name: '0008-templates', class: Migration0008Templates },
   { name: '0010-jobs', class: Migration0010Jobs },
   { name: '0012-emails', class: Migration0012Emails },
+  { name: '0013-emails-notify-after-commit', class: Migration0013EmailsNotifyAfterCommit },
   { name: '0015-campaigns', class: Migration0015Campaigns },
   { name: '0018-automations', class: Migration0018Automations },
   { name: '0021-tracking', class: Migration0021Tracking },

@@ -1,7 +1,9 @@
 import { TransactionPropagation } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../db/columns';
+import { notifyAfterCommit } from '../../db/commit-notifier';
 import { messageSize, type Mailbox, type OutgoingAttachment } from './compose';
+import { DELIVERY_CHANNEL } from './delivery/channel';
 import type { SourceType } from './entities';
 
 /**
@@ -137,7 +139,7 @@ async function existingIds(tx: EntityManager, drafts: EmailDraft[], indexes: num
 
 /**
  * Records emails as PENDING in the caller's transaction (one is opened when there is none), so they commit
- * with whatever produced them; their insert wakes the delivery pumps at commit (trigger of migration 0012).
+ * with whatever produced them; the delivery pumps are woken once it commits.
  * Results are in the order of the drafts.
  */
 export async function enqueueEmails(em: EntityManager, drafts: EmailDraft[]): Promise<EnqueuedEmail[]> {
@@ -146,6 +148,7 @@ export async function enqueueEmails(em: EntityManager, drafts: EmailDraft[]): Pr
   return em.transactional(
     async (tx) => {
       const inserted = new Set((await tx.execute<Array<{ id: string }>>(INSERT, [JSON.stringify(rows)])).map((r) => r.id));
+      if (inserted.size > 0) notifyAfterCommit(tx, DELIVERY_CHANNEL);
       await insertAttachments(
         tx,
         rows.flatMap((row, i) => (inserted.has(row.id) ? [{ id: row.id, attachments: drafts[i]!.attachments ?? [] }] : [])),

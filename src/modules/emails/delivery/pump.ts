@@ -9,6 +9,7 @@ import { composeMessage, type OutgoingAttachment } from '../compose';
 import { decorate } from '../decorate';
 import type { Disposition } from '../entities';
 import { ByteBudget } from './byte-budget';
+import { DELIVERY_CHANNEL } from './channel';
 import { claimDue, type ClaimedEmail } from './claim';
 import { DkimKeys } from './dkim-keys';
 import { LeaseKeeper } from './leases';
@@ -43,9 +44,6 @@ export const PUMP_DEFAULTS: PumpOptions = {
   pollIntervalMs: 5_000,
   maxBytesInFlight: 256 * 1024 * 1024,
 };
-
-/** The channel the emails table's insert trigger notifies (migration 0012). */
-const CHANNEL = 'email_delivery';
 
 const NEXT_DUE = `
 select greatest(0, extract(epoch from min(n."at") - clock_timestamp()) * 1000)::float8 as ms
@@ -90,7 +88,7 @@ export class DeliveryPump {
     this.defaultRate = deps.config.EMAIL_RATE_PER_SECOND;
     this.loop = new WakeLoop(deps.config.DATABASE_URL, () => this.pass(), deps.logger, {
       name: 'email delivery',
-      channel: CHANNEL,
+      channel: DELIVERY_CHANNEL,
       pollIntervalMs: this.options.pollIntervalMs,
     });
     this.outcomes = new OutcomeWriter(deps.orm, deps.logger, () => this.loop.wake());
