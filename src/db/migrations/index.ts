@@ -3,7 +3,7 @@ import { Migration0001Foundation } from './0001-foundation';
 import { Migration0002Audience } from './0002-audience';
 import { Migration0003AccountSecurity } from './0003-account-security';
 import { Migration0004EventsOutbox } from './0004-events-outbox';
-import { Migration0005EventsNotifyAfterCommit } from './0005-events-notify-after-commit';
+import { Migration0005EventsNotifyAfterCommit } from './0005-audience-throughput';
 import { Migration0006Segments } from './0006-segments';
 import { Migration0008Templates } from './0008-templates';
 import { Migration0010Jobs } from './0010-jobs';
