@@ -61,7 +61,7 @@ export function projectRoutes(deps: Deps): RouteDef[] {
       method: 'patch',
       path: '/users/@me/projects/{id}',
       tag: 'Projects',
-      summary: 'Update project settings: name, tracking mode (OWNER, ADMIN)',
+      summary: 'Update project settings: name, tracking mode, sending rate (OWNER, ADMIN)',
       auth: 'session',
       params: ProjectIdParams,
       body: UpdateProjectBody,

@@ -11,6 +11,7 @@ export const ProjectResponse = z.object({
   secret: z.string().describe('Secret key (sk_…): in full only when created or rotated, masked afterwards'),
   disabled: z.boolean(),
   trackingMode: z.enum(TRACKING_MODES).describe('Which emails carry the open pixel and click redirects (docs/tracking.md)'),
+  emailRatePerSecond: z.number().int().nullable().describe("Emails per second per kind of email; null is the deployment's default (docs/delivery.md)"),
   role: z.enum(['OWNER', 'ADMIN', 'MEMBER']).optional(),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
@@ -24,11 +25,19 @@ export const UpdateProjectBody = z
       .enum(TRACKING_MODES)
       .optional()
       .describe('ENABLED tracks every email, MARKETING_ONLY only MARKETING ones, DISABLED none'),
+    emailRatePerSecond: z
+      .number()
+      .int()
+      .min(0)
+      .max(100_000)
+      .nullable()
+      .optional()
+      .describe("Emails per second the project sends per kind (transactional, campaign, workflow); 0 is unlimited, null the deployment's default"),
   })
   // `name` is reported as the missing field: renaming is what most updates do.
-  .refine((body) => body.name !== undefined || body.trackingMode !== undefined, {
+  .refine((body) => body.name !== undefined || body.trackingMode !== undefined || body.emailRatePerSecond !== undefined, {
     path: ['name'],
-    message: 'Give name or trackingMode',
+    message: 'Give name, trackingMode or emailRatePerSecond',
   });
 export type UpdateProjectBody = z.infer<typeof UpdateProjectBody>;
 

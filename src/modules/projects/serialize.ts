@@ -11,6 +11,7 @@ export function serializeProject(p: Project, extra: { fullSecret?: string; role?
     secret: extra.fullSecret ?? maskSecret(p.secretKeyHint),
     disabled: p.disabled,
     trackingMode: p.trackingMode,
+    emailRatePerSecond: p.emailRatePerSecond ?? null,
     ...(extra.role ? { role: extra.role } : {}),
     createdAt: p.createdAt.toISOString(),
     updatedAt: p.updatedAt.toISOString(),

@@ -60,6 +60,7 @@ export async function updateProject(em: EntityManager, projectId: string, userId
   const { project, member } = await requireMembership(em, projectId, userId, MANAGERS);
   if (changes.name !== undefined) project.name = changes.name;
   if (changes.trackingMode !== undefined) project.trackingMode = changes.trackingMode;
+  if (changes.emailRatePerSecond !== undefined) project.emailRatePerSecond = changes.emailRatePerSecond;
   await em.flush();
   return { project, role: member.role };
 }
