@@ -256,6 +256,32 @@ describe('GET /contacts', () => {
     expect(seen.every((e) => e.startsWith('same'))).toBe(true);
   });
 
+  it('keeps total exact through creates, concurrent upserts, subscription flips and deletes', async () => {
+    const { c, projectId } = await tenant();
+    const totals = async () => ({
+      all: (await c.get('/contacts').expect(200)).body.total,
+      subscribed: (await c.get('/contacts?subscribed=true').expect(200)).body.total,
+      unsubscribed: (await c.get('/contacts?subscribed=false').expect(200)).body.total,
+    });
+    const counted = async () => {
+      const rows = await query<{ subscribed: boolean; n: string }>(stack, 'select subscribed, count(*) as n from contacts where project_id = ? group by 1', [projectId]);
+      const of = (s: boolean) => Number(rows.find((r) => r.subscribed === s)?.n ?? 0);
+      return { all: of(true) + of(false), subscribed: of(true), unsubscribed: of(false) };
+    };
+    await seed(projectId, names(30), (i) => i % 3 !== 0);
+    await Promise.all(Array.from({ length: 20 }, (_, i) => c.track({ email: `t${i % 10}@example.test`, event: 'e', subscribed: i % 4 === 0 ? false : undefined })));
+    const some = (await c.get('/contacts?limit=5').expect(200)).body.data as Array<{ id: string; subscribed: boolean }>;
+    await c.patch(`/contacts/${some[0]!.id}`).send({ subscribed: !some[0]!.subscribed }).expect(200);
+    await c.post('/contacts').send({ email: 'c001@example.test', subscribed: false }).expect(200);
+    await c.delete(`/contacts/${some[1]!.id}`).expect(204);
+    await c.delete(`/contacts/${some[2]!.id}`).expect(204);
+    const expected = await counted();
+    expect(expected.all).toBe(38);
+    expect(await totals()).toEqual(expected);
+    // A search counts its matches directly.
+    expect((await c.get('/contacts?search=t1@').expect(200)).body.total).toBe(1);
+  });
+
   it('refuses a malformed cursor, or one issued for another ordering, with 400', async () => {
     const { c, projectId } = await tenant();
     await seed(projectId, names(3));

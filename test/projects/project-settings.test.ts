@@ -195,7 +195,7 @@ describe('POST /users/@me/projects/{id}/reset', () => {
         events: 3, segments: 1, contacts: 1, contact_fields: 1, idempotency_keys: 1, templates: 1, jobs: 0, emails: 1, email_send_slots: 0,
         campaigns: 0, automations: 0, automation_executions: 0,
         // Rollup rows (one per project, hour, category or name), emptied of their counts by the deletions before them.
-        email_stats: 1, event_stats: 2,
+        email_stats: 1, event_stats: 2, contact_counts: 1,
       },
     });
     expect(await counts(project.id)).toEqual({

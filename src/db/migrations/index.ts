@@ -3,7 +3,7 @@ import { Migration0001Foundation } from './0001-foundation';
 import { Migration0002Audience } from './0002-audience';
 import { Migration0003AccountSecurity } from './0003-account-security';
 import { Migration0004EventsOutbox } from './0004-events-outbox';
-import { Migration0005EventsNotifyAfterCommit } from './0005-audience-throughput';
+import { Migration0005AudienceThroughput } from './0005-audience-throughput';
 import { Migration0006Segments } from './0006-segments';
 import { Migration0008Templates } from './0008-templates';
 import { Migration0010Jobs } from './0010-jobs';
@@ -20,7 +20,7 @@ export const migrationsList: MigrationObject[] = [
   { name: '0002-audience', class: Migration0002Audience },
   { name: '0003-account-security', class: Migration0003AccountSecurity },
   { name: '0004-events-outbox', class: Migration0004EventsOutbox },
-  { name: '0005-events-notify-after-commit', class: Migration0005EventsNotifyAfterCommit },
+  { name: '0005-audience-throughput', class: Migration0005AudienceThroughput },
   { name: '0006-segments', class: Migration0006Segments },
   { name: '0008-templates', class: Migration0008Templates },
   { name: '0010-jobs', class: Migration0010Jobs },
