@@ -209,6 +209,7 @@ describe('step types (time-skipping)', () => {
     expect(historyOf(failed)[1]).toMatchObject({ type: 'SEND_EMAIL', status: 'FAILED', error: `Template ${template.id} no longer exists` });
     expect(await temporalStatus(failed)).toBe('FAILED');
     expect(await sql(stack, 'select id from emails where workflow_execution_id = ?', [started.id])).toEqual([]);
+    await recordHistory(env, failed, 'failed-step');
   });
 });
 
@@ -249,6 +250,7 @@ describe('executions', () => {
       });
       expect(e).toMatchObject({ status: 'CANCELLED', currentStepId: stepIds[0], waitingFor: null, completedAt: expect.any(String) });
       expect(await waitFor('Temporal to cancel', async () => ((await temporalStatus(e)) === 'CANCELLED' ? true : undefined))).toBe(true);
+      if (id === ids[0]) await recordHistory(env, e, 'cancelled-delay');
     }
     await env.sleep(DAY + MINUTE);
     expect(await sql(stack, "select id from contacts where project_id = ? and data ->> 'reached' is not null", [t.project.id])).toEqual([]);

@@ -95,11 +95,17 @@ export async function automationState(stack: TestStack, projectId: string) {
 
 /**
  * A verified sender domain whose 5-minute check loop is stopped: on the time-skipping server it would run a
- * check for every 5 minutes a test skips.
+ * check for every 5 minutes a test skips. It is stopped while it sleeps: the test server stops skipping time
+ * for good when a run is terminated in the middle of a task.
  */
 export async function senderDomain(stack: TestStack, project: TestProject): Promise<string> {
   const domain = await verifiedDomain(stack, project);
   const [row] = await sql<{ id: string }>(stack, 'select id from domains where domain = ?', [domain]);
-  await stack.deps.temporal.client.workflow.getHandle(domainVerifyWorkflowId(row!.id)).terminate('the test skips time');
+  const loop = stack.deps.temporal.client.workflow.getHandle(domainVerifyWorkflowId(row!.id));
+  await waitFor('the domain check loop to sleep', async () => {
+    const events = (await loop.fetchHistory()).events ?? [];
+    return events[events.length - 1]?.timerStartedEventAttributes ? true : undefined;
+  });
+  await loop.terminate('the test skips time');
   return domain;
 }

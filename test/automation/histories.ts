@@ -1,7 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 
 export const HISTORIES_DIR = path.join(__dirname, 'histories');
 
@@ -15,5 +14,5 @@ export async function recordHistory(env: TestWorkflowEnvironment, execution: Rec
   if (process.env.RECORD_AUTOMATION_HISTORIES !== '1') return;
   const history = await env.client.workflow.getHandle(String(execution.temporalWorkflowId)).fetchHistory();
   mkdirSync(HISTORIES_DIR, { recursive: true });
-  writeFileSync(path.join(HISTORIES_DIR, `${name}.json`), `${historyToJSON(history)}\n`);
+  writeFileSync(path.join(HISTORIES_DIR, `${name}.json`), `${JSON.stringify(history, null, 1)}\n`);
 }

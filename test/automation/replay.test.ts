@@ -1,0 +1,31 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { temporal } from '@temporalio/proto';
+import { Worker } from '@temporalio/worker';
+import { workflowsPath } from '../../workflows/path';
+import { HISTORIES_DIR } from './histories';
+
+/**
+ * Replays the recorded histories of real automation executions (test/automation/histories, recorded by the
+ * time-skipping tests with RECORD_AUTOMATION_HISTORIES=1) against the current workflow code. A change that
+ * would make runs in flight take other steps (non-determinism) fails here instead of in production.
+ */
+const histories = readdirSync(HISTORIES_DIR).filter((f) => f.endsWith('.json')).sort();
+
+describe('automation workflow replay', () => {
+  it('has recorded histories of each step type and ending', () => {
+    expect(histories).toEqual(
+      expect.arrayContaining([
+        'cancelled-delay.json', 'delay-update-contact.json', 'failed-step.json', 'send-email.json',
+        'trigger-wait-event-condition-exit.json', 'trigger-wait-event-condition-yes.json', 'wait-timeout.json',
+      ]),
+    );
+  });
+
+  it.each(histories)('replays %s deterministically', async (file) => {
+    // Decoded by @temporalio/proto itself: this install holds two copies of protobufjs, so the SDK's
+    // historyFromJSON cannot read its own types.
+    const history = temporal.api.history.v1.History.fromObject(JSON.parse(readFileSync(path.join(HISTORIES_DIR, file), 'utf8')));
+    await Worker.runReplayHistory({ workflowsPath }, history, `replay-${file}`);
+  });
+});
