@@ -90,6 +90,8 @@ describe('POST /webhooks/sns notifications', () => {
 
     expect((await post(message).expect(200)).body.data.result).toBe('duplicate');
     expect(await eventsOf(stack, sent.contactId)).toHaveLength(1);
+    // The signing certificate was fetched once, then taken from the cache.
+    expect(sns.requests.filter((p) => p === new URL(sns.certUrl).pathname)).toHaveLength(1);
   });
 
   it('Permanent bounce: BOUNCED, email.bounce, and the contact unsubscribed with reason bounce', async () => {

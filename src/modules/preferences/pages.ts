@@ -44,8 +44,9 @@ ${body}
 `.html;
 }
 
-/** A form with one button that posts `fields` to `action` ("" is the page itself). */
-export function button(action: string, label: string, fields: Record<string, string> = {}, secondary = false): Html {
+/** A form with one button that posts `fields` to `action`, or back to the page itself without one. */
+export function button(action: string | null, label: string, fields: Record<string, string> = {}, secondary = false): Html {
   const inputs = Object.entries(fields).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`.html);
-  return html`<form method="post" action="${action}">${raw(inputs.join(''))}<button type="submit"${raw(secondary ? ' class="secondary"' : '')}>${label}</button></form>`;
+  const target = action === null ? html`` : html` action="${action}"`;
+  return html`<form method="post"${target}>${raw(inputs.join(''))}<button type="submit"${raw(secondary ? ' class="secondary"' : '')}>${label}</button></form>`;
 }

@@ -9,7 +9,7 @@ export interface PreferenceView {
   links: SubscriptionLinks;
 }
 
-const SELF = '';
+const SELF = null;
 
 export function unsubscribePage(v: PreferenceView): string {
   if (!v.subscribed) return unsubscribedPage(v);

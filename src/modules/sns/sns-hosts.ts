@@ -36,7 +36,8 @@ export class SnsHosts {
     if (!this.isAllowed(url)) return Promise.reject(new HostNotAllowed(`${url} is not an https URL of an allowed SNS host`));
     return new Promise((resolve, reject) => {
       // Rare requests (certificates are cached): no pooled connection is kept open for them.
-      const options = { method: 'GET', timeout: TIMEOUT_MS, agent: false, ...(this.trusted() ? { ca: this.trusted() } : {}) };
+      const ca = this.trusted();
+      const options = { method: 'GET', timeout: TIMEOUT_MS, agent: false, ...(ca ? { ca } : {}) };
       const req = request(url, options, (res) => {
         if (res.statusCode !== 200) {
           res.resume();

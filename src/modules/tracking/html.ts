@@ -32,6 +32,6 @@ export function rewriteLinks(html: string, rewrite: (target: string) => string |
 /** Appends a 1x1 image loading `src` at the end of the body (or of the document, without a body element). */
 export function appendPixel(html: string, src: string): string {
   const pixel = `<img src="${encodeAttribute(src)}" width="1" height="1" alt="" style="display:block;width:1px;height:1px;border:0;margin:0;padding:0">`;
-  const end = html.search(/<\/body\s*>(?![\s\S]*<\/body\s*>)/i);
-  return end === -1 ? html + pixel : html.slice(0, end) + pixel + html.slice(end);
+  const end = [...html.matchAll(/<\/body\b/gi)].at(-1)?.index;
+  return end === undefined ? html + pixel : html.slice(0, end) + pixel + html.slice(end);
 }
