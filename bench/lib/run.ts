@@ -10,6 +10,8 @@ export interface BenchSpec {
   body?: () => unknown;
   durationSeconds?: number;
   connections?: number;
+  /** A fixed rate in requests per second over all connections, for latency at a given load; default as fast as possible. */
+  rate?: number;
 }
 
 export interface BenchFigures {
@@ -30,13 +32,15 @@ export async function runBench(spec: BenchSpec): Promise<BenchFigures> {
   const { body } = spec;
   const durationSeconds = spec.durationSeconds ?? 15;
   const connections = spec.connections ?? 10;
-  console.log(`${spec.name}: ${durationSeconds} s, ${connections} connections, ${spec.method ?? 'GET'} ${spec.url}`);
+  const pace = spec.rate ? `, ${spec.rate} req/s` : '';
+  console.log(`${spec.name}: ${durationSeconds} s, ${connections} connections${pace}, ${spec.method ?? 'GET'} ${spec.url}`);
   const result = await autocannon({
     url: spec.url,
     method: spec.method ?? 'GET',
     headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...spec.headers },
     duration: durationSeconds,
     connections,
+    ...(spec.rate ? { overallRate: spec.rate } : {}),
     ...(body ? { requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify(body()) }) }] } : {}),
   });
   const figures: BenchFigures = {

@@ -1,0 +1,54 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { root, tsx } from '../../scripts/lib/paths';
+import { isPortOpen } from '../../scripts/lib/net';
+
+export interface ApiProcess {
+  url: string;
+  /** The process (tsx) whose tree runs the API. */
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * The API as `npm start` runs it (src/main/api.ts, its own process), on `port` over `databaseUrl`, with
+ * `env` on top; for benchmarks that need settings the running server does not have, or a database of their
+ * own. Its log goes to stderr at warn level.
+ */
+export async function startApiProcess(port: number, databaseUrl: string, env: Record<string, string> = {}): Promise<ApiProcess> {
+  if (await isPortOpen(port)) throw new Error(`port ${port} is taken; set BENCH_PORT to a free one`);
+  const child = spawn(tsx, ['src/main/api.ts'], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'warn',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: databaseUrl,
+      JWT_SECRET: randomBytes(32).toString('hex'),
+      ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+      ...env,
+    },
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the API exited with code ${child.exitCode} before answering`);
+    if (await fetch(`${url}/config`).then((r) => r.ok, () => false)) break;
+    if (Date.now() > deadline) throw new Error('the API did not answer within 60 s');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    pid: child.pid!,
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      // A graceful stop waits for idle keep-alive connections; do not wait that long.
+      const force = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(force);
+    },
+  };
+}

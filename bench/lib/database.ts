@@ -1,0 +1,28 @@
+import { initOrm, migrate, type Orm } from '../../src/db/orm';
+import { ensureDatabase, ensurePostgres } from '../../scripts/lib/postgres';
+import { ports } from '../../scripts/lib/ports';
+
+export interface BenchDatabase {
+  url: string;
+  orm: Orm;
+  close(): Promise<void>;
+}
+
+/**
+ * `postwire_bench` on the server of `npm start` (or DATABASE_URL's), migrated: big seeds live there, away
+ * from the development database. Each benchmark seeds its own project and reuses it on later runs.
+ */
+export async function openBenchDatabase(): Promise<BenchDatabase> {
+  const pg = await ensurePostgres(ports.postgres, console.log);
+  const url = await ensureDatabase(pg.adminUrl, 'postwire_bench');
+  const orm = await initOrm(url, 4);
+  await migrate(orm);
+  return {
+    url,
+    orm,
+    close: async () => {
+      await orm.close();
+      await pg.stop();
+    },
+  };
+}
