@@ -1,7 +1,7 @@
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { notifyAfterCommit } from '../../db/commit-notifier';
 import { newId } from '../../db/columns';
+import { executePrepared, isUniqueViolation } from '../../db/prepared';
 import { ApiError, notFound } from '../../http/errors';
 import { OUTBOX_CHANNEL } from '../events/outbox/channel';
 import { fieldTypesOf, toDataPatch, type DataInput, type DataPatch } from './custom-fields';
@@ -15,8 +15,8 @@ import type { SubscriptionFlip } from './subscription';
  *
  * Each write is one SQL statement: the contact row, the types its new keys infer (rule 9), the
  * contact.subscribed/unsubscribed event of a flip and an optional event to record with it. One statement is
- * atomic on its own and joins the caller's transaction when there is one; and it is one round trip, which
- * /v1/track needs (docs/contacts.md).
+ * atomic on its own and joins the caller's transaction when there is one; and it is one round trip of a
+ * prepared statement, which /v1/track needs (docs/contacts.md).
  */
 
 export interface ContactInput {
@@ -68,6 +68,10 @@ recorded as (
 select w.*, (select coalesce(jsonb_agg(jsonb_build_object('id', "id", 'name', "name", 'createdAt', "created_at")), '[]') from recorded) as "recorded"
 from written w`;
 
+// Named columns, not `new.*`: a prepared statement's result must keep its shape when a column is added.
+const RETURNING = `returning ${['id', 'created_at', 'updated_at', 'project_id', 'email', 'subscribed', 'data'].map((c) => `new."${c}"`).join(', ')},
+    old."subscribed" as "was_subscribed"`;
+
 // PostgreSQL 18 returns the row as it was before the change as `old` (null for an insert).
 const UPSERT = `
 with written as (
@@ -77,7 +81,7 @@ with written as (
     "subscribed" = coalesce(?::boolean, c."subscribed"),
     "data" = ${PATCHED_DATA},
     "updated_at" = now()
-  returning new.*, old."subscribed" as "was_subscribed"),
+  ${RETURNING}),
 ${AFTER_WRITE}`;
 
 const UPDATE = `
@@ -88,7 +92,7 @@ with written as (
     "data" = ${PATCHED_DATA},
     "updated_at" = now()
   where c."id" = ? and c."project_id" = ?
-  returning new.*, old."subscribed" as "was_subscribed"),
+  ${RETURNING}),
 ${AFTER_WRITE}`;
 
 interface WrittenRow extends Record<string, unknown> {
@@ -123,7 +127,7 @@ export async function upsertContact(
   options: { defaultSubscribed: boolean; event?: { name: string; data: Record<string, unknown> } },
 ): Promise<UpsertResult> {
   const patch = toDataPatch(input.data);
-  const [row] = await em.execute<WrittenRow[]>(UPSERT, [
+  const [row] = await executePrepared<WrittenRow>(em, 'contact_upsert', UPSERT, [
     newId(), projectId, normalizeEmail(input.email), input.subscribed ?? options.defaultSubscribed, JSON.stringify(patch.set),
     input.subscribed ?? null, ...patchParams(patch),
     ...afterWriteParams(patch, {}, options.event),
@@ -146,7 +150,7 @@ export async function updateContact(
 ): Promise<ContactWrite> {
   const patch = toDataPatch(input.data);
   try {
-    const [row] = await em.execute<WrittenRow[]>(UPDATE, [
+    const [row] = await executePrepared<WrittenRow>(em, 'contact_update', UPDATE, [
       input.email === undefined ? null : normalizeEmail(input.email), input.subscribed ?? null, ...patchParams(patch), id, projectId,
       ...afterWriteParams(patch, flipData),
     ]);
@@ -154,7 +158,7 @@ export async function updateContact(
     const { events: _events, ...write } = finish(em, row, patch);
     return write;
   } catch (err) {
-    if (err instanceof UniqueConstraintViolationException) {
+    if (isUniqueViolation(err)) {
       throw new ApiError(409, 'CONFLICT', 'Another contact in this project already has this email', {
         details: { email: input.email },
       });
