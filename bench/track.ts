@@ -43,8 +43,11 @@ async function seedExisting(url: string, publicKey: string, run: string): Promis
   }
 }
 
+/** The API's connections are told apart from other users of the database by their application name. */
+const APPLICATION = 'postwire-bench-api';
+
 const backendPids = async (db: BenchDatabase) =>
-  (await db.orm.em.fork().execute<{ pid: number }[]>(`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`)).map((r) => r.pid);
+  (await db.orm.em.fork().execute<{ pid: number }[]>('select pid from pg_stat_activity where application_name = ?', [APPLICATION])).map((r) => r.pid);
 
 /**
  * Runs a load and, for an API this benchmark started, prints the CPU it and its database connections spent
@@ -65,7 +68,7 @@ async function measured(spec: BenchSpec, api: ApiProcess | null, db: BenchDataba
 
 async function main(): Promise<void> {
   const db = process.env.BENCH_URL ? null : await openBenchDatabase();
-  const api = db ? await startApiProcess(Number(process.env.BENCH_PORT ?? 3100), db.url, { API_RATE_LIMIT_PER_MINUTE: '0' }) : null;
+  const api = db ? await startApiProcess(Number(process.env.BENCH_PORT ?? 3100), `${db.url}?application_name=${APPLICATION}`, { API_RATE_LIMIT_PER_MINUTE: '0' }) : null;
   const url = process.env.BENCH_URL ?? api!.url;
   try {
     const tenant = await createTenant(url);
