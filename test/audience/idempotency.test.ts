@@ -149,6 +149,14 @@ describe('Idempotency-Key', () => {
     expect(await countOf(stack, 'events', project.id)).toBe(2);
   });
 
+  it('is documented on the routes that honour it', async () => {
+    const doc = (await stack.http().get('/openapi.json').expect(200)).body;
+    const headerOf = (path: string) => doc.paths[path].post.parameters.find((p: { in: string; name: string }) => p.in === 'header' && p.name === 'Idempotency-Key');
+    expect(headerOf('/v1/track')).toMatchObject({ required: false, schema: { minLength: 1, maxLength: 255 } });
+    expect(headerOf('/events/track')).toBeDefined();
+    expect(headerOf('/contacts/lookup')).toBeUndefined();
+  });
+
   it('rule 7: a claim lasts IDEMPOTENCY_KEY_TTL_HOURS', async () => {
     const short = await startStack({ env: { IDEMPOTENCY_KEY_TTL_HOURS: '3' } });
     try {

@@ -28,6 +28,15 @@ function parameters(def: RouteDef, schemas: SchemaCollector): JsonSchema[] {
   for (const name of templateNames(def.path)) {
     if (!list.some((p) => p.in === 'path' && p.name === name)) list.push({ name, in: 'path', required: true, schema: { type: 'string' } });
   }
+  if (def.idempotent) {
+    list.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description: 'Performs the request once per project and key (1-255 printable ASCII characters); see docs/idempotency.md',
+      schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' },
+    });
+  }
   return list;
 }
 
