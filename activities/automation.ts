@@ -1,4 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Deps } from '../src/deps';
 import type { SendEmailConfig, UpdateContactConfig, WebhookConfig } from '../src/modules/automations/definition';
 import type { FilterTree } from '../src/modules/filters/schemas';
@@ -10,11 +11,7 @@ import { sendStepEmail } from '../src/modules/automations/run/send-email';
 import { applyContactUpdate } from '../src/modules/automations/run/update-contact';
 import { firstEventSince } from '../src/modules/automations/run/wait';
 import { callWebhook } from '../src/modules/automations/run/webhook';
-import type { AutomationEvent } from '../workflows/automation/ids';
-
-/** Failure types the automation workflow tells apart. */
-export const EXECUTION_GONE = 'ExecutionGone';
-export const STEP_FAILED = 'StepFailed';
+import { EXECUTION_GONE, STEP_FAILED, type AutomationEvent } from '../workflows/automation/ids';
 
 /** Domain failures become non-retryable activity failures; anything else is retried by Temporal. */
 async function asActivity<T>(work: () => Promise<T>): Promise<T> {
@@ -32,9 +29,17 @@ interface StepInput<C> {
   stepId: string;
   config: C;
   context: Record<string, unknown>;
+  /** The execution's state on entering the step, written before the step acts. */
+  state: MirrorState;
 }
 
 export function createAutomationActivities(deps: Deps) {
+  /** Records the step's entry, then re-reads the execution: a step acts only for one still active. */
+  async function enter(em: EntityManager, state: MirrorState) {
+    if (!(await writeMirror(em, state))) throw new ExecutionGone(state.executionId);
+    return requireLive(em, state.executionId);
+  }
+
   return {
     /** The workflow's state, mirrored into the execution record (a local activity). False: nothing left to do. */
     async saveAutomationState(state: MirrorState): Promise<boolean> {
@@ -58,20 +63,20 @@ export function createAutomationActivities(deps: Deps) {
     async sendAutomationEmail(input: StepInput<SendEmailConfig>) {
       return asActivity(async () => {
         const em = deps.orm.em.fork();
-        return sendStepEmail(deps.config, em, await requireLive(em, input.executionId), { id: input.stepId, config: input.config }, input.context);
+        return sendStepEmail(deps.config, em, await enter(em, input.state), { id: input.stepId, config: input.config }, input.context);
       });
     },
 
     async evaluateAutomationCondition(input: StepInput<FilterTree>) {
       return asActivity(async () => {
         const em = deps.orm.em.fork();
-        return evaluateCondition(em, await requireLive(em, input.executionId), input.config, input.context);
+        return evaluateCondition(em, await enter(em, input.state), input.config, input.context);
       });
     },
 
     async callAutomationWebhook(input: StepInput<WebhookConfig>) {
       return asActivity(async () => {
-        const live = await requireLive(deps.orm.em.fork(), input.executionId);
+        const live = await enter(deps.orm.em.fork(), input.state);
         const res = await callWebhook(deps, live, { id: input.stepId, config: input.config }, input.context);
         return { status: res.status, body: res.body, url: res.url };
       });
@@ -80,7 +85,7 @@ export function createAutomationActivities(deps: Deps) {
     async updateAutomationContact(input: StepInput<UpdateContactConfig>) {
       return asActivity(async () => {
         const em = deps.orm.em.fork();
-        return applyContactUpdate(em, await requireLive(em, input.executionId), input.config);
+        return applyContactUpdate(em, await enter(em, input.state), input.config);
       });
     },
   };

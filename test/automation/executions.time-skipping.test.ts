@@ -184,10 +184,16 @@ describe('step types (time-skipping)', () => {
     const again = await sendStepEmail(stack.deps.config, em, live, { id: stepIds[0]!, config: { templateId: template.body.id } }, { coupon: 'WELCOME10' });
     expect(again).toEqual(toContact!.output);
     expect(await sql(stack, 'select id from emails where workflow_execution_id = ?', [started.id])).toHaveLength(2);
-    // The activity itself re-checks the record first: for an execution that has ended it stands down.
+    // A late attempt of the activity (an earlier state of the run) changes nothing and stands down.
+    const [before] = await sql(stack, 'select * from automation_executions where id = ?', [started.id]);
+    const state = {
+      executionId: started.id, seq: 1, status: 'RUNNING' as const, currentStepId: stepIds[0]!, stepBegins: false, waitingFor: null, context: {},
+      history: [], exitReason: null, error: null, ended: false, temporalRunId: 'stale',
+    };
     const stale = await createAutomationActivities(stack.deps)
-      .sendAutomationEmail({ executionId: started.id, stepId: stepIds[0]!, config: { templateId: template.body.id }, context: {} })
+      .sendAutomationEmail({ executionId: started.id, stepId: stepIds[0]!, config: { templateId: template.body.id }, context: {}, state })
       .catch((err: unknown) => err);
+    expect(await sql(stack, 'select * from automation_executions where id = ?', [started.id])).toEqual([before]);
     expect(stale).toMatchObject({ type: 'ExecutionGone', nonRetryable: true });
     await recordHistory(env, done, 'send-email');
   });

@@ -20,6 +20,8 @@ export class Mirror {
   private exitReason: string | null = null;
   private error: string | null = null;
   private readonly history: StepHistoryEntry[] = [];
+  /** The next write enters a new step (see MirrorState.stepBegins). */
+  private stepBegins = false;
   context: Record<string, unknown>;
 
   constructor(
@@ -34,8 +36,13 @@ export class Mirror {
     return this.history[this.history.length - 1];
   }
 
-  /** The state to write next; each call takes a new sequence number. */
-  state(stepBegins = false): MirrorState {
+  /**
+   * The state to write next, for the local save or for the step's own activity, which writes it before it
+   * acts; each call takes a new sequence number.
+   */
+  state(): MirrorState {
+    const stepBegins = this.stepBegins;
+    this.stepBegins = false;
     return {
       executionId: this.executionId,
       seq: ++this.seq,
@@ -52,22 +59,22 @@ export class Mirror {
     };
   }
 
-  private async write(stepBegins = false): Promise<void> {
-    if (!(await this.save(this.state(stepBegins)))) throw new ExecutionGoneSignal();
+  /** Writes the state through the local save activity. */
+  async write(): Promise<void> {
+    if (!(await this.save(this.state()))) throw new ExecutionGoneSignal();
   }
 
   /**
-   * The step begins now; the first one began when the execution was recorded, so an event tracked in between
-   * counts for a WAIT_FOR_EVENT there.
+   * The step begins (in memory; the next write records it). The first one began when the execution was
+   * recorded, so an event tracked in between counts for a WAIT_FOR_EVENT there.
    */
-  async enter(step: StepSnapshot): Promise<void> {
-    const first = this.history.length === 0;
+  enter(step: StepSnapshot): void {
+    this.stepBegins = this.history.length > 0;
     this.status = 'RUNNING';
     this.currentStepId = step.id;
     this.waitingFor = null;
     const startedAt = new Date().toISOString();
     this.history.push({ stepId: step.id, type: step.type, name: step.name, status: 'RUNNING', startedAt, completedAt: null, output: null, error: null });
-    await this.write(!first);
   }
 
   /** WAITING in a DELAY (`eventName` null) or a WAIT_FOR_EVENT; the caller writes the state. */
@@ -75,11 +82,6 @@ export class Mirror {
     this.status = 'WAITING';
     this.waitingFor = eventName;
     if (this.last) this.last.status = 'WAITING';
-  }
-
-  async waitForTimer(): Promise<void> {
-    this.wait(null);
-    await this.write();
   }
 
   /** The current step is done; written with the next step's entry or the end. */

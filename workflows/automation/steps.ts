@@ -42,6 +42,8 @@ const done = (output: Record<string, unknown> | null = null): StepRun => ({ resu
 async function waitForEvent(step: StepOf<'WAIT_FOR_EVENT'>, env: StepEnv): Promise<StepRun> {
   const { mirror, inbox } = env;
   const { eventName, timeout } = step.config;
+  // The step's start is recorded before the wait is marked: events in between are found by the look-back.
+  await mirror.write();
   mirror.wait(eventName);
   const begun = await stepActivities(env.summary).beginAutomationWait({ state: mirror.state(), eventName, used: inbox.usedIds() });
   if (!begun) throw new ExecutionGoneSignal();
@@ -58,31 +60,36 @@ async function waitForEvent(step: StepOf<'WAIT_FOR_EVENT'>, env: StepEnv): Promi
   return { result: { kind: 'event' }, output: { eventId: event.id, eventName: event.name, data: event.data } };
 }
 
-/** Runs one step and reports what it came to; all I/O goes through activities. */
+/**
+ * Runs one step, just entered, and reports what it came to. All I/O goes through activities; a step's
+ * activity writes the entered state itself before it acts, which saves a round of writing per step.
+ */
 export async function runStep(step: StepSnapshot, env: StepEnv): Promise<StepRun> {
   const { executionId, mirror, summary } = env;
-  const input = { executionId, stepId: step.id, context: mirror.context };
+  const input = () => ({ executionId, stepId: step.id, context: mirror.context, state: mirror.state() });
   switch (step.type) {
     case 'SEND_EMAIL':
-      return done(await stepActivities(summary).sendAutomationEmail({ ...input, config: step.config }));
+      return done(await stepActivities(summary).sendAutomationEmail({ ...input(), config: step.config }));
     case 'DELAY':
-      await mirror.waitForTimer();
+      mirror.wait(null);
+      await mirror.write();
       await sleep(delayMs(step.config), { summary });
       return done();
     case 'WAIT_FOR_EVENT':
       return waitForEvent(step, env);
     case 'CONDITION': {
-      const { branch } = await stepActivities(summary).evaluateAutomationCondition({ ...input, config: step.config });
+      const { branch } = await stepActivities(summary).evaluateAutomationCondition({ ...input(), config: step.config });
       return { result: { kind: 'branch', branch }, output: { branch } };
     }
     case 'WEBHOOK':
-      return done(await webhookActivities(summary).callAutomationWebhook({ ...input, config: step.config }));
+      return done(await webhookActivities(summary).callAutomationWebhook({ ...input(), config: step.config }));
     case 'UPDATE_CONTACT': {
-      const { variables, subscriptionChanged } = await stepActivities(summary).updateAutomationContact({ ...input, config: step.config });
+      const { variables, subscriptionChanged } = await stepActivities(summary).updateAutomationContact({ ...input(), config: step.config });
       mirror.context = { ...mirror.context, ...variables };
       return done({ subscriptionChanged });
     }
     case 'EXIT':
+      // Nothing to do: the end's write records the step.
       return done();
   }
 }

@@ -5,7 +5,7 @@ import {
 import { stepSummary } from '../../src/modules/automations/describe';
 import { firstStep, nextStep, type Next } from '../../src/modules/automations/interpreter';
 import { AutomationIdKey, CurrentStepKey } from '../../src/temporal/search-attributes';
-import { AUTOMATION_EVENT_SIGNAL, EXECUTION_GONE, type AutomationEvent, type AutomationInput, type AutomationResult } from './ids';
+import { AUTOMATION_EVENT_SIGNAL, EXECUTION_GONE, STEP_FAILED, type AutomationEvent, type AutomationInput, type AutomationResult } from './ids';
 import { Inbox } from './inbox';
 import { ExecutionGoneSignal, Mirror } from './mirror';
 import { runStep, saveAutomationState } from './steps';
@@ -42,7 +42,7 @@ export async function automation(input: AutomationInput): Promise<AutomationResu
       const summary = stepSummary(input.definition.name, ++steps, step);
       setCurrentDetails(summary);
       markCurrentStep(step.id);
-      await mirror.enter(step);
+      mirror.enter(step);
       const run = await runStep(step, { executionId: input.executionId, mirror, inbox, summary });
       mirror.complete(run.output);
       next = nextStep(input.definition, step, run.result);
@@ -60,6 +60,6 @@ export async function automation(input: AutomationInput): Promise<AutomationResu
     await mirror.fail(message).catch((failed: unknown) => {
       if (!isGone(failed)) throw failed;
     });
-    throw ApplicationFailure.nonRetryable(`Step ${steps} failed: ${message}`, 'StepFailed');
+    throw ApplicationFailure.nonRetryable(`Step ${steps} failed: ${message}`, STEP_FAILED);
   }
 }
