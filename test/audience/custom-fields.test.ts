@@ -186,6 +186,7 @@ describe('GET /contacts/fields/{field}/usage', () => {
     expect((await c.get('/contacts/fields/plan/usage').expect(200)).body.segments).toHaveLength(1);
     expect((await c.get('/contacts/fields/email/usage').expect(200)).body.segments).toHaveLength(1);
     expect((await c.get('/contacts/fields/data.unused/usage').expect(200)).body).toEqual({ segments: [], campaigns: [], workflows: [] });
+    for (const bad of ['data.', `data.${'k'.repeat(300)}`]) expect((await c.get(`/contacts/fields/${bad}/usage`)).status).toBe(404);
   });
 });
 

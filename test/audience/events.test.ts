@@ -114,6 +114,7 @@ describe('GET /events/{eventName}/usage', () => {
     );
     expect((await c.get('/events/purchase/usage').expect(200)).body).toEqual({ segments: [{ id: row!.id, name: 'Buyers' }], campaigns: [], workflows: [] });
     expect((await c.get('/events/refund/usage').expect(200)).body).toEqual({ segments: [], campaigns: [], workflows: [] });
+    expect((await c.get(`/events/${'e'.repeat(256)}/usage`)).status).toBe(404);
     // `contact` as an event name is not mistaken for the per-contact listing.
     expect((await c.get('/events/contact/usage').expect(200)).body.segments).toEqual([]);
   });

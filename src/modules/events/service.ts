@@ -61,7 +61,7 @@ export async function listEvents(em: EntityManager, projectId: string, filter: E
       select: 'e."id", e."name", e."contact_id", c."email", e."data", e."created_at"',
       from: FROM, where, params, key: timestampKey('e."created_at"'), idColumn: 'e."id"', dir: 'desc', limit: filter.limit, after,
     }),
-    after ? 0 : countRows(em, 'events e', where, params),
+    after ? 0 : filter.contactId ? countRows(em, 'events e', where, params) : countedEvents(em, projectId, filter.name),
   ]);
   return {
     data: page.rows.map(toView),
@@ -69,6 +69,15 @@ export async function listEvents(em: EntityManager, projectId: string, filter: E
     hasMore: page.next !== null,
     total,
   };
+}
+
+/** The project's events (of one name), from the hourly rollup the events triggers keep exact (migration 0024). */
+async function countedEvents(em: EntityManager, projectId: string, name: string | undefined): Promise<number> {
+  const [row] = await em.execute<{ n: string | null }[]>(
+    `select sum("count") as n from event_stats where "project_id" = ?${name ? ' and "name" = ?' : ''}`,
+    name ? [projectId, name] : [projectId],
+  );
+  return Number(row?.n ?? 0);
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -85,7 +94,11 @@ export interface NameCount {
   lastTrackedAt: string;
 }
 
-const NAME_COUNTS = `select "name", count(*) as n, max("created_at") as last from events where "project_id" = ? group by "name"`;
+// Counts from the hourly rollup; the latest time of each name from the events index (project, name, time).
+const NAME_COUNTS = `
+select s."name", s.n, (select e."created_at" from events e where e."project_id" = s."project_id" and e."name" = s."name"
+                       order by e."created_at" desc limit 1) as last
+from (select "project_id", "name", sum("count") as n from event_stats where "project_id" = ? group by 1, 2 having sum("count") > 0) s`;
 const toNameCount = (r: { name: string; n: string; last: string }): NameCount => ({
   name: r.name,
   count: Number(r.n),
