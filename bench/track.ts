@@ -68,7 +68,7 @@ async function measured(spec: BenchSpec, api: ApiProcess | null, db: BenchDataba
 
 async function main(): Promise<void> {
   const db = process.env.BENCH_URL ? null : await openBenchDatabase();
-  const api = db ? await startApiProcess(Number(process.env.BENCH_PORT ?? 3100), `${db.url}?application_name=${APPLICATION}`, { API_RATE_LIMIT_PER_MINUTE: '0' }) : null;
+  const api = db ? await startApiProcess(Number(process.env.BENCH_PORT ?? 3100), db.url, { API_RATE_LIMIT_PER_MINUTE: '0', PGAPPNAME: APPLICATION }) : null;
   const url = process.env.BENCH_URL ?? api!.url;
   try {
     const tenant = await createTenant(url);
