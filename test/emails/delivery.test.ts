@@ -208,14 +208,15 @@ describe('order and throttle', () => {
   it('holds a project to its rate across workers, in each lane separately', async () => {
     const own = await senderTenant(stack);
     await setRate(own, 2).expect(200);
-    const campaign = await enqueueEmails(stack.deps.orm.em.fork(), await drafts(own, 8, 'CAMPAIGN', randomUUID()));
+    const campaign = await enqueueEmails(stack.deps.orm.em.fork(), await drafts(own, 10, 'CAMPAIGN', randomUUID()));
     await Promise.all([pump({ batchSize: 3 }), pump({ batchSize: 3 })]);
     // While the campaign is held back, a transactional email of the same project goes at once.
     const transactional = await send(stack, own.project, { to: recipient(), from: own.from, subject: 'Now', body: 'x' }).expect(200);
     const times = await sentAt([...campaign.map((e) => e.id), transactional.body.data.emails[0].email]);
     const campaignTimes = campaign.map((e) => times.get(e.id)!).sort((a, b) => a - b);
-    // 2 go at once (one second's burst), the other 6 at 2 per second: 3 s from first to last, less jitter.
-    expect(campaignTimes.at(-1)! - campaignTimes[0]!).toBeGreaterThanOrEqual(2_400);
+    // 2 go at once (one second's burst), the other 8 at 2 per second: 4 s from first to last, less the time
+    // the first took to leave (new SMTP connections, a loaded machine).
+    expect(campaignTimes.at(-1)! - campaignTimes[0]!).toBeGreaterThanOrEqual(2_800);
     expect(times.get(transactional.body.data.emails[0].email)!).toBeLessThan(campaignTimes.at(-1)!);
   });
 });
