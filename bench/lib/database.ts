@@ -10,11 +10,12 @@ export interface BenchDatabase {
 
 /**
  * `postwire_bench` on the server of `npm start` (or DATABASE_URL's), migrated: big seeds live there, away
- * from the development database. Each benchmark seeds its own project and reuses it on later runs.
+ * from the development database. Each benchmark seeds its own project and reuses it on later runs; one whose
+ * seed changes the schema for a while takes a database of its own (`name`).
  */
-export async function openBenchDatabase(): Promise<BenchDatabase> {
+export async function openBenchDatabase(name = 'postwire_bench'): Promise<BenchDatabase> {
   const pg = await ensurePostgres(ports.postgres, console.log);
-  const url = await ensureDatabase(pg.adminUrl, 'postwire_bench');
+  const url = await ensureDatabase(pg.adminUrl, name);
   const orm = await initOrm(url, 4);
   await migrate(orm);
   return {
