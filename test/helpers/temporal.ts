@@ -66,5 +66,6 @@ export async function releaseTemporal(gateway: TemporalGateway): Promise<void> {
     // A workflow may finish between listing and terminating; that is the outcome wanted anyway.
     await gateway.client.workflow.getHandle(wf.workflowId, wf.runId).terminate('test finished').catch(() => undefined);
   }
-  await gateway.client.connection.close();
+  // The connection stays open: on a loaded machine a call of the test may still be between gRPC retries,
+  // and closing the channel under it throws from a timer and fails the whole file. Jest ends the worker.
 }
