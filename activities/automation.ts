@@ -3,10 +3,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Deps } from '../src/deps';
 import type { SendEmailConfig, UpdateContactConfig, WebhookConfig } from '../src/modules/automations/definition';
 import type { FilterTree } from '../src/modules/filters/schemas';
-import { writeMirror, type MirrorState } from '../src/modules/automations/records';
+import { writeAndRead, writeMirror, type MirrorState } from '../src/modules/automations/records';
 import { evaluateCondition } from '../src/modules/automations/run/condition';
 import { ExecutionGone, StepFailed } from '../src/modules/automations/run/errors';
-import { requireLive } from '../src/modules/automations/run/execution';
 import { sendStepEmail } from '../src/modules/automations/run/send-email';
 import { applyContactUpdate } from '../src/modules/automations/run/update-contact';
 import { firstEventSince } from '../src/modules/automations/run/wait';
@@ -34,16 +33,17 @@ interface StepInput<C> {
 }
 
 export function createAutomationActivities(deps: Deps) {
-  /** Records the step's entry, then re-reads the execution: a step acts only for one still active. */
+  /** Records the step's entry and reads the execution back: a step acts only for one still active. */
   async function enter(em: EntityManager, state: MirrorState) {
-    if (!(await writeMirror(em, state))) throw new ExecutionGone(state.executionId);
-    return requireLive(em, state.executionId);
+    const live = await writeAndRead(em, state);
+    if (!live) throw new ExecutionGone(state.executionId);
+    return live;
   }
 
   return {
     /** The workflow's state, mirrored into the execution record (a local activity). False: nothing left to do. */
     async saveAutomationState(state: MirrorState): Promise<boolean> {
-      return (await writeMirror(deps.orm.em.fork(), state)) !== null;
+      return writeMirror(deps.orm.em.fork(), state);
     },
 
     /**
@@ -52,12 +52,11 @@ export function createAutomationActivities(deps: Deps) {
      */
     async beginAutomationWait(input: { state: MirrorState; eventName: string; used: string[] }): Promise<{ since: string; event: AutomationEvent | null } | null> {
       const em = deps.orm.em.fork();
-      const written = await writeMirror(em, input.state);
-      if (!written) return null;
-      const execution = await requireLive(em, input.state.executionId).catch(() => null);
-      if (!execution) return null;
-      const event = await firstEventSince(em, execution.contact.id, input.eventName, written.stepStartedAt, input.used);
-      return { since: written.stepStartedAt.toISOString(), event };
+      const live = await writeAndRead(em, input.state);
+      if (!live) return null;
+      const { contactId, stepStartedAt } = live.execution;
+      const event = await firstEventSince(em, contactId, input.eventName, stepStartedAt, input.used);
+      return { since: stepStartedAt.toISOString(), event };
     },
 
     async sendAutomationEmail(input: StepInput<SendEmailConfig>) {

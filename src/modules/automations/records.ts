@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ACTIVE_STATUSES, type ExecutionStatus, type StepHistoryEntry } from './definition';
-import { AutomationExecution } from './entities';
+import type { ExecutionStatus, StepHistoryEntry } from './definition';
 
 /**
  * The execution record's side of the mirror: the workflow holds the truth and writes its whole state here,
@@ -23,25 +22,60 @@ export interface MirrorState {
   temporalRunId: string;
 }
 
-const WRITE = `
+/** The guarded write; `returning` names what the caller reads back. */
+const write = (returning: string) => `
 update automation_executions set
   "status" = ?, "current_step_id" = ?, "step_started_at" = case when ? then ?::timestamptz else "step_started_at" end,
   "waiting_for" = ?, "context" = ?::jsonb, "history" = ?::jsonb, "exit_reason" = ?, "error" = ?,
   "completed_at" = case when ? then coalesce("completed_at", ?::timestamptz) end,
   "temporal_run_id" = ?, "seq" = ?, "updated_at" = now()
 where "id" = ? and "seq" <= ? and ("status" <> 'CANCELLED' or ? = 'CANCELLED')
-returning "step_started_at"`;
+returning ${returning}`;
 
-/** Applies the state; null when the record is gone or was cancelled (the run has nothing left to do). */
-export async function writeMirror(em: EntityManager, s: MirrorState, now = new Date()): Promise<{ stepStartedAt: Date } | null> {
-  const rows = await em.execute<Array<{ step_started_at: Date }>>(WRITE, [
-    s.status, s.currentStepId, s.stepBegins, now, s.waitingFor, JSON.stringify(s.context), JSON.stringify(s.history), s.exitReason,
-    s.error, s.ended, now, s.temporalRunId, s.seq, s.executionId, s.seq, s.status,
-  ]);
-  const [row] = rows;
-  return row ? { stepStartedAt: new Date(row.step_started_at) } : null;
+const writeParams = (s: MirrorState, now: Date) => [
+  s.status, s.currentStepId, s.stepBegins, now, s.waitingFor, JSON.stringify(s.context), JSON.stringify(s.history), s.exitReason,
+  s.error, s.ended, now, s.temporalRunId, s.seq, s.executionId, s.seq, s.status,
+];
+
+/** Applies the state; false when the record is gone or was cancelled (the run has nothing left to do). */
+export async function writeMirror(em: EntityManager, s: MirrorState, now = new Date()): Promise<boolean> {
+  return (await em.execute<Array<{ id: string }>>(write('"id"'), writeParams(s, now))).length > 0;
 }
 
-/** The execution if it is still RUNNING or WAITING: what a step activity checks before it acts. */
-export const liveExecution = (em: EntityManager, executionId: string) =>
-  em.findOne(AutomationExecution, { id: executionId, status: { $in: [...ACTIVE_STATUSES] } });
+/** An execution that a step acts for, with its contact as the step sees it. */
+export interface LiveExecution {
+  execution: { id: string; projectId: string; automationId: string; contactId: string; entry: number; stepStartedAt: Date };
+  contact: { id: string; email: string; subscribed: boolean; data: Record<string, unknown> };
+}
+
+interface LiveRow {
+  id: string;
+  project_id: string;
+  automation_id: string;
+  contact_id: string;
+  entry: number;
+  step_started_at: Date;
+  email: string;
+  subscribed: boolean;
+  data: Record<string, unknown>;
+}
+
+/**
+ * Applies a state that enters (or waits in) a step, and reads back the execution and its contact, in one
+ * round trip: what every step activity does before it acts. Null when the record is gone or cancelled.
+ */
+export async function writeAndRead(em: EntityManager, s: MirrorState, now = new Date()): Promise<LiveExecution | null> {
+  const [row] = await em.execute<LiveRow[]>(
+    `with w as (${write('"id", "project_id", "automation_id", "contact_id", "entry", "step_started_at"')})
+     select w.*, c."email", c."subscribed", c."data" from w join contacts c on c."id" = w."contact_id"`,
+    writeParams(s, now),
+  );
+  if (!row) return null;
+  return {
+    execution: {
+      id: row.id, projectId: row.project_id, automationId: row.automation_id, contactId: row.contact_id, entry: row.entry,
+      stepStartedAt: new Date(row.step_started_at),
+    },
+    contact: { id: row.contact_id, email: row.email, subscribed: row.subscribed, data: row.data },
+  };
+}

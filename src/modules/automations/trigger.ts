@@ -6,17 +6,19 @@ import type { EventConsumer, OutboxEvent } from '../events/outbox/consumer';
 import { Automation } from './entities';
 import { startExecution } from './start';
 
-const TRIGGERED = `
-select * from automations
-where "project_id" = ? and "enabled" and "trigger_type" = 'EVENT' and "trigger_config" ->> 'eventName' = ?`;
+// Both questions every event asks, in one round trip: most events concern no automation at all.
+const CONCERNED = `
+select
+  (select coalesce(jsonb_agg(a), '[]') from automations a
+   where a."project_id" = ? and a."enabled" and a."trigger_type" = 'EVENT' and a."trigger_config" ->> 'eventName' = ?) as triggered,
+  (select coalesce(jsonb_agg(x."temporal_workflow_id"), '[]') from automation_executions x
+   where x."contact_id" = ? and x."status" = 'WAITING' and x."waiting_for" = ?) as waiting`;
 
-const WAITING = `
-select "temporal_workflow_id" from automation_executions
-where "contact_id" = ? and "status" = 'WAITING' and "waiting_for" = ?`;
-
-async function triggered(em: EntityManager, event: OutboxEvent): Promise<Automation[]> {
-  const rows = await em.execute<Array<Record<string, unknown>>>(TRIGGERED, [event.projectId, event.name]);
-  return rows.map((row) => em.map(Automation, row));
+async function concerned(em: EntityManager, event: OutboxEvent): Promise<{ triggered: Automation[]; waiting: string[] }> {
+  const [row] = await em.execute<Array<{ triggered: Array<Record<string, unknown>>; waiting: string[] }>>(CONCERNED, [
+    event.projectId, event.name, event.contactId, event.name,
+  ]);
+  return { triggered: (row?.triggered ?? []).map((a) => em.map(Automation, a)), waiting: row?.waiting ?? [] };
 }
 
 /**
@@ -30,16 +32,15 @@ export function automationTrigger(deps: Deps): EventConsumer {
     name: 'automations',
     async handle(event, signal) {
       const em = deps.orm.em.fork();
-      const automations = await triggered(em, event);
-      const contact = automations.length ? await em.findOne(Contact, { id: event.contactId, projectId: event.projectId }) : null;
+      const { triggered, waiting } = await concerned(em, event);
+      const contact = triggered.length ? await em.findOne(Contact, { id: event.contactId, projectId: event.projectId }) : null;
       if (contact) {
-        for (const automation of automations) {
+        for (const automation of triggered) {
           await startExecution(deps, em, automation, contact, { context: event.data, triggerEventId: event.id, signal, onUnreachable: 'keep' });
         }
       }
-      const waiting = await em.execute<Array<{ temporal_workflow_id: string }>>(WAITING, [event.contactId, event.name]);
       const handed = { id: event.id, name: event.name, data: event.data, createdAt: event.createdAt.toISOString() };
-      await Promise.all(waiting.map((w) => signalAutomation(deps.temporal, w.temporal_workflow_id, handed, signal)));
+      await Promise.all(waiting.map((workflowId) => signalAutomation(deps.temporal, workflowId, handed, signal)));
     },
   };
 }

@@ -3,7 +3,7 @@ import { FilterError } from '../../filters/errors';
 import { contactMatches } from '../../filters/service';
 import type { FilterTree } from '../../filters/schemas';
 import { StepFailed } from './errors';
-import type { LiveExecution } from './execution';
+import type { LiveExecution } from '../records';
 
 /** CONDITION: the filter engine over the contact's fields, its event history and the execution context. */
 export async function evaluateCondition(em: EntityManager, live: LiveExecution, tree: FilterTree, context: Record<string, unknown>) {

@@ -6,7 +6,7 @@ import { Template } from '../../templates/entities';
 import { TemplateError, renderEmail, templateVariables } from '../../templates/render';
 import type { SendEmailConfig } from '../definition';
 import { StepFailed } from './errors';
-import type { LiveExecution } from './execution';
+import type { LiveExecution } from '../records';
 
 /**
  * SEND_EMAIL: renders the template for the contact, with the execution context as the request's data (so

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { updateContact } from '../../contacts/write';
 import type { UpdateContactConfig } from '../definition';
-import type { LiveExecution } from './execution';
+import type { LiveExecution } from '../records';
 
 /**
  * UPDATE_CONTACT through the contacts module, so the custom-field rules hold and a subscription flip emits

@@ -7,7 +7,7 @@ import { openWebhookSecret } from '../webhook/secret';
 import { sendWebhook, WebhookRejected, type WebhookResponse } from '../webhook/send';
 import { DELIVERY_HEADER, SIGNATURE_HEADER, signatureOf } from '../webhook/signature';
 import { ExecutionGone, StepFailed } from './errors';
-import type { LiveExecution } from './execution';
+import type { LiveExecution } from '../records';
 
 /** decisions.md: a WEBHOOK request gives up after 10 s. */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
