@@ -46,7 +46,7 @@ async function story(): Promise<Story> {
 let s: Story;
 beforeAll(async () => {
   s = await story();
-});
+}, 120_000);
 
 const feed = (query = '') => get(stack, s.sender.project, `/activity${query}`);
 
