@@ -34,7 +34,7 @@ export function createCampaignActivities(deps: Deps) {
     snapshotCampaignRecipients: (input: SendRef & { asOf: string; after: string | null; size: number }) =>
       step(() => snapshotBatch(deps.orm.em.fork(), input, input)),
 
-    enqueueCampaignEmails: (input: SendRef & { after: string | null; size: number }) =>
+    enqueueCampaignEmails: (input: SendRef & { from: number; size: number }) =>
       step(() => enqueueBatch(deps.orm.em.fork(), deps, input, input)),
 
     /**

@@ -52,7 +52,7 @@ describe('a worker killed mid-send (dev server, worker processes)', () => {
     const sentInDatabase = () => count(`select count(*)::int as n from emails where campaign_id = ? and status = 'SENT'`, [campaign.id]);
 
     await t.c.post(`/campaigns/${campaign.id}/send`).send({}).expect(200);
-    await waitFor('sending to be under way', async () => (campaignMail().length >= 20 ? true : undefined), 60_000);
+    await waitFor('sending to be under way', async () => (campaignMail().length >= 20 ? true : undefined), 180_000);
     // The sink stops acknowledging: the kill then falls between hand-offs, not inside SMTP's own ambiguity
     // (a message accepted in the instant before its sender dies is sent again, under the same Message-ID).
     stack.smtp.hold();
@@ -69,7 +69,7 @@ describe('a worker killed mid-send (dev server, worker processes)', () => {
         const body = (await t.c.get(`/campaigns/${campaign.id}`).expect(200)).body;
         return body.status === 'SENT' ? body : undefined;
       },
-      120_000,
+      180_000,
     );
     expect(sent).toMatchObject({ totalRecipients: total, sentCount: total });
     const perRecipient = new Map<string, number>();
@@ -78,5 +78,5 @@ describe('a worker killed mid-send (dev server, worker processes)', () => {
     expect([...perRecipient.values()].every((n) => n === 1)).toBe(true);
     const messageIds = new Set(campaignMail().map((m) => /^Message-ID:\s*(\S+)/im.exec(m.raw)?.[1]));
     expect(messageIds.size).toBe(total);
-  }, 240_000);
+  }, 600_000);
 });

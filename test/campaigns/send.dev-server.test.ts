@@ -16,6 +16,10 @@ import { campaignState, campaignTenant, createCampaign, seedContacts, type Campa
 /** Small batches, so that even small campaigns take several activities. */
 const BATCH = 7;
 
+// Limits, not targets: a shared, loaded machine can take a while to run a send of a few hundred emails.
+jest.setTimeout(180_000);
+const SEND_LIMIT_MS = 90_000;
+
 let stack: TestStack;
 let worker: RunningWorker;
 let pump: DeliveryPump;
@@ -38,7 +42,7 @@ async function sendNow(t: CampaignTenant, id: string) {
   return (await t.c.post(`/campaigns/${id}/send`).send({}).expect(200)).body;
 }
 
-async function reachStatus(t: CampaignTenant, id: string, status: string, timeoutMs = 30_000) {
+async function reachStatus(t: CampaignTenant, id: string, status: string, timeoutMs = SEND_LIMIT_MS) {
   return waitFor(
     `campaign ${id} to be ${status}`,
     async () => {
@@ -143,7 +147,7 @@ describe('sending a campaign (dev server, real worker and delivery pump)', () =>
     const campaign = await createCampaign(t);
     const isCampaignMail = (m: { to: string[] }) => m.to.some((a) => a.startsWith(prefix));
     await sendNow(t, campaign.id);
-    await waitFor('the campaign to be under way', async () => (stack.smtp.messages.filter(isCampaignMail).length >= 30 ? true : undefined));
+    await waitFor('the campaign to be under way', async () => (stack.smtp.messages.filter(isCampaignMail).length >= 30 ? true : undefined), SEND_LIMIT_MS);
 
     const urgent = `code-${t.project.id.slice(0, 8)}@example.test`;
     await send(stack, t.project, { to: urgent, from: t.from, subject: 'Your sign-in code', body: '<p>123456</p>' }).expect(200);

@@ -25,6 +25,7 @@ export function workerEnv(config: Config, taskQueue: string): Record<string, str
     TEMPORAL_NAMESPACE: config.TEMPORAL_NAMESPACE,
     TEMPORAL_TASK_QUEUE: taskQueue,
     SMTP_URL: config.SMTP_URL,
+    DNS_SERVERS: config.DNS_SERVERS.join(','),
     JWT_SECRET: config.JWT_SECRET,
     ENCRYPTION_KEY: config.ENCRYPTION_KEY,
     PUBLIC_URL: config.PUBLIC_URL,

@@ -13,11 +13,14 @@ export const campaignSummary = (name: string, audience: number) => `Campaign '${
 /** Recipient ids written per snapshot activity, in multiples of the email batch: ids only, so cheap. */
 export const SNAPSHOT_FACTOR = 10;
 
+/** Email batches created at once: they cover separate ranges of recipients, so any worker can take each. */
+export const ENQUEUE_CONCURRENCY = 4;
+
 /**
- * Activities per run before continue-as-new: each adds about six history events, so a run stays near 1,200,
- * far inside Temporal's limits however many recipients the campaign has.
+ * Steps per run before continue-as-new: a step adds about six history events, fifteen for a window of email
+ * batches, so a run stays under 1,500 events, far inside Temporal's limits however large the campaign.
  */
-export const STEPS_PER_RUN = 200;
+export const STEPS_PER_RUN = 100;
 
 /** How often, at most, the delivery wait reports progress back to the workflow. */
 export const PROGRESS_INTERVAL_MS = 5_000;
@@ -26,10 +29,12 @@ export const PROGRESS_INTERVAL_MS = 5_000;
 export type CampaignSendState =
   /** Recipients are being fixed, in contact-id order, after `after`. */
   | { phase: 'snapshot'; asOf: string; after: string | null }
-  /** Emails are being created for the recipients after `after`; `pending` of them are not sent yet. */
-  | { phase: 'enqueue'; total: number; after: string | null; processed: number; emails: number; pending: number }
+  /** Emails are being created, batch `next` on; `pending` of those created are not sent yet. */
+  | { phase: 'enqueue'; total: number; next: number; processed: number; emails: number; pending: number }
   /** Every email exists; waiting for the last to be handed to SMTP or to fail. */
-  | { phase: 'deliver'; total: number; emails: number; pending: number };
+  | { phase: 'deliver'; total: number; emails: number; pending: number }
+  /** None is pending any more. */
+  | { phase: 'delivered'; total: number; emails: number; pending: 0 };
 
 export interface CampaignSendInput {
   campaignId: string;

@@ -2,6 +2,7 @@ import { continueAsNew, proxyActivities, setCurrentDetails, sleep, workflowInfo 
 import type { CampaignActivities } from '../../activities/campaigns';
 import type { SendRef } from '../../src/modules/campaigns/send-run';
 import {
+  ENQUEUE_CONCURRENCY,
   SNAPSHOT_FACTOR,
   STEPS_PER_RUN,
   grouped,
@@ -29,8 +30,12 @@ async function begin(input: CampaignSendInput, ref: SendRef): Promise<CampaignSe
   return begun && { phase: 'snapshot', asOf: begun.asOf, after: null };
 }
 
-/** One activity's worth of the send; 'done' when every email was handed to SMTP or failed, null when stopped. */
-async function advance(input: CampaignSendInput, ref: SendRef, state: CampaignSendState): Promise<CampaignSendState | 'done' | null> {
+/** One step of the send: an activity, or a window of email batches side by side; null when the send stopped. */
+async function advance(
+  input: CampaignSendInput,
+  ref: SendRef,
+  state: Exclude<CampaignSendState, { phase: 'delivered' }>,
+): Promise<CampaignSendState | null> {
   switch (state.phase) {
     case 'snapshot': {
       const size = input.batchSize * SNAPSHOT_FACTOR;
@@ -40,48 +45,62 @@ async function advance(input: CampaignSendInput, ref: SendRef, state: CampaignSe
       );
       if (!batch) return null;
       if (batch.total === null) return { ...state, after: batch.last };
-      return { phase: 'enqueue', total: batch.total, after: null, processed: 0, emails: 0, pending: 0 };
+      const fixed = { total: batch.total, emails: 0, pending: 0 };
+      return batch.total === 0 ? { phase: 'deliver', ...fixed } : { phase: 'enqueue', ...fixed, next: 0, processed: 0 };
     }
     case 'enqueue': {
-      const first = state.processed + 1;
-      const batch = await batches.enqueueCampaignEmails.executeWithOptions(
-        { summary: `Create the emails of recipients ${grouped(first)}–${grouped(Math.min(state.total, first + input.batchSize - 1))}` },
-        [{ ...ref, after: state.after, size: input.batchSize }],
+      const batchCount = Math.ceil(state.total / input.batchSize);
+      const window = Array.from({ length: Math.min(ENQUEUE_CONCURRENCY, batchCount - state.next) }, (_, i) => state.next + i);
+      const results = await Promise.all(
+        window.map((k) => {
+          const from = k * input.batchSize;
+          return batches.enqueueCampaignEmails.executeWithOptions(
+            { summary: `Create the emails of recipients ${grouped(from + 1)}–${grouped(Math.min(state.total, from + input.batchSize))}` },
+            [{ ...ref, from, size: input.batchSize }],
+          );
+        }),
       );
-      if (!batch) return null;
-      const emails = state.emails + batch.emails;
-      if (batch.last === null) return { phase: 'deliver', total: state.total, emails, pending: batch.pending };
-      return { ...state, after: batch.last, processed: state.processed + batch.processed, emails, pending: batch.pending };
+      const done = results.filter((r) => r !== null);
+      if (done.length < results.length) return null;
+      const next = {
+        ...state,
+        next: state.next + window.length,
+        processed: state.processed + done.reduce((n, r) => n + r.processed, 0),
+        emails: state.emails + done.reduce((n, r) => n + r.emails, 0),
+        pending: Math.max(...done.map((r) => r.pending)),
+      };
+      return next.next < batchCount ? next : { phase: 'deliver', total: next.total, emails: next.emails, pending: next.pending };
     }
     case 'deliver': {
-      if (state.pending === 0) return 'done';
+      // Asked every time, never concluded from a count an enqueue reported while other batches still ran.
       const progress = await batches.awaitCampaignDelivery.executeWithOptions(
         { summary: `Wait for ${grouped(state.pending)} emails to be handed to SMTP`, startToCloseTimeout: '2 minutes' },
         [{ ...ref, pending: state.pending }],
       );
-      return progress && { ...state, pending: progress.pending };
+      if (!progress) return null;
+      return progress.pending === 0 ? { ...state, phase: 'delivered', pending: 0 } : { ...state, pending: progress.pending };
     }
   }
 }
 
 /**
  * Sends one campaign (workflow ID `campaign:<id>`): waits until `scheduledFor` if given, fixes the
- * recipients into campaign_recipients in cursor-paged batches, creates their emails a batch per activity
- * through the delivery API, waits until none is pending, then marks the campaign SENT. Every step checks
- * that the campaign still carries this send, so a cancel (or a restart under a new send) stops it. Long
- * sends continue as new with where they stand.
+ * recipients into campaign_recipients in cursor-paged batches, creates their emails a batch of positions
+ * per activity (a few batches at once) through the delivery API, waits until none is pending, then marks
+ * the campaign SENT. Every step checks that the campaign still carries this send, so a cancel (or a restart
+ * under a new send) stops it. Long sends continue as new with where they stand.
  */
 export async function campaignSend(input: CampaignSendInput): Promise<CampaignSendOutcome> {
   const ref = { campaignId: input.campaignId, sendId: input.sendId };
   let state = input.state ?? (await begin(input, ref));
-  for (let steps = 0; state; steps++) {
+  for (let steps = 0; state && state.phase !== 'delivered'; steps++) {
     setCurrentDetails(progressDetails(state));
     if (steps > 0 && (steps >= STEPS_PER_RUN || workflowInfo().continueAsNewSuggested)) {
       await continueAsNew<typeof campaignSend>({ ...input, state });
     }
-    const next: CampaignSendState | 'done' | null = await advance(input, ref, state);
-    if (next === 'done') return (await batches.finishCampaignSend(ref)) ? 'SENT' : 'STOPPED';
-    state = next;
+    state = await advance(input, ref, state);
   }
-  return 'STOPPED';
+  if (!state) return 'STOPPED';
+  setCurrentDetails(progressDetails(state));
+  return (await batches.finishCampaignSend(ref)) ? 'SENT' : 'STOPPED';
 }

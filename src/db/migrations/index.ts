@@ -10,6 +10,7 @@ import { Migration0010Jobs } from './0010-jobs';
 import { Migration0012Emails } from './0012-emails';
 import { Migration0013EmailsNotifyAfterCommit } from './0013-emails-notify-after-commit';
 import { Migration0015Campaigns } from './0015-campaigns';
+import { Migration0016CampaignRecipientOrder } from './0016-campaign-recipient-order';
 import { Migration0018Automations } from './0018-automations';
 import { Migration0021Tracking } from './0021-tracking';
 import { Migration0024ActivityRollups } from './0024-activity-rollups';
@@ -27,6 +28,7 @@ export const migrationsList: MigrationObject[] = [
   { name: '0012-emails', class: Migration0012Emails },
   { name: '0013-emails-notify-after-commit', class: Migration0013EmailsNotifyAfterCommit },
   { name: '0015-campaigns', class: Migration0015Campaigns },
+  { name: '0016-campaign-recipient-order', class: Migration0016CampaignRecipientOrder },
   { name: '0018-automations', class: Migration0018Automations },
   { name: '0021-tracking', class: Migration0021Tracking },
   { name: '0024-activity-rollups', class: Migration0024ActivityRollups },

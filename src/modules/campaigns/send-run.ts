@@ -48,7 +48,10 @@ export interface SnapshotBatch {
 
 /**
  * Fixes the next `size` recipients after `after` (contact-id order): the audience as of `asOf`, among the
- * contacts that existed then. The last batch stores the count as totalRecipients.
+ * contacts that existed then, numbered on from the recipients fixed so far. The row lock serialises the
+ * attempts of a batch, and a retry of one that committed skips the recipients it added and fixes the next
+ * ones: the walk stays whole and each recipient has one position. The last batch stores the count as
+ * totalRecipients.
  */
 export async function snapshotBatch(
   em: EntityManager,
@@ -56,31 +59,31 @@ export async function snapshotBatch(
   input: { asOf: string; after: string | null; size: number },
 ): Promise<SnapshotBatch | null> {
   return em.transactional(async (tx) => {
-    const campaign = await lockedSend(tx, ref, LockMode.PESSIMISTIC_READ, ['SENDING']);
+    const campaign = await lockedSend(tx, ref, LockMode.PESSIMISTIC_WRITE, ['SENDING']);
     if (!campaign) return null;
     const asOf = new Date(input.asOf);
     const condition = await audienceCondition(tx, campaign, asOf);
-    const [page] = await tx.execute<Array<{ last: string | null; size: number }>>(
-      `with page as (
+    const [page] = await tx.execute<Array<{ last: string | null; size: number; total: number }>>(
+      `with fixed as (select coalesce(max(seq) + 1, 0) as next from campaign_recipients where campaign_id = ?),
+       page as (
          select c.id from contacts c
          where c.project_id = ? and ${condition.sql} and c.created_at <= ? and c.id > ?
+           and not exists (select 1 from campaign_recipients r where r.campaign_id = ? and r.contact_id = c.id)
          order by c.id limit ?),
-       added as (insert into campaign_recipients (campaign_id, contact_id) select ?, id from page on conflict do nothing)
-       select (select id::text from page order by id desc limit 1) as last, (select count(*)::int from page) as size`,
-      [campaign.projectId, ...condition.params, asOf, input.after ?? FIRST_ID, input.size, campaign.id],
+       added as (
+         insert into campaign_recipients (campaign_id, seq, contact_id)
+         select ?, (select next from fixed) + (row_number() over (order by id))::int - 1, id from page)
+       select (select id::text from page order by id desc limit 1) as last, (select count(*)::int from page) as size,
+         (select next from fixed)::int + (select count(*)::int from page) as total`,
+      [campaign.id, campaign.projectId, ...condition.params, asOf, input.after ?? FIRST_ID, campaign.id, input.size, campaign.id],
     );
     if (page!.size === input.size) return { last: page!.last, total: null };
-    const [count] = await tx.execute<Array<{ total: number }>>(
-      'select count(*)::int as total from campaign_recipients where campaign_id = ?',
-      [campaign.id],
-    );
-    campaign.totalRecipients = count!.total;
-    return { last: null, total: campaign.totalRecipients };
+    campaign.totalRecipients = page!.total;
+    return { last: null, total: page!.total };
   });
 }
 
 export interface EnqueueBatch {
-  last: string | null;
   /** Recipients looked at. */
   processed: number;
   /** Emails that exist for them now (created by this batch or by an earlier attempt of it). */
@@ -97,16 +100,16 @@ interface RecipientRow {
 }
 
 /**
- * Creates the emails of the next `size` recipients after `after`, rendered for each, through the delivery
- * API. A recipient deleted since the audience was fixed is skipped, and so is one who unsubscribed meanwhile
- * (unless the campaign is TRANSACTIONAL): recipients are fixed, but an unsubscribe is honoured at once. A
- * recipient whose render fails (a template runtime limit) is skipped and logged.
+ * Creates the emails of the recipients at positions `from` to `from + size - 1`, rendered for each, through
+ * the delivery API. A recipient deleted since the audience was fixed is skipped, and so is one who
+ * unsubscribed meanwhile (unless the campaign is TRANSACTIONAL): recipients are fixed, but an unsubscribe is
+ * honoured at once. A recipient whose render fails (a template runtime limit) is skipped and logged.
  */
 export async function enqueueBatch(
   em: EntityManager,
   deps: { config: Config; logger: Logger },
   ref: SendRef,
-  input: { after: string | null; size: number },
+  input: { from: number; size: number },
 ): Promise<EnqueueBatch | null> {
   const batch = await em.transactional(async (tx) => {
     const campaign = await lockedSend(tx, ref, LockMode.PESSIMISTIC_READ, ['SENDING']);
@@ -114,8 +117,8 @@ export async function enqueueBatch(
     const rows = await tx.execute<RecipientRow[]>(
       `select r.contact_id as id, c.email, c.subscribed, c.data
        from campaign_recipients r left join contacts c on c.id = r.contact_id
-       where r.campaign_id = ? and r.contact_id > ? order by r.contact_id limit ?`,
-      [campaign.id, input.after ?? FIRST_ID, input.size],
+       where r.campaign_id = ? and r.seq >= ? and r.seq < ? order by r.seq`,
+      [campaign.id, input.from, input.from + input.size],
     );
     const drafts: EmailDraft[] = [];
     for (const row of rows) {
@@ -129,7 +132,7 @@ export async function enqueueBatch(
       }
     }
     const emails = await enqueueEmails(tx, drafts);
-    return { last: rows.length === input.size ? rows[rows.length - 1]!.id : null, processed: rows.length, emails: emails.length };
+    return { processed: rows.length, emails: emails.length };
   });
   return batch && { ...batch, pending: await pendingCampaignEmails(em, ref.campaignId) };
 }
