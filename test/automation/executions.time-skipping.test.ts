@@ -263,6 +263,20 @@ describe('executions', () => {
     await t.c.delete(`/workflows/${workflow.id}`).expect(204);
   });
 
+  it("end quietly when their record goes with the contact, without acting for it", async () => {
+    const t = await tenant(stack);
+    const contactId = await addContact(t, 'ann@example.test');
+    const { workflow, stepIds } = await linearWorkflow(t, [['DELAY', { amount: 1, unit: 'hours' }], ['UPDATE_CONTACT', { data: { reached: true } }]]);
+    const started = await startExecution(t, workflow.id, { contactId });
+    await waitingAt(t, workflow.id, started.id, stepIds[0]!);
+    await t.c.delete(`/contacts/${contactId}`).expect(204);
+    expect(await sql(stack, 'select id from automation_executions where id = ?', [started.id])).toEqual([]);
+    await env.sleep(2 * 60 * MINUTE);
+    const handle = env.client.workflow.getHandle(started.temporalWorkflowId as string);
+    expect(await waitFor('the run to end', async () => ((await handle.describe()).status.name === 'COMPLETED' ? true : undefined))).toBe(true);
+    expect(await handle.result()).toEqual({ status: 'GONE', steps: 2 });
+  });
+
   it('starts on service events too: a subscription flip by one workflow triggers another', async () => {
     const t = await tenant(stack);
     const contactId = await addContact(t, 'ann@example.test', {}, false);

@@ -7,11 +7,18 @@ import { ExecutionGoneSignal, type Mirror } from './mirror';
 
 const STEP_RETRY = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 8 } as const;
 
-/** Database work of a step: quick, retried with backoff for about four minutes, then the step fails. */
+/**
+ * Database work of a step (everything but WEBHOOK): quick, so it runs as a local activity, in the worker that
+ * holds the workflow task, without a round trip through the server per step; retried with backoff for about
+ * four minutes, then the step fails.
+ */
 const stepActivities = (summary: string) =>
-  proxyActivities<AutomationActivities>({ startToCloseTimeout: '1 minute', retry: STEP_RETRY, summary });
+  proxyLocalActivities<AutomationActivities>({ startToCloseTimeout: '1 minute', retry: STEP_RETRY, summary });
 
-/** decisions.md: each WEBHOOK attempt gives up after 10 s; network errors and 5xx are retried with backoff. */
+/**
+ * decisions.md: each WEBHOOK attempt gives up after 10 s; network errors and 5xx are retried with backoff.
+ * A regular activity: it waits on a third party, so it must not hold the workflow task.
+ */
 const webhookActivities = (summary: string) =>
   proxyActivities<AutomationActivities>({
     startToCloseTimeout: '15 seconds',

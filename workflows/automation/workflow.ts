@@ -12,12 +12,14 @@ import { runStep, saveAutomationState } from './steps';
 
 export const automationEvent = defineSignal<[AutomationEvent]>(AUTOMATION_EVENT_SIGNAL);
 
-const isGone = (err: unknown) =>
-  err instanceof ExecutionGoneSignal ||
-  (err instanceof ActivityFailure && err.cause instanceof ApplicationFailure && err.cause.type === EXECUTION_GONE);
+/** The activity's own failure: wrapped in an ActivityFailure, or (local activities) as it is. */
+const applicationFailure = (err: unknown) =>
+  err instanceof ActivityFailure && err.cause instanceof ApplicationFailure ? err.cause : err instanceof ApplicationFailure ? err : undefined;
+
+const isGone = (err: unknown) => err instanceof ExecutionGoneSignal || applicationFailure(err)?.type === EXECUTION_GONE;
 
 /** The message of the failure that ended a step after its retries. */
-const failureMessage = (err: unknown) => (err instanceof ActivityFailure && err.cause ? err.cause.message : String(err));
+const failureMessage = (err: unknown) => applicationFailure(err)?.message ?? (err instanceof Error ? err.message : String(err));
 
 /** Only runs started with search attributes (not on the time-skipping test server) update CurrentStep. */
 function markCurrentStep(stepId: string): void {
