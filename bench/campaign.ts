@@ -1,0 +1,137 @@
+/**
+ * A campaign to BENCH_CONTACTS contacts (default 100,000) end to end: from `POST /campaigns/{id}/send` until
+ * the campaign is SENT and a local SMTP server (its own process) has counted every message. Target: at
+ * least 1,000 emails/s. Then the same audience again while the worker is killed (SIGKILL) twice during the
+ * send and replaced: still exactly one message per recipient, counted at the SMTP server.
+ *
+ * BENCH_WORKERS worker processes (default 2) run the campaign workflow and the delivery pump
+ * (test/helpers/worker-process.ts); the API runs in this process. The project's sending rate is unlimited,
+ * so the figure is the platform's own capacity. Works in its own database, `postwire_bench_campaign`, on
+ * the server of `npm start` (or DATABASE_URL's), and the Temporal dev server of `npm start`.
+ */
+import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { closeDeps, createDeps } from '../src/bootstrap';
+import { createApp } from '../src/http/app';
+import type { TemporalGateway } from '../src/temporal/client';
+import { bundleWorkflows, startWorkerProcess, workerEnv, type WorkerProcess } from '../test/helpers/worker-processes';
+import type { SinkCounts } from './lib/counting-sink-server';
+import { cpuMsOf } from './lib/cpu';
+import { loadNote, sendingBench, startProcess } from './lib/sending';
+
+const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 100_000);
+const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
+const TARGET = 1_000;
+/** Progress (share of messages counted) at which the second run kills a worker. */
+const KILL_AT = [0.3, 0.65];
+
+async function startCountingSink() {
+  const { child, match } = await startProcess('bench/lib/counting-sink-server.ts', {}, /^listening (\d+) (\d+)$/);
+  const http = `http://127.0.0.1:${match[2]}`;
+  const call = async (method: 'GET' | 'POST', path: string) => (await (await fetch(`${http}${path}`, { method })).json()) as SinkCounts;
+  return { url: `smtp://127.0.0.1:${match[1]}`, counts: () => call('GET', '/'), reset: () => call('POST', '/reset'), stop: () => child.kill('SIGTERM') };
+}
+
+async function main(): Promise<void> {
+  const sink = await startCountingSink();
+  const taskQueue = `bench-campaign-${randomBytes(4).toString('hex')}`;
+  const bench = await sendingBench('postwire_bench_campaign', { SMTP_URL: sink.url, EMAIL_RATE_PER_SECOND: '0', TEMPORAL_TASK_QUEUE: taskQueue });
+  const deps = await createDeps('bench', bench.config);
+  const server: Server = createApp(deps).koa.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const bundle = await bundleWorkflows();
+  const workerSettings = { ...bench.env, ...workerEnv(bench.config, taskQueue), WORKER_WORKFLOW_BUNDLE: bundle, WORKER_LEASE_MS: '30000' };
+  const workers: WorkerProcess[] = [];
+  const api = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${bench.secret}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${await res.text()}`);
+    return (await res.json()) as Record<string, unknown> & { data: Record<string, unknown> };
+  };
+
+  try {
+    // Earlier runs' projects (and their contacts, campaigns and emails) are not this run's.
+    await bench.orm.em.fork().execute(`delete from projects where name like 'postwire_bench_campaign %' and id <> ?`, [bench.projectId]);
+    await bench.orm.em.fork().execute(
+      `insert into contacts (id, created_at, updated_at, project_id, email, subscribed, data)
+       select gen_random_uuid(), now(), now(), ?, 'reader-' || i || '@example.test', true, jsonb_build_object('name', 'Reader ' || i)
+       from generate_series(1, ?) i`,
+      [bench.projectId, CONTACTS],
+    );
+    for (let i = 0; i < WORKERS; i++) workers.push(await startWorkerProcess(workerSettings));
+    const body = `<html><body><p>Hello {{ name }},</p>${'<p>Spring is here, and with it a few paragraphs of news.</p>'.repeat(30)}</body></html>`;
+    const created = await api('POST', '/campaigns', { name: 'Spring sale', subject: 'Spring news for {{ name }}', body, from: bench.from, audienceType: 'ALL' });
+    const campaignId = String(created.data.id);
+
+    /** Sends the campaign and waits until it is SENT and the sink has counted `CONTACTS` messages. */
+    async function run(id: string, onProgress: (share: number) => Promise<void> = async () => undefined) {
+      await sink.reset();
+      const started = performance.now();
+      await api('POST', `/campaigns/${id}/send`, {});
+      for (;;) {
+        const counts = await sink.counts();
+        await onProgress(counts.messages / CONTACTS);
+        if (counts.messages >= CONTACTS && (await api('GET', `/campaigns/${id}`)).status === 'SENT') break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      return { seconds: (performance.now() - started) / 1000, counts: await sink.counts() };
+    }
+
+    const cpuBefore = cpuMsOf(workers.map((w) => w.pid));
+    const first = await run(campaignId);
+    const cpuAfter = cpuMsOf(workers.map((w) => w.pid));
+    const workerCpuMs = [...cpuAfter].reduce((sum, [pid, ms]) => sum + ms - (cpuBefore.get(pid) ?? 0), 0);
+    const rate = CONTACTS / first.seconds;
+    console.log(
+      `campaign to ${CONTACTS} contacts, ${WORKERS} worker processes: SENT and counted at the SMTP server in ${first.seconds.toFixed(1)} s, ` +
+        `${rate.toFixed(0)} emails/s end to end (target >= ${TARGET}: ${rate >= TARGET ? 'met' : 'MISSED'})`,
+    );
+    console.log(`  at the SMTP server: ${JSON.stringify(first.counts)}`);
+    // CPU per email hardly depends on what else the machine runs, unlike the rate.
+    console.log(`  worker processes' CPU: ${(workerCpuMs / CONTACTS).toFixed(2)} ms per email (workflow, rendering, enqueue, DKIM, SMTP)`);
+
+    const copy = await api('POST', `/campaigns/${campaignId}/duplicate`);
+    const kills = [...KILL_AT];
+    const second = await run(String(copy.id), async (share) => {
+      if (kills.length === 0 || share < kills[0]!) return;
+      kills.shift();
+      const victim = workers.shift()!;
+      await victim.kill();
+      console.log(`  killed worker ${victim.pid} (SIGKILL) at ${(share * 100).toFixed(0)}% of messages counted; starting a replacement`);
+      workers.push(await startWorkerProcess(workerSettings));
+    });
+    const exact = second.counts.messages === CONTACTS && second.counts.recipients === CONTACTS && second.counts.repeatedRecipients === 0;
+    console.log(
+      `same campaign again with a worker killed twice: SENT in ${second.seconds.toFixed(1)} s; at the SMTP server ` +
+        `${JSON.stringify(second.counts)}: ${exact ? 'exactly one message per recipient' : 'NOT exactly one message per recipient'}`,
+    );
+    console.log(`  ${loadNote()}`);
+  } finally {
+    await Promise.all(workers.map((w) => w.stop()));
+    await rm(bundle, { force: true });
+    await new Promise((resolve) => server.close(resolve));
+    await releaseQueue(deps.temporal, 'benchmark finished').catch(() => undefined);
+    await deps.temporal.client.connection.close();
+    await closeDeps(deps);
+    sink.stop();
+    await bench.close();
+  }
+}
+
+/** Ends whatever a failed run left running on the benchmark's task queue. */
+async function releaseQueue({ client, taskQueue }: TemporalGateway, reason: string): Promise<void> {
+  for await (const wf of client.workflow.list({ query: `TaskQueue="${taskQueue}" AND ExecutionStatus="Running"` })) {
+    await client.workflow.getHandle(wf.workflowId, wf.runId).terminate(reason);
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
