@@ -90,6 +90,31 @@ describe('sending a campaign (dev server, real worker and delivery pump)', () =>
     expect(await handle(campaign.id).result()).toBe('SENT');
   });
 
+  it('gives MARKETING mail one-click List-Unsubscribe headers (not TRANSACTIONAL mail), and counts who unsubscribed after it', async () => {
+    const t = await campaignTenant(stack);
+    const ann = `ann-${t.project.id.slice(0, 8)}@example.test`;
+    await addContact(t, ann);
+    const marketing = await createCampaign(t, { body: '<p>News</p><a href="{{ unsubscribeUrl }}">Unsubscribe</a>' });
+    await sendNow(t, marketing.id);
+    await reachStatus(t, marketing.id, 'SENT');
+    const mail = await parseMail(stack.smtp.to(ann)[0]!);
+    const header = (name: string) => mail.headers.find((h) => h.key === name)?.value;
+    const link = /^<(https?:\/\/[^>]+\/unsubscribe\/[^>]+)>$/.exec(header('list-unsubscribe') ?? '')?.[1];
+    expect(link).toBeDefined();
+    expect(header('list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
+    expect(mail.html).toContain('/unsubscribe/');
+
+    await stack.http().post(new URL(link!).pathname).type('form').send('List-Unsubscribe=One-Click').expect(200);
+    expect((await t.c.get(`/campaigns/${marketing.id}/stats`).expect(200)).body).toMatchObject({ sentCount: 1, unsubscribedCount: 1 });
+
+    const transactional = await createCampaign(t, { type: 'TRANSACTIONAL' });
+    await sendNow(t, transactional.id);
+    await reachStatus(t, transactional.id, 'SENT');
+    const receipt = await parseMail(stack.smtp.to(ann)[1]!);
+    expect(receipt.headers.find((h) => h.key === 'list-unsubscribe')).toBeUndefined();
+    expect((await t.c.get(`/campaigns/${transactional.id}/stats`).expect(200)).body.unsubscribedCount).toBe(0);
+  });
+
   it('sends a TRANSACTIONAL campaign to unsubscribed contacts too', async () => {
     const t = await campaignTenant(stack);
     const ann = `ann-${t.project.id.slice(0, 8)}@example.test`;
