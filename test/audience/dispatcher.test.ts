@@ -196,7 +196,14 @@ describe('durable hand-off to Temporal', () => {
 
       // What the automation engine does with an event: signal (starting if needed) the contact's workflow.
       // The SDK's own retries are off: the dispatcher retries, and an SDK retry timer would outlive the test.
-      const temporalClient = new Client({ connection: Connection.lazy({ address: temporal.address, interceptors: [] }) });
+      // gRPC's reconnect backoff is capped too, so the client notices soon that Temporal is back.
+      const temporalClient = new Client({
+        connection: Connection.lazy({
+          address: temporal.address,
+          interceptors: [],
+          channelArgs: { 'grpc.initial_reconnect_backoff_ms': 200, 'grpc.max_reconnect_backoff_ms': 1_000 },
+        }),
+      });
       const taskQueue = isolated.deps.temporal.taskQueue;
       const workflowId = `outbox-probe-${tracked[0]!.contact}`;
       const consumer: EventConsumer = {
