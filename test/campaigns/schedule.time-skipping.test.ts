@@ -144,6 +144,21 @@ describe('scheduled campaigns (time-skipping)', () => {
     expect(received(addresses)).toEqual([0]);
     expect((await handle(campaign.id).describe()).status.name).toBe('TERMINATED');
   });
+
+  it('stops by itself when its time comes and the campaign is no longer SCHEDULED under that send (a cancel that could not reach it)', async () => {
+    await deliver();
+    const { t, addresses } = await audience(['ann']);
+    const campaign = await createCampaign(t);
+    await t.c.post(`/campaigns/${campaign.id}/send`).send({ scheduledFor: (await inDays(1)).toISOString() }).expect(200);
+    await sleeping(campaignWorkflowId(campaign.id));
+    // What a cancel leaves when Temporal is unreachable: the row is a DRAFT, the run still waits.
+    await sql(stack, "update campaigns set status = 'DRAFT', scheduled_for = null, send_id = null where id = ?", [campaign.id]);
+    await env.sleep(DAY + MINUTE);
+    expect(await handle(campaign.id).result()).toBe('STOPPED');
+    await settle();
+    expect(await status(t, campaign.id)).toMatchObject({ status: 'DRAFT' });
+    expect(received(addresses)).toEqual([0]);
+  });
 });
 
 describe('cancelling a SENDING campaign (time-skipping)', () => {

@@ -1,0 +1,57 @@
+import { Client, Connection } from '@temporalio/client';
+import { startStack, type TestStack } from '../helpers/stack';
+import { releaseTemporal } from '../helpers/temporal';
+import { client } from '../audience/helpers';
+import { addContact } from '../segments/helpers';
+import { campaignState, campaignTenant, createCampaign } from './helpers';
+
+// Nothing listens on port 1: every Temporal call of `down` fails as it would during an outage. `up` shares
+// the database and sets tenants up (adding a sender domain starts its check loop).
+const connection = Connection.lazy({ address: '127.0.0.1:1' });
+let up: TestStack;
+let down: TestStack;
+beforeAll(async () => {
+  up = await startStack();
+  down = await startStack({ temporal: { client: new Client({ connection }), taskQueue: 'unreachable', searchAttributes: true } });
+});
+afterAll(async () => {
+  await down?.close();
+  await connection.close();
+  if (!up) return;
+  await releaseTemporal(up.deps.temporal);
+  await up.close();
+});
+
+describe('campaigns while Temporal is unreachable', () => {
+  it('answers 503 to sending, now or scheduled, and changes nothing', async () => {
+    const t = await campaignTenant(up);
+    await addContact(t, 'ann@example.test');
+    const campaign = await createCampaign(t);
+    const c = client(down, t.project);
+    const before = await campaignState(up, t.project.id);
+    for (const body of [{}, { scheduledFor: new Date(Date.now() + 3_600_000).toISOString() }]) {
+      const res = await c.post(`/campaigns/${campaign.id}/send`).send(body);
+      expect([res.status, res.body.error?.code]).toEqual([503, 'SERVICE_UNAVAILABLE']);
+    }
+    expect(await campaignState(up, t.project.id)).toEqual(before);
+  });
+
+  it('still cancels a SCHEDULED campaign back to DRAFT, leaving its run to stop by itself', async () => {
+    const t = await campaignTenant(up);
+    const campaign = await createCampaign(t);
+    await t.c.post(`/campaigns/${campaign.id}/send`).send({ scheduledFor: new Date(Date.now() + 3_600_000).toISOString() }).expect(200);
+    const res = await client(down, t.project).post(`/campaigns/${campaign.id}/cancel`).expect(200);
+    expect(res.body.data).toMatchObject({ status: 'DRAFT', scheduledFor: null });
+    expect((await up.deps.temporal.client.workflow.getHandle(`campaign:${campaign.id}`).describe()).status.name).toBe('RUNNING');
+  });
+
+  it('still serves everything that needs no workflow', async () => {
+    const t = await campaignTenant(up);
+    const campaign = await createCampaign(t);
+    const c = client(down, t.project);
+    await c.get(`/campaigns/${campaign.id}`).expect(200);
+    await c.get(`/campaigns/${campaign.id}/stats`).expect(200);
+    await c.post(`/campaigns/${campaign.id}/duplicate`).expect(201);
+    await c.delete(`/campaigns/${campaign.id}`).expect(204);
+  });
+});
