@@ -12,6 +12,7 @@ import { Migration0013EmailsNotifyAfterCommit } from './0013-emails-notify-after
 import { Migration0015Campaigns } from './0015-campaigns';
 import { Migration0016CampaignRecipientOrder } from './0016-campaign-recipient-order';
 import { Migration0018Automations } from './0018-automations';
+import { Migration0019AutomationGraphVersion } from './0019-automation-graph-version';
 import { Migration0021Tracking } from './0021-tracking';
 import { Migration0024ActivityRollups } from './0024-activity-rollups';
 
@@ -30,6 +31,7 @@ export const migrationsList: MigrationObject[] = [
   { name: '0015-campaigns', class: Migration0015Campaigns },
   { name: '0016-campaign-recipient-order', class: Migration0016CampaignRecipientOrder },
   { name: '0018-automations', class: Migration0018Automations },
+  { name: '0019-automation-graph-version', class: Migration0019AutomationGraphVersion },
   { name: '0021-tracking', class: Migration0021Tracking },
   { name: '0024-activity-rollups', class: Migration0024ActivityRollups },
 ];

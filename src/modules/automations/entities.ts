@@ -18,6 +18,8 @@ export const Automation = defineEntity({
     allowReentry: p.boolean().default(false),
     /** Signs WEBHOOK requests (HMAC-SHA256); sealed with ENCRYPTION_KEY. */
     webhookSecret: p.text(),
+    /** Counts edits of the steps and transitions (migration 0019). */
+    graphVersion: p.integer().default(0),
   },
 });
 export type Automation = InferEntity<typeof Automation>;

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Deps } from '../../deps';
 import { newId } from '../../db/columns';
 import { badRequest, conflict } from '../../http/errors';
-import { ACTIVE_STATUSES, type Definition, type StepSnapshot } from './definition';
+import { ACTIVE_STATUSES } from './definition';
 import { Automation, AutomationExecution, AutomationStep, AutomationTransition } from './entities';
 import { invalidGraph, workflowNotFound } from './errors';
 import { graphProblems } from './graph';
@@ -61,20 +61,6 @@ export async function loadGraph(em: EntityManager, automationId: string): Promis
     em.find(AutomationTransition, { automationId }, { orderBy: { createdAt: 'asc', id: 'asc' } }),
   ]);
   return { steps, transitions };
-}
-
-/** The definition an execution starting now runs. */
-export function snapshotOf(automation: Automation, graph: Graph): Definition {
-  return {
-    name: automation.name,
-    steps: graph.steps.map((s) => ({ id: s.id, name: s.name ?? null, type: s.type, config: s.config }) as StepSnapshot),
-    transitions: graph.transitions.map((t) => ({
-      fromStepId: t.fromStepId,
-      toStepId: t.toStepId,
-      branch: t.branch ?? null,
-      outcome: t.outcome ?? null,
-    })),
-  };
 }
 
 function applyTrigger(automation: Automation, body: UpdateWorkflowBody): void {

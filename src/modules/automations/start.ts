@@ -3,13 +3,10 @@ import type { Deps } from '../../deps';
 import { newId } from '../../db/columns';
 import { startAutomation } from '../../../workflows/automation/lifecycle';
 import { automationSummary, automationWorkflowId } from '../../../workflows/automation/ids';
-import type { Contact } from '../contacts/entities';
 import { ACTIVE_STATUSES, type Definition } from './definition';
 import { AutomationExecution, type Automation } from './entities';
-import { invalidGraph } from './errors';
-import { graphProblems } from './graph';
 import { firstStep } from './interpreter';
-import { loadGraph, snapshotOf } from './service';
+import { definitionOf } from './snapshots';
 
 /** Why a contact may not enter (decisions.md "allowReentry"). */
 export type EntryRefusal = 'ALREADY_ENTERED' | 'ALREADY_ACTIVE';
@@ -29,6 +26,11 @@ export interface StartOptions {
   onUnreachable: 'release' | 'keep';
 }
 
+interface EntryContact {
+  id: string;
+  email: string;
+}
+
 type Claim = { execution: AutomationExecution; fresh: boolean } | { refused: EntryRefusal; activeExecutionId: string | null };
 
 const PRIOR = `
@@ -36,45 +38,39 @@ select coalesce(max("entry"), 0)::int as entries,
        (array_agg("id") filter (where "status" in ('RUNNING', 'WAITING')))[1] as active
 from automation_executions where "automation_id" = ? and "contact_id" = ?`;
 
+// The contact's next entry, in one statement: none while one is active, none after the first without re-entry,
+// and none again for an event that already made one.
+const ENTER = `
+insert into automation_executions ("id", "created_at", "updated_at", "project_id", "automation_id", "contact_id", "entry",
+  "reentry", "trigger_event_id", "status", "current_step_id", "step_started_at", "context", "definition", "temporal_workflow_id")
+select ?, now(), now(), ?, ?, ?, p.entries + 1, ?, ?, 'RUNNING', ?, ?, ?::jsonb, ?::jsonb,
+  ? || case when p.entries = 0 then '' else ':' || (p.entries + 1) end
+from (${PRIOR}) p
+where p.active is null and (?::boolean or p.entries = 0)
+on conflict ("automation_id", "trigger_event_id") do nothing
+returning *`;
+
 /**
  * Records the contact's next entry, or says why there is none. Entries of one contact into one automation
- * are serialised by an advisory lock; the constraints of migration 0018 hold whatever happens.
+ * are serialised by an advisory lock (so a refusal is an answer, not a constraint error); the constraints of
+ * migration 0018 hold whatever happens.
  */
-async function claimEntry(em: EntityManager, automation: Automation, contact: Contact, definition: Definition, options: StartOptions): Promise<Claim> {
+async function claimEntry(em: EntityManager, automation: Automation, contact: EntryContact, definition: Definition, options: StartOptions): Promise<Claim> {
   return em.transactional(async (tx) => {
+    await tx.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`automation-entry:${automation.id}:${contact.id}`]);
+    const first = firstStep(definition);
+    const [row] = await tx.execute<Array<Record<string, unknown>>>(ENTER, [
+      newId(), automation.projectId, automation.id, contact.id, automation.allowReentry, options.triggerEventId ?? null,
+      first.kind === 'step' ? first.step.id : null, new Date(), JSON.stringify(options.context), JSON.stringify(definition),
+      automationWorkflowId(automation.id, contact.id, 1), automation.id, contact.id, automation.allowReentry,
+    ]);
+    if (row) return { execution: tx.map(AutomationExecution, row), fresh: true };
     if (options.triggerEventId) {
       const again = await tx.findOne(AutomationExecution, { automationId: automation.id, triggerEventId: options.triggerEventId });
       if (again) return { execution: again, fresh: false };
     }
-    await tx.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`automation-entry:${automation.id}:${contact.id}`]);
     const [prior] = await tx.execute<Array<{ entries: number; active: string | null }>>(PRIOR, [automation.id, contact.id]);
-    if (prior?.active) return { refused: 'ALREADY_ACTIVE', activeExecutionId: prior.active };
-    if (!automation.allowReentry && (prior?.entries ?? 0) > 0) return { refused: 'ALREADY_ENTERED', activeExecutionId: null };
-    const entry = (prior?.entries ?? 0) + 1;
-    const first = firstStep(definition);
-    const execution = tx.create(AutomationExecution, {
-      id: newId(),
-      projectId: automation.projectId,
-      automationId: automation.id,
-      contactId: contact.id,
-      entry,
-      reentry: automation.allowReentry,
-      triggerEventId: options.triggerEventId ?? null,
-      status: 'RUNNING',
-      currentStepId: first.kind === 'step' ? first.step.id : null,
-      stepStartedAt: new Date(),
-      waitingFor: null,
-      context: options.context,
-      definition,
-      history: [],
-      exitReason: null,
-      error: null,
-      temporalWorkflowId: automationWorkflowId(automation.id, contact.id, entry),
-      temporalRunId: null,
-      seq: 0,
-      completedAt: null,
-    });
-    return { execution, fresh: true };
+    return prior?.active ? { refused: 'ALREADY_ACTIVE', activeExecutionId: prior.active } : { refused: 'ALREADY_ENTERED', activeExecutionId: null };
   });
 }
 
@@ -82,23 +78,19 @@ async function claimEntry(em: EntityManager, automation: Automation, contact: Co
  * Starts `contact`'s execution of `automation` with a snapshot of its current definition: the record first
  * (which enforces re-entry), then its Temporal workflow. Safe to repeat for the same trigger event.
  */
-export async function startExecution(deps: Deps, em: EntityManager, automation: Automation, contact: Contact, options: StartOptions): Promise<StartOutcome> {
-  const graph = await loadGraph(em, automation.id);
-  const problems = graphProblems(graph.steps, graph.transitions);
-  if (problems.length) throw invalidGraph('The workflow cannot run', problems);
-  const definition = snapshotOf(automation, graph);
+export async function startExecution(deps: Deps, em: EntityManager, automation: Automation, contact: EntryContact, options: StartOptions): Promise<StartOutcome> {
+  const definition = await definitionOf(em, automation);
   const claim = await claimEntry(em, automation, contact, definition, options);
   if ('refused' in claim) return claim;
   const { execution } = claim;
   if (!(ACTIVE_STATUSES as readonly string[]).includes(execution.status)) return { started: execution };
-  const first = firstStep(execution.definition);
   try {
     await startAutomation(
       deps.temporal,
       {
         workflowId: execution.temporalWorkflowId,
         summary: automationSummary(automation.name, contact.email),
-        firstStepId: first.kind === 'step' ? first.step.id : null,
+        firstStepId: execution.currentStepId ?? null,
         input: {
           executionId: execution.id,
           projectId: execution.projectId,

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../db/columns';
 import { badRequest, notFound } from '../../http/errors';
-import { AutomationStep, AutomationTransition, type Automation } from './entities';
+import { Automation, AutomationStep, AutomationTransition } from './entities';
 import { invalidGraph } from './errors';
 import { configProblem, graphProblems, transitionProblem } from './graph';
 import type { AddStepBody, AddTransitionBody, UpdateStepBody } from './schemas';
@@ -24,6 +24,7 @@ async function editGraph<T>(
     const automation = await findAutomation(tx, projectId, automationId, true);
     const result = await edit(tx, automation, await loadGraph(tx, automationId));
     await tx.flush();
+    await tx.nativeUpdate(Automation, { id: automationId }, { graphVersion: automation.graphVersion + 1 });
     if (automation.enabled) {
       const after = await loadGraph(tx, automationId);
       const problems = graphProblems(after.steps, after.transitions);

@@ -1,24 +1,31 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Deps } from '../../deps';
 import { signalAutomation } from '../../../workflows/automation/lifecycle';
-import { Contact } from '../contacts/entities';
 import type { EventConsumer, OutboxEvent } from '../events/outbox/consumer';
 import { Automation } from './entities';
 import { startExecution } from './start';
 
-// Both questions every event asks, in one round trip: most events concern no automation at all.
+// What every event asks, in one round trip (most events concern no automation at all): the automations it
+// starts, the contact they start for, and the executions that await it.
 const CONCERNED = `
 select
   (select coalesce(jsonb_agg(a), '[]') from automations a
    where a."project_id" = ? and a."enabled" and a."trigger_type" = 'EVENT' and a."trigger_config" ->> 'eventName' = ?) as triggered,
+  (select jsonb_build_object('id', c."id", 'email', c."email") from contacts c where c."id" = ? and c."project_id" = ?) as contact,
   (select coalesce(jsonb_agg(x."temporal_workflow_id"), '[]') from automation_executions x
    where x."contact_id" = ? and x."status" = 'WAITING' and x."waiting_for" = ?) as waiting`;
 
-async function concerned(em: EntityManager, event: OutboxEvent): Promise<{ triggered: Automation[]; waiting: string[] }> {
-  const [row] = await em.execute<Array<{ triggered: Array<Record<string, unknown>>; waiting: string[] }>>(CONCERNED, [
-    event.projectId, event.name, event.contactId, event.name,
+interface Concerned {
+  triggered: Automation[];
+  contact: { id: string; email: string } | null;
+  waiting: string[];
+}
+
+async function concerned(em: EntityManager, event: OutboxEvent): Promise<Concerned> {
+  const [row] = await em.execute<Array<{ triggered: Array<Record<string, unknown>>; contact: Concerned['contact']; waiting: string[] }>>(CONCERNED, [
+    event.projectId, event.name, event.contactId, event.projectId, event.contactId, event.name,
   ]);
-  return { triggered: (row?.triggered ?? []).map((a) => em.map(Automation, a)), waiting: row?.waiting ?? [] };
+  return { triggered: (row?.triggered ?? []).map((a) => em.map(Automation, a)), contact: row?.contact ?? null, waiting: row?.waiting ?? [] };
 }
 
 /**
@@ -32,8 +39,7 @@ export function automationTrigger(deps: Deps): EventConsumer {
     name: 'automations',
     async handle(event, signal) {
       const em = deps.orm.em.fork();
-      const { triggered, waiting } = await concerned(em, event);
-      const contact = triggered.length ? await em.findOne(Contact, { id: event.contactId, projectId: event.projectId }) : null;
+      const { triggered, contact, waiting } = await concerned(em, event);
       if (contact) {
         for (const automation of triggered) {
           await startExecution(deps, em, automation, contact, { context: event.data, triggerEventId: event.id, signal, onUnreachable: 'keep' });

@@ -1,0 +1,39 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Definition, StepSnapshot } from './definition';
+import { Automation } from './entities';
+import { invalidGraph } from './errors';
+import { graphProblems } from './graph';
+import { loadGraph, type Graph } from './service';
+
+type GraphSnapshot = Pick<Definition, 'steps' | 'transitions'>;
+
+/** Graph snapshots by `<automationId>:<graphVersion>`; a version never changes, so entries never go stale. */
+const snapshots = new Map<string, GraphSnapshot>();
+const MAX_SNAPSHOTS = 1_000;
+
+const snapshotOf = (graph: Graph): GraphSnapshot => ({
+  steps: graph.steps.map((s) => ({ id: s.id, name: s.name ?? null, type: s.type, config: s.config }) as StepSnapshot),
+  transitions: graph.transitions.map((t) => ({ fromStepId: t.fromStepId, toStepId: t.toStepId, branch: t.branch ?? null, outcome: t.outcome ?? null })),
+});
+
+/**
+ * The definition an execution starting now runs. Each graph version is read (and checked) once per process:
+ * a burst of triggers of one workflow then costs no reads of its steps. 400 when the graph cannot run.
+ */
+export async function definitionOf(em: EntityManager, automation: Automation): Promise<Definition> {
+  const key = `${automation.id}:${automation.graphVersion}`;
+  let graph = snapshots.get(key);
+  if (!graph) {
+    const loaded = await loadGraph(em, automation.id);
+    const problems = graphProblems(loaded.steps, loaded.transitions);
+    if (problems.length) throw invalidGraph('The workflow cannot run', problems);
+    graph = snapshotOf(loaded);
+    // Kept only if no edit came in between: then the steps read are that version's.
+    const current = await em.findOne(Automation, { id: automation.id }, { fields: ['graphVersion'], refresh: true });
+    if (current?.graphVersion === automation.graphVersion) {
+      snapshots.set(key, graph);
+      if (snapshots.size > MAX_SNAPSHOTS) snapshots.delete(snapshots.keys().next().value!);
+    }
+  }
+  return { name: automation.name, ...graph };
+}
