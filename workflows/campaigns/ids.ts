@@ -1,9 +1,9 @@
 /** Names, sizes and texts of the campaign send workflow, shared by the workflow and the code that starts it. */
+import { grouped } from '../jobs/ids';
+
+export { grouped };
 
 export const campaignWorkflowId = (campaignId: string) => `campaign:${campaignId}`;
-
-/** 1234 → "1,234", without Intl, which workflow code should not depend on. */
-export const grouped = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
 const recipients = (n: number) => `${grouped(n)} ${n === 1 ? 'recipient' : 'recipients'}`;
 

@@ -1,5 +1,6 @@
 import { LockMode, sql, type FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { containsPattern } from '../../db/keyset';
 import { ApiError, conflict, notFound, validationError } from '../../http/errors';
 import { assertVerifiedSender } from '../domains/sender';
 import { FilterError, invalidFilter } from '../filters/errors';
@@ -11,9 +12,6 @@ import { assertParses, findTemplate } from '../templates/service';
 import { Campaign, type CampaignStatus } from './entities';
 import { MAX_NAME_LENGTH, type CampaignBody, type ListCampaignsQuery } from './schemas';
 
-/** `%`, `_` and `\` match literally in a search term. */
-const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 export async function listCampaigns(
   em: EntityManager,
   projectId: string,
@@ -21,7 +19,7 @@ export async function listCampaigns(
 ): Promise<{ campaigns: Campaign[]; total: number }> {
   const where: FilterQuery<Campaign> = { projectId, ...(status ? { status } : {}) };
   if (search) {
-    const pattern = likePattern(search);
+    const pattern = containsPattern(search);
     where.$or = [{ name: { $ilike: pattern } }, { subject: { $ilike: pattern } }, { from: { $ilike: pattern } }];
   }
   // Names sort the way people read them, not by code point (so "apple" sits beside "Apple").
