@@ -6,7 +6,7 @@ import type { Campaign } from './entities';
 
 export type CampaignContent = Pick<Campaign, 'id' | 'projectId' | 'subject' | 'body' | 'from' | 'fromName' | 'replyTo' | 'type'>;
 
-export const TEST_SUBJECT_PREFIX = '[TEST] ';
+const TEST_SUBJECT_PREFIX = '[TEST] ';
 
 /** The campaign rendered for one recipient, as the delivery API takes it. */
 export async function campaignDraft(config: Config, campaign: CampaignContent, contact: RecipientContact): Promise<EmailDraft> {

@@ -11,7 +11,6 @@ export type AudienceType = (typeof AUDIENCE_TYPES)[number];
 
 /** Campaign types are the template types (api.md). */
 export const CAMPAIGN_TYPES = TEMPLATE_TYPES;
-export type CampaignType = (typeof CAMPAIGN_TYPES)[number];
 
 export const Campaign = defineEntity({
   name: 'Campaign',
