@@ -6,7 +6,8 @@
  * - event-to-resume latency p50/p99: from the awaited event's record to the workflow taking it (target p99 < 500 ms),
  * - the worker process's peak memory (target < 500 MB), and the emails the SMTP server received.
  *
- * One worker process runs src/main/worker.ts as deployed (Temporal worker, events outbox, delivery pump); the
+ * It first measures how many workflow starts per second the Temporal server accepts at that moment, the
+ * ceiling of everything else on a shared machine. One worker process runs src/main/worker.ts as deployed (Temporal worker, events outbox, delivery pump); the
  * API runs in this process, without its per-project rate limit, and the SMTP server in its own. Works in its
  * own database, `postwire_bench_automation`, on the server of `npm start` (or DATABASE_URL's), and the
  * Temporal dev server of `npm start` (TEMPORAL_ADDRESS).
@@ -20,6 +21,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { closeDeps, createDeps } from '../src/bootstrap';
 import { createApp } from '../src/http/app';
+import type { TemporalGateway } from '../src/temporal/client';
 import { cpuMsOf } from './lib/cpu';
 import { loadNote, sendingBench, startSmtpSink } from './lib/sending';
 
@@ -63,6 +65,19 @@ async function inParallel(n: number, work: (i: number) => Promise<void>): Promis
   await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
     while (next < n) await work(next++);
   }));
+}
+
+/**
+ * Workflow starts per second the Temporal server accepts right now (runs nobody works on, terminated after):
+ * the ceiling every figure below sits under, on a shared machine.
+ */
+async function temporalStartsPerSecond(temporal: TemporalGateway, n = 200): Promise<number> {
+  const ids = Array.from({ length: n }, (_, i) => `bench-probe-${randomBytes(4).toString('hex')}-${i}`);
+  const started = performance.now();
+  await inParallel(n, async (i) => void (await temporal.client.workflow.start('benchProbe', { taskQueue: `${temporal.taskQueue}-probe`, workflowId: ids[i]!, args: [] })));
+  const rate = n / ((performance.now() - started) / 1000);
+  await inParallel(n, async (i) => void (await temporal.client.workflow.getHandle(ids[i]!).terminate('probe')));
+  return rate;
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
@@ -118,6 +133,7 @@ async function main(): Promise<void> {
     };
     const email = (i: number) => `member-${i}@bench.test`;
 
+    console.log(`Temporal server: ${(await temporalStartsPerSecond(deps.temporal)).toFixed(0)} workflow starts/s of an empty workflow right now`);
     const idle = worker.memory();
     const cpuBefore = worker.cpuMs();
     const triggerStart = performance.now();

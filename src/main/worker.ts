@@ -25,6 +25,8 @@ runMain(async () => {
     namespace: deps.config.TEMPORAL_NAMESPACE,
     taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
     workflowsPath,
+    // Thousands of automation runs can wait at once; each cached run holds about 1 MB (docs/automations.md).
+    maxCachedWorkflows: deps.config.WORKER_MAX_CACHED_WORKFLOWS,
     activities: createActivities(deps),
   });
   deps.logger.info({ taskQueue: deps.config.TEMPORAL_TASK_QUEUE }, 'worker running');

@@ -13,6 +13,8 @@ beforeAll(async () => {
   stack = await startStack();
   pump = await startPump(stack.deps);
   sender = await senderTenant(stack);
+  // Signing up mails the user in the background; it must land before the cases count what was sent.
+  await stack.smtp.waitFor((m) => m.to.includes(sender.user.email.toLowerCase()));
 });
 afterAll(async () => {
   await pump?.stop();
