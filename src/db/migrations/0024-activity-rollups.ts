@@ -20,45 +20,54 @@ const COUNTERS = ['billable', ...STAGES];
 
 /**
  * Aggregated counter changes of `source`, rows of emails' columns with a `sign` (+1 counts a row in, -1 out):
- * one line per counter occurrence, at the hour of the timestamp that dates it.
+ * one line per counter occurrence, at the hour of the timestamp that dates it. `slotted` (migration 0025)
+ * also splits each line by the email's slot, and then `source` must carry the email's id.
  */
-const emailDeltas = (source: string) => `
-select r."project_id", date_trunc('hour', m."at", 'UTC') as "hour", r."source_type", r."campaign_id",
+const emailDeltas = (source: string, slotted = false) => `
+select r."project_id", date_trunc('hour', m."at", 'UTC') as "hour", r."source_type", r."campaign_id",${slotted ? ` ${SLOT('r')} as "slot",` : ''}
   ${COUNTERS.map((c) => `sum(r."sign") filter (where m."counter" = '${c}') as "${c}"`).join(',\n  ')}
 from (${source}) r
 cross join lateral (values
   ('billable', case when r."status" <> 'FAILED' then r."created_at" end),
   ${STAGES.map((s) => `('${s}', r."${s}_at")`).join(', ')}) as m("counter", "at")
 where m."at" is not null
-group by 1, 2, 3, 4
+group by ${keyPositions(slotted)}
 having ${COUNTERS.map((c) => `coalesce(sum(r."sign") filter (where m."counter" = '${c}'), 0) <> 0`).join(' or ')}
 -- Rows are locked in key order, so concurrent statements cannot deadlock on them.
-order by 1, 2, 3, 4`;
+order by ${keyPositions(slotted)}`;
 
-const upsertEmailDeltas = (source: string) => `
-insert into "email_stats" ("project_id", "hour", "source_type", "campaign_id", ${COUNTERS.map((c) => `"${c}"`).join(', ')})
-select "project_id", "hour", "source_type", "campaign_id", ${COUNTERS.map((c) => `coalesce("${c}", 0)`).join(', ')}
-from (${emailDeltas(source)}) d
-on conflict ("project_id", "hour", "source_type", "campaign_id") do update set
+/** The counter slot of a row: the last byte of a UUID v4 is random, so concurrent writers spread over the slots. */
+export const SLOT = (alias: string) => `get_byte(uuid_send(${alias}."id"), 15) % 16`;
+const keyPositions = (slotted: boolean) => (slotted ? '1, 2, 3, 4, 5' : '1, 2, 3, 4');
+const emailKey = (slotted: boolean) => `"project_id", "hour", "source_type", "campaign_id"${slotted ? ', "slot"' : ''}`;
+/** The emails' columns a delta reads, as a select list of `alias` (or bare). */
+const emailColumns = (slotted: boolean, alias?: string) =>
+  (slotted ? ['id', ...EMAIL_COLUMNS] : EMAIL_COLUMNS).map((c) => (alias ? `${alias}."${c}"` : `"${c}"`)).join(', ');
+
+export const upsertEmailDeltas = (source: string, slotted = false) => `
+insert into "email_stats" (${emailKey(slotted)}, ${COUNTERS.map((c) => `"${c}"`).join(', ')})
+select ${emailKey(slotted)}, ${COUNTERS.map((c) => `coalesce("${c}", 0)`).join(', ')}
+from (${emailDeltas(source, slotted)}) d
+on conflict (${emailKey(slotted)}) do update set
   ${COUNTERS.map((c) => `"${c}" = "email_stats"."${c}" + excluded."${c}"`).join(', ')}`;
 
-const columnsOf = (alias: string) => EMAIL_COLUMNS.map((c) => `${alias}."${c}"`).join(', ');
+export const insertedEmails = (slotted = false) => `select ${emailColumns(slotted)}, 1 as "sign" from "new_rows"`;
 
-const UPDATED_EMAILS = `
+export const updatedEmails = (slotted = false) => `
 select x.* from "new_rows" n join "old_rows" o on o."id" = n."id"
-cross join lateral (values (${columnsOf('n')}, 1), (${columnsOf('o')}, -1)) as x(${EMAIL_COLUMNS.map((c) => `"${c}"`).join(', ')}, "sign")
-where (${columnsOf('n')}) is distinct from (${columnsOf('o')})`;
+cross join lateral (values (${emailColumns(slotted, 'n')}, 1), (${emailColumns(slotted, 'o')}, -1)) as x(${emailColumns(slotted)}, "sign")
+where (${emailColumns(false, 'n')}) is distinct from (${emailColumns(false, 'o')})`;
 
 // A deleted email only takes counts away from rows that exist: when a project goes, its rollup rows may
 // already be gone, and an upsert would recreate them for a project that no longer exists.
-const DELETED_EMAILS = `
+export const deletedEmails = (slotted = false) => `
 update "email_stats" s set ${COUNTERS.map((c) => `"${c}" = s."${c}" - coalesce(d."${c}", 0)`).join(', ')}
-from (${emailDeltas(`select ${EMAIL_COLUMNS.map((c) => `"${c}"`).join(', ')}, 1 as "sign" from "old_rows"`)}) d
+from (${emailDeltas(`select ${emailColumns(slotted)}, 1 as "sign" from "old_rows"`, slotted)}) d
 where s."project_id" = d."project_id" and s."hour" = d."hour" and s."source_type" = d."source_type"
-  and s."campaign_id" is not distinct from d."campaign_id"`;
+  and s."campaign_id" is not distinct from d."campaign_id"${slotted ? ' and s."slot" = d."slot"' : ''}`;
 
-const trigger = (name: string, body: string) => `
-create function "${name}"() returns trigger language plpgsql as $fn$
+export const trigger = (name: string, body: string, replace = false) => `
+create ${replace ? 'or replace ' : ''}function "${name}"() returns trigger language plpgsql as $fn$
 begin
 ${body};
   return null;
@@ -84,13 +93,13 @@ create table "event_stats" (
   "count" integer not null,
   primary key ("project_id", "hour", "name"));
 
-${upsertEmailDeltas(`select ${EMAIL_COLUMNS.map((c) => `"${c}"`).join(', ')}, 1 as "sign" from "emails"`)};
+${upsertEmailDeltas(`select ${emailColumns(false)}, 1 as "sign" from "emails"`)};
 insert into "event_stats" ("project_id", "hour", "name", "count")
 select "project_id", date_trunc('hour', "created_at", 'UTC'), "name", count(*) from "events" group by 1, 2, 3;
 
-${trigger('email_stats_insert', upsertEmailDeltas(`select ${EMAIL_COLUMNS.map((c) => `"${c}"`).join(', ')}, 1 as "sign" from "new_rows"`))}
-${trigger('email_stats_update', upsertEmailDeltas(UPDATED_EMAILS))}
-${trigger('email_stats_delete', DELETED_EMAILS)}
+${trigger('email_stats_insert', upsertEmailDeltas(insertedEmails()))}
+${trigger('email_stats_update', upsertEmailDeltas(updatedEmails()))}
+${trigger('email_stats_delete', deletedEmails())}
 create trigger "email_stats_insert" after insert on "emails" referencing new table as "new_rows"
   for each statement execute function "email_stats_insert"();
 create trigger "email_stats_update" after update on "emails" referencing old table as "old_rows" new table as "new_rows"

@@ -15,6 +15,7 @@ import { Migration0018Automations } from './0018-automations';
 import { Migration0019AutomationGraphVersion } from './0019-automation-graph-version';
 import { Migration0021Tracking } from './0021-tracking';
 import { Migration0024ActivityRollups } from './0024-activity-rollups';
+import { Migration0025RollupSlots } from './0025-rollup-slots';
 
 /** Every migration, in order. Files are committed; the schema never changes at run time otherwise. */
 export const migrationsList: MigrationObject[] = [
@@ -34,4 +35,5 @@ export const migrationsList: MigrationObject[] = [
   { name: '0019-automation-graph-version', class: Migration0019AutomationGraphVersion },
   { name: '0021-tracking', class: Migration0021Tracking },
   { name: '0024-activity-rollups', class: Migration0024ActivityRollups },
+  { name: '0025-rollup-slots', class: Migration0025RollupSlots },
 ];
