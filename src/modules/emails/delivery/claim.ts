@@ -25,6 +25,8 @@ export interface ClaimedEmail {
   sizeBytes: number;
   contactId: string | null;
   marketing: boolean;
+  /** Marketing to a contact whose address bounced permanently or complained (decisions.md): not sent. */
+  suppressed: boolean;
   trackingMode: TrackingMode;
 }
 
@@ -44,6 +46,16 @@ from emails e join projects p on p."id" = e."project_id"
 where e."status" = 'PENDING' and e."priority" = ? and e."next_attempt_at" <= clock_timestamp()
 order by e."next_attempt_at" limit ? for update of e skip locked`;
 
+/**
+ * Whether the email's contact had a permanent bounce or a complaint that no subscription came after. Checked
+ * when the email is leased, so marketing queued before the bounce stops too; a contact who subscribes again
+ * is no longer suppressed.
+ */
+const SUPPRESSED = `exists (
+  select 1 from events b where b."contact_id" = emails."contact_id"
+    and (b."name" = 'email.complaint' or (b."name" = 'email.bounce' and b."data"->>'bounceType' = 'Permanent'))
+    and not exists (select 1 from events s where s."contact_id" = b."contact_id" and s."name" = 'contact.subscribed' and s."created_at" > b."created_at"))`;
+
 const IDS = `(select jsonb_array_elements_text(?::jsonb)::uuid)`;
 
 const LEASE = `
@@ -52,7 +64,8 @@ update emails set "lease_id" = ?, "next_attempt_at" = clock_timestamp() + ? * in
 where "id" in ${IDS}
 returning "id", "project_id", "created_at", "attempts", "to_address", "to_name", "from_address", "from_name", "reply_to",
   "subject", "html", "text", "headers", "attachment_count", "size_bytes", "contact_id", "marketing",
-  (select p."tracking_mode" from projects p where p."id" = emails."project_id") as "tracking_mode"`;
+  (select p."tracking_mode" from projects p where p."id" = emails."project_id") as "tracking_mode",
+  emails."marketing" and ${SUPPRESSED} as "suppressed"`;
 
 const DEFER = `
 update emails e set "next_attempt_at" = clock_timestamp() + d."delay_ms" * interval '1 millisecond', "slot_reserved" = true
@@ -84,6 +97,7 @@ interface LeasedRow {
   size_bytes: string;
   contact_id: string | null;
   marketing: boolean;
+  suppressed: boolean;
   tracking_mode: TrackingMode;
 }
 
@@ -106,6 +120,7 @@ const toClaimed = (leaseId: string) => (r: LeasedRow): ClaimedEmail => ({
   sizeBytes: Number(r.size_bytes),
   contactId: r.contact_id,
   marketing: r.marketing,
+  suppressed: r.suppressed,
   trackingMode: r.tracking_mode,
 });
 

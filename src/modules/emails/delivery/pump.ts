@@ -45,6 +45,8 @@ export const PUMP_DEFAULTS: PumpOptions = {
   maxBytesInFlight: 256 * 1024 * 1024,
 };
 
+const SUPPRESSED = 'Suppressed: the recipient bounced permanently or complained, so marketing email is not sent to it';
+
 const NEXT_DUE = `
 select greatest(0, extract(epoch from min(n."at") - clock_timestamp()) * 1000)::float8 as ms
 from (values (0), (1), (2)) as p("priority")
@@ -154,6 +156,9 @@ export class DeliveryPump {
   }
 
   private async attempt(email: ClaimedEmail): Promise<Outcome> {
+    if (email.suppressed) {
+      return { kind: 'failed', id: email.id, leaseId: email.leaseId, error: SUPPRESSED };
+    }
     const dkim = await this.keys.get(email.projectId, email.fromAddress);
     if (!dkim) {
       return { kind: 'failed', id: email.id, leaseId: email.leaseId, error: 'The sender domain was removed from the project before the email was sent' };
