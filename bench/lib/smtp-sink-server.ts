@@ -16,4 +16,6 @@ const server = new SMTPServer({
     stream.on('end', () => callback());
   },
 });
+// The benchmarks kill workers mid-send; their reset connections must not end the sink.
+server.on('error', () => undefined);
 server.listen(0, '127.0.0.1', () => console.log(`listening ${(server.server.address() as AddressInfo).port}`));

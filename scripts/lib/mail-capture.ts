@@ -44,6 +44,8 @@ export async function startMailCapture(smtpPort: number, webPort: number): Promi
       });
     },
   });
+  // A worker that stops mid-conversation resets its connection; that must not stop the capture.
+  smtp.on('error', () => undefined);
   const web = http.createServer((req, res) => {
     const match = /^\/messages\/([^/]+\.eml)$/.exec(req.url ?? '');
     if (match) {
