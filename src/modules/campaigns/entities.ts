@@ -1,7 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { baseColumns } from '../../db/columns';
 import type { FilterTree } from '../filters/schemas';
-import { TEMPLATE_TYPES } from '../templates/entities';
+import { TEMPLATE_TYPES, messageColumns } from '../templates/entities';
 
 export const CAMPAIGN_STATUSES = ['DRAFT', 'SCHEDULED', 'SENDING', 'SENT', 'CANCELLED'] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
@@ -18,15 +18,7 @@ export const Campaign = defineEntity({
   properties: {
     ...baseColumns,
     projectId: p.uuid(),
-    name: p.string(),
-    description: p.text().nullable(),
-    subject: p.text(),
-    /** HTML with Liquid, rendered per recipient. */
-    body: p.text(),
-    from: p.string().fieldName('from_address'),
-    fromName: p.string().nullable(),
-    replyTo: p.string().nullable(),
-    type: p.enum([...CAMPAIGN_TYPES]),
+    ...messageColumns(),
     /** The template the content was taken from; the campaign keeps its own copy. */
     templateId: p.uuid().nullable(),
     status: p.enum([...CAMPAIGN_STATUSES]),

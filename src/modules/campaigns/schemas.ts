@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { filterTreeInput, FilterTreeSchema } from '../filters/schemas';
 import { MAX_TEMPLATE_LENGTH } from '../templates/engine';
-import { MAX_PAGE_SIZE } from '../templates/schemas';
+import { MAX_PAGE_SIZE, MessageResponse } from '../templates/schemas';
 import { AUDIENCE_TYPES, CAMPAIGN_STATUSES, CAMPAIGN_TYPES } from './entities';
 
 export const MAX_NAME_LENGTH = 255;
@@ -87,16 +87,7 @@ export const TestSendBody = z.object({
   email: z.email().max(320).describe('A member of the project; other addresses are refused with 403'),
 });
 
-export const CampaignResponse = z.object({
-  id: z.uuid(),
-  name: z.string(),
-  description: z.string().nullable(),
-  subject: z.string(),
-  body: z.string(),
-  from: z.string(),
-  fromName: z.string().nullable(),
-  replyTo: z.string().nullable(),
-  type: Type,
+export const CampaignResponse = MessageResponse.extend({
   templateId: z.uuid().nullable(),
   status: Status,
   audienceType: AudienceType,

@@ -85,7 +85,8 @@ export const ListTemplatesQuery = z.object({
 });
 export type ListTemplatesQuery = z.infer<typeof ListTemplatesQuery>;
 
-export const TemplateResponse = z.object({
+/** A template's message as responses show it; campaigns show their copy the same way. */
+export const MessageResponse = z.object({
   id: z.uuid(),
   name: z.string(),
   description: z.string().nullable(),
@@ -95,6 +96,9 @@ export const TemplateResponse = z.object({
   fromName: z.string().nullable(),
   replyTo: z.string().nullable(),
   type: Type,
+});
+
+export const TemplateResponse = MessageResponse.extend({
   projectId: z.uuid(),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
