@@ -5,23 +5,39 @@
  *
  * It starts the API (src/main/api.ts, its own process) on BENCH_PORT (default 3102) over a database of its
  * own, `postwire_bench_send`, with the per-minute limit off, for a new project whose sender domain is entered
- * as verified. No pump runs: the request only records the emails (bench/delivery measures sending).
+ * as verified. It prints the CPU the API and its PostgreSQL connections spent per request. No pump runs: the request only records the emails (bench/delivery measures sending).
  */
 import { startApiProcess } from './lib/api-process';
+import { BackendCpu } from './lib/backend-cpu';
 import { treeCpuMs } from './lib/cpu';
-import { runBench, type BenchSpec } from './lib/run';
+import { runBench, type BenchFigures, type BenchSpec } from './lib/run';
 import { loadNote, sendingBench } from './lib/sending';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+/** The API's database connections are told apart from the benchmark's own by this application name. */
+const APPLICATION = 'postwire-bench-send-api';
 
 async function main(): Promise<void> {
   const bench = await sendingBench('postwire_bench_send');
   const api = await startApiProcess(Number(process.env.BENCH_PORT ?? 3102), bench.config.DATABASE_URL, {
     ...bench.env,
     API_RATE_LIMIT_PER_MINUTE: '0',
+    PGAPPNAME: APPLICATION,
   });
+  const database = new BackendCpu(bench.orm.em, APPLICATION);
+  // CPU per request hardly depends on what else the machine runs, unlike requests per second.
+  const measured = async (spec: BenchSpec): Promise<BenchFigures> => {
+    const apiBefore = treeCpuMs(api.pid);
+    await database.start();
+    const figures = await runBench(spec);
+    const apiMs = treeCpuMs(api.pid) - apiBefore;
+    const dbMs = await database.elapsedMs();
+    const per = (ms: number) => (ms / figures.requests).toFixed(2);
+    console.log(`  CPU per request: API ${per(apiMs)} ms, PostgreSQL ${per(dbMs)} ms; ${loadNote()}`);
+    return figures;
+  };
   try {
     const run = Date.now().toString(36);
     let n = 0;
@@ -43,12 +59,8 @@ async function main(): Promise<void> {
       durationSeconds: SECONDS,
       connections: CONNECTIONS,
     };
-    const cpuBefore = treeCpuMs(api.pid);
-    const full = await runBench({ ...common, name: 'POST /v1/send, full speed' });
-    // CPU per request hardly depends on what else the machine runs, unlike requests per second.
-    console.log(`  API CPU ${((treeCpuMs(api.pid) - cpuBefore) / full.requests).toFixed(2)} ms per request; ${loadNote()}`);
-    const paced = await runBench({ ...common, name: `POST /v1/send, ${RATE} req/s`, rate: RATE });
-    console.log(`  ${loadNote()}`);
+    const full = await measured({ ...common, name: 'POST /v1/send, full speed' });
+    const paced = await measured({ ...common, name: `POST /v1/send, ${RATE} req/s`, rate: RATE });
     const accepted = (full.statuses['200'] ?? 0) / SECONDS;
     console.log(
       `targets: >= 400 accepted req/s: ${accepted.toFixed(0)} ${accepted >= 400 ? 'met' : 'MISSED'}; ` +
