@@ -95,16 +95,26 @@ with written as (
   ${RETURNING}),
 ${AFTER_WRITE}`;
 
-interface WrittenRow extends Record<string, unknown> {
+/** A written contact's columns as the statements return them. */
+export interface WrittenRow extends Record<string, unknown> {
+  id: string;
   was_subscribed: boolean | null;
   recorded: Array<{ id: string; name: string; createdAt: string }>;
 }
 
+export interface UpsertOptions {
+  defaultSubscribed: boolean;
+  event?: { name: string; data: Record<string, unknown> };
+}
+
 const patchParams = (patch: DataPatch) => [JSON.stringify(patch.set), JSON.stringify(patch.unset)];
 
+/** Rule 9's inferred types of a patch, as the statements take them. */
+export const fieldTypeRows = (patch: DataPatch): Array<{ key: string; type: FieldType }> =>
+  [...fieldTypesOf(patch.set)].map(([key, type]) => ({ key, type }));
+
 function afterWriteParams(patch: DataPatch, flipData: Record<string, unknown>, event?: { name: string; data: Record<string, unknown> }): unknown[] {
-  const types: Array<{ key: string; type: FieldType }> = [...fieldTypesOf(patch.set)].map(([key, type]) => ({ key, type }));
-  return [JSON.stringify(types), JSON.stringify(flipData), event?.name ?? null, JSON.stringify(event?.data ?? {}), event?.name ?? null];
+  return [JSON.stringify(fieldTypeRows(patch)), JSON.stringify(flipData), event?.name ?? null, JSON.stringify(event?.data ?? {}), event?.name ?? null];
 }
 
 function finish(em: EntityManager, row: WrittenRow, patch: DataPatch) {
@@ -115,26 +125,31 @@ function finish(em: EntityManager, row: WrittenRow, patch: DataPatch) {
   return { contact: em.map(Contact, columns), variables: patch.variables, flip, events };
 }
 
-/**
- * Creates the contact with this email or updates it. A new contact's state is `subscribed`, else
- * `defaultSubscribed`; an existing one keeps its state unless `subscribed` is given. `event` is recorded for
- * the contact in the same statement (/v1/track).
- */
-export async function upsertContact(
-  em: EntityManager,
-  projectId: string,
-  input: ContactInput,
-  options: { defaultSubscribed: boolean; event?: { name: string; data: Record<string, unknown> } },
-): Promise<UpsertResult> {
+/** The upsert statement alone, for writers that map the row themselves (src/modules/events/track-batch.ts). */
+export async function writeContactRow(em: EntityManager, projectId: string, input: ContactInput, options: UpsertOptions): Promise<WrittenRow> {
   const patch = toDataPatch(input.data);
   const [row] = await executePrepared<WrittenRow>(em, 'contact_upsert', UPSERT, [
     newId(), projectId, normalizeEmail(input.email), input.subscribed ?? options.defaultSubscribed, JSON.stringify(patch.set),
     input.subscribed ?? null, ...patchParams(patch),
     ...afterWriteParams(patch, {}, options.event),
   ]);
-  const { events, ...write } = finish(em, row!, patch);
+  return row!;
+}
+
+/** What `upsertContact` answers for a row its statement (or a batch of them) wrote; notifies the outbox on `em`'s commit. */
+export function upsertResultOf(em: EntityManager, row: WrittenRow, input: ContactInput, options: UpsertOptions): UpsertResult {
+  const { events, ...write } = finish(em, row, toDataPatch(input.data));
   const event = options.event ? (events.find((e) => e.name === options.event!.name) ?? null) : null;
-  return { ...write, isNew: row!.was_subscribed === null, event };
+  return { ...write, isNew: row.was_subscribed === null, event };
+}
+
+/**
+ * Creates the contact with this email or updates it. A new contact's state is `subscribed`, else
+ * `defaultSubscribed`; an existing one keeps its state unless `subscribed` is given. `event` is recorded for
+ * the contact in the same statement (/v1/track).
+ */
+export async function upsertContact(em: EntityManager, projectId: string, input: ContactInput, options: UpsertOptions): Promise<UpsertResult> {
+  return upsertResultOf(em, await writeContactRow(em, projectId, input, options), input, options);
 }
 
 /**

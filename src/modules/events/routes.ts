@@ -8,6 +8,7 @@ import {
 } from './schemas';
 import { deleteEvents, eventNames, eventStats, listContactEvents, listEvents } from './service';
 import { trackEvent, type TrackInput } from './track';
+import { TrackBatcher } from './track-batch';
 
 const tag = 'Events';
 
@@ -18,13 +19,14 @@ const trackResponses = {
   422: { description: 'VALIDATION_ERROR; a reserved event name has errors[].code reserved_event' },
 };
 
-async function track(ctx: AppContext, body: TrackInput): Promise<void> {
-  const { contact, event } = await trackEvent(ctx.state.em, requireProject(ctx).id, body);
+async function track(ctx: AppContext, body: TrackInput, batcher: TrackBatcher): Promise<void> {
+  const { contact, event } = await trackEvent(ctx.state.em, requireProject(ctx).id, body, batcher);
   ctx.body = { success: true, data: { contact: contact.id, event: event.id, timestamp: event.createdAt.toISOString() } };
 }
 
 // /events/{eventName}/usage comes before /events/contact/{contactId}, which would claim /events/contact/usage.
-export function eventRoutes(_deps: Deps): RouteDef[] {
+export function eventRoutes(deps: Deps): RouteDef[] {
+  const batcher = new TrackBatcher(deps.orm);
   return [
     defineRoute({
       method: 'post',
@@ -36,7 +38,7 @@ export function eventRoutes(_deps: Deps): RouteDef[] {
       idempotent: true,
       body: TrackBody,
       responses: trackResponses,
-      handler: (ctx, { body }) => track(ctx, body),
+      handler: (ctx, { body }) => track(ctx, body, batcher),
     }),
     defineRoute({
       method: 'post',
@@ -48,7 +50,7 @@ export function eventRoutes(_deps: Deps): RouteDef[] {
       idempotent: true,
       body: TrackBody,
       responses: trackResponses,
-      handler: (ctx, { body }) => track(ctx, body),
+      handler: (ctx, { body }) => track(ctx, body, batcher),
     }),
     defineRoute({
       method: 'get',

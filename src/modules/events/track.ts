@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { toDataPatch, type DataInput } from '../contacts/custom-fields';
-import { upsertContact, type UpsertResult } from '../contacts/write';
+import { upsertResultOf, writeContactRow, type UpsertResult } from '../contacts/write';
+import type { TrackBatcher } from './track-batch';
 
 export interface TrackInput {
   email: string;
@@ -13,10 +14,22 @@ export interface TrackInput {
  * `/v1/track`: upserts the contact (new ones subscribed unless told otherwise) and records the event, with
  * any subscription flip, in one statement. The event carries the data as sent, request-only values
  * included, so that the workflows it triggers can use them.
+ *
+ * Outside a transaction the statement is shared with concurrent tracks (`batcher`); in one it joins the
+ * caller's transaction.
  */
-export async function trackEvent(em: EntityManager, projectId: string, input: TrackInput): Promise<UpsertResult & { event: NonNullable<UpsertResult['event']> }> {
+export async function trackEvent(
+  em: EntityManager,
+  projectId: string,
+  input: TrackInput,
+  batcher: TrackBatcher,
+): Promise<UpsertResult & { event: NonNullable<UpsertResult['event']> }> {
   const { set, variables } = toDataPatch(input.data);
-  const result = await upsertContact(em, projectId, input, { defaultSubscribed: true, event: { name: input.event, data: { ...set, ...variables } } });
+  const options = { defaultSubscribed: true, event: { name: input.event, data: { ...set, ...variables } } };
+  const row = em.getTransactionContext()
+    ? await writeContactRow(em, projectId, input, options)
+    : await batcher.write({ projectId, input, options });
+  const result = upsertResultOf(em, row, input, options);
   if (!result.event) throw new Error('the tracked event was not recorded');
   return { ...result, event: result.event };
 }
