@@ -1,3 +1,5 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { executePrepared } from '../db/prepared';
 import type { Deps } from '../deps';
 import type { AppContext } from '../http/context';
 import { ApiError, forbidden, unauthorized } from '../http/errors';
@@ -41,11 +43,26 @@ async function projectByKey(ctx: AppContext, key: string, kind: 'secret' | 'publ
         : 'This endpoint requires a public key (pk_…)',
     );
   }
-  // Every API request runs this lookup: a plain query costs a third of the CPU of findOne's query building.
-  const column = kind === 'secret' ? 'secret_key_digest' : 'public_key_digest';
-  const [row] = await ctx.state.em.execute(`select * from projects where "${column}" = ? limit 1`, [digest(key)]);
+  const [row] = await executePrepared<Record<string, unknown>>(ctx.state.em, `project_by_${kind}_key`, projectByDigest(ctx.state.em, kind), [digest(key)]);
   if (!row) throw invalidKey('Invalid API key');
   return assertEnabled(ctx.state.em.map(Project, row));
+}
+
+const lookups = new Map<'secret' | 'public', string>();
+
+/**
+ * Every API request runs this lookup, so it is a prepared statement: a third of the CPU of findOne's query
+ * building, and PostgreSQL plans it once per connection. Its columns are named, not `*`, because a prepared
+ * statement's result must keep its shape when a migration adds a column.
+ */
+function projectByDigest(em: EntityManager, kind: 'secret' | 'public'): string {
+  let sql = lookups.get(kind);
+  if (!sql) {
+    const columns = em.getMetadata().get(Project).props.flatMap((prop) => prop.fieldNames.map((name) => `"${name}"`));
+    sql = `select ${columns.join(', ')} from projects where "${kind === 'secret' ? 'secret_key_digest' : 'public_key_digest'}" = ? limit 1`;
+    lookups.set(kind, sql);
+  }
+  return sql;
 }
 
 /** A logged-in member may reach resource endpoints with the session cookie and `X-Project-Id`. */

@@ -1,6 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiError } from '../../http/errors';
+import type { Project } from '../projects/entities';
 import type { BillingCategory } from './schemas';
+import { limitsOf } from './service';
 import { currentPeriod, usageIn } from './usage';
 
 const capExceeded = (details: { category: BillingCategory; limit: number; used: number; requested: number; resetsAt: string }) =>
@@ -16,20 +18,17 @@ const capExceeded = (details: { category: BillingCategory; limit: number; used: 
 
 /**
  * Refuses (403 BILLING_LIMIT_EXCEEDED) to record `count` more emails of `category` when they would take the
- * project past its monthly cap (docs/billing.md). Call it in the transaction that records the emails, just
+ * project past its monthly cap (docs/billing.md). The cap is the project's as loaded for this request (by
+ * its API key), which spares a query per send. Call it in the transaction that records the emails, just
  * before it does: it holds a per-project-and-category lock until that transaction ends, so concurrent
  * senders are counted one after the other and together never pass the cap.
  */
-export async function assertWithinBillingCap(em: EntityManager, projectId: string, category: BillingCategory, count: number): Promise<void> {
+export async function assertWithinBillingCap(em: EntityManager, project: Project, category: BillingCategory, count: number): Promise<void> {
   if (!em.isInTransaction()) throw new Error('assertWithinBillingCap must run in the transaction that records the emails');
-  const [row] = await em.execute<Array<{ cap: string | null }>>(`select ("billing_limits" ->> ?)::bigint as "cap" from projects where "id" = ?`, [
-    category,
-    projectId,
-  ]);
-  if (row?.cap === null || row?.cap === undefined) return;
-  const limit = Number(row.cap);
-  await em.execute(`select pg_advisory_xact_lock(hashtextextended(?, 0))`, [`billing-cap:${projectId}:${category}`]);
+  const limit = limitsOf(project)[category];
+  if (limit === null) return;
+  await em.execute(`select pg_advisory_xact_lock(hashtextextended(?, 0))`, [`billing-cap:${project.id}:${category}`]);
   const period = currentPeriod();
-  const used = (await usageIn(em, projectId, period))[category];
+  const used = (await usageIn(em, project.id, period))[category];
   if (used + count > limit) throw capExceeded({ category, limit, used, requested: count, resetsAt: period.end.toISOString() });
 }

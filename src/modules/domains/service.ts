@@ -9,6 +9,7 @@ import { startDomainVerify, stopDomainVerify } from '../../../workflows/domain-v
 import { Domain } from './entities';
 import { newDkimKey } from './dkim';
 import { expectedRecords } from './records';
+import { forgetVerifiedSender } from './verified-senders';
 
 const duplicate = (name: string) => conflict(`The domain ${name} is already added to this project`, { domain: name });
 
@@ -68,6 +69,7 @@ export async function findDomain(em: EntityManager, projectId: string, id: strin
 export async function deleteDomain(deps: Deps, em: EntityManager, projectId: string, id: string): Promise<void> {
   const domain = await findDomain(em, projectId, id);
   await em.remove(domain).flush();
+  forgetVerifiedSender(projectId, domain.domain);
   try {
     await stopDomainVerify(deps.temporal, id);
   } catch (err) {

@@ -2,6 +2,7 @@ import { TransactionPropagation } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../db/columns';
 import { notifyAfterCommit } from '../../db/commit-notifier';
+import { executePrepared } from '../../db/prepared';
 import { messageSize, type Mailbox, type OutgoingAttachment } from './compose';
 import { DELIVERY_CHANNEL } from './delivery/channel';
 import type { SourceType } from './entities';
@@ -76,6 +77,7 @@ const COLUMNS = [
 const NAMES = COLUMNS.map((c) => `"${c.split(' ')[0]}"`).join(', ');
 
 // Without a conflict target, DO NOTHING covers both producer keys; a draft that hit one is not returned.
+// Prepared (executePrepared): every producer runs it, /v1/send once per request.
 const INSERT = `
 insert into emails (${NAMES}, "created_at", "updated_at", "status", "next_attempt_at")
 select ${NAMES}, now(), now(), 'PENDING', now() from jsonb_to_recordset(?::jsonb) as r(${COLUMNS.join(', ')})
@@ -147,7 +149,7 @@ export async function enqueueEmails(em: EntityManager, drafts: EmailDraft[]): Pr
   const rows = drafts.map(toRow);
   return em.transactional(
     async (tx) => {
-      const inserted = new Set((await tx.execute<Array<{ id: string }>>(INSERT, [JSON.stringify(rows)])).map((r) => r.id));
+      const inserted = new Set((await executePrepared<{ id: string }>(tx, 'emails_enqueue', INSERT, [JSON.stringify(rows)])).map((r) => r.id));
       if (inserted.size > 0) notifyAfterCommit(tx, DELIVERY_CHANNEL);
       await insertAttachments(
         tx,

@@ -38,7 +38,7 @@ export function emailRoutes(deps: Deps): RouteDef[] {
       handler: async (ctx, { body }) => {
         const project = requireProject(ctx);
         try {
-          const emails = await sendEmails(ctx.state.em, config, project.id, body);
+          const emails = await sendEmails(ctx.state.em, config, project, body);
           ctx.body = { success: true, data: { emails, timestamp: new Date().toISOString() } };
         } finally {
           await boundSendRateByCap(ctx, ctx.state.em, project);

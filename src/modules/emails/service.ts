@@ -4,7 +4,8 @@ import { ApiError } from '../../http/errors';
 import type { DataInput } from '../contacts/custom-fields';
 import { assertWithinBillingCap } from '../billing/caps';
 import { upsertContact } from '../contacts/write';
-import { assertVerifiedSender } from '../domains/sender';
+import { assertRecentlyVerifiedSender } from '../domains/verified-senders';
+import type { Project } from '../projects/entities';
 import type { Template } from '../templates/entities';
 import { TemplateError, renderEmail, templateSyntaxProblems, templateVariables, type EmailContent } from '../templates/render';
 import { findTemplate } from '../templates/service';
@@ -85,12 +86,13 @@ const decode = (attachments: SendBody['attachments'] = []): OutgoingAttachment[]
  * request that fails part-way (a render that fails, a message too large, the billing cap) records and sends nothing. The
  * delivery pump sends the emails once committed.
  */
-export async function sendEmails(em: EntityManager, config: Config, projectId: string, body: SendBody): Promise<SentEmail[]> {
+export async function sendEmails(em: EntityManager, config: Config, project: Project, body: SendBody): Promise<SentEmail[]> {
+  const projectId = project.id;
   const template = body.template ? await findTemplate(em, projectId, body.template) : null;
   const content = contentOf(body, template);
   const problems = templateSyntaxProblems(content);
   if (problems.length > 0) throw templateFailure(problems);
-  await assertVerifiedSender(em, projectId, content.from.email);
+  await assertRecentlyVerifiedSender(em, projectId, content.from.email);
   const attachments = decode(body.attachments);
 
   return em.transactional(async (tx) => {
@@ -120,7 +122,7 @@ export async function sendEmails(em: EntityManager, config: Config, projectId: s
       if (size > MAX_MESSAGE_BYTES) throw tooLarge(size);
       drafts.push(draft);
     }
-    await assertWithinBillingCap(tx, projectId, 'TRANSACTIONAL', drafts.length);
+    await assertWithinBillingCap(tx, project, 'TRANSACTIONAL', drafts.length);
     const enqueued = await enqueueEmails(tx, drafts);
     return drafts.map((draft, i) => ({ contact: { id: draft.contactId!, email: draft.to.email }, email: enqueued[i]!.id }));
   });
