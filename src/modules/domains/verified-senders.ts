@@ -1,5 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { domainOfAddress } from './hostname';
 import { assertVerifiedSender } from './sender';
 
 /**
@@ -12,30 +11,37 @@ const TRUST_MS = 5_000;
 /** Entries kept at most; past it, the expired ones are dropped (and all, should none have expired). */
 const MAX_ENTRIES = 10_000;
 
-/** Expiry time by `projectId domain`. Only verified domains are kept, so a newly verified one counts at once. */
-const trusted = new Map<string, number>();
+interface Trusted {
+  expires: number;
+  projectId: string;
+  /** The domain's name as stored, to forget it by. */
+  domain: string;
+}
 
-const keyOf = (projectId: string, domain: string) => `${projectId} ${domain}`;
+/**
+ * By `projectId` and the address's domain part as written (lowercased): normalizing the name (IDNA) costs
+ * more than the lookup spares. Only verified domains are kept, so a newly verified one counts at once.
+ */
+const trusted = new Map<string, Trusted>();
 
-function trust(key: string, now: number): void {
+function trust(key: string, entry: Trusted, now: number): void {
   if (trusted.size >= MAX_ENTRIES) {
-    for (const [k, expires] of trusted) if (expires <= now) trusted.delete(k);
+    for (const [k, { expires }] of trusted) if (expires <= now) trusted.delete(k);
     if (trusted.size >= MAX_ENTRIES) trusted.clear();
   }
-  trusted.set(key, now + TRUST_MS);
+  trusted.set(key, entry);
 }
 
 /** assertVerifiedSender for hot paths: the same answers, from memory while a verified domain is trusted. */
 export async function assertRecentlyVerifiedSender(em: EntityManager, projectId: string, fromAddress: string): Promise<void> {
-  const name = domainOfAddress(fromAddress);
-  const key = name ? keyOf(projectId, name) : null;
+  const key = `${projectId} ${fromAddress.slice(fromAddress.lastIndexOf('@') + 1).toLowerCase()}`;
   const now = Date.now();
-  if (key && (trusted.get(key) ?? 0) > now) return;
-  await assertVerifiedSender(em, projectId, fromAddress);
-  if (key) trust(key, now);
+  if ((trusted.get(key)?.expires ?? 0) > now) return;
+  const domain = await assertVerifiedSender(em, projectId, fromAddress);
+  trust(key, { expires: now + TRUST_MS, projectId, domain: domain.domain }, now);
 }
 
-/** Called when a domain is deleted or its verification may have changed. */
+/** Called when a domain is deleted or its verification may have changed; rare, so a scan will do. */
 export function forgetVerifiedSender(projectId: string, domain: string): void {
-  trusted.delete(keyOf(projectId, domain));
+  for (const [key, entry] of trusted) if (entry.projectId === projectId && entry.domain === domain) trusted.delete(key);
 }
