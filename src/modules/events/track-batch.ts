@@ -3,8 +3,11 @@ import { normalizeEmail } from '../contacts/email';
 import { writeContactRow, type WrittenRow } from '../contacts/write';
 import { writeContactRows, type ContactWriteRequest } from '../contacts/write-many';
 
-/** Large enough that a batch's parse and commit are a small share of it, small enough to stay a few milliseconds. */
-const MAX_BATCH = 200;
+/**
+ * Measured PostgreSQL CPU per track: 0.7 ms alone, 0.28 ms in batches of 5, 0.15 ms of 50, 0.14 ms of 200. Past
+ * 50 a batch saves little and only holds its requests longer (a 200-row statement took 50 ms on a busy machine).
+ */
+const MAX_BATCH = 50;
 
 interface Queued {
   write: ContactWriteRequest;
