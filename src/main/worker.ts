@@ -5,7 +5,7 @@ import { workflowsPath } from '../../workflows/path';
 import { DeliveryPump } from '../modules/emails/delivery/pump';
 import { EventDispatcher } from '../modules/events/outbox/dispatcher';
 import { eventConsumers } from '../modules/events/outbox/consumers';
-import { pruneExpiredKeys } from '../modules/idempotency/store';
+import { startHousekeeping } from './housekeeping';
 
 runMain(async () => {
   const deps = await createDeps('worker');
@@ -15,10 +15,7 @@ runMain(async () => {
   // Email delivery needs only PostgreSQL and SMTP, so it runs whether or not Temporal is reachable.
   const pump = new DeliveryPump(deps);
   await pump.start();
-  const pruning = setInterval(
-    () => void pruneExpiredKeys(deps.orm.em.fork()).catch((err) => deps.logger.warn({ err }, 'pruning idempotency keys failed')),
-    60 * 60_000,
-  );
+  const stopHousekeeping = startHousekeeping(deps);
   const connection = await NativeConnection.connect({ address: deps.config.TEMPORAL_ADDRESS });
   const worker = await Worker.create({
     connection,
@@ -31,7 +28,7 @@ runMain(async () => {
   });
   deps.logger.info({ taskQueue: deps.config.TEMPORAL_TASK_QUEUE }, 'worker running');
   await worker.run();
-  clearInterval(pruning);
+  stopHousekeeping();
   await pump.stop();
   await dispatcher.stop();
   await connection.close();
