@@ -16,7 +16,8 @@ import type { SubscriptionFlip } from './subscription';
  * Each write is one SQL statement: the contact row, the types its new keys infer (rule 9), the
  * contact.subscribed/unsubscribed event of a flip and an optional event to record with it. One statement is
  * atomic on its own and joins the caller's transaction when there is one; and it is one round trip of a
- * prepared statement, which /v1/track needs (docs/contacts.md).
+ * prepared statement, which /v1/track needs (docs/contacts.md). Outside a transaction, /v1/track writes
+ * concurrent tracks with one statement of write-many.ts instead.
  */
 
 export interface ContactInput {
@@ -97,7 +98,6 @@ ${AFTER_WRITE}`;
 
 /** A written contact's columns as the statements return them. */
 export interface WrittenRow extends Record<string, unknown> {
-  id: string;
   was_subscribed: boolean | null;
   recorded: Array<{ id: string; name: string; createdAt: string }>;
 }
