@@ -1,5 +1,9 @@
 import type { KeyObject } from 'node:crypto';
 import type Mail from 'nodemailer/lib/mailer';
+import MailComposer from 'nodemailer/lib/mail-composer';
+import type MimeNode from 'nodemailer/lib/mime-node';
+import { signMessage } from './dkim-signature';
+import { buildInMemory } from './mime-in-memory';
 import type { Disposition } from './entities';
 
 /**
@@ -73,21 +77,12 @@ const NON_ASCII = /[^\x00-\x7f]/;
 const textEncodingOf = (email: OutgoingEmail) =>
   NON_ASCII.test(email.html) || NON_ASCII.test(email.text ?? '') ? {} : { textEncoding: 'quoted-printable' as const };
 
-/**
- * nodemailer's default list of signed header fields plus List-Unsubscribe-Post: RFC 8058 requires the DKIM
- * signature to cover both List-Unsubscribe fields, so that one-click unsubscription cannot be grafted on.
- */
-const DKIM_SIGNED_HEADERS = [
-  'From', 'Sender', 'Reply-To', 'Subject', 'Date', 'Message-ID', 'To', 'Cc', 'MIME-Version', 'Content-Type',
-  'Content-Transfer-Encoding', 'Content-ID', 'Content-Description', 'Resent-Date', 'Resent-From', 'Resent-Sender',
-  'Resent-To', 'Resent-Cc', 'Resent-Message-ID', 'In-Reply-To', 'References', 'List-Id', 'List-Help',
-  'List-Unsubscribe', 'List-Unsubscribe-Post', 'List-Subscribe', 'List-Post', 'List-Owner', 'List-Archive',
-].join(':');
+const envelopeOf = (email: OutgoingEmail) => ({ from: email.from.email, to: [email.to.email] });
 
 const mailbox = (m: Mailbox): Mail.Address | string => (m.name ? { name: m.name, address: m.email } : m.email);
 
-/** The nodemailer message for an email, DKIM-signed with its sender domain's key. */
-export function composeMessage(email: OutgoingEmail, key: SigningKey): Mail.Options {
+/** The nodemailer message for an email, unsigned (see signedMessage). */
+export function composeMessage(email: OutgoingEmail): Mail.Options {
   return {
     messageId: messageIdOf(email.id, email.from.email),
     from: mailbox(email.from),
@@ -105,11 +100,19 @@ export function composeMessage(email: OutgoingEmail, key: SigningKey): Mail.Opti
       contentDisposition: a.disposition,
       ...(a.contentId ? { cid: a.contentId } : {}),
     })),
-    envelope: { from: email.from.email, to: [email.to.email] },
-    // nodemailer hands the key to crypto's sign(), which takes a KeyObject; its types only name PEM text.
-    dkim: { ...key, privateKey: key.privateKey as unknown as string, headerFieldNames: DKIM_SIGNED_HEADERS },
+    envelope: envelopeOf(email),
     // Content is data: nothing in a message may make the sender read files or fetch URLs.
     disableFileAccess: true,
     disableUrlAccess: true,
   };
+}
+
+/**
+ * The message as handed to SMTP: built as nodemailer's `sendMail` would build it, DKIM-signed with the
+ * sender domain's key, in one Buffer that the transport writes to the socket at once.
+ */
+export async function signedMessage(email: OutgoingEmail, key: SigningKey): Promise<{ envelope: MimeNode.Envelope; raw: Buffer }> {
+  const root = new MailComposer(composeMessage(email)).compile();
+  const built = buildInMemory(root) ?? (await root.build());
+  return { envelope: envelopeOf(email), raw: signMessage(built, key) };
 }

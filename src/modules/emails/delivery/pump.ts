@@ -5,7 +5,7 @@ import { WakeLoop } from '../../../db/wake-loop';
 import type { Logger } from '../../../logger';
 import type { Mailer } from '../../../mail/mailer';
 import type { Config } from '../../../config';
-import { composeMessage, type OutgoingAttachment } from '../compose';
+import { signedMessage, type OutgoingAttachment } from '../compose';
 import { decorate } from '../decorate';
 import type { Disposition } from '../entities';
 import { ByteBudget } from './byte-budget';
@@ -175,7 +175,7 @@ export class DeliveryPump {
       headers: email.headers,
       attachments,
     };
-    const message = composeMessage(decorate(this.config, outgoing, email), dkim);
+    const message = await signedMessage(decorate(this.config, outgoing, email), dkim);
     try {
       await this.mailer.sendMail(message);
       return { kind: 'sent', id: email.id, at: new Date() };
