@@ -1,5 +1,6 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type SMTPPool from 'nodemailer/lib/smtp-pool';
+import { connectWithoutNagle } from './no-delay-socket';
 
 export type Mailer = Transporter<SMTPPool.SentMessageInfo>;
 
@@ -9,15 +10,17 @@ export type Mailer = Transporter<SMTPPool.SentMessageInfo>;
  */
 export function createMailer(smtpUrl: string, maxConnections: number): Mailer {
   const url = new URL(smtpUrl);
+  const port = Number(url.port || (url.protocol === 'smtps:' ? 465 : 25));
   return nodemailer.createTransport({
     pool: true,
     maxConnections,
     host: url.hostname,
-    port: Number(url.port || (url.protocol === 'smtps:' ? 465 : 25)),
+    port,
     secure: url.protocol === 'smtps:',
     auth: url.username ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } : undefined,
     // Loopback capture servers and private relays often present self-signed certificates.
     tls: { rejectUnauthorized: url.searchParams.get('tlsRejectUnauthorized') !== 'false' },
     ignoreTLS: url.searchParams.get('ignoreTLS') === 'true',
+    getSocket: (_options, callback) => connectWithoutNagle(url.hostname, port, callback),
   });
 }
