@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { AppContext } from './context';
 import { ApiError, PlainError, badRequest, notFound, validationError } from './errors';
 import { toFieldErrors } from './zod-issues';
+import { notFoundCodeOf } from './resource-id';
 
 export type AuthKind =
   /** No credentials. */
@@ -67,7 +68,7 @@ export function parseParams(def: RouteDef, raw: Record<string, string>): unknown
   if (!def.params) return raw;
   const parsed = (def.params as Schema).safeParse(raw);
   // A malformed identifier cannot name an existing resource.
-  if (!parsed.success) throw notFound(`${def.tag.replace(/s$/, '')}`, 'NOT_FOUND');
+  if (!parsed.success) throw notFound(`${def.tag.replace(/s$/, '')}`, notFoundCodeOf(def.params as Schema, parsed.error.issues[0]?.path[0]));
   return parsed.data;
 }
 

@@ -94,7 +94,7 @@ describe('workflow records', () => {
     await refused(other, () => t.c.patch(`/workflows/${theirs.id}`).send({ name: 'mine' }), 404, 'WORKFLOW_NOT_FOUND');
     await refused(other, () => t.c.delete(`/workflows/${theirs.id}`), 404, 'WORKFLOW_NOT_FOUND');
     await refused(other, () => t.c.post(`/workflows/${theirs.id}/steps`).send({ type: 'EXIT' }), 404, 'WORKFLOW_NOT_FOUND');
-    expect((await t.c.get('/workflows/not-a-uuid')).status).toBe(404);
+    expect((await t.c.get('/workflows/not-a-uuid').expect(404)).body.error.code).toBe('WORKFLOW_NOT_FOUND');
   });
 
   it('updates metadata, trigger type and config, and allowReentry', async () => {

@@ -249,7 +249,7 @@ describe('GET, PUT and DELETE /campaigns/{id}', () => {
       await t.c.post(`/campaigns/${theirs.id}/cancel`).expect(404);
       await t.c.post(`/campaigns/${theirs.id}/duplicate`).expect(404);
       await t.c.get(`/campaigns/${theirs.id}/stats`).expect(404);
-      await t.c.get('/campaigns/not-a-uuid').expect(404);
+      expect((await t.c.get('/campaigns/not-a-uuid').expect(404)).body.error.code).toBe('CAMPAIGN_NOT_FOUND');
     });
   });
 

@@ -166,7 +166,7 @@ describe('GET /domains/{id}', () => {
   it('answers 404 for an unknown or malformed id', async () => {
     const { project } = await newTenant(stack);
     expect((await stack.http().get('/domains/00000000-0000-4000-8000-000000000000').set('Authorization', bearer(project))).status).toBe(404);
-    expect((await stack.http().get('/domains/nope').set('Authorization', bearer(project))).status).toBe(404);
+    expect((await stack.http().get('/domains/nope').set('Authorization', bearer(project)).expect(404)).body.error.code).toBe('DOMAIN_NOT_FOUND');
   });
 });
 

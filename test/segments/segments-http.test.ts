@@ -127,7 +127,7 @@ describe('GET /segments and GET /segments/{id}', () => {
     const t = await tenant(stack);
     const unknown = await t.c.get(`/segments/${randomUUID()}`);
     expect([unknown.status, unknown.body.error.code]).toEqual([404, 'SEGMENT_NOT_FOUND']);
-    expect((await t.c.get('/segments/not-a-uuid')).status).toBe(404);
+    expect((await t.c.get('/segments/not-a-uuid').expect(404)).body.error.code).toBe('SEGMENT_NOT_FOUND');
   });
 
   it('serves the cached count: a new matching contact shows after a refresh, not before', async () => {

@@ -214,13 +214,13 @@ describe('GET /templates', () => {
 });
 
 describe('GET /templates/{id}', () => {
-  it("answers 404 TEMPLATE_NOT_FOUND for an unknown id or another project's template, 404 for a malformed id", async () => {
+  it("answers 404 TEMPLATE_NOT_FOUND for an unknown id, another project's template, or a malformed id", async () => {
     const t = await tenant();
     const other = await tenant();
     const { id } = await create(other);
     expectEnvelope(await get(t, `/templates/${id}`), 404, 'TEMPLATE_NOT_FOUND');
     expectEnvelope(await get(t, `/templates/${randomUUID()}`), 404, 'TEMPLATE_NOT_FOUND');
-    expectEnvelope(await get(t, '/templates/not-a-uuid'), 404, 'NOT_FOUND');
+    expectEnvelope(await get(t, '/templates/not-a-uuid'), 404, 'TEMPLATE_NOT_FOUND');
   });
 });
 

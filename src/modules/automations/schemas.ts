@@ -1,14 +1,16 @@
 import { z } from 'zod';
+import { resourceId } from '../../http/resource-id';
 import { FIELD_TYPES } from '../contacts/entities';
 import { BRANCHES, EXECUTION_STATUSES, OUTCOMES, STEP_STATUSES, STEP_TYPES, TRIGGER_TYPES, type StepType } from './definition';
 import { EventName, STEP_CONFIG_OUTPUTS, STEP_CONFIGS } from './step-configs';
 
 export const MAX_PAGE_SIZE = 100;
 
-export const WorkflowIdParams = z.object({ id: z.uuid() });
-export const StepParams = z.object({ id: z.uuid(), stepId: z.uuid() });
-export const TransitionParams = z.object({ id: z.uuid(), transitionId: z.uuid() });
-export const ExecutionParams = z.object({ id: z.uuid(), executionId: z.uuid() });
+const workflowId = resourceId('WORKFLOW_NOT_FOUND');
+export const WorkflowIdParams = z.object({ id: workflowId });
+export const StepParams = z.object({ id: workflowId, stepId: z.uuid() });
+export const TransitionParams = z.object({ id: workflowId, transitionId: z.uuid() });
+export const ExecutionParams = z.object({ id: workflowId, executionId: z.uuid() });
 
 const Name = z.string().trim().min(1, 'name is required').max(255).regex(/^[^\r\n]*$/, 'Must not contain line breaks');
 const Description = z.string().max(5000);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { resourceId } from '../../http/resource-id';
 import { filterTreeInput, FilterTreeSchema } from '../filters/schemas';
 import { MAX_TEMPLATE_LENGTH } from '../templates/engine';
 import { MAX_PAGE_SIZE, MessageResponse } from '../templates/schemas';
@@ -13,7 +14,7 @@ const Status = z.enum(CAMPAIGN_STATUSES);
 const Type = z.enum(CAMPAIGN_TYPES);
 const AudienceType = z.enum(AUDIENCE_TYPES);
 
-export const CampaignIdParams = z.object({ id: z.uuid() });
+export const CampaignIdParams = z.object({ id: resourceId('CAMPAIGN_NOT_FOUND') });
 
 const required = (field: string, message: string) => ({ code: 'custom' as const, path: [field], message, params: { code: 'required' } });
 

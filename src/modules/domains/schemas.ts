@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { resourceId } from '../../http/resource-id';
 import { normalizeDomainName } from './hostname';
 
 /** A bad name is reported like any malformed string (`invalid_string` in the error list). */
@@ -19,7 +20,7 @@ export const DomainName = z
   .describe('Host name to send from; stored lowercase, internationalized names in their xn-- form');
 
 export const AddDomainBody = z.object({ domain: DomainName });
-export const DomainIdParams = z.object({ id: z.uuid() });
+export const DomainIdParams = z.object({ id: resourceId('DOMAIN_NOT_FOUND') });
 export const ProjectIdParams = z.object({ projectId: z.uuid() });
 
 export const DnsRecordResponse = z.object({

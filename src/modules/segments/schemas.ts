@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { resourceId } from '../../http/resource-id';
 import { PageLimit } from '../../http/cursor';
 import { ContactResponse } from '../contacts/schemas';
 import { FilterTreeSchema, filterTreeInput } from '../filters/schemas';
 import { SEGMENT_TYPES } from './entities';
 
-export const SegmentIdParams = z.object({ id: z.uuid() });
+export const SegmentIdParams = z.object({ id: resourceId('SEGMENT_NOT_FOUND') });
 
 const Name = z.string().trim().min(1, 'name is required').max(100, 'name must be at most 100 characters');
 const Description = z.string().max(500, 'description must be at most 500 characters');

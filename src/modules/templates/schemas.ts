@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { resourceId } from '../../http/resource-id';
 import { PlainError } from '../../http/errors';
 import { MAX_TEMPLATE_LENGTH } from './engine';
 import { TEMPLATE_TYPES } from './entities';
@@ -67,7 +68,7 @@ export const UpdateTemplateBody = z.object({
 });
 export type UpdateTemplateBody = z.infer<typeof UpdateTemplateBody>;
 
-export const TemplateIdParams = z.object({ id: z.uuid() });
+export const TemplateIdParams = z.object({ id: resourceId('TEMPLATE_NOT_FOUND') });
 
 export const ListTemplatesQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),
