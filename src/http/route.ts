@@ -3,6 +3,7 @@ import type { AppContext } from './context';
 import { ApiError, PlainError, badRequest, notFound, validationError } from './errors';
 import { toFieldErrors } from './zod-issues';
 import { notFoundCodeOf } from './resource-id';
+import { illFormedStrings } from './well-formed';
 
 export type AuthKind =
   /** No credentials. */
@@ -84,7 +85,12 @@ export function parseQuery(def: RouteDef, raw: Record<string, string | string[] 
 export function parseBody(def: RouteDef, raw: unknown): unknown {
   if (!def.body) return raw;
   const parsed = (def.body as Schema).safeParse(raw, { reportInput: true });
-  if (parsed.success) return parsed.data;
+  if (parsed.success) {
+    const illFormed = illFormedStrings(raw);
+    if (illFormed.length === 0) return parsed.data;
+    if (def.plainBodyErrors) throw new PlainError(`${illFormed[0]!.field}: ${illFormed[0]!.message}`);
+    throw validationError(illFormed);
+  }
   if (def.plainBodyErrors) {
     const first = parsed.error.issues[0];
     const field = first?.path.map(String).join('.') || 'body';

@@ -1,6 +1,7 @@
 import { toDataPatch, type DataInput } from '../../src/modules/contacts/custom-fields';
 import { newTenant } from '../helpers/fixtures';
 import { startStack, type TestStack } from '../helpers/stack';
+import { throwawayDatabaseUrl } from '../helpers/database';
 import { client, query, type Client } from './helpers';
 
 /**
@@ -10,7 +11,9 @@ import { client, query, type Client } from './helpers';
 
 let stack: TestStack;
 beforeAll(async () => {
-  stack = await startStack();
+  // A database of this file's own, with a rule the API does not know: the database refuses some rows at write time.
+  stack = await startStack({ env: { DATABASE_URL: await throwawayDatabaseUrl() } });
+  await query(stack, `alter table contacts add constraint "refused_by_operator" check ("email" not like 'refused%')`, []);
 });
 afterAll(() => stack.close());
 
@@ -132,13 +135,12 @@ describe('concurrent POST /v1/track', () => {
 
   it('fails only the request whose data the database refuses, when it shares a statement with others', async () => {
     const { c, projectId } = await tenant();
-    // A lone UTF-16 surrogate is valid JSON for the API but not for PostgreSQL's jsonb, so it fails at write time.
-    const bad = { email: 'bad@example.test', event: 'broken', data: { note: '\ud800' } };
+    const bad = { email: 'refused@example.test', event: 'broken' };
     const alone = await c.track(bad);
     expect(alone.status).toBeGreaterThanOrEqual(500);
 
     const good = Array.from({ length: 30 }, (_, i) => ({ email: `ok${i % 25}@example.test`, event: 'fine', data: { i } }));
-    const answers = await sendAll(c, [...good.slice(0, 15), bad, ...good.slice(15), { ...bad, email: 'bad2@example.test' }]);
+    const answers = await sendAll(c, [...good.slice(0, 15), bad, ...good.slice(15), { ...bad, email: 'refused2@example.test' }]);
 
     for (const { track, res } of answers) expect(res.status).toBe(track.event === 'broken' ? alone.status : 200);
     const [stored] = await query<{ contacts: string; events: string }>(

@@ -64,6 +64,16 @@ describe('POST /v1/track', () => {
     expect((await c.track({ email: 'ok@example.test', event })).status).toBe(200);
   });
 
+  it('refuses a lone UTF-16 surrogate in a value or a key with 422, storing nothing', async () => {
+    const { c, project } = await tenant();
+    for (const [data, field] of [[{ note: 'a\ud800' }, 'data.note'], [{ ['k\udc00']: 1 }, 'data.k\udc00'], [{ list: ['ok', '\udbff'] }, 'data.list.1']] as const) {
+      const res = await c.track({ email: 's@example.test', event: 'x', data });
+      expect(res.status).toBe(422);
+      expect(res.body.error.errors).toEqual([expect.objectContaining({ field, code: 'invalid_string' })]);
+    }
+    await nothingStored(project.id);
+  });
+
   it('refuses bad bodies with 422 and field errors, storing nothing', async () => {
     const { c, project } = await tenant();
     const cases: Array<[object | undefined, string]> = [
