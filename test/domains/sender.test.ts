@@ -2,20 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { dkimVerify } from 'mailauth/lib/dkim/verify';
 import { startStack, type TestStack } from '../helpers/stack';
 import { newTenant, type TestProject } from '../helpers/fixtures';
-import { releaseTemporal } from '../helpers/temporal';
 import { SecretBox } from '../../src/crypto/secret-box';
 import { assertVerifiedSender, dkimKeyForSender } from '../../src/modules/domains/sender';
 import { addDomain, bearer, publish, type DomainBody } from './helpers';
 
 let stack: TestStack;
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({ terminateWorkflows: true });
 });
-afterAll(async () => {
-  if (!stack) return;
-  await releaseTemporal(stack.deps.temporal);
-  await stack.close();
-});
+afterAll(() => stack?.close());
 
 const em = () => stack.deps.orm.em.fork();
 const notVerified = { status: 403, code: 'INTERNAL_SERVER_ERROR' };

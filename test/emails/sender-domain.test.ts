@@ -1,18 +1,13 @@
 import { startStack, type TestStack } from '../helpers/stack';
-import { releaseTemporal } from '../helpers/temporal';
 import { bearer, recordOf } from '../domains/helpers';
 import { recipient, send, senderTenant } from './helpers';
 
 // /v1/send trusts a verified sender domain in memory for a few seconds; what this process changes counts at once.
 let stack: TestStack;
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({ terminateWorkflows: true });
 });
-afterAll(async () => {
-  if (!stack) return;
-  await releaseTemporal(stack.deps.temporal);
-  await stack.close();
-});
+afterAll(() => stack?.close());
 
 const mail = (from: string) => ({ to: recipient(), from, subject: 'S', body: 'B' });
 

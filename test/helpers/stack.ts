@@ -11,9 +11,12 @@ import { sessionsFor, type Deps } from '../../src/deps';
 import { createApp, type App } from '../../src/http/app';
 import type { RouteDef } from '../../src/http/route';
 import { allRoutes } from '../../src/http/routes';
+import type { DeliveryPump } from '../../src/modules/emails/delivery/pump';
 import { workerDatabaseUrl } from './database';
 import { SmtpSink } from './smtp-sink';
 import { DnsServer } from './dns-server';
+import { startPump } from './pump';
+import type { RunningWorker } from './temporal';
 
 export interface TestStack {
   deps: Deps;
@@ -23,6 +26,15 @@ export interface TestStack {
   http: () => ReturnType<typeof request>;
   smtp: SmtpSink;
   dns: DnsServer;
+  /** Set when started with `pump`. */
+  pump: DeliveryPump | null;
+  /** Set when started with `worker`. */
+  worker: RunningWorker | null;
+  /**
+   * Stops all the stack started, the latest first: pump, worker, the file's running workflows (with
+   * `terminateWorkflows`), then server, mailer, database, DNS and SMTP. A step that fails does not keep the
+   * others from running; its error is thrown at the end.
+   */
   close(): Promise<void>;
 }
 
@@ -33,52 +45,107 @@ export interface StackOptions {
   temporal?: TemporalGateway;
   /** Routes mounted beside the API's own, for behaviour no real route exercises yet. */
   extraRoutes?: RouteDef[];
+  /** Runs the delivery pump with the test settings of TEST_PUMP_OPTIONS. */
+  pump?: boolean;
+  /**
+   * Starts a worker on the stack's task queue: `startWorker` of ./temporal, or `(deps) => startWorker(deps,
+   * env.nativeConnection)` on a time-skipping environment. Passed in rather than imported here because
+   * @temporalio/worker takes about a second to load, and most files run no worker.
+   */
+  worker?: (deps: Deps) => Promise<RunningWorker>;
+  /** For stacks on the dev server: `close()` ends the workflows left running on the stack's task queue (often ones no worker polls). */
+  terminateWorkflows?: boolean;
 }
 
-/** The real API over a real database, SMTP server and DNS server, all on loopback. */
+type Cleanup = () => Promise<unknown> | void;
+
+/** Ends the workflows a file left running on the stack's task queue on the dev server, which outlives it. */
+async function terminateRunningWorkflows(gateway: TemporalGateway): Promise<void> {
+  const running = gateway.client.workflow.list({ query: `TaskQueue="${gateway.taskQueue}" AND ExecutionStatus="Running"` });
+  for await (const wf of running) {
+    // A workflow may finish between listing and terminating; that is the outcome wanted anyway.
+    await gateway.client.workflow.getHandle(wf.workflowId, wf.runId).terminate('test finished').catch(() => undefined);
+  }
+  // The connection stays open: on a loaded machine a call of the test may still be between gRPC retries,
+  // and closing the channel under it throws from a timer and fails the whole file. Jest ends the worker.
+}
+
+/** Runs every cleanup, the latest first, even when one fails. */
+async function runCleanups(cleanups: Cleanup[]): Promise<void> {
+  const errors: unknown[] = [];
+  for (const cleanup of cleanups.splice(0).reverse()) {
+    try {
+      await cleanup();
+    } catch (err) {
+      errors.push(err);
+    }
+  }
+  if (errors.length === 1) throw errors[0];
+  if (errors.length > 1) throw new AggregateError(errors, 'closing the test stack failed');
+}
+
+/**
+ * The real API over a real database, SMTP server and DNS server, all on loopback, with the pump and worker
+ * asked for. When a part fails to start, the parts already started are stopped before the error is thrown,
+ * so a file whose `beforeAll` failed has nothing left to close.
+ */
 export async function startStack(options: StackOptions = {}): Promise<TestStack> {
-  const smtp = await SmtpSink.start();
-  const dns = await DnsServer.start();
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    DATABASE_URL: await workerDatabaseUrl(),
-    DATABASE_POOL_SIZE: '5',
-    TEMPORAL_ADDRESS: process.env.TEST_TEMPORAL_ADDRESS ?? 'localhost:7233',
-    TEMPORAL_TASK_QUEUE: `test-${randomBytes(6).toString('hex')}`,
-    JWT_SECRET: randomBytes(32).toString('hex'),
-    ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-    SMTP_URL: smtp.url,
-    DNS_SERVERS: dns.address,
-    PUBLIC_URL: 'http://localhost:3000',
-    ...options.env,
-  });
-  const orm = await initOrm(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
-  const deps: Deps = {
-    config,
-    logger: createLogger(config.LOG_LEVEL, 'test'),
-    orm,
-    temporal: options.temporal ?? createTemporalGateway(config),
-    mailer: createMailer(config.SMTP_URL, config.SMTP_MAX_CONNECTIONS),
-    dns: createDnsResolver(config.DNS_SERVERS),
-    sessions: sessionsFor(config),
-  };
-  const app = createApp(deps, [...allRoutes(deps), ...(options.extraRoutes ?? [])]);
-  const server = app.koa.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  return {
-    deps,
-    app,
-    server,
-    http: () => request(server),
-    smtp,
-    dns,
-    close: async () => {
-      await new Promise((resolve) => server.close(resolve));
-      deps.mailer.close();
-      await orm.close();
-      await smtp.close();
-      await dns.close();
-    },
-  };
+  const cleanups: Cleanup[] = [];
+  try {
+    const smtp = await SmtpSink.start();
+    cleanups.push(() => smtp.close());
+    const dns = await DnsServer.start();
+    cleanups.push(() => dns.close());
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      DATABASE_URL: await workerDatabaseUrl(),
+      DATABASE_POOL_SIZE: '5',
+      TEMPORAL_ADDRESS: process.env.TEST_TEMPORAL_ADDRESS ?? 'localhost:7233',
+      TEMPORAL_TASK_QUEUE: `test-${randomBytes(6).toString('hex')}`,
+      JWT_SECRET: randomBytes(32).toString('hex'),
+      ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+      SMTP_URL: smtp.url,
+      DNS_SERVERS: dns.address,
+      PUBLIC_URL: 'http://localhost:3000',
+      ...options.env,
+    });
+    const orm = await initOrm(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+    cleanups.push(() => orm.close());
+    const mailer = createMailer(config.SMTP_URL, config.SMTP_MAX_CONNECTIONS);
+    cleanups.push(() => mailer.close());
+    const deps: Deps = {
+      config,
+      logger: createLogger(config.LOG_LEVEL, 'test'),
+      orm,
+      temporal: options.temporal ?? createTemporalGateway(config),
+      mailer,
+      dns: createDnsResolver(config.DNS_SERVERS),
+      sessions: sessionsFor(config),
+    };
+    const app = createApp(deps, [...allRoutes(deps), ...(options.extraRoutes ?? [])]);
+    const server = app.koa.listen(0, '127.0.0.1');
+    cleanups.push(() => new Promise((resolve) => server.close(resolve)));
+    await new Promise((resolve) => server.once('listening', resolve));
+    if (options.terminateWorkflows) cleanups.push(() => terminateRunningWorkflows(deps.temporal));
+    const worker = options.worker ? await options.worker(deps) : null;
+    if (worker) cleanups.push(() => worker.stop());
+    const pump = options.pump ? await startPump(deps) : null;
+    if (pump) cleanups.push(() => pump.stop());
+    return {
+      deps,
+      app,
+      server,
+      http: () => request(server),
+      smtp,
+      dns,
+      pump,
+      worker,
+      close: () => runCleanups(cleanups),
+    };
+  } catch (err) {
+    // The start's error is the one worth reporting; a failure to stop what had started would only hide it.
+    await runCleanups(cleanups).catch(() => undefined);
+    throw err;
+  }
 }

@@ -1,18 +1,14 @@
 import { Client, Connection } from '@temporalio/client';
 import { startStack, type TestStack } from '../helpers/stack';
-import { releaseTemporal, startWorker } from '../helpers/temporal';
+import { startWorker } from '../helpers/temporal';
 import { sql } from '../helpers/seed';
 import { addContact, csv, projectState, settled, tenant, upload } from './helpers';
 
 let stack: TestStack;
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({ terminateWorkflows: true });
 });
-afterAll(async () => {
-  if (!stack) return;
-  await releaseTemporal(stack.deps.temporal);
-  await stack.close();
-});
+afterAll(() => stack?.close());
 
 describe('job states', () => {
   it('is waiting until a worker runs it; a chunk that cannot be read fails the job with the reason, keeping what was done', async () => {

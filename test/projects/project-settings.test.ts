@@ -3,16 +3,12 @@ import { startStack, type TestStack } from '../helpers/stack';
 import { newTenant, signupUser, type TestProject, type TestUser } from '../helpers/fixtures';
 import { joinedUser } from '../helpers/members';
 import { seedContact, seedEvents, sql } from '../helpers/seed';
-import { releaseTemporal } from '../helpers/temporal';
 
 let stack: TestStack;
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({ terminateWorkflows: true });
 });
-afterAll(async () => {
-  await releaseTemporal(stack.deps.temporal);
-  await stack.close();
-});
+afterAll(() => stack?.close());
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { startStack, type TestStack } from '../helpers/stack';
 import { newTenant } from '../helpers/fixtures';
-import { releaseTemporal } from '../helpers/temporal';
 import { bearer } from '../domains/helpers';
 import { Template } from '../../src/modules/templates/entities';
 import { deleteTemplate, templateUsage } from '../../src/modules/templates/service';
@@ -14,12 +13,9 @@ import { verifiedDomain } from './helpers';
  */
 let stack: TestStack;
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({ terminateWorkflows: true });
 });
-afterAll(async () => {
-  await releaseTemporal(stack.deps.temporal);
-  await stack.close();
-});
+afterAll(() => stack?.close());
 
 const em = () => stack.deps.orm.em.fork();
 
