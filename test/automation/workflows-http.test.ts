@@ -1,5 +1,4 @@
 import { startStack, type TestStack } from '../helpers/stack';
-import { releaseTemporal } from '../helpers/temporal';
 import { verifiedDomain } from '../templates/helpers';
 import {
   addContact, addStep, allOf, automationState, chain, connect, createWorkflow, enable, filter, startExecution, tenant, type Tenant,
@@ -7,13 +6,9 @@ import {
 
 let stack: TestStack;
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({ terminateWorkflows: true });
 });
-afterAll(async () => {
-  if (!stack) return;
-  await releaseTemporal(stack.deps.temporal);
-  await stack.close();
-});
+afterAll(() => stack?.close());
 
 /** A request that must fail and leave the project's automations exactly as they were. */
 async function refused(t: Tenant, request: () => Promise<{ status: number; body: { error?: { code?: string } } }>, status: number, code: string) {

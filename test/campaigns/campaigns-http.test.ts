@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { startStack, type TestStack } from '../helpers/stack';
-import { releaseTemporal } from '../helpers/temporal';
 import { sql } from '../helpers/seed';
 import { addContact, allOf, filter } from '../segments/helpers';
 import { campaignBody, campaignState, campaignTenant, createCampaign, type CampaignTenant } from './helpers';
@@ -11,13 +10,9 @@ import { campaignBody, campaignState, campaignTenant, createCampaign, type Campa
  */
 let stack: TestStack;
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({ terminateWorkflows: true });
 });
-afterAll(async () => {
-  if (!stack) return;
-  await releaseTemporal(stack.deps.temporal);
-  await stack.close();
-});
+afterAll(() => stack?.close());
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();

@@ -1,19 +1,14 @@
 import { createPublicKey } from 'node:crypto';
 import { startStack, type TestStack } from '../helpers/stack';
 import { newTenant } from '../helpers/fixtures';
-import { releaseTemporal } from '../helpers/temporal';
 import { Domain } from '../../src/modules/domains/entities';
 import { addDomain, bearer, getDomain, listDomains, publish, recordOf, uniqueDomain } from './helpers';
 
 let stack: TestStack;
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({ terminateWorkflows: true });
 });
-afterAll(async () => {
-  if (!stack) return;
-  await releaseTemporal(stack.deps.temporal);
-  await stack.close();
-});
+afterAll(() => stack?.close());
 
 const storedRow = (id: string) => stack.deps.orm.em.fork().findOneOrFail(Domain, { id });
 

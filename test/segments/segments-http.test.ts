@@ -1,17 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { startStack, type TestStack } from '../helpers/stack';
-import { releaseTemporal } from '../helpers/temporal';
 import { sql } from '../helpers/seed';
 import { addContact, allOf, createSegment, filter, proPlan, segmentEvents, snapshot, tenant, type Tenant } from './helpers';
 
 let stack: TestStack;
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({ terminateWorkflows: true });
 });
-afterAll(async () => {
-  await releaseTemporal(stack.deps.temporal);
-  await stack.close();
-});
+afterAll(() => stack?.close());
 
 async function withPlans(t: Tenant) {
   await addContact(t, 'ann@example.test', { plan: 'pro' });
