@@ -1,25 +1,15 @@
-import type { DeliveryPump } from '../../src/modules/emails/delivery/pump';
 import { compactRollups } from '../../src/modules/analytics/compact-rollups';
 import { startStack, type TestStack } from '../helpers/stack';
-import { releaseTemporal } from '../helpers/temporal';
-import { startPump } from '../helpers/pump';
 import { sql } from '../helpers/seed';
 import type { TestProject } from '../helpers/fixtures';
 import { recipient, senderTenant } from '../emails/helpers';
 import { get, openMail, rollupDrift, sendAndDeliver } from '../activity/helpers';
 
 let stack: TestStack;
-let pump: DeliveryPump;
 beforeAll(async () => {
-  stack = await startStack();
-  pump = await startPump(stack.deps);
+  stack = await startStack({ pump: true, terminateWorkflows: true });
 });
-afterAll(async () => {
-  await pump?.stop();
-  if (!stack) return;
-  await releaseTemporal(stack.deps.temporal);
-  await stack.close();
-});
+afterAll(() => stack?.close());
 
 const slotsOf = async (table: 'email_stats' | 'event_stats', projectId: string) =>
   (await sql<{ slot: number }>(stack, `select distinct slot from ${table} where project_id = ? order by 1`, [projectId])).map((r) => r.slot);

@@ -1,22 +1,12 @@
-import type { DeliveryPump } from '../../src/modules/emails/delivery/pump';
 import { startStack, type TestStack } from '../helpers/stack';
-import { startPump } from '../helpers/pump';
-import { releaseTemporal } from '../helpers/temporal';
 import { recipient, send, settled, storedCounts } from '../emails/helpers';
 import { campaignTenant, type CampaignTenant } from '../campaigns/helpers';
 
 let stack: TestStack;
-let pump: DeliveryPump;
 beforeAll(async () => {
-  stack = await startStack();
-  pump = await startPump(stack.deps);
+  stack = await startStack({ pump: true, terminateWorkflows: true });
 });
-afterAll(async () => {
-  await pump?.stop();
-  if (!stack) return;
-  await releaseTemporal(stack.deps.temporal);
-  await stack.close();
-});
+afterAll(() => stack?.close());
 
 /** A sender tenant with its owner's session, to set caps and read consumption. */
 async function cappedSender(limits: Record<string, number | null>) {

@@ -1,25 +1,15 @@
 import { dkimVerify } from 'mailauth/lib/dkim/verify';
-import type { DeliveryPump } from '../../src/modules/emails/delivery/pump';
 import { startStack, type TestStack } from '../helpers/stack';
-import { releaseTemporal } from '../helpers/temporal';
 import { parseMail } from '../helpers/mail';
-import { startPump } from '../helpers/pump';
 import { sql } from '../helpers/seed';
 import { bearer } from '../domains/helpers';
 import { emailRow, recipient, send, senderTenant, settled } from './helpers';
 
 let stack: TestStack;
-let pump: DeliveryPump;
 beforeAll(async () => {
-  stack = await startStack();
-  pump = await startPump(stack.deps);
+  stack = await startStack({ pump: true, terminateWorkflows: true });
 });
-afterAll(async () => {
-  await pump?.stop();
-  if (!stack) return;
-  await releaseTemporal(stack.deps.temporal);
-  await stack.close();
-});
+afterAll(() => stack?.close());
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const pdf = Buffer.from('%PDF-1.4 a small report\n');

@@ -1,23 +1,13 @@
-import type { DeliveryPump } from '../../src/modules/emails/delivery/pump';
 import { emailStatusCounts } from '../../src/modules/emails/status';
 import { startStack, type TestStack } from '../helpers/stack';
-import { releaseTemporal } from '../helpers/temporal';
-import { startPump } from '../helpers/pump';
 import { bearer, uniqueDomain } from '../domains/helpers';
 import { recipient, send, senderTenant, settled, storedCounts } from './helpers';
 
 let stack: TestStack;
-let pump: DeliveryPump;
 beforeAll(async () => {
-  stack = await startStack();
-  pump = await startPump(stack.deps);
+  stack = await startStack({ pump: true, terminateWorkflows: true });
 });
-afterAll(async () => {
-  await pump?.stop();
-  if (!stack) return;
-  await releaseTemporal(stack.deps.temporal);
-  await stack.close();
-});
+afterAll(() => stack?.close());
 
 /** Long enough for a second delivery to show up, were there one. */
 const settle = () => new Promise((r) => setTimeout(r, 1_000));

@@ -1,25 +1,15 @@
 import { dkimVerify } from 'mailauth/lib/dkim/verify';
-import type { DeliveryPump } from '../../src/modules/emails/delivery/pump';
 import { startStack, type TestStack } from '../helpers/stack';
-import { releaseTemporal } from '../helpers/temporal';
-import { startPump } from '../helpers/pump';
 import { sql } from '../helpers/seed';
 import { bearer } from '../domains/helpers';
 import { recipient, send, senderTenant, settled, type Sender } from '../emails/helpers';
 import { eventsOf, headerOf, hrefsOf, mailTo, pathOf } from '../tracking/helpers';
 
 let stack: TestStack;
-let pump: DeliveryPump;
 beforeAll(async () => {
-  stack = await startStack();
-  pump = await startPump(stack.deps);
+  stack = await startStack({ pump: true, terminateWorkflows: true });
 });
-afterAll(async () => {
-  await pump?.stop();
-  if (!stack) return;
-  await releaseTemporal(stack.deps.temporal);
-  await stack.close();
-});
+afterAll(() => stack?.close());
 
 const BODY = `<p>News</p>
 <a href="{{ unsubscribeUrl }}">Unsubscribe</a> <a href="{{ subscribeUrl }}">Subscribe</a> <a href="{{ manageUrl }}">Preferences</a>`;

@@ -1,8 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { DeliveryPump } from '../../src/modules/emails/delivery/pump';
 import { startStack, type TestStack } from '../helpers/stack';
-import { releaseTemporal } from '../helpers/temporal';
-import { startPump } from '../helpers/pump';
 import { sql } from '../helpers/seed';
 import { SnsServer, type SignedSnsMessage, type UnsignedSnsMessage } from '../helpers/sns-server';
 import { recipient, send, senderTenant, settled } from '../emails/helpers';
@@ -12,19 +9,15 @@ import { bearer } from '../domains/helpers';
 const TOPIC = 'arn:aws:sns:us-east-1:123456789012:postwire-ses';
 
 let stack: TestStack;
-let pump: DeliveryPump;
 let sns: SnsServer;
 beforeAll(async () => {
   sns = await SnsServer.start();
-  stack = await startStack({ env: { ...sns.env, SNS_TOPIC_ARNS: `arn:aws:sns:eu-west-1:123456789012:other,${TOPIC}` } });
-  pump = await startPump(stack.deps);
+  const env = { ...sns.env, SNS_TOPIC_ARNS: `arn:aws:sns:eu-west-1:123456789012:other,${TOPIC}` };
+  stack = await startStack({ env, pump: true, terminateWorkflows: true });
 });
 afterAll(async () => {
-  await pump?.stop();
+  await stack?.close();
   await sns?.close();
-  if (!stack) return;
-  await releaseTemporal(stack.deps.temporal);
-  await stack.close();
 });
 
 /** A sent email to a subscribed contact, as SES would have received it. */

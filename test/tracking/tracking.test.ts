@@ -1,24 +1,14 @@
-import type { DeliveryPump } from '../../src/modules/emails/delivery/pump';
 import { startStack, type TestStack } from '../helpers/stack';
-import { releaseTemporal } from '../helpers/temporal';
-import { startPump } from '../helpers/pump';
 import { sql } from '../helpers/seed';
 import { bearer } from '../domains/helpers';
 import { recipient, send, senderTenant, settled, type Sender } from '../emails/helpers';
 import { emailState, eventsOf, headerOf, hrefsOf, mailTo, pathOf, pixelOf, setTrackingMode } from './helpers';
 
 let stack: TestStack;
-let pump: DeliveryPump;
 beforeAll(async () => {
-  stack = await startStack();
-  pump = await startPump(stack.deps);
+  stack = await startStack({ pump: true, terminateWorkflows: true });
 });
-afterAll(async () => {
-  await pump?.stop();
-  if (!stack) return;
-  await releaseTemporal(stack.deps.temporal);
-  await stack.close();
-});
+afterAll(() => stack?.close());
 
 const BODY = `<html><body>
 <p>Read <a class="cta" href="https://shop.example.test/sale?utm=mail&amp;id=7">the sale</a></p>
