@@ -111,8 +111,9 @@ export function composeMessage(email: OutgoingEmail): Mail.Options {
  * The message as handed to SMTP: built as nodemailer's `sendMail` would build it, DKIM-signed with the
  * sender domain's key, in one Buffer that the transport writes to the socket at once.
  */
-export async function signedMessage(email: OutgoingEmail, key: SigningKey): Promise<{ envelope: MimeNode.Envelope; raw: Buffer }> {
+export async function signedMessage(email: OutgoingEmail, key: SigningKey): Promise<{ envelope: MimeNode.Envelope; raw: Buffer; messageId: string }> {
   const root = new MailComposer(composeMessage(email)).compile();
   const built = buildInMemory(root) ?? (await root.build());
-  return { envelope: envelopeOf(email), raw: signMessage(built, key) };
+  // The Message-ID is named so that nodemailer does not make up (random bytes) one for the raw message.
+  return { envelope: envelopeOf(email), raw: signMessage(built, key), messageId: messageIdOf(email.id, email.from.email) };
 }
