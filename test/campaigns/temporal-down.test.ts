@@ -1,6 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
 import { startStack, type TestStack } from '../helpers/stack';
-import { releaseTemporal } from '../helpers/temporal';
 import { client } from '../audience/helpers';
 import { addContact } from '../segments/helpers';
 import { campaignState, campaignTenant, createCampaign } from './helpers';
@@ -11,15 +10,13 @@ const connection = Connection.lazy({ address: '127.0.0.1:1' });
 let up: TestStack;
 let down: TestStack;
 beforeAll(async () => {
-  up = await startStack();
+  up = await startStack({ terminateWorkflows: true });
   down = await startStack({ temporal: { client: new Client({ connection }), taskQueue: 'unreachable', searchAttributes: true } });
 });
 afterAll(async () => {
   await down?.close();
   await connection.close();
-  if (!up) return;
-  await releaseTemporal(up.deps.temporal);
-  await up.close();
+  await up?.close();
 });
 
 describe('campaigns while Temporal is unreachable', () => {

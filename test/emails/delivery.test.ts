@@ -3,7 +3,6 @@ import type { DeliveryPump } from '../../src/modules/emails/delivery/pump';
 import { claimDue } from '../../src/modules/emails/delivery/claim';
 import { enqueueEmails, type EmailDraft } from '../../src/modules/emails/enqueue';
 import { startStack, type TestStack } from '../helpers/stack';
-import { releaseTemporal } from '../helpers/temporal';
 import { startPump } from '../helpers/pump';
 import { seedContact, sql } from '../helpers/seed';
 import { waitFor } from '../helpers/wait';
@@ -15,17 +14,13 @@ let sender: Sender;
 const pumps: DeliveryPump[] = [];
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({ terminateWorkflows: true });
   sender = await senderTenant(stack);
 });
 afterEach(async () => {
   await Promise.all(pumps.splice(0).map((p) => p.stop()));
 });
-afterAll(async () => {
-  if (!stack) return;
-  await releaseTemporal(stack.deps.temporal);
-  await stack.close();
-});
+afterAll(() => stack?.close());
 
 async function pump(options: Parameters<typeof startPump>[1] = {}): Promise<DeliveryPump> {
   const started = await startPump(stack.deps, options);

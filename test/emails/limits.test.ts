@@ -1,27 +1,17 @@
-import type { DeliveryPump } from '../../src/modules/emails/delivery/pump';
 import { startStack, type TestStack } from '../helpers/stack';
-import { releaseTemporal } from '../helpers/temporal';
 import { parseMail } from '../helpers/mail';
-import { startPump } from '../helpers/pump';
 import { fileOf, recipient, send, senderTenant, settled, storedCounts, type Sender } from './helpers';
 
 const MB = 1024 * 1024;
 
 // Attachment limits raised so that attachments alone can make a message larger than 40 MB.
 let stack: TestStack;
-let pump: DeliveryPump;
 let sender: Sender;
 beforeAll(async () => {
-  stack = await startStack({ env: { MAX_ATTACHMENTS_COUNT: '2', MAX_ATTACHMENT_SIZE_MB: '60' } });
-  pump = await startPump(stack.deps);
+  stack = await startStack({ env: { MAX_ATTACHMENTS_COUNT: '2', MAX_ATTACHMENT_SIZE_MB: '60' }, pump: true, terminateWorkflows: true });
   sender = await senderTenant(stack);
 });
-afterAll(async () => {
-  await pump?.stop();
-  if (!stack) return;
-  await releaseTemporal(stack.deps.temporal);
-  await stack.close();
-});
+afterAll(() => stack?.close());
 
 const attachment = (bytes: number, name = 'data.bin') => ({ filename: name, content: fileOf(bytes), contentType: 'application/octet-stream' });
 const body = (attachments: unknown[]) => ({ to: recipient(), from: sender.from, subject: 'Large', body: '<p>Files</p>', attachments });

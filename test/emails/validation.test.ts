@@ -1,27 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import type { DeliveryPump } from '../../src/modules/emails/delivery/pump';
 import { startStack, type TestStack } from '../helpers/stack';
-import { releaseTemporal } from '../helpers/temporal';
-import { startPump } from '../helpers/pump';
 import { addDomain } from '../domains/helpers';
 import { fileOf, recipient, send, senderTenant, storedCounts, type Sender } from './helpers';
 
 let stack: TestStack;
-let pump: DeliveryPump;
 let sender: Sender;
 beforeAll(async () => {
-  stack = await startStack();
-  pump = await startPump(stack.deps);
+  stack = await startStack({ pump: true, terminateWorkflows: true });
   sender = await senderTenant(stack);
   // Signing up mails the user in the background; it must land before the cases count what was sent.
   await stack.smtp.waitFor((m) => m.to.includes(sender.user.email.toLowerCase()));
 });
-afterAll(async () => {
-  await pump?.stop();
-  if (!stack) return;
-  await releaseTemporal(stack.deps.temporal);
-  await stack.close();
-});
+afterAll(() => stack?.close());
 
 const MB = 1024 * 1024;
 const pdf = { filename: 'a.pdf', content: fileOf(10), contentType: 'application/pdf' };
