@@ -1,5 +1,5 @@
 import { startStack, type TestStack } from '../helpers/stack';
-import { releaseTemporal, startWorker, type RunningWorker } from '../helpers/temporal';
+import { startWorker } from '../helpers/temporal';
 import { campaignTenant, createCampaign, type CampaignTenant } from '../campaigns/helpers';
 import { addContact, executionIn, linearWorkflow, startExecution, type Tenant } from '../automation/helpers';
 import { get } from './helpers';
@@ -7,17 +7,10 @@ import { get } from './helpers';
 const MINUTE = 60_000;
 
 let stack: TestStack;
-let worker: RunningWorker;
 beforeAll(async () => {
-  stack = await startStack();
-  worker = await startWorker(stack.deps);
+  stack = await startStack({ worker: startWorker, terminateWorkflows: true });
 });
-afterAll(async () => {
-  await worker?.stop();
-  if (!stack) return;
-  await releaseTemporal(stack.deps.temporal);
-  await stack.close();
-});
+afterAll(() => stack?.close());
 
 async function schedule(t: CampaignTenant, name: string, inMinutes: number): Promise<{ id: string; at: string }> {
   const campaign = await createCampaign(t, { name });

@@ -1,25 +1,16 @@
 import { startStack, type TestStack } from '../helpers/stack';
 import { newTenant } from '../helpers/fixtures';
-import { releaseTemporal, startWorker, type RunningWorker } from '../helpers/temporal';
+import { startWorker } from '../helpers/temporal';
 import { waitFor } from '../helpers/wait';
 import { ProjectIdKey } from '../../src/temporal/search-attributes';
 import { domainVerifyWorkflowId } from '../../workflows/domain-verify/ids';
 import { addDomain, bearer, getDomain } from './helpers';
 
 let stack: TestStack;
-let worker: RunningWorker;
-
 beforeAll(async () => {
-  stack = await startStack();
-  worker = await startWorker(stack.deps);
+  stack = await startStack({ worker: startWorker, terminateWorkflows: true });
 });
-
-afterAll(async () => {
-  await worker?.stop();
-  if (!stack) return;
-  await releaseTemporal(stack.deps.temporal);
-  await stack.close();
-});
+afterAll(() => stack?.close());
 
 describe('domain-verify workflow (dev server)', () => {
   it('runs under a ProjectId search attribute with a summary, and DELETE stops it', async () => {

@@ -1,21 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { startStack, type TestStack } from '../helpers/stack';
-import { releaseTemporal, startWorker, type RunningWorker } from '../helpers/temporal';
+import { startWorker } from '../helpers/temporal';
 import { sql } from '../helpers/seed';
 import { addContact, contactsOf, eventsOf, projectState, settled, tenant, type Tenant } from './helpers';
 
 let stack: TestStack;
-let worker: RunningWorker;
 beforeAll(async () => {
-  stack = await startStack();
-  worker = await startWorker(stack.deps);
+  stack = await startStack({ worker: startWorker, terminateWorkflows: true });
 });
-afterAll(async () => {
-  await worker?.stop();
-  if (!stack) return;
-  await releaseTemporal(stack.deps.temporal);
-  await stack.close();
-});
+afterAll(() => stack?.close());
 
 const poll = (jobId: string) => `/contacts/bulk/${jobId}`;
 

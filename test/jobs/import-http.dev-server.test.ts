@@ -1,23 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { startStack, type TestStack } from '../helpers/stack';
-import { releaseTemporal, startWorker, type RunningWorker } from '../helpers/temporal';
+import { startWorker } from '../helpers/temporal';
 import { sql } from '../helpers/seed';
 import { waitFor } from '../helpers/wait';
 import { ProjectIdKey } from '../../src/temporal/search-attributes';
 import { addContact, contactsOf, csv, eventsOf, projectState, settled, tenant, upload, type Tenant } from './helpers';
 
 let stack: TestStack;
-let worker: RunningWorker;
 beforeAll(async () => {
-  stack = await startStack();
-  worker = await startWorker(stack.deps);
+  stack = await startStack({ worker: startWorker, terminateWorkflows: true });
 });
-afterAll(async () => {
-  await worker?.stop();
-  if (!stack) return;
-  await releaseTemporal(stack.deps.temporal);
-  await stack.close();
-});
+afterAll(() => stack?.close());
 
 const poll = (jobId: string) => `/contacts/import/${jobId}`;
 

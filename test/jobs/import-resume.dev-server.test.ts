@@ -3,7 +3,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities';
 import { workflowsPath } from '../../workflows/path';
 import { startStack, type TestStack } from '../helpers/stack';
-import { installRuntime, releaseTemporal, startWorker } from '../helpers/temporal';
+import { installRuntime, startWorker } from '../helpers/temporal';
 import { sql } from '../helpers/seed';
 import { waitFor } from '../helpers/wait';
 import { addContact, contactsOf, csv, eventsOf, settled, tenant, upload, type Tenant } from './helpers';
@@ -12,13 +12,11 @@ let stack: TestStack;
 const abandoned: NativeConnection[] = [];
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({ terminateWorkflows: true });
 });
 
 afterAll(async () => {
-  if (!stack) return;
-  await releaseTemporal(stack.deps.temporal);
-  await stack.close();
+  await stack?.close();
   // A worker given up on keeps a hold on its connection; closing it is refused, so the runtime is left to end it.
   await Promise.all(abandoned.map((c) => c.close().catch(() => undefined)));
 });

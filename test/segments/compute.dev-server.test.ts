@@ -1,5 +1,5 @@
 import { startStack, type TestStack } from '../helpers/stack';
-import { releaseTemporal, startWorker, type RunningWorker } from '../helpers/temporal';
+import { startWorker } from '../helpers/temporal';
 import { waitFor } from '../helpers/wait';
 import { sql } from '../helpers/seed';
 import { ProjectIdKey } from '../../src/temporal/search-attributes';
@@ -7,17 +7,10 @@ import { COMPUTE_CHUNK, segmentComputeWorkflowId, segmentTrackingWorkflowId } fr
 import { addContact, createSegment, proPlan, segmentEvents, tenant, type Tenant } from './helpers';
 
 let stack: TestStack;
-let worker: RunningWorker;
 beforeAll(async () => {
-  stack = await startStack();
-  worker = await startWorker(stack.deps);
+  stack = await startStack({ worker: startWorker, terminateWorkflows: true });
 });
-afterAll(async () => {
-  await worker?.stop();
-  if (!stack) return;
-  await releaseTemporal(stack.deps.temporal);
-  await stack.close();
-});
+afterAll(() => stack?.close());
 
 const handle = (workflowId: string) => stack.deps.temporal.client.workflow.getHandle(workflowId);
 
