@@ -1,9 +1,7 @@
-import type { DeliveryPump } from '../../src/modules/emails/delivery/pump';
 import { startStack, type TestStack } from '../helpers/stack';
 import { Client } from 'pg';
 import { throwawayDatabaseUrl } from '../helpers/database';
-import { releaseTemporal, startWorker, type RunningWorker } from '../helpers/temporal';
-import { startPump } from '../helpers/pump';
+import { startWorker } from '../helpers/temporal';
 import { waitForMail } from '../helpers/mail';
 import { sql } from '../helpers/seed';
 import { waitFor } from '../helpers/wait';
@@ -15,8 +13,6 @@ const HOUR = 3600 * 1000;
 const DAY = 24 * HOUR;
 
 let stack: TestStack;
-let worker: RunningWorker;
-let pump: DeliveryPump;
 beforeAll(async () => {
   // Every session of this stack runs in a zone 5:45 ahead of UTC: buckets must still be whole UTC hours and days.
   const url = await throwawayDatabaseUrl();
@@ -24,17 +20,9 @@ beforeAll(async () => {
   await db.connect();
   await db.query(`alter database "${new URL(url).pathname.slice(1)}" set timezone to 'Asia/Kathmandu'`);
   await db.end();
-  stack = await startStack({ env: { DATABASE_URL: url } });
-  worker = await startWorker(stack.deps);
-  pump = await startPump(stack.deps);
+  stack = await startStack({ env: { DATABASE_URL: url }, worker: startWorker, pump: true, terminateWorkflows: true });
 });
-afterAll(async () => {
-  await pump?.stop();
-  await worker?.stop();
-  if (!stack) return;
-  await releaseTemporal(stack.deps.temporal);
-  await stack.close();
-});
+afterAll(() => stack?.close());
 
 interface Story {
   sender: Sender;

@@ -1,6 +1,5 @@
 import { rm } from 'node:fs/promises';
 import { startStack, type TestStack } from '../helpers/stack';
-import { releaseTemporal } from '../helpers/temporal';
 import { sql } from '../helpers/seed';
 import { waitFor } from '../helpers/wait';
 import { bundleWorkflows, startWorkerProcess, workerEnv, type WorkerProcess } from '../helpers/worker-processes';
@@ -15,15 +14,13 @@ let stack: TestStack;
 let bundle: string;
 const workers: WorkerProcess[] = [];
 beforeAll(async () => {
-  stack = await startStack({ env: { CAMPAIGN_BATCH_SIZE: '5' } });
+  stack = await startStack({ env: { CAMPAIGN_BATCH_SIZE: '5' }, terminateWorkflows: true });
   bundle = await bundleWorkflows();
 });
 afterAll(async () => {
   await Promise.all(workers.map((w) => w.stop()));
   await rm(bundle, { force: true });
-  if (!stack) return;
-  await releaseTemporal(stack.deps.temporal);
-  await stack.close();
+  await stack?.close();
 });
 
 async function startWorker(): Promise<WorkerProcess> {

@@ -1,9 +1,7 @@
-import type { DeliveryPump } from '../../src/modules/emails/delivery/pump';
 import { CampaignIdKey, ProjectIdKey } from '../../src/temporal/search-attributes';
 import { startStack, type TestStack } from '../helpers/stack';
-import { releaseTemporal, startWorker, type RunningWorker } from '../helpers/temporal';
+import { startWorker } from '../helpers/temporal';
 import { parseMail, waitForMail } from '../helpers/mail';
-import { startPump } from '../helpers/pump';
 import { sql } from '../helpers/seed';
 import { waitFor } from '../helpers/wait';
 import { joinedUser } from '../helpers/members';
@@ -21,20 +19,10 @@ jest.setTimeout(180_000);
 const SEND_LIMIT_MS = 90_000;
 
 let stack: TestStack;
-let worker: RunningWorker;
-let pump: DeliveryPump;
 beforeAll(async () => {
-  stack = await startStack({ env: { CAMPAIGN_BATCH_SIZE: String(BATCH) } });
-  worker = await startWorker(stack.deps);
-  pump = await startPump(stack.deps);
+  stack = await startStack({ env: { CAMPAIGN_BATCH_SIZE: String(BATCH) }, worker: startWorker, pump: true, terminateWorkflows: true });
 });
-afterAll(async () => {
-  await pump?.stop();
-  await worker?.stop();
-  if (!stack) return;
-  await releaseTemporal(stack.deps.temporal);
-  await stack.close();
-});
+afterAll(() => stack?.close());
 
 const handle = (campaignId: string) => stack.deps.temporal.client.workflow.getHandle(campaignWorkflowId(campaignId));
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { startStack, type TestStack } from '../helpers/stack';
 import { newTenant } from '../helpers/fixtures';
-import { gatewayFor, startWorker, timeSkippingEnv, type RunningWorker } from '../helpers/temporal';
+import { gatewayFor, startWorker, timeSkippingEnv } from '../helpers/temporal';
 import { waitFor } from '../helpers/wait';
 import { domainVerifyWorkflowId } from '../../workflows/domain-verify/ids';
 import { startDomainVerify } from '../../workflows/domain-verify/lifecycle';
@@ -13,16 +13,13 @@ const MINUTE = 60_000;
 
 let env: TestWorkflowEnvironment;
 let stack: TestStack;
-let worker: RunningWorker;
 
 beforeAll(async () => {
   env = await timeSkippingEnv();
-  stack = await startStack({ temporal: gatewayFor(env, `domains-${randomBytes(4).toString('hex')}`) });
-  worker = await startWorker(stack.deps, env.nativeConnection);
+  stack = await startStack({ temporal: gatewayFor(env, `domains-${randomBytes(4).toString('hex')}`), worker: (deps) => startWorker(deps, env.nativeConnection) });
 });
 
 afterAll(async () => {
-  await worker?.stop();
   await stack?.close();
   await env?.teardown();
 });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { startStack, type TestStack } from '../helpers/stack';
-import { gatewayFor, startWorker, timeSkippingEnv, type RunningWorker } from '../helpers/temporal';
+import { gatewayFor, startWorker, timeSkippingEnv } from '../helpers/temporal';
 import { waitFor } from '../helpers/wait';
 import { sql } from '../helpers/seed';
 import { COMPUTES_PER_RUN, segmentComputeWorkflowId, segmentTrackingWorkflowId } from '../../workflows/segments/ids';
@@ -12,14 +12,11 @@ const INTERVAL = 15 * MINUTE;
 
 let env: TestWorkflowEnvironment;
 let stack: TestStack;
-let worker: RunningWorker;
 beforeAll(async () => {
   env = await timeSkippingEnv();
-  stack = await startStack({ temporal: gatewayFor(env, `segments-${randomBytes(4).toString('hex')}`) });
-  worker = await startWorker(stack.deps, env.nativeConnection);
+  stack = await startStack({ temporal: gatewayFor(env, `segments-${randomBytes(4).toString('hex')}`), worker: (deps) => startWorker(deps, env.nativeConnection) });
 });
 afterAll(async () => {
-  await worker?.stop();
   await stack?.close();
   await env?.teardown();
 });
