@@ -4,7 +4,7 @@ import { EventDispatcher } from '../../src/modules/events/outbox/dispatcher';
 import { automationTrigger } from '../../src/modules/automations/trigger';
 import type { DeliveryPump } from '../../src/modules/emails/delivery/pump';
 import { startStack, type TestStack } from '../helpers/stack';
-import { gatewayFor, releaseTemporal, startWorker, timeSkippingEnv, type RunningWorker } from '../helpers/temporal';
+import { gatewayFor, startWorker, timeSkippingEnv } from '../helpers/temporal';
 import { startPump } from '../helpers/pump';
 
 /** What the worker process runs for automations: workflows and activities, the events outbox, the delivery pump. */
@@ -12,7 +12,6 @@ export interface Engine {
   stack: TestStack;
   /** Set on the time-skipping server. */
   env: TestWorkflowEnvironment | null;
-  worker: RunningWorker;
   dispatcher: EventDispatcher;
   pump: DeliveryPump;
   close(): Promise<void>;
@@ -34,21 +33,19 @@ export async function startEngine(options: { timeSkipping: boolean; env?: Record
   const stack = await startStack({
     env: options.env,
     ...(env ? { temporal: gatewayFor(env, `automation-${randomBytes(4).toString('hex')}`) } : {}),
+    worker: (deps) => startWorker(deps, env?.nativeConnection),
+    terminateWorkflows: !env,
   });
-  const worker = await startWorker(stack.deps, env?.nativeConnection);
   const dispatcher = await startDispatcher(stack);
   const pump = await startPump(stack.deps);
   return {
     stack,
     env,
-    worker,
     dispatcher,
     pump,
     close: async () => {
       await pump.stop();
       await dispatcher.stop();
-      await worker.stop();
-      if (!env) await releaseTemporal(stack.deps.temporal);
       await stack.close();
       await env?.teardown();
     },

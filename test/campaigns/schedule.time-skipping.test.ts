@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { DeliveryPump } from '../../src/modules/emails/delivery/pump';
 import { startStack, type TestStack } from '../helpers/stack';
-import { gatewayFor, startWorker, timeSkippingEnv, type RunningWorker } from '../helpers/temporal';
+import { gatewayFor, startWorker, timeSkippingEnv } from '../helpers/temporal';
 import { startPump } from '../helpers/pump';
 import { sql } from '../helpers/seed';
 import { waitFor } from '../helpers/wait';
@@ -22,20 +22,21 @@ const SEND_LIMIT_MS = 90_000;
 
 let env: TestWorkflowEnvironment;
 let stack: TestStack;
-let worker: RunningWorker;
 let pump: DeliveryPump | null = null;
 beforeAll(async () => {
   env = await timeSkippingEnv();
   // One recipient per activity: sends take many steps, so continue-as-new is reached with a small audience.
-  stack = await startStack({ temporal: gatewayFor(env, `campaigns-${randomBytes(4).toString('hex')}`), env: { CAMPAIGN_BATCH_SIZE: '1' } });
-  worker = await startWorker(stack.deps, env.nativeConnection);
+  stack = await startStack({
+    temporal: gatewayFor(env, `campaigns-${randomBytes(4).toString('hex')}`),
+    env: { CAMPAIGN_BATCH_SIZE: '1' },
+    worker: (deps) => startWorker(deps, env.nativeConnection),
+  });
 });
 afterEach(async () => {
   await pump?.stop();
   pump = null;
 });
 afterAll(async () => {
-  await worker?.stop();
   await stack?.close();
   await env?.teardown();
 });
