@@ -5,8 +5,8 @@ import type { SigningKey } from './compose';
 /**
  * DKIM-signs a built message in one pass over a Buffer. nodemailer's `dkim` option does the same through a
  * chain of streams that then hands the message to the socket a few bytes at a time, one write (and one
- * event-loop turn) per chunk: that, not the RSA signature, was most of the pump's CPU per email. The header
- * field comes from nodemailer's own signer, so the message is byte for byte the one its `dkim` option sends
+ * event-loop turn) per chunk, a large share of the pump's CPU and garbage per email. The header field comes
+ * from nodemailer's own signer, so the message is byte for byte the one its `dkim` option sends
  * (test/emails/dkim-signature.test.ts compares them).
  */
 

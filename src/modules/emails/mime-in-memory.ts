@@ -4,8 +4,8 @@ import { encode, wrap } from 'nodemailer/lib/qp';
 /**
  * nodemailer's MimeNode.build() without its streams, for the messages that are all text in memory: the
  * headers and the quoted-printable encoding are nodemailer's own functions, assembled in the order its
- * stream() writes them. build() pipes every part through several streams and an event-loop turn per step,
- * which cost the pump more CPU than the RSA signature. Anything else (base64 parts such as attachments or
+ * stream() writes them. build() pipes every part through several streams with an event-loop turn per step,
+ * half again the CPU of this for a typical email. Anything else (base64 parts such as attachments or
  * non-Latin text, streamed content) is left to build() (test/emails/mime-in-memory.test.ts compares them).
  */
 
