@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { offsetPageFields } from '../../http/offset-page';
 import { CAMPAIGN_STATUSES } from '../campaigns/entities';
 import { MAX_PAGE as MAX_PAGE_SIZE } from '../../http/cursor';
 import { RangeResponse, orderedRange, rangeFields } from './range';
@@ -55,14 +56,7 @@ export const TopCampaignsResponse = z.object({
 export const CampaignStatsQuery = z
   .object({
     ...rangeFields,
-    page: z.coerce.number().int().min(1).default(1),
-    pageSize: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .default(20)
-      .transform((n) => Math.min(n, MAX_PAGE_SIZE))
-      .describe(`Larger values are clamped to ${MAX_PAGE_SIZE}`),
+    ...offsetPageFields,
   })
   .superRefine(orderedRange);
 

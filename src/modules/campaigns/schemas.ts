@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { offsetPageFields } from '../../http/offset-page';
 import { resourceId } from '../../http/resource-id';
 import { filterTreeInput, FilterTreeSchema } from '../filters/schemas';
 import { MAX_TEMPLATE_LENGTH } from '../templates/engine';
-import { MAX_PAGE_SIZE, MessageResponse } from '../templates/schemas';
+import { MessageResponse } from '../templates/schemas';
 import { AUDIENCE_TYPES, CAMPAIGN_STATUSES, CAMPAIGN_TYPES } from './entities';
 
 export const MAX_NAME_LENGTH = 255;
@@ -55,14 +56,7 @@ export const CampaignBody = z
 export type CampaignBody = z.infer<typeof CampaignBody>;
 
 export const ListCampaignsQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  pageSize: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .default(20)
-    .transform((n) => Math.min(n, MAX_PAGE_SIZE))
-    .describe(`Larger values are clamped to ${MAX_PAGE_SIZE}`),
+  ...offsetPageFields,
   status: Status.optional().describe('An unrecognised value is a 400'),
   search: z.string().max(200).optional().describe('Case-insensitive substring of name, subject or sender address'),
   sort: z.enum(CAMPAIGN_SORTS).catch('createdAt').default('createdAt').describe('Unknown values fall back to createdAt'),

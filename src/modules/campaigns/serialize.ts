@@ -2,17 +2,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { campaignCounts, type CampaignCounts } from './counts';
 import type { Campaign } from './entities';
 import type { CampaignResponse } from './schemas';
+import { serializeMessage } from '../templates/serialize';
 
 export const serializeCampaign = (c: Campaign, counts: CampaignCounts): CampaignResponse => ({
-  id: c.id,
-  name: c.name,
-  description: c.description ?? null,
-  subject: c.subject,
-  body: c.body,
-  from: c.from,
-  fromName: c.fromName ?? null,
-  replyTo: c.replyTo ?? null,
-  type: c.type,
+  ...serializeMessage(c),
   templateId: c.templateId ?? null,
   status: c.status,
   audienceType: c.audienceType,

@@ -1,10 +1,10 @@
 import { z } from 'zod';
+import { offsetPageFields } from '../../http/offset-page';
 import { resourceId } from '../../http/resource-id';
 import { PlainError } from '../../http/errors';
 import { MAX_TEMPLATE_LENGTH } from './engine';
 import { TEMPLATE_TYPES } from './entities';
 
-export const MAX_PAGE_SIZE = 100;
 export const MAX_NAME_LENGTH = 255;
 export const TEMPLATE_SORTS = ['name', 'createdAt', 'updatedAt'] as const;
 
@@ -71,14 +71,7 @@ export type UpdateTemplateBody = z.infer<typeof UpdateTemplateBody>;
 export const TemplateIdParams = z.object({ id: resourceId('TEMPLATE_NOT_FOUND') });
 
 export const ListTemplatesQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  pageSize: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .default(20)
-    .transform((n) => Math.min(n, MAX_PAGE_SIZE))
-    .describe(`Larger values are clamped to ${MAX_PAGE_SIZE}`),
+  ...offsetPageFields,
   type: Type.optional(),
   search: z.string().max(200).optional().describe('Case-insensitive substring of name, description or subject'),
   sort: z.enum(TEMPLATE_SORTS).catch('createdAt').default('createdAt').describe('Unknown values fall back to createdAt'),
@@ -98,6 +91,7 @@ export const MessageResponse = z.object({
   replyTo: z.string().nullable(),
   type: Type,
 });
+export type MessageResponse = z.infer<typeof MessageResponse>;
 
 export const TemplateResponse = MessageResponse.extend({
   projectId: z.uuid(),

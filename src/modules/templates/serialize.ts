@@ -1,16 +1,23 @@
 import type { Template } from './entities';
-import type { TemplateResponse } from './schemas';
+import type { MessageResponse, TemplateResponse } from './schemas';
+
+type Message = Pick<Template, 'id' | 'name' | 'description' | 'subject' | 'body' | 'from' | 'fromName' | 'replyTo' | 'type'>;
+
+/** The message fields of a template, or of a campaign's copy of one. */
+export const serializeMessage = (m: Message): MessageResponse => ({
+  id: m.id,
+  name: m.name,
+  description: m.description ?? null,
+  subject: m.subject,
+  body: m.body,
+  from: m.from,
+  fromName: m.fromName ?? null,
+  replyTo: m.replyTo ?? null,
+  type: m.type,
+});
 
 export const serializeTemplate = (t: Template): TemplateResponse => ({
-  id: t.id,
-  name: t.name,
-  description: t.description ?? null,
-  subject: t.subject,
-  body: t.body,
-  from: t.from,
-  fromName: t.fromName ?? null,
-  replyTo: t.replyTo ?? null,
-  type: t.type,
+  ...serializeMessage(t),
   projectId: t.projectId,
   createdAt: t.createdAt.toISOString(),
   updatedAt: t.updatedAt.toISOString(),
