@@ -100,6 +100,9 @@ export async function setSubscriptions(em: EntityManager, projectId: string, ids
        where "project_id" = ? and "id" in ${IDS} and "subscribed" <> ? returning "id", old."subscribed" as "was"`,
       [subscribed, projectId, JSON.stringify(ids), subscribed],
     );
+    // UPDATE returns rows in storage order; the events follow the order the contacts were asked for.
+    const position = new Map(ids.map((id, i) => [id, i]));
+    changed.sort((a, b) => position.get(a.id)! - position.get(b.id)!);
     for (const row of changed) {
       const flip = flipOf(row.was, subscribed);
       if (flip) recordFlip(tx, { id: row.id, projectId }, flip);
