@@ -3,7 +3,9 @@ import { NotificationListener } from './notification-listener';
 
 /**
  * One pass over a table of due work: does what is due now and returns how many milliseconds until the next
- * row falls due (Infinity when none is scheduled).
+ * row falls due (Infinity when none is scheduled, 0 or less when one is already due). A pass that reads the
+ * next due time with SQL must not clamp it with `greatest(0, …)`: GREATEST ignores NULL, so "nothing
+ * scheduled" would read as "due now" and the loop would spin.
  */
 export type Pass = () => Promise<number>;
 
@@ -81,7 +83,7 @@ export class WakeLoop {
       this.pending = false;
       let delay = this.options.pollIntervalMs;
       try {
-        delay = Math.min(delay, await this.pass());
+        delay = Math.max(0, Math.min(delay, await this.pass()));
       } catch (err) {
         this.logger.error({ err, loop: this.options.name }, 'background pass failed; retrying at the next poll');
       }

@@ -48,7 +48,7 @@ export const PUMP_DEFAULTS: PumpOptions = {
 const SUPPRESSED = 'Suppressed: the recipient bounced permanently or complained, so marketing email is not sent to it';
 
 const NEXT_DUE = `
-select greatest(0, extract(epoch from min(n."at") - clock_timestamp()) * 1000)::float8 as ms
+select (extract(epoch from min(n."at") - clock_timestamp()) * 1000)::float8 as ms
 from (values (0), (1), (2)) as p("priority")
 cross join lateral (select "next_attempt_at" as "at" from emails
   where "status" = 'PENDING' and "priority" = p."priority" order by "next_attempt_at" limit 1) n`;

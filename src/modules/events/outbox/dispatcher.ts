@@ -52,7 +52,7 @@ update events e set "dispatch_attempts" = e."dispatch_attempts" + 1,
 from jsonb_to_recordset(?::jsonb) as f(id uuid, delay_ms integer, error text) where e."id" = f.id`;
 
 const NEXT_DUE = `
-select greatest(0, extract(epoch from min("next_dispatch_at") - clock_timestamp()) * 1000)::float8 as ms
+select (extract(epoch from min("next_dispatch_at") - clock_timestamp()) * 1000)::float8 as ms
 from events where "dispatched_at" is null`;
 
 interface Failure {
