@@ -28,7 +28,9 @@ async function main(): Promise<number> {
     const args = process.env.CI ? ['--ci', ...process.argv.slice(2)] : process.argv.slice(2);
     return await new Promise<number>((resolve) => {
       const child = spawn(jest, args, { cwd: root, env, stdio: 'inherit' });
-      child.once('exit', (code) => resolve(code ?? 1));
+      // Stopped from outside: jest ends, then the servers this run started stop below.
+      for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => child.kill(signal));
+      child.once('exit', (code, signal) => resolve(code ?? (signal ? 130 : 1)));
     });
   } finally {
     await temporal.stop();

