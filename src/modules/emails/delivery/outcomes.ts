@@ -1,7 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../../db/orm';
 import type { Logger } from '../../../logger';
-import { emailEventColumns, recordEmailEvent, type EmailEventSource } from '../email-events';
+import { notifyAfterCommit } from '../../../db/commit-notifier';
+import { OUTBOX_CHANNEL } from '../../events/outbox/channel';
+import { emailEventColumns } from '../email-events';
 
 /** How one delivery attempt ended. */
 export type Outcome =
@@ -9,12 +11,19 @@ export type Outcome =
   | { kind: 'retry'; id: string; leaseId: string; delayMs: number; error: string }
   | { kind: 'failed'; id: string; leaseId: string; error: string };
 
-// SENT applies whoever holds the lease now: the server accepted the message, whatever else is under way.
+// SENT applies whoever holds the lease now: the server accepted the message, whatever else is under way. The
+// `email.sent` service event (decisions.md) is recorded by the same statement, so a mark is one short write.
 const MARK_SENT = `
-update emails e set "status" = 'SENT', "sent_at" = s."at", "error" = null, "lease_id" = null, "updated_at" = now()
-from jsonb_to_recordset(?::jsonb) as s("id" uuid, "at" timestamptz)
-where e."id" = s."id" and e."status" = 'PENDING'
-returning ${emailEventColumns('e')}`;
+with sent as (
+  update emails e set "status" = 'SENT', "sent_at" = s."at", "error" = null, "lease_id" = null, "updated_at" = now()
+  from jsonb_to_recordset(?::jsonb) as s("id" uuid, "at" timestamptz)
+  where e."id" = s."id" and e."status" = 'PENDING'
+  returning ${emailEventColumns('e')})
+insert into events ("id", "created_at", "project_id", "contact_id", "name", "data")
+select gen_random_uuid(), now(), "project_id", "contact_id", 'email.sent', jsonb_strip_nulls(jsonb_build_object(
+  'emailId', "id", 'subject', "subject", 'from', "from_address", 'templateId', "template_id", 'campaignId', "campaign_id",
+  'sourceType', "source_type"))
+from sent where "contact_id" is not null`;
 
 // Only the current lease holder may reschedule or fail an email: a worker whose lease ran out may not undo
 // the outcome of the worker that took the email over.
@@ -30,16 +39,19 @@ from jsonb_to_recordset(?::jsonb) as f("id" uuid, "lease_id" uuid, "error" text)
 where e."id" = f."id" and e."lease_id" = f."lease_id" and e."status" = 'PENDING'`;
 
 const RETRY_WRITE_MS = 1_000;
+const WRITERS = 3;
 
 /**
  * Writes delivery outcomes with group commit: an outcome is written by the next transaction to start, which
- * takes everything that arrived while the previous one ran. Marks stay a few milliseconds behind SMTP's
- * acceptance under any load, at one transaction per batch instead of one per email. If the database cannot
- * be reached, outcomes are kept and written when it can.
+ * takes everything that arrived until then, with up to WRITERS transactions under way, so an outcome does not
+ * wait for a whole write before its own begins. Marks stay a few milliseconds behind SMTP's acceptance under
+ * any load, at one transaction per batch instead of one per email: a worker killed in between has these
+ * messages sent again (under the same Message-ID; docs/delivery.md), so the shorter the lag the better. If
+ * the database cannot be reached, outcomes are kept and written when it can.
  */
 export class OutcomeWriter {
   private queue: Outcome[] = [];
-  private writing: Promise<void> | null = null;
+  private readonly writers = new Set<Promise<void>>();
 
   constructor(
     private readonly orm: Orm,
@@ -54,17 +66,18 @@ export class OutcomeWriter {
   }
 
   private kick(): void {
-    if (this.writing) return;
-    this.writing = this.writeAll().finally(() => {
-      this.writing = null;
+    if (this.writers.size >= WRITERS) return;
+    const writer: Promise<void> = this.writeAll().finally(() => {
+      this.writers.delete(writer);
       // Outcomes added between the last write and this point.
       if (this.queue.length > 0) this.kick();
     });
+    this.writers.add(writer);
   }
 
   /** Resolves once every outcome added so far is written. */
   async drain(): Promise<void> {
-    while (this.writing) await this.writing;
+    while (this.writers.size > 0) await Promise.all(this.writers);
   }
 
   private async writeAll(): Promise<void> {
@@ -88,9 +101,8 @@ async function write(tx: EntityManager, batch: Outcome[]): Promise<void> {
   const retries = batch.flatMap((o) => (o.kind === 'retry' ? [{ id: o.id, lease_id: o.leaseId, delay_ms: o.delayMs, error: o.error }] : []));
   const failures = batch.flatMap((o) => (o.kind === 'failed' ? [{ id: o.id, lease_id: o.leaseId, error: o.error }] : []));
   if (sent.length) {
-    const rows = await tx.execute<EmailEventSource[]>(MARK_SENT, [JSON.stringify(sent)]);
-    // The `email.sent` service event, committed with the SENT mark.
-    for (const row of rows) recordEmailEvent(tx, row, 'email.sent');
+    await tx.execute(MARK_SENT, [JSON.stringify(sent)]);
+    notifyAfterCommit(tx, OUTBOX_CHANNEL);
   }
   if (retries.length) await tx.execute(MARK_RETRY, [JSON.stringify(retries)]);
   if (failures.length) await tx.execute(MARK_FAILED, [JSON.stringify(failures)]);
