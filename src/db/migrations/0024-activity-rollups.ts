@@ -11,20 +11,26 @@ import { Migration } from '@mikro-orm/migrations';
  * indexes the activity feed and its upcoming list read.
  */
 
-const EMAIL_COLUMNS = [
+export const EMAIL_COLUMNS = [
   'project_id', 'source_type', 'campaign_id', 'status', 'created_at',
   'sent_at', 'delivered_at', 'opened_at', 'clicked_at', 'bounced_at', 'complained_at', 'failed_at',
 ];
 const STAGES = ['sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained', 'failed'];
-const COUNTERS = ['billable', ...STAGES];
+export const COUNTERS = ['billable', ...STAGES];
+
+/**
+ * How rollup rows are split (migrations 0025, 0026): not at all (`false`), or into the slot an SQL expression
+ * gives for the source row aliased `alias`.
+ */
+export type Slotting = false | ((alias: string) => string);
 
 /**
  * Aggregated counter changes of `source`, rows of emails' columns with a `sign` (+1 counts a row in, -1 out):
- * one line per counter occurrence, at the hour of the timestamp that dates it. `slotted` (migration 0025)
- * also splits each line by the email's slot, and then `source` must carry the email's id.
+ * one line per counter occurrence, at the hour of the timestamp that dates it. `slotted` also splits each
+ * line by its slot; `source` then carries the email's id.
  */
-const emailDeltas = (source: string, slotted = false) => `
-select r."project_id", date_trunc('hour', m."at", 'UTC') as "hour", r."source_type", r."campaign_id",${slotted ? ` ${SLOT('r')} as "slot",` : ''}
+export const emailDeltas = (source: string, slotted: Slotting = false) => `
+select r."project_id", date_trunc('hour', m."at", 'UTC') as "hour", r."source_type", r."campaign_id",${slotted ? ` ${slotted('r')} as "slot",` : ''}
   ${COUNTERS.map((c) => `sum(r."sign") filter (where m."counter" = '${c}') as "${c}"`).join(',\n  ')}
 from (${source}) r
 cross join lateral (values
@@ -38,29 +44,29 @@ order by ${keyPositions(slotted)}`;
 
 /** The counter slot of a row: the last byte of a UUID v4 is random, so concurrent writers spread over the slots. */
 export const SLOT = (alias: string) => `get_byte(uuid_send(${alias}."id"), 15) % 16`;
-const keyPositions = (slotted: boolean) => (slotted ? '1, 2, 3, 4, 5' : '1, 2, 3, 4');
-const emailKey = (slotted: boolean) => `"project_id", "hour", "source_type", "campaign_id"${slotted ? ', "slot"' : ''}`;
+const keyPositions = (slotted: Slotting) => (slotted ? '1, 2, 3, 4, 5' : '1, 2, 3, 4');
+const emailKey = (slotted: Slotting) => `"project_id", "hour", "source_type", "campaign_id"${slotted ? ', "slot"' : ''}`;
 /** The emails' columns a delta reads, as a select list of `alias` (or bare). */
-const emailColumns = (slotted: boolean, alias?: string) =>
+const emailColumns = (slotted: Slotting, alias?: string) =>
   (slotted ? ['id', ...EMAIL_COLUMNS] : EMAIL_COLUMNS).map((c) => (alias ? `${alias}."${c}"` : `"${c}"`)).join(', ');
 
-export const upsertEmailDeltas = (source: string, slotted = false) => `
+export const upsertEmailDeltas = (source: string, slotted: Slotting = false) => `
 insert into "email_stats" (${emailKey(slotted)}, ${COUNTERS.map((c) => `"${c}"`).join(', ')})
 select ${emailKey(slotted)}, ${COUNTERS.map((c) => `coalesce("${c}", 0)`).join(', ')}
 from (${emailDeltas(source, slotted)}) d
 on conflict (${emailKey(slotted)}) do update set
   ${COUNTERS.map((c) => `"${c}" = "email_stats"."${c}" + excluded."${c}"`).join(', ')}`;
 
-export const insertedEmails = (slotted = false) => `select ${emailColumns(slotted)}, 1 as "sign" from "new_rows"`;
+export const insertedEmails = (slotted: Slotting = false) => `select ${emailColumns(slotted)}, 1 as "sign" from "new_rows"`;
 
-export const updatedEmails = (slotted = false) => `
+export const updatedEmails = (slotted: Slotting = false) => `
 select x.* from "new_rows" n join "old_rows" o on o."id" = n."id"
 cross join lateral (values (${emailColumns(slotted, 'n')}, 1), (${emailColumns(slotted, 'o')}, -1)) as x(${emailColumns(slotted)}, "sign")
 where (${emailColumns(false, 'n')}) is distinct from (${emailColumns(false, 'o')})`;
 
 // A deleted email only takes counts away from rows that exist: when a project goes, its rollup rows may
 // already be gone, and an upsert would recreate them for a project that no longer exists.
-export const deletedEmails = (slotted = false) => `
+export const deletedEmails = (slotted: Slotting = false) => `
 update "email_stats" s set ${COUNTERS.map((c) => `"${c}" = s."${c}" - coalesce(d."${c}", 0)`).join(', ')}
 from (${emailDeltas(`select ${emailColumns(slotted)}, 1 as "sign" from "old_rows"`, slotted)}) d
 where s."project_id" = d."project_id" and s."hour" = d."hour" and s."source_type" = d."source_type"

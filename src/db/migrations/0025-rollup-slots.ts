@@ -18,9 +18,9 @@ alter table "event_stats" add column "slot" smallint not null default 0;
 alter table "event_stats" drop constraint "event_stats_pkey";
 alter table "event_stats" add primary key ("project_id", "hour", "name", "slot");
 
-${trigger('email_stats_insert', upsertEmailDeltas(insertedEmails(true), true), true)}
-${trigger('email_stats_update', upsertEmailDeltas(updatedEmails(true), true), true)}
-${trigger('email_stats_delete', deletedEmails(true), true)}
+${trigger('email_stats_insert', upsertEmailDeltas(insertedEmails(SLOT), SLOT), true)}
+${trigger('email_stats_update', upsertEmailDeltas(updatedEmails(SLOT), SLOT), true)}
+${trigger('email_stats_delete', deletedEmails(SLOT), true)}
 ${trigger('event_stats_insert', `
   insert into "event_stats" ("project_id", "hour", "name", "slot", "count")
   select "project_id", date_trunc('hour', "created_at", 'UTC'), "name", ${SLOT('new_rows')}, count(*) from "new_rows" group by 1, 2, 3, 4 order by 1, 2, 3, 4

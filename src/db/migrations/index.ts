@@ -16,6 +16,7 @@ import { Migration0019AutomationGraphVersion } from './0019-automation-graph-ver
 import { Migration0021Tracking } from './0021-tracking';
 import { Migration0024ActivityRollups } from './0024-activity-rollups';
 import { Migration0025RollupSlots } from './0025-rollup-slots';
+import { Migration0026RollupSlotPerConnection } from './0026-rollup-slot-per-connection';
 
 /** Every migration, in order. Files are committed; the schema never changes at run time otherwise. */
 export const migrationsList: MigrationObject[] = [
@@ -36,4 +37,5 @@ export const migrationsList: MigrationObject[] = [
   { name: '0021-tracking', class: Migration0021Tracking },
   { name: '0024-activity-rollups', class: Migration0024ActivityRollups },
   { name: '0025-rollup-slots', class: Migration0025RollupSlots },
+  { name: '0026-rollup-slot-per-connection', class: Migration0026RollupSlotPerConnection },
 ];
