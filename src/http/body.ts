@@ -1,5 +1,6 @@
 import type { AppContext } from './context';
-import { ApiError, badRequest } from './errors';
+import { ApiError, badRequest, type FieldError } from './errors';
+import { illFormedStrings } from './well-formed';
 
 const tooLarge = (limit: number) =>
   new ApiError(413, 'PAYLOAD_TOO_LARGE', `Request body exceeds ${Math.round(limit / 1024 / 1024)} MB`, {
@@ -23,22 +24,34 @@ export async function readRawBody(ctx: AppContext, limit: number): Promise<Buffe
   return Buffer.concat(chunks);
 }
 
-/** Reads a JSON body; an empty body is `undefined` so that the route's schema decides whether that is allowed. */
-export async function readJsonBody(ctx: AppContext, limit: number): Promise<unknown> {
+export interface JsonBody {
+  /** `undefined` for an empty body, so that the route's schema decides whether that is allowed. */
+  value: unknown;
+  /** Strings of the body that hold a lone UTF-16 surrogate (src/http/well-formed.ts). */
+  illFormed: FieldError[];
+}
+
+// Decoding UTF-8 never yields a lone surrogate; only a \uD800-\uDFFF escape in the JSON text can.
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+
+export async function readJsonBody(ctx: AppContext, limit: number): Promise<JsonBody> {
   const type = ctx.get('content-type');
   if (type && !ctx.is('application/json', 'application/*+json')) {
     throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', `Expected application/json, got ${type}`);
   }
   const raw = await readRawBody(ctx, limit);
-  if (raw.length === 0) return undefined;
+  if (raw.length === 0) return { value: undefined, illFormed: [] };
+  const text = raw.toString('utf8');
+  let value: unknown;
   try {
-    return JSON.parse(raw.toString('utf8'));
+    value = JSON.parse(text);
   } catch (e) {
     throw badRequest('Malformed JSON body', {
       details: { reason: e instanceof Error ? e.message : String(e) },
       suggestion: 'Send a valid JSON document with Content-Type: application/json.',
     });
   }
+  return { value, illFormed: SURROGATE_ESCAPE.test(text) ? illFormedStrings(value) : [] };
 }
 
 export async function readFormBody(ctx: AppContext, limit: number): Promise<Record<string, string>> {

@@ -21,10 +21,11 @@ export function mountRoutes(router: Router<AppContext['state']>, routes: RouteDe
       const bodyType = def.bodyType ?? (def.body ? 'json' : 'none');
       // The body is read under the idempotency claim, so that a bad body is a 4xx that releases the key.
       const run = async () => {
-        const rawBody =
-          bodyType === 'json' ? await readJsonBody(ctx, limit) : bodyType === 'form' ? await readFormBody(ctx, limit) : undefined;
         // With `none`, a body schema only documents the form; the handler reads and checks the stream itself.
-        const body = bodyType === 'none' ? undefined : parseBody(def, rawBody);
+        const body =
+          bodyType === 'json' ? parseBody(def, await readJsonBody(ctx, limit))
+          : bodyType === 'form' ? parseBody(def, { value: await readFormBody(ctx, limit), illFormed: [] })
+          : undefined;
         await def.handler(ctx, { params, query, body });
       };
       await (def.idempotent ? withIdempotency(deps, ctx, run) : run());

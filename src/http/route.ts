@@ -3,7 +3,7 @@ import type { AppContext } from './context';
 import { ApiError, PlainError, badRequest, notFound, validationError } from './errors';
 import { toFieldErrors } from './zod-issues';
 import { notFoundCodeOf } from './resource-id';
-import { illFormedStrings } from './well-formed';
+import type { JsonBody } from './body';
 
 export type AuthKind =
   /** No credentials. */
@@ -82,11 +82,10 @@ export function parseQuery(def: RouteDef, raw: Record<string, string | string[] 
   return parsed.data;
 }
 
-export function parseBody(def: RouteDef, raw: unknown): unknown {
+export function parseBody(def: RouteDef, { value: raw, illFormed }: JsonBody): unknown {
   if (!def.body) return raw;
   const parsed = (def.body as Schema).safeParse(raw, { reportInput: true });
   if (parsed.success) {
-    const illFormed = illFormedStrings(raw);
     if (illFormed.length === 0) return parsed.data;
     if (def.plainBodyErrors) throw new PlainError(`${illFormed[0]!.field}: ${illFormed[0]!.message}`);
     throw validationError(illFormed);
