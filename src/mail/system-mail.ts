@@ -1,5 +1,6 @@
 import type { Config } from '../config';
 import type { Mailer } from './mailer';
+import { escapeHtml } from '../escape-html';
 
 /** A message the platform itself sends to dashboard users (not a project's email). */
 export interface SystemMail {
@@ -8,9 +9,6 @@ export interface SystemMail {
   text: string;
   html: string;
 }
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** A dashboard page that receives the token and posts it to the API (see docs/account-emails.md). */
 export function tokenLink(config: Pick<Config, 'PUBLIC_URL'>, page: string, token: string): string {

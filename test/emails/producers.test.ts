@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { enqueueEmails, type EmailDraft } from '../../src/modules/emails/enqueue';
-import { emailStatusCounts, recordEmailStatus } from '../../src/modules/emails/status';
+import { advanceEmail, emailStatusCounts, type LaterStatus } from '../../src/modules/emails/status';
 import { startStack, type TestStack } from '../helpers/stack';
 import { newTenant, type TestProject } from '../helpers/fixtures';
 import { seedContact, sql } from '../helpers/seed';
@@ -15,6 +15,10 @@ beforeAll(async () => {
 afterAll(() => stack?.close());
 
 const em = (): EntityManager => stack.deps.orm.em.fork();
+
+/** Whether advancing the email within the project found a sent email of it. */
+const recordEmailStatus = async (em: EntityManager, projectId: string, emailId: string, status: LaterStatus, at?: Date) =>
+  (await advanceEmail(em, emailId, status, { at, projectId })) !== null;
 
 async function draftFor(project: TestProject, changes: Partial<EmailDraft> = {}): Promise<EmailDraft> {
   const contact = await seedContact(stack, project.id, recipient());

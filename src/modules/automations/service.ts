@@ -9,6 +9,7 @@ import { invalidGraph, workflowNotFound } from './errors';
 import { graphProblems } from './graph';
 import type { CreateWorkflowBody, ListWorkflowsQuery, UpdateWorkflowBody } from './schemas';
 import { sealedNewWebhookSecret } from './webhook/secret';
+import { containsPattern } from '../../db/keyset';
 
 export async function findAutomation(em: EntityManager, projectId: string, id: string, lock = false): Promise<Automation> {
   const automation = await em.findOne(Automation, { id, projectId }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
@@ -16,12 +17,10 @@ export async function findAutomation(em: EntityManager, projectId: string, id: s
   return automation;
 }
 
-const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 export async function listAutomations(em: EntityManager, projectId: string, query: ListWorkflowsQuery) {
   const where = {
     projectId,
-    ...(query.search ? { name: { $ilike: likePattern(query.search) } } : {}),
+    ...(query.search ? { name: { $ilike: containsPattern(query.search) } } : {}),
     ...(query.enabled === undefined ? {} : { enabled: query.enabled }),
   };
   const [data, total] = await em.findAndCount(Automation, where, {

@@ -19,7 +19,14 @@ const COLUMNS = ['id', 'project_id', 'contact_id', 'subject', 'from_address', 't
 /** The select list of EmailEventSource, qualified by `alias` where the query joins other tables. */
 export const emailEventColumns = (alias?: string) => COLUMNS.map((c) => (alias ? `${alias}."${c}"` : `"${c}"`)).join(', ');
 
-export type EmailEventName = 'email.sent' | 'email.delivery' | 'email.open' | 'email.click' | 'email.bounce' | 'email.complaint';
+/**
+ * The data of an email's service event, as SQL over the EmailEventSource columns of the row in scope: what
+ * recordEmailEvent writes, for statements that record events themselves (the SENT marks of the pump).
+ */
+export const emailEventDataSql = `jsonb_strip_nulls(jsonb_build_object('emailId', "id", 'subject', "subject", 'from', "from_address",
+  'templateId', "template_id", 'campaignId', "campaign_id", 'sourceType', "source_type"))`;
+
+export type EmailEventName = 'email.delivery' | 'email.open' | 'email.click' | 'email.bounce' | 'email.complaint';
 
 /**
  * Records a service event of an email (decisions.md "Sending") on its contact, in the caller's unit of work:

@@ -45,17 +45,6 @@ export async function advanceEmail(
   return row ?? null;
 }
 
-/** advanceEmail within one project; true when the email is a sent email of it. */
-export async function recordEmailStatus(
-  em: EntityManager,
-  projectId: string,
-  emailId: string,
-  status: LaterStatus,
-  at: Date = new Date(),
-): Promise<boolean> {
-  return (await advanceEmail(em, emailId, status, { at, projectId })) !== null;
-}
-
 export interface EmailStatusCounts {
   total: number;
   /** Emails by their current status. */

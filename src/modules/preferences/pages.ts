@@ -1,10 +1,9 @@
+import { escapeHtml } from '../../escape-html';
+
 /**
  * The subscription pages, as plain HTML that works in any browser without scripts: each form posts back to
  * the service. Everything shown comes from data (addresses, project names) and is escaped.
  */
-
-const escapeHtml = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 /** A piece of markup whose text parts were escaped. */
 export interface Html {

@@ -7,7 +7,7 @@ import { isCurrent, SigningCertificates } from './certificates';
 import { SesNotification, SnsMessage, type SnsResponse } from './schemas';
 import { applySesNotification } from './ses';
 import { hasValidSignature, isSupportedVersion } from './signature';
-import { HostNotAllowed, SnsHosts } from './sns-hosts';
+import { SnsHosts } from './sns-hosts';
 
 const invalidSignature = (message: string) => new ApiError(403, 'INVALID_SIGNATURE', message);
 
@@ -60,8 +60,8 @@ export class SnsWebhook {
     if (!this.hosts.isAllowed(message.SigningCertURL)) {
       throw invalidSignature('SigningCertURL is not an https URL of an allowed Amazon SNS host');
     }
-    const certificate = await this.certificates.get(message.SigningCertURL).catch((err: unknown) => {
-      throw err instanceof HostNotAllowed ? invalidSignature(err.message) : unavailable('The signing certificate could not be fetched');
+    const certificate = await this.certificates.get(message.SigningCertURL).catch(() => {
+      throw unavailable('The signing certificate could not be fetched');
     });
     if (!isCurrent(certificate)) throw invalidSignature('The signing certificate is not valid at this time');
     if (!hasValidSignature(message, certificate)) throw invalidSignature('The signature does not match the message');

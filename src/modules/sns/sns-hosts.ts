@@ -9,7 +9,7 @@ const MAX_BYTES = 64 * 1024;
 export type SnsHostSettings = Pick<Config, 'SNS_CERT_HOST_PATTERN' | 'SNS_CA_FILE'>;
 
 /** A URL the service would not fetch: not https, or not on a host of SNS_CERT_HOST_PATTERN. */
-export class HostNotAllowed extends Error {}
+class HostNotAllowed extends Error {}
 
 /**
  * GET requests to Amazon SNS only: its signing certificates and subscription confirmations. The URL must be

@@ -6,10 +6,9 @@ import { Template } from './entities';
 import { templateSyntaxProblems, type EmailContent } from './render';
 import { MAX_NAME_LENGTH, type CreateTemplateBody, type ListTemplatesQuery, type UpdateTemplateBody } from './schemas';
 import { collectUsage, type TemplateUsage, type TemplateUsageSource } from './usage';
+import { containsPattern } from '../../db/keyset';
 
 /** `%`, `_` and `\` match literally in a search term. */
-const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 export async function listTemplates(
   em: EntityManager,
   projectId: string,
@@ -17,7 +16,7 @@ export async function listTemplates(
 ): Promise<{ templates: Template[]; total: number }> {
   const where: FilterQuery<Template> = { projectId, ...(type ? { type } : {}) };
   if (search) {
-    const pattern = likePattern(search);
+    const pattern = containsPattern(search);
     where.$or = [{ name: { $ilike: pattern } }, { description: { $ilike: pattern } }, { subject: { $ilike: pattern } }];
   }
   // Names sort the way people read them, not by code point (so "apple" sits beside "Apple").

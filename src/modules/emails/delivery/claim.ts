@@ -41,7 +41,8 @@ const PRIORITIES = [0, 1, 2];
 
 // Rows another worker holds are skipped; a row whose lease ran out is due again and can be taken over.
 const CANDIDATES = `
-select e."id", e."project_id", e."source_type", e."slot_reserved", coalesce(p."email_rate_per_second", ?) as "rate"
+select e."id", e."project_id", e."source_type", e."slot_reserved", coalesce(p."email_rate_per_second", ?) as "rate",
+  p."tracking_mode"
 from emails e join projects p on p."id" = e."project_id"
 where e."status" = 'PENDING' and e."priority" = ? and e."next_attempt_at" <= clock_timestamp()
 order by e."next_attempt_at" limit ? for update of e skip locked`;
@@ -64,7 +65,6 @@ update emails set "lease_id" = ?, "next_attempt_at" = clock_timestamp() + ? * in
 where "id" in ${IDS}
 returning "id", "project_id", "created_at", "attempts", "to_address", "to_name", "from_address", "from_name", "reply_to",
   "subject", "html", "text", "headers", "attachment_count", "size_bytes", "contact_id", "marketing",
-  (select p."tracking_mode" from projects p where p."id" = emails."project_id") as "tracking_mode",
   emails."marketing" and ${SUPPRESSED} as "suppressed"`;
 
 const DEFER = `
@@ -77,6 +77,7 @@ interface CandidateRow {
   source_type: SourceType;
   slot_reserved: boolean;
   rate: number;
+  tracking_mode: TrackingMode;
 }
 
 interface LeasedRow {
@@ -98,10 +99,9 @@ interface LeasedRow {
   contact_id: string | null;
   marketing: boolean;
   suppressed: boolean;
-  tracking_mode: TrackingMode;
 }
 
-const toClaimed = (leaseId: string) => (r: LeasedRow): ClaimedEmail => ({
+const toClaimed = (leaseId: string, candidate: CandidateRow, r: LeasedRow): ClaimedEmail => ({
   id: r.id,
   leaseId,
   projectId: r.project_id,
@@ -121,7 +121,7 @@ const toClaimed = (leaseId: string) => (r: LeasedRow): ClaimedEmail => ({
   contactId: r.contact_id,
   marketing: r.marketing,
   suppressed: r.suppressed,
-  trackingMode: r.tracking_mode,
+  trackingMode: candidate.tracking_mode,
 });
 
 export interface ClaimOptions {
@@ -154,7 +154,7 @@ export async function claimDue(em: EntityManager, options: ClaimOptions): Promis
     const leased = await tx.execute<LeasedRow[]>(LEASE, [leaseId, options.leaseMs, JSON.stringify(plan.sendNow)]);
     // Sent in claim order: priority, then due time.
     const byId = new Map(leased.map((r) => [r.id, r]));
-    const claimed = rows.flatMap((r) => (byId.has(r.id) ? [toClaimed(leaseId)(byId.get(r.id)!)] : []));
+    const claimed = rows.flatMap((r) => (byId.has(r.id) ? [toClaimed(leaseId, r, byId.get(r.id)!)] : []));
     return { seen: rows.length, claimed };
   });
 }

@@ -3,7 +3,7 @@ import type { Orm } from '../../../db/orm';
 import type { Logger } from '../../../logger';
 import { notifyAfterCommit } from '../../../db/commit-notifier';
 import { OUTBOX_CHANNEL } from '../../events/outbox/channel';
-import { emailEventColumns } from '../email-events';
+import { emailEventColumns, emailEventDataSql } from '../email-events';
 
 /** How one delivery attempt ended. */
 export type Outcome =
@@ -20,9 +20,7 @@ with sent as (
   where e."id" = s."id" and e."status" = 'PENDING'
   returning ${emailEventColumns('e')})
 insert into events ("id", "created_at", "project_id", "contact_id", "name", "data")
-select gen_random_uuid(), now(), "project_id", "contact_id", 'email.sent', jsonb_strip_nulls(jsonb_build_object(
-  'emailId', "id", 'subject', "subject", 'from', "from_address", 'templateId', "template_id", 'campaignId', "campaign_id",
-  'sourceType', "source_type"))
+select gen_random_uuid(), now(), "project_id", "contact_id", 'email.sent', ${emailEventDataSql}
 from sent where "contact_id" is not null`;
 
 // Only the current lease holder may reschedule or fail an email: a worker whose lease ran out may not undo
