@@ -16,19 +16,33 @@ const capExceeded = (details: { category: BillingCategory; limit: number; used: 
     },
   );
 
+/** Where a capped category stands once a send is recorded; the /v1/send rate headers show it (send-rate.ts). */
+export interface CapStanding {
+  limit: number;
+  remaining: number;
+  resetsAt: Date;
+}
+
 /**
  * Refuses (403 BILLING_LIMIT_EXCEEDED) to record `count` more emails of `category` when they would take the
  * project past its monthly cap (docs/billing.md). The cap is the project's as loaded for this request (by
  * its API key), which spares a query per send. Call it in the transaction that records the emails, just
  * before it does: it holds a per-project-and-category lock until that transaction ends, so concurrent
- * senders are counted one after the other and together never pass the cap.
+ * senders are counted one after the other and together never pass the cap. Returns where the category stands
+ * with these emails counted, null when it has no cap.
  */
-export async function assertWithinBillingCap(em: EntityManager, project: Project, category: BillingCategory, count: number): Promise<void> {
+export async function assertWithinBillingCap(
+  em: EntityManager,
+  project: Project,
+  category: BillingCategory,
+  count: number,
+): Promise<CapStanding | null> {
   if (!em.isInTransaction()) throw new Error('assertWithinBillingCap must run in the transaction that records the emails');
   const limit = limitsOf(project)[category];
-  if (limit === null) return;
+  if (limit === null) return null;
   await em.execute(`select pg_advisory_xact_lock(hashtextextended(?, 0))`, [`billing-cap:${project.id}:${category}`]);
   const period = currentPeriod();
   const used = (await usageIn(em, project.id, period))[category];
   if (used + count > limit) throw capExceeded({ category, limit, used, requested: count, resetsAt: period.end.toISOString() });
+  return { limit, remaining: limit - used - count, resetsAt: period.end };
 }

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppContext } from '../../http/context';
 import type { Project } from '../projects/entities';
+import type { CapStanding } from './caps';
 import { limitsOf } from './service';
 import { currentPeriod, usageIn } from './usage';
 
@@ -9,14 +10,20 @@ import { currentPeriod, usageIn } from './usage';
  * exceeds the TRANSACTIONAL emails the monthly cap still allows. When the cap is the tighter limit (or the
  * only one), the three headers describe it: its size, what is left, and the seconds until the month ends.
  */
-export async function boundSendRateByCap(ctx: AppContext, em: EntityManager, project: Project): Promise<void> {
-  const limit = limitsOf(project).TRANSACTIONAL;
-  if (limit === null) return;
-  const period = currentPeriod();
-  const remaining = Math.max(0, limit - (await usageIn(em, project.id, period)).TRANSACTIONAL);
+export function boundSendRateByCap(ctx: AppContext, standing: CapStanding | null): void {
+  if (!standing) return;
+  const remaining = Math.max(0, standing.remaining);
   const shown = ctx.response.get('RateLimit-Remaining');
   if (shown !== '' && Number(shown) <= remaining) return;
-  ctx.set('RateLimit-Limit', String(limit));
+  ctx.set('RateLimit-Limit', String(standing.limit));
   ctx.set('RateLimit-Remaining', String(remaining));
-  ctx.set('RateLimit-Reset', String(Math.max(1, Math.ceil((period.end.getTime() - Date.now()) / 1000))));
+  ctx.set('RateLimit-Reset', String(Math.max(1, Math.ceil((standing.resetsAt.getTime() - Date.now()) / 1000))));
+}
+
+/** Where TRANSACTIONAL stands now, for a send that ended before its cap was checked (a refused request). */
+export async function transactionalStanding(em: EntityManager, project: Project): Promise<CapStanding | null> {
+  const limit = limitsOf(project).TRANSACTIONAL;
+  if (limit === null) return null;
+  const period = currentPeriod();
+  return { limit, remaining: limit - (await usageIn(em, project.id, period)).TRANSACTIONAL, resetsAt: period.end };
 }

@@ -1,7 +1,8 @@
 import type { Deps } from '../../deps';
 import { requireProject } from '../../http/context';
 import { defineRoute, type RouteDef } from '../../http/route';
-import { boundSendRateByCap } from '../billing/send-rate';
+import type { CapStanding } from '../billing/caps';
+import { boundSendRateByCap, transactionalStanding } from '../billing/send-rate';
 import { MAX_MESSAGE_BYTES } from './compose';
 import { SendResponse, sendBody } from './schemas';
 import { sendEmails } from './service';
@@ -37,11 +38,14 @@ export function emailRoutes(deps: Deps): RouteDef[] {
       },
       handler: async (ctx, { body }) => {
         const project = requireProject(ctx);
+        let cap: CapStanding | null | undefined;
         try {
-          const emails = await sendEmails(ctx.state.em, config, project, body);
-          ctx.body = { success: true, data: { emails, timestamp: new Date().toISOString() } };
+          const sent = await sendEmails(ctx.state.em, config, project, body);
+          cap = sent.cap;
+          ctx.body = { success: true, data: { emails: sent.emails, timestamp: new Date().toISOString() } };
         } finally {
-          await boundSendRateByCap(ctx, ctx.state.em, project);
+          // A recorded send knows where the cap stands; a refused one asks.
+          boundSendRateByCap(ctx, cap !== undefined ? cap : await transactionalStanding(ctx.state.em, project));
         }
       },
     }),

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../../config';
 import { ApiError } from '../../http/errors';
 import type { DataInput } from '../contacts/custom-fields';
-import { assertWithinBillingCap } from '../billing/caps';
+import { assertWithinBillingCap, type CapStanding } from '../billing/caps';
 import { upsertContact } from '../contacts/write';
 import { assertRecentlyVerifiedSender } from '../domains/verified-senders';
 import type { Project } from '../projects/entities';
@@ -86,7 +86,12 @@ const decode = (attachments: SendBody['attachments'] = []): OutgoingAttachment[]
  * request that fails part-way (a render that fails, a message too large, the billing cap) records and sends nothing. The
  * delivery pump sends the emails once committed.
  */
-export async function sendEmails(em: EntityManager, config: Config, project: Project, body: SendBody): Promise<SentEmail[]> {
+export async function sendEmails(
+  em: EntityManager,
+  config: Config,
+  project: Project,
+  body: SendBody,
+): Promise<{ emails: SentEmail[]; cap: CapStanding | null }> {
   const projectId = project.id;
   const template = body.template ? await findTemplate(em, projectId, body.template) : null;
   const content = contentOf(body, template);
@@ -122,8 +127,8 @@ export async function sendEmails(em: EntityManager, config: Config, project: Pro
       if (size > MAX_MESSAGE_BYTES) throw tooLarge(size);
       drafts.push(draft);
     }
-    await assertWithinBillingCap(tx, project, 'TRANSACTIONAL', drafts.length);
+    const cap = await assertWithinBillingCap(tx, project, 'TRANSACTIONAL', drafts.length);
     const enqueued = await enqueueEmails(tx, drafts);
-    return drafts.map((draft, i) => ({ contact: { id: draft.contactId!, email: draft.to.email }, email: enqueued[i]!.id }));
+    return { emails: drafts.map((draft, i) => ({ contact: { id: draft.contactId!, email: draft.to.email }, email: enqueued[i]!.id })), cap };
   });
 }
