@@ -8,12 +8,22 @@ const SLOT = (alias: string) => `get_byte(uuid_send(${alias}."id"), 15) % 32`;
  * in key order, so concurrent statements cannot deadlock on them; a project that is being deleted gets no
  * row back (its foreign key would fail the deletion at commit).
  */
-const applyCounts = (source: string) => `
+export const applyCounts = (source: string, slot: (alias: string) => string = SLOT) => `
 insert into "contact_counts" ("project_id", "subscribed", "slot", "n")
-select s."project_id", s."subscribed", ${SLOT('s')}, sum(s."sign") from (${source}) s
+select s."project_id", s."subscribed", ${slot('s')}, sum(s."sign") from (${source}) s
 where exists (select 1 from "projects" p where p."id" = s."project_id")
 group by 1, 2, 3 having sum(s."sign") <> 0 order by 1, 2, 3
 on conflict ("project_id", "subscribed", "slot") do update set "n" = "contact_counts"."n" + excluded."n"`;
+
+/** The contacts a statement counts in (+1) or out (-1), for applyCounts. */
+export const INSERTED = `select "project_id", "subscribed", "id", 1 as "sign" from "new_rows"`;
+export const DELETED = `select "project_id", "subscribed", "id", -1 as "sign" from "old_rows"`;
+export const FLIPPED = `
+  select n."project_id", n."subscribed", n."id", 1 as "sign" from "new_rows" n join "old_rows" o on o."id" = n."id"
+  where n."subscribed" <> o."subscribed"
+  union all
+  select o."project_id", o."subscribed", o."id", -1 from "new_rows" n join "old_rows" o on o."id" = n."id"
+  where n."subscribed" <> o."subscribed"`;
 
 const trigger = (name: string, body: string) => `
 create function "${name}"() returns trigger language plpgsql as $fn$
@@ -52,14 +62,9 @@ create table "contact_counts" (
 insert into "contact_counts" ("project_id", "subscribed", "slot", "n")
 select c."project_id", c."subscribed", ${SLOT('c')}, count(*) from "contacts" c group by 1, 2, 3;
 
-${trigger('contact_counts_insert', applyCounts(`select "project_id", "subscribed", "id", 1 as "sign" from "new_rows"`))}
-${trigger('contact_counts_delete', applyCounts(`select "project_id", "subscribed", "id", -1 as "sign" from "old_rows"`))}
-${trigger('contact_counts_update', applyCounts(`
-  select n."project_id", n."subscribed", n."id", 1 as "sign" from "new_rows" n join "old_rows" o on o."id" = n."id"
-  where n."subscribed" <> o."subscribed"
-  union all
-  select o."project_id", o."subscribed", o."id", -1 from "new_rows" n join "old_rows" o on o."id" = n."id"
-  where n."subscribed" <> o."subscribed"`))}
+${trigger('contact_counts_insert', applyCounts(INSERTED))}
+${trigger('contact_counts_delete', applyCounts(DELETED))}
+${trigger('contact_counts_update', applyCounts(FLIPPED))}
 create trigger "contact_counts_insert" after insert on "contacts" referencing new table as "new_rows"
   for each statement execute function "contact_counts_insert"();
 create trigger "contact_counts_delete" after delete on "contacts" referencing old table as "old_rows"

@@ -17,6 +17,7 @@ import { Migration0021Tracking } from './0021-tracking';
 import { Migration0024ActivityRollups } from './0024-activity-rollups';
 import { Migration0025RollupSlots } from './0025-rollup-slots';
 import { Migration0026RollupSlotPerConnection } from './0026-rollup-slot-per-connection';
+import { Migration0027ContactCountsSlotPerConnection } from './0027-contact-counts-slot-per-connection';
 
 /** Every migration, in order. Files are committed; the schema never changes at run time otherwise. */
 export const migrationsList: MigrationObject[] = [
@@ -38,4 +39,5 @@ export const migrationsList: MigrationObject[] = [
   { name: '0024-activity-rollups', class: Migration0024ActivityRollups },
   { name: '0025-rollup-slots', class: Migration0025RollupSlots },
   { name: '0026-rollup-slot-per-connection', class: Migration0026RollupSlotPerConnection },
+  { name: '0027-contact-counts-slot-per-connection', class: Migration0027ContactCountsSlotPerConnection },
 ];
