@@ -1,26 +1,26 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type SMTPPool from 'nodemailer/lib/smtp-pool';
 import { connectWithoutNagle } from './no-delay-socket';
+import { smtpSettings } from './smtp-settings';
 
 export type Mailer = Transporter<SMTPPool.SentMessageInfo>;
 
 /**
- * One pooled SMTP transport per process, from SMTP_URL. Each message takes several round trips on its
- * connection, so the delivery pump's throughput grows with the connections it may open (SMTP_MAX_CONNECTIONS).
+ * The pooled SMTP transport of the platform's own mail (account emails, test sends), from SMTP_URL. Project
+ * email goes through the delivery pump's own client instead (src/mail/smtp/), which can hold a message back
+ * until the last moment.
  */
 export function createMailer(smtpUrl: string, maxConnections: number): Mailer {
-  const url = new URL(smtpUrl);
-  const port = Number(url.port || (url.protocol === 'smtps:' ? 465 : 25));
+  const s = smtpSettings(smtpUrl);
   return nodemailer.createTransport({
     pool: true,
     maxConnections,
-    host: url.hostname,
-    port,
-    secure: url.protocol === 'smtps:',
-    auth: url.username ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } : undefined,
-    // Loopback capture servers and private relays often present self-signed certificates.
-    tls: { rejectUnauthorized: url.searchParams.get('tlsRejectUnauthorized') !== 'false' },
-    ignoreTLS: url.searchParams.get('ignoreTLS') === 'true',
-    getSocket: (_options, callback) => connectWithoutNagle(url.hostname, port, callback),
+    host: s.host,
+    port: s.port,
+    secure: s.secure,
+    auth: s.auth,
+    tls: { rejectUnauthorized: s.rejectUnauthorized },
+    ignoreTLS: s.ignoreTLS,
+    getSocket: (_options, callback) => connectWithoutNagle(s.host, s.port, callback),
   });
 }

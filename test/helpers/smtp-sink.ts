@@ -14,8 +14,10 @@ export class SmtpSink {
   private readonly refusals = new Map<string, { code: number; message: string }>();
   /** Milliseconds RCPT TO takes to answer, by address: a slow receiving server. */
   private readonly delays = new Map<string, number>();
-  /** While set, messages whose data has arrived wait here, unanswered and uncounted (see hold()). */
-  private held: Array<{ mail: ReceivedMail; answer: (err?: Error) => void }> | null = null;
+  /** Replies to the end of DATA by recipient address, e.g. a 451 for a message the server will not take now. */
+  private readonly messageRefusals = new Map<string, { code: number; message: string }>();
+  /** While set, the answers to messages whose data has arrived wait here (see hold()). */
+  private held: Array<() => void> | null = null;
   private server!: SMTPServer;
   port = 0;
 
@@ -55,8 +57,10 @@ export class SmtpSink {
             to: session.envelope.rcptTo.map((r) => r.address),
             raw: Buffer.concat(chunks).toString('utf8'),
           };
-          if (this.held) return void this.held.push({ mail, answer: callback });
+          const refusal = mail.to.map((to) => this.messageRefusals.get(to.toLowerCase())).find(Boolean);
+          if (refusal) return callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
           this.messages.push(mail);
+          if (this.held) return void this.held.push(() => callback());
           callback();
         });
       },
@@ -82,18 +86,23 @@ export class SmtpSink {
   }
 
   /**
-   * Stops answering the end of DATA: from now on a message is neither acknowledged nor kept, so a client
-   * killed meanwhile has had none of its messages accepted. `drop()` ends the hold.
+   * Stops answering the end of DATA: from now on a message is kept (the server has it) but not acknowledged,
+   * as when its sender dies between its last byte and the server's reply. `release()` ends the hold.
    */
   hold(): void {
     this.held ??= [];
   }
 
-  /** Ends a hold, refusing the messages it kept waiting (451), as a server does whose client went away. */
-  drop(): void {
+  /** Messages kept but not yet acknowledged under a hold. */
+  get holding(): number {
+    return this.held?.length ?? 0;
+  }
+
+  /** Ends a hold, acknowledging the messages it kept waiting (to whichever sender is still there). */
+  release(): void {
     const held = this.held ?? [];
     this.held = null;
-    for (const { answer } of held) answer(Object.assign(new Error('Dropped'), { responseCode: 451 }));
+    for (const answer of held) answer();
   }
 
   /** Answers RCPT TO for this address with `code` (e.g. 550 for good, 450 for now) until `accept()`. */
@@ -101,8 +110,14 @@ export class SmtpSink {
     this.refusals.set(address.toLowerCase(), { code, message });
   }
 
+  /** Answers the end of DATA of messages to this address with `code` until `accept()`. */
+  refuseMessage(address: string, code: number, message: string): void {
+    this.messageRefusals.set(address.toLowerCase(), { code, message });
+  }
+
   accept(address: string): void {
     this.refusals.delete(address.toLowerCase());
+    this.messageRefusals.delete(address.toLowerCase());
   }
 
   /** Makes RCPT TO for this address take `ms` to answer. */

@@ -18,6 +18,7 @@ import { Migration0024ActivityRollups } from './0024-activity-rollups';
 import { Migration0025RollupSlots } from './0025-rollup-slots';
 import { Migration0026RollupSlotPerConnection } from './0026-rollup-slot-per-connection';
 import { Migration0027ContactCountsSlotPerConnection } from './0027-contact-counts-slot-per-connection';
+import { Migration0028EmailHandOver } from './0028-email-hand-over';
 
 /** Every migration, in order. Files are committed; the schema never changes at run time otherwise. */
 export const migrationsList: MigrationObject[] = [
@@ -40,4 +41,5 @@ export const migrationsList: MigrationObject[] = [
   { name: '0025-rollup-slots', class: Migration0025RollupSlots },
   { name: '0026-rollup-slot-per-connection', class: Migration0026RollupSlotPerConnection },
   { name: '0027-contact-counts-slot-per-connection', class: Migration0027ContactCountsSlotPerConnection },
+  { name: '0028-email-hand-over', class: Migration0028EmailHandOver },
 ];

@@ -4,7 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
  * The delivery queue as a campaign sees it: how much of it is still waiting, and taking back what has not
  * left when the campaign is cancelled. An email under a live lease may be on its way to the SMTP server at
  * this very moment, so it is never taken back; a lease that ran out belongs to a worker that died, and its
- * email waits for a retry like any other.
+ * email waits for a retry like any other, unless that worker had handed it over (the server has it).
  */
 
 /** Emails of the campaign not yet handed to SMTP (nor failed). */
@@ -23,7 +23,7 @@ export async function pendingCampaignEmails(em: EntityManager, campaignId: strin
  */
 export async function withdrawCampaignEmails(tx: EntityManager, campaignId: string): Promise<{ withdrawn: number; remaining: number }> {
   const withdrawn = await tx.execute<{ affectedRows: number }>(
-    `delete from emails where "campaign_id" = ? and "status" = 'PENDING'
+    `delete from emails where "campaign_id" = ? and "status" = 'PENDING' and "handed_over_at" is null
        and ("lease_id" is null or "next_attempt_at" <= clock_timestamp())`,
     [campaignId],
     'run',

@@ -1,7 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import type Mail from 'nodemailer/lib/mailer';
 import MailComposer from 'nodemailer/lib/mail-composer';
-import type MimeNode from 'nodemailer/lib/mime-node';
+import type { Envelope } from '../../mail/smtp/connection';
 import { signMessage } from './dkim-signature';
 import { buildInMemory } from './mime-in-memory';
 import type { Disposition } from './entities';
@@ -77,7 +77,7 @@ const NON_ASCII = /[^\x00-\x7f]/;
 const textEncodingOf = (email: OutgoingEmail) =>
   NON_ASCII.test(email.html) || NON_ASCII.test(email.text ?? '') ? {} : { textEncoding: 'quoted-printable' as const };
 
-const envelopeOf = (email: OutgoingEmail) => ({ from: email.from.email, to: [email.to.email] });
+const envelopeOf = (email: OutgoingEmail): Envelope => ({ from: email.from.email, to: email.to.email });
 
 const mailbox = (m: Mailbox): Mail.Address | string => (m.name ? { name: m.name, address: m.email } : m.email);
 
@@ -109,11 +109,10 @@ export function composeMessage(email: OutgoingEmail): Mail.Options {
 
 /**
  * The message as handed to SMTP: built as nodemailer's `sendMail` would build it, DKIM-signed with the
- * sender domain's key, in one Buffer that the transport writes to the socket at once.
+ * sender domain's key, in one Buffer that the delivery pump writes to its SMTP connection at once.
  */
-export async function signedMessage(email: OutgoingEmail, key: SigningKey): Promise<{ envelope: MimeNode.Envelope; raw: Buffer; messageId: string }> {
+export async function signedMessage(email: OutgoingEmail, key: SigningKey): Promise<{ envelope: Envelope; raw: Buffer }> {
   const root = new MailComposer(composeMessage(email)).compile();
   const built = buildInMemory(root) ?? (await root.build());
-  // The Message-ID is named so that nodemailer does not make up (random bytes) one for the raw message.
-  return { envelope: envelopeOf(email), raw: signMessage(built, key), messageId: messageIdOf(email.id, email.from.email) };
+  return { envelope: envelopeOf(email), raw: signMessage(built, key) };
 }

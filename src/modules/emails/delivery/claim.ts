@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TrackingMode } from '../../projects/entities';
 import type { SourceType } from '../entities';
+import { markSent } from './outcomes';
 import { planSends, type Candidate } from './throttle';
 
 /** A PENDING email this worker now holds under a lease, with what it takes to compose it. */
@@ -34,6 +35,8 @@ export interface ClaimResult {
   /** Due emails looked at; fewer than asked means nothing else is due now. */
   seen: number;
   claimed: ClaimedEmail[];
+  /** Emails found handed over by a worker that died before marking them, now marked SENT. */
+  finished: number;
 }
 
 /** Transactional mail first, then automations, then campaigns (the generated "priority" column). */
@@ -42,7 +45,7 @@ const PRIORITIES = [0, 1, 2];
 // Rows another worker holds are skipped; a row whose lease ran out is due again and can be taken over.
 const CANDIDATES = `
 select e."id", e."project_id", e."source_type", e."slot_reserved", coalesce(p."email_rate_per_second", ?) as "rate",
-  p."tracking_mode"
+  p."tracking_mode", e."handed_over_at"
 from emails e join projects p on p."id" = e."project_id"
 where e."status" = 'PENDING' and e."priority" = ? and e."next_attempt_at" <= clock_timestamp()
 order by e."next_attempt_at" limit ? for update of e skip locked`;
@@ -78,6 +81,7 @@ interface CandidateRow {
   slot_reserved: boolean;
   rate: number;
   tracking_mode: TrackingMode;
+  handed_over_at: string | null;
 }
 
 interface LeasedRow {
@@ -132,7 +136,8 @@ export interface ClaimOptions {
 }
 
 /**
- * Claims up to `limit` due emails in one transaction: FOR UPDATE SKIP LOCKED lets any number of workers claim
+ * Claims up to `limit` due emails in one transaction, after marking SENT those a dead worker handed over
+ * (hand-over.ts), whose messages the server has: FOR UPDATE SKIP LOCKED lets any number of workers claim
  * side by side, and the lease (next_attempt_at pushed past the send, under a fresh lease_id) keeps the rows
  * from other workers once the transaction commits. Emails the throttle holds back stay PENDING until their slot.
  */
@@ -143,18 +148,21 @@ export async function claimDue(em: EntityManager, options: ClaimOptions): Promis
       if (rows.length >= options.limit) break;
       rows.push(...(await tx.execute<CandidateRow[]>(CANDIDATES, [options.defaultRate, priority, options.limit - rows.length])));
     }
-    if (rows.length === 0) return { seen: 0, claimed: [] };
-    const candidates: Candidate[] = rows.map((r) => ({
+    if (rows.length === 0) return { seen: 0, claimed: [], finished: 0 };
+    const finished = rows.filter((r) => r.handed_over_at !== null);
+    if (finished.length) await markSent(tx, finished.map((r) => ({ id: r.id, at: r.handed_over_at! })));
+    const due = rows.filter((r) => r.handed_over_at === null);
+    const candidates: Candidate[] = due.map((r) => ({
       id: r.id, projectId: r.project_id, lane: r.source_type, rate: Number(r.rate), slotReserved: r.slot_reserved,
     }));
     const plan = await planSends(tx, candidates);
     if (plan.deferred.length) await tx.execute(DEFER, [JSON.stringify(plan.deferred)]);
-    if (plan.sendNow.length === 0) return { seen: rows.length, claimed: [] };
+    if (plan.sendNow.length === 0) return { seen: rows.length, claimed: [], finished: finished.length };
     const leaseId = randomUUID();
     const leased = await tx.execute<LeasedRow[]>(LEASE, [leaseId, options.leaseMs, JSON.stringify(plan.sendNow)]);
     // Sent in claim order: priority, then due time.
     const byId = new Map(leased.map((r) => [r.id, r]));
-    const claimed = rows.flatMap((r) => (byId.has(r.id) ? [toClaimed(leaseId, r, byId.get(r.id)!)] : []));
-    return { seen: rows.length, claimed };
+    const claimed = due.flatMap((r) => (byId.has(r.id) ? [toClaimed(leaseId, r, byId.get(r.id)!)] : []));
+    return { seen: rows.length, claimed, finished: finished.length };
   });
 }

@@ -27,7 +27,7 @@ from sent where "contact_id" is not null`;
 // the outcome of the worker that took the email over.
 const MARK_RETRY = `
 update emails e set "next_attempt_at" = clock_timestamp() + r."delay_ms" * interval '1 millisecond', "error" = r."error",
-  "lease_id" = null, "updated_at" = now()
+  "lease_id" = null, "handed_over_at" = null, "updated_at" = now()
 from jsonb_to_recordset(?::jsonb) as r("id" uuid, "lease_id" uuid, "delay_ms" double precision, "error" text)
 where e."id" = r."id" and e."lease_id" = r."lease_id" and e."status" = 'PENDING'`;
 
@@ -43,9 +43,9 @@ const WRITERS = 3;
  * Writes delivery outcomes with group commit: an outcome is written by the next transaction to start, which
  * takes everything that arrived until then, with up to WRITERS transactions under way, so an outcome does not
  * wait for a whole write before its own begins. Marks stay a few milliseconds behind SMTP's acceptance under
- * any load, at one transaction per batch instead of one per email: a worker killed in between has these
- * messages sent again (under the same Message-ID; docs/delivery.md), so the shorter the lag the better. If
- * the database cannot be reached, outcomes are kept and written when it can.
+ * any load, at one transaction per batch instead of one per email; a worker killed in between leaves its
+ * hand-over marks (hand-over.ts), so these messages are not sent again. If the database cannot be reached,
+ * outcomes are kept and written when it can.
  */
 export class OutcomeWriter {
   private queue: Outcome[] = [];
@@ -94,14 +94,17 @@ export class OutcomeWriter {
   }
 }
 
+/** Marks PENDING emails SENT at the given times, with their `email.sent` events; notifies the outbox at commit. */
+export async function markSent(tx: EntityManager, sent: Array<{ id: string; at: string }>): Promise<void> {
+  await tx.execute(MARK_SENT, [JSON.stringify(sent)]);
+  notifyAfterCommit(tx, OUTBOX_CHANNEL);
+}
+
 async function write(tx: EntityManager, batch: Outcome[]): Promise<void> {
   const sent = batch.flatMap((o) => (o.kind === 'sent' ? [{ id: o.id, at: o.at.toISOString() }] : []));
   const retries = batch.flatMap((o) => (o.kind === 'retry' ? [{ id: o.id, lease_id: o.leaseId, delay_ms: o.delayMs, error: o.error }] : []));
   const failures = batch.flatMap((o) => (o.kind === 'failed' ? [{ id: o.id, lease_id: o.leaseId, error: o.error }] : []));
-  if (sent.length) {
-    await tx.execute(MARK_SENT, [JSON.stringify(sent)]);
-    notifyAfterCommit(tx, OUTBOX_CHANNEL);
-  }
+  if (sent.length) await markSent(tx, sent);
   if (retries.length) await tx.execute(MARK_RETRY, [JSON.stringify(retries)]);
   if (failures.length) await tx.execute(MARK_FAILED, [JSON.stringify(failures)]);
 }

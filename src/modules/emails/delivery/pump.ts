@@ -3,7 +3,9 @@ import type { Deps } from '../../../deps';
 import type { Orm } from '../../../db/orm';
 import { WakeLoop } from '../../../db/wake-loop';
 import type { Logger } from '../../../logger';
-import type { Mailer } from '../../../mail/mailer';
+import { SmtpConnection } from '../../../mail/smtp/connection';
+import { SmtpPool } from '../../../mail/smtp/pool';
+import { smtpSettings } from '../../../mail/smtp-settings';
 import type { Config } from '../../../config';
 import { signedMessage, type OutgoingAttachment } from '../compose';
 import { decorate } from '../decorate';
@@ -12,6 +14,7 @@ import { ByteBudget } from './byte-budget';
 import { DELIVERY_CHANNEL } from './channel';
 import { claimDue, type ClaimedEmail } from './claim';
 import { DkimKeys } from './dkim-keys';
+import { HandOver } from './hand-over';
 import { LeaseKeeper } from './leases';
 import { OutcomeWriter, type Outcome } from './outcomes';
 import { classifySmtpFailure } from './smtp-failure';
@@ -19,7 +22,7 @@ import { classifySmtpFailure } from './smtp-failure';
 export interface PumpOptions {
   /** Emails claimed per transaction. */
   batchSize: number;
-  /** Emails being handed to SMTP at once (the transport's pool spreads them over its connections). */
+  /** Emails being handed to SMTP at once (spread over SMTP_MAX_CONNECTIONS connections). */
   concurrency: number;
   /** How long a claim holds an email unless renewed; a worker that dies gives its emails back when it runs out. */
   leaseMs: number;
@@ -63,15 +66,17 @@ interface AttachmentRow {
 
 /**
  * Delivers PENDING emails over SMTP, in every worker process (docs/delivery.md). It claims due emails in
- * batches, sends them concurrently over the pooled transport, DKIM-signed with the sender domain's key, and
- * marks each SENT (with its `email.sent` event) right after the server accepted it. Transient failures retry
- * with exponential backoff; a permanent refusal marks the email FAILED with the server's reply.
+ * batches, sends them concurrently over its pool of SMTP connections, DKIM-signed with the sender domain's
+ * key, hands each over to the server under a mark that survives the process (HandOver), and marks it SENT
+ * (with its `email.sent` event) once the server accepted it. Transient failures retry with exponential
+ * backoff; a permanent refusal marks the email FAILED with the server's reply.
  */
 export class DeliveryPump {
   private readonly options: PumpOptions;
   private readonly orm: Orm;
   private readonly config: Config;
-  private readonly mailer: Mailer;
+  private readonly smtp: SmtpPool;
+  private readonly handOver: HandOver;
   private readonly logger: Logger;
   private readonly defaultRate: number;
   private readonly loop: WakeLoop;
@@ -81,11 +86,12 @@ export class DeliveryPump {
   private readonly leases: LeaseKeeper;
   private readonly inFlight = new Set<Promise<void>>();
 
-  constructor(deps: Pick<Deps, 'orm' | 'mailer' | 'logger' | 'config'>, options: Partial<PumpOptions> = {}) {
+  constructor(deps: Pick<Deps, 'orm' | 'logger' | 'config'>, options: Partial<PumpOptions> = {}) {
     this.options = { ...PUMP_DEFAULTS, ...options };
     this.orm = deps.orm;
     this.config = deps.config;
-    this.mailer = deps.mailer;
+    this.smtp = new SmtpPool(smtpSettings(deps.config.SMTP_URL), deps.config.SMTP_MAX_CONNECTIONS);
+    this.handOver = new HandOver(deps.config.DATABASE_URL, deps.logger);
     this.logger = deps.logger;
     this.defaultRate = deps.config.EMAIL_RATE_PER_SECOND;
     this.loop = new WakeLoop(deps.config.DATABASE_URL, () => this.pass(), deps.logger, {
@@ -110,6 +116,7 @@ export class DeliveryPump {
     await Promise.all(this.inFlight);
     await this.outcomes.drain();
     this.leases.stop();
+    await Promise.all([this.smtp.close(), this.handOver.close()]);
   }
 
   private async pass(): Promise<number> {
@@ -122,11 +129,12 @@ export class DeliveryPump {
         continue;
       }
       const limit = Math.min(batchSize, room);
-      const { seen, claimed } = await claimDue(this.orm.em.fork(), {
+      const { seen, claimed, finished } = await claimDue(this.orm.em.fork(), {
         limit,
         leaseMs: this.options.leaseMs,
         defaultRate: this.defaultRate,
       });
+      if (finished) this.logger.info({ emails: finished }, 'marked SENT the emails a stopped worker had handed over to SMTP');
       for (const email of claimed) this.track(this.deliver(email));
       if (seen < limit) break;
     }
@@ -143,7 +151,8 @@ export class DeliveryPump {
     this.leases.hold(email.id, email.leaseId);
     const bytes = await this.budget.acquire(email.sizeBytes);
     try {
-      this.outcomes.add(await this.attempt(email));
+      const outcome = await this.attempt(email);
+      if (outcome) this.outcomes.add(outcome);
     } catch (err) {
       // Reading the key or the attachments failed: the database, not the message; try again later.
       this.logger.warn({ err, emailId: email.id }, 'could not prepare an email for sending');
@@ -155,7 +164,8 @@ export class DeliveryPump {
     }
   }
 
-  private async attempt(email: ClaimedEmail): Promise<Outcome> {
+  /** The attempt's outcome; null when the email stopped being this worker's to send, which leaves nothing to record. */
+  private async attempt(email: ClaimedEmail): Promise<Outcome | null> {
     if (email.suppressed) {
       return { kind: 'failed', id: email.id, leaseId: email.leaseId, error: SUPPRESSED };
     }
@@ -176,15 +186,30 @@ export class DeliveryPump {
       attachments,
     };
     const message = await signedMessage(decorate(this.config, outgoing, email), dkim);
+    const connection = await this.smtp.acquire().catch((err: unknown) => err);
+    if (!(connection instanceof SmtpConnection)) return this.refused(email, connection);
     try {
-      await this.mailer.sendMail(message);
+      await connection.stage(message.envelope, message.raw);
+      let verdict: Promise<void> = Promise.resolve();
+      const handed = await this.handOver.pass(email.id, email.leaseId, () => {
+        verdict = connection.endData();
+      });
+      if (!handed) return null;
+      await verdict;
       return { kind: 'sent', id: email.id, at: new Date() };
     } catch (err) {
-      const failure = classifySmtpFailure(err);
-      if (failure.permanent) return { kind: 'failed', id: email.id, leaseId: email.leaseId, error: failure.reason };
-      this.logger.warn({ emailId: email.id, attempts: email.attempts, reason: failure.reason }, 'SMTP hand-off failed; will retry');
-      return this.transient(email, failure.reason);
+      return this.refused(email, err);
+    } finally {
+      // A message still staged (its hand-over failed or was refused) is abandoned with its connection.
+      this.smtp.release(connection);
     }
+  }
+
+  private refused(email: ClaimedEmail, err: unknown): Outcome {
+    const failure = classifySmtpFailure(err);
+    if (failure.permanent) return { kind: 'failed', id: email.id, leaseId: email.leaseId, error: failure.reason };
+    this.logger.warn({ emailId: email.id, attempts: email.attempts, reason: failure.reason }, 'SMTP hand-off failed; will retry');
+    return this.transient(email, failure.reason);
   }
 
   /** A retry with backoff, or FAILED once the email is too old to keep trying. */
