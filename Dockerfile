@@ -24,6 +24,8 @@ COPY workflows ./workflows
 COPY activities ./activities
 # tsc emits .ts files and the JSON files they import (package.json included); other assets are not copied.
 RUN node node_modules/typescript/bin/tsc -p tsconfig.build.json
+# The worker's workflow bundle, made once here, so that the worker does not run webpack at every start.
+RUN node dist/src/main/bundle-workflows.js dist/workflow-bundle.js
 
 # ---- deps: production dependencies only ------------------------------------------------------------
 FROM ${NODE_IMAGE} AS deps
@@ -49,7 +51,8 @@ RUN apt-get update \
   && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
-    PORT=3000
+    PORT=3000 \
+    WORKER_WORKFLOW_BUNDLE=/app/dist/workflow-bundle.js
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist

@@ -14,13 +14,15 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { closeDeps, createDeps } from '../src/bootstrap';
 import { createApp } from '../src/http/app';
+import { writeWorkflowBundle } from '../src/temporal/workflow-bundle';
 import type { TemporalGateway } from '../src/temporal/client';
 import { cpuMsOf } from './lib/cpu';
 import { loadNote, sendingBench, startSmtpSink } from './lib/sending';
@@ -101,7 +103,10 @@ async function main(): Promise<void> {
     if (!res.ok) throw new Error(`${method} ${route} answered ${res.status}: ${await res.text()}`);
     return (await res.json()) as Record<string, unknown> & { id: string };
   };
-  const worker = await startWorker({ ...bench.env, TEMPORAL_TASK_QUEUE: taskQueue });
+  // Built once beforehand, as npm start and the image do.
+  const bundle = path.join(os.tmpdir(), `postwire-bench-workflows-${process.pid}.js`);
+  await writeWorkflowBundle(bundle);
+  const worker = await startWorker({ ...bench.env, TEMPORAL_TASK_QUEUE: taskQueue, WORKER_WORKFLOW_BUNDLE: bundle });
   const db = () => bench.orm.em.fork();
   try {
     await db().execute(`delete from projects where name like 'postwire_bench_automation %' and id <> ?`, [bench.projectId]);
@@ -190,6 +195,7 @@ async function main(): Promise<void> {
     console.log(`  emails: ${JSON.stringify(Object.fromEntries(emails.map((r) => [r.status, r.n])))}; ${loadNote()}`);
   } finally {
     await worker.stop();
+    rmSync(bundle, { force: true });
     await new Promise((resolve) => server.close(resolve));
     for await (const wf of deps.temporal.client.workflow.list({ query: `TaskQueue="${taskQueue}" AND ExecutionStatus="Running"` })) {
       await deps.temporal.client.workflow.getHandle(wf.workflowId, wf.runId).terminate('benchmark finished').catch(() => undefined);

@@ -13,6 +13,7 @@ import { startMailCapture } from './lib/mail-capture';
 import { devSecrets } from './lib/secrets';
 import { withLock } from './lib/lock';
 import { waitForPort } from './lib/net';
+import { ensureWorkflowBundle } from './lib/workflow-bundle';
 
 const started = Date.now();
 const log = (line: string) => console.log(line);
@@ -79,7 +80,7 @@ async function main() {
   const migrated = spawnSync(tsx, ['src/main/migrate.ts'], { cwd: root, env, stdio: 'inherit' });
   if (migrated.status !== 0) return shutdown(1);
 
-  spawnService('worker', 'src/main/worker.ts', env);
+  spawnService('worker', 'src/main/worker.ts', { ...env, WORKER_WORKFLOW_BUNDLE: await ensureWorkflowBundle(log) });
   spawnService('api', 'src/main/api.ts', env);
   await waitForPort(ports.api, 'API');
 

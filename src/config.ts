@@ -32,6 +32,7 @@ export const configSchema = z.object({
   TEMPORAL_NAMESPACE: z.string().default('default'),
   TEMPORAL_TASK_QUEUE: z.string().default('postwire'),
   WORKER_MAX_CACHED_WORKFLOWS: int(200, 2),
+  WORKER_WORKFLOW_BUNDLE: optional(z.string()),
 
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters'),
   LINK_SECRET: optional(z.string().min(32, 'must be at least 32 characters')),
