@@ -6,6 +6,11 @@ export interface TemporalGateway {
   taskQueue: string;
   /** False on the time-skipping test server, which has no visibility store. */
   searchAttributes: boolean;
+  /**
+   * The client shares its NativeConnection with a worker of the task queue, so a start can ask the server to
+   * hand the run's first task straight back to that worker (eager start) instead of through the task queue.
+   */
+  eagerStart?: boolean;
 }
 
 /** A lazily connecting client: the API starts (and keeps answering) while Temporal is unreachable. */

@@ -35,6 +35,7 @@ export async function startAutomation(temporal: TemporalGateway, start: StartAut
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
       workflowIdConflictPolicy: 'FAIL',
       staticSummary: start.summary,
+      requestEagerStart: temporal.eagerStart,
       ...attributes,
     });
   try {
