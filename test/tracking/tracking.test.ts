@@ -72,13 +72,15 @@ describe('tracking in sent email', () => {
     ]);
   });
 
-  it('keeps the first open time and one email.open on repeated opens, never moves back from CLICKED, and counts each click', async () => {
+  it('keeps the first open time and one email.open on repeated opens, never moves back from CLICKED, and counts each click, without rewriting the email for repeats', async () => {
     const { emailId, contactId, html } = await sendOne(await senderTenant(stack));
     const click = pathOf(clickLink(html));
     await stack.http().get(click).redirects(0).expect(302);
     await stack.http().get(pathOf(pixelOf(html)!)).expect(200);
     const first = await emailState(stack, emailId);
     expect(first).toMatchObject({ status: 'CLICKED', opened_at: expect.any(String) });
+    const rowVersion = async () => (await sql<{ v: string }>(stack, 'select xmin::text as v from emails where id = ?', [emailId]))[0]!.v;
+    const version = await rowVersion();
 
     await stack.http().get(pathOf(pixelOf(html)!)).expect(200);
     await stack.http().get(click).redirects(0).expect(302);
@@ -86,6 +88,7 @@ describe('tracking in sent email', () => {
     await stack.http().head(click).redirects(0).expect(302);
     const again = await emailState(stack, emailId);
     expect(again).toEqual(first);
+    expect(await rowVersion()).toBe(version);
     expect((await eventsOf(stack, contactId)).map((e) => e.name)).toEqual(['email.click', 'email.open', 'email.click']);
   });
 

@@ -25,8 +25,9 @@ export interface EmailActivity extends EmailEventSource {
 /**
  * Records that a sent email was delivered, opened, clicked, bounced or complained about: the status moves
  * only forwards, while the status's own timestamp records its first occurrence whatever the order reports
- * arrive in (an open reported after a click still sets opened_at). Returns null when the email is not a sent
- * email (unknown, still PENDING, or FAILED), or not one of `projectId` when that is given.
+ * arrive in (an open reported after a click still sets opened_at). A report that changes neither (a pixel
+ * loaded again, a second click, a repeated notification) leaves the row unwritten. Returns null when the
+ * email is not a sent email (unknown, still PENDING, or FAILED), or not one of `projectId` when that is given.
  */
 export async function advanceEmail(
   em: EntityManager,
@@ -36,11 +37,17 @@ export async function advanceEmail(
 ): Promise<EmailActivity | null> {
   const column = TIMESTAMP_OF[status];
   const [row] = await em.execute<EmailActivity[]>(
-    `update emails set "${column}" = coalesce("${column}", ?), "updated_at" = now(),
-       "status" = case when ${rank('"status"')} < ${rank('?')} then ? else "status" end
-     where "id" = ? and (?::uuid is null or "project_id" = ?) and "status" not in ('PENDING', 'FAILED')
-     returning ${emailEventColumns()}, old."${column}" is null as "first"`,
-    [options.at ?? new Date(), status, status, emailId, options.projectId ?? null, options.projectId ?? null],
+    `with target as (
+       select ${emailEventColumns()} from emails
+       where "id" = ? and (?::uuid is null or "project_id" = ?) and "status" not in ('PENDING', 'FAILED')),
+     moved as (
+       update emails e set "${column}" = coalesce(e."${column}", ?), "updated_at" = now(),
+         "status" = case when ${rank('e."status"')} < ${rank('?')} then ? else e."status" end
+       from target t
+       where e."id" = t."id" and (e."${column}" is null or ${rank('e."status"')} < ${rank('?')})
+       returning old."${column}" is null as "first")
+     select t.*, coalesce((select "first" from moved), false) as "first" from target t`,
+    [emailId, options.projectId ?? null, options.projectId ?? null, options.at ?? new Date(), status, status, status],
   );
   return row ?? null;
 }
