@@ -155,6 +155,8 @@ export class SmtpConnection {
   private async upgrade(settings: SmtpSettings): Promise<void> {
     const plain = this.socket;
     plain.removeAllListeners('data').removeAllListeners('close').removeAllListeners('error').removeAllListeners('timeout');
+    // The TLS socket takes over the connection and reports its failures; the plain one must not crash the process.
+    plain.on('error', () => undefined);
     const secure = tlsConnect({ socket: plain, servername: isIP(settings.host) ? undefined : settings.host, rejectUnauthorized: settings.rejectUnauthorized });
     this.socket = secure;
     this.attach(secure);
