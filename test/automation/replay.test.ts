@@ -18,6 +18,8 @@ describe('automation workflow replay', () => {
       expect.arrayContaining([
         'cancelled-delay.json', 'delay-update-contact.json', 'failed-step.json', 'send-email.json',
         'trigger-wait-event-condition-exit.json', 'trigger-wait-event-condition-yes.json', 'wait-timeout.json',
+        // Recorded after the automation-wait-in-one-write patch; the three above are from before it.
+        'trigger-wait-event-condition-exit-one-write.json', 'trigger-wait-event-condition-yes-one-write.json', 'wait-timeout-one-write.json',
       ]),
     );
   });

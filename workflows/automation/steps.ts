@@ -1,4 +1,4 @@
-import { condition, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
+import { condition, patched, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
 import type { AutomationActivities } from '../../activities/automation';
 import type { StepOf, StepSnapshot } from '../../src/modules/automations/definition';
 import { delayMs, type StepResult } from '../../src/modules/automations/interpreter';
@@ -46,11 +46,17 @@ export interface StepEnv {
 
 const done = (output: Record<string, unknown> | null = null): StepRun => ({ result: { kind: 'done' }, output });
 
+/**
+ * Runs that reach a WAIT_FOR_EVENT after this patch write the step's start and its WAITING mark in one
+ * statement (one local activity, one workflow activation less); earlier runs wrote the start on its own first.
+ * Either way the look-back searches from the step's recorded start, after the mark has committed.
+ */
+const WAIT_IN_ONE_WRITE = 'automation-wait-in-one-write';
+
 async function waitForEvent(step: StepOf<'WAIT_FOR_EVENT'>, env: StepEnv): Promise<StepRun> {
   const { mirror, inbox } = env;
   const { eventName, timeout } = step.config;
-  // The step's start is recorded before the wait is marked: events in between are found by the look-back.
-  await mirror.write();
+  if (!patched(WAIT_IN_ONE_WRITE)) await mirror.write();
   mirror.wait(eventName);
   const begun = await stepActivities(env.summary).beginAutomationWait({ state: mirror.state(), eventName, used: inbox.usedIds() });
   if (!begun) throw new ExecutionGoneSignal();
