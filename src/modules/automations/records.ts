@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { executePrepared } from '../../db/prepared';
 import type { ExecutionStatus, StepHistoryEntry } from './definition';
 
 /**
@@ -37,9 +38,16 @@ const writeParams = (s: MirrorState, now: Date) => [
   s.error, s.ended, now, s.temporalRunId, s.seq, s.executionId, s.seq, s.status,
 ];
 
+const WRITE = write('"id"');
+
+// Every step of every execution runs one of these two, so both are prepared statements.
+const WRITE_AND_READ = `
+with w as (${write('"id", "project_id", "automation_id", "contact_id", "entry", "step_started_at"')})
+select w.*, c."email", c."subscribed", c."data" from w join contacts c on c."id" = w."contact_id"`;
+
 /** Applies the state; false when the record is gone or was cancelled (the run has nothing left to do). */
 export async function writeMirror(em: EntityManager, s: MirrorState, now = new Date()): Promise<boolean> {
-  return (await em.execute<Array<{ id: string }>>(write('"id"'), writeParams(s, now))).length > 0;
+  return (await executePrepared<{ id: string }>(em, 'automation_mirror_write', WRITE, writeParams(s, now))).length > 0;
 }
 
 /** An execution that a step acts for, with its contact as the step sees it. */
@@ -65,11 +73,7 @@ interface LiveRow {
  * round trip: what every step activity does before it acts. Null when the record is gone or cancelled.
  */
 export async function writeAndRead(em: EntityManager, s: MirrorState, now = new Date()): Promise<LiveExecution | null> {
-  const [row] = await em.execute<LiveRow[]>(
-    `with w as (${write('"id", "project_id", "automation_id", "contact_id", "entry", "step_started_at"')})
-     select w.*, c."email", c."subscribed", c."data" from w join contacts c on c."id" = w."contact_id"`,
-    writeParams(s, now),
-  );
+  const [row] = await executePrepared<LiveRow>(em, 'automation_mirror_write_read', WRITE_AND_READ, writeParams(s, now));
   if (!row) return null;
   return {
     execution: {

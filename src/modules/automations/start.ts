@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Deps } from '../../deps';
 import { newId } from '../../db/columns';
+import { executePrepared } from '../../db/prepared';
 import { startAutomation } from '../../../workflows/automation/lifecycle';
 import { automationSummary, automationWorkflowId } from '../../../workflows/automation/ids';
 import { ACTIVE_STATUSES, type Definition } from './definition';
@@ -57,9 +58,9 @@ returning *`;
  */
 async function claimEntry(em: EntityManager, automation: Automation, contact: EntryContact, definition: Definition, options: StartOptions): Promise<Claim> {
   return em.transactional(async (tx) => {
-    await tx.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`automation-entry:${automation.id}:${contact.id}`]);
+    await executePrepared(tx, 'automation_entry_lock', 'select pg_advisory_xact_lock(hashtextextended(?, 0))', [`automation-entry:${automation.id}:${contact.id}`]);
     const first = firstStep(definition);
-    const [row] = await tx.execute<Array<Record<string, unknown>>>(ENTER, [
+    const [row] = await executePrepared<Record<string, unknown>>(tx, 'automation_enter', ENTER, [
       newId(), automation.projectId, automation.id, contact.id, automation.allowReentry, options.triggerEventId ?? null,
       first.kind === 'step' ? first.step.id : null, new Date(), JSON.stringify(options.context), JSON.stringify(definition),
       automationWorkflowId(automation.id, contact.id, 1), automation.id, contact.id, automation.allowReentry,

@@ -1,11 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Deps } from '../../deps';
+import { executePrepared } from '../../db/prepared';
 import { signalAutomation } from '../../../workflows/automation/lifecycle';
 import type { EventConsumer, OutboxEvent } from '../events/outbox/consumer';
 import { Automation } from './entities';
 import { startExecution } from './start';
 
-// What every event asks, in one round trip (most events concern no automation at all): the automations it
+// What every event asks, in one round trip (a prepared statement: every event runs it) (most events concern no automation at all): the automations it
 // starts, the contact they start for, and the executions that await it.
 const CONCERNED = `
 select
@@ -22,9 +23,9 @@ interface Concerned {
 }
 
 async function concerned(em: EntityManager, event: OutboxEvent): Promise<Concerned> {
-  const [row] = await em.execute<Array<{ triggered: Array<Record<string, unknown>>; contact: Concerned['contact']; waiting: string[] }>>(CONCERNED, [
-    event.projectId, event.name, event.contactId, event.projectId, event.contactId, event.name,
-  ]);
+  const [row] = await executePrepared<{ triggered: Array<Record<string, unknown>>; contact: Concerned['contact']; waiting: string[] }>(
+    em, 'automation_concerned', CONCERNED, [event.projectId, event.name, event.contactId, event.projectId, event.contactId, event.name],
+  );
   return { triggered: (row?.triggered ?? []).map((a) => em.map(Automation, a)), contact: row?.contact ?? null, waiting: row?.waiting ?? [] };
 }
 

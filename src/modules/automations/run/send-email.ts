@@ -2,11 +2,27 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../../../config';
 import { enqueueEmails } from '../../emails/enqueue';
 import { subscriptionLinks } from '../../emails/links';
-import { Template } from '../../templates/entities';
+import { executePrepared } from '../../../db/prepared';
+import type { TemplateType } from '../../templates/entities';
 import { TemplateError, renderEmail, templateVariables } from '../../templates/render';
 import type { SendEmailConfig } from '../definition';
 import { StepFailed } from './errors';
 import type { LiveExecution } from '../records';
+
+interface TemplateRow {
+  id: string;
+  subject: string;
+  body: string;
+  from: string;
+  from_name: string | null;
+  reply_to: string | null;
+  type: TemplateType;
+}
+
+// Every SEND_EMAIL reads its template: a prepared statement, without the ORM's unit of work.
+const TEMPLATE = `
+select "id", "subject", "body", "from_address" as "from", "from_name", "reply_to", "type" from templates
+where "id" = ? and "project_id" = ?`;
 
 /**
  * SEND_EMAIL: renders the template for the contact, with the execution context as the request's data (so
@@ -22,7 +38,7 @@ export async function sendStepEmail(
   context: Record<string, unknown>,
 ): Promise<{ emailId: string; to: string }> {
   const { execution, contact } = live;
-  const template = await em.findOne(Template, { id: step.config.templateId, projectId: execution.projectId });
+  const [template] = await executePrepared<TemplateRow>(em, 'automation_step_template', TEMPLATE, [step.config.templateId, execution.projectId]);
   if (!template) throw new StepFailed(`Template ${step.config.templateId} no longer exists`);
   const scope = templateVariables({ contact, links: subscriptionLinks(config, contact.id), requestData: context });
   let rendered;
@@ -39,8 +55,8 @@ export async function sendStepEmail(
       projectId: execution.projectId,
       contactId: custom ? null : contact.id,
       to: { email: to },
-      from: { email: template.from, name: template.fromName ?? null },
-      replyTo: template.replyTo ?? null,
+      from: { email: template.from, name: template.from_name },
+      replyTo: template.reply_to,
       // A value with a line break would otherwise end the Subject field early.
       subject: rendered.subject.replace(/[\r\n]+/g, ' '),
       html: rendered.body,
