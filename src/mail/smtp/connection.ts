@@ -8,6 +8,7 @@ import { SmtpError } from './errors';
 import { ReplyParser, extensionsOf, type SmtpReply } from './replies';
 
 const CONNECT_TIMEOUT_MS = 2 * 60_000;
+const GREETING_TIMEOUT_MS = 30_000;
 /** RFC 5321 4.5.3.2 lets a server take up to 10 minutes to answer the end of DATA, less for any other command. */
 const REPLY_TIMEOUT_MS = 10 * 60_000;
 const QUIT_WAIT_MS = 1_000;
@@ -128,7 +129,7 @@ export class SmtpConnection {
   }
 
   private async greet(settings: SmtpSettings): Promise<void> {
-    const greeting = await this.next();
+    const greeting = await this.next(GREETING_TIMEOUT_MS);
     if (greeting.code !== 220) throw new SmtpError('ECONNECTION', `the server refused the connection: ${greeting.text}`);
     await this.hello();
     if (!settings.secure && !settings.ignoreTLS && this.extensions.has('STARTTLS')) {
@@ -205,9 +206,9 @@ export class SmtpConnection {
     this.socket.write(data);
   }
 
-  private next(): Promise<SmtpReply> {
+  private next(timeoutMs = REPLY_TIMEOUT_MS): Promise<SmtpReply> {
     if (this.broken) return Promise.reject(this.broken);
-    if (this.waiting.length === 0) this.socket.setTimeout(REPLY_TIMEOUT_MS);
+    if (this.waiting.length === 0) this.socket.setTimeout(timeoutMs);
     return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
   }
 

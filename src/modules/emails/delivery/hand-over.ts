@@ -31,7 +31,7 @@ interface Waiting {
 export class HandOver {
   private queue: Waiting[] = [];
   private readonly idle: Client[] = [];
-  private rounds = 0;
+  private readonly rounds = new Set<Promise<void>>();
 
   constructor(
     private readonly databaseUrl: string,
@@ -49,19 +49,21 @@ export class HandOver {
     });
   }
 
+  /** Lets the rounds under way finish, then closes the connections. */
   async close(): Promise<void> {
+    await Promise.all(this.rounds);
     await Promise.all(this.idle.splice(0).map((client) => client.end().catch(() => undefined)));
   }
 
   private kick(): void {
-    if (this.rounds >= ROUNDS || this.queue.length === 0) return;
+    if (this.rounds.size >= ROUNDS || this.queue.length === 0) return;
     const batch = this.queue;
     this.queue = [];
-    this.rounds++;
-    void this.round(batch).finally(() => {
-      this.rounds--;
+    const round: Promise<void> = this.round(batch).finally(() => {
+      this.rounds.delete(round);
       this.kick();
     });
+    this.rounds.add(round);
   }
 
   private async round(batch: Waiting[]): Promise<void> {
