@@ -23,6 +23,7 @@ import { createInterface } from 'node:readline';
 import { closeDeps, createDeps } from '../src/bootstrap';
 import { createApp } from '../src/http/app';
 import { writeWorkflowBundle } from '../src/temporal/workflow-bundle';
+import { WORKER_NODE_OPTIONS } from '../src/main/worker-heap';
 import type { TemporalGateway } from '../src/temporal/client';
 import { cpuMsOf } from './lib/cpu';
 import { loadNote, sendingBench, startSmtpSink } from './lib/sending';
@@ -34,7 +35,7 @@ const TARGETS = { completedPerSecond: 100, p99Ms: 500, memoryMb: 500 };
 /** src/main/worker.ts in a process of its own; resolves once it polls. */
 async function startWorker(env: Record<string, string>) {
   const child = spawn(process.execPath, [...(process.env.BENCH_WORKER_NODE_OPTIONS ?? '').split(' ').filter(Boolean), '--import', 'tsx', path.join(__dirname, '..', 'src', 'main', 'worker.ts')], {
-    env: { ...process.env, ...env, LOG_LEVEL: 'info' },
+    env: { ...process.env, ...env, NODE_OPTIONS: WORKER_NODE_OPTIONS, LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise<void>((resolve, reject) => {

@@ -7,6 +7,8 @@ case "$1" in
   api | worker | migrate | healthcheck)
     process="$1"
     shift
+    # The worker's young generations capped as src/main/worker-heap.ts (WORKER_NODE_OPTIONS) says.
+    if [ "$process" = worker ]; then export NODE_OPTIONS="--max-semi-space-size=8${NODE_OPTIONS:+ $NODE_OPTIONS}"; fi
     exec node "/app/dist/src/main/$process.js" "$@"
     ;;
   *)

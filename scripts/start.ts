@@ -14,6 +14,7 @@ import { devSecrets } from './lib/secrets';
 import { withLock } from './lib/lock';
 import { waitForPort } from './lib/net';
 import { ensureWorkflowBundle } from './lib/workflow-bundle';
+import { WORKER_NODE_OPTIONS } from '../src/main/worker-heap';
 
 const started = Date.now();
 const log = (line: string) => console.log(line);
@@ -80,7 +81,11 @@ async function main() {
   const migrated = spawnSync(tsx, ['src/main/migrate.ts'], { cwd: root, env, stdio: 'inherit' });
   if (migrated.status !== 0) return shutdown(1);
 
-  spawnService('worker', 'src/main/worker.ts', { ...env, WORKER_WORKFLOW_BUNDLE: await ensureWorkflowBundle(log) });
+  spawnService('worker', 'src/main/worker.ts', {
+    ...env,
+    WORKER_WORKFLOW_BUNDLE: await ensureWorkflowBundle(log),
+    NODE_OPTIONS: [WORKER_NODE_OPTIONS, env.NODE_OPTIONS].filter(Boolean).join(' '),
+  });
   spawnService('api', 'src/main/api.ts', env);
   await waitForPort(ports.api, 'API');
 

@@ -7,8 +7,10 @@ import { DeliveryPump } from '../modules/emails/delivery/pump';
 import { EventDispatcher } from '../modules/events/outbox/dispatcher';
 import { eventConsumers } from '../modules/events/outbox/consumers';
 import { startHousekeeping } from './housekeeping';
+import { limitWorkerHeapGrowth } from './worker-heap';
 
 runMain(async () => {
+  limitWorkerHeapGrowth();
   const deps = await createDeps('worker');
   // Started before Temporal is reached: events keep flowing to consumers, and those that need Temporal retry.
   const dispatcher = new EventDispatcher(deps.orm, deps.config.DATABASE_URL, eventConsumers(deps), deps.logger);
