@@ -4,10 +4,12 @@
  * - executions started and parked in WAIT_FOR_EVENT per second (trigger phase),
  * - executions completed per second once the awaited events come (target >= 100/s),
  * - event-to-resume latency p50/p99: from the awaited event's record to the workflow taking it (target p99 < 500 ms),
+ *   with the awaited events as fast as the API takes them, or at BENCH_EVENT_RATE per second,
  * - the worker process's peak memory (target < 500 MB), and the emails the SMTP server received.
  *
  * It first measures how many workflow starts per second the Temporal server accepts at that moment, the
- * ceiling of everything else on a shared machine. One worker process runs src/main/worker.ts as deployed (Temporal worker, events outbox, delivery pump); the
+ * ceiling of everything else on a shared machine. One worker process runs src/main/worker.ts as deployed (Temporal worker, events outbox,
+ * delivery pump; a workflow bundle built beforehand and WORKER_NODE_OPTIONS, as npm start and the image run it); the
  * API runs in this process, without its per-project rate limit, and the SMTP server in its own. Works in its
  * own database, `postwire_bench_automation`, on the server of `npm start` (or DATABASE_URL's), and the
  * Temporal dev server of `npm start` (TEMPORAL_ADDRESS).
@@ -30,6 +32,12 @@ import { loadNote, sendingBench, startSmtpSink } from './lib/sending';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 2_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 50);
+/**
+ * Awaited events tracked per second; 0 (the default) tracks them as fast as the API takes them. Faster than the
+ * worker completes executions, the latency is mostly the wait in that queue; at a rate the stack keeps up with
+ * it is the event's own way through the outbox, the signal and the workflow.
+ */
+const EVENT_RATE = Number(process.env.BENCH_EVENT_RATE ?? 0);
 const TARGETS = { completedPerSecond: 100, p99Ms: 500, memoryMb: 500 };
 
 /** src/main/worker.ts in a process of its own; resolves once it polls. */
@@ -152,7 +160,11 @@ async function main(): Promise<void> {
     );
 
     const resumeStart = performance.now();
-    await inParallel(CONTACTS, async (i) => void (await api('POST', '/events/track', { email: email(i), event: 'activated', data: { plan: 'pro' } })));
+    await inParallel(CONTACTS, async (i) => {
+      const due = resumeStart + (EVENT_RATE ? (i * 1000) / EVENT_RATE : 0);
+      if (due > performance.now()) await new Promise((r) => setTimeout(r, due - performance.now()));
+      await api('POST', '/events/track', { email: email(i), event: 'activated', data: { plan: 'pro' } });
+    });
     await until((c) => (c.COMPLETED ?? 0) >= CONTACTS);
     const resumeSeconds = (performance.now() - resumeStart) / 1000;
     const completedPerSecond = CONTACTS / resumeSeconds;
@@ -174,7 +186,7 @@ async function main(): Promise<void> {
     const cpuPerExecution = (worker.cpuMs() - cpuBefore) / CONTACTS;
     const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
     console.log(
-      `resume phase: ${CONTACTS} awaited events tracked, every execution COMPLETED (CONDITION, second email) in ${resumeSeconds.toFixed(1)} s: ` +
+      `resume phase: ${CONTACTS} awaited events tracked${EVENT_RATE ? ` at ${EVENT_RATE}/s` : ''}, every execution COMPLETED (CONDITION, second email) in ${resumeSeconds.toFixed(1)} s: ` +
         `${completedPerSecond.toFixed(0)} executions completed/s (target >= ${TARGETS.completedPerSecond}: ${verdict(completedPerSecond >= TARGETS.completedPerSecond)})`,
     );
     console.log(
