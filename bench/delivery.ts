@@ -9,6 +9,7 @@
 import { createLogger } from '../src/logger';
 import { DeliveryPump } from '../src/modules/emails/delivery/pump';
 import { enqueueEmails, type EmailDraft } from '../src/modules/emails/enqueue';
+import { createMailer } from '../src/mail/mailer';
 import { loadNote, sendingBench, startSmtpSink } from './lib/sending';
 
 const EMAILS = Number(process.env.BENCH_EMAILS ?? 20_000);
@@ -18,6 +19,7 @@ const html = `<html><body>${'<p>Your weekly digest, with a few paragraphs of tex
 async function main(): Promise<void> {
   const sink = await startSmtpSink();
   const bench = await sendingBench('postwire_bench_delivery', { SMTP_URL: sink.url, EMAIL_RATE_PER_SECOND: '0' });
+  const mailer = createMailer(sink.url, bench.config.SMTP_MAX_CONNECTIONS);
   try {
     // Whatever an interrupted earlier run left is not this run's work.
     await bench.orm.em.fork().execute(`delete from emails where status = 'PENDING'`);
@@ -31,7 +33,7 @@ async function main(): Promise<void> {
     }
     console.log(`queued ${EMAILS} emails in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
-    const pump = new DeliveryPump({ orm: bench.orm, config: bench.config, logger: createLogger('warn', 'bench') });
+    const pump = new DeliveryPump({ orm: bench.orm, config: bench.config, mailer, logger: createLogger('warn', 'bench') });
     const t0 = performance.now();
     const cpu0 = process.cpuUsage();
     await pump.start();
@@ -50,6 +52,7 @@ async function main(): Promise<void> {
     // CPU per email hardly depends on what else the machine runs, unlike the rate.
     console.log(`  pump process CPU ${((cpu.user + cpu.system) / 1000 / Number(sent!.n)).toFixed(2)} ms per email; ${loadNote()}`);
   } finally {
+    await mailer.close();
     sink.stop();
     await bench.close();
   }

@@ -22,7 +22,7 @@ export async function createDeps(name: string, config: Config = loadConfig()): P
 }
 
 export async function closeDeps(deps: Deps): Promise<void> {
-  deps.mailer.close();
+  await deps.mailer.close();
   await deps.orm.close();
 }
 

@@ -1,26 +1,10 @@
-import nodemailer, { type Transporter } from 'nodemailer';
-import type SMTPPool from 'nodemailer/lib/smtp-pool';
-import { connectWithoutNagle } from './no-delay-socket';
+import { SmtpPool } from './smtp/pool';
 import { smtpSettings } from './smtp-settings';
 
-export type Mailer = Transporter<SMTPPool.SentMessageInfo>;
+export type Mailer = SmtpPool;
 
 /**
- * The pooled SMTP transport of the platform's own mail (account emails, test sends), from SMTP_URL. Project
- * email goes through the delivery pump's own client instead (src/mail/smtp/), which can hold a message back
- * until the last moment.
+ * The process's SMTP connections to SMTP_URL, shared by the delivery pump and the platform's own mail. Each
+ * message takes a few round trips on its connection, so delivery throughput grows with SMTP_MAX_CONNECTIONS.
  */
-export function createMailer(smtpUrl: string, maxConnections: number): Mailer {
-  const s = smtpSettings(smtpUrl);
-  return nodemailer.createTransport({
-    pool: true,
-    maxConnections,
-    host: s.host,
-    port: s.port,
-    secure: s.secure,
-    auth: s.auth,
-    tls: { rejectUnauthorized: s.rejectUnauthorized },
-    ignoreTLS: s.ignoreTLS,
-    getSocket: (_options, callback) => connectWithoutNagle(s.host, s.port, callback),
-  });
-}
+export const createMailer = (smtpUrl: string, maxConnections: number): Mailer => new SmtpPool(smtpSettings(smtpUrl), maxConnections);

@@ -1,3 +1,4 @@
+import MailComposer from 'nodemailer/lib/mail-composer';
 import type { Config } from '../config';
 import type { Mailer } from './mailer';
 import { escapeHtml } from '../escape-html';
@@ -66,5 +67,7 @@ export const invitationMail = (config: Config, inv: Invitation): SystemMail =>
   );
 
 export async function sendSystemMail(mailer: Mailer, config: Config, mail: SystemMail): Promise<void> {
-  await mailer.sendMail({ from: config.SYSTEM_EMAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+  const root = new MailComposer({ from: config.SYSTEM_EMAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html }).compile();
+  const { from, to } = root.getEnvelope();
+  await mailer.send({ from: from || '', to: to[0] ?? mail.to }, await root.build());
 }

@@ -1,9 +1,10 @@
-import { randomBytes } from 'node:crypto';
+import { createPrivateKey, randomBytes, randomUUID } from 'node:crypto';
 import { dkimVerify } from 'mailauth/lib/dkim/verify';
 import { startStack, type TestStack } from '../helpers/stack';
 import { newTenant, type TestProject } from '../helpers/fixtures';
 import { SecretBox } from '../../src/crypto/secret-box';
 import { assertVerifiedSender, dkimKeyForSender } from '../../src/modules/domains/sender';
+import { signedMessage } from '../../src/modules/emails/compose';
 import { addDomain, bearer, publish, type DomainBody } from './helpers';
 
 let stack: TestStack;
@@ -51,7 +52,11 @@ describe('DKIM signing key', () => {
     expect(key).toMatchObject({ domainName: domain.domain, keySelector: 'postwire' });
 
     const to = `reader-${randomBytes(4).toString('hex')}@example.test`;
-    await stack.deps.mailer.sendMail({ from, to, subject: 'Signed', text: 'Hello', dkim: key! });
+    const message = await signedMessage(
+      { id: randomUUID(), from: { email: from }, to: { email: to }, subject: 'Signed', html: '<p>Hello</p>', text: 'Hello' },
+      { ...key!, privateKey: createPrivateKey(key!.privateKey) },
+    );
+    await stack.deps.mailer.send(message.envelope, message.raw);
     const mail = await stack.smtp.waitFor((m) => m.to.includes(to));
     // DKIM verification only looks up the selector's TXT record.
     const result = await dkimVerify(Buffer.from(mail.raw), { resolver: (name: string) => stack.deps.dns.resolveTxt(name) });

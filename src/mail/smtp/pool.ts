@@ -1,5 +1,5 @@
 import type { SmtpSettings } from '../smtp-settings';
-import { SmtpConnection } from './connection';
+import { SmtpConnection, type Envelope } from './connection';
 
 /** An idle connection is closed after this long: servers drop idle clients after a few minutes anyway. */
 const IDLE_MS = 30_000;
@@ -40,6 +40,17 @@ export class SmtpPool {
         }
       }
       await new Promise<void>((resolve) => this.queue.push(resolve));
+    }
+  }
+
+  /** Sends one message from envelope to its end, for mail that needs no hand-over (the platform's own). */
+  async send(envelope: Envelope, message: Buffer): Promise<void> {
+    const connection = await this.acquire();
+    try {
+      await connection.stage(envelope, message);
+      await connection.endData();
+    } finally {
+      this.release(connection);
     }
   }
 

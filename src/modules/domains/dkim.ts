@@ -5,7 +5,7 @@ import type { Domain } from './entities';
 
 const generate = promisify(generateKeyPair);
 
-/** The fields nodemailer's `dkim` option takes. */
+/** A sender domain's DKIM key as stored, the private half as PEM text (the pump parses it once: SigningKey). */
 export interface DkimKey {
   domainName: string;
   keySelector: string;

@@ -3,9 +3,8 @@ import type { Deps } from '../../../deps';
 import type { Orm } from '../../../db/orm';
 import { WakeLoop } from '../../../db/wake-loop';
 import type { Logger } from '../../../logger';
+import type { Mailer } from '../../../mail/mailer';
 import { SmtpConnection } from '../../../mail/smtp/connection';
-import { SmtpPool } from '../../../mail/smtp/pool';
-import { smtpSettings } from '../../../mail/smtp-settings';
 import type { Config } from '../../../config';
 import { signedMessage, type OutgoingAttachment } from '../compose';
 import { decorate } from '../decorate';
@@ -66,7 +65,7 @@ interface AttachmentRow {
 
 /**
  * Delivers PENDING emails over SMTP, in every worker process (docs/delivery.md). It claims due emails in
- * batches, sends them concurrently over its pool of SMTP connections, DKIM-signed with the sender domain's
+ * batches, sends them concurrently over the process's SMTP connections, DKIM-signed with the sender domain's
  * key, hands each over to the server under a mark that survives the process (HandOver), and marks it SENT
  * (with its `email.sent` event) once the server accepted it. Transient failures retry with exponential
  * backoff; a permanent refusal marks the email FAILED with the server's reply.
@@ -75,7 +74,7 @@ export class DeliveryPump {
   private readonly options: PumpOptions;
   private readonly orm: Orm;
   private readonly config: Config;
-  private readonly smtp: SmtpPool;
+  private readonly smtp: Mailer;
   private readonly handOver: HandOver;
   private readonly logger: Logger;
   private readonly defaultRate: number;
@@ -86,11 +85,11 @@ export class DeliveryPump {
   private readonly leases: LeaseKeeper;
   private readonly inFlight = new Set<Promise<void>>();
 
-  constructor(deps: Pick<Deps, 'orm' | 'logger' | 'config'>, options: Partial<PumpOptions> = {}) {
+  constructor(deps: Pick<Deps, 'orm' | 'mailer' | 'logger' | 'config'>, options: Partial<PumpOptions> = {}) {
     this.options = { ...PUMP_DEFAULTS, ...options };
     this.orm = deps.orm;
     this.config = deps.config;
-    this.smtp = new SmtpPool(smtpSettings(deps.config.SMTP_URL), deps.config.SMTP_MAX_CONNECTIONS);
+    this.smtp = deps.mailer;
     this.handOver = new HandOver(deps.config.DATABASE_URL, deps.logger);
     this.logger = deps.logger;
     this.defaultRate = deps.config.EMAIL_RATE_PER_SECOND;
@@ -116,7 +115,7 @@ export class DeliveryPump {
     await Promise.all(this.inFlight);
     await this.outcomes.drain();
     this.leases.stop();
-    await Promise.all([this.smtp.close(), this.handOver.close()]);
+    await this.handOver.close();
   }
 
   private async pass(): Promise<number> {

@@ -1,3 +1,5 @@
+import { SmtpError } from '../../../mail/smtp/errors';
+
 /** What a failed SMTP hand-off means for the email. */
 export interface SmtpFailure {
   /** The server refused this message for good (a 5xx reply): retrying cannot help. */
@@ -6,22 +8,14 @@ export interface SmtpFailure {
   reason: string;
 }
 
-interface NodemailerError {
-  message?: string;
-  code?: string;
-  responseCode?: number;
-  response?: string;
-}
-
 /**
  * A 5xx reply to the envelope or the data refuses the message permanently. Everything else is transient:
- * 4xx replies, connection failures and timeouts, and rejected credentials (EAUTH, even as a 5xx), which are
- * a fault of the deployment's relay settings, not of the message, and must not fail every queued email.
+ * 4xx replies, connection failures and timeouts, rejected SMTP credentials (EAUTH, even as a 5xx: a fault of
+ * the deployment's relay settings, not of the message, which must not fail every queued email), and a
+ * hand-over the database could not take.
  */
 export function classifySmtpFailure(err: unknown): SmtpFailure {
-  const e = (typeof err === 'object' && err !== null ? err : {}) as NodemailerError;
-  const code = e.responseCode ?? 0;
-  const permanent = code >= 500 && code < 600 && e.code !== 'EAUTH';
-  const reason = (e.response ?? e.message ?? String(err)).slice(0, 1000);
-  return { permanent, reason };
+  if (!(err instanceof SmtpError)) return { permanent: false, reason: (err instanceof Error ? err.message : String(err)).slice(0, 1000) };
+  const code = err.responseCode ?? 0;
+  return { permanent: code >= 500 && code < 600 && err.code !== 'EAUTH', reason: (err.response ?? err.message).slice(0, 1000) };
 }
