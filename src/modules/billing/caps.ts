@@ -3,7 +3,7 @@ import { ApiError } from '../../http/errors';
 import type { Project } from '../projects/entities';
 import type { BillingCategory } from './schemas';
 import { limitsOf } from './service';
-import { currentPeriod, usageIn } from './usage';
+import { currentPeriod, usageOf } from './usage';
 
 const capExceeded = (details: { category: BillingCategory; limit: number; used: number; requested: number; resetsAt: string }) =>
   new ApiError(
@@ -42,7 +42,7 @@ export async function assertWithinBillingCap(
   if (limit === null) return null;
   await em.execute(`select pg_advisory_xact_lock(hashtextextended(?, 0))`, [`billing-cap:${project.id}:${category}`]);
   const period = currentPeriod();
-  const used = (await usageIn(em, project.id, period))[category];
+  const used = await usageOf(em, project.id, period, category);
   if (used + count > limit) throw capExceeded({ category, limit, used, requested: count, resetsAt: period.end.toISOString() });
   return { limit, remaining: limit - used - count, resetsAt: period.end };
 }

@@ -3,7 +3,7 @@ import type { AppContext } from '../../http/context';
 import type { Project } from '../projects/entities';
 import type { CapStanding } from './caps';
 import { limitsOf } from './service';
-import { currentPeriod, usageIn } from './usage';
+import { currentPeriod, usageOf } from './usage';
 
 /**
  * api.md "Limits" rule 5, the send bucket bounded by the billing cap: on /v1/send, RateLimit-Remaining never
@@ -20,10 +20,14 @@ export function boundSendRateByCap(ctx: AppContext, standing: CapStanding | null
   ctx.set('RateLimit-Reset', String(Math.max(1, Math.ceil((standing.resetsAt.getTime() - Date.now()) / 1000))));
 }
 
-/** Where TRANSACTIONAL stands now, for a send that ended before its cap was checked (a refused request). */
+/**
+ * Where TRANSACTIONAL stands now, for a send that ended before its cap was checked (a refused request); null
+ * when the database cannot say, so that the refusal's own error is the one answered.
+ */
 export async function transactionalStanding(em: EntityManager, project: Project): Promise<CapStanding | null> {
   const limit = limitsOf(project).TRANSACTIONAL;
   if (limit === null) return null;
   const period = currentPeriod();
-  return { limit, remaining: limit - (await usageIn(em, project.id, period)).TRANSACTIONAL, resetsAt: period.end };
+  const used = await usageOf(em, project.id, period, 'TRANSACTIONAL').catch(() => null);
+  return used === null ? null : { limit, remaining: limit - used, resetsAt: period.end };
 }
