@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { resourceId } from '../../http/resource-id';
-import { PageLimit } from '../../http/cursor';
+import { offsetPageFields } from '../../http/offset-page';
 import { ContactResponse } from '../contacts/schemas';
 import { FilterTreeSchema, filterTreeInput } from '../filters/schemas';
 import { SEGMENT_TYPES } from './entities';
@@ -43,10 +43,7 @@ export const SegmentResponse = z.object({
 });
 export type SegmentResponse = z.infer<typeof SegmentResponse>;
 
-export const SegmentContactsQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  pageSize: PageLimit,
-});
+export const SegmentContactsQuery = z.object(offsetPageFields);
 export type SegmentContactsQuery = z.infer<typeof SegmentContactsQuery>;
 
 export const SegmentContactsPage = z.object({

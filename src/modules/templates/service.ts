@@ -8,7 +8,6 @@ import { MAX_NAME_LENGTH, type CreateTemplateBody, type ListTemplatesQuery, type
 import { collectUsage, type TemplateUsage, type TemplateUsageSource } from './usage';
 import { containsPattern } from '../../db/keyset';
 
-/** `%`, `_` and `\` match literally in a search term. */
 export async function listTemplates(
   em: EntityManager,
   projectId: string,
