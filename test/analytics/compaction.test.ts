@@ -1,4 +1,4 @@
-import { compactRollups } from '../../src/modules/analytics/compact-rollups';
+import { compactRollups, EMAIL_COUNTERS, EMAIL_KEY } from '../../src/modules/analytics/compact-rollups';
 import { startStack, type TestStack } from '../helpers/stack';
 import { sql } from '../helpers/seed';
 import type { TestProject } from '../helpers/fixtures';
@@ -24,6 +24,11 @@ async function activityCounts(project: TestProject) {
 }
 
 describe('folding the rollup slots of past hours', () => {
+  it('writes back every column of email_stats but the slot', async () => {
+    const columns = await sql<{ column_name: string }>(stack, `select column_name from information_schema.columns where table_name = 'email_stats'`, []);
+    expect(columns.map((c) => c.column_name).sort()).toEqual([...EMAIL_KEY, ...EMAIL_COUNTERS, 'slot'].sort());
+  });
+
   it('leaves one slot per key and every count as it was, and folds only hours before the cut', async () => {
     const sender = await senderTenant(stack);
     const { project } = sender;

@@ -14,15 +14,19 @@ insert into event_stats ("project_id", "hour", "name", "slot", "count")
 select "project_id", "hour", "name", 0, sum("count") from moved group by 1, 2, 3 order by 1, 2, 3
 on conflict ("project_id", "hour", "name", "slot") do update set "count" = event_stats."count" + excluded."count"`;
 
-/** email_stats' counters (migration 0024). */
-const COUNTERS = ['billable', ...STAGES, 'failed'];
-const EMAIL_KEY = '"project_id", "hour", "source_type", "campaign_id"';
+/**
+ * email_stats' key and counters (migration 0024): the fold deletes whole rows and writes these back, so a
+ * column missing here would be lost (test/analytics/compaction.test.ts compares the lists with the table).
+ */
+export const EMAIL_KEY = ['project_id', 'hour', 'source_type', 'campaign_id'];
+export const EMAIL_COUNTERS = ['billable', ...STAGES, 'failed'];
+const quoted = (columns: string[]) => columns.map((c) => `"${c}"`).join(', ');
 const FOLD_EMAILS = `
 with moved as (
-  delete from email_stats where "slot" <> 0 and "hour" < ? returning ${EMAIL_KEY}, ${COUNTERS.map((c) => `"${c}"`).join(', ')})
-insert into email_stats (${EMAIL_KEY}, "slot", ${COUNTERS.map((c) => `"${c}"`).join(', ')})
-select ${EMAIL_KEY}, 0, ${COUNTERS.map((c) => `sum("${c}")`).join(', ')} from moved group by 1, 2, 3, 4 order by 1, 2, 3, 4
-on conflict (${EMAIL_KEY}, "slot") do update set ${COUNTERS.map((c) => `"${c}" = email_stats."${c}" + excluded."${c}"`).join(', ')}`;
+  delete from email_stats where "slot" <> 0 and "hour" < ? returning ${quoted(EMAIL_KEY)}, ${quoted(EMAIL_COUNTERS)})
+insert into email_stats (${quoted(EMAIL_KEY)}, "slot", ${quoted(EMAIL_COUNTERS)})
+select ${quoted(EMAIL_KEY)}, 0, ${EMAIL_COUNTERS.map((c) => `sum("${c}")`).join(', ')} from moved group by 1, 2, 3, 4 order by 1, 2, 3, 4
+on conflict (${quoted(EMAIL_KEY)}, "slot") do update set ${EMAIL_COUNTERS.map((c) => `"${c}" = email_stats."${c}" + excluded."${c}"`).join(', ')}`;
 
 /** One pass at a time across workers: two would only wait on each other's rows. */
 const LOCK = `select pg_try_advisory_xact_lock(hashtext('postwire:compact-rollups')) as "locked"`;
