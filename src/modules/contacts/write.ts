@@ -16,8 +16,8 @@ import type { SubscriptionFlip } from './subscription';
  * Each write is one SQL statement: the contact row, the types its new keys infer (rule 9), the
  * contact.subscribed/unsubscribed event of a flip and an optional event to record with it. One statement is
  * atomic on its own and joins the caller's transaction when there is one; and it is one round trip of a
- * prepared statement, which /v1/track needs (docs/contacts.md). Outside a transaction, /v1/track writes
- * concurrent tracks with one statement of write-many.ts instead.
+ * prepared statement. /v1/track writes concurrent tracks with one statement of write-many.ts instead, and
+ * this one only for a write its batch refused (docs/contacts.md).
  */
 
 export interface ContactInput {

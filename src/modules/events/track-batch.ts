@@ -72,14 +72,16 @@ export class TrackBatcher {
   /** Up to MAX_BATCH queued writes of distinct contacts; the rest stay queued in order. */
   private take(): Queued[] {
     const batch: Queued[] = [];
-    const rest: Queued[] = [];
+    const skipped: Queued[] = [];
     const seen = new Set<string>();
-    for (const queued of this.queue) {
-      if (batch.length < MAX_BATCH && !seen.has(queued.key)) batch.push(queued);
-      else rest.push(queued);
+    let scanned = 0;
+    // A full batch stops the scan: a long queue is not walked again for every batch.
+    for (; scanned < this.queue.length && batch.length < MAX_BATCH; scanned++) {
+      const queued = this.queue[scanned]!;
+      (seen.has(queued.key) ? skipped : batch).push(queued);
       seen.add(queued.key);
     }
-    this.queue = rest;
+    this.queue = [...skipped, ...this.queue.slice(scanned)];
     return batch;
   }
 }
