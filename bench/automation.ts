@@ -25,7 +25,7 @@ import { createInterface } from 'node:readline';
 import { closeDeps, createDeps } from '../src/bootstrap';
 import { createApp } from '../src/http/app';
 import { writeWorkflowBundle } from '../src/temporal/workflow-bundle';
-import { WORKER_NODE_OPTIONS } from '../src/main/worker-heap';
+import { workerNodeOptions } from '../src/main/worker-heap';
 import type { TemporalGateway } from '../src/temporal/client';
 import { cpuMsOf } from './lib/cpu';
 import { loadNote, sendingBench, startSmtpSink } from './lib/sending';
@@ -43,7 +43,7 @@ const TARGETS = { completedPerSecond: 100, p99Ms: 500, memoryMb: 500 };
 /** src/main/worker.ts in a process of its own; resolves once it polls. */
 async function startWorker(env: Record<string, string>) {
   const child = spawn(process.execPath, [...(process.env.BENCH_WORKER_NODE_OPTIONS ?? '').split(' ').filter(Boolean), '--import', 'tsx', path.join(__dirname, '..', 'src', 'main', 'worker.ts')], {
-    env: { ...process.env, ...env, NODE_OPTIONS: WORKER_NODE_OPTIONS, LOG_LEVEL: 'info' },
+    env: { ...process.env, ...env, NODE_OPTIONS: workerNodeOptions(process.env.NODE_OPTIONS), LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise<void>((resolve, reject) => {
@@ -85,7 +85,7 @@ async function inParallel(n: number, work: (i: number) => Promise<void>): Promis
 async function temporalStartsPerSecond(temporal: TemporalGateway, n = 200): Promise<number> {
   const ids = Array.from({ length: n }, (_, i) => `bench-probe-${randomBytes(4).toString('hex')}-${i}`);
   const started = performance.now();
-  await inParallel(n, async (i) => void (await temporal.client.workflow.start('benchProbe', { taskQueue: `${temporal.taskQueue}-probe`, workflowId: ids[i]!, args: [] })));
+  await inParallel(n, async (i) => void (await temporal.client.workflow.start('benchProbe', { taskQueue: `${temporal.taskQueue}-probe`, workflowId: ids[i]!, args: [], workflowRunTimeout: '1 minute' })));
   const rate = n / ((performance.now() - started) / 1000);
   await inParallel(n, async (i) => void (await temporal.client.workflow.getHandle(ids[i]!).terminate('probe')));
   return rate;

@@ -14,7 +14,7 @@ import { devSecrets } from './lib/secrets';
 import { withLock } from './lib/lock';
 import { waitForPort } from './lib/net';
 import { ensureWorkflowBundle } from './lib/workflow-bundle';
-import { WORKER_NODE_OPTIONS } from '../src/main/worker-heap';
+import { workerNodeOptions } from '../src/main/worker-heap';
 
 const started = Date.now();
 const log = (line: string) => console.log(line);
@@ -84,7 +84,7 @@ async function main() {
   spawnService('worker', 'src/main/worker.ts', {
     ...env,
     WORKER_WORKFLOW_BUNDLE: await ensureWorkflowBundle(log),
-    NODE_OPTIONS: [WORKER_NODE_OPTIONS, env.NODE_OPTIONS].filter(Boolean).join(' '),
+    NODE_OPTIONS: workerNodeOptions(env.NODE_OPTIONS),
   });
   spawnService('api', 'src/main/api.ts', env);
   await waitForPort(ports.api, 'API');

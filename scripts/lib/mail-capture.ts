@@ -44,8 +44,6 @@ export async function startMailCapture(smtpPort: number, webPort: number): Promi
       });
     },
   });
-  // A worker that stops mid-conversation resets its connection; that must not stop the capture.
-  smtp.on('error', () => undefined);
   const web = http.createServer((req, res) => {
     const match = /^\/messages\/([^/]+\.eml)$/.exec(req.url ?? '');
     if (match) {
@@ -56,7 +54,14 @@ export async function startMailCapture(smtpPort: number, webPort: number): Promi
     }
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(listPage());
   });
-  await new Promise<void>((resolve) => smtp.listen(smtpPort, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    smtp.once('error', reject);
+    smtp.listen(smtpPort, '127.0.0.1', () => {
+      // From here on, a worker that stops mid-conversation resets its connection; that must not stop the capture.
+      smtp.off('error', reject).on('error', () => undefined);
+      resolve();
+    });
+  });
   await new Promise<void>((resolve) => web.listen(webPort, '127.0.0.1', resolve));
   return {
     stop: async () => {

@@ -7,6 +7,9 @@ import v8 from 'node:v8';
  */
 export const WORKER_NODE_OPTIONS = '--max-semi-space-size=8';
 
+/** The worker's NODE_OPTIONS: its own flags, then whatever the environment already passes to Node. */
+export const workerNodeOptions = (inherited: string | undefined): string => [WORKER_NODE_OPTIONS, inherited].filter(Boolean).join(' ');
+
 /**
  * The old generation grows by half its live size before V8 collects it, instead of up to four times: the
  * worker's live heap stays near 75 MB in the main thread and 45 MB in the workflow thread under load, yet V8

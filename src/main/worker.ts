@@ -32,7 +32,10 @@ runMain(async () => {
   });
   // The worker's starts and signals (the automation trigger's) go through its own connection from now on:
   // eager starts hand a run's first task straight to this worker, and the native client costs less CPU.
+  const lazy = deps.temporal.client.connection;
   deps.temporal = { ...deps.temporal, client: new Client({ connection, namespace: deps.config.TEMPORAL_NAMESPACE }), eagerStart: true };
+  // The dispatcher's connection until now (it may have started runs before the worker was ready) goes.
+  await lazy.close();
   deps.logger.info({ taskQueue: deps.config.TEMPORAL_TASK_QUEUE }, 'worker running');
   await worker.run();
   stopHousekeeping();

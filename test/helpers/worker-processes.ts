@@ -1,9 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { bundleWorkflowCode } from '@temporalio/worker';
-import { workflowsPath } from '../../workflows/path';
+import { writeWorkflowBundle } from '../../src/temporal/workflow-bundle';
 import { createInterface } from 'node:readline';
 import type { Config } from '../../src/config';
 
@@ -35,9 +33,8 @@ export function workerEnv(config: Config, taskQueue: string): Record<string, str
 
 /** Bundles the workflows once into a file, for WORKER_WORKFLOW_BUNDLE: every worker process started with it skips that step. */
 export async function bundleWorkflows(): Promise<string> {
-  const { code } = await bundleWorkflowCode({ workflowsPath, logger: { log: () => undefined, trace: () => undefined, debug: () => undefined, info: () => undefined, warn: console.warn, error: console.error } });
   const file = path.join(os.tmpdir(), `postwire-workflows-${process.pid}-${Date.now()}.js`);
-  await writeFile(file, code);
+  await writeWorkflowBundle(file);
   return file;
 }
 
