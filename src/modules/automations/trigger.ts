@@ -6,8 +6,8 @@ import type { EventConsumer, OutboxEvent } from '../events/outbox/consumer';
 import { Automation } from './entities';
 import { startExecution } from './start';
 
-// What every event asks, in one round trip (a prepared statement: every event runs it) (most events concern no automation at all): the automations it
-// starts, the contact they start for, and the executions that await it.
+// What every event asks (most concern no automation at all), in one round trip of a prepared statement: the
+// automations it starts, the contact they start for, and the executions that await it.
 const CONCERNED = `
 select
   (select coalesce(jsonb_agg(a), '[]') from automations a
