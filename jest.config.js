@@ -8,7 +8,6 @@ module.exports = {
   },
   globalSetup: '<rootDir>/test/setup/global-setup.ts',
   globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
-  setupFilesAfterEnv: ['<rootDir>/test/setup/retry.ts'],
   testTimeout: 60000,
   maxWorkers: 2,
 };
