@@ -1,8 +1,9 @@
 /**
- * `npm test`: brings up PostgreSQL and the Temporal dev server (reusing ones already running, e.g. from
- * `npm start`), then runs every test. Arguments are passed to jest.
+ * `npm test`: type-checks, brings up PostgreSQL and the Temporal dev server (reusing ones already running, e.g.
+ * from `npm start`), then runs every test. Arguments are passed to jest, and a run given some skips the checks
+ * of the whole tree: it is a developer trying a few files, and CI runs without arguments.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { root, temporalTestServer } from './lib/paths';
 import { ports } from './lib/ports';
@@ -12,7 +13,25 @@ import { withLock } from './lib/lock';
 
 const log = (line: string) => console.log(line);
 
+/** What CI checks before the tests, each a command of node_modules/.bin; a failure stops the run. */
+const CHECKS: Array<{ name: string; bin: string; args: string[] }> = [
+  { name: 'typecheck', bin: 'tsc', args: ['--noEmit', '-p', 'tsconfig.json'] },
+];
+
+function runChecks(): boolean {
+  for (const check of CHECKS) {
+    log(`[test] ${check.name}`);
+    const result = spawnSync(path.join(root, 'node_modules', '.bin', check.bin), check.args, { cwd: root, stdio: 'inherit' });
+    if (result.status !== 0) {
+      log(`[test] ${check.name} failed`);
+      return false;
+    }
+  }
+  return true;
+}
+
 async function main(): Promise<number> {
+  if (process.argv.length === 2 && !runChecks()) return 1;
   const { pg, temporal } = await withLock('services', async () => ({
     pg: await ensurePostgres(ports.postgres, log),
     temporal: await ensureTemporal(ports.temporal, ports.temporalUi, log),
