@@ -139,8 +139,9 @@ class Resolver {
   /**
    * A value filter on a column or a data path. A path no contact of the project has yet compares by the
    * filter's value (decisions.md "Edges"); once the project infers its type, by that type. A tree being saved
-   * is told when the type cannot compare the filter; a stored tree whose path was typed since matches nothing
-   * then, as a stored value that does not read as its field's type takes part in no comparison.
+   * is told when the type cannot compare the filter. A stored tree's data path may have been typed (or its
+   * type deleted and inferred afresh) since it was saved: a filter that type cannot compare matches nothing,
+   * as a stored value that does not read as its field's type takes part in no comparison.
    */
   private comparison(ref: ValueTarget, value: { op: ValueOp; negate: boolean }, f: Filter, at: string, duration: number): Predicate {
     const inferred = ref.kind === 'column' ? CONTACT_COLUMNS[ref.column] : this.catalog.fieldTypes.get(ref.path.join('.'));
@@ -155,8 +156,7 @@ class Resolver {
       const accepted = `one of the operators for ${type} fields: ${APPLICABLE[type].join(', ')} (and their negations)`;
       problem = new FilterError(`Operator "${f.operator}" does not apply to ${f.field}${typedBy}; use ${accepted}`, `${at}.operator`);
     }
-    const typedSinceSaved = !this.strict && ref.kind === 'data' && inferred !== undefined;
-    if (!typedSinceSaved) throw problem;
+    if (this.strict || ref.kind === 'column') throw problem;
     return { kind: 'value', target: ref, type, test: { op: 'none' }, negate: value.negate };
   }
 
