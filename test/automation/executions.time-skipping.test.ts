@@ -119,6 +119,43 @@ describe('step types (time-skipping)', () => {
     await recordHistory(env, bobDone, 'trigger-wait-event-condition-exit');
   });
 
+  it('decides a CONDITION saved before any contact had its data, by the types inferred since (decisions.md "Edges")', async () => {
+    const t = await tenant(stack);
+    const workflow = await createWorkflow(t, { eventName: 'signup' });
+    const step = async (type: string, config: object) => (await addStep(t, workflow.id, type, config)).id;
+    const isPro = await step('CONDITION', allOf(filter('data.plan', 'equals', 'pro')));
+    const manySeats = await step('CONDITION', allOf(filter('data.seats', 'greaterThan', 5)));
+    const gold = await step('UPDATE_CONTACT', { data: { tier: 'gold' } });
+    const notPro = await step('EXIT', { reason: 'not pro' });
+    const fewSeats = await step('EXIT', { reason: 'few seats' });
+    await connect(t, workflow.id, isPro, manySeats, { branch: 'yes' });
+    await connect(t, workflow.id, isPro, notPro, { branch: 'no' });
+    await connect(t, workflow.id, manySeats, gold, { branch: 'yes' });
+    await connect(t, workflow.id, manySeats, fewSeats, { branch: 'no' });
+    await enable(t, workflow.id);
+
+    // ann's values are the project's first: `plan` is typed string, `seats` number; cat's "3" reads as a number.
+    const signups: Array<[string, Record<string, unknown>]> = [
+      ['ann@example.test', { plan: 'pro', seats: 10 }],
+      ['bob@example.test', { plan: 'free', seats: 50 }],
+      ['cat@example.test', { plan: 'pro', seats: '3' }],
+    ];
+    for (const [email, data] of signups) await t.c.track({ email, event: 'signup', data }).expect(200);
+    const outcome = async (email: string) => {
+      const [contact] = await sql<{ id: string }>(stack, 'select id from contacts where project_id = ? and email = ?', [t.project.id, email]);
+      const started = await waitFor('the triggered execution', async () => (await executionsOf(t, workflow.id)).find((e) => e.contactId === contact!.id));
+      const done = await executionIn(t, workflow.id, started.id, ['COMPLETED', 'EXITED', 'FAILED']);
+      return [done.status, done.exitReason, historyOf(done).map((h) => [h.stepId, h.output])];
+    };
+    expect(await outcome('ann@example.test')).toEqual([
+      'COMPLETED', null, [[isPro, { branch: 'yes' }], [manySeats, { branch: 'yes' }], [gold, { subscriptionChanged: null }]],
+    ]);
+    expect(await outcome('bob@example.test')).toEqual(['EXITED', 'not pro', [[isPro, { branch: 'no' }], [notPro, null]]]);
+    expect(await outcome('cat@example.test')).toEqual([
+      'EXITED', 'few seats', [[isPro, { branch: 'yes' }], [manySeats, { branch: 'no' }], [fewSeats, null]],
+    ]);
+  });
+
   it('takes the TIMEOUT transition when the wait times out, and completes where there is none', async () => {
     const t = await tenant(stack);
     const contactId = await addContact(t, 'ann@example.test');

@@ -208,7 +208,10 @@ describe('steps', () => {
   it.each([
     ['a template of another project', 'other-template', 'config.templateId'],
     ['an unknown filter operator', allOf(filter('data.plan', 'resembles', 'pro')), 'config.groups.0.filters.0.operator'],
-    ['a field no contact has', allOf(filter('data.never', 'equals', 1)), 'config.groups.0.filters.0.field'],
+    ['a field outside the grammar', allOf(filter('foo', 'equals', 1)), 'config.groups.0.filters.0.field'],
+    ['an empty data path', allOf(filter('data.', 'equals', 1)), 'config.groups.0.filters.0.field'],
+    ['an unknown email activity', allOf(filter('email.nope', 'triggered')), 'config.groups.0.filters.0.field'],
+    ['an operator the value of an unseen field cannot take', allOf(filter('data.never', 'greaterThan', 'x')), 'config.groups.0.filters.0.operator'],
     ['a timed operator without unit', allOf(filter('event.signup', 'triggeredWithin', 3)), 'config.groups.0.filters.0.unit'],
   ])('refuses %s with 400 naming it, storing nothing', async (_what, config, field) => {
     const t = await tenant(stack);
@@ -220,6 +223,17 @@ describe('steps', () => {
         : { type: 'CONDITION', config };
     const error = await refused(t, () => t.c.post(`/workflows/${w.id}/steps`).send(body), 400, 'BAD_REQUEST');
     expect(error.errors?.[0]?.field).toBe(field);
+  });
+
+  it('takes a CONDITION on data no contact has yet, on POST and on PATCH (decisions.md "Edges")', async () => {
+    const t = await tenant(stack);
+    const w = await createWorkflow(t);
+    const unseen = allOf(filter('data.plan', 'equals', 'pro'), filter('data.renewal', 'within', 30, 'days'));
+    const step = await addStep(t, w.id, 'CONDITION', unseen);
+    expect(step.config).toEqual(unseen);
+    const patched = allOf(filter('data.seats', 'greaterThanOrEqual', 5));
+    const res = await t.c.patch(`/workflows/${w.id}/steps/${step.id}`).send({ config: patched }).expect(200);
+    expect(res.body.config).toEqual(patched);
   });
 
   it('updates name and config; the type stays and the config is checked for it', async () => {

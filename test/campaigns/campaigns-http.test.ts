@@ -94,6 +94,25 @@ describe('POST /campaigns', () => {
     });
   });
 
+  it('takes a FILTERED audience on data no contact has yet, and counts it once the data arrives (decisions.md "Edges")', async () => {
+    const t = await campaignTenant(stack);
+    await addContact(t, 'early@example.test');
+    const pro = await createCampaign(t, { audienceType: 'FILTERED', audienceCondition: allOf(filter('data.plan', 'equals', 'pro')) });
+    expect(pro.totalRecipients).toBe(0);
+    const draft = await createCampaign(t);
+    const seats = { audienceType: 'FILTERED', audienceCondition: allOf(filter('data.seats', 'greaterThan', 5)) };
+    expect((await t.c.put(`/campaigns/${draft.id}`).send(campaignBody(t, seats)).expect(200)).body.totalRecipients).toBe(0);
+
+    await addContact(t, 'ann@example.test', { plan: 'pro', seats: '10' });
+    await t.c.track({ event: 'signup', email: 'bob@example.test', data: { plan: 'pro', seats: 3 } }).expect(200);
+    await addContact(t, 'cat@example.test', { plan: 'pro', seats: 20 }, false);
+    expect((await t.c.get(`/campaigns/${pro.id}`).expect(200)).body.totalRecipients).toBe(2);
+    // The first value typed `seats` as a string, which has no ordering: the stored filter now compares nothing.
+    expect((await t.c.get(`/campaigns/${draft.id}`).expect(200)).body.totalRecipients).toBe(0);
+    expect((await sendNow(t, pro.id)).message).toBe('Campaign is being sent to 2 recipients');
+    expect((await sendNow(t, draft.id)).message).toBe('Campaign is being sent to 0 recipients');
+  });
+
   it('fills what the body leaves out from templateId, and reports the campaign in the template usage', async () => {
     const t = await campaignTenant(stack);
     const template = (
@@ -159,7 +178,9 @@ describe('POST /campaigns', () => {
     ['an unknown field', allOf(filter('plan', 'equals', 'pro')), 'audienceCondition.groups.0.filters.0.field', /Unknown field "plan"/],
     ['an unknown operator', allOf(filter('email', 'resembles', 'x')), 'audienceCondition.groups.0.filters.0.operator', /Unknown operator/],
     ['a missing unit', allOf(filter('createdAt', 'within', 3)), 'audienceCondition.groups.0.filters.0.unit', /needs a unit/],
-    ['a custom field no contact has', allOf(filter('data.never', 'equals', 1)), 'audienceCondition.groups.0.filters.0.field', /no contact of this project has it/],
+    ['an empty data path', allOf(filter('data.', 'equals', 1)), 'audienceCondition.groups.0.filters.0.field', /Unknown field "data\."/],
+    ['an unknown email activity', allOf(filter('email.nope', 'triggered')), 'audienceCondition.groups.0.filters.0.field', /Unknown field "email\.nope"/],
+    ['a value its unseen field cannot compare', allOf(filter('data.never', 'greaterThan', 'x')), 'audienceCondition.groups.0.filters.0.operator', /does not apply to data\.never/],
     ['a tree that is not one', 'everyone', 'audienceCondition', /expected object/],
   ])('answers a FILTERED audience with %s with 400 naming it, storing nothing', async (_what, audienceCondition, field, message) => {
     const t = await campaignTenant(stack);

@@ -2,6 +2,8 @@ import { startStack, type TestStack } from '../helpers/stack';
 import { evaluateFilter } from '../../src/modules/filters/evaluate';
 import { loadFilterInputs } from '../../src/modules/filters/inputs';
 import { contactMatches, matchingContactsSql, resolveForProject } from '../../src/modules/filters/service';
+import { newTenant, type TestProject } from '../helpers/fixtures';
+import { client } from '../audience/helpers';
 import { DAY, HOUR, LABELS, MIN, NOW, ago, buildWorld, type Label, type World } from './world';
 
 let stack: TestStack;
@@ -171,5 +173,98 @@ describe('filter engine: CONDITION steps read event.<key> value operators from t
     await expect(resolveForProject(em, world.project.id, all(f('event.order.total', 'greaterThan', 1)))).rejects.toThrow(
       /Operator "greaterThan" does not apply to event.order.total/,
     );
+  });
+});
+
+describe('filter engine: a data path no contact has yet (decisions.md "Edges")', () => {
+  type Arrival = 'early' | 'a1' | 'a2' | 'a3';
+  // a1 arrives first, so its values fix the inferred types, some of them other than the filter value's type.
+  const ARRIVALS: Array<[Exclude<Arrival, 'early'>, Record<string, unknown>]> = [
+    ['a1', { n: 5, b: 'true', v: false, d: '2024-03-01T10:00:00Z', s: 'pro', q: 50, m: 12, k: 'abc', w: '2025-06-14T00:00:00Z' }],
+    ['a2', { n: '7', b: true, v: 'false', d: '2023-05-05', s: 'pro plus', q: '150', m: '12', k: 20 }],
+    ['a3', { n: 2, v: true, d: 'soon', s: 42, w: '2025-01-01' }],
+  ];
+  // [title, filter, matches before any contact has the path, matches once a1..a3 arrived]
+  const CASES: Array<[string, object, Arrival[], Arrival[]]> = [
+    ['number value, typed number', f('data.n', 'equals', 5), [], ['a1']],
+    ['number ordering reads numeric strings once typed', f('data.n', 'greaterThan', 3), [], ['a1', 'a2']],
+    ['number notEquals includes the absent', f('data.n', 'notEquals', 5), ['early'], ['early', 'a2', 'a3']],
+    ['boolean value, typed boolean', f('data.v', 'equals', false), [], ['a1', 'a2']],
+    ['boolean value, typed string by a "true" first: compares as text', f('data.b', 'equals', true), [], ['a1']],
+    ['boolean notEquals, typed string', f('data.b', 'notEquals', true), ['early'], ['early', 'a2', 'a3']],
+    ['date string ordering', f('data.d', 'greaterThan', '2024-01-01'), [], ['a1']],
+    ['date string equals is the UTC day', f('data.d', 'equals', '2024-03-01'), [], ['a1']],
+    ['date string lessThan', f('data.d', 'lessThan', '2024-01-01'), [], ['a2']],
+    ['within types the path as a date', f('data.w', 'within', 7, 'days'), [], ['a1']],
+    ['olderThan types the path as a date', f('data.w', 'olderThan', 30, 'days'), [], ['a3']],
+    ['plain string equals', f('data.s', 'equals', 'pro'), [], ['a1']],
+    ['plain string contains', f('data.s', 'contains', 'pr'), [], ['a1', 'a2']],
+    ['plain string notContains', f('data.s', 'notContains', 'pr'), ['early'], ['early', 'a3']],
+    ['exists', f('data.s', 'exists'), [], ['a1', 'a2', 'a3']],
+    ['notExists', f('data.s', 'notExists'), ['early'], ['early']],
+    ['numeric string under an ordering compares as a number', f('data.q', 'lessThan', '100'), [], ['a1']],
+    ['string value, typed number: compares as a number', f('data.m', 'equals', '12'), [], ['a1', 'a2']],
+    ['contains, typed number: compares nothing', f('data.m', 'contains', '1'), [], []],
+    ['notContains, typed number: everyone', f('data.m', 'notContains', '1'), ['early'], ['early', 'a1', 'a2', 'a3']],
+    ['number ordering, typed string: compares nothing', f('data.k', 'greaterThan', 10), [], []],
+  ];
+
+  let tenant: TestProject;
+  let project: string;
+  const ids = new Map<string, Arrival>();
+  beforeAll(async () => {
+    tenant = (await newTenant(stack)).project;
+    project = tenant.id;
+    const early = await client(stack, tenant).post('/contacts').send({ email: 'early@example.test', data: { other: 1 } }).expect(201);
+    ids.set(early.body.id, 'early');
+  });
+
+  async function matches(tree: object, strict: boolean) {
+    const em = stack.deps.orm.em.fork();
+    const resolved = await resolveForProject(em, project, tree, { strict });
+    const q = matchingContactsSql(project, resolved, NOW, 'c.id');
+    const viaSql = (await em.execute<Array<{ id: string }>>(q.sql, q.params)).map((r) => ids.get(r.id)!).sort();
+    const inMemory: Arrival[] = [];
+    for (const [id, label] of ids) {
+      if (evaluateFilter(resolved, (await loadFilterInputs(em, project, id, resolved))!, NOW)) inMemory.push(label);
+    }
+    return { sql: viaSql, memory: inMemory.sort() };
+  }
+
+  const both = (labels: Arrival[]) => ({ sql: [...labels].sort(), memory: [...labels].sort() });
+
+  it('is accepted when saved, compares by its value, then by the type inferred once data arrives, in SQL and in memory', async () => {
+    const before: Record<string, object> = {};
+    for (const [title, filter] of CASES) before[title] = await matches(all(filter), true);
+    expect(before).toEqual(Object.fromEntries(CASES.map(([title, , expected]) => [title, both(expected)])));
+
+    for (const [label, data] of ARRIVALS) {
+      const res = await client(stack, tenant).post('/contacts').send({ email: `${label}@example.test`, data }).expect(201);
+      ids.set(res.body.id, label);
+    }
+    // The trees are stored now, so they resolve leniently, against the types the arrivals fixed.
+    const after: Record<string, object> = {};
+    for (const [title, filter] of CASES) after[title] = await matches(all(filter), false);
+    expect(after).toEqual(Object.fromEntries(CASES.map(([title, , , expected]) => [title, both(expected)])));
+
+    // Saved afresh, a filter the inferred type cannot compare is refused, naming the type.
+    await expect(matches(all(f('data.m', 'contains', '1')), true)).rejects.toThrow(/"contains" does not apply to data\.m; use one of the operators for number fields/);
+    await expect(matches(all(f('data.k', 'greaterThan', 10)), true)).rejects.toThrow(/"greaterThan" does not apply to data\.k; use one of the operators for string fields/);
+  });
+
+  it('refuses what no contact could ever have, and filters its value cannot type', async () => {
+    const em = stack.deps.orm.em.fork();
+    const refused: Array<[object, RegExp]> = [
+      [f('foo', 'equals', 1), /Unknown field "foo"/],
+      [f('data.', 'equals', 1), /Unknown field "data\."/],
+      [f('data.a..b', 'equals', 1), /Unknown field "data\.a\.\.b"/],
+      [f('email.nope', 'triggered'), /Unknown field "email\.nope"/],
+      [f('data.unseen', 'greaterThan', 'abc'), /"greaterThan" does not apply to data\.unseen \(compared as string, the type of its value/],
+      [f('data.unseen', 'equals'), /needs a value/],
+      [f('data.unseen', 'within', 3), /needs a unit/],
+    ];
+    for (const [filter, message] of refused) {
+      await expect(resolveForProject(em, project, all(filter), { strict: true })).rejects.toThrow(message);
+    }
   });
 });

@@ -63,6 +63,22 @@ describe('segment computation (dev server, real worker)', () => {
     expect(await segmentEvents(stack, t.project.id)).toHaveLength(4);
   });
 
+  it('tracks a condition on data no contact has yet, entering contacts once it arrives (decisions.md "Edges")', async () => {
+    const t = await tenant(stack);
+    await addContact(t, 'early@example.test', { other: 1 });
+    const s = await trackedPro(t);
+    expect(s.memberCount).toBe(0);
+    expect(await members(s.id)).toEqual([]);
+
+    const ann = await addContact(t, 'ann@example.test', { plan: 'pro' });
+    await t.c.track({ event: 'signup', email: 'bob@example.test', data: { plan: 'free' } }).expect(200);
+    expect((await t.c.post(`/segments/${s.id}/compute`).expect(200)).body).toEqual({ entered: 1, exited: 0, memberCount: 1 });
+    expect(await members(s.id)).toEqual(['ann@example.test']);
+    expect(await segmentEvents(stack, t.project.id)).toEqual([
+      { name: 'segment.pro-users.entry', contact_id: ann, data: { segmentId: s.id, segmentName: 'Pro Users!' } },
+    ]);
+  });
+
   it('walks a project larger than one chunk, entering each match exactly once', async () => {
     const t = await tenant(stack);
     const total = 2 * COMPUTE_CHUNK + 101;

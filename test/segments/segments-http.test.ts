@@ -82,9 +82,12 @@ describe('POST /segments', () => {
     await withPlans(t);
     const before = await snapshot(stack, t.project.id);
     const cases: Array<[object, RegExp, string]> = [
-      [allOf(filter('data.nope', 'equals', 1)), /Unknown field "data\.nope"/, 'condition.groups.0.filters.0.field'],
       [allOf(filter('phone', 'equals', 1)), /Unknown field "phone"/, 'condition.groups.0.filters.0.field'],
+      [allOf(filter('data.', 'equals', 1)), /Unknown field "data\."/, 'condition.groups.0.filters.0.field'],
+      [allOf(filter('email.nope', 'triggered')), /Unknown field "email\.nope"/, 'condition.groups.0.filters.0.field'],
       [allOf(filter('email.forwarded', 'triggered')), /Unknown field "email\.forwarded"/, 'condition.groups.0.filters.0.field'],
+      [allOf(filter('data.nope', 'greaterThan', 'x')), /does not apply to data\.nope \(compared as string/, 'condition.groups.0.filters.0.operator'],
+      [allOf(filter('data.nope', 'within', 3)), /needs a unit/, 'condition.groups.0.filters.0.unit'],
       [allOf(filter('data.plan', 'resembles', 'pro')), /Unknown operator "resembles"/, 'condition.groups.0.filters.0.operator'],
       [allOf(filter('createdAt', 'within', 3)), /needs a unit/, 'condition.groups.0.filters.0.unit'],
       [allOf(filter('createdAt', 'within', 3, 'weeks')), /Unknown unit "weeks"/, 'condition.groups.0.filters.0.unit'],
@@ -106,6 +109,47 @@ describe('POST /segments', () => {
       expect(res.body.error.errors).toEqual([{ field, message: expect.stringMatching(message), code: 'invalid_filter' }]);
     }
     expect(await snapshot(stack, t.project.id)).toEqual(before);
+  });
+});
+
+describe('a condition on data no contact has yet (decisions.md "Edges")', () => {
+  const emails = async (t: Tenant, id: string) =>
+    (await t.c.get(`/segments/${id}/contacts`).expect(200)).body.data.map((c: { email: string }) => c.email).sort();
+
+  it('is created with no members, and matches once contacts with the data arrive', async () => {
+    const t = await tenant(stack);
+    await addContact(t, 'early@example.test', { other: 1 });
+    const s = await createSegment(t, { name: 'Pro', condition: proPlan });
+    expect(s.memberCount).toBe(0);
+    expect(await emails(t, s.id)).toEqual([]);
+
+    await addContact(t, 'ann@example.test', { plan: 'pro' });
+    await t.c.track({ event: 'signup', email: 'bob@example.test', data: { plan: 'pro' } }).expect(200);
+    await addContact(t, 'cat@example.test', { plan: 'free' });
+    expect((await t.c.post(`/segments/${s.id}/refresh`).expect(200)).body).toEqual({ memberCount: 2 });
+    expect(await emails(t, s.id)).toEqual(['ann@example.test', 'bob@example.test']);
+  });
+
+  it('compares by the type inferred later: a number filter on a path first stored as text', async () => {
+    const t = await tenant(stack);
+    const s = await createSegment(t, { name: 'Ten seats', condition: allOf(filter('data.seats', 'equals', 10)) });
+    await addContact(t, 'ann@example.test', { seats: '10' });
+    await addContact(t, 'bob@example.test', { seats: 10 });
+    // The first value typed `seats` as a string: "10" equals the filter's 10 as text; the JSON number does not read as text.
+    expect((await t.c.post(`/segments/${s.id}/refresh`).expect(200)).body).toEqual({ memberCount: 1 });
+    expect(await emails(t, s.id)).toEqual(['ann@example.test']);
+  });
+
+  it('is accepted by PATCH, which recounts it, and matches once the data arrives', async () => {
+    const t = await tenant(stack);
+    await withPlans(t);
+    const s = await createSegment(t, { name: 'Pro', condition: proPlan });
+    const res = await t.c.patch(`/segments/${s.id}`).send({ condition: allOf(filter('data.tier', 'equals', 'gold')) }).expect(200);
+    expect(res.body).toMatchObject({ memberCount: 0 });
+    expect(res.body.condition.groups[0].filters[0]).toEqual({ field: 'data.tier', operator: 'equals', value: 'gold' });
+    await addContact(t, 'bob@example.test', { tier: 'gold' });
+    expect((await t.c.post(`/segments/${s.id}/refresh`).expect(200)).body).toEqual({ memberCount: 1 });
+    expect(await emails(t, s.id)).toEqual(['bob@example.test']);
   });
 });
 

@@ -1,6 +1,6 @@
 import type { FieldType } from '../contacts/entities';
 import type { Operator, Unit } from './schemas';
-import { readBoolean, readDate, readNumber } from './values';
+import { readBoolean, readDate, readNumber, typeOfValue } from './values';
 
 /** The positive form of each value operator; `not…` operators are exact complements of theirs. */
 export type ValueOp =
@@ -35,11 +35,26 @@ export const APPLICABLE: Record<FieldType, readonly ValueOp[]> = {
 };
 
 /**
+ * The type a comparison takes when nothing else types it: a data path no contact has yet compares by the
+ * filter's value, an execution-context key by the value found there (decisions.md "Edges"). The value's own
+ * type, except where the operator settles it: `within`/`olderThan` take a duration and compare dates,
+ * `contains` compares text, and a numeric string under an ordering is a number.
+ */
+export function typeForValue(op: ValueOp, value: unknown): FieldType {
+  if (op === 'within' || op === 'olderThan') return 'date';
+  if (op === 'contains') return 'string';
+  const own = typeOfValue(value);
+  return own === 'string' && isOrdering(op) && readNumber(value) !== undefined ? 'number' : own;
+}
+
+/**
  * One comparison with its operand already read as the field's type (dates as epoch milliseconds).
- * Dates are `equal` on the same UTC day, as the established platform compares them.
+ * Dates are `equal` on the same UTC day, as the established platform compares them. `none` is a stored
+ * filter that its field's type, inferred after the filter was saved, cannot compare: it matches nothing.
  */
 export type Test =
   | { op: 'exists' }
+  | { op: 'none' }
   | { op: 'equals'; value: string | number | boolean }
   | { op: 'sameDay'; from: number; to: number }
   | { op: 'contains'; value: string }
@@ -95,7 +110,7 @@ export function makeTest(type: FieldType, op: ValueOp, value: unknown, duration:
 /** The in-memory face of a test: `actual` is the field's value read as its type, undefined when it does not read. */
 export function passes(test: Test, actual: string | number | boolean | undefined, present: boolean, now: number): boolean {
   if (test.op === 'exists') return present;
-  if (actual === undefined) return false;
+  if (actual === undefined || test.op === 'none') return false;
   switch (test.op) {
     case 'equals':
       return actual === test.value;

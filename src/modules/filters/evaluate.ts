@@ -1,7 +1,7 @@
 import type { FieldType } from '../contacts/entities';
-import { APPLICABLE, isOrdering, makeTest, passes, type Test } from './comparisons';
+import { APPLICABLE, makeTest, passes, typeForValue, type Test } from './comparisons';
 import type { EventTest, Predicate, ResolvedTree, ValueTarget } from './resolve';
-import { readBoolean, readDate, readNumber, readText, typeOfValue, valueAt } from './values';
+import { readBoolean, readDate, readNumber, readText, valueAt } from './values';
 
 /**
  * The in-memory face of the filter engine: pure, so that automation CONDITION steps can run it inside an
@@ -60,10 +60,9 @@ function eventMatches(test: EventTest, name: string, events: readonly EventFact[
   return test.op === 'within' ? recent : named.length > 0 && !recent;
 }
 
-/** A context value is typed by itself; a numeric string under an ordering compares as a number. */
+/** A context value is typed by itself (`typeForValue`). */
 function contextTest(p: Extract<Predicate, { kind: 'context' }>, actual: unknown): { type: FieldType; test: Test } | undefined {
-  const own = typeOfValue(actual);
-  const type = own === 'string' && isOrdering(p.op) && readNumber(actual) !== undefined ? 'number' : own;
+  const type = typeForValue(p.op, actual);
   if (!APPLICABLE[type].includes(p.op)) return undefined;
   const test = makeTest(type, p.op, p.value, p.duration);
   return typeof test === 'string' ? undefined : { type, test };

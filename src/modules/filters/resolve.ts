@@ -1,10 +1,9 @@
 import type { FieldType } from '../contacts/entities';
 import type { SegmentType } from '../segments/entities';
 import { FilterError } from './errors';
-import { APPLICABLE, VALUE_OPERATORS, durationMs, makeTest, type Test, type ValueOp } from './comparisons';
+import { APPLICABLE, VALUE_OPERATORS, durationMs, makeTest, typeForValue, type Test, type ValueOp } from './comparisons';
 import { parseField, type ContactColumn, CONTACT_COLUMNS } from './fields';
 import { FilterTreeSchema, UNITS, type Filter, type FilterTree, type Logic, type Operator } from './schemas';
-import { typeOfValue } from './values';
 
 export type ValueTarget = { kind: 'column'; column: ContactColumn } | { kind: 'data'; path: string[] };
 
@@ -43,7 +42,10 @@ export interface FilterCatalog {
 }
 
 export interface ResolveOptions {
-  /** Reject fields and segments the project does not know: for trees being saved. Stored trees resolve leniently. */
+  /**
+   * For trees being saved: reject segments the project does not know and filters their field's type cannot
+   * compare. Stored trees resolve leniently.
+   */
   strict?: boolean;
   /** CONDITION steps: `event.<key>` with a value operator reads the execution context. */
   context?: boolean;
@@ -116,16 +118,9 @@ class Resolver {
     const member = MEMBER_OPERATORS[f.operator];
     switch (ref.kind) {
       case 'column':
-      case 'data': {
+      case 'data':
         if (!value) throw misuse('a value operator (equals, contains, greaterThan, exists, within, …)');
-        const type = ref.kind === 'column' ? CONTACT_COLUMNS[ref.column] : this.dataType(ref.path, f, at);
-        if (!APPLICABLE[type].includes(value.op)) {
-          throw misuse(`one of the operators for ${type} fields: ${APPLICABLE[type].join(', ')} (and their negations)`);
-        }
-        const test = makeTest(type, value.op, f.value, duration, ref.kind === 'column' && ref.column === 'email');
-        if (typeof test === 'string') throw new FilterError(`${f.field}: ${test}`, `${at}.value`);
-        return { kind: 'value', target: ref, type, test, negate: value.negate };
-      }
+        return this.comparison(ref, value, f, at, duration);
       case 'event':
         if (event) return { kind: 'event', name: ref.name, test: eventTest(event.test, duration), negate: event.negate };
         if (value && this.context) {
@@ -141,12 +136,28 @@ class Resolver {
     }
   }
 
-  /** The field's inferred type; a field the project has never seen (or has deleted) compares as its filter value. */
-  private dataType(path: string[], f: Filter, at: string): FieldType {
-    const known = this.catalog.fieldTypes.get(path.join('.'));
-    if (known) return known;
-    if (this.strict) throw new FilterError(`Unknown field "${f.field}": no contact of this project has it`, `${at}.field`);
-    return typeOfValue(f.value);
+  /**
+   * A value filter on a column or a data path. A path no contact of the project has yet compares by the
+   * filter's value (decisions.md "Edges"); once the project infers its type, by that type. A tree being saved
+   * is told when the type cannot compare the filter. A stored tree's data path may have been typed (or its
+   * type deleted and inferred afresh) since it was saved: a filter that type cannot compare matches nothing,
+   * as a stored value that does not read as its field's type takes part in no comparison.
+   */
+  private comparison(ref: ValueTarget, value: { op: ValueOp; negate: boolean }, f: Filter, at: string, duration: number): Predicate {
+    const inferred = ref.kind === 'column' ? CONTACT_COLUMNS[ref.column] : this.catalog.fieldTypes.get(ref.path.join('.'));
+    const type = inferred ?? typeForValue(value.op, f.value);
+    const typedBy = inferred ? '' : ` (compared as ${type}, the type of its value, until a contact of the project has it)`;
+    let problem: FilterError;
+    if (APPLICABLE[type].includes(value.op)) {
+      const test = makeTest(type, value.op, f.value, duration, ref.kind === 'column' && ref.column === 'email');
+      if (typeof test !== 'string') return { kind: 'value', target: ref, type, test, negate: value.negate };
+      problem = new FilterError(`${f.field}: ${test}${typedBy}`, `${at}.value`);
+    } else {
+      const accepted = `one of the operators for ${type} fields: ${APPLICABLE[type].join(', ')} (and their negations)`;
+      problem = new FilterError(`Operator "${f.operator}" does not apply to ${f.field}${typedBy}; use ${accepted}`, `${at}.operator`);
+    }
+    if (this.strict || ref.kind === 'column') throw problem;
+    return { kind: 'value', target: ref, type, test: { op: 'none' }, negate: value.negate };
   }
 
   private segment(id: string, f: Filter, at: string, chain: readonly string[]): SegmentSource {

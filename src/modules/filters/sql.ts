@@ -66,6 +66,7 @@ class Compiler {
 
   private comparison(test: Test, type: FieldType, target: ValueTarget): string {
     if (test.op === 'exists') return target.kind === 'column' ? 'true' : `jsonb_typeof(${this.json(target.path)}) <> 'null'`;
+    if (test.op === 'none') return 'false';
     const x = target.kind === 'column' ? COLUMNS[target.column] : `${READERS[type]}(${this.json(target.path)})`;
     switch (test.op) {
       case 'equals':
