@@ -66,7 +66,10 @@ export class SmtpSink {
             raw: Buffer.concat(chunks).toString('utf8'),
           };
           const refusal = mail.to.map((to) => this.messageRefusals.get(to.toLowerCase())).find(Boolean);
-          if (refusal) return callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
+          if (refusal) {
+            const refuse = () => callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
+            return void (this.latencyMs ? setTimeout(refuse, this.latencyMs) : refuse());
+          }
           this.messages.push(mail);
           if (this.held) return void this.held.push(() => callback());
           if (this.latencyMs) return void setTimeout(() => callback(), this.latencyMs);
