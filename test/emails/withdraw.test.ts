@@ -62,7 +62,7 @@ const handedOverAt = async (id: string) =>
 const exists = async (id: string) => (await sql(stack, 'select id from emails where id = ?', [id])).length === 1;
 
 describe('withdrawal', () => {
-  it('keeps a claimed email from beginning its SMTP transaction once the withdrawal commits, even one under way', async () => {
+  it('holds a gate round back while a withdrawal holds the row, and then lets nothing begin', async () => {
     const { campaignId, id } = await campaignEmail('SENDING');
     const leaseId = await lease(id);
     let begun = 0;
