@@ -91,8 +91,9 @@ async function markCancelled(em: EntityManager, ids: string[]): Promise<void> {
 
 /**
  * Cancels the executions' workflows, then marks the records CANCELLED (the workflows mark them too, as they
- * stop) and withdraws their emails that have not left: once this returns, none of them begins an SMTP
- * transaction (an email a step enqueues meanwhile is withdrawn by the pump when it finds it). Temporal unreachable: 503, and the executions not yet cancelled stay as they were.
+ * stop) and withdraws their emails that have not left: once this returns, none of them begins or finishes an
+ * SMTP transaction (an email a step queues meanwhile is withdrawn by the pump when it finds it). Temporal
+ * unreachable: 503, and the executions not yet cancelled stay as they were.
  */
 async function cancelAll(deps: Deps, em: EntityManager, executions: Array<Pick<AutomationExecution, 'id' | 'temporalWorkflowId'>>): Promise<void> {
   const cancelled: string[] = [];
