@@ -19,8 +19,11 @@ export async function withdrawEmails(tx: EntityManager, producer: Producer): Pro
     'campaignId' in producer
       ? [`"campaign_id" = ?`, producer.campaignId]
       : [`"workflow_execution_id" = any(?::uuid[])`, `{${producer.executionIds.join(',')}}`];
+  // Rows locked in id order, as the pump's rounds lock theirs (delivery/guarded-rounds.ts): no deadlock.
   const result = await tx.execute<{ affectedRows: number }>(
-    `delete from emails where ${of} and "status" = 'PENDING' and "handed_over_at" is null`,
+    `with doomed as materialized (
+       select "id" from emails where ${of} and "status" = 'PENDING' and "handed_over_at" is null order by "id" for update)
+     delete from emails e using doomed where e."id" = doomed."id"`,
     [key],
     'run',
   );

@@ -15,6 +15,6 @@ export class TransactionGate extends GuardedRounds {
     super(databaseUrl, logger, 'SMTP transaction starts', (leases) => `
       select e."id" from emails e join jsonb_to_recordset(${leases}::jsonb) as h("id" uuid, "lease_id" uuid) on e."id" = h."id"
       where e."lease_id" = h."lease_id" and e."status" = 'PENDING' and e."handed_over_at" is null
-      for key share of e`);
+      order by e."id" for key share of e`);
   }
 }

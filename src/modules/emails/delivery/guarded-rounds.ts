@@ -23,7 +23,9 @@ interface Waiting {
  *
  * Whoever takes those rows' locks in a conflicting mode (a cancel deleting the emails, another worker's
  * claim) waits for that COMMIT, by when the writes have left; a guard that waits for such a holder instead
- * finds the rows as it left them. The subclasses say which write and which lock (hand-over.ts, gate.ts).
+ * finds the rows as it left them. Guards lock in id order, as every statement that waits for these rows does
+ * (the withdrawal, lease renewals, retry and failure marks), so that two of them never deadlock. The
+ * subclasses say which write and which lock (hand-over.ts, gate.ts).
  */
 export abstract class GuardedRounds {
   private queue: Waiting[] = [];
