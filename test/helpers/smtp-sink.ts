@@ -16,6 +16,10 @@ export class SmtpSink {
   private readonly delays = new Map<string, number>();
   /** Replies to the end of DATA by recipient address, e.g. a 451 for a message the server will not take now. */
   private readonly messageRefusals = new Map<string, { code: number; message: string }>();
+  /** Milliseconds every RCPT TO and every end of DATA take to answer, unless `slow` set the address's own. */
+  private latencyMs = 0;
+  /** SMTP transactions begun (MAIL FROM received), whether or not their messages were ever finished. */
+  transactionsBegun = 0;
   /** While set, the answers to messages whose data has arrived wait here (see hold()). */
   private held: Array<() => void> | null = null;
   private server!: SMTPServer;
@@ -39,6 +43,10 @@ export class SmtpSink {
       logger: false,
       // down() drops open (pooled) connections at once instead of waiting 30 s for clients to quit.
       closeTimeout: 100,
+      onMailFrom: (_address, _session, callback) => {
+        this.transactionsBegun += 1;
+        callback();
+      },
       onRcptTo: (address, _session, callback) => {
         const rcpt = address.address.toLowerCase();
         const answer = () => {
@@ -46,7 +54,7 @@ export class SmtpSink {
           if (!refusal) return callback();
           callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
         };
-        setTimeout(answer, this.delays.get(rcpt) ?? 0);
+        setTimeout(answer, this.delays.get(rcpt) ?? this.latencyMs);
       },
       onData: (stream, session, callback) => {
         const chunks: Buffer[] = [];
@@ -58,9 +66,13 @@ export class SmtpSink {
             raw: Buffer.concat(chunks).toString('utf8'),
           };
           const refusal = mail.to.map((to) => this.messageRefusals.get(to.toLowerCase())).find(Boolean);
-          if (refusal) return callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
+          if (refusal) {
+            const refuse = () => callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
+            return void (this.latencyMs ? setTimeout(refuse, this.latencyMs) : refuse());
+          }
           this.messages.push(mail);
           if (this.held) return void this.held.push(() => callback());
+          if (this.latencyMs) return void setTimeout(() => callback(), this.latencyMs);
           callback();
         });
       },
@@ -123,6 +135,11 @@ export class SmtpSink {
   /** Makes RCPT TO for this address take `ms` to answer. */
   slow(address: string, ms: number): void {
     this.delays.set(address.toLowerCase(), ms);
+  }
+
+  /** Makes every RCPT TO and every end of DATA take `ms` to answer: a slow receiving server (0 ends it). */
+  slowAll(ms: number): void {
+    this.latencyMs = ms;
   }
 
   to(address: string): ReceivedMail[] {

@@ -4,6 +4,7 @@ import type { Deps } from '../../deps';
 import { ApiError, badRequest, conflict, notFound } from '../../http/errors';
 import { cancelAutomation } from '../../../workflows/automation/lifecycle';
 import { normalizeEmail } from '../contacts/email';
+import { withdrawEmails } from '../emails/withdraw';
 import { Contact } from '../contacts/entities';
 import { ACTIVE_STATUSES } from './definition';
 import { AutomationExecution } from './entities';
@@ -80,9 +81,19 @@ where "id" = any(?::uuid[]) and "status" in ('RUNNING', 'WAITING')`;
 
 const CANCEL_CONCURRENCY = 20;
 
+/** The records become CANCELLED and, in the same transaction, their emails that have not left are withdrawn. */
+async function markCancelled(em: EntityManager, ids: string[]): Promise<void> {
+  await em.transactional(async (tx) => {
+    await tx.execute(MARK_CANCELLED, [`{${ids.join(',')}}`]);
+    await withdrawEmails(tx, { executionIds: ids });
+  });
+}
+
 /**
  * Cancels the executions' workflows, then marks the records CANCELLED (the workflows mark them too, as they
- * stop). Temporal unreachable: 503, and the executions not yet cancelled stay as they were.
+ * stop) and withdraws their emails that have not left: once this returns, none of them begins or finishes an
+ * SMTP transaction (an email a step queues meanwhile is withdrawn by the pump when it finds it). Temporal
+ * unreachable: 503, and the executions not yet cancelled stay as they were.
  */
 async function cancelAll(deps: Deps, em: EntityManager, executions: Array<Pick<AutomationExecution, 'id' | 'temporalWorkflowId'>>): Promise<void> {
   const cancelled: string[] = [];
@@ -99,7 +110,7 @@ async function cancelAll(deps: Deps, em: EntityManager, executions: Array<Pick<A
     if (err instanceof ServiceError) throw temporalUnavailable('some executions were not cancelled');
     throw err;
   } finally {
-    if (cancelled.length) await em.execute(MARK_CANCELLED, [`{${cancelled.join(',')}}`]);
+    if (cancelled.length) await markCancelled(em, cancelled);
   }
 }
 

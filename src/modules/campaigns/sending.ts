@@ -101,9 +101,10 @@ export async function sendCampaign(deps: Deps, em: EntityManager, projectId: str
 }
 
 /**
- * POST /campaigns/{id}/cancel (decisions.md). SCHEDULED goes back to DRAFT. SENDING: the emails no worker has
- * taken yet are withdrawn from the delivery queue; if none has left (or may be leaving), the campaign goes
- * back to DRAFT as if never sent, else it is CANCELLED for good. The row lock orders this with the send's
+ * POST /campaigns/{id}/cancel (decisions.md). SCHEDULED goes back to DRAFT. SENDING stops at once: every email
+ * not yet handed over to the SMTP server is withdrawn, claimed or not, so that none begins or finishes an SMTP
+ * transaction once this commits (docs/delivery.md, "Withdrawal"); if none had been handed over, the campaign
+ * goes back to DRAFT as if never sent, else it is CANCELLED for good. The row lock orders this with the send's
  * steps, which recheck it. The run is then terminated; should that fail, its next step stops it.
  */
 export async function cancelCampaign(deps: Deps, em: EntityManager, projectId: string, id: string): Promise<SendOutcome> {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TrackingMode } from '../../projects/entities';
 import type { SourceType } from '../entities';
+import { withdrawnSql } from '../withdraw';
 import { markSent } from './outcomes';
 import { planSends, type Candidate } from './throttle';
 
@@ -45,7 +46,7 @@ const PRIORITIES = [0, 1, 2];
 // Rows another worker holds are skipped; a row whose lease ran out is due again and can be taken over.
 const CANDIDATES = `
 select e."id", e."project_id", e."source_type", e."slot_reserved", coalesce(p."email_rate_per_second", ?) as "rate",
-  p."tracking_mode", e."handed_over_at"
+  p."tracking_mode", e."handed_over_at", ${withdrawnSql('e')} as "withdrawn"
 from emails e join projects p on p."id" = e."project_id"
 where e."status" = 'PENDING' and e."priority" = ? and e."next_attempt_at" <= clock_timestamp()
 order by e."next_attempt_at" limit ? for update of e skip locked`;
@@ -70,6 +71,8 @@ returning "id", "project_id", "created_at", "attempts", "to_address", "to_name",
   "subject", "html", "text", "headers", "attachment_count", "size_bytes", "contact_id", "marketing",
   emails."marketing" and ${SUPPRESSED} as "suppressed"`;
 
+const WITHDRAW = `delete from emails where "id" in ${IDS}`;
+
 const DEFER = `
 update emails e set "next_attempt_at" = clock_timestamp() + d."delay_ms" * interval '1 millisecond', "slot_reserved" = true
 from jsonb_to_recordset(?::jsonb) as d("id" uuid, "delay_ms" double precision) where e."id" = d."id"`;
@@ -82,6 +85,7 @@ interface CandidateRow {
   rate: number;
   tracking_mode: TrackingMode;
   handed_over_at: string | null;
+  withdrawn: boolean;
 }
 
 interface LeasedRow {
@@ -137,7 +141,8 @@ export interface ClaimOptions {
 
 /**
  * Claims up to `limit` due emails in one transaction, after marking SENT those a dead worker handed over
- * (hand-over.ts), whose messages the server has: FOR UPDATE SKIP LOCKED lets any number of workers claim
+ * (hand-over.ts), whose messages the server has, and withdrawing those of a cancelled campaign or execution
+ * (withdraw.ts): FOR UPDATE SKIP LOCKED lets any number of workers claim
  * side by side, and the lease (next_attempt_at pushed past the send, under a fresh lease_id) keeps the rows
  * from other workers once the transaction commits. Emails the throttle holds back stay PENDING until their slot.
  */
@@ -151,7 +156,9 @@ export async function claimDue(em: EntityManager, options: ClaimOptions): Promis
     if (rows.length === 0) return { seen: 0, claimed: [], finished: 0 };
     const finished = rows.filter((r) => r.handed_over_at !== null);
     if (finished.length) await markSent(tx, finished.map((r) => ({ id: r.id, at: r.handed_over_at! })));
-    const due = rows.filter((r) => r.handed_over_at === null);
+    const withdrawn = rows.filter((r) => r.withdrawn);
+    if (withdrawn.length) await tx.execute(WITHDRAW, [JSON.stringify(withdrawn.map((r) => r.id))]);
+    const due = rows.filter((r) => r.handed_over_at === null && !r.withdrawn);
     const candidates: Candidate[] = due.map((r) => ({
       id: r.id, projectId: r.project_id, lane: r.source_type, rate: Number(r.rate), slotReserved: r.slot_reserved,
     }));

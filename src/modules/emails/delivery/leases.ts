@@ -1,10 +1,12 @@
 import type { Orm } from '../../../db/orm';
 import type { Logger } from '../../../logger';
 
+// Rows locked in id order, as a withdrawal locks them (../withdraw.ts): no deadlock.
 const RENEW = `
 update emails e set "next_attempt_at" = clock_timestamp() + ? * interval '1 millisecond'
-from jsonb_to_recordset(?::jsonb) as h("id" uuid, "lease_id" uuid)
-where e."id" = h."id" and e."lease_id" = h."lease_id" and e."status" = 'PENDING'`;
+from (select m."id" from emails m join jsonb_to_recordset(?::jsonb) as h("id" uuid, "lease_id" uuid) on m."id" = h."id"
+  where m."lease_id" = h."lease_id" and m."status" = 'PENDING' order by m."id" for no key update of m) l
+where e."id" = l."id"`;
 
 /**
  * Renews the leases of the emails this worker is sending, three times per lease, so that a lease runs out

@@ -36,6 +36,11 @@ update emails e set "status" = 'FAILED', "failed_at" = clock_timestamp(), "error
 from jsonb_to_recordset(?::jsonb) as f("id" uuid, "lease_id" uuid, "error" text)
 where e."id" = f."id" and e."lease_id" = f."lease_id" and e."status" = 'PENDING'`;
 
+// Retries and failures are of emails a withdrawal may be deleting: their rows are locked first, in id order
+// as the withdrawal locks them (../withdraw.ts), so that the two never deadlock. (SENT marks are of emails
+// handed over, which a withdrawal leaves alone.)
+const LOCK_IN_ORDER = `select 1 from emails where "id" = any(?::uuid[]) order by "id" for no key update`;
+
 const RETRY_WRITE_MS = 1_000;
 const WRITERS = 3;
 
@@ -105,6 +110,7 @@ async function write(tx: EntityManager, batch: Outcome[]): Promise<void> {
   const retries = batch.flatMap((o) => (o.kind === 'retry' ? [{ id: o.id, lease_id: o.leaseId, delay_ms: o.delayMs, error: o.error }] : []));
   const failures = batch.flatMap((o) => (o.kind === 'failed' ? [{ id: o.id, lease_id: o.leaseId, error: o.error }] : []));
   if (sent.length) await markSent(tx, sent);
+  if (retries.length + failures.length > 1) await tx.execute(LOCK_IN_ORDER, [`{${[...retries, ...failures].map((o) => o.id).join(',')}}`]);
   if (retries.length) await tx.execute(MARK_RETRY, [JSON.stringify(retries)]);
   if (failures.length) await tx.execute(MARK_FAILED, [JSON.stringify(failures)]);
 }

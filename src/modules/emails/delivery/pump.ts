@@ -13,6 +13,7 @@ import { ByteBudget } from './byte-budget';
 import { DELIVERY_CHANNEL } from './channel';
 import { claimDue, type ClaimedEmail } from './claim';
 import { DkimKeys } from './dkim-keys';
+import { TransactionGate } from './gate';
 import { HandOver } from './hand-over';
 import { LeaseKeeper } from './leases';
 import { OutcomeWriter, type Outcome } from './outcomes';
@@ -66,7 +67,8 @@ interface AttachmentRow {
 /**
  * Delivers PENDING emails over SMTP, in every worker process (docs/delivery.md). It claims due emails in
  * batches, sends them concurrently over the process's SMTP connections, DKIM-signed with the sender domain's
- * key, hands each over to the server under a mark that survives the process (HandOver), and marks it SENT
+ * key, begins its SMTP transaction only while the email is still its to send (TransactionGate), hands it over
+ * to the server under a mark that survives the process (HandOver), and marks it SENT
  * (with its `email.sent` event) once the server accepted it. Transient failures retry with exponential
  * backoff; a permanent refusal marks the email FAILED with the server's reply.
  */
@@ -75,6 +77,7 @@ export class DeliveryPump {
   private readonly orm: Orm;
   private readonly config: Config;
   private readonly smtp: Mailer;
+  private readonly gate: TransactionGate;
   private readonly handOver: HandOver;
   private readonly logger: Logger;
   private readonly defaultRate: number;
@@ -90,6 +93,7 @@ export class DeliveryPump {
     this.orm = deps.orm;
     this.config = deps.config;
     this.smtp = deps.mailer;
+    this.gate = new TransactionGate(deps.config.DATABASE_URL, deps.logger);
     this.handOver = new HandOver(deps.config.DATABASE_URL, deps.logger);
     this.logger = deps.logger;
     this.defaultRate = deps.config.EMAIL_RATE_PER_SECOND;
@@ -115,6 +119,7 @@ export class DeliveryPump {
     await Promise.all(this.inFlight);
     await this.outcomes.drain();
     this.leases.stop();
+    await this.gate.close();
     await this.handOver.close();
   }
 
@@ -188,7 +193,14 @@ export class DeliveryPump {
     const connection = await this.smtp.acquire().catch((err: unknown) => err);
     if (!(connection instanceof SmtpConnection)) return this.refused(email, connection);
     try {
-      await connection.stage(message.envelope, message.raw);
+      let staged: Promise<void> = Promise.resolve();
+      const begun = await this.gate.pass(email.id, email.leaseId, () => {
+        staged = connection.stage(message.envelope, message.raw);
+        // Looked at below; until then a refusal is not "unhandled".
+        staged.catch(() => undefined);
+      });
+      if (!begun) return null;
+      await staged;
       let verdict: Promise<void> = Promise.resolve();
       const handed = await this.handOver.pass(email.id, email.leaseId, () => {
         verdict = connection.endData();

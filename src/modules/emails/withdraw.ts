@@ -1,0 +1,40 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/**
+ * Taking back the emails of a cancelled campaign or automation execution (docs/delivery.md, "Withdrawal").
+ * An email is withdrawn by deleting its row, whoever holds it: the pump begins an SMTP transaction and writes
+ * a terminating dot only under a lock on the row that a delete conflicts with (delivery/gate.ts,
+ * delivery/hand-over.ts), so once the withdrawal commits no transaction of these emails begins and none under
+ * way is finished. What was handed over before it (the dot written) has left, and stays.
+ */
+
+export type Producer = { campaignId: string } | { executionIds: string[] };
+
+/**
+ * Deletes the producer's PENDING emails that were not handed over, waiting for the claims and rounds that hold
+ * their rows; returns how many. Run in the cancelling transaction.
+ */
+export async function withdrawEmails(tx: EntityManager, producer: Producer): Promise<number> {
+  const [of, key] =
+    'campaignId' in producer
+      ? [`"campaign_id" = ?`, producer.campaignId]
+      : [`"workflow_execution_id" = any(?::uuid[])`, `{${producer.executionIds.join(',')}}`];
+  // Rows locked in id order, as the pump's rounds lock theirs (delivery/guarded-rounds.ts): no deadlock.
+  const result = await tx.execute<{ affectedRows: number }>(
+    `with doomed as materialized (
+       select "id" from emails where ${of} and "status" = 'PENDING' and "handed_over_at" is null order by "id" for update)
+     delete from emails e using doomed where e."id" = doomed."id"`,
+    [key],
+    'run',
+  );
+  return result.affectedRows;
+}
+
+/**
+ * True for an email (alias `e`) whose campaign or execution was cancelled and that was not handed over: one
+ * that came back to the queue after its withdrawal (a retry after the server refused its end), or that an
+ * automation step enqueued as its execution was being cancelled. The pump withdraws these when it finds them.
+ */
+export const withdrawnSql = (e: string) => `(${e}."handed_over_at" is null and (
+  exists (select 1 from campaigns c where c."id" = ${e}."campaign_id" and c."status" = 'CANCELLED')
+  or exists (select 1 from automation_executions x where x."id" = ${e}."workflow_execution_id" and x."status" = 'CANCELLED')))`;
