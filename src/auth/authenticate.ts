@@ -4,7 +4,7 @@ import type { Deps } from '../deps';
 import type { AppContext } from '../http/context';
 import { ApiError, forbidden, unauthorized } from '../http/errors';
 import type { AuthKind } from '../http/route';
-import { Project, ProjectMember } from '../modules/projects/entities';
+import { Project, ProjectMember, isActiveMember } from '../modules/projects/entities';
 import { User } from '../modules/users/entities';
 import { SESSION_NOT_ENDED } from './ended-sessions';
 import { digest } from './keys';
@@ -88,7 +88,7 @@ async function projectByMembership(deps: Deps, ctx: AppContext): Promise<Project
   const member = /^[0-9a-f-]{36}$/i.test(projectId)
     ? await ctx.state.em.findOne(ProjectMember, { projectId, userId: user.id })
     : null;
-  if (!member) throw forbidden('You are not a member of this project');
+  if (!member || !isActiveMember(member, user)) throw forbidden('You are not a member of this project');
   const project = await ctx.state.em.findOneOrFail(Project, { id: projectId });
   ctx.state.user = user;
   ctx.state.role = member.role;
