@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
 import { startStack, type TestStack } from '../helpers/stack';
+import { throwawayDatabaseUrl } from '../helpers/database';
 import { sessionCookie, signupUser, uniqueEmail } from '../helpers/fixtures';
 
 let stack: TestStack;
@@ -90,5 +92,24 @@ describe('login throttling', () => {
     expect(refused.status).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(14 * 60);
     await login(user.email, user.password, newClient()).expect(200);
+  });
+});
+
+describe('login throttling with its counter store failing', () => {
+  it('allows logins, and still refuses wrong passwords', async () => {
+    const databaseUrl = await throwawayDatabaseUrl();
+    const broken = await startStack({ env: { DATABASE_URL: databaseUrl } });
+    try {
+      const user = await signupUser(broken);
+      const client = new Client({ connectionString: databaseUrl });
+      await client.connect();
+      await client.query('drop table rate_limit_counters');
+      await client.end();
+      const attempt = (password: string) => broken.http().post('/auth/login').send({ email: user.email, password });
+      for (let i = 0; i < 11; i++) expect((await attempt('wrong password')).status).toBe(401);
+      await attempt(user.password).expect(200);
+    } finally {
+      await broken.close();
+    }
   });
 });
