@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { startStack, type TestStack } from '../helpers/stack';
 import { throwawayDatabaseUrl } from '../helpers/database';
+import { pruneEndedSessions } from '../../src/auth/ended-sessions';
 import { sessionCookie, signupUser, uniqueEmail } from '../helpers/fixtures';
 
 let stack: TestStack;
@@ -39,6 +40,24 @@ describe('GET /auth/logout', () => {
     // A second logout with the ended cookie, or one without any cookie, is harmless.
     await stack.http().get('/auth/logout').set('Cookie', user.cookie).expect(200);
     await stack.http().get('/auth/logout').expect(200);
+  });
+});
+
+describe('ended sessions', () => {
+  it('are forgotten once their tokens would have expired anyway', async () => {
+    const isolated = await startStack({ env: { DATABASE_URL: await throwawayDatabaseUrl() } });
+    try {
+      const connection = isolated.deps.orm.em.getConnection();
+      await connection.execute(
+        `insert into ended_sessions ("session_id", "expires_at") values
+         ('00000000-0000-4000-8000-000000000001', now() - interval '1 second'), ('00000000-0000-4000-8000-000000000002', now() + interval '1 day')`,
+      );
+      await pruneEndedSessions(isolated.deps.orm.em.fork(), isolated.deps.logger);
+      const rows = await connection.execute<{ session_id: string }[]>('select "session_id" from ended_sessions');
+      expect(rows.map((r) => r.session_id)).toEqual(['00000000-0000-4000-8000-000000000002']);
+    } finally {
+      await isolated.close();
+    }
   });
 });
 
