@@ -67,20 +67,22 @@ const PROOF_ACTIONS = {
   verify: { label: 'Verify your email', page: '/verify-email' },
 } as const;
 
-export const invitationMail = (config: Config, inv: Invitation): SystemMail => {
-  const action = inv.proof ? PROOF_ACTIONS[inv.proof.kind] : null;
-  return compose(
+/** The link that proves the address, when the invitee has not proven it yet. */
+function proofLink(config: Config, proof: InvitationProof): { label: string; url: string } {
+  const { label, page } = PROOF_ACTIONS[proof.kind];
+  return { label, url: tokenLink(config, page, proof.token) };
+}
+
+export const invitationMail = (config: Config, inv: Invitation): SystemMail =>
+  compose(
     inv.to,
     `You have been added to ${inv.projectName} on Postwire`,
     [
       `${inv.invitedBy} added you to the project "${inv.projectName}" as ${inv.role}.`,
       ...(inv.proof ? ['You get access once you open the link below, which confirms this address is yours. It expires in 7 days.'] : []),
     ],
-    action && inv.proof
-      ? { label: action.label, url: tokenLink(config, action.page, inv.proof.token) }
-      : { label: 'Open the dashboard', url: new URL('/', config.PUBLIC_URL).toString() },
+    inv.proof ? proofLink(config, inv.proof) : { label: 'Open the dashboard', url: new URL('/', config.PUBLIC_URL).toString() },
   );
-};
 
 export async function sendSystemMail(mailer: Mailer, config: Config, mail: SystemMail): Promise<void> {
   const root = new MailComposer({ from: config.SYSTEM_EMAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html }).compile();
