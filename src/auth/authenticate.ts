@@ -4,8 +4,9 @@ import type { Deps } from '../deps';
 import type { AppContext } from '../http/context';
 import { ApiError, forbidden, unauthorized } from '../http/errors';
 import type { AuthKind } from '../http/route';
-import { Project, ProjectMember } from '../modules/projects/entities';
+import { Project, ProjectMember, isActiveMember } from '../modules/projects/entities';
 import { User } from '../modules/users/entities';
+import { SESSION_NOT_ENDED } from './ended-sessions';
 import { digest } from './keys';
 import { SESSION_COOKIE } from './session';
 
@@ -20,14 +21,28 @@ function bearer(ctx: AppContext): string | undefined {
   return match?.[1];
 }
 
+/** The user of a valid session cookie: not ended by logout, nor by a password reset (session version). */
 async function sessionUser(deps: Deps, ctx: AppContext): Promise<User | null> {
   const token = ctx.cookies.get(SESSION_COOKIE);
   if (!token) return null;
   const claims = await deps.sessions.verify(token);
   if (!claims) return null;
-  const user = await ctx.state.em.findOne(User, { id: claims.userId });
-  return user?.sessionVersion === claims.version ? user : null;
+  const em = ctx.state.em;
+  const [row] = await executePrepared<Record<string, unknown>>(em, 'session_user', sessionUserSql(em), [claims.userId, claims.version, claims.sessionId]);
+  return row ? em.map(User, row) : null;
 }
+
+let sessionLookup: string | undefined;
+
+/** One prepared statement per cookie request, like the key lookup below. */
+function sessionUserSql(em: EntityManager): string {
+  sessionLookup ??= `select ${columnsOf(em, 'User')} from users where "id" = ? and "session_version" = ? and ${SESSION_NOT_ENDED} limit 1`;
+  return sessionLookup;
+}
+
+/** Named, not `*`: a prepared statement's result must keep its shape when a migration adds a column. */
+const columnsOf = (em: EntityManager, entity: string) =>
+  em.getMetadata().get(entity).props.flatMap((prop) => prop.fieldNames.map((name) => `"${name}"`)).join(', ');
 
 function assertEnabled(project: Project): Project {
   if (project.disabled) throw new ApiError(403, 'PROJECT_DISABLED', 'This project is disabled');
@@ -58,8 +73,7 @@ const lookups = new Map<'secret' | 'public', string>();
 function projectByDigest(em: EntityManager, kind: 'secret' | 'public'): string {
   let sql = lookups.get(kind);
   if (!sql) {
-    const columns = em.getMetadata().get(Project).props.flatMap((prop) => prop.fieldNames.map((name) => `"${name}"`));
-    sql = `select ${columns.join(', ')} from projects where "${kind === 'secret' ? 'secret_key_digest' : 'public_key_digest'}" = ? limit 1`;
+    sql = `select ${columnsOf(em, 'Project')} from projects where "${kind === 'secret' ? 'secret_key_digest' : 'public_key_digest'}" = ? limit 1`;
     lookups.set(kind, sql);
   }
   return sql;
@@ -74,7 +88,7 @@ async function projectByMembership(deps: Deps, ctx: AppContext): Promise<Project
   const member = /^[0-9a-f-]{36}$/i.test(projectId)
     ? await ctx.state.em.findOne(ProjectMember, { projectId, userId: user.id })
     : null;
-  if (!member) throw forbidden('You are not a member of this project');
+  if (!member || !isActiveMember(member, user)) throw forbidden('You are not a member of this project');
   const project = await ctx.state.em.findOneOrFail(Project, { id: projectId });
   ctx.state.user = user;
   ctx.state.role = member.role;

@@ -7,6 +7,7 @@ import { ApiError } from './errors';
 import { mountRoutes } from './mount';
 import { RateLimiter } from './rate-limit';
 import { requestContext } from './request-context';
+import { securityHeaders } from './security-headers';
 import type { RouteDef } from './route';
 import { allRoutes } from './routes';
 
@@ -22,6 +23,7 @@ export function createApp(deps: Deps, routes: RouteDef[] = allRoutes(deps)): App
   const limiter = new RateLimiter(deps.orm, deps.config, deps.logger);
   mountRoutes(router, routes, deps, limiter);
 
+  koa.use(securityHeaders());
   koa.use(requestContext(deps.orm, deps.logger));
   koa.use(errorHandler(deps.logger));
   koa.use(async (ctx: AppContext, next: Next) => {

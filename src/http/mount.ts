@@ -14,7 +14,7 @@ export function mountRoutes(router: Router<AppContext['state']>, routes: RouteDe
     router[def.method](koaPath(def.path), async (raw) => {
       const ctx = raw as unknown as AppContext;
       await authenticate(deps, ctx, def.auth);
-      if (ctx.state.project) await limiter.enforce(ctx, ctx.state.project.id, def.bucket);
+      if (ctx.state.project) await limiter.enforce(ctx, ctx.state.project.id, def.auth, def.bucket);
       const params = parseParams(def, ctx.params as Record<string, string>);
       const query = parseQuery(def, ctx.query);
       const limit = def.bodyLimit ?? defaultLimit;

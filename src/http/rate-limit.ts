@@ -3,7 +3,7 @@ import type { Orm } from '../db/orm';
 import type { Logger } from '../logger';
 import type { AppContext } from './context';
 import { ApiError } from './errors';
-import type { Bucket } from './route';
+import type { AuthKind, Bucket } from './route';
 
 interface Verdict {
   allowed: boolean;
@@ -48,8 +48,9 @@ export class RateLimiter {
     private readonly logger: Logger,
   ) {}
 
-  async enforce(ctx: AppContext, projectId: string, bucket: Bucket | undefined): Promise<void> {
-    const verdicts = await this.judge(projectId, bucket);
+  /** `auth` picks the per-minute budget: public-key traffic has its own, so a flood of it never refuses secret-key calls. */
+  async enforce(ctx: AppContext, projectId: string, auth: AuthKind, bucket: Bucket | undefined): Promise<void> {
+    const verdicts = await this.judge(projectId, auth === 'public' ? 'public' : 'secret', bucket);
     if (verdicts.length === 0) return;
 
     const denied = verdicts.find((v) => !v.allowed);
@@ -76,10 +77,10 @@ export class RateLimiter {
   }
 
   /** Verdicts of the limits in force, stopping at the first refusal so a refused request spends no later budget. */
-  private async judge(projectId: string, bucket: Bucket | undefined): Promise<Verdict[]> {
+  private async judge(projectId: string, budget: 'secret' | 'public', bucket: Bucket | undefined): Promise<Verdict[]> {
     const checks: Array<() => Promise<Verdict>> = [];
     const perMinute = this.config.API_RATE_LIMIT_PER_MINUTE;
-    if (perMinute > 0) checks.push(() => this.window(projectId, perMinute));
+    if (perMinute > 0) checks.push(() => this.window(`${budget === 'public' ? 'minute-public' : 'minute'}:${projectId}:`, perMinute));
     const rate = bucket ? this.bucketRate(bucket) : null;
     if (bucket && rate) checks.push(() => this.take(`${bucket}:${projectId}`, rate));
 
@@ -111,10 +112,10 @@ export class RateLimiter {
     }
   }
 
-  private async window(projectId: string, limit: number): Promise<Verdict> {
+  private async window(key: string, limit: number): Promise<Verdict> {
     const rows = await this.orm.em
       .getConnection()
-      .execute<{ used: number; reset_seconds: number }[]>(WINDOW_HIT, [`minute:${projectId}:`]);
+      .execute<{ used: number; reset_seconds: number }[]>(WINDOW_HIT, [key]);
     const used = Number(rows[0]!.used);
     return { allowed: used <= limit, limit, remaining: limit - used, resetSeconds: Number(rows[0]!.reset_seconds) };
   }

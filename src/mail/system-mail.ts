@@ -47,23 +47,41 @@ export const passwordResetMail = (config: Config, to: string, token: string): Sy
     { label: 'Reset password', url: tokenLink(config, '/reset-password', token) },
   );
 
+/** How the invitee proves the address: a link that sets a password (no account yet) or verifies the address. */
+export interface InvitationProof {
+  kind: 'set-password' | 'verify';
+  token: string;
+}
+
 export interface Invitation {
   to: string;
   projectName: string;
   invitedBy: string;
   role: string;
-  /** Present when the invitee has no password yet: the link lets them set one. */
-  token?: string;
+  /** Absent when the address is already verified: the invitee has access at once. */
+  proof?: InvitationProof;
+}
+
+const PROOF_ACTIONS = {
+  'set-password': { label: 'Set your password', page: '/accept-invite' },
+  verify: { label: 'Verify your email', page: '/verify-email' },
+} as const;
+
+/** The link that proves the address, when the invitee has not proven it yet. */
+function proofLink(config: Config, proof: InvitationProof): { label: string; url: string } {
+  const { label, page } = PROOF_ACTIONS[proof.kind];
+  return { label, url: tokenLink(config, page, proof.token) };
 }
 
 export const invitationMail = (config: Config, inv: Invitation): SystemMail =>
   compose(
     inv.to,
     `You have been added to ${inv.projectName} on Postwire`,
-    [`${inv.invitedBy} added you to the project "${inv.projectName}" as ${inv.role}.`],
-    inv.token
-      ? { label: 'Set your password', url: tokenLink(config, '/accept-invite', inv.token) }
-      : { label: 'Open the dashboard', url: new URL('/', config.PUBLIC_URL).toString() },
+    [
+      `${inv.invitedBy} added you to the project "${inv.projectName}" as ${inv.role}.`,
+      ...(inv.proof ? ['You get access once you open the link below, which confirms this address is yours. It expires in 7 days.'] : []),
+    ],
+    inv.proof ? proofLink(config, inv.proof) : { label: 'Open the dashboard', url: new URL('/', config.PUBLIC_URL).toString() },
   );
 
 export async function sendSystemMail(mailer: Mailer, config: Config, mail: SystemMail): Promise<void> {

@@ -1,5 +1,6 @@
 import { createDeps, closeDeps, runMain } from '../bootstrap';
 import { createApp } from '../http/app';
+import { pruneEndedSessions } from '../auth/ended-sessions';
 
 runMain(async () => {
   const deps = await createDeps('api');
@@ -8,7 +9,10 @@ runMain(async () => {
     deps.logger.info({ port: deps.config.PORT }, 'API listening'),
   );
   server.keepAliveTimeout = 65_000;
-  const prune = setInterval(() => void limiter.prune(), 60_000);
+  const prune = setInterval(() => {
+    void limiter.prune();
+    void pruneEndedSessions(deps.orm.em.fork(), deps.logger);
+  }, 60_000);
   const stop = () => {
     clearInterval(prune);
     server.close(() => void closeDeps(deps).then(() => process.exit(0)));

@@ -109,7 +109,7 @@ describe('delivery', () => {
   it("sends an email claimed by a worker that died once the dead worker's lease runs out", async () => {
     const { to, id } = await sendOne();
     // A worker claims the email and dies before sending it.
-    const { claimed } = await claimDue(stack.deps.orm.em.fork(), { limit: 1000, leaseMs: 2_500, defaultRate: 0 });
+    const { claimed } = await claimDue(stack.deps.orm.em.fork(), { limit: 1000, leaseMs: 2_500, defaultRate: 0, maxRate: 0 });
     expect(claimed.map((e) => e.id)).toContain(id);
     await pump();
     await new Promise((r) => setTimeout(r, 1_000));

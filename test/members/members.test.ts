@@ -1,8 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { startStack, type TestStack } from '../helpers/stack';
-import { newTenant, signupUser, uniqueEmail, type TestProject, type TestUser } from '../helpers/fixtures';
+import { newTenant, sessionCookie, signupUser, uniqueEmail, type TestProject, type TestUser } from '../helpers/fixtures';
 import { linkToken, waitForMail } from '../helpers/mail';
-import { joinedUser } from '../helpers/members';
+import { INVITE_SUBJECT, joinedUser } from '../helpers/members';
 import { sql } from '../helpers/seed';
 
 let stack: TestStack;
@@ -11,7 +11,6 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-const INVITE_SUBJECT = /^You have been added to .+ on Postwire$/;
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 const as = (user: TestUser | null, req: ReturnType<ReturnType<TestStack['http']>['get']>) => (user ? req.set('Cookie', user.cookie) : req);
@@ -34,6 +33,26 @@ const roles = async (projectId: string) =>
       )
     ).map((r) => [r.email, r.role]),
   );
+
+/** A new user who verified the address with the signup mail's link. */
+async function verifiedUser(): Promise<TestUser> {
+  const user = await signupUser(stack);
+  const token = linkToken(await waitForMail(stack.smtp, user.email, /^Verify your email address$/), '/verify-email');
+  await stack.http().post('/auth/verify-email').send({ token }).expect(200);
+  return user;
+}
+
+const projectIds = async (user: TestUser) =>
+  (await stack.http().get('/users/@me/projects').set('Cookie', user.cookie).expect(200)).body.map((p: { id: string }) => p.id);
+const contacts = (user: TestUser, projectId: string) =>
+  stack.http().get('/contacts').set('Cookie', user.cookie).set('X-Project-Id', projectId);
+
+/** The user sees nothing of the project: not in their list, its members and contacts refused. */
+async function expectNoAccess(user: TestUser, projectId: string) {
+  expect(await projectIds(user)).toEqual([]);
+  expectError(await list(user, projectId), 403, 'FORBIDDEN');
+  expectError(await contacts(user, projectId), 403, 'FORBIDDEN');
+}
 
 async function team() {
   const { user: owner, project } = await newTenant(stack);
@@ -62,26 +81,41 @@ describe('GET /projects/{id}/members', () => {
     const res = await list(member, project.id).expect(200);
     expect(res.body).toEqual([
       { userId: owner.id, email: owner.email, role: 'OWNER', emailVerified: false, pending: false, joinedAt: expect.any(String) },
-      { userId: admin.id, email: admin.email, role: 'ADMIN', emailVerified: false, pending: false, joinedAt: expect.any(String) },
-      { userId: member.id, email: member.email, role: 'MEMBER', emailVerified: false, pending: false, joinedAt: expect.any(String) },
+      { userId: admin.id, email: admin.email, role: 'ADMIN', emailVerified: true, pending: false, joinedAt: expect.any(String) },
+      { userId: member.id, email: member.email, role: 'MEMBER', emailVerified: true, pending: false, joinedAt: expect.any(String) },
     ]);
     await expectAccessChecks((u, id) => list(u, id), project, outsider);
   });
 });
 
 describe('POST /projects/{id}/members', () => {
-  it('adds a user who has an account and tells them by mail', async () => {
+  it('adds a user with a verified address at once and tells them by mail', async () => {
     const { user: owner, project } = await newTenant(stack);
-    const invitee = await signupUser(stack);
+    const invitee = await verifiedUser();
     const res = await invite(owner, project.id, { email: invitee.email.toUpperCase(), role: 'ADMIN' }).expect(201);
-    expect(res.body).toEqual({ userId: invitee.id, email: invitee.email, role: 'ADMIN', emailVerified: false, pending: false, joinedAt: expect.any(String) });
+    expect(res.body).toEqual({ userId: invitee.id, email: invitee.email, role: 'ADMIN', emailVerified: true, pending: false, joinedAt: expect.any(String) });
 
-    const projects = await stack.http().get('/users/@me/projects').set('Cookie', invitee.cookie).expect(200);
-    expect(projects.body).toEqual([expect.objectContaining({ id: project.id, role: 'ADMIN' })]);
+    expect(await projectIds(invitee)).toEqual([project.id]);
     const mail = await waitForMail(stack.smtp, invitee.email, INVITE_SUBJECT);
     expect(mail.subject).toBe('You have been added to Test project on Postwire');
     expect(mail.text).toContain(`${owner.email} added you to the project "Test project" as ADMIN.`);
     expect(mail.text).not.toContain('token=');
+  });
+
+  it('lets an unverified account in only once it verifies the address with the invitation link', async () => {
+    const { user: owner, project } = await newTenant(stack);
+    // Whoever signed up first with the address, before the invitation.
+    const early = await signupUser(stack);
+    const res = await invite(owner, project.id, { email: early.email, role: 'ADMIN' }).expect(201);
+    expect(res.body).toMatchObject({ userId: early.id, emailVerified: false, pending: true });
+    await expectNoAccess(early, project.id);
+
+    const token = linkToken(await waitForMail(stack.smtp, early.email, INVITE_SUBJECT), '/verify-email');
+    await stack.http().post('/auth/verify-email').send({ token }).expect(200);
+    // Active without another step, with the same session.
+    expect(await projectIds(early)).toEqual([project.id]);
+    await contacts(early, project.id).expect(200);
+    expect((await list(owner, project.id).expect(200)).body.find((m: { userId: string }) => m.userId === early.id)).toMatchObject({ pending: false, emailVerified: true });
   });
 
   it('creates a passwordless user for an unknown address and mails a 7-day set-password link', async () => {
@@ -152,6 +186,45 @@ describe('POST /projects/{id}/members', () => {
     } finally {
       await unreachable.close();
     }
+  });
+});
+
+describe('an invitation to an address without an account', () => {
+  async function invited() {
+    const { user: owner, project } = await newTenant(stack);
+    const email = uniqueEmail('new');
+    await invite(owner, project.id, { email }).expect(201);
+    const token = linkToken(await waitForMail(stack.smtp, email, INVITE_SUBJECT), '/accept-invite');
+    // Anyone signs up with the invited address and a password of their choosing.
+    const taker = await signupUser(stack, email);
+    return { owner, project, email, token, taker };
+  }
+
+  it('is not taken by signing up with the address: nothing of the project is reachable', async () => {
+    const { owner, project, taker } = await invited();
+    await expectNoAccess(taker, project.id);
+    expect((await list(owner, project.id).expect(200)).body.find((m: { email: string }) => m.email === taker.email)).toMatchObject({ pending: true, emailVerified: false });
+    await stack.http().post('/auth/login').send({ email: taker.email, password: taker.password }).expect(200);
+    await expectNoAccess(taker, project.id);
+  });
+
+  it("is proven by the invitation link's token: the password set with it gives access, the taker's session ends", async () => {
+    const { project, email, token, taker } = await invited();
+    await stack.http().post('/auth/reset-password').send({ token, password: 'the real one' }).expect(200);
+    expect((await stack.http().get('/users/@me').set('Cookie', taker.cookie)).status).toBe(401);
+    await stack.http().post('/auth/login').send({ email, password: taker.password }).expect(401);
+    const login = await stack.http().post('/auth/login').send({ email, password: 'the real one' }).expect(200);
+    const owner = { ...taker, password: 'the real one', cookie: sessionCookie(login.headers['set-cookie']) };
+    expect(await projectIds(owner)).toEqual([project.id]);
+    await contacts(owner, project.id).expect(200);
+  });
+
+  it('is proven by the usual verification of the address, with no other step', async () => {
+    const { project, taker } = await invited();
+    const token = linkToken(await waitForMail(stack.smtp, taker.email, /^Verify your email address$/), '/verify-email');
+    await stack.http().post('/auth/verify-email').send({ token }).expect(200);
+    expect(await projectIds(taker)).toEqual([project.id]);
+    await contacts(taker, project.id).expect(200);
   });
 });
 

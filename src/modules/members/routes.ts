@@ -31,12 +31,13 @@ export function memberRoutes(deps: Deps): RouteDef[] {
       method: 'post',
       path: '/projects/{id}/members',
       tag: 'Members',
-      summary: 'Invite by email (OWNER, ADMIN); an address without an account gets one and a set-password link',
+      summary:
+        'Invite by email (OWNER, ADMIN); the membership grants access once the address is proven: a verified account at once, else through the mailed set-password or verification link',
       auth: 'session',
       params: ProjectIdParams,
       body: InviteBody,
       responses: {
-        201: { description: 'The new member; the invitation email was sent', schema: MemberResponse },
+        201: { description: 'The new member (`pending` until the address is proven); the invitation email was sent', schema: MemberResponse },
         403: { description: 'Not a member, or the role does not allow this invitation' },
         404: { description: 'No such project' },
         409: { description: 'Already a member' },

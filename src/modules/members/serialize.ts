@@ -1,4 +1,4 @@
-import type { ProjectMember } from '../projects/entities';
+import { isActiveMember, type ProjectMember } from '../projects/entities';
 import type { User } from '../users/entities';
 import type { MemberResponse } from './schemas';
 
@@ -7,6 +7,6 @@ export const serializeMember = (member: ProjectMember, user: User): MemberRespon
   email: user.email,
   role: member.role,
   emailVerified: user.emailVerified,
-  pending: !user.passwordHash,
+  pending: !isActiveMember(member, user),
   joinedAt: member.createdAt.toISOString(),
 });

@@ -3,8 +3,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Deps } from '../../deps';
 import { newId } from '../../db/columns';
 import { conflict, notFound } from '../../http/errors';
-import { invitationMail } from '../../mail/system-mail';
-import { Project, ProjectMember, type Role } from '../projects/entities';
+import { invitationMail, type InvitationProof } from '../../mail/system-mail';
+import { Project, ProjectMember, isActiveMember, type Role } from '../projects/entities';
 import { requireMembership } from '../projects/service';
 import { deliverNow } from '../users/account';
 import { User } from '../users/entities';
@@ -25,8 +25,19 @@ export async function listMembers(em: EntityManager, projectId: string): Promise
 }
 
 /**
+ * The link that lets the invitee prove the address, which the membership waits for: a set-password link for
+ * an address without a password, a verification link for an unverified account, none for a verified one.
+ */
+function proofLink(tx: EntityManager, user: User): InvitationProof | undefined {
+  if (!user.passwordHash) return { kind: 'set-password', token: issueToken(tx, user.id, 'RESET_PASSWORD', TOKEN_TTL_MS.invitation) };
+  if (!user.emailVerified) return { kind: 'verify', token: issueToken(tx, user.id, 'VERIFY_EMAIL', TOKEN_TTL_MS.invitation) };
+  return undefined;
+}
+
+/**
  * Adds the address to the project, creating a user without a password when it has no account, and mails the
- * invitation (with a set-password link for such users). A mail failure rolls everything back.
+ * invitation with the link that proves the address. The membership grants access only once the address is
+ * proven (isActiveMember). A mail failure rolls everything back.
  */
 export async function inviteMember(
   deps: MailDeps,
@@ -42,15 +53,15 @@ export async function inviteMember(
         throw conflict(`${input.email} is already a member of this project`);
       }
       const user = existing ?? tx.create(User, { id: newId(), email: input.email, passwordHash: null, emailVerified: false });
-      const member = tx.create(ProjectMember, { projectId: project.id, userId: user.id, role: input.role });
-      const token = user.passwordHash ? undefined : issueToken(tx, user.id, 'RESET_PASSWORD', TOKEN_TTL_MS.invitation);
+      const member = tx.create(ProjectMember, { projectId: project.id, userId: user.id, role: input.role, invited: true });
+      const proof = proofLink(tx, user);
       await tx.flush();
       const mail = invitationMail(deps.config, {
         to: user.email,
         projectName: project.name,
         invitedBy: input.inviter.email,
         role: input.role,
-        token,
+        proof,
       });
       await deliverNow(deps, mail);
       return serializeMember(member, user);
@@ -74,8 +85,11 @@ async function lockedMemberships(tx: EntityManager, projectId: string, actorId: 
   return { actor, target };
 }
 
+/** Only an OWNER with access counts: an invited OWNER who has not proven the address could not act as one. */
 async function assertAnotherOwner(tx: EntityManager, projectId: string): Promise<void> {
-  if ((await tx.count(ProjectMember, { projectId, role: 'OWNER' })) < 2) {
+  const owners = await tx.find(ProjectMember, { projectId, role: 'OWNER' });
+  const verified = new Set((await tx.find(User, { id: { $in: owners.map((o) => o.userId) }, emailVerified: true })).map((u) => u.id));
+  if (owners.filter((o) => isActiveMember(o, { emailVerified: verified.has(o.userId) })).length < 2) {
     throw conflict('A project needs at least one OWNER; make another member OWNER first');
   }
 }

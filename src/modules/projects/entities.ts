@@ -39,6 +39,16 @@ export const ProjectMember = defineEntity({
     projectId: p.uuid(),
     userId: p.uuid().index(),
     role: p.enum([...ROLES]),
+    /** Made by invitation: it counts only once the user has proven the address (isActiveMember). */
+    invited: p.boolean().default(false),
   },
 });
 export type ProjectMember = InferEntity<typeof ProjectMember>;
+
+/**
+ * Whether a membership grants access: one made by invitation waits until the invited user has proven they
+ * control the address (verified it, or set a password from a mailed link), so that signing up with an invited
+ * address, or holding an unverified account with it, grants nothing (docs/roles.md).
+ */
+export const isActiveMember = (member: Pick<ProjectMember, 'invited'>, user: { emailVerified: boolean }): boolean =>
+  !member.invited || user.emailVerified;

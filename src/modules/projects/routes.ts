@@ -9,7 +9,7 @@ import {
   ProjectResponse,
   ResetResponse,
   SetupStateResponse,
-  UpdateProjectBody,
+  updateProjectBody,
 } from './schemas';
 import { serializeProject } from './serialize';
 import {
@@ -64,7 +64,7 @@ export function projectRoutes(deps: Deps): RouteDef[] {
       summary: 'Update project settings: name, tracking mode, sending rate (OWNER, ADMIN)',
       auth: 'session',
       params: ProjectIdParams,
-      body: UpdateProjectBody,
+      body: updateProjectBody(deps.config.MAX_EMAIL_RATE_PER_SECOND),
       responses: { 200: { description: 'The project, secret masked', schema: ProjectResponse }, ...denied },
       handler: async (ctx, { params, body }) => {
         const { project, role } = await updateProject(ctx.state.em, params.id, requireUser(ctx).id, body);

@@ -18,28 +18,38 @@ export const ProjectResponse = z.object({
 });
 export type ProjectResponse = z.infer<typeof ProjectResponse>;
 
-export const UpdateProjectBody = z
-  .object({
-    name: ProjectName.optional(),
-    trackingMode: z
-      .enum(TRACKING_MODES)
-      .optional()
-      .describe('ENABLED tracks every email, MARKETING_ONLY only MARKETING ones, DISABLED none'),
-    emailRatePerSecond: z
-      .number()
-      .int()
-      .min(0)
-      .max(100_000)
-      .nullable()
-      .optional()
-      .describe("Emails per second the project sends per kind (transactional, campaign, workflow); 0 is unlimited, null the deployment's default"),
-  })
-  // `name` is reported as the missing field: renaming is what most updates do.
-  .refine((body) => body.name !== undefined || body.trackingMode !== undefined || body.emailRatePerSecond !== undefined, {
-    path: ['name'],
-    message: 'Give name, trackingMode or emailRatePerSecond',
-  });
-export type UpdateProjectBody = z.infer<typeof UpdateProjectBody>;
+/** Without a deployment maximum, a project's own rate still stops at this. */
+const RATE_CEILING = 100_000;
+
+/** `maxRate` is MAX_EMAIL_RATE_PER_SECOND (0: no deployment maximum); a project's own rate cannot exceed it. */
+export const updateProjectBody = (maxRate: number) => {
+  const max = maxRate > 0 ? maxRate : RATE_CEILING;
+  const limit = maxRate > 0 ? `the deployment's maximum, ${max}` : String(max);
+  return z
+    .object({
+      name: ProjectName.optional(),
+      trackingMode: z
+        .enum(TRACKING_MODES)
+        .optional()
+        .describe('ENABLED tracks every email, MARKETING_ONLY only MARKETING ones, DISABLED none'),
+      emailRatePerSecond: z
+        .number()
+        .int()
+        .min(0)
+        .max(max, `emailRatePerSecond cannot exceed ${limit}`)
+        .nullable()
+        .optional()
+        .describe(
+          `Emails per second the project sends per kind (transactional, campaign, workflow), at most ${max}; 0 is the deployment's maximum (unlimited when it has none), null the deployment's default`,
+        ),
+    })
+    // `name` is reported as the missing field: renaming is what most updates do.
+    .refine((body) => body.name !== undefined || body.trackingMode !== undefined || body.emailRatePerSecond !== undefined, {
+      path: ['name'],
+      message: 'Give name, trackingMode or emailRatePerSecond',
+    });
+};
+export type UpdateProjectBody = z.infer<ReturnType<typeof updateProjectBody>>;
 
 export const ProjectActionResult = z.object({ success: z.literal(true), message: z.string() });
 

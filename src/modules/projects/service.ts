@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiError, forbidden, notFound } from '../../http/errors';
-import { Project, ProjectMember, type Role } from './entities';
+import { Project, ProjectMember, isActiveMember, type Role } from './entities';
+import { User } from '../users/entities';
 import { issueKeys } from './keys';
 import { newId } from '../../db/columns';
 import { PROJECT_DATA_TABLES } from './project-data';
@@ -19,7 +20,9 @@ export async function createProject(em: EntityManager, ownerId: string, name: st
 }
 
 export async function projectsOf(em: EntityManager, userId: string): Promise<Array<{ project: Project; role: Role }>> {
-  const memberships = await em.find(ProjectMember, { userId }, { orderBy: { createdAt: 'asc' } });
+  const all = await em.find(ProjectMember, { userId }, { orderBy: { createdAt: 'asc' } });
+  const user = all.some((m) => m.invited) ? await em.findOne(User, { id: userId }) : null;
+  const memberships = all.filter((m) => !m.invited || (user && isActiveMember(m, user)));
   const projects = await em.find(Project, { id: { $in: memberships.map((m) => m.projectId) } });
   const byId = new Map(projects.map((p) => [p.id, p]));
   return memberships.flatMap((m) => {
@@ -41,11 +44,18 @@ export async function requireMembership(
   const project = await em.findOne(Project, { id: projectId });
   if (!project) throw notFound('Project');
   const member = await em.findOne(ProjectMember, { projectId, userId });
-  if (!member) throw forbidden('You are not a member of this project');
+  if (!member || !(await isActive(em, member))) throw forbidden('You are not a member of this project');
   if (roles && !roles.includes(member.role)) {
     throw new ApiError(403, 'FORBIDDEN', `This action needs the role ${roles.join(' or ')}; you are ${member.role}`);
   }
   return { project, member };
+}
+
+/** Loads the user only for a membership made by invitation, the only kind that can be waiting. */
+async function isActive(em: EntityManager, member: ProjectMember): Promise<boolean> {
+  if (!member.invited) return true;
+  const user = await em.findOne(User, { id: member.userId });
+  return user !== null && isActiveMember(member, user);
 }
 
 const OWNER_ONLY = ['OWNER'] as const;

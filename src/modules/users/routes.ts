@@ -6,9 +6,12 @@ import { defineRoute, type RouteDef } from '../../http/route';
 import { Credentials, UserResponse } from './schemas';
 import { serializeUser } from './serialize';
 import { login, signup } from './service';
+import { LoginThrottle } from './login-throttle';
 import { clearSessionCookie, setSessionCookie } from './cookie';
 import { sendSignupVerification } from './account';
 import { accountRoutes } from './account-routes';
+import { SESSION_COOKIE } from '../../auth/session';
+import { endSession } from '../../auth/ended-sessions';
 
 export function userRoutes(deps: Deps): RouteDef[] {
   return [
@@ -42,9 +45,13 @@ export function userRoutes(deps: Deps): RouteDef[] {
       responses: {
         200: { description: 'The user; a session cookie is set', schema: UserResponse },
         401: { description: 'INVALID_CREDENTIALS' },
+        429: { description: 'Too many failed logins for this address or from this client; see Retry-After (docs/security.md)' },
       },
       handler: async (ctx, { body }) => {
+        const throttle = new LoginThrottle(ctx.state.em, deps.logger, body.email, ctx.ip);
+        await throttle.admit();
         const user = await login(ctx.state.em, body.email, body.password);
+        await throttle.succeeded();
         setSessionCookie(ctx, await deps.sessions.sign(user));
         ctx.body = serializeUser(user);
       },
@@ -53,10 +60,12 @@ export function userRoutes(deps: Deps): RouteDef[] {
       method: 'get',
       path: '/auth/logout',
       tag: 'Auth',
-      summary: 'Clear the session cookie',
+      summary: 'End the session on the server and clear its cookie; the same cookie is refused afterwards',
       auth: 'none',
       responses: { 200: { description: 'Logged out', schema: z.object({ success: z.literal(true) }) } },
-      handler: (ctx) => {
+      handler: async (ctx) => {
+        const claims = await deps.sessions.verify(ctx.cookies.get(SESSION_COOKIE) ?? '');
+        if (claims) await endSession(ctx.state.em, claims);
         clearSessionCookie(ctx);
         ctx.body = { success: true };
       },

@@ -6,7 +6,7 @@ import { User, UserToken, type TokenPurpose } from './entities';
 
 const HOUR = 60 * 60 * 1000;
 
-/** How long each kind of mailed link stays valid. An invitation is a long-lived password-setting token. */
+/** How long each kind of mailed link stays valid; an invitation's link (set a password, or verify) lasts longest. */
 export const TOKEN_TTL_MS = {
   verification: 24 * HOUR,
   passwordReset: HOUR,

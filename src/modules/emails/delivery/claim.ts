@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { boundedEmailRate } from '../../projects/email-rate';
 import type { TrackingMode } from '../../projects/entities';
 import type { SourceType } from '../entities';
 import { withdrawnSql } from '../withdraw';
@@ -137,6 +138,8 @@ export interface ClaimOptions {
   leaseMs: number;
   /** EMAIL_RATE_PER_SECOND, for projects without a rate of their own. */
   defaultRate: number;
+  /** MAX_EMAIL_RATE_PER_SECOND, which bounds every project's rate (0: none). */
+  maxRate: number;
 }
 
 /**
@@ -160,7 +163,7 @@ export async function claimDue(em: EntityManager, options: ClaimOptions): Promis
     if (withdrawn.length) await tx.execute(WITHDRAW, [JSON.stringify(withdrawn.map((r) => r.id))]);
     const due = rows.filter((r) => r.handed_over_at === null && !r.withdrawn);
     const candidates: Candidate[] = due.map((r) => ({
-      id: r.id, projectId: r.project_id, lane: r.source_type, rate: Number(r.rate), slotReserved: r.slot_reserved,
+      id: r.id, projectId: r.project_id, lane: r.source_type, rate: boundedEmailRate(Number(r.rate), options.maxRate), slotReserved: r.slot_reserved,
     }));
     const plan = await planSends(tx, candidates);
     if (plan.deferred.length) await tx.execute(DEFER, [JSON.stringify(plan.deferred)]);

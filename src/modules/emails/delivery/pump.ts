@@ -137,6 +137,7 @@ export class DeliveryPump {
         limit,
         leaseMs: this.options.leaseMs,
         defaultRate: this.defaultRate,
+        maxRate: this.config.MAX_EMAIL_RATE_PER_SECOND,
       });
       if (finished) this.logger.info({ emails: finished }, 'marked SENT the emails a stopped worker had handed over to SMTP');
       for (const email of claimed) this.track(this.deliver(email));

@@ -1,0 +1,75 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { digest } from '../../auth/keys';
+import { ApiError } from '../../http/errors';
+import type { Logger } from '../../logger';
+
+/** Failed logins allowed within one window, per account (by address, whether or not it exists) and per client address. */
+export const LOGIN_LIMITS = { account: 10, client: 50 } as const;
+export const LOGIN_WINDOW_MINUTES = 15;
+
+/**
+ * Counts an attempt against both keys, in the shared counter table of the rate limits. A window opens with
+ * the first attempt counted after the last one closed and lasts LOGIN_WINDOW_MINUTES.
+ */
+const COUNT = `
+insert into rate_limit_counters as c ("key", "tokens", "updated_at", "expires_at")
+values (?, 1, now(), now() + make_interval(mins => ?)), (?, 1, now(), now() + make_interval(mins => ?))
+on conflict ("key") do update set
+  "tokens" = case when c."expires_at" <= now() then 1 else c."tokens" + 1 end,
+  "expires_at" = case when c."expires_at" <= now() then excluded."expires_at" else c."expires_at" end,
+  "updated_at" = excluded."updated_at"
+returning "key", "tokens", extract(epoch from "expires_at" - now()) as "reset_seconds"`;
+
+const UNCOUNT = `update rate_limit_counters set "tokens" = "tokens" - 1 where "key" in (?, ?) and "expires_at" > now()`;
+
+const tooManyAttempts = (retryAfter: number) =>
+  new ApiError(429, 'RATE_LIMIT_EXCEEDED', 'Too many failed logins; try again later', {
+    details: { retryAfter },
+    suggestion: `Wait ${retryAfter} second(s), or reset the password from the link on the login page.`,
+    headers: { 'Retry-After': String(retryAfter) },
+  });
+
+/**
+ * Login throttling: every attempt is counted as a failure before the password is checked, so that concurrent
+ * guesses cannot slip past the limit, and a successful one is taken back (`succeeded`). Once either count
+ * is over its limit, every attempt is refused with 429 until that window ends: the same answer for an
+ * address with or without an account. When the counter store fails, logins are allowed.
+ */
+export class LoginThrottle {
+  private readonly keys: [string, string];
+
+  constructor(
+    private readonly em: EntityManager,
+    private readonly logger: Logger,
+    email: string,
+    clientAddress: string,
+  ) {
+    this.keys = [`login:account:${digest(email)}`, `login:client:${clientAddress}`];
+  }
+
+  /** Counts the attempt; throws 429 when the account or the client address is over its limit. */
+  async admit(): Promise<void> {
+    const rows = await this.attempt(() =>
+      this.em.getConnection().execute<{ key: string; tokens: number; reset_seconds: number }[]>(COUNT, [
+        this.keys[0], LOGIN_WINDOW_MINUTES, this.keys[1], LOGIN_WINDOW_MINUTES,
+      ]),
+    );
+    const over = (rows ?? []).filter((r) => Number(r.tokens) > (r.key === this.keys[0] ? LOGIN_LIMITS.account : LOGIN_LIMITS.client));
+    if (over.length === 0) return;
+    throw tooManyAttempts(Math.max(1, ...over.map((r) => Math.ceil(Number(r.reset_seconds)))));
+  }
+
+  /** The password was right: the attempt is not a failure. */
+  async succeeded(): Promise<void> {
+    await this.attempt(() => this.em.getConnection().execute(UNCOUNT, this.keys, 'run'));
+  }
+
+  private async attempt<T>(fn: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await fn();
+    } catch (err) {
+      this.logger.warn({ err }, 'login throttle store failed; allowing the attempt');
+      return undefined;
+    }
+  }
+}

@@ -1,0 +1,134 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { startStack, type TestStack } from '../helpers/stack';
+import { throwawayDatabaseUrl } from '../helpers/database';
+import { pruneEndedSessions } from '../../src/auth/ended-sessions';
+import { sessionCookie, signupUser, uniqueEmail } from '../helpers/fixtures';
+
+let stack: TestStack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(() => stack.close());
+
+/** A client address of its own (as the proxy in front reports it), so that each test's per-address count is its own. */
+const newClient = () => `2001:db8::${randomBytes(4).toString('hex').replace(/(....)(....)/, '$1:$2')}`;
+
+const login = (email: string, password: string, client: string) =>
+  stack.http().post('/auth/login').set('X-Forwarded-For', client).send({ email, password });
+const me = (cookie: string) => stack.http().get('/users/@me').set('Cookie', cookie);
+
+/** The body without what differs between any two responses (request id, time). */
+const comparable = (body: { error: Record<string, unknown> }) => {
+  const { requestId: _, details, ...error } = body.error;
+  return { ...error, retryAfter: Math.round(Number((details as { retryAfter: number }).retryAfter) / 10) };
+};
+
+describe('GET /auth/logout', () => {
+  it('ends the session on the server: the same cookie is refused afterwards, other sessions stay', async () => {
+    const user = await signupUser(stack);
+    const client = newClient();
+    const other = sessionCookie((await login(user.email, user.password, client).expect(200)).headers['set-cookie']);
+    await me(user.cookie).expect(200);
+
+    const out = await stack.http().get('/auth/logout').set('Cookie', user.cookie).expect(200);
+    expect(out.body).toEqual({ success: true });
+    expect(String(out.headers['set-cookie'])).toMatch(/postwire_session=;/);
+    expect((await me(user.cookie)).status).toBe(401);
+    expect((await stack.http().get('/users/@me/projects').set('Cookie', user.cookie)).status).toBe(401);
+    await me(other).expect(200);
+    // A second logout with the ended cookie, or one without any cookie, is harmless.
+    await stack.http().get('/auth/logout').set('Cookie', user.cookie).expect(200);
+    await stack.http().get('/auth/logout').expect(200);
+  });
+});
+
+describe('ended sessions', () => {
+  it('are forgotten once their tokens would have expired anyway', async () => {
+    const isolated = await startStack({ env: { DATABASE_URL: await throwawayDatabaseUrl() } });
+    try {
+      const connection = isolated.deps.orm.em.getConnection();
+      await connection.execute(
+        `insert into ended_sessions ("session_id", "expires_at") values
+         ('00000000-0000-4000-8000-000000000001', now() - interval '1 second'), ('00000000-0000-4000-8000-000000000002', now() + interval '1 day')`,
+      );
+      await pruneEndedSessions(isolated.deps.orm.em.fork(), isolated.deps.logger);
+      const rows = await connection.execute<{ session_id: string }[]>('select "session_id" from ended_sessions');
+      expect(rows.map((r) => r.session_id)).toEqual(['00000000-0000-4000-8000-000000000002']);
+    } finally {
+      await isolated.close();
+    }
+  });
+});
+
+describe('login throttling', () => {
+  it('refuses every attempt for an account after 10 failures, the right password included, until the window passes', async () => {
+    const user = await signupUser(stack);
+    const client = newClient();
+    for (let i = 0; i < 10; i++) expect((await login(user.email, 'wrong password', client)).status).toBe(401);
+
+    // From any client address: the count is the account's.
+    for (const from of [client, newClient()]) {
+      const refused = await login(user.email, user.password, from);
+      expect(refused.status).toBe(429);
+      const retryAfter = Number(refused.headers['retry-after']);
+      expect(retryAfter).toBeGreaterThan(14 * 60);
+      expect(retryAfter).toBeLessThanOrEqual(15 * 60);
+      expect(refused.body.error).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', statusCode: 429, details: { retryAfter } });
+      expect(refused.headers['set-cookie']).toBeUndefined();
+    }
+  });
+
+  it('answers an address without an account exactly as one with an account', async () => {
+    const user = await signupUser(stack);
+    const unknown = uniqueEmail('nobody');
+    const client = newClient();
+    for (let i = 0; i < 10; i++) {
+      const [known, none] = await Promise.all([login(user.email, 'wrong password', client), login(unknown, 'wrong password', client)]);
+      expect([known.status, none.status]).toEqual([401, 401]);
+      expect(known.body.error.message).toBe(none.body.error.message);
+    }
+    const [known, none] = await Promise.all([login(user.email, user.password, client), login(unknown, 'wrong password', client)]);
+    expect([known.status, none.status]).toEqual([429, 429]);
+    expect(comparable(known.body)).toEqual(comparable(none.body));
+    expect(Math.abs(Number(known.headers['retry-after']) - Number(none.headers['retry-after']))).toBeLessThanOrEqual(2);
+  });
+
+  it('does not count successful logins', async () => {
+    const user = await signupUser(stack);
+    const client = newClient();
+    for (let i = 0; i < 9; i++) expect((await login(user.email, 'wrong password', client)).status).toBe(401);
+    for (let i = 0; i < 3; i++) await login(user.email, user.password, client).expect(200);
+    expect((await login(user.email, 'wrong password', client)).status).toBe(401);
+    expect((await login(user.email, user.password, client)).status).toBe(429);
+  });
+
+  it('refuses every login from a client address after 50 failures, whatever the account; other addresses log in', async () => {
+    const client = newClient();
+    for (let i = 0; i < 50; i++) expect((await login(uniqueEmail('guess'), 'wrong password', client)).status).toBe(401);
+    const user = await signupUser(stack);
+    const refused = await login(user.email, user.password, client);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(14 * 60);
+    await login(user.email, user.password, newClient()).expect(200);
+  });
+});
+
+describe('login throttling with its counter store failing', () => {
+  it('allows logins, and still refuses wrong passwords', async () => {
+    const databaseUrl = await throwawayDatabaseUrl();
+    const broken = await startStack({ env: { DATABASE_URL: databaseUrl } });
+    try {
+      const user = await signupUser(broken);
+      const client = new Client({ connectionString: databaseUrl });
+      await client.connect();
+      await client.query('drop table rate_limit_counters');
+      await client.end();
+      const attempt = (password: string) => broken.http().post('/auth/login').send({ email: user.email, password });
+      for (let i = 0; i < 11; i++) expect((await attempt('wrong password')).status).toBe(401);
+      await attempt(user.password).expect(200);
+    } finally {
+      await broken.close();
+    }
+  });
+});
