@@ -19,6 +19,7 @@ import { Migration0025RollupSlots } from './0025-rollup-slots';
 import { Migration0026RollupSlotPerConnection } from './0026-rollup-slot-per-connection';
 import { Migration0027ContactCountsSlotPerConnection } from './0027-contact-counts-slot-per-connection';
 import { Migration0028EmailHandOver } from './0028-email-hand-over';
+import { Migration0029FieldCatalog } from './0029-field-catalog';
 
 /** Every migration, in order. Files are committed; the schema never changes at run time otherwise. */
 export const migrationsList: MigrationObject[] = [
@@ -42,4 +43,5 @@ export const migrationsList: MigrationObject[] = [
   { name: '0026-rollup-slot-per-connection', class: Migration0026RollupSlotPerConnection },
   { name: '0027-contact-counts-slot-per-connection', class: Migration0027ContactCountsSlotPerConnection },
   { name: '0028-email-hand-over', class: Migration0028EmailHandOver },
+  { name: '0029-field-catalog', class: Migration0029FieldCatalog },
 ];

@@ -29,7 +29,7 @@ interface Wrapped {
 }
 
 /** `{ value, persistent }` and nothing else: the wrapper of rule 5 (`persistent: true` stores the value). */
-function isWrapped(v: unknown): v is Wrapped {
+export function isWrapped(v: unknown): v is Wrapped {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
   const keys = Object.keys(v);
   return keys.length === 2 && 'value' in v && 'persistent' in v && typeof (v as Wrapped).persistent === 'boolean';

@@ -48,25 +48,25 @@ export interface FieldDescriptor {
   coverage: number;
 }
 
+/**
+ * The project's fields with their coverage, from the field catalog alone: contact_fields for the types,
+ * contact_field_counts and contact_counts for the shares (migration 0029). No contact is read, so the cost is
+ * that of the catalog (at most 1,000 fields), whatever the number of contacts.
+ */
 export async function listFields(em: EntityManager, projectId: string): Promise<FieldDescriptor[]> {
-  const custom = await em.find(ContactField, { projectId }, { orderBy: { key: 'asc' } });
-  const [[totalRow], counts] = await Promise.all([
-    em.execute<{ n: string }[]>('select count(*) as n from contacts where "project_id" = ?', [projectId]),
-    // One pass over the project's contacts counts every field at once.
-    em.execute<{ key: string; n: string }[]>(
-      `select f.key, count(*) as n from contacts c
-       cross join lateral jsonb_array_elements_text(?::jsonb) as f(key)
-       where c."project_id" = ? and c."data" #> string_to_array(f.key, '.') is not null
-       group by f.key`,
-      [JSON.stringify(custom.map((f) => f.key)), projectId],
+  const [[totalRow], custom] = await Promise.all([
+    em.execute<{ n: string }[]>('select coalesce(sum("n"), 0) as n from contact_counts where "project_id" = ?', [projectId]),
+    em.execute<{ key: string; type: FieldType; n: string }[]>(
+      `select f."key", f."type", coalesce((select sum(c."n") from contact_field_counts c where c."project_id" = f."project_id" and c."key" = f."key"), 0) as n
+       from contact_fields f where f."project_id" = ? order by f."key"`,
+      [projectId],
     ),
   ]);
   const total = Number(totalRow?.n ?? 0);
-  const share = (n: number) => (total === 0 ? 0 : n / total);
-  const counted = new Map(counts.map((r) => [r.key, Number(r.n)]));
+  const share = (n: number) => (total === 0 ? 0 : Math.min(1, Math.max(0, n / total)));
   return [
     ...STANDARD.map((s) => ({ field: s.field, type: s.type, isCustom: false, coverage: share(total) })),
-    ...custom.map((f) => ({ field: `data.${f.key}`, type: f.type, isCustom: true, coverage: share(counted.get(f.key) ?? 0) })),
+    ...custom.map((f) => ({ field: `data.${f.key}`, type: f.type, isCustom: true, coverage: share(Number(f.n)) })),
   ];
 }
 
@@ -79,18 +79,36 @@ const likeEscape = (s: string) => s.replace(/[\\%_]/g, '\\$&');
 
 export const MAX_VALUES = 100;
 
+/**
+ * Projects with more contacts than this have their values counted over their newest contacts this many,
+ * with counts scaled to the whole project: a bounded read (an index range and this many rows) instead of a
+ * scan of every contact, and no per-value counter for writes to keep (docs/contacts.md "Field catalog").
+ */
+export const VALUES_SAMPLE = 20_000;
+
+const contactTotal = async (em: EntityManager, projectId: string) => {
+  const [row] = await em.execute<{ n: string }[]>('select coalesce(sum("n"), 0) as n from contact_counts where "project_id" = ?', [projectId]);
+  return Number(row?.n ?? 0);
+};
+
 /** The most frequent values of a field, most frequent first. */
 export async function fieldValues(em: EntityManager, projectId: string, name: string): Promise<Array<{ value: unknown; count: number }>> {
   const field = parseField(name);
   if (field.kind === 'custom') await requireKnown(em, projectId, field);
   const [expr, exprParams] = field.kind === 'standard' ? [field.json, []] : [`c."data" #> ${PATH}`, [field.key]];
+  const total = await contactTotal(em, projectId);
+  const sampled = total > VALUES_SAMPLE;
+  const [source, sourceParams] = sampled
+    ? [`(select * from contacts where "project_id" = ? order by "created_at" desc, "id" desc limit ?) c`, [projectId, VALUES_SAMPLE]]
+    : [`contacts c`, []];
   const rows = await em.execute<{ value: unknown; n: string }[]>(
-    `select ${expr} as value, count(*) as n from contacts c
-     where c."project_id" = ? and ${expr} is not null
+    `select ${expr} as value, count(*) as n from ${source}
+     where ${sampled ? 'true' : 'c."project_id" = ?'} and ${expr} is not null
      group by 1 order by 2 desc, 1 limit ?`,
-    [...exprParams, projectId, ...exprParams, MAX_VALUES],
+    [...exprParams, ...sourceParams, ...(sampled ? [] : [projectId]), ...exprParams, MAX_VALUES],
   );
-  return rows.map((r) => ({ value: r.value, count: Number(r.n) }));
+  const scale = sampled ? total / VALUES_SAMPLE : 1;
+  return rows.map((r) => ({ value: r.value, count: Math.round(Number(r.n) * scale) }));
 }
 
 /**
