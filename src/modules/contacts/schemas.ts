@@ -15,7 +15,7 @@ export const ContactData = z
   .record(z.string().min(1), z.json())
   .refine((data) => !hasNul(data), { message: 'Text must not contain the NUL character', params: { code: 'invalid_string' } })
   .superRefine((data, ctx) => {
-    for (const issue of dataLimitIssues(data)) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message, params: { code: issue.code } });
+    for (const issue of dataLimitIssues(data)) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message, params: { code: issue.code, limit: true } });
   })
   .describe(
     'Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. ' +
