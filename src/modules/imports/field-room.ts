@@ -13,10 +13,11 @@ export interface Admitted {
 }
 
 /**
- * The share of a chunk that fits the project's field limit: new fields are admitted in file order (the
- * staged types first, then row by row) while the project has room, and a row that needs a field beyond it
- * fails alone. Reads the catalog in `tx`; a concurrent writer taking the last room makes the chunk's
- * statement fail on the database's own check, and its retry reads the catalog again.
+ * The share of a chunk that fits the project's field limit. When the project has room for every new field
+ * of the file, the first chunk admits them all (and records their staged types, as before the limit). Else
+ * rows admit their new fields in file order, all of a row's or none, while room remains, and a row that
+ * needs a field beyond it fails alone. Reads the catalog in `tx`; a concurrent writer taking the last room
+ * makes the chunk's statement fail on the database's own check, and its retry reads the catalog again.
  */
 export async function admitFields(tx: EntityManager, projectId: string, rows: RowWrite[], staged?: Array<[string, FieldType]>): Promise<Admitted> {
   const known = new Set(
@@ -30,11 +31,13 @@ export async function admitFields(tx: EntityManager, projectId: string, rows: Ro
     room -= fresh.length;
     return true;
   };
-  const fieldTypes = staged ? new Map(staged.filter(([key]) => admit([key]))) : undefined;
-  const admitted: Admitted = { rows: [], refused: [], fieldTypes };
+  const stagedKeys = staged?.map(([key]) => key) ?? [];
+  const allFit = admit(stagedKeys);
+  const admitted: Admitted = { rows: [], refused: [] };
   for (const row of rows) {
     if (admit([...fieldTypesOf(toDataPatch(row.data).set).keys()])) admitted.rows.push(row);
     else admitted.refused.push({ row: row.row, email: row.email, error: TOO_MANY_FIELDS_MESSAGE });
   }
+  if (staged) admitted.fieldTypes = new Map(allFit ? staged : staged.filter(([key]) => known.has(key)));
   return admitted;
 }
