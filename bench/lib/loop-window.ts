@@ -3,8 +3,10 @@ import { readFileSync } from 'node:fs';
 export interface LoopWindow {
   seq: number;
   pid: number;
-  /** The longest event-loop stall of the window, ms (1 ms resolution, so an idle loop shows about 1). */
+  /** The longest event-loop stall of the window, wall clock, ms (1 ms resolution, so an idle loop shows about 1). */
   maxDelayMs: number;
+  /** The most main-thread CPU between two ticks of a 1 ms timer in the window, ms: blocking by the loop's own work. */
+  maxBlockMs: number;
   /** The API process's CPU time so far, ms. */
   cpuMs: number;
 }
