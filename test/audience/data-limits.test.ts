@@ -152,6 +152,30 @@ describe('coverage kept by the field catalog', () => {
   });
 });
 
+describe('DELETE /contacts/fields/{field} in a large project', () => {
+  it('removes the field from every contact, range by range, including contacts created in the same instant', async () => {
+    const t = await tenant();
+    // 12,001 contacts sharing one created_at: more than two ranges, told apart by id alone.
+    await query(
+      stack,
+      `insert into contacts (id, created_at, updated_at, project_id, email, subscribed, data)
+       select gen_random_uuid(), now(), now(), ?, 'bulk' || i || '@example.test', true, jsonb_build_object('plan', 'p' || (i % 3), 'keep', i)
+       from generate_series(1, 12001) i`,
+      [t.projectId],
+    );
+    await query(stack, `insert into contact_fields (project_id, key, type, created_at) values (?, 'plan', 'string', now()), (?, 'keep', 'number', now())`, [t.projectId, t.projectId]);
+    expect((await t.c.delete('/contacts/fields/data.plan').expect(200)).body).toEqual({ field: 'data.plan', deletedFrom: 12001 });
+    const [left] = await query<{ with_plan: string; with_keep: string }>(
+      stack,
+      `select count(*) filter (where data #> '{plan}' is not null) as with_plan, count(*) filter (where data #> '{keep}' is not null) as with_keep from contacts where project_id = ?`,
+      [t.projectId],
+    );
+    expect(left).toEqual({ with_plan: '0', with_keep: '12001' });
+    const fields = (await t.c.get('/contacts/fields').expect(200)).body.fields as Array<{ field: string; coverage: number }>;
+    expect(fields.filter((f) => f.field.startsWith('data.'))).toEqual([{ field: 'data.keep', type: 'number', isCustom: true, coverage: 1 }]);
+  });
+});
+
 describe('STATEMENT_TIMEOUT_MS', () => {
   let slow: TestStack;
   beforeAll(async () => {

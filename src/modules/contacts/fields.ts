@@ -111,9 +111,31 @@ export async function fieldValues(em: EntityManager, projectId: string, name: st
   return rows.map((r) => ({ value: r.value, count: Math.round(Number(r.n) * scale) }));
 }
 
+/** Contacts a field deletion reads per statement: one range of contacts_project_created_index. */
+const DELETE_CHUNK = 5_000;
+
+// One range of the project's contacts, newest first, strictly after the previous range's last (created_at,
+// id); the field leaves those of them that have it. Timestamps travel as text, microseconds intact.
+const REMOVE_IN_RANGE = `
+with range as (
+  select "id", "created_at" from contacts
+  where "project_id" = ? and ("created_at", "id") < (?::timestamptz, ?::uuid)
+  order by "created_at" desc, "id" desc limit ?),
+removed as (
+  update contacts c set "data" = c."data" #- ${PATH} from range r
+  where c."id" = r."id" and c."data" #> ${PATH} is not null returning 1),
+last as (select "created_at"::text as "at", "id" from range order by "created_at", "id" limit 1)
+select (select count(*) from removed) as removed, (select count(*) from range) as read, l."at", l."id"
+from (select 1) one left join last l on true`;
+
 /**
  * Removes a custom field from every contact of the project and forgets its type, so a later value infers
  * it afresh. References in segments and workflows stay; their conditions on it simply stop matching.
+ *
+ * The contacts are rewritten DELETE_CHUNK at a time, each range its own statement and commit: no statement
+ * of a large project runs past STATEMENT_TIMEOUT_MS, and no contact stays locked for the whole deletion.
+ * A deletion cut short (a failure, a restart) has removed the field from part of the contacts; calling it
+ * again finishes it. Contacts written meanwhile keep what those writes set.
  */
 export async function deleteField(em: EntityManager, projectId: string, name: string): Promise<{ field: string; deletedFrom: number }> {
   const field = parseField(name);
@@ -122,17 +144,20 @@ export async function deleteField(em: EntityManager, projectId: string, name: st
       suggestion: 'Only custom fields (data.<key>) can be deleted.',
     });
   }
-  return em.transactional(async (tx) => {
-    const forgotten = await tx.nativeDelete(ContactField, {
-      projectId,
-      $or: [{ key: field.key }, { key: { $like: `${likeEscape(field.key)}.%` } }],
-    });
-    const res = await tx.execute<{ affectedRows: number }>(
-      `update contacts c set "data" = c."data" #- ${PATH} where c."project_id" = ? and c."data" #> ${PATH} is not null`,
-      [field.key, projectId, field.key],
-      'run',
-    );
-    if (forgotten === 0 && res.affectedRows === 0) throw notFound('Field');
-    return { field: field.field, deletedFrom: res.affectedRows };
+  const forgotten = await em.nativeDelete(ContactField, {
+    projectId,
+    $or: [{ key: field.key }, { key: { $like: `${likeEscape(field.key)}.%` } }],
   });
+  let deletedFrom = 0;
+  let after = { at: 'infinity', id: 'ffffffff-ffff-ffff-ffff-ffffffffffff' };
+  for (;;) {
+    const [range] = await em.execute<Array<{ removed: string; read: string; at: string | null; id: string | null }>>(REMOVE_IN_RANGE, [
+      projectId, after.at, after.id, DELETE_CHUNK, field.key, field.key,
+    ]);
+    deletedFrom += Number(range!.removed);
+    if (Number(range!.read) < DELETE_CHUNK || !range!.at || !range!.id) break;
+    after = { at: range!.at, id: range!.id };
+  }
+  if (forgotten === 0 && deletedFrom === 0) throw notFound('Field');
+  return { field: field.field, deletedFrom };
 }
