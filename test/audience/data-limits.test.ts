@@ -74,9 +74,10 @@ const atLimits: Array<[string, object]> = [
   ['100 keys counting nested ones', { a: keys(50), b: keys(48) }],
   ['a key of 100 characters', { ['k'.repeat(100)]: 1 }],
   ['a path 5 keys deep', deep(5)],
+  ['a path of 5 keys of 100 characters', { ['a'.repeat(100)]: { ['b'.repeat(100)]: { ['c'.repeat(100)]: { ['d'.repeat(100)]: { ['e'.repeat(100)]: 1 } } } } }],
 ];
 
-describe.each(writers)('%s', (_name, writer) => {
+describe.each(writers)('%s', (name, writer) => {
   it.each(over)('refuses %s with 422 VALIDATION_ERROR naming the limit, changing nothing', async (_what, data, code, message) => {
     const t = await tenant();
     const target = await writer.prepare(t.c);
@@ -92,6 +93,17 @@ describe.each(writers)('%s', (_name, writer) => {
     const res = await writer.write(t.c, data, await writer.prepare(t.c));
     expect(res.status).toBeLessThan(300);
   });
+
+  if (name !== 'UPDATE_CONTACT step') {
+    it('lists the longest path the limits allow as a field', async () => {
+      const t = await tenant();
+      const key = ['a', 'b', 'c', 'd', 'e'].map((c) => c.repeat(100)).join('.');
+      await writer.write(t.c, atLimits[atLimits.length - 1]![1], await writer.prepare(t.c));
+      const fields = (await t.c.get('/contacts/fields').expect(200)).body.fields as Array<{ field: string; type: string }>;
+      expect(fields.filter((f) => f.field.startsWith('data.'))).toEqual([expect.objectContaining({ field: `data.${key}`, type: 'number' })]);
+      expect((await t.c.get(`/contacts/fields/data.${key}/values`).expect(200)).body.values).toEqual([{ value: 1, count: 1 }]);
+    });
+  }
 });
 
 describe('the 1,000 custom fields of a project', () => {

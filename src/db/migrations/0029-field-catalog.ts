@@ -81,6 +81,9 @@ $fn$;`;
 export class Migration0029FieldCatalog extends Migration {
   override async up(): Promise<void> {
     this.addSql(`
+-- The longest path the limits allow: 5 keys of 100 characters and their dots.
+alter table "contact_fields" alter column "key" type varchar(504);
+
 ${LIMIT}
 create trigger "contact_fields_limit" after insert on "contact_fields" referencing new table as "new_rows"
   for each statement execute function "contact_fields_limit"();

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { MAX_PATH_LENGTH } from './data-limits';
 import type { FieldType } from './entities';
 
 /**
@@ -61,8 +62,6 @@ export function inferType(value: unknown): FieldType {
   return 'string';
 }
 
-const MAX_FIELD_KEY = 255;
-
 /**
  * The type of every non-null leaf a patch stores. Nested objects are addressed by dotted paths, as filters
  * name them (`data.profile.tier`); arrays are leaves.
@@ -70,7 +69,7 @@ const MAX_FIELD_KEY = 255;
 export function fieldTypesOf(set: Record<string, unknown>): Map<string, FieldType> {
   const types = new Map<string, FieldType>();
   const visit = (path: string, value: unknown) => {
-    if (value === null || value === undefined || path.length > MAX_FIELD_KEY) return;
+    if (value === null || value === undefined || path.length > MAX_PATH_LENGTH) return;
     if (typeof value === 'object' && !Array.isArray(value)) {
       for (const [k, v] of Object.entries(value)) visit(`${path}.${k}`, v);
       return;

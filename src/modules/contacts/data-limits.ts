@@ -8,6 +8,8 @@ import { isWrapped } from './custom-fields';
 export const MAX_DATA_KEYS = 100;
 export const MAX_KEY_LENGTH = 100;
 export const MAX_DATA_DEPTH = 5;
+/** The longest dotted path within the limits: 5 keys of 100 characters and the dots between them. */
+export const MAX_PATH_LENGTH = MAX_DATA_DEPTH * MAX_KEY_LENGTH + MAX_DATA_DEPTH - 1;
 /** Distinct custom fields of a project; the database enforces it (migration 0029). */
 export const MAX_CUSTOM_FIELDS = 1_000;
 export const TOO_MANY_FIELDS_MESSAGE = `A project has at most ${MAX_CUSTOM_FIELDS} distinct custom fields`;

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { badRequest, notFound } from '../../http/errors';
+import { MAX_DATA_DEPTH, MAX_KEY_LENGTH } from './data-limits';
 import { ContactField, type FieldType } from './entities';
 
 /**
@@ -35,7 +36,9 @@ export function parseField(field: string): StandardField | CustomField {
   const standard = STANDARD.find((s) => s.field === field);
   if (standard) return standard;
   const key = field.startsWith('data.') ? field.slice('data.'.length) : field;
-  if (!key || key.split('.').some((part) => part === '')) throw notFound('Field');
+  // A path beyond the limits of data names no field a project can have.
+  const parts = key.split('.');
+  if (parts.length > MAX_DATA_DEPTH || parts.some((part) => part === '' || part.length > MAX_KEY_LENGTH)) throw notFound('Field');
   return { kind: 'custom', field: `data.${key}`, key };
 }
 
