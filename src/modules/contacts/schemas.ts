@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { PageLimit, cursorPage } from '../../http/cursor';
 import { Email } from '../users/schemas';
 import { FIELD_TYPES } from './entities';
-import { dataLimitIssues, MAX_CUSTOM_FIELDS, MAX_DATA_DEPTH, MAX_DATA_KEYS, MAX_KEY_LENGTH, MAX_PATH_LENGTH } from './data-limits';
+import { dataLimitIssues } from './custom-fields';
+import { MAX_CUSTOM_FIELDS, MAX_DATA_DEPTH, MAX_DATA_KEYS, MAX_KEY_LENGTH, MAX_PATH_LENGTH } from './data-limits';
 
 // PostgreSQL text and jsonb cannot hold U+0000; refusing it here keeps it a 422 instead of a failed write.
 const hasNul = (v: unknown): boolean =>

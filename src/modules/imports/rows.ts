@@ -1,5 +1,5 @@
 import { Email } from '../users/schemas';
-import { dataLimitIssues } from '../contacts/data-limits';
+import { dataLimitIssues } from '../contacts/custom-fields';
 import type { Columns } from './columns';
 
 /**

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { dataLimitIssues, isTooManyFieldsError, TOO_MANY_FIELDS_MESSAGE } from '../../contacts/data-limits';
+import { dataLimitIssues } from '../../contacts/custom-fields';
+import { isTooManyFieldsError, TOO_MANY_FIELDS_MESSAGE } from '../../contacts/data-limits';
 import { updateContact } from '../../contacts/write';
 import { StepFailed } from './errors';
 import type { UpdateContactConfig } from '../definition';
