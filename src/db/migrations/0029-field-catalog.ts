@@ -16,7 +16,7 @@ import { trigger } from './0024-activity-rollups';
 const SLOT = 'pg_backend_pid() % 32';
 
 // The paths of a contact's data with a non-null value, objects included, dotted as filters name them.
-// PL/pgSQL: measured 8 times faster than the same walk as a recursive SQL function (3 µs for 10 keys).
+// PL/pgSQL: measured 8 times faster than the same walk as a recursive SQL function (15 µs for 10 keys).
 const PATHS = `
 create function "contact_data_paths"("d" jsonb) returns setof text language plpgsql immutable parallel safe as $fn$
 declare
