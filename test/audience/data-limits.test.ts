@@ -128,6 +128,18 @@ describe('the 1,000 custom fields of a project', () => {
     expect(fields.find((f) => f.field === 'data.f0_1')?.coverage).toBeCloseTo(2 / 12);
   });
 
+  it('admits exactly one of concurrent writers adding the last free field', async () => {
+    const t = await tenant();
+    await query(stack, `insert into contact_fields (project_id, key, type, created_at) select ?, 'f' || k, 'string', now() from generate_series(1, 999) k`, [t.projectId]);
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => Promise.all([t.c.post('/contacts').send({ email: `racer${i}@example.test`, data: { [`last${i}`]: i } }), t.c.track({ email: `tracker${i}@example.test`, event: 'x', data: { [`other${i}`]: i } })])),
+    );
+    const statuses = results.flat().map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 422)).toHaveLength(19);
+    expect(statuses.filter((s) => s < 300)).toHaveLength(1);
+    expect((await stateOf(t.projectId))?.fields).toBe('1000');
+  });
+
   it('lets a field freed by DELETE /contacts/fields be replaced', async () => {
     const t = await tenant();
     for (let i = 0; i < 10; i++) await t.c.track({ email: `seed${i}@example.test`, event: 'seed', data: keys(100, `f${i}_`) }).expect(200);
