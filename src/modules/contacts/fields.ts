@@ -101,14 +101,13 @@ export async function fieldValues(em: EntityManager, projectId: string, name: st
   const [expr, exprParams] = field.kind === 'standard' ? [field.json, []] : [`c."data" #> ${PATH}`, [field.key]];
   const total = await contactTotal(em, projectId);
   const sampled = total > VALUES_SAMPLE;
-  const [source, sourceParams] = sampled
-    ? [`(select * from contacts where "project_id" = ? order by "created_at" desc, "id" desc limit ?) c`, [projectId, VALUES_SAMPLE]]
-    : [`contacts c`, []];
+  // LIMIT null is no limit: a project within the sample's size is counted whole.
   const rows = await em.execute<{ value: unknown; n: string }[]>(
-    `select ${expr} as value, count(*) as n from ${source}
-     where ${sampled ? 'true' : 'c."project_id" = ?'} and ${expr} is not null
+    `select ${expr} as value, count(*) as n
+     from (select * from contacts where "project_id" = ? order by "created_at" desc, "id" desc limit ?) c
+     where ${expr} is not null
      group by 1 order by 2 desc, 1 limit ?`,
-    [...exprParams, ...sourceParams, ...(sampled ? [] : [projectId]), ...exprParams, MAX_VALUES],
+    [...exprParams, projectId, sampled ? VALUES_SAMPLE : null, ...exprParams, MAX_VALUES],
   );
   const scale = sampled ? total / VALUES_SAMPLE : 1;
   return rows.map((r) => ({ value: r.value, count: Math.round(Number(r.n) * scale) }));
