@@ -6,10 +6,17 @@ import { createMailer } from './mail/mailer';
 import { createDnsResolver } from './dns/resolver';
 import { sessionsFor, type Deps } from './deps';
 
+/**
+ * decisions.md: no request runs a statement longer than STATEMENT_TIMEOUT_MS, so the API's connections carry
+ * it. The worker's do not: its long statements are legitimate jobs that no request waits on (an import chunk,
+ * a campaign's snapshot of a large audience), docs/settings.md.
+ */
+const statementTimeoutOf = (name: string, config: Config) => (name === 'api' ? config.STATEMENT_TIMEOUT_MS : 0);
+
 /** Builds the shared dependencies of a process from the environment. */
 export async function createDeps(name: string, config: Config = loadConfig()): Promise<Deps> {
   const logger = createLogger(config.LOG_LEVEL, name);
-  const orm = await initOrm(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+  const orm = await initOrm(config.DATABASE_URL, config.DATABASE_POOL_SIZE, statementTimeoutOf(name, config));
   return {
     config,
     logger,

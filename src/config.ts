@@ -27,6 +27,7 @@ export const configSchema = z.object({
 
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL'),
   DATABASE_POOL_SIZE: int(20, 1),
+  STATEMENT_TIMEOUT_MS: int(15_000, 1),
 
   TEMPORAL_ADDRESS: z.string().default('localhost:7233'),
   TEMPORAL_NAMESPACE: z.string().default('default'),

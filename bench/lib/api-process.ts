@@ -13,11 +13,11 @@ export interface ApiProcess {
 /**
  * The API as `npm start` runs it (src/main/api.ts, its own process), on `port` over `databaseUrl`, with
  * `env` on top; for benchmarks that need settings the running server does not have, or a database of their
- * own. Its log goes to stderr at warn level.
+ * own. Its log goes to stderr at warn level. `entry` may wrap src/main/api.ts (bench/lib/loop-monitored-api.ts).
  */
-export async function startApiProcess(port: number, databaseUrl: string, env: Record<string, string> = {}): Promise<ApiProcess> {
+export async function startApiProcess(port: number, databaseUrl: string, env: Record<string, string> = {}, entry = 'src/main/api.ts'): Promise<ApiProcess> {
   if (await isPortOpen(port)) throw new Error(`port ${port} is taken; set BENCH_PORT to a free one`);
-  const child = spawn(tsx, ['src/main/api.ts'], {
+  const child = spawn(tsx, [entry], {
     cwd: root,
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {

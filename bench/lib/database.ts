@@ -11,9 +11,10 @@ export interface BenchDatabase {
 /**
  * `postwire_bench` on the server of `npm start` (or DATABASE_URL's), migrated: big seeds live there, away
  * from the development database. Each benchmark seeds its own project and reuses it on later runs; one whose
- * seed changes the schema for a while takes a database of its own (`name`).
+ * seed changes the schema for a while takes a database of its own (`name`). BENCH_DATABASE overrides the
+ * default, e.g. to compare two states of the schema side by side.
  */
-export async function openBenchDatabase(name = 'postwire_bench'): Promise<BenchDatabase> {
+export async function openBenchDatabase(name = process.env.BENCH_DATABASE ?? 'postwire_bench'): Promise<BenchDatabase> {
   const pg = await ensurePostgres(ports.postgres, console.log);
   const url = await ensureDatabase(pg.adminUrl, name);
   const orm = await initOrm(url, 4);

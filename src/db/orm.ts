@@ -7,9 +7,14 @@ import { migrationsList } from './migrations';
 
 export type Orm = MikroORM;
 
-export function ormOptions(databaseUrl: string, poolSize = 20): Options {
+/**
+ * `statementTimeoutMs` bounds every statement of the pool's connections (PostgreSQL's statement_timeout, set
+ * when a connection opens); 0 leaves them unbounded.
+ */
+export function ormOptions(databaseUrl: string, poolSize = 20, statementTimeoutMs = 0): Options {
   return {
     clientUrl: databaseUrl,
+    ...(statementTimeoutMs > 0 ? { driverOptions: { connection: { statement_timeout: statementTimeoutMs } } } : {}),
     entities,
     extensions: [Migrator],
     pool: { min: 0, max: poolSize },
@@ -22,8 +27,8 @@ export function ormOptions(databaseUrl: string, poolSize = 20): Options {
   };
 }
 
-export function initOrm(databaseUrl: string, poolSize?: number): Promise<Orm> {
-  return MikroORM.init(ormOptions(databaseUrl, poolSize));
+export function initOrm(databaseUrl: string, poolSize?: number, statementTimeoutMs?: number): Promise<Orm> {
+  return MikroORM.init(ormOptions(databaseUrl, poolSize, statementTimeoutMs));
 }
 
 export async function migrate(orm: Orm): Promise<string[]> {

@@ -1,6 +1,7 @@
 import type { Next } from 'koa';
 import type { Logger } from '../logger';
 import type { AppContext } from './context';
+import { databaseApiError } from './database-errors';
 import { ApiError, PlainError } from './errors';
 
 /** Turns every failure into api.md's envelope (or the plain `{ error }` body where api.md names one). */
@@ -17,9 +18,9 @@ export function errorHandler(logger: Logger) {
       const apiError =
         err instanceof ApiError
           ? err
-          : new ApiError(500, 'INTERNAL_SERVER_ERROR', 'An unexpected error occurred', {
+          : (databaseApiError(err) ?? new ApiError(500, 'INTERNAL_SERVER_ERROR', 'An unexpected error occurred', {
               suggestion: 'Retry later; if it persists, contact support with the requestId.',
-            });
+            }));
       if (!(err instanceof ApiError)) logger.error({ err, requestId: ctx.state.requestId }, 'unhandled error');
       const { errors, details, suggestion, headers } = apiError.extra;
       for (const [name, value] of Object.entries(headers ?? {})) ctx.set(name, value);

@@ -1,6 +1,7 @@
 import type { Deps } from '../deps';
 import { claimKey, releaseKey, settleKey, type KeyClaim } from '../modules/idempotency/store';
 import { requireProject, type AppContext } from './context';
+import { databaseApiError } from './database-errors';
 import { ApiError, PlainError, badRequest } from './errors';
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]{1,255}$/;
@@ -16,7 +17,7 @@ function headerKey(ctx: AppContext): string | undefined {
   });
 }
 
-const statusOf = (err: unknown) => (err instanceof ApiError || err instanceof PlainError ? err.status : 500);
+const statusOf = (err: unknown) => (err instanceof ApiError || err instanceof PlainError ? err.status : (databaseApiError(err)?.status ?? 500));
 
 /**
  * Runs a handler under api.md "Idempotency": a key is claimed per project (whatever the endpoint) before

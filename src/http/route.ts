@@ -59,6 +59,12 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
   handler: (ctx: AppContext, input: RouteInput<P, Q, B>) => Promise<void> | void;
 }
 
+/**
+ * A refinement that enforces one of decisions.md's limits marks itself with `params.limit`: beyond a limit
+ * is 422 VALIDATION_ERROR naming it, also on the endpoints whose other body failures are the plain 400.
+ */
+const isLimit = (issue: z.core.$ZodIssue) => issue.code === 'custom' && issue.params?.limit === true;
+
 export function defineRoute<P extends Schema | undefined = undefined, Q extends Schema | undefined = undefined, B extends Schema | undefined = undefined>(
   def: RouteDef<P, Q, B>,
 ): RouteDef {
@@ -90,7 +96,7 @@ export function parseBody(def: RouteDef, { value: raw, illFormed }: JsonBody): u
     if (def.plainBodyErrors) throw new PlainError(`${illFormed[0]!.field}: ${illFormed[0]!.message}`);
     throw validationError(illFormed);
   }
-  if (def.plainBodyErrors) {
+  if (def.plainBodyErrors && !parsed.error.issues.some(isLimit)) {
     const first = parsed.error.issues[0];
     const field = first?.path.map(String).join('.') || 'body';
     throw new PlainError(`${field}: ${first?.message ?? 'invalid'}`);

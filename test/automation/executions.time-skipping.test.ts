@@ -256,6 +256,24 @@ describe('step types (time-skipping)', () => {
   });
 });
 
+describe('UPDATE_CONTACT at the limits of data (time-skipping)', () => {
+  it('fails the execution, once, when the update would give the project a 1,001st custom field', async () => {
+    const t = await tenant(stack);
+    const contactId = await addContact(t, 'ann@example.test', { plan: 'free' });
+    const { workflow, stepIds } = await linearWorkflow(t, [['DELAY', { amount: 1, unit: 'hours' }], ['UPDATE_CONTACT', { data: { plan: 'pro', brand_new: 1 } }]]);
+    const started = await startExecution(t, workflow.id, { contactId });
+    await waitingAt(t, workflow.id, started.id, stepIds[0]!);
+    // The project reaches its 1,000 fields while the execution waits.
+    await sql(stack, `insert into contact_fields (project_id, key, type, created_at) select ?, 'f' || k, 'string', now() from generate_series(1, 999) k`, [t.project.id]);
+    await env.sleep(2 * 60 * MINUTE);
+    const failed = await executionIn(t, workflow.id, started.id, ['FAILED']);
+    expect(failed.error).toBe('A project has at most 1000 distinct custom fields');
+    expect(historyOf(failed)[1]).toMatchObject({ type: 'UPDATE_CONTACT', status: 'FAILED' });
+    expect(await temporalStatus(failed)).toBe('FAILED');
+    expect((await contactData(contactId)).data).toEqual({ plan: 'free' });
+  });
+});
+
 describe('executions', () => {
   it('run the definition they started with: edits affect new executions only', async () => {
     const t = await tenant(stack);

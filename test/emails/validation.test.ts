@@ -78,6 +78,9 @@ const cases: Case[] = [
   { name: 'subscribed not a boolean', body: { subscribed: 'yes' }, field: 'subscribed', code: 'invalid_type' },
   { name: 'data not an object', body: { data: 'x' }, field: 'data', code: 'invalid_type' },
   { name: 'data with a NUL', body: { data: { note: 'a\u0000' } }, field: 'data' },
+  { name: 'data with 101 keys', body: { data: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`k${i}`, i])) }, field: 'data', code: 'too_many_keys' },
+  { name: 'data with a key of 101 characters', body: { data: { ['k'.repeat(101)]: 1 } }, field: `data.${'k'.repeat(101)}`, code: 'key_too_long' },
+  { name: 'data 6 keys deep', body: { data: { a: { b: { c: { d: { e: { f: 1 } } } } } } }, field: 'data.a.b.c.d.e.f', code: 'too_deep' },
 ];
 
 const valid = () => ({ to: recipient('valid'), from: sender.from, subject: 'Hello', body: '<p>Hi</p>' });

@@ -110,7 +110,7 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
       PUBLIC_URL: 'http://localhost:3000',
       ...options.env,
     });
-    const orm = await initOrm(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+    const orm = await initOrm(config.DATABASE_URL, config.DATABASE_POOL_SIZE, config.STATEMENT_TIMEOUT_MS);
     cleanups.push(() => orm.close());
     const mailer = createMailer(config.SMTP_URL, config.SMTP_MAX_CONNECTIONS);
     cleanups.push(() => mailer.close());

@@ -101,6 +101,41 @@ describe('POST /contacts/import', () => {
     ]);
   });
 
+  it('fails the rows over the limits of data (101 values, a 101-character key, a 1,001st field) alone, importing the others', async () => {
+    const t = await tenant(stack);
+    // 998 fields already: the file's first two new fields fit, the third does not.
+    await sql(stack, `insert into contact_fields (project_id, key, type, created_at) select ?, 'old' || k, 'string', now() from generate_series(1, 998) k`, [t.project.id]);
+    const wide = Array.from({ length: 101 }, (_, i) => `c${i}`);
+    const long = 'k'.repeat(101);
+    const header = ['email', ...wide, long, 'new1', 'new2', 'new3'];
+    const row = (email: string, cells: Record<string, string>) => [email, ...header.slice(1).map((h) => cells[h] ?? '')].join(',');
+    const full = Object.fromEntries(wide.map((c) => [c, '1']));
+    const res = await upload(
+      t,
+      csv(
+        header.join(','),
+        row('wide@example.test', full), // 101 values
+        row('hundred@example.test', { ...full, c100: '' }), // 100 values: fine, though 100 new fields
+        row('long@example.test', { [long]: 'x' }),
+        row('ok@example.test', { old1: 'x', new1: 'a' }),
+        row('room@example.test', { new2: 'b' }),
+        row('full@example.test', { new3: 'c' }),
+      ),
+    );
+    expect(res.status).toBe(202);
+    const job = await settled<{ created: number; failed: number; errors: Array<{ row: number; email: string; error: string }> }>(t, poll(res.body.jobId));
+    expect(job.state).toBe('completed');
+    expect(job.result.errors).toEqual([
+      { row: 2, email: 'wide@example.test', error: expect.stringContaining('at most 100 keys') },
+      { row: 3, email: 'hundred@example.test', error: expect.stringContaining('1000') },
+      { row: 4, email: 'long@example.test', error: expect.stringContaining('at most 100 characters') },
+      { row: 7, email: 'full@example.test', error: expect.stringContaining('1000') },
+    ]);
+    expect(job.result.created).toBe(2);
+    expect((await contactsOf(stack, t.project.id)).map((c) => c.email).sort()).toEqual(['ok@example.test', 'room@example.test']);
+    expect((await fieldsOf(t.project.id)).length).toBe(1000);
+  });
+
   it('completes a header-only file with nothing to do', async () => {
     const t = await tenant(stack);
     const job = await imported(t, 'Email\n');

@@ -129,6 +129,7 @@ describe('POST /users/@me/projects/{id}/reset', () => {
     const contact = await seedContact(stack, projectId);
     await seedEvents(stack, projectId, contact.id, [{ name: 'signed-up', count: 2 }, { name: 'email.sent' }]);
     await sql(stack, `insert into contact_fields (project_id, key, type, created_at) values (?, 'plan', 'string', now())`, [projectId]);
+    await sql(stack, `update contacts set data = '{"plan": "pro"}' where id = ?`, [contact.id]);
     await sql(
       stack,
       `insert into segments (id, created_at, updated_at, project_id, name, type) values (?, now(), now(), ?, 'Static', 'STATIC')`,
@@ -194,7 +195,7 @@ describe('POST /users/@me/projects/{id}/reset', () => {
         events: 3, segments: 1, contacts: 1, contact_fields: 1, idempotency_keys: 1, templates: 1, jobs: 0, emails: 1, email_send_slots: 0,
         campaigns: 0, automations: 0, automation_executions: 0,
         // Rollup rows (per project, hour, category or name, and slot), emptied of their counts by the deletions before them.
-        email_stats: 1, event_stats: eventRollups!.n, contact_counts: 1,
+        email_stats: 1, event_stats: eventRollups!.n, contact_counts: 1, contact_field_counts: 1,
       },
     });
     expect(await counts(project.id)).toEqual({

@@ -20,6 +20,7 @@ import { Migration0026RollupSlotPerConnection } from './0026-rollup-slot-per-con
 import { Migration0027ContactCountsSlotPerConnection } from './0027-contact-counts-slot-per-connection';
 import { Migration0028EmailHandOver } from './0028-email-hand-over';
 import { Migration0029SessionEndAndInvitationProof } from './0029-session-end-and-invitation-proof';
+import { Migration0030FieldCatalog } from './0030-field-catalog';
 
 /** Every migration, in order. Files are committed; the schema never changes at run time otherwise. */
 export const migrationsList: MigrationObject[] = [
@@ -44,4 +45,5 @@ export const migrationsList: MigrationObject[] = [
   { name: '0027-contact-counts-slot-per-connection', class: Migration0027ContactCountsSlotPerConnection },
   { name: '0028-email-hand-over', class: Migration0028EmailHandOver },
   { name: '0029-session-end-and-invitation-proof', class: Migration0029SessionEndAndInvitationProof },
+  { name: '0030-field-catalog', class: Migration0030FieldCatalog },
 ];

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { MAX_DATA_DEPTH, MAX_DATA_KEYS, MAX_KEY_LENGTH, MAX_PATH_LENGTH } from './data-limits';
 import type { FieldType } from './entities';
 
 /**
@@ -51,6 +52,51 @@ export function toDataPatch(data: DataInput | undefined): DataPatch {
   return patch;
 }
 
+export type DataLimitCode = 'too_many_keys' | 'key_too_long' | 'too_deep';
+
+export interface DataLimitIssue {
+  /** Keys from `data` down to the offending one; empty for the object as a whole. */
+  path: string[];
+  code: DataLimitCode;
+  message: string;
+}
+
+const LIMIT_MESSAGES: Record<DataLimitCode, string> = {
+  too_many_keys: `data holds at most ${MAX_DATA_KEYS} keys, nested keys included`,
+  key_too_long: `A data key is at most ${MAX_KEY_LENGTH} characters`,
+  too_deep: `A data path is at most ${MAX_DATA_DEPTH} keys deep (data.a.b.c.d.e)`,
+};
+
+/**
+ * decisions.md's limits of `data` (data-limits.ts): the first breach of each, or none. Every key of every object counts, inside arrays too; the
+ * `{ value, persistent }` wrapper is transparent (its two keys are syntax, its value's keys count). Stops
+ * counting past the limit, so a huge object costs no more than a small one over it.
+ */
+export function dataLimitIssues(data: Record<string, unknown>): DataLimitIssue[] {
+  const issues = new Map<DataLimitCode, DataLimitIssue>();
+  let keys = 0;
+  const flag = (code: DataLimitCode, path: string[]) => {
+    if (!issues.has(code)) issues.set(code, { path, code, message: LIMIT_MESSAGES[code] });
+  };
+  const visitObject = (object: object, path: string[]): void => {
+    for (const [key, inner] of Object.entries(object)) {
+      if (++keys > MAX_DATA_KEYS) return flag('too_many_keys', []);
+      const at = [...path, key];
+      if (key.length > MAX_KEY_LENGTH) flag('key_too_long', at);
+      if (at.length > MAX_DATA_DEPTH) flag('too_deep', at);
+      visit(inner, at);
+    }
+  };
+  const visit = (value: unknown, path: string[]): void => {
+    if (keys > MAX_DATA_KEYS || typeof value !== 'object' || value === null) return;
+    if (Array.isArray(value)) for (const item of value) visit(item, path);
+    else if (isWrapped(value)) visit(value.value, path);
+    else visitObject(value, path);
+  };
+  visitObject(data, []);
+  return [...issues.values()];
+}
+
 const DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}(\.\d{3})?Z)?$/;
 
 /** Rule 9's table. */
@@ -61,8 +107,6 @@ export function inferType(value: unknown): FieldType {
   return 'string';
 }
 
-const MAX_FIELD_KEY = 255;
-
 /**
  * The type of every non-null leaf a patch stores. Nested objects are addressed by dotted paths, as filters
  * name them (`data.profile.tier`); arrays are leaves.
@@ -70,7 +114,7 @@ const MAX_FIELD_KEY = 255;
 export function fieldTypesOf(set: Record<string, unknown>): Map<string, FieldType> {
   const types = new Map<string, FieldType>();
   const visit = (path: string, value: unknown) => {
-    if (value === null || value === undefined || path.length > MAX_FIELD_KEY) return;
+    if (value === null || value === undefined || path.length > MAX_PATH_LENGTH) return;
     if (typeof value === 'object' && !Array.isArray(value)) {
       for (const [k, v] of Object.entries(value)) visit(`${path}.${k}`, v);
       return;

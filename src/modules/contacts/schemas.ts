@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { PageLimit, cursorPage } from '../../http/cursor';
 import { Email } from '../users/schemas';
 import { FIELD_TYPES } from './entities';
+import { dataLimitIssues } from './custom-fields';
+import { MAX_CUSTOM_FIELDS, MAX_DATA_DEPTH, MAX_DATA_KEYS, MAX_KEY_LENGTH, MAX_PATH_LENGTH } from './data-limits';
 
 // PostgreSQL text and jsonb cannot hold U+0000; refusing it here keeps it a 422 instead of a failed write.
 const hasNul = (v: unknown): boolean =>
@@ -11,9 +13,16 @@ const hasNul = (v: unknown): boolean =>
 
 /** A `data` object: JSON values by key; the custom-field rules decide what is stored. */
 export const ContactData = z
-  .record(z.string().min(1).max(255), z.json())
+  .record(z.string().min(1), z.json())
   .refine((data) => !hasNul(data), { message: 'Text must not contain the NUL character', params: { code: 'invalid_string' } })
-  .describe('Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only');
+  .superRefine((data, ctx) => {
+    for (const issue of dataLimitIssues(data)) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message, params: { code: issue.code, limit: true } });
+  })
+  .describe(
+    'Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. ' +
+      `At most ${MAX_DATA_KEYS} keys, nested keys included; keys of at most ${MAX_KEY_LENGTH} characters; paths at most ${MAX_DATA_DEPTH} keys deep; ` +
+      `a project has at most ${MAX_CUSTOM_FIELDS} distinct custom fields`,
+  );
 
 export const ContactIdParams = z.object({ id: z.uuid() });
 
@@ -66,7 +75,7 @@ export const LookupResponse = z.object({
 });
 
 export const FieldParams = z.object({
-  field: z.string().min(1).max(260).describe('A standard field (email, subscribed, createdAt, updatedAt) or data.<key>'),
+  field: z.string().min(1).max('data.'.length + MAX_PATH_LENGTH).describe('A standard field (email, subscribed, createdAt, updatedAt) or data.<key>'),
 });
 
 export const FieldsResponse = z.object({

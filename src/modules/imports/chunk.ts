@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordFieldTypes } from '../contacts/custom-fields';
 import { upsertContacts } from '../contacts/write-batch';
 import { InvalidChunkError } from '../jobs/errors';
+import { admitFields } from './field-room';
 import type { ChunkOutcome } from '../jobs/store';
 import { StoredImportChunk } from './schemas';
 
@@ -13,12 +14,14 @@ import { StoredImportChunk } from './schemas';
 export async function applyImportChunk(tx: EntityManager, projectId: string, items: unknown): Promise<ChunkOutcome> {
   const parsed = StoredImportChunk.safeParse(items);
   if (!parsed.success) throw new InvalidChunkError(`stored import rows do not read: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
-  const { rows, skipped, errors, fieldTypes } = parsed.data;
-  if (fieldTypes) await recordFieldTypes(tx, projectId, new Map(fieldTypes));
+  const { rows: staged, skipped, errors: stagedErrors, fieldTypes: stagedTypes } = parsed.data;
+  const { rows, refused, fieldTypes } = await admitFields(tx, projectId, staged, stagedTypes);
+  if (fieldTypes) await recordFieldTypes(tx, projectId, fieldTypes);
   const written = await upsertContacts(tx, projectId, rows, { defaultSubscribed: true });
   const created = written.filter((w) => w.isNew).length;
+  const errors = [...stagedErrors, ...refused].sort((a, b) => a.row - b.row);
   return {
-    processed: rows.length + skipped + errors.length,
+    processed: staged.length + skipped + stagedErrors.length,
     counts: { created, updated: written.length - created, skipped, failed: errors.length },
     errors,
   };

@@ -1,4 +1,5 @@
 import { Email } from '../users/schemas';
+import { dataLimitIssues } from '../contacts/custom-fields';
 import type { Columns } from './columns';
 
 /**
@@ -38,6 +39,8 @@ export function cellValue(raw: string): CsvValue {
   return raw;
 }
 
+const shortened = (key: string) => (key.length > 40 ? `${key.slice(0, 40)}…` : key);
+
 export function judgeRow(columns: Columns, record: string[], row: number, seen: Set<string>): RowVerdict {
   const cell = (index: number) => (record[index] ?? '').trim();
   const given = cell(columns.email);
@@ -60,5 +63,8 @@ export function judgeRow(columns: Columns, record: string[], row: number, seen: 
   seen.add(email.data);
   const data: Record<string, CsvValue> = {};
   for (const { index, key } of columns.data) data[key] = cellValue(cell(index));
+  // Empty cells are not stored (rule 4), so only the values a row gives count against the limits.
+  const [breach] = dataLimitIssues(Object.fromEntries(Object.entries(data).filter(([, value]) => value !== '')));
+  if (breach) return fail(breach.path.length ? `${breach.message}: ${shortened(breach.path.join('.'))}` : breach.message);
   return { kind: 'write', write: { row, email: email.data, ...(subscribed === undefined ? {} : { subscribed }), data } };
 }

@@ -21,10 +21,11 @@ export const PROJECT_DATA_TABLES = [
   'contacts',
   'contact_fields',
   'idempotency_keys',
-  // Rollups of the tables above (migrations 0024, 0005): emptied last, once the deletions above have taken their counts off.
+  // Rollups of the tables above (migrations 0024, 0005, 0030): emptied last, once the deletions above have taken their counts off.
   'email_stats',
   'event_stats',
   'contact_counts',
+  'contact_field_counts',
 ] as const;
 
 /** The project's setup and history: reset keeps them. */

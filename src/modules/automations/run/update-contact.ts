@@ -1,5 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { dataLimitIssues } from '../../contacts/custom-fields';
+import { isTooManyFieldsError, TOO_MANY_FIELDS_MESSAGE } from '../../contacts/data-limits';
 import { updateContact } from '../../contacts/write';
+import { StepFailed } from './errors';
 import type { UpdateContactConfig } from '../definition';
 import type { LiveExecution } from '../records';
 
@@ -9,6 +12,15 @@ import type { LiveExecution } from '../records';
  * context, for later steps. Applying the same patch again changes nothing, so a retry is harmless.
  */
 export async function applyContactUpdate(em: EntityManager, live: LiveExecution, config: UpdateContactConfig) {
-  const write = await updateContact(em, live.execution.projectId, live.contact.id, { data: config.data, subscribed: config.subscribed });
-  return { variables: write.variables, subscriptionChanged: write.flip };
+  // A config saved before the data limits, or a project already at its field limit, fails the step once
+  // instead of being retried forever.
+  const [breach] = config.data ? dataLimitIssues(config.data) : [];
+  if (breach) throw new StepFailed(breach.message);
+  try {
+    const write = await updateContact(em, live.execution.projectId, live.contact.id, { data: config.data, subscribed: config.subscribed });
+    return { variables: write.variables, subscriptionChanged: write.flip };
+  } catch (err) {
+    if (isTooManyFieldsError(err)) throw new StepFailed(TOO_MANY_FIELDS_MESSAGE);
+    throw err;
+  }
 }
