@@ -114,7 +114,7 @@ export async function fieldValues(em: EntityManager, projectId: string, name: st
 }
 
 /** Contacts a field deletion reads per statement: one range of contacts_project_created_index. */
-const DELETE_CHUNK = 5_000;
+const DELETE_CHUNK = 1_000;
 
 // One range of the project's contacts, newest first, strictly after the previous range's last (created_at,
 // id); the field leaves those of them that have it. Timestamps travel as text, microseconds intact.
