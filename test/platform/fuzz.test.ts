@@ -1,0 +1,100 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { startStack, type TestStack } from '../helpers/stack';
+import { newTenant } from '../helpers/fixtures';
+
+/**
+ * Schema-driven fuzzing: schemathesis (installed by scripts/ensure-deps.sh) generates requests for every
+ * operation of /openapi.json, valid and invalid, and checks each answer against the document: no 5xx, a
+ * documented status, content type, headers and body. `npm test` runs the quick budget below; `npm run fuzz`
+ * sets FUZZ_PROFILE=deep for a longer run. See docs/openapi.md "Fuzzing".
+ */
+const PROFILES = {
+  quick: { examples: 2, seconds: 60, phases: 'examples,coverage,fuzzing', timeout: 150_000 },
+  deep: { examples: 60, seconds: 900, phases: 'examples,coverage,fuzzing,stateful', timeout: 1_200_000 },
+} as const;
+const profile = PROFILES[(process.env.FUZZ_PROFILE ?? 'quick') as keyof typeof PROFILES] ?? PROFILES.quick;
+
+const SCHEMATHESIS = path.resolve(__dirname, '..', '..', '.tools', 'venv', 'bin', 'schemathesis');
+
+/** Operations left out: logging out would end the session the run authenticates with. */
+const EXCLUDED = ['/auth/logout'];
+
+interface RunResult {
+  code: number | null;
+  output: string;
+}
+
+function run(args: string[], cwd: string): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(SCHEMATHESIS, args, { cwd, env: { ...process.env, NO_COLOR: '1', SCHEMATHESIS_TELEMETRY: 'false' } });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) => resolve({ code, output }));
+  });
+}
+
+let stack: TestStack;
+let dir: string;
+beforeAll(async () => {
+  // Thousands of requests a minute from one project: the per-project limit would answer most with 429.
+  stack = await startStack({ env: { API_RATE_LIMIT_PER_MINUTE: '0' } });
+  dir = await mkdtemp(path.join(tmpdir(), 'postwire-fuzz-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+  await stack.close();
+});
+
+it(
+  `answers every operation of /openapi.json as documented, never with a 5xx (${process.env.FUZZ_PROFILE ?? 'quick'} budget)`,
+  async () => {
+    if (!existsSync(SCHEMATHESIS)) throw new Error(`${SCHEMATHESIS} is missing: run bash scripts/ensure-deps.sh`);
+    const { user, project } = await newTenant(stack);
+    const { port } = stack.server.address() as AddressInfo;
+    const cookie = user.cookie.replace(/^postwire_session=/, '');
+    await writeFile(
+      path.join(dir, 'schemathesis.toml'),
+      [
+        '[auth.openapi.secretKey]',
+        `bearer = "${project.secret}"`,
+        '[auth.openapi.publicKey]',
+        `bearer = "${project.public}"`,
+        '[auth.openapi.sessionCookie]',
+        `api_key = "${cookie}"`,
+        '[auth.openapi.projectHeader]',
+        `api_key = "${project.id}"`,
+        '',
+      ].join('\n'),
+    );
+    const report = path.join(dir, 'report.json');
+    const { code, output } = await run(
+      [
+        'run',
+        `http://127.0.0.1:${port}/openapi.json`,
+        '--checks', 'all',
+        '--phases', profile.phases,
+        '--max-examples', String(profile.examples),
+        '--max-time', String(profile.seconds),
+        '--workers', '2',
+        '--seed', process.env.FUZZ_SEED ?? '1',
+        '--request-timeout', '20',
+        '--exclude-path', EXCLUDED.join(','),
+        '--report', 'json',
+        '--report-json-path', report,
+        '--output-truncate', 'false',
+      ],
+      dir,
+    );
+    console.log(output);
+    if (existsSync(report)) await writeFile(path.join(tmpdir(), 'postwire-fuzz-report.json'), await readFile(report));
+    expect(code).toBe(0);
+  },
+  profile.timeout,
+);
