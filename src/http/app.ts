@@ -27,9 +27,13 @@ export function createApp(deps: Deps, routes: RouteDef[] = allRoutes(deps)): App
   koa.use(async (ctx: AppContext, next: Next) => {
     await next();
     if (ctx.body !== undefined && ctx.body !== null) return;
-    if (ctx.status === 405) {
+    // The router answers 501 to a method it serves on no route (TRACE); to the client that is one more
+    // method this path does not allow (decisions.md "Edges").
+    if (ctx.status === 405 || ctx.status === 501) {
+      const allow = String(ctx.response.get('Allow') ?? '');
       throw new ApiError(405, 'METHOD_NOT_ALLOWED', `${ctx.method} is not allowed on ${ctx.path}`, {
-        details: { allow: ctx.response.get('Allow') },
+        details: { allow },
+        headers: { Allow: allow },
       });
     }
     if (ctx.status === 404) {

@@ -3,7 +3,6 @@ import type { AppContext } from './context';
 import { ApiError, PlainError, badRequest, notFound, validationError } from './errors';
 import { toFieldErrors } from './zod-issues';
 import { notFoundCodeOf } from './resource-id';
-import type { JsonBody } from './body';
 
 export type AuthKind =
   /** No credentials. */
@@ -66,10 +65,15 @@ export function defineRoute<P extends Schema | undefined = undefined, Q extends 
 }
 
 export function parseParams(def: RouteDef, raw: Record<string, string>): unknown {
+  const missing = (key: PropertyKey | undefined) =>
+    notFound(def.tag.replace(/s$/, ''), def.params ? notFoundCodeOf(def.params as Schema, key) : undefined);
+  // A path segment holding NUL names nothing (and is no text PostgreSQL could compare).
+  const nul = Object.keys(raw).find((key) => raw[key]!.includes('\0'));
+  if (nul !== undefined) throw missing(nul);
   if (!def.params) return raw;
   const parsed = (def.params as Schema).safeParse(raw);
   // A malformed identifier cannot name an existing resource.
-  if (!parsed.success) throw notFound(`${def.tag.replace(/s$/, '')}`, notFoundCodeOf(def.params as Schema, parsed.error.issues[0]?.path[0]));
+  if (!parsed.success) throw missing(parsed.error.issues[0]?.path[0]);
   return parsed.data;
 }
 
@@ -82,14 +86,10 @@ export function parseQuery(def: RouteDef, raw: Record<string, string | string[] 
   return parsed.data;
 }
 
-export function parseBody(def: RouteDef, { value: raw, illFormed }: JsonBody): unknown {
+export function parseBody(def: RouteDef, raw: unknown): unknown {
   if (!def.body) return raw;
   const parsed = (def.body as Schema).safeParse(raw, { reportInput: true });
-  if (parsed.success) {
-    if (illFormed.length === 0) return parsed.data;
-    if (def.plainBodyErrors) throw new PlainError(`${illFormed[0]!.field}: ${illFormed[0]!.message}`);
-    throw validationError(illFormed);
-  }
+  if (parsed.success) return parsed.data;
   if (def.plainBodyErrors) {
     const first = parsed.error.issues[0];
     const field = first?.path.map(String).join('.') || 'body';

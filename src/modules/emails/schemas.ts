@@ -107,6 +107,19 @@ export interface AttachmentLimits {
 
 const MB = 1024 * 1024;
 
+/** An attachment's fields other than its content, at most: 255 characters of filename and of contentType at 3 bytes, contentId, keys. */
+const ATTACHMENT_FIELDS_BYTES = 4096;
+
+/**
+ * The largest valid /v1/send body in bytes, so that a larger one is refused before it is read
+ * (docs/sending.md "Size"): the attachments at their base64 size with their other fields, the body's
+ * MAX_TEMPLATE_LENGTH characters at 3 bytes each (UTF-8's most for one UTF-16 unit left unescaped), and the
+ * general body limit for all the rest (recipients, subject, headers, data), as on any other route.
+ */
+export function sendBodyLimit({ maxCount, maxBytes }: AttachmentLimits, generalLimit: number): number {
+  return Math.ceil(maxBytes / 3) * 4 + maxCount * ATTACHMENT_FIELDS_BYTES + MAX_TEMPLATE_LENGTH * 3 + generalLimit;
+}
+
 function attachments({ maxCount, maxBytes }: AttachmentLimits) {
   return z
     .array(Attachment)
