@@ -2,6 +2,7 @@ import type Router from '@koa/router';
 import type { Deps } from '../deps';
 import { authenticate } from '../auth/authenticate';
 import type { AppContext } from './context';
+import { ApiError } from './errors';
 import { readFormBody, readJsonBody } from './body';
 import { withIdempotency } from './idempotency';
 import type { RateLimiter } from './rate-limit';
@@ -16,7 +17,13 @@ export function mountRoutes(router: Router<AppContext['state']>, routes: RouteDe
       const ctx = raw as unknown as AppContext;
       await authenticate(deps, ctx, def.auth);
       if (ctx.state.project) await limiter.enforce(ctx, ctx.state.project.id, def.bucket);
-      const params = parseParams(def, ctx.params as Record<string, string>);
+      let params: unknown;
+      try {
+        params = parseParams(def, ctx.params as Record<string, string>);
+      } catch (err) {
+        if (def.malformedPath && err instanceof ApiError && err.status === 404) return def.malformedPath(ctx);
+        throw err;
+      }
       if (def.query) assertQueryText(ctx.querystring, ctx.query);
       const query = parseQuery(def, ctx.query);
       const limit = def.bodyLimit ?? defaultLimit;

@@ -52,6 +52,8 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
   bodyLimit?: number;
   /** Endpoints that answer a bad body with api.md's plain `{ error }` 400 instead of the 422 envelope. */
   plainBodyErrors?: boolean;
+  /** Answers a path that names nothing (a malformed parameter) when the route's 404 is not the JSON envelope, e.g. an HTML page. */
+  malformedPath?: (ctx: AppContext) => void;
   /** Honours the `Idempotency-Key` header (api.md "Idempotency"); see src/http/idempotency.ts. */
   idempotent?: boolean;
   responses: Record<number, ResponseDoc>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fallbackParam } from '../../http/fallback-param';
 import { PageLimit, cursorPage } from '../../http/cursor';
 import { Email } from '../users/schemas';
 import { FIELD_TYPES } from './entities';
@@ -49,8 +50,8 @@ export const ListContactsQuery = z.object({
   cursor: z.string().optional(),
   search: z.string().max(320).optional().describe('Case-insensitive substring of the email'),
   subscribed: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
-  sort: z.enum(LIST_SORTS).catch('createdAt').describe('Unknown values fall back to createdAt'),
-  dir: z.enum(['asc', 'desc']).catch('desc').describe('Unknown values fall back to desc'),
+  sort: fallbackParam(LIST_SORTS, 'createdAt'),
+  dir: fallbackParam(['asc', 'desc'], 'desc'),
 });
 export type ListContactsQuery = z.infer<typeof ListContactsQuery>;
 
