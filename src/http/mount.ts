@@ -2,6 +2,7 @@ import type Router from '@koa/router';
 import type { Deps } from '../deps';
 import { authenticate } from '../auth/authenticate';
 import type { AppContext } from './context';
+import { assertNotFixedPath } from './allow';
 import { ApiError } from './errors';
 import { readFormBody, readJsonBody } from './body';
 import { withIdempotency } from './idempotency';
@@ -21,7 +22,10 @@ export function mountRoutes(router: Router<AppContext['state']>, routes: RouteDe
       try {
         params = parseParams(def, ctx.params as Record<string, string>);
       } catch (err) {
-        if (def.malformedPath && err instanceof ApiError && err.status === 404) return def.malformedPath(ctx);
+        if (err instanceof ApiError && err.status === 404) {
+          assertNotFixedPath(ctx);
+          if (def.malformedPath) return def.malformedPath(ctx);
+        }
         throw err;
       }
       if (def.query) assertQueryText(ctx.querystring, ctx.query);

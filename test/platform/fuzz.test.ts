@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { startStack, type TestStack } from '../helpers/stack';
-import { newTenant } from '../helpers/fixtures';
+import { newTenant, signupUser } from '../helpers/fixtures';
 
 /**
  * Schema-driven fuzzing: schemathesis (installed by scripts/ensure-deps.sh) generates requests for every
@@ -24,6 +24,15 @@ const SCHEMATHESIS = path.resolve(__dirname, '..', '..', '.tools', 'venv', 'bin'
 /** Operations left out: logging out would end the session the run authenticates with. */
 const EXCLUDED = ['/auth/logout'];
 
+/** The parts of schemathesis's JSON run report (`--report json`) that the test reads. */
+interface Report {
+  running_time: number;
+  operations: { total: number; tested: number };
+  test_cases: { generated: number };
+  failures: Array<{ code: string; title: string; count: number; operations: string[] }>;
+  errors: Array<{ title: string; count: number }>;
+}
+
 interface RunResult {
   code: number | null;
   output: string;
@@ -31,7 +40,8 @@ interface RunResult {
 
 function run(args: string[], cwd: string): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(SCHEMATHESIS, args, { cwd, env: { ...process.env, NO_COLOR: '1', SCHEMATHESIS_TELEMETRY: 'false' } });
+    const env = { ...process.env, NO_COLOR: '1', SCHEMATHESIS_TELEMETRY: 'false', PYTHONPATH: path.join(__dirname, 'fuzz') };
+    const child = spawn(SCHEMATHESIS, args, { cwd, env });
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
@@ -56,7 +66,10 @@ it(
   `answers every operation of /openapi.json as documented, never with a 5xx (${process.env.FUZZ_PROFILE ?? 'quick'} budget)`,
   async () => {
     if (!existsSync(SCHEMATHESIS)) throw new Error(`${SCHEMATHESIS} is missing: run bash scripts/ensure-deps.sh`);
-    const { user, project } = await newTenant(stack);
+    // The run learns identifiers from responses and reuses them: a session of the key's owner would let it
+    // rotate that key or reset that project mid-run. The session is another user's, with projects of its own.
+    const { project } = await newTenant(stack);
+    const user = await signupUser(stack);
     const { port } = stack.server.address() as AddressInfo;
     const cookie = user.cookie.replace(/^postwire_session=/, '');
     await writeFile(
@@ -93,8 +106,16 @@ it(
       ],
       dir,
     );
-    console.log(output);
-    if (existsSync(report)) await writeFile(path.join(tmpdir(), 'postwire-fuzz-report.json'), await readFile(report));
+    const summary = existsSync(report) ? (JSON.parse(await readFile(report, 'utf8')) as Report) : undefined;
+    console.log(
+      summary
+        ? `fuzz: ${summary.operations.tested}/${summary.operations.total} operations, ${summary.test_cases.generated} test cases ` +
+            `in ${summary.running_time.toFixed(0)} s, ${summary.failures.reduce((n, f) => n + f.count, 0)} failures, ` +
+            `${summary.errors.reduce((n, e) => n + e.count, 0)} errors\n${output}`
+        : output,
+    );
+    expect(summary?.failures.map((f) => `${f.code} ${f.title}: ${f.operations.join(', ')}`)).toEqual([]);
+    expect(summary?.errors).toEqual([]);
     expect(code).toBe(0);
   },
   profile.timeout,

@@ -3,7 +3,10 @@ import { z } from 'zod';
 export const Email = z.email().max(320).transform((e) => e.toLowerCase());
 export const Password = z.string().min(8, 'Password must be at least 8 characters').max(1024);
 
-export const Credentials = z.object({ email: Email, password: Password });
+/** An account's address: the users table holds at most 255 characters (a contact's email may have 320). */
+export const AccountEmail = z.email().max(255).transform((e) => e.toLowerCase());
+
+export const Credentials = z.object({ email: AccountEmail, password: Password });
 
 export const UserResponse = z.object({
   id: z.uuid(),
