@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import type { Deps } from '../deps';
 import { authenticate } from '../auth/authenticate';
 import type { AppContext } from './context';
-import { assertNotFixedPath } from './allow';
+import { assertNotShadowed } from './allow';
 import { ApiError } from './errors';
 import { readFormBody, readJsonBody } from './body';
 import { withIdempotency } from './idempotency';
@@ -23,7 +23,7 @@ export function mountRoutes(router: Router<AppContext['state']>, routes: RouteDe
         params = parseParams(def, ctx.params as Record<string, string>);
       } catch (err) {
         if (err instanceof ApiError && err.status === 404) {
-          assertNotFixedPath(ctx);
+          assertNotShadowed(ctx, Object.keys(ctx.params ?? {}).length);
           if (def.malformedPath) return def.malformedPath(ctx);
         }
         throw err;

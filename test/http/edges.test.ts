@@ -23,7 +23,7 @@ const auth = () => ({ Authorization: `Bearer ${project.secret}` });
 function raw(method: string, path: string, body: Buffer | string | undefined, headers: Record<string, string> = {}) {
   return new Promise<{ status: number; headers: http.IncomingHttpHeaders; json: () => Record<string, any> }>((resolve, reject) => {
     const { port } = stack.server.address() as AddressInfo;
-    const req = http.request({ host: '127.0.0.1', port, method, path, headers: { 'Content-Type': 'application/json', ...auth(), ...headers } }, (res) => {
+    const req = http.request({ host: '127.0.0.1', port, method, path, headers: { 'Content-Type': 'application/json', ...(body === undefined ? {} : { 'Content-Length': String(Buffer.byteLength(body)) }), ...auth(), ...headers } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
@@ -153,6 +153,47 @@ describe('unknown methods', () => {
     const res = await raw('PUT', '/contacts', '{}');
     expect(res.status).toBe(405);
     expect(res.headers.allow).toBe('HEAD, GET, POST');
+  });
+});
+
+describe('Allow on paths that a route with fewer parameters serves', () => {
+  it('OPTIONS lists the methods of /contacts/bulk-subscribe, not those of /contacts/{id}', async () => {
+    const res = await raw('OPTIONS', '/contacts/bulk-subscribe', undefined);
+    expect(res.status).toBe(200);
+    expect(res.headers.allow).toBe('POST');
+  });
+
+  it('DELETE /contacts/bulk-unsubscribe answers 405, not a 404 for a contact named bulk-unsubscribe', async () => {
+    const res = await raw('DELETE', '/contacts/bulk-unsubscribe', '{}');
+    expect(res.status).toBe(405);
+    expect(res.headers.allow).toBe('POST');
+  });
+
+  it('GET /workflows/{id}/executions/cancel-all answers 405 with Allow: POST', async () => {
+    const res = await raw('GET', `/workflows/${randomUUID()}/executions/cancel-all`, undefined);
+    expect(res.status).toBe(405);
+    expect(res.headers.allow).toBe('POST');
+  });
+});
+
+describe('/openapi.json', () => {
+  it('describes sort and dir of GET /contacts as optional strings, and answers without them', async () => {
+    const doc = (await stack.http().get('/openapi.json').expect(200)).body;
+    const params = doc.paths['/contacts'].get.parameters as Array<{ name: string; required: boolean; schema: { type: string } }>;
+    for (const name of ['sort', 'dir']) expect(params.find((p) => p.name === name)).toMatchObject({ required: false, schema: { type: 'string' } });
+    expect((await stack.http().get('/contacts?sort=nope').set(auth())).status).toBe(200);
+  });
+
+  it("leaves a filter's unit optional, in requests and responses", async () => {
+    const doc = JSON.stringify((await stack.http().get('/openapi.json').expect(200)).body);
+    expect(doc).toContain('"unit"');
+    expect(doc).not.toMatch(/"required":\["field","operator","unit"\]/);
+  });
+
+  it('answers a malformed subscription link with the HTML page it documents', async () => {
+    const res = await stack.http().get(`/unsubscribe/${'x'.repeat(300)}`);
+    expect(res.status).toBe(404);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
   });
 });
 
