@@ -77,7 +77,7 @@ const cases: Case[] = [
   { name: 'attachments over 10 MB', body: { attachments: [{ ...pdf, content: fileOf(6 * MB) }, { ...pdf, content: fileOf(5 * MB) }] }, field: 'attachments', message: /11\.0 MB; at most 10 MB/ },
   { name: 'subscribed not a boolean', body: { subscribed: 'yes' }, field: 'subscribed', code: 'invalid_type' },
   { name: 'data not an object', body: { data: 'x' }, field: 'data', code: 'invalid_type' },
-  { name: 'data with a NUL', body: { data: { note: 'a\u0000' } }, field: 'data' },
+  { name: 'data with a NUL', body: { data: { note: 'a\u0000' } }, field: 'data.note', code: 'invalid_string' },
 ];
 
 const valid = () => ({ to: recipient('valid'), from: sender.from, subject: 'Hello', body: '<p>Hi</p>' });
