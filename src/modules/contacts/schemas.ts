@@ -4,16 +4,12 @@ import { PageLimit, cursorPage } from '../../http/cursor';
 import { Email } from '../users/schemas';
 import { FIELD_TYPES } from './entities';
 
-// PostgreSQL text and jsonb cannot hold U+0000; refusing it here keeps it a 422 instead of a failed write.
-const hasNul = (v: unknown): boolean =>
-  typeof v === 'string'
-    ? v.includes('\u0000')
-    : typeof v === 'object' && v !== null && Object.entries(v).some(([k, x]) => k.includes('\u0000') || hasNul(x));
-
-/** A `data` object: JSON values by key; the custom-field rules decide what is stored. */
+/**
+ * A `data` object: JSON values by key; the custom-field rules decide what is stored. Text with NUL never
+ * gets here: the body pipeline refuses it (src/http/well-formed.ts).
+ */
 export const ContactData = z
   .record(z.string().min(1).max(255), z.json())
-  .refine((data) => !hasNul(data), { message: 'Text must not contain the NUL character', params: { code: 'invalid_string' } })
   .describe('Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only');
 
 export const ContactIdParams = z.object({ id: z.uuid() });

@@ -145,7 +145,7 @@ export function sendBody(limits: AttachmentLimits) {
       to: To.describe('An email address, { name, email }, or an array of either; { name } is also stored as data.name'),
       template: z.uuid().optional().describe('A template of the project; its subject, body, from and reply-to can be overridden'),
       subject: oneLine(MAX_LINE, 'A subject').min(1).optional().describe('Liquid; required unless a template is used'),
-      body: z.string().min(1).max(MAX_TEMPLATE_LENGTH).regex(/^[^\u0000]*$/, 'The body must not contain NUL characters').optional()
+      body: z.string().min(1).max(MAX_TEMPLATE_LENGTH).optional()
         .describe('HTML with Liquid; required unless a template is used'),
       from: Address.optional().describe("Sender; required unless the template has one; its domain must be verified"),
       name: DisplayName.optional().describe('Deprecated: sender display name when `from` is a plain address'),
