@@ -197,6 +197,20 @@ describe('/openapi.json', () => {
   });
 });
 
+describe('account addresses', () => {
+  it.each([
+    ['longer than the users column (255)', `a@${'b'.repeat(60)}.${'c'.repeat(60)}.${'d'.repeat(60)}.${'e'.repeat(60)}.${'f'.repeat(60)}.com`],
+    ['with a domain label over 63 characters', `a@${'b'.repeat(64)}.com`],
+    ['with a local part over 64 characters', `${'a'.repeat(65)}@example.test`],
+  ])('signup and invitation refuse an address %s with 422', async (_what, email) => {
+    const signup = await stack.http().post('/auth/signup').send({ email, password: 'correct horse battery' });
+    expect(signup.status).toBe(422);
+    expect(signup.body.error.errors).toEqual([expect.objectContaining({ field: 'email' })]);
+    const invite = await stack.http().post(`/projects/${project.id}/members`).set('Cookie', user.cookie).send({ email });
+    expect(invite.status).toBe(422);
+  });
+});
+
 describe('/v1/send body limit', () => {
   // Defaults: 10 attachments of 10 MB together (13.3 MB base64), a 1,000,000-character body at 3 bytes, and
   // the 2 MB general limit for the rest: 19,119,128 bytes.

@@ -3,8 +3,21 @@ import { z } from 'zod';
 export const Email = z.email().max(320).transform((e) => e.toLowerCase());
 export const Password = z.string().min(8, 'Password must be at least 8 characters').max(1024);
 
-/** An account's address: the users table holds at most 255 characters (a contact's email may have 320). */
-export const AccountEmail = z.email().max(255).transform((e) => e.toLowerCase());
+/** RFC 5321's sizes, which zod's pattern does not check: a local part of 64 characters, domain labels of 63. */
+const deliverable = (email: string) => {
+  const at = email.lastIndexOf('@');
+  return at <= 64 && email.slice(at + 1).split('.').every((label) => label.length <= 63);
+};
+
+/**
+ * An account's address: the users table holds at most 255 characters (a contact's email may have 320), and
+ * mail goes to it while the request waits (verification, invitation), so it must be one SMTP accepts.
+ */
+export const AccountEmail = z
+  .email()
+  .max(255)
+  .refine(deliverable, 'The part before @ is at most 64 characters, and each part of the domain at most 63')
+  .transform((e) => e.toLowerCase());
 
 export const Credentials = z.object({ email: AccountEmail, password: Password });
 
