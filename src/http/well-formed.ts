@@ -20,26 +20,35 @@ export function decodeUtf8(raw: Buffer): string {
   }
 }
 
-const OPEN_BRACE = 0x7b;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACE = 0x7d;
-const CLOSE_BRACKET = 0x5d;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+// Regular expressions jump to the next character that matters, several times faster than a loop over each.
+const STRUCTURE = /[[\]{}"]/g;
+const STRING_END = /["\\]/g;
 
-/** A 422 when JSON text nests objects and arrays deeper than the limit; one pass, no recursion. */
+/** A 422 when JSON text nests objects and arrays deeper than the limit; one pass, brackets in strings skipped, no recursion. */
 export function assertJsonDepth(text: string): void {
   let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === BACKSLASH) i++;
-      else if (c === QUOTE) inString = false;
-    } else if (c === QUOTE) inString = true;
-    else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+  let i = 0;
+  for (;;) {
+    STRUCTURE.lastIndex = i;
+    const found = STRUCTURE.exec(text);
+    if (!found) return;
+    i = found.index + 1;
+    const c = text.charCodeAt(found.index);
+    if (c === QUOTE) {
+      for (;;) {
+        STRING_END.lastIndex = i;
+        const end = STRING_END.exec(text);
+        if (!end) return;
+        i = end.index + (text.charCodeAt(end.index) === BACKSLASH ? 2 : 1);
+        if (text.charCodeAt(end.index) === QUOTE) break;
+      }
+    } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
       if (++depth > MAX_JSON_DEPTH) throw tooDeep();
-    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) depth--;
+    } else depth--;
   }
 }
 

@@ -119,7 +119,7 @@ describe('JSON nesting', () => {
   });
 
   it('counts brackets inside strings as text', async () => {
-    const res = await raw('POST', '/contacts', JSON.stringify({ email: 'brackets@example.test', data: { k: '[{'.repeat(500) } }));
+    const res = await raw('POST', '/contacts', JSON.stringify({ email: 'brackets@example.test', data: { k: '\\"[{'.repeat(500), ['[{"'.repeat(30)]: 1 } }));
     expect(res.status).toBe(201);
   });
 });
