@@ -202,6 +202,7 @@ describe('account addresses', () => {
     ['longer than the users column (255)', `a@${'b'.repeat(60)}.${'c'.repeat(60)}.${'d'.repeat(60)}.${'e'.repeat(60)}.${'f'.repeat(60)}.com`],
     ['with a domain label over 63 characters', `a@${'b'.repeat(64)}.com`],
     ['with a local part over 64 characters', `${'a'.repeat(65)}@example.test`],
+    ['with a domain label ending in a hyphen', 'a@example-.test'],
   ])('signup and invitation refuse an address %s with 422', async (_what, email) => {
     const signup = await stack.http().post('/auth/signup').send({ email, password: 'correct horse battery' });
     expect(signup.status).toBe(422);

@@ -3,10 +3,13 @@ import { z } from 'zod';
 export const Email = z.email().max(320).transform((e) => e.toLowerCase());
 export const Password = z.string().min(8, 'Password must be at least 8 characters').max(1024);
 
-/** RFC 5321's sizes, which zod's pattern does not check: a local part of 64 characters, domain labels of 63. */
+// A host name's label: letters, digits and inner hyphens, at most 63 characters (RFC 1035, RFC 5321).
+const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
+
+/** What zod's pattern does not check and SMTP refuses: a local part over 64 characters, a label that is no host name label. */
 const deliverable = (email: string) => {
   const at = email.lastIndexOf('@');
-  return at <= 64 && email.slice(at + 1).split('.').every((label) => label.length <= 63);
+  return at <= 64 && email.slice(at + 1).split('.').every((label) => LABEL.test(label));
 };
 
 /**
@@ -16,7 +19,7 @@ const deliverable = (email: string) => {
 export const AccountEmail = z
   .email()
   .max(255)
-  .refine(deliverable, 'The part before @ is at most 64 characters, and each part of the domain at most 63')
+  .refine(deliverable, 'The part before @ is at most 64 characters; each part of the domain at most 63 letters, digits or inner hyphens')
   .transform((e) => e.toLowerCase());
 
 export const Credentials = z.object({ email: AccountEmail, password: Password });
