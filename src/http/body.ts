@@ -1,6 +1,6 @@
 import type { AppContext } from './context';
-import { ApiError, badRequest, type FieldError } from './errors';
-import { illFormedStrings } from './well-formed';
+import { ApiError, badRequest } from './errors';
+import { assertJsonDepth, assertJsonText, assertText, decodeUtf8 } from './well-formed';
 
 const tooLarge = (limit: number) =>
   new ApiError(413, 'PAYLOAD_TOO_LARGE', `Request body exceeds ${Math.round(limit / 1024 / 1024)} MB`, {
@@ -24,24 +24,19 @@ export async function readRawBody(ctx: AppContext, limit: number): Promise<Buffe
   return Buffer.concat(chunks);
 }
 
-export interface JsonBody {
-  /** `undefined` for an empty body, so that the route's schema decides whether that is allowed. */
-  value: unknown;
-  /** Strings of the body that hold a lone UTF-16 surrogate (src/http/well-formed.ts). */
-  illFormed: FieldError[];
-}
-
-// Decoding UTF-8 never yields a lone surrogate; only a \uD800-\uDFFF escape in the JSON text can.
-const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
-
-export async function readJsonBody(ctx: AppContext, limit: number): Promise<JsonBody> {
+/**
+ * The body parsed as JSON (`undefined` when empty, so that the route's schema decides whether that is
+ * allowed), once its text passed the checks of src/http/well-formed.ts.
+ */
+export async function readJsonBody(ctx: AppContext, limit: number): Promise<unknown> {
   const type = ctx.get('content-type');
   if (type && !ctx.is('application/json', 'application/*+json')) {
     throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', `Expected application/json, got ${type}`);
   }
   const raw = await readRawBody(ctx, limit);
-  if (raw.length === 0) return { value: undefined, illFormed: [] };
-  const text = raw.toString('utf8');
+  if (raw.length === 0) return undefined;
+  const text = decodeUtf8(raw);
+  assertJsonDepth(text);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -51,10 +46,12 @@ export async function readJsonBody(ctx: AppContext, limit: number): Promise<Json
       suggestion: 'Send a valid JSON document with Content-Type: application/json.',
     });
   }
-  return { value, illFormed: SURROGATE_ESCAPE.test(text) ? illFormedStrings(value) : [] };
+  assertJsonText(text, value);
+  return value;
 }
 
 export async function readFormBody(ctx: AppContext, limit: number): Promise<Record<string, string>> {
-  const raw = await readRawBody(ctx, limit);
-  return Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
+  const form = Object.fromEntries(new URLSearchParams(decodeUtf8(await readRawBody(ctx, limit))));
+  assertText(form);
+  return form;
 }

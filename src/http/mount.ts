@@ -2,9 +2,12 @@ import type Router from '@koa/router';
 import type { Deps } from '../deps';
 import { authenticate } from '../auth/authenticate';
 import type { AppContext } from './context';
+import { assertNotShadowed } from './allow';
+import { ApiError } from './errors';
 import { readFormBody, readJsonBody } from './body';
 import { withIdempotency } from './idempotency';
 import type { RateLimiter } from './rate-limit';
+import { assertQueryText } from './well-formed';
 import { koaPath, parseBody, parseParams, parseQuery, type RouteDef } from './route';
 
 /** Registers each route behind the same pipeline: authenticate, limit, read and validate input, handle. */
@@ -15,7 +18,17 @@ export function mountRoutes(router: Router<AppContext['state']>, routes: RouteDe
       const ctx = raw as unknown as AppContext;
       await authenticate(deps, ctx, def.auth);
       if (ctx.state.project) await limiter.enforce(ctx, ctx.state.project.id, def.auth, def.bucket);
-      const params = parseParams(def, ctx.params as Record<string, string>);
+      let params: unknown;
+      try {
+        params = parseParams(def, ctx.params as Record<string, string>);
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 404) {
+          assertNotShadowed(ctx, Object.keys(ctx.params ?? {}).length);
+          if (def.malformedPath) return def.malformedPath(ctx);
+        }
+        throw err;
+      }
+      if (def.query) assertQueryText(ctx.querystring, ctx.query);
       const query = parseQuery(def, ctx.query);
       const limit = def.bodyLimit ?? defaultLimit;
       const bodyType = def.bodyType ?? (def.body ? 'json' : 'none');
@@ -24,7 +37,7 @@ export function mountRoutes(router: Router<AppContext['state']>, routes: RouteDe
         // With `none`, a body schema only documents the form; the handler reads and checks the stream itself.
         const body =
           bodyType === 'json' ? parseBody(def, await readJsonBody(ctx, limit))
-          : bodyType === 'form' ? parseBody(def, { value: await readFormBody(ctx, limit), illFormed: [] })
+          : bodyType === 'form' ? parseBody(def, await readFormBody(ctx, limit))
           : undefined;
         await def.handler(ctx, { params, query, body });
       };

@@ -3,7 +3,6 @@ import type { AppContext } from './context';
 import { ApiError, PlainError, badRequest, notFound, validationError } from './errors';
 import { toFieldErrors } from './zod-issues';
 import { notFoundCodeOf } from './resource-id';
-import type { JsonBody } from './body';
 
 export type AuthKind =
   /** No credentials. */
@@ -53,6 +52,8 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
   bodyLimit?: number;
   /** Endpoints that answer a bad body with api.md's plain `{ error }` 400 instead of the 422 envelope. */
   plainBodyErrors?: boolean;
+  /** Answers a path that names nothing (a malformed parameter) when the route's 404 is not the JSON envelope, e.g. an HTML page. */
+  malformedPath?: (ctx: AppContext) => void;
   /** Honours the `Idempotency-Key` header (api.md "Idempotency"); see src/http/idempotency.ts. */
   idempotent?: boolean;
   responses: Record<number, ResponseDoc>;
@@ -72,10 +73,15 @@ export function defineRoute<P extends Schema | undefined = undefined, Q extends 
 }
 
 export function parseParams(def: RouteDef, raw: Record<string, string>): unknown {
+  const missing = (key: PropertyKey | undefined) =>
+    notFound(def.tag.replace(/s$/, ''), def.params ? notFoundCodeOf(def.params as Schema, key) : undefined);
+  // A path segment holding NUL names nothing (and is no text PostgreSQL could compare).
+  const nul = Object.keys(raw).find((key) => raw[key]!.includes('\0'));
+  if (nul !== undefined) throw missing(nul);
   if (!def.params) return raw;
   const parsed = (def.params as Schema).safeParse(raw);
   // A malformed identifier cannot name an existing resource.
-  if (!parsed.success) throw notFound(`${def.tag.replace(/s$/, '')}`, notFoundCodeOf(def.params as Schema, parsed.error.issues[0]?.path[0]));
+  if (!parsed.success) throw missing(parsed.error.issues[0]?.path[0]);
   return parsed.data;
 }
 
@@ -88,14 +94,10 @@ export function parseQuery(def: RouteDef, raw: Record<string, string | string[] 
   return parsed.data;
 }
 
-export function parseBody(def: RouteDef, { value: raw, illFormed }: JsonBody): unknown {
+export function parseBody(def: RouteDef, raw: unknown): unknown {
   if (!def.body) return raw;
   const parsed = (def.body as Schema).safeParse(raw, { reportInput: true });
-  if (parsed.success) {
-    if (illFormed.length === 0) return parsed.data;
-    if (def.plainBodyErrors) throw new PlainError(`${illFormed[0]!.field}: ${illFormed[0]!.message}`);
-    throw validationError(illFormed);
-  }
+  if (parsed.success) return parsed.data;
   if (def.plainBodyErrors && !parsed.error.issues.some(isLimit)) {
     const first = parsed.error.issues[0];
     const field = first?.path.map(String).join('.') || 'body';

@@ -1,18 +1,106 @@
-import type { FieldError } from './errors';
+import { ApiError, badRequest, validationError, type FieldError } from './errors';
 
 /**
- * Strings (values or keys) of a JSON body that hold a lone UTF-16 surrogate, e.g. `"\ud800"`: JSON allows
- * the escape, but no text encoding can store it, so PostgreSQL would refuse the write after validation.
+ * The one place that decides what text the API accepts, for every body and query of every route
+ * (decisions.md "Edges"): bytes that are not UTF-8 are a 400; a string or key holding NUL (U+0000), which
+ * PostgreSQL text cannot store, or a lone UTF-16 surrogate (`"\ud800"`, allowed by JSON but by no text
+ * encoding) is a 422 naming the field; JSON nested deeper than MAX_JSON_DEPTH is a 422 naming the limit,
+ * checked before parsing so that no recursive validator ever sees such a body.
  */
-export function illFormedStrings(value: unknown, path: string[] = []): FieldError[] {
-  if (typeof value === 'string') return value.isWellFormed() ? [] : [issue(path)];
-  if (typeof value !== 'object' || value === null) return [];
-  const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value);
-  return entries.flatMap(([key, v]) => (key.isWellFormed() ? illFormedStrings(v, [...path, key]) : [issue([...path, key])]));
+export const MAX_JSON_DEPTH = 64;
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** The body as text, or a 400 when its bytes are not UTF-8 (instead of replacing them with U+FFFD). */
+export function decodeUtf8(raw: Buffer): string {
+  try {
+    return utf8.decode(raw);
+  } catch {
+    throw badRequest('The request body is not valid UTF-8', { suggestion: 'Encode the body as UTF-8.' });
+  }
 }
 
-const issue = (path: string[]): FieldError => ({
-  field: path.join('.') || 'body',
-  message: 'Contains a lone UTF-16 surrogate, which is not text',
-  code: 'invalid_string',
-});
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACE = 0x7d;
+const CLOSE_BRACKET = 0x5d;
+
+/** The index of the quote that closes the string opened before `from`, or -1; indexOf skips the text between. */
+function stringEnd(text: string, from: number): number {
+  for (let quote = text.indexOf('"', from); quote >= 0; quote = text.indexOf('"', quote + 1)) {
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return quote;
+  }
+  return -1;
+}
+
+/** A 422 when JSON text nests objects and arrays deeper than the limit; one pass, strings skipped, no recursion. */
+export function assertJsonDepth(text: string): void {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      i = stringEnd(text, i + 1);
+      if (i < 0) return;
+    } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      if (++depth > MAX_JSON_DEPTH) throw tooDeep();
+    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) depth--;
+  }
+}
+
+const tooDeep = () =>
+  new ApiError(422, 'VALIDATION_ERROR', `JSON bodies nest at most ${MAX_JSON_DEPTH} levels`, {
+    errors: [{ field: 'body', message: `Nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels`, code: 'too_deep' }],
+    details: { maxDepth: MAX_JSON_DEPTH },
+    suggestion: `Flatten the body to at most ${MAX_JSON_DEPTH} levels of objects and arrays.`,
+  });
+
+// Decoding UTF-8 never yields NUL's escape or a lone surrogate; only a \u escape in JSON text can.
+const SUSPECT_ESCAPE = /\\u(?:0000|[dD][89a-fA-F])/;
+
+/** A 422 naming each string (value or key) of a parsed JSON body that holds NUL or a lone surrogate. */
+export function assertJsonText(text: string, value: unknown): void {
+  if (!SUSPECT_ESCAPE.test(text)) return;
+  assertText(value);
+}
+
+/** A 422 naming each string (value or key) of `value` that is not storable text; `path` prefixes the names. */
+export function assertText(value: unknown, prefix?: string): void {
+  const errors = textIssues(value, prefix ? [prefix] : []);
+  if (errors.length > 0) throw validationError(errors);
+}
+
+/** The query string's parameters: a 400 when a percent-escape is not UTF-8, a 422 for NUL. */
+export function assertQueryText(querystring: string, query: Record<string, unknown>): void {
+  for (const part of querystring.split('&')) {
+    try {
+      decodeURIComponent(part.replace(/\+/g, ' '));
+    } catch {
+      throw badRequest('The query string is not valid UTF-8', {
+        details: { parameter: part.split('=')[0] },
+        suggestion: 'Percent-encode the UTF-8 bytes of each character.',
+      });
+    }
+  }
+  assertText(query, 'query');
+}
+
+function textIssues(value: unknown, path: string[]): FieldError[] {
+  if (typeof value === 'string') return textIssue(value, path);
+  if (typeof value !== 'object' || value === null) return [];
+  const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value);
+  return entries.flatMap(([key, v]) => {
+    const keyIssue = textIssue(key, [...path, key]);
+    return keyIssue.length > 0 ? keyIssue : textIssues(v, [...path, key]);
+  });
+}
+
+function textIssue(text: string, path: string[]): FieldError[] {
+  const field = path.join('.') || 'body';
+  if (text.includes('\0')) return [{ field, message: 'Contains NUL (U+0000), which text cannot hold', code: 'invalid_string' }];
+  if (!text.isWellFormed()) return [{ field, message: 'Contains a lone UTF-16 surrogate, which is not text', code: 'invalid_string' }];
+  return [];
+}

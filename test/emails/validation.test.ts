@@ -77,7 +77,7 @@ const cases: Case[] = [
   { name: 'attachments over 10 MB', body: { attachments: [{ ...pdf, content: fileOf(6 * MB) }, { ...pdf, content: fileOf(5 * MB) }] }, field: 'attachments', message: /11\.0 MB; at most 10 MB/ },
   { name: 'subscribed not a boolean', body: { subscribed: 'yes' }, field: 'subscribed', code: 'invalid_type' },
   { name: 'data not an object', body: { data: 'x' }, field: 'data', code: 'invalid_type' },
-  { name: 'data with a NUL', body: { data: { note: 'a\u0000' } }, field: 'data' },
+  { name: 'data with a NUL', body: { data: { note: 'a\u0000' } }, field: 'data.note', code: 'invalid_string' },
   { name: 'data with 101 keys', body: { data: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`k${i}`, i])) }, field: 'data', code: 'too_many_keys' },
   { name: 'data with a key of 101 characters', body: { data: { ['k'.repeat(101)]: 1 } }, field: `data.${'k'.repeat(101)}`, code: 'key_too_long' },
   { name: 'data 6 keys deep', body: { data: { a: { b: { c: { d: { e: { f: 1 } } } } } } }, field: 'data.a.b.c.d.e.f', code: 'too_deep' },

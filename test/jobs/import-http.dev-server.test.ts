@@ -136,6 +136,24 @@ describe('POST /contacts/import', () => {
     expect((await fieldsOf(t.project.id)).length).toBe(1000);
   });
 
+  it('fails a row holding NUL with a clear error and imports the other rows', async () => {
+    const t = await tenant(stack);
+    const result = await imported(t, csv('email,note', 'ann@example.test,fine', 'b\u0000ob@example.test,x', 'cat@example.test,a\u0000b', 'dan@example.test,ok'));
+    expect(result).toMatchObject({
+      state: 'completed',
+      result: {
+        totalRows: 4,
+        created: 2,
+        failed: 2,
+        errors: [
+          { row: 3, email: 'bob@example.test', error: 'Column 1 contains the NUL character (U+0000), which text cannot hold' },
+          { row: 4, email: 'cat@example.test', error: 'Column 2 contains the NUL character (U+0000), which text cannot hold' },
+        ],
+      },
+    });
+    expect((await contactsOf(stack, t.project.id)).map((c) => c.email)).toEqual(['ann@example.test', 'dan@example.test']);
+  });
+
   it('completes a header-only file with nothing to do', async () => {
     const t = await tenant(stack);
     const job = await imported(t, 'Email\n');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fallbackParam } from '../../http/fallback-param';
 import { offsetPageFields } from '../../http/offset-page';
 import { resourceId } from '../../http/resource-id';
 import { filterTreeInput, FilterTreeSchema } from '../filters/schemas';
@@ -59,8 +60,8 @@ export const ListCampaignsQuery = z.object({
   ...offsetPageFields,
   status: Status.optional().describe('An unrecognised value is a 400'),
   search: z.string().max(200).optional().describe('Case-insensitive substring of name, subject or sender address'),
-  sort: z.enum(CAMPAIGN_SORTS).catch('createdAt').default('createdAt').describe('Unknown values fall back to createdAt'),
-  dir: z.enum(['asc', 'desc']).catch('desc').default('desc').describe('Unknown values fall back to desc'),
+  sort: fallbackParam(CAMPAIGN_SORTS, 'createdAt'),
+  dir: fallbackParam(['asc', 'desc'], 'desc'),
 });
 export type ListCampaignsQuery = z.infer<typeof ListCampaignsQuery>;
 

@@ -1,20 +1,17 @@
 import { z } from 'zod';
+import { fallbackParam } from '../../http/fallback-param';
 import { PageLimit, cursorPage } from '../../http/cursor';
 import { Email } from '../users/schemas';
 import { FIELD_TYPES } from './entities';
 import { dataLimitIssues } from './custom-fields';
 import { MAX_CUSTOM_FIELDS, MAX_DATA_DEPTH, MAX_DATA_KEYS, MAX_KEY_LENGTH, MAX_PATH_LENGTH } from './data-limits';
 
-// PostgreSQL text and jsonb cannot hold U+0000; refusing it here keeps it a 422 instead of a failed write.
-const hasNul = (v: unknown): boolean =>
-  typeof v === 'string'
-    ? v.includes('\u0000')
-    : typeof v === 'object' && v !== null && Object.entries(v).some(([k, x]) => k.includes('\u0000') || hasNul(x));
-
-/** A `data` object: JSON values by key; the custom-field rules decide what is stored. */
+/**
+ * A `data` object: JSON values by key; the custom-field rules decide what is stored. Text with NUL never
+ * gets here: the body pipeline refuses it (src/http/well-formed.ts).
+ */
 export const ContactData = z
   .record(z.string().min(1), z.json())
-  .refine((data) => !hasNul(data), { message: 'Text must not contain the NUL character', params: { code: 'invalid_string' } })
   .superRefine((data, ctx) => {
     for (const issue of dataLimitIssues(data)) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message, params: { code: issue.code, limit: true } });
   })
@@ -58,8 +55,8 @@ export const ListContactsQuery = z.object({
   cursor: z.string().optional(),
   search: z.string().max(320).optional().describe('Case-insensitive substring of the email'),
   subscribed: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
-  sort: z.enum(LIST_SORTS).catch('createdAt').describe('Unknown values fall back to createdAt'),
-  dir: z.enum(['asc', 'desc']).catch('desc').describe('Unknown values fall back to desc'),
+  sort: fallbackParam(LIST_SORTS, 'createdAt'),
+  dir: fallbackParam(['asc', 'desc'], 'desc'),
 });
 export type ListContactsQuery = z.infer<typeof ListContactsQuery>;
 

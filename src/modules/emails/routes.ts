@@ -3,16 +3,15 @@ import { requireProject } from '../../http/context';
 import { defineRoute, type RouteDef } from '../../http/route';
 import type { CapStanding } from '../billing/caps';
 import { boundSendRateByCap, transactionalStanding } from '../billing/send-rate';
-import { MAX_MESSAGE_BYTES } from './compose';
-import { SendResponse, sendBody } from './schemas';
+import { SendResponse, sendBody, sendBodyLimit } from './schemas';
 import { sendEmails } from './service';
 
 const MB = 1024 * 1024;
-/** Room for a 40 MB message (attachments arrive base64, as they leave) plus JSON escaping of the body. */
-const SEND_BODY_LIMIT = MAX_MESSAGE_BYTES + 8 * MB;
 
 export function emailRoutes(deps: Deps): RouteDef[] {
   const { config } = deps;
+  const limits = { maxCount: config.MAX_ATTACHMENTS_COUNT, maxBytes: config.MAX_ATTACHMENT_SIZE_MB * MB };
+  const bodyLimit = sendBodyLimit(limits, config.MAX_BODY_MB * MB);
   return [
     defineRoute({
       method: 'post',
@@ -22,8 +21,8 @@ export function emailRoutes(deps: Deps): RouteDef[] {
       auth: 'secret',
       bucket: 'send',
       idempotent: true,
-      bodyLimit: Math.max(SEND_BODY_LIMIT, config.MAX_BODY_MB * MB),
-      body: sendBody({ maxCount: config.MAX_ATTACHMENTS_COUNT, maxBytes: config.MAX_ATTACHMENT_SIZE_MB * MB }),
+      bodyLimit,
+      body: sendBody(limits),
       responses: {
         200: { description: 'One email per recipient, recorded for delivery', schema: SendResponse },
         400: { description: 'BAD_REQUEST: malformed JSON or an invalid Idempotency-Key header' },
@@ -33,7 +32,7 @@ export function emailRoutes(deps: Deps): RouteDef[] {
         },
         404: { description: 'TEMPLATE_NOT_FOUND: no such template in the project' },
         409: { description: 'IDEMPOTENCY_KEY_REUSED: the key was already claimed by this project' },
-        413: { description: 'PAYLOAD_TOO_LARGE: the message would exceed 40 MB, or the body 48 MB' },
+        413: { description: `PAYLOAD_TOO_LARGE: the message would exceed 40 MB, or the body ${(bodyLimit / MB).toFixed(1)} MB (more than the largest valid request)` },
         422: { description: 'VALIDATION_ERROR, with the fields in `errors`; a template that does not render has code invalid_template' },
       },
       handler: async (ctx, { body }) => {

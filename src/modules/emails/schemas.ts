@@ -107,6 +107,19 @@ export interface AttachmentLimits {
 
 const MB = 1024 * 1024;
 
+/** An attachment's fields other than its content, at most: 255 characters of filename and of contentType at 3 bytes, contentId, keys. */
+const ATTACHMENT_FIELDS_BYTES = 4096;
+
+/**
+ * The largest valid /v1/send body in bytes, so that a larger one is refused before it is read
+ * (docs/sending.md "Size"): the attachments at their base64 size with their other fields, the body's
+ * MAX_TEMPLATE_LENGTH characters at 3 bytes each (UTF-8's most for one UTF-16 unit left unescaped), and the
+ * general body limit for all the rest (recipients, subject, headers, data), as on any other route.
+ */
+export function sendBodyLimit({ maxCount, maxBytes }: AttachmentLimits, generalLimit: number): number {
+  return Math.ceil(maxBytes / 3) * 4 + maxCount * ATTACHMENT_FIELDS_BYTES + MAX_TEMPLATE_LENGTH * 3 + generalLimit;
+}
+
 function attachments({ maxCount, maxBytes }: AttachmentLimits) {
   return z
     .array(Attachment)
@@ -132,7 +145,7 @@ export function sendBody(limits: AttachmentLimits) {
       to: To.describe('An email address, { name, email }, or an array of either; { name } is also stored as data.name'),
       template: z.uuid().optional().describe('A template of the project; its subject, body, from and reply-to can be overridden'),
       subject: oneLine(MAX_LINE, 'A subject').min(1).optional().describe('Liquid; required unless a template is used'),
-      body: z.string().min(1).max(MAX_TEMPLATE_LENGTH).regex(/^[^\u0000]*$/, 'The body must not contain NUL characters').optional()
+      body: z.string().min(1).max(MAX_TEMPLATE_LENGTH).optional()
         .describe('HTML with Liquid; required unless a template is used'),
       from: Address.optional().describe("Sender; required unless the template has one; its domain must be verified"),
       name: DisplayName.optional().describe('Deprecated: sender display name when `from` is a plain address'),

@@ -51,7 +51,9 @@ const FilterSchema = z.object({
   unit: z
     .enum(UNITS, { error: named('unit', UNITS) })
     .nullish()
-    .transform((u) => u ?? undefined),
+    .transform((u) => u ?? undefined)
+    // Optional on the way out too: a filter without a unit is stored and answered without one.
+    .optional(),
 });
 
 function treeSchema(depth: number): z.ZodType<FilterTree> {

@@ -44,12 +44,14 @@ const shortened = (key: string) => (key.length > 40 ? `${key.slice(0, 40)}…` :
 export function judgeRow(columns: Columns, record: string[], row: number, seen: Set<string>): RowVerdict {
   const cell = (index: number) => (record[index] ?? '').trim();
   const given = cell(columns.email);
-  const fail = (error: string): RowVerdict => ({ kind: 'error', error: { row, email: given, error } });
+  // The report is stored as JSON in PostgreSQL, which cannot hold NUL: the email is shown without it.
+  const fail = (error: string): RowVerdict => ({ kind: 'error', error: { row, email: given.replaceAll('\u0000', ''), error } });
   if (record.every((value) => value.trim() === '')) return { kind: 'skip' };
   if (record.slice(columns.count).some((value) => value.trim() !== '')) {
     return fail(`The row has ${record.length} values but the header names ${columns.count} columns`);
   }
-  if (record.some((value) => value.includes('\u0000'))) return fail('Text must not contain the NUL character');
+  const nul = record.findIndex((value) => value.includes('\u0000'));
+  if (nul >= 0) return fail(`Column ${nul + 1} contains the NUL character (U+0000), which text cannot hold`);
   if (!given) return fail('The email is missing');
   const email = Email.safeParse(given);
   if (!email.success) return fail('Invalid email address');

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { ROLES } from '../projects/entities';
-import { Email } from '../users/schemas';
+import { AccountEmail } from '../users/schemas';
 
 export const MemberRole = z.enum(ROLES);
 
 export const MemberParams = z.object({ id: z.uuid(), userId: z.uuid() });
-export const InviteBody = z.object({ email: Email, role: MemberRole.default('MEMBER') });
+export const InviteBody = z.object({ email: AccountEmail, role: MemberRole.default('MEMBER') });
 export const RoleBody = z.object({ role: MemberRole });
 
 export const MemberResponse = z.object({

@@ -38,11 +38,14 @@ export function pipelineFailures(def: RouteDef): Record<number, ResponseDoc> {
     add(429, 'RATE_LIMIT_EXCEEDED; see Retry-After');
   }
   if (def.params) add(404, 'NOT_FOUND: malformed identifier');
-  if (def.query) add(400, 'BAD_REQUEST: invalid query parameters');
+  if (def.query) add(400, 'BAD_REQUEST: invalid query parameters, or not UTF-8');
+  if (def.query) add(422, 'VALIDATION_ERROR: a query parameter holds NUL (U+0000)');
   const bodyType = def.bodyType ?? (def.body ? 'json' : 'none');
   if (bodyType === 'json') add(415, 'UNSUPPORTED_MEDIA_TYPE: not application/json');
   if (bodyType !== 'none') add(413, 'PAYLOAD_TOO_LARGE');
-  if (bodyType === 'json') add(400, 'BAD_REQUEST: malformed JSON');
+  if (bodyType !== 'none') add(400, bodyType === 'json' ? 'BAD_REQUEST: malformed JSON, or a body that is not UTF-8' : 'BAD_REQUEST: a body that is not UTF-8');
+  if (bodyType === 'json') add(422, 'VALIDATION_ERROR: JSON nested deeper than 64 levels');
+  if (bodyType !== 'none') add(422, 'VALIDATION_ERROR: text holding NUL (U+0000) or a lone surrogate, named in `errors`');
   if (def.body && def.plainBodyErrors) add(400, 'Invalid body, as `{ error }`', z.union([ErrorEnvelope, PlainErrorBody]));
   else if (def.body) add(422, 'VALIDATION_ERROR, with the fields in `errors`');
   return failures;

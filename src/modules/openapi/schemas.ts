@@ -6,6 +6,14 @@ export type JsonSchema = Record<string, unknown>;
 const LOCAL_REF = '#/$defs/';
 
 /**
+ * zod checks an email address against the `pattern` it emits, not against RFC 5321 (a local part of more than
+ * 64 characters passes); `format: email` would promise that stricter rule, so the pattern alone stands.
+ */
+function keepPatternOnly({ jsonSchema }: { jsonSchema: Record<string, unknown> }): void {
+  if (jsonSchema.format === 'email' && typeof jsonSchema.pattern === 'string') delete jsonSchema.format;
+}
+
+/**
  * Converts the zod schemas of one OpenAPI document. A recursive schema comes out of zod with its own
  * `$defs`, which a `$ref` inside the document cannot reach; they move to `components.schemas`.
  */
@@ -14,7 +22,7 @@ export class SchemaCollector {
   private readonly hashes = new Map<string, string>();
 
   convert(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-    const json = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+    const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', override: keepPatternOnly }) as JsonSchema;
     const { $schema: _dialect, $defs, ...rest } = json as JsonSchema & { $defs?: Record<string, JsonSchema> };
     if (!$defs) return rest;
     const names = new Map(Object.entries($defs).map(([local, def]) => [local, this.claim(local, def)]));

@@ -24,10 +24,12 @@ const RESPONSES = {
   404: page('The link is forged, malformed, or its contact was deleted; nothing changed'),
 };
 
+const invalidLink = (ctx: AppContext) => send(ctx, 404, invalidLinkPage());
+
 /** Answers the page `render` makes of the contact's state, or the invalid-link page. */
 function answer(ctx: AppContext, view: PreferenceView | null, render: (v: PreferenceView) => string): void {
   if (view) send(ctx, 200, render(view));
-  else send(ctx, 404, invalidLinkPage());
+  else invalidLink(ctx);
 }
 
 interface PageRoute {
@@ -44,6 +46,7 @@ function showRoute(deps: Deps, { name, summary, show }: PageRoute): RouteDef {
     summary,
     auth: 'none',
     params: TokenParams,
+    malformedPath: invalidLink,
     responses: RESPONSES,
     handler: async (ctx, { params }) => answer(ctx, await preferencesOf(ctx.state.em, deps.config, params.token), show),
   });
@@ -61,6 +64,7 @@ export function preferenceRoutes(deps: Deps): RouteDef[] {
       summary: "Unsubscribes the link's contact: the page's confirmation, or a mail client's RFC 8058 one-click POST",
       auth: 'none',
       params: TokenParams,
+      malformedPath: invalidLink,
       bodyType: 'form',
       body: UnsubscribeForm,
       responses: RESPONSES,
@@ -77,6 +81,7 @@ export function preferenceRoutes(deps: Deps): RouteDef[] {
       summary: "Subscribes the link's contact",
       auth: 'none',
       params: TokenParams,
+      malformedPath: invalidLink,
       bodyType: 'form',
       body: SubscribeForm,
       responses: RESPONSES,
@@ -91,6 +96,7 @@ export function preferenceRoutes(deps: Deps): RouteDef[] {
       summary: "Sets the subscription state of the link's contact",
       auth: 'none',
       params: TokenParams,
+      malformedPath: invalidLink,
       bodyType: 'form',
       body: ManageForm,
       responses: RESPONSES,

@@ -47,6 +47,14 @@ async function checkedCondition(em: EntityManager, projectId: string, segmentId:
   });
 }
 
+/**
+ * A STATIC segment ignores its condition (api.md), but a condition that is not a filter tree at all is still
+ * bad input, answered as on a DYNAMIC segment rather than accepted against /openapi.json.
+ */
+async function assertTreeShape(condition: unknown): Promise<void> {
+  if (condition !== undefined && condition !== null) await asRequestError(async () => parseFilterTree(condition));
+}
+
 /** A stored condition, resolved leniently: fields deleted since match as absent, deleted segments as empty. */
 export const storedTree = (em: EntityManager, segment: Segment): Promise<ResolvedTree> =>
   asRequestError(() => resolveForProject(em, segment.projectId, segment.condition, { segmentId: segment.id }));
@@ -76,6 +84,7 @@ async function stopTracking(deps: Deps, segmentId: string, reason: string): Prom
 
 export async function createSegment(deps: Deps, em: EntityManager, projectId: string, body: CreateSegmentBody): Promise<Segment> {
   const id = newId();
+  if (body.type !== 'DYNAMIC') await assertTreeShape(body.condition);
   const checked = body.type === 'DYNAMIC' ? await checkedCondition(em, projectId, id, body.condition) : null;
   const segment = em.create(Segment, {
     id,
@@ -119,6 +128,7 @@ export async function updateSegment(
     if (body.name !== undefined) segment.name = body.name;
     if (body.description !== undefined) segment.description = body.description;
     // api.md: the condition is "dynamic only"; a STATIC segment ignores it, as on create.
+    if (segment.type !== 'DYNAMIC') await assertTreeShape(body.condition);
     if (body.condition !== undefined && segment.type === 'DYNAMIC') {
       const checked = await checkedCondition(tx, projectId, id, body.condition);
       segment.condition = checked.tree;

@@ -1,7 +1,8 @@
+import { z } from 'zod';
 import type { Deps } from '../../deps';
 import { requireProject } from '../../http/context';
 import { defineRoute, type RouteDef } from '../../http/route';
-import { PlainErrorBody } from '../openapi/failures';
+import { ErrorEnvelope, PlainErrorBody } from '../openapi/failures';
 import {
   CreateTemplateBody,
   ListTemplatesQuery,
@@ -59,7 +60,7 @@ export function templateRoutes(_deps: Deps, usageSources: readonly TemplateUsage
       body: CreateTemplateBody,
       responses: {
         201: { description: 'The new template', schema: TemplateResponse },
-        400: { description: 'A required field (name, subject, body, from) is missing, as `{ error }`', schema: PlainErrorBody },
+        400: { description: 'A required field (name, subject, body, from) is missing, as `{ error }`; malformed JSON, in the envelope', schema: z.union([PlainErrorBody, ErrorEnvelope]) },
         ...unverifiedSenderDoc,
         ...unparseableDoc,
       },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fallbackParam } from '../../http/fallback-param';
 import { offsetPageFields } from '../../http/offset-page';
 import { resourceId } from '../../http/resource-id';
 import { PlainError } from '../../http/errors';
@@ -74,8 +75,8 @@ export const ListTemplatesQuery = z.object({
   ...offsetPageFields,
   type: Type.optional(),
   search: z.string().max(200).optional().describe('Case-insensitive substring of name, description or subject'),
-  sort: z.enum(TEMPLATE_SORTS).catch('createdAt').default('createdAt').describe('Unknown values fall back to createdAt'),
-  dir: z.enum(['asc', 'desc']).catch('desc').default('desc').describe('Unknown values fall back to desc'),
+  sort: fallbackParam(TEMPLATE_SORTS, 'createdAt'),
+  dir: fallbackParam(['asc', 'desc'], 'desc'),
 });
 export type ListTemplatesQuery = z.infer<typeof ListTemplatesQuery>;
 
