@@ -53,7 +53,7 @@ export function assertJsonDepth(text: string): void {
 
 const tooDeep = () =>
   new ApiError(422, 'VALIDATION_ERROR', `JSON bodies nest at most ${MAX_JSON_DEPTH} levels`, {
-    errors: [{ field: 'body', message: `Nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels`, code: 'too_deep' }],
+    errors: [{ field: 'body', message: `Nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels`, code: 'too_nested' }],
     details: { maxDepth: MAX_JSON_DEPTH },
     suggestion: `Flatten the body to at most ${MAX_JSON_DEPTH} levels of objects and arrays.`,
   });

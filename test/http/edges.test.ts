@@ -106,16 +106,16 @@ describe('JSON nesting', () => {
     expect(res.json().error).toMatchObject({
       code: 'VALIDATION_ERROR',
       message: 'JSON bodies nest at most 64 levels',
-      errors: [{ field: 'body', code: 'too_deep', message: 'Nests objects and arrays deeper than 64 levels' }],
+      errors: [{ field: 'body', code: 'too_nested', message: 'Nests objects and arrays deeper than 64 levels' }],
     });
   });
 
   it.each(bodies)('POST %s: 65 levels are refused, 64 pass the check', async (path, kind, body) => {
     const key = kind === 'public' ? project.public : project.secret;
-    expect((await raw('POST', path, JSON.stringify(body(65)), { Authorization: `Bearer ${key}` })).json().error?.errors?.[0]?.code).toBe('too_deep');
+    expect((await raw('POST', path, JSON.stringify(body(65)), { Authorization: `Bearer ${key}` })).json().error?.errors?.[0]?.code).toBe('too_nested');
     const ok = await raw('POST', path, JSON.stringify(body(64)), { Authorization: `Bearer ${key}` });
     expect(ok.status).toBeLessThan(500);
-    expect(ok.json().error?.errors?.[0]?.code).not.toBe('too_deep');
+    expect(ok.json().error?.errors?.[0]?.code).not.toBe('too_nested');
   });
 
   it('counts brackets inside strings as text', async () => {
