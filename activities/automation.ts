@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Deps } from '../src/deps';
-import type { SendEmailConfig, UpdateContactConfig, WebhookConfig } from '../src/modules/automations/definition';
+import type { SendEmailConfig, UpdateContactConfig, WebhookConfig } from '../workflows/automation/definition';
 import type { FilterTree } from '../src/modules/filters/schemas';
 import { writeAndRead, writeMirror, type MirrorState } from '../src/modules/automations/records';
 import { evaluateCondition } from '../src/modules/automations/run/condition';

@@ -1,7 +1,7 @@
 import { condition, patched, proxyActivities, proxyLocalActivities, sleep } from '@temporalio/workflow';
 import type { AutomationActivities } from '../../activities/automation';
-import type { StepOf, StepSnapshot } from '../../src/modules/automations/definition';
-import { delayMs, type StepResult } from '../../src/modules/automations/interpreter';
+import type { StepOf, StepSnapshot } from './definition';
+import { delayMs, type StepResult } from './interpreter';
 import type { Inbox } from './inbox';
 import { ExecutionGoneSignal, type Mirror } from './mirror';
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { baseColumns } from '../../db/columns';
-import type { Definition, StepHistoryEntry, StepType } from './definition';
-import { EXECUTION_STATUSES, STEP_TYPES, TRIGGER_TYPES, type TriggerConfig } from './definition';
+import type { Definition, StepHistoryEntry, StepType } from '../../../workflows/automation/definition';
+import { EXECUTION_STATUSES, STEP_TYPES, TRIGGER_TYPES, type TriggerConfig } from '../../../workflows/automation/definition';
 
 export const Automation = defineEntity({
   name: 'Automation',

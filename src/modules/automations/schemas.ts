@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { resourceId } from '../../http/resource-id';
 import { FIELD_TYPES } from '../contacts/entities';
-import { BRANCHES, EXECUTION_STATUSES, OUTCOMES, STEP_STATUSES, STEP_TYPES, TRIGGER_TYPES, type StepType } from './definition';
+import { BRANCHES, EXECUTION_STATUSES, OUTCOMES, STEP_STATUSES, STEP_TYPES, TRIGGER_TYPES, type StepType } from '../../../workflows/automation/definition';
 import { EventName, STEP_CONFIG_OUTPUTS, STEP_CONFIGS } from './step-configs';
 
 export const MAX_PAGE_SIZE = 100;

@@ -5,7 +5,7 @@ import { FilterError, invalidFilter } from '../filters/errors';
 import { parseFilterTree } from '../filters/resolve';
 import { resolveForProject } from '../filters/service';
 import { Template } from '../templates/entities';
-import type { StepType } from './definition';
+import type { StepType } from '../../../workflows/automation/definition';
 import { invalidStepConfig } from './errors';
 import { STEP_CONFIGS } from './step-configs';
 

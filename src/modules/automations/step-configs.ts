@@ -5,7 +5,7 @@ import {
   DELAY_UNITS, WEBHOOK_METHODS,
   type DelayConfig, type ExitConfig, type SendEmailConfig, type StepType, type UpdateContactConfig, type WaitForEventConfig,
   type WebhookConfig,
-} from './definition';
+} from '../../../workflows/automation/definition';
 
 /** decisions.md: a DELAY is at most 365 days; a WAIT_FOR_EVENT timeout is held to the same bound. */
 export const MAX_WAIT_SECONDS = 365 * 86_400;

@@ -1,4 +1,4 @@
-import type { FilterTree } from '../filters/schemas';
+import type { FilterTree } from '../../src/modules/filters/schemas';
 
 /**
  * The vocabulary of automations (decisions.md "Workflows (automations)"), free of runtime imports: the
