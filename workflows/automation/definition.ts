@@ -57,9 +57,19 @@ export interface StepConfigs {
   EXIT: ExitConfig;
 }
 
+/** What running a step came to; each step type names the kinds it may come to (workflows/automation/steps/). */
+export type StepResult =
+  /** A step that simply finishes: its plain transition follows. */
+  | { kind: 'done' }
+  /** CONDITION. */
+  | { kind: 'branch'; branch: Branch }
+  /** WAIT_FOR_EVENT: the event arrived, or the timeout passed first. */
+  | { kind: 'event' }
+  | { kind: 'timeout' };
+
 /** A step as an execution sees it. */
 export type StepSnapshot = { [T in StepType]: { id: string; name: string | null; type: T; config: StepConfigs[T] } }[StepType];
-export type StepOf<T extends StepType> = Extract<StepSnapshot, { type: T }>;
+export type StepOf<T extends StepType> = { id: string; name: string | null; type: T; config: StepConfigs[T] };
 
 export const BRANCHES = ['yes', 'no'] as const;
 export type Branch = (typeof BRANCHES)[number];

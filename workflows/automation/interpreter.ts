@@ -1,21 +1,12 @@
-import type { Branch, DelayConfig, Definition, StepSnapshot, TransitionSnapshot } from './definition';
+import type { Definition, StepResult, StepSnapshot, TransitionSnapshot } from './definition';
 import { rootsOf } from './graph';
+import { stepType } from './steps';
 
 /**
  * The step interpreter: given an execution's definition snapshot and what the current step came to, it
- * decides what runs next or how the execution ends. Pure and free of Temporal, so that the workflow
- * (workflows/automation/) is a thin driver around it and its rules are tested on their own.
+ * decides what runs next or how the execution ends. Pure (it reads only the results each step type may come
+ * to, from steps/), so that the workflow is a thin driver around it and its rules are tested on their own.
  */
-
-/** What running a step came to. */
-export type StepResult =
-  /** SEND_EMAIL, DELAY, WEBHOOK, UPDATE_CONTACT, EXIT. */
-  | { kind: 'done' }
-  /** CONDITION. */
-  | { kind: 'branch'; branch: Branch }
-  /** WAIT_FOR_EVENT: the event arrived, or the timeout passed first. */
-  | { kind: 'event' }
-  | { kind: 'timeout' };
 
 export type Next =
   | { kind: 'step'; step: StepSnapshot }
@@ -39,7 +30,7 @@ export function firstStep(definition: Definition): Next {
 }
 
 /** Whether `t` is the transition a step's result follows. */
-function follows(t: TransitionSnapshot, step: StepSnapshot, result: StepResult): boolean {
+function follows(t: TransitionSnapshot, result: StepResult): boolean {
   switch (result.kind) {
     case 'branch':
       return t.branch === result.branch;
@@ -48,19 +39,10 @@ function follows(t: TransitionSnapshot, step: StepSnapshot, result: StepResult):
     case 'timeout':
       return t.outcome === 'TIMEOUT';
     case 'done':
-      return step.type !== 'CONDITION' && step.type !== 'WAIT_FOR_EVENT';
+      // Only types that simply finish come to done (nextStep checks), and their transitions are all plain.
+      return true;
   }
 }
-
-const EXPECTED: Record<StepSnapshot['type'], StepResult['kind'][]> = {
-  SEND_EMAIL: ['done'],
-  DELAY: ['done'],
-  WAIT_FOR_EVENT: ['event', 'timeout'],
-  CONDITION: ['branch'],
-  WEBHOOK: ['done'],
-  UPDATE_CONTACT: ['done'],
-  EXIT: ['done'],
-};
 
 /** An EXIT step's reason, or one naming the step. */
 export function exitReason(step: Extract<StepSnapshot, { type: 'EXIT' }>): string {
@@ -69,12 +51,8 @@ export function exitReason(step: Extract<StepSnapshot, { type: 'EXIT' }>): strin
 
 /** What follows `step` now that it came to `result`. */
 export function nextStep(definition: Definition, step: StepSnapshot, result: StepResult): Next {
-  if (!EXPECTED[step.type].includes(result.kind)) throw new Error(`a ${step.type} step cannot come to ${result.kind}`);
+  if (!stepType(step).results.includes(result.kind)) throw new Error(`a ${step.type} step cannot come to ${result.kind}`);
   if (step.type === 'EXIT') return { kind: 'end', status: 'EXITED', reason: exitReason(step) };
-  const taken = definition.transitions.find((t) => t.fromStepId === step.id && follows(t, step, result));
+  const taken = definition.transitions.find((t) => t.fromStepId === step.id && follows(t, result));
   return taken ? { kind: 'step', step: stepById(definition, taken.toStepId) } : COMPLETED;
 }
-
-const UNIT_MS: Record<DelayConfig['unit'], number> = { minutes: 60_000, hours: 3_600_000, days: 86_400_000 };
-
-export const delayMs = (config: DelayConfig) => config.amount * UNIT_MS[config.unit];

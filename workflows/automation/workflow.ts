@@ -8,7 +8,8 @@ import { AutomationIdKey, CurrentStepKey } from '../../src/temporal/search-attri
 import { AUTOMATION_EVENT_SIGNAL, EXECUTION_GONE, STEP_FAILED, type AutomationEvent, type AutomationInput, type AutomationResult } from './ids';
 import { Inbox } from './inbox';
 import { ExecutionGoneSignal, Mirror } from './mirror';
-import { runStep, saveAutomationState } from './steps';
+import { runStep } from './steps';
+import { saveAutomationState } from './steps/activities';
 
 export const automationEvent = defineSignal<[AutomationEvent]>(AUTOMATION_EVENT_SIGNAL);
 
