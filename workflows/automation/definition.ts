@@ -12,8 +12,8 @@ export interface TriggerConfig {
   eventName?: string;
 }
 
-export const STEP_TYPES = ['SEND_EMAIL', 'DELAY', 'WAIT_FOR_EVENT', 'CONDITION', 'WEBHOOK', 'UPDATE_CONTACT', 'EXIT'] as const;
-export type StepType = (typeof STEP_TYPES)[number];
+/** A step type is a key of `StepConfigs`; its two sides are registered in workflows/automation/steps/ and src/modules/automations/step-types/. */
+export type StepType = keyof StepConfigs;
 
 export const DELAY_UNITS = ['minutes', 'hours', 'days'] as const;
 export type DelayUnit = (typeof DELAY_UNITS)[number];
@@ -47,6 +47,7 @@ export interface ExitConfig {
   reason?: string;
 }
 
+/** Each step type's config, once stored: the type registry the two sides' registries are checked against. */
 export interface StepConfigs {
   SEND_EMAIL: SendEmailConfig;
   DELAY: DelayConfig;
