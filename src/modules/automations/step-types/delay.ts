@@ -15,4 +15,8 @@ const Delay: z.ZodType<DelayConfig> = z
     path: ['amount'],
   });
 
-export const delay: ApiStepType<'DELAY'> = { config: Delay };
+export const delay: ApiStepType<'DELAY'> = {
+  config: Delay,
+  resumesAt: (started, config) =>
+    `${started} + (${config} ->> 'amount')::float8 * case ${config} ->> 'unit' when 'minutes' then 60 when 'hours' then 3600 else 86400 end * interval '1 second'`,
+};

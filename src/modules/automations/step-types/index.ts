@@ -54,6 +54,18 @@ export async function checkedStepConfig(em: EntityManager, projectId: string, ty
   return config as unknown as Record<string, unknown>;
 }
 
+/**
+ * SQL for when a waiting step moves on by itself (null when only an event moves it on), given SQL for the
+ * step's type, its start and its config.
+ */
+export function resumesAtSql(type: string, started: string, config: string): string {
+  const cases = STEP_TYPES.flatMap((t) => {
+    const at = apiStepType(t).resumesAt?.(started, config);
+    return at === undefined ? [] : [`when '${t}' then ${at}`];
+  });
+  return cases.length ? `case ${type} ${cases.join(' ')} end` : 'null';
+}
+
 /** Whether a stored step's config (checked when it was written) names the contact field or event. */
 export const stepReferences = (type: StepType, config: Record<string, unknown>, subject: Subject): boolean =>
   apiStepType(type).references?.(config as unknown as StepConfigs[StepType], subject) ?? false;

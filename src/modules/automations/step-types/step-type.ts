@@ -19,6 +19,11 @@ export interface ApiStepType<T extends StepType> {
   parse?(em: EntityManager, projectId: string, raw: unknown): Promise<StepConfigs[T]>;
   /** What a well-formed config must fit in the project; throws the 400 when it does not. */
   check?(em: EntityManager, projectId: string, config: StepConfigs[T]): Promise<void>;
+  /**
+   * For a step that waits on a timer: SQL for when it moves on by itself, given SQL for its start (a
+   * timestamptz) and its config (jsonb); GET /activity/upcoming orders waiting executions by it.
+   */
+  resumesAt?(started: string, config: string): string;
   /** Whether the config names the contact field or event (GET …/usage, field and event deletion). */
   references?(config: StepConfigs[T], subject: Subject): boolean;
 }

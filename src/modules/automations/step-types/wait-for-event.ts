@@ -16,5 +16,7 @@ const WaitForEvent: z.ZodType<WaitForEventConfig> = z.object({
 
 export const waitForEvent: ApiStepType<'WAIT_FOR_EVENT'> = {
   config: WaitForEvent,
+  // Without a timeout it waits for the event alone: null.
+  resumesAt: (started, config) => `${started} + (${config} ->> 'timeout')::float8 * interval '1 second'`,
   references: (config, subject) => subject.kind === 'event' && config.eventName === subject.name,
 };
