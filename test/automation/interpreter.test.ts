@@ -1,5 +1,6 @@
 import type { Definition, StepSnapshot, TransitionSnapshot } from '../../workflows/automation/definition';
-import { firstStep, nextStep, type Next } from '../../workflows/automation/interpreter';
+import { firstStep, type Next } from '../../workflows/automation/entry';
+import { nextStep } from '../../workflows/automation/interpreter';
 import { delayMs } from '../../workflows/automation/steps/delay';
 import { graphProblems, transitionProblem, type GraphEdge } from '../../workflows/automation/graph';
 import { describeStep, stepSummary } from '../../workflows/automation/describe';

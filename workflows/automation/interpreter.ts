@@ -1,5 +1,5 @@
 import type { Definition, StepResult, StepSnapshot, TransitionSnapshot } from './definition';
-import { rootsOf } from './graph';
+import { COMPLETED, stepById, type Next } from './entry';
 import { stepType } from './steps';
 
 /**
@@ -7,27 +7,6 @@ import { stepType } from './steps';
  * decides what runs next or how the execution ends. Pure (it reads only the results each step type may come
  * to, from steps/), so that the workflow is a thin driver around it and its rules are tested on their own.
  */
-
-export type Next =
-  | { kind: 'step'; step: StepSnapshot }
-  /** No transition matches (or the last step was reached): decisions.md completes the execution. */
-  | { kind: 'end'; status: 'COMPLETED' }
-  | { kind: 'end'; status: 'EXITED'; reason: string };
-
-const COMPLETED: Next = { kind: 'end', status: 'COMPLETED' };
-
-function stepById(definition: Definition, id: string): StepSnapshot {
-  const step = definition.steps.find((s) => s.id === id);
-  if (!step) throw new Error(`step ${id} is not in the definition`);
-  return step;
-}
-
-/** The entry step: the one step no transition enters. A definition without steps completes at once. */
-export function firstStep(definition: Definition): Next {
-  const [root, ...others] = rootsOf(definition.steps, definition.transitions);
-  if (others.length) throw new Error('the definition has more than one entry step');
-  return root ? { kind: 'step', step: stepById(definition, root.id) } : COMPLETED;
-}
 
 /** Whether `t` is the transition a step's result follows. */
 function follows(t: TransitionSnapshot, result: StepResult): boolean {

@@ -3,7 +3,8 @@ import {
   upsertSearchAttributes, workflowInfo,
 } from '@temporalio/workflow';
 import { stepSummary } from './describe';
-import { firstStep, nextStep, type Next } from './interpreter';
+import { firstStep, type Next } from './entry';
+import { nextStep } from './interpreter';
 import { AutomationIdKey, CurrentStepKey } from '../../src/temporal/search-attributes';
 import { AUTOMATION_EVENT_SIGNAL, EXECUTION_GONE, STEP_FAILED, type AutomationEvent, type AutomationInput, type AutomationResult } from './ids';
 import { Inbox } from './inbox';

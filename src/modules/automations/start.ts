@@ -6,7 +6,7 @@ import { startAutomation } from '../../../workflows/automation/lifecycle';
 import { automationSummary, automationWorkflowId } from '../../../workflows/automation/ids';
 import { ACTIVE_STATUSES, type Definition } from '../../../workflows/automation/definition';
 import { AutomationExecution, type Automation } from './entities';
-import { firstStep } from '../../../workflows/automation/interpreter';
+import { firstStep } from '../../../workflows/automation/entry';
 import { definitionOf } from './snapshots';
 
 /** Why a contact may not enter (decisions.md "allowReentry"). */
