@@ -1,7 +1,9 @@
-import type { Definition, StepSnapshot, TransitionSnapshot } from '../../src/modules/automations/definition';
-import { delayMs, firstStep, nextStep, type Next } from '../../src/modules/automations/interpreter';
-import { graphProblems, transitionProblem, type GraphEdge } from '../../src/modules/automations/graph';
-import { describeStep, stepSummary } from '../../src/modules/automations/describe';
+import type { Definition, StepSnapshot, TransitionSnapshot } from '../../workflows/automation/definition';
+import { firstStep, type Next } from '../../workflows/automation/entry';
+import { nextStep } from '../../workflows/automation/interpreter';
+import { delayMs } from '../../workflows/automation/steps/delay';
+import { graphProblems, transitionProblem, type GraphEdge } from '../../workflows/automation/graph';
+import { describeStep, stepSummary } from '../../workflows/automation/describe';
 
 const step = (id: string, type: StepSnapshot['type'], config: object = {}, name: string | null = null) =>
   ({ id, name, type, config }) as StepSnapshot;

@@ -1,5 +1,5 @@
 /** Names of the automation workflow, shared by the workflow and the code that starts and signals it. */
-import type { Definition, EndStatus } from '../../src/modules/automations/definition';
+import type { Definition, EndStatus } from './definition';
 
 /**
  * One contact's execution of an automation. A contact's first entry is `automation:<workflowId>:<contactId>`;

@@ -1,5 +1,5 @@
 import { workflowInfo } from '@temporalio/workflow';
-import type { EndStatus, ExecutionStatus, StepHistoryEntry, StepSnapshot } from '../../src/modules/automations/definition';
+import type { EndStatus, ExecutionStatus, StepHistoryEntry, StepSnapshot } from './definition';
 import type { MirrorState } from '../../src/modules/automations/records';
 
 /** The execution record is gone or was cancelled through the API: the run has nothing left to do. */

@@ -2,13 +2,15 @@ import {
   ActivityFailure, ApplicationFailure, CancellationScope, defineSignal, isCancellation, setCurrentDetails, setHandler,
   upsertSearchAttributes, workflowInfo,
 } from '@temporalio/workflow';
-import { stepSummary } from '../../src/modules/automations/describe';
-import { firstStep, nextStep, type Next } from '../../src/modules/automations/interpreter';
+import { stepSummary } from './describe';
+import { firstStep, type Next } from './entry';
+import { nextStep } from './interpreter';
 import { AutomationIdKey, CurrentStepKey } from '../../src/temporal/search-attributes';
 import { AUTOMATION_EVENT_SIGNAL, EXECUTION_GONE, STEP_FAILED, type AutomationEvent, type AutomationInput, type AutomationResult } from './ids';
 import { Inbox } from './inbox';
 import { ExecutionGoneSignal, Mirror } from './mirror';
-import { runStep, saveAutomationState } from './steps';
+import { runStep } from './steps';
+import { saveAutomationState } from './steps/activities';
 
 export const automationEvent = defineSignal<[AutomationEvent]>(AUTOMATION_EVENT_SIGNAL);
 

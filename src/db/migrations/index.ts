@@ -21,6 +21,7 @@ import { Migration0027ContactCountsSlotPerConnection } from './0027-contact-coun
 import { Migration0028EmailHandOver } from './0028-email-hand-over';
 import { Migration0029SessionEndAndInvitationProof } from './0029-session-end-and-invitation-proof';
 import { Migration0030FieldCatalog } from './0030-field-catalog';
+import { Migration0031AutomationStepTypeUnchecked } from './0031-automation-step-type-unchecked';
 
 /** Every migration, in order. Files are committed; the schema never changes at run time otherwise. */
 export const migrationsList: MigrationObject[] = [
@@ -46,4 +47,5 @@ export const migrationsList: MigrationObject[] = [
   { name: '0028-email-hand-over', class: Migration0028EmailHandOver },
   { name: '0029-session-end-and-invitation-proof', class: Migration0029SessionEndAndInvitationProof },
   { name: '0030-field-catalog', class: Migration0030FieldCatalog },
+  { name: '0031-automation-step-type-unchecked', class: Migration0031AutomationStepTypeUnchecked },
 ];

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { resumesAtSql } from '../automations/step-types';
 
 interface CampaignRow {
   id: string;
@@ -29,8 +30,8 @@ select "id", "name", "scheduled_for", "total_recipients", count(*) over () as "t
 from campaigns where "project_id" = ? and "status" = 'SCHEDULED'
 order by "scheduled_for", "id" limit ?`;
 
-// When a waiting execution moves on by itself: the end of its DELAY, or the timeout of its WAIT_FOR_EVENT
-// (none when it waits for the event alone). The step is read from the definition the execution runs.
+// When a waiting execution moves on by itself, as its step's type says (the end of a DELAY, the timeout of a
+// WAIT_FOR_EVENT; none when it waits for the event alone). The step is read from the definition the execution runs.
 const ACTIVE = `
 select x."id", x."automation_id", a."name" as "automation_name", x."contact_id", c."email" as "contact_email", x."status",
   st."step" ->> 'id' as "step_id", st."step" ->> 'type' as "step_type", st."step" ->> 'name' as "step_name",
@@ -40,11 +41,7 @@ join automations a on a."id" = x."automation_id"
 left join contacts c on c."id" = x."contact_id"
 left join lateral (
   select s as "step" from jsonb_array_elements(x."definition" -> 'steps') s where s ->> 'id' = x."current_step_id"::text limit 1) st on true
-cross join lateral (select case st."step" ->> 'type'
-    when 'DELAY' then x."step_started_at" + (st."step" -> 'config' ->> 'amount')::float8
-      * case st."step" -> 'config' ->> 'unit' when 'minutes' then 60 when 'hours' then 3600 else 86400 end * interval '1 second'
-    when 'WAIT_FOR_EVENT' then x."step_started_at" + (st."step" -> 'config' ->> 'timeout')::float8 * interval '1 second'
-  end as "resumes_at") r
+cross join lateral (select ${resumesAtSql(`st."step" ->> 'type'`, 'x."step_started_at"', `(st."step" -> 'config')`)} as "resumes_at") r
 where x."project_id" = ? and x."status" in ('RUNNING', 'WAITING')
 order by x."status" = 'WAITING', r."resumes_at" nulls last, x."step_started_at", x."id" limit ?`;
 

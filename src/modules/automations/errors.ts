@@ -1,5 +1,5 @@
 import { ApiError, badRequest, notFound } from '../../http/errors';
-import type { GraphProblem } from './graph';
+import type { GraphProblem } from '../../../workflows/automation/graph';
 
 export const workflowNotFound = () => notFound('Workflow', 'WORKFLOW_NOT_FOUND');
 

@@ -6,7 +6,7 @@ import { cancelAutomation } from '../../../workflows/automation/lifecycle';
 import { normalizeEmail } from '../contacts/email';
 import { withdrawEmails } from '../emails/withdraw';
 import { Contact } from '../contacts/entities';
-import { ACTIVE_STATUSES } from './definition';
+import { ACTIVE_STATUSES } from '../../../workflows/automation/definition';
 import { AutomationExecution } from './entities';
 import { temporalUnavailable } from './errors';
 import type { ListExecutionsQuery, StartExecutionBody } from './schemas';

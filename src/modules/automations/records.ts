@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { executePrepared } from '../../db/prepared';
-import type { ExecutionStatus, StepHistoryEntry } from './definition';
+import type { ExecutionStatus, StepHistoryEntry } from '../../../workflows/automation/definition';
 
 /**
  * The execution record's side of the mirror: the workflow holds the truth and writes its whole state here,

@@ -11,6 +11,7 @@ import {
 import { serializeStep, serializeTransition, serializeWorkflow } from './serialize';
 import { createAutomation, deleteAutomation, findAutomation, listAutomations, loadGraph, updateAutomation } from './service';
 import { addStep, addTransition, deleteStep, deleteTransition, updateStep } from './steps';
+import { STEP_TYPES } from './step-types';
 
 const tag = 'Workflows';
 const notFound = { 404: { description: 'WORKFLOW_NOT_FOUND: no such workflow in this project (or NOT_FOUND for the step, transition or execution)' } };
@@ -111,7 +112,7 @@ export function automationRoutes(deps: Deps): RouteDef[] {
       method: 'post',
       path: '/workflows/{id}/steps',
       tag,
-      summary: 'Add a step (SEND_EMAIL, DELAY, WAIT_FOR_EVENT, CONDITION, WEBHOOK, UPDATE_CONTACT, EXIT) with its config',
+      summary: `Add a step (${STEP_TYPES.join(', ')}) with its config`,
       auth: 'secret',
       params: WorkflowIdParams,
       body: AddStepBody,

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { resourceId } from '../../http/resource-id';
 import { FIELD_TYPES } from '../contacts/entities';
-import { BRANCHES, EXECUTION_STATUSES, OUTCOMES, STEP_STATUSES, STEP_TYPES, TRIGGER_TYPES, type StepType } from './definition';
-import { EventName, STEP_CONFIG_OUTPUTS, STEP_CONFIGS } from './step-configs';
+import { BRANCHES, EXECUTION_STATUSES, OUTCOMES, STEP_STATUSES, TRIGGER_TYPES, type StepType } from '../../../workflows/automation/definition';
+import { STEP_CONFIG_OUTPUTS, STEP_CONFIGS, STEP_TYPES } from './step-types';
+import { EventName } from './step-types/limits';
 
 export const MAX_PAGE_SIZE = 100;
 

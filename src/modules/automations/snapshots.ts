@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Definition, StepSnapshot } from './definition';
+import type { Definition, StepSnapshot } from '../../../workflows/automation/definition';
 import { Automation } from './entities';
 import { invalidGraph } from './errors';
-import { graphProblems } from './graph';
+import { graphProblems } from '../../../workflows/automation/graph';
 import { loadGraph, type Graph } from './service';
 
 type GraphSnapshot = Pick<Definition, 'steps' | 'transitions'>;

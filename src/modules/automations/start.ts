@@ -4,9 +4,9 @@ import { newId } from '../../db/columns';
 import { executePrepared } from '../../db/prepared';
 import { startAutomation } from '../../../workflows/automation/lifecycle';
 import { automationSummary, automationWorkflowId } from '../../../workflows/automation/ids';
-import { ACTIVE_STATUSES, type Definition } from './definition';
+import { ACTIVE_STATUSES, type Definition } from '../../../workflows/automation/definition';
 import { AutomationExecution, type Automation } from './entities';
-import { firstStep } from './interpreter';
+import { firstStep } from '../../../workflows/automation/entry';
 import { definitionOf } from './snapshots';
 
 /** Why a contact may not enter (decisions.md "allowReentry"). */

@@ -3,10 +3,10 @@ import { newId } from '../../db/columns';
 import { badRequest, notFound } from '../../http/errors';
 import { Automation, AutomationStep, AutomationTransition } from './entities';
 import { invalidGraph } from './errors';
-import { configProblem, graphProblems, transitionProblem } from './graph';
+import { configProblem, graphProblems, transitionProblem } from '../../../workflows/automation/graph';
 import type { AddStepBody, AddTransitionBody, UpdateStepBody } from './schemas';
 import { findAutomation, loadGraph, type Graph } from './service';
-import { checkedStepConfig } from './step-config-check';
+import { checkedStepConfig } from './step-types';
 
 /**
  * Edits of a workflow's graph. Each runs in one transaction holding the workflow row, so concurrent edits

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TemplateUsageSource } from '../templates/usage';
-import { filterFields } from '../usage/filter-tree';
-import type { ReferenceSource, Subject } from '../usage/references';
+import type { ReferenceSource } from '../usage/references';
 import { Automation, AutomationStep } from './entities';
+import { stepReferences } from './step-types';
 
 /** Workflows whose SEND_EMAIL steps send the template (GET /templates/{id}/usage; template DELETE is 409 while any does). */
 export const workflowTemplateUsage: TemplateUsageSource = async (em, projectId, templateId) => {
@@ -13,26 +13,6 @@ export const workflowTemplateUsage: TemplateUsageSource = async (em, projectId, 
   );
   return { workflows: rows };
 };
-
-// references.ts lists this source, so only its types are imported here (no import cycle).
-const filterField = (subject: Subject) => (subject.kind === 'field' ? subject.field : `event.${subject.name}`);
-
-/** Whether a step names the subject: CONDITION filters, WAIT_FOR_EVENT's event, UPDATE_CONTACT's data keys. */
-function stepReferences(step: AutomationStep, subject: Subject): boolean {
-  const config = step.config;
-  switch (step.type) {
-    case 'CONDITION':
-      return filterFields(config).includes(filterField(subject));
-    case 'WAIT_FOR_EVENT':
-      return subject.kind === 'event' && config.eventName === subject.name;
-    case 'UPDATE_CONTACT': {
-      const data = (config.data ?? {}) as Record<string, unknown>;
-      return subject.kind === 'field' && subject.field.startsWith('data.') && Object.hasOwn(data, subject.field.slice('data.'.length));
-    }
-    default:
-      return false;
-  }
-}
 
 /** Workflows that reference a field or event: triggers, WAIT_FOR_EVENT steps, CONDITION filters, contact updates. */
 export const workflowReferences: ReferenceSource = {
@@ -45,7 +25,7 @@ export const workflowReferences: ReferenceSource = {
       .filter(
         (a) =>
           (subject.kind === 'event' && a.triggerType === 'EVENT' && a.triggerConfig.eventName === subject.name) ||
-          steps.some((s) => s.automationId === a.id && stepReferences(s, subject)),
+          steps.some((s) => s.automationId === a.id && stepReferences(s.type, s.config, subject)),
       )
       .map((a) => ({ id: a.id, name: a.name }));
   },

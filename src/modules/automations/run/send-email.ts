@@ -5,7 +5,7 @@ import { subscriptionLinks } from '../../emails/links';
 import { executePrepared } from '../../../db/prepared';
 import type { TemplateType } from '../../templates/entities';
 import { TemplateError, renderEmail, templateVariables } from '../../templates/render';
-import type { SendEmailConfig } from '../definition';
+import type { SendEmailConfig } from '../../../../workflows/automation/definition';
 import { StepFailed } from './errors';
 import type { LiveExecution } from '../records';
 

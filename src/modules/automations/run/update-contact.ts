@@ -3,7 +3,7 @@ import { dataLimitIssues } from '../../contacts/custom-fields';
 import { isTooManyFieldsError, TOO_MANY_FIELDS_MESSAGE } from '../../contacts/data-limits';
 import { updateContact } from '../../contacts/write';
 import { StepFailed } from './errors';
-import type { UpdateContactConfig } from '../definition';
+import type { UpdateContactConfig } from '../../../../workflows/automation/definition';
 import type { LiveExecution } from '../records';
 
 /**

@@ -1,6 +1,6 @@
 import type { Deps } from '../../../deps';
 import { VERSION } from '../../../version';
-import type { WebhookConfig } from '../definition';
+import type { WebhookConfig } from '../../../../workflows/automation/definition';
 import { Automation } from '../entities';
 import { addressPolicy, WebhookRefused } from '../webhook/address-policy';
 import { openWebhookSecret } from '../webhook/secret';

@@ -2,7 +2,7 @@ import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { DnsResolver } from '../../../dns/resolver';
-import type { WebhookMethod } from '../definition';
+import type { WebhookMethod } from '../../../../workflows/automation/definition';
 import { resolveTarget, type AddressPolicy, type ResolvedTarget, WebhookRefused } from './address-policy';
 
 export interface WebhookRequest {

@@ -1,4 +1,4 @@
-import type { FilterTree } from '../filters/schemas';
+import type { FilterTree } from '../../src/modules/filters/schemas';
 
 /**
  * The vocabulary of automations (decisions.md "Workflows (automations)"), free of runtime imports: the
@@ -12,8 +12,8 @@ export interface TriggerConfig {
   eventName?: string;
 }
 
-export const STEP_TYPES = ['SEND_EMAIL', 'DELAY', 'WAIT_FOR_EVENT', 'CONDITION', 'WEBHOOK', 'UPDATE_CONTACT', 'EXIT'] as const;
-export type StepType = (typeof STEP_TYPES)[number];
+/** A step type is a key of `StepConfigs`; its two sides are registered in workflows/automation/steps/ and src/modules/automations/step-types/. */
+export type StepType = keyof StepConfigs;
 
 export const DELAY_UNITS = ['minutes', 'hours', 'days'] as const;
 export type DelayUnit = (typeof DELAY_UNITS)[number];
@@ -47,6 +47,7 @@ export interface ExitConfig {
   reason?: string;
 }
 
+/** Each step type's config, once stored: the type registry the two sides' registries are checked against. */
 export interface StepConfigs {
   SEND_EMAIL: SendEmailConfig;
   DELAY: DelayConfig;
@@ -57,9 +58,19 @@ export interface StepConfigs {
   EXIT: ExitConfig;
 }
 
+/** What running a step came to; each step type names the kinds it may come to (workflows/automation/steps/). */
+export type StepResult =
+  /** A step that simply finishes: its plain transition follows. */
+  | { kind: 'done' }
+  /** CONDITION. */
+  | { kind: 'branch'; branch: Branch }
+  /** WAIT_FOR_EVENT: the event arrived, or the timeout passed first. */
+  | { kind: 'event' }
+  | { kind: 'timeout' };
+
 /** A step as an execution sees it. */
 export type StepSnapshot = { [T in StepType]: { id: string; name: string | null; type: T; config: StepConfigs[T] } }[StepType];
-export type StepOf<T extends StepType> = Extract<StepSnapshot, { type: T }>;
+export type StepOf<T extends StepType> = { id: string; name: string | null; type: T; config: StepConfigs[T] };
 
 export const BRANCHES = ['yes', 'no'] as const;
 export type Branch = (typeof BRANCHES)[number];

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import type { SendEmailConfig } from '../../../../workflows/automation/definition';
+import { Template } from '../../templates/entities';
+import { invalidStepConfig } from '../errors';
+import type { ApiStepType } from './step-type';
+
+const SendEmail: z.ZodType<SendEmailConfig> = z
+  .object({
+    templateId: z.uuid().describe('A template of this project'),
+    recipient: z
+      .object({
+        type: z.enum(['CONTACT', 'CUSTOM']),
+        email: z.email().max(320).optional().describe('Required for CUSTOM'),
+      })
+      .optional()
+      .describe("Default: the execution's contact"),
+  })
+  .refine((c) => c.recipient?.type !== 'CUSTOM' || c.recipient.email !== undefined, {
+    message: 'recipient.email is required when recipient.type is CUSTOM',
+    path: ['recipient', 'email'],
+  });
+
+export const sendEmail: ApiStepType<'SEND_EMAIL'> = {
+  config: SendEmail,
+  async check(em, projectId, config) {
+    if ((await em.count(Template, { id: config.templateId, projectId })) === 0) {
+      throw invalidStepConfig('config.templateId', 'No template with this id in the project');
+    }
+  },
+};

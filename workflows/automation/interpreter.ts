@@ -1,0 +1,37 @@
+import type { Definition, StepResult, StepSnapshot, TransitionSnapshot } from './definition';
+import { COMPLETED, stepById, type Next } from './entry';
+import { stepType } from './steps';
+
+/**
+ * The step interpreter: given an execution's definition snapshot and what the current step came to, it
+ * decides what runs next or how the execution ends. Pure (it reads only the results each step type may come
+ * to, from steps/), so that the workflow is a thin driver around it and its rules are tested on their own.
+ */
+
+/** Whether `t` is the transition a step's result follows. */
+function follows(t: TransitionSnapshot, result: StepResult): boolean {
+  switch (result.kind) {
+    case 'branch':
+      return t.branch === result.branch;
+    case 'event':
+      return t.outcome === 'EVENT';
+    case 'timeout':
+      return t.outcome === 'TIMEOUT';
+    case 'done':
+      // Only types that simply finish come to done (nextStep checks), and their transitions are all plain.
+      return true;
+  }
+}
+
+/** An EXIT step's reason, or one naming the step. */
+export function exitReason(step: Extract<StepSnapshot, { type: 'EXIT' }>): string {
+  return step.config.reason?.trim() || `Reached EXIT step ${step.name ?? step.id}`;
+}
+
+/** What follows `step` now that it came to `result`. */
+export function nextStep(definition: Definition, step: StepSnapshot, result: StepResult): Next {
+  if (!stepType(step).results.includes(result.kind)) throw new Error(`a ${step.type} step cannot come to ${result.kind}`);
+  if (step.type === 'EXIT') return { kind: 'end', status: 'EXITED', reason: exitReason(step) };
+  const taken = definition.transitions.find((t) => t.fromStepId === step.id && follows(t, result));
+  return taken ? { kind: 'step', step: stepById(definition, taken.toStepId) } : COMPLETED;
+}

@@ -1,0 +1,8 @@
+import { done, type WorkflowStep } from './step';
+
+export const exit: WorkflowStep<'EXIT'> = {
+  results: ['done'],
+  detail: (config) => config.reason ?? '',
+  // Nothing to do: the end's write records the step, and the interpreter ends the execution EXITED.
+  run: async () => done(),
+};

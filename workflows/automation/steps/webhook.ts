@@ -1,0 +1,20 @@
+import { proxyActivities } from '@temporalio/workflow';
+import type { AutomationActivities } from '../../../activities/automation';
+import { done, stepInput, type WorkflowStep } from './step';
+
+/**
+ * decisions.md: each WEBHOOK attempt gives up after 10 s; network errors and 5xx are retried with backoff.
+ * A regular activity: it waits on a third party, so it must not hold the workflow task.
+ */
+const webhookActivities = (summary: string) =>
+  proxyActivities<AutomationActivities>({
+    startToCloseTimeout: '15 seconds',
+    retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 5 },
+    summary,
+  });
+
+export const webhook: WorkflowStep<'WEBHOOK'> = {
+  results: ['done'],
+  detail: (config) => `${config.method} ${config.url}`,
+  run: async (step, env) => done(await webhookActivities(env.summary).callAutomationWebhook(stepInput(step, env))),
+};
