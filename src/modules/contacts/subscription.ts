@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { recordEvent } from '../events/record';
+import { recordEvents } from '../outbox/record';
 
 /** api.md "Contact subscription": the service event a change of state emits. */
 export type SubscriptionFlip = 'contact.subscribed' | 'contact.unsubscribed';
@@ -17,5 +17,5 @@ export function recordFlip(
   flip: SubscriptionFlip,
   data: Record<string, unknown> = {},
 ): void {
-  recordEvent(em, { projectId: contact.projectId, contactId: contact.id, name: flip, data });
+  recordEvents(em, [{ projectId: contact.projectId, contactId: contact.id, name: flip, data }]);
 }

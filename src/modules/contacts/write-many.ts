@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../db/columns';
 import { executePrepared } from '../../db/prepared';
 import { toDataPatch } from './custom-fields';
+import { INSERT_EVENTS } from '../outbox/record';
 import { normalizeEmail } from './email';
 import { fieldTypeRows, type ContactInput, type UpsertOptions, type WrittenRow } from './write';
 
@@ -43,7 +44,7 @@ fields as (
   order by m."project_id", f.key, m."ord"
   on conflict ("project_id", "key") do nothing),
 recorded as (
-  insert into events ("id", "created_at", "project_id", "contact_id", "name", "data")
+  ${INSERT_EVENTS}
   select gen_random_uuid(), now(), m."project_id", m."id", e.name, e.data
   from matched m cross join lateral (
     select 1 as ord, case when m."subscribed" then 'contact.subscribed' else 'contact.unsubscribed' end as name, '{}'::jsonb as data

@@ -1,9 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { notifyAfterCommit } from '../../db/commit-notifier';
 import { newId } from '../../db/columns';
 import { executePrepared, isUniqueViolation } from '../../db/prepared';
 import { ApiError, notFound } from '../../http/errors';
-import { OUTBOX_CHANNEL } from '../events/outbox/channel';
+import { INSERT_EVENTS, eventsRecorded } from '../outbox/record';
 import { fieldTypesOf, toDataPatch, type DataInput, type DataPatch } from './custom-fields';
 import { normalizeEmail } from './email';
 import { Contact, type FieldType } from './entities';
@@ -57,7 +56,7 @@ fields as (
   select w."project_id", f.key, f.type, now() from written w, jsonb_to_recordset(?::jsonb) as f(key text, type text)
   on conflict ("project_id", "key") do nothing),
 recorded as (
-  insert into events ("id", "created_at", "project_id", "contact_id", "name", "data")
+  ${INSERT_EVENTS}
   select gen_random_uuid(), now(), w."project_id", w."id", e.name, e.data
   from written w cross join lateral (
     select 1 as ord, case when w."subscribed" then 'contact.subscribed' else 'contact.unsubscribed' end as name, ?::jsonb as data
@@ -120,7 +119,7 @@ function afterWriteParams(patch: DataPatch, flipData: Record<string, unknown>, e
 function finish(em: EntityManager, row: WrittenRow, patch: DataPatch) {
   const { was_subscribed: _was, recorded, ...columns } = row;
   const events = recorded.map((e) => ({ id: e.id, name: e.name, createdAt: new Date(e.createdAt) }));
-  if (events.length) notifyAfterCommit(em, OUTBOX_CHANNEL);
+  if (events.length) eventsRecorded(em);
   const flip = (events.find((e) => e.name === 'contact.subscribed' || e.name === 'contact.unsubscribed')?.name ?? null) as SubscriptionFlip | null;
   return { contact: em.map(Contact, columns), variables: patch.variables, flip, events };
 }
