@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { validationError } from '../../http/errors';
 import { toFieldErrors } from '../../http/zod-issues';
-import { FilterError, invalidFilter } from '../filters/errors';
+import { asFilterField } from '../filters/errors';
 import { parseFilterTree } from '../filters/resolve';
 import { resolveForProject } from '../filters/service';
 import { Template } from '../templates/entities';
@@ -16,14 +16,11 @@ import { STEP_CONFIGS } from './step-configs';
  */
 export async function checkedStepConfig(em: EntityManager, projectId: string, type: StepType, raw: unknown): Promise<Record<string, unknown>> {
   if (type === 'CONDITION') {
-    try {
+    return asFilterField('config', async () => {
       const tree = parseFilterTree(raw);
       await resolveForProject(em, projectId, tree, { strict: true, context: true });
       return tree as unknown as Record<string, unknown>;
-    } catch (err) {
-      if (err instanceof FilterError) throw invalidFilter(err, 'config');
-      throw err;
-    }
+    });
   }
   const parsed = STEP_CONFIGS[type].safeParse(raw ?? {}, { reportInput: true });
   if (!parsed.success) throw validationError(toFieldErrors(parsed.error, 'config'));
