@@ -3,7 +3,7 @@ import { requireProject } from '../../http/context';
 import { defineRoute, type RouteDef } from '../../http/route';
 import type { CapStanding } from '../billing/caps';
 import { boundSendRateByCap, transactionalStanding } from '../billing/send-rate';
-import { MAX_MESSAGE_BYTES } from './compose';
+import { MAX_MESSAGE_BYTES } from '../emails/compose';
 import { SendResponse, sendBody } from './schemas';
 import { sendEmails } from './service';
 
