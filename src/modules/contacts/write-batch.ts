@@ -1,13 +1,12 @@
 import { TransactionPropagation } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { normalizeEmail } from './email';
-import { flipOf, recordFlip, type SubscriptionFlip } from './subscription';
-import { upsertContactRows, type ContactInput } from './write-rows';
+import { flipOf, type SubscriptionFlip } from './subscription';
+import { updateSubscriptionRows, upsertContactRows, type ContactInput } from './write-rows';
 
 /**
  * Contact writes of jobs that change hundreds of contacts at once (CSV import, bulk operations): one
- * statement per batch instead of one per contact, under the same rules — the statements of write-rows.ts
- * for imports, flipOf and recordFlip for the subscription state machine of bulk operations.
+ * statement per batch instead of one per contact, under the same rules: the statements of write-rows.ts.
  */
 
 export interface BatchWrite {
@@ -57,18 +56,7 @@ function outcomeOf(ids: string[], changed: string[], present: string[]): BatchOu
 /** Sets the subscription state of these contacts; each flip emits its event, as PATCH /contacts/{id} does. */
 export async function setSubscriptions(em: EntityManager, projectId: string, ids: string[], subscribed: boolean): Promise<BatchOutcome> {
   return inTransaction(em, async (tx) => {
-    const changed = await tx.execute<Array<{ id: string; was: boolean }>>(
-      `update contacts set "subscribed" = ?, "updated_at" = now()
-       where "project_id" = ? and "id" in ${IDS} and "subscribed" <> ? returning "id", old."subscribed" as "was"`,
-      [subscribed, projectId, JSON.stringify(ids), subscribed],
-    );
-    // UPDATE returns rows in storage order; the events follow the order the contacts were asked for.
-    const position = new Map(ids.map((id, i) => [id, i]));
-    changed.sort((a, b) => position.get(a.id)! - position.get(b.id)!);
-    for (const row of changed) {
-      const flip = flipOf(row.was, subscribed);
-      if (flip) recordFlip(tx, { id: row.id, projectId }, flip);
-    }
+    const changed = await updateSubscriptionRows(tx, projectId, ids, subscribed);
     const present = await tx.execute<Array<{ id: string }>>(`select "id" from contacts where "project_id" = ? and "id" in ${IDS}`, [
       projectId, JSON.stringify(ids),
     ]);

@@ -44,7 +44,8 @@ export interface WrittenRow extends Record<string, unknown> {
 const INPUT = `
 input as (
   select * from jsonb_to_recordset(?::jsonb) as i("ord" int, "id" uuid, "project_id" uuid, "email" text, "subscribed" boolean,
-    "set_subscribed" boolean, "set" jsonb, "unset" jsonb, "types" jsonb, "event" text, "event_data" jsonb, "flip_data" jsonb))`;
+    "set_subscribed" boolean, "set" jsonb, "unset" jsonb, "types" jsonb, "event" text, "event_data" jsonb, "flip_data" jsonb,
+    "changed_only" boolean))`;
 
 // Named columns, not `new.*`: a prepared statement's result must keep its shape when a column is added.
 // PostgreSQL 18 returns the row as it was before the change as `old` (null for an insert).
@@ -65,7 +66,8 @@ written as (
 matched as (
   select i."ord", i."types", i."event", i."event_data", i."flip_data", w.* from written w join input i on i."project_id" = w."project_id" and i."email" = w."email")`;
 
-// PATCH semantics: only what is given changes.
+// PATCH semantics: only what is given changes. A `changed_only` row (bulk operations) is left alone, its
+// `updated_at` too, when its contact is already in the state it asks for.
 const UPDATED = `
 written as (
   update contacts as c set
@@ -74,6 +76,7 @@ written as (
     "data" = (c."data" || i."set") - array(select jsonb_array_elements_text(i."unset")),
     "updated_at" = now()
   from input i where c."id" = i."id" and c."project_id" = i."project_id"
+    and (not i."changed_only" or c."subscribed" is distinct from i."set_subscribed")
   ${RETURNING}),
 matched as (
   select i."ord", i."types", i."event", i."event_data", i."flip_data", w.* from written w join input i on i."id" = w."id")`;
@@ -117,15 +120,16 @@ interface InputRow {
   data?: DataInput;
   event?: { name: string; data: Record<string, unknown> };
   flip_data?: Record<string, unknown>;
+  changed_only?: boolean;
 }
 
 /** Runs the statement over the rows; answers the rows written, by position in `rows` (a missing contact has none). */
 async function write(em: EntityManager, name: string, sql: string, rows: InputRow[]): Promise<Array<WrittenRow | undefined>> {
-  const input = rows.map(({ data, event, flip_data, ...row }, ord) => {
+  const input = rows.map(({ data, event, flip_data, changed_only, ...row }, ord) => {
     const patch = toDataPatch(data);
     return {
       ...row, ord, set: patch.set, unset: patch.unset, types: [...fieldTypesOf(patch.set)].map(([key, type]) => ({ key, type })),
-      event: event?.name ?? null, event_data: event?.data ?? {}, flip_data: flip_data ?? {},
+      event: event?.name ?? null, event_data: event?.data ?? {}, flip_data: flip_data ?? {}, changed_only: changed_only ?? false,
     };
   });
   const written = await executePrepared<WrittenRow & { ord: number }>(em, name, sql, [JSON.stringify(input)]);
@@ -161,4 +165,15 @@ export async function updateContactRow(
     { id, project_id: projectId, email, subscribed: null, set_subscribed: input.subscribed ?? null, data: input.data, flip_data: flipData },
   ]);
   return row;
+}
+
+/**
+ * Sets the subscription state of these contacts of the project where it differs (each flip emits its event,
+ * as PATCH /contacts/{id} does); answers the contacts changed, in the order asked for.
+ */
+export async function updateSubscriptionRows(em: EntityManager, projectId: string, ids: readonly string[], subscribed: boolean): Promise<WrittenRow[]> {
+  const rows = [...new Set(ids)].map((id) => ({
+    id, project_id: projectId, email: null, subscribed: null, set_subscribed: subscribed, changed_only: true,
+  }));
+  return (await write(em, 'contact_update', UPDATE, rows)).filter((row) => row !== undefined);
 }
