@@ -6,8 +6,6 @@ import { Contact } from './entities';
 import type { SubscriptionFlip } from './subscription';
 import { updateContactRow, upsertContactRows, type ContactInput, type UpsertOptions, type WrittenRow } from './write-rows';
 
-export type { ContactInput, UpsertOptions, WrittenRow } from './write-rows';
-
 /**
  * Every change to a contact's email, subscription or data goes through here or write-batch.ts, both over the
  * statements of write-rows.ts, so the custom-field rules and the subscription state machine hold whichever

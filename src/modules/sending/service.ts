@@ -10,7 +10,7 @@ import type { Template } from '../templates/entities';
 import { TemplateError, templateSyntaxProblems } from '../templates/render';
 import { findTemplate } from '../templates/service';
 import { MAX_MESSAGE_BYTES, messageSize, type Mailbox, type OutgoingAttachment } from '../emails/compose';
-import { draftFor, type DraftContent } from '../emails/draft';
+import { draftFor, type DraftContent, type DraftRecipient } from '../emails/draft';
 import { enqueueEmails, type EmailDraft } from '../emails/enqueue';
 import type { SendBody } from './schemas';
 
@@ -50,7 +50,7 @@ const tooLarge = (size: number) =>
   });
 
 /** The recipient's email; a template that does not render is the request's 422. */
-async function draftOf(config: Config, content: DraftContent, recipient: Parameters<typeof draftFor>[2]): Promise<EmailDraft> {
+async function draftOf(config: Config, content: DraftContent, recipient: DraftRecipient): Promise<EmailDraft> {
   try {
     return await draftFor(config, content, recipient);
   } catch (err) {
