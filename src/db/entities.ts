@@ -2,7 +2,7 @@ import { User, UserToken } from '../modules/users/entities';
 import { Project, ProjectMember } from '../modules/projects/entities';
 import { Domain } from '../modules/domains/entities';
 import { Contact, ContactField } from '../modules/contacts/entities';
-import { Event } from '../modules/events/entities';
+import { Event } from '../modules/outbox/entities';
 import { IdempotencyKey } from '../modules/idempotency/entities';
 import { Segment, SegmentMember } from '../modules/segments/entities';
 import { Template } from '../modules/templates/entities';

@@ -2,7 +2,7 @@ import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { entities } from './entities';
 import { CommitNotifier } from './commit-notifier';
-import { OUTBOX_CHANNEL } from '../modules/events/outbox/channel';
+import { outboxNotifications } from '../modules/outbox/channel';
 import { migrationsList } from './migrations';
 
 export type Orm = MikroORM;
@@ -22,7 +22,7 @@ export function ormOptions(databaseUrl: string, poolSize = 20, statementTimeoutM
     // Entities are plain column maps; references are enforced by deferred foreign keys in migrations.
     discovery: { warnWhenNoEntities: true },
     forceUtcTimezone: true,
-    subscribers: [new CommitNotifier({ Event: OUTBOX_CHANNEL })],
+    subscribers: [new CommitNotifier(outboxNotifications)],
     debug: false,
   };
 }

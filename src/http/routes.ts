@@ -15,7 +15,7 @@ import { securityRoutes } from '../modules/security/routes';
 import { billingRoutes } from '../modules/billing/routes';
 import { importRoutes } from '../modules/imports/routes';
 import { bulkRoutes } from '../modules/bulk/routes';
-import { emailRoutes } from '../modules/emails/routes';
+import { emailRoutes } from '../modules/sending/routes';
 import { campaignRoutes } from '../modules/campaigns/routes';
 import { campaignTemplateUsage } from '../modules/campaigns/usage';
 import { automationRoutes } from '../modules/automations/routes';

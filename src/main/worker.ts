@@ -4,7 +4,7 @@ import { createDeps, closeDeps, runMain } from '../bootstrap';
 import { createActivities } from '../../activities';
 import { workflowsPath } from '../../workflows/path';
 import { DeliveryPump } from '../modules/emails/delivery/pump';
-import { EventDispatcher } from '../modules/events/outbox/dispatcher';
+import { EventDispatcher } from '../modules/outbox/dispatcher';
 import { eventConsumers } from '../modules/events/outbox/consumers';
 import { startHousekeeping } from './housekeeping';
 import { limitWorkerHeapGrowth } from './worker-heap';

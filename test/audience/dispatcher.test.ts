@@ -4,10 +4,10 @@ import { newTenant, type TestProject } from '../helpers/fixtures';
 import { Client, Connection } from '@temporalio/client';
 import { Client as PgClient } from 'pg';
 import { waitFor } from '../helpers/wait';
-import { EventDispatcher, type DispatcherOptions } from '../../src/modules/events/outbox/dispatcher';
-import type { EventConsumer, OutboxEvent } from '../../src/modules/events/outbox/consumer';
-import { OUTBOX_CHANNEL } from '../../src/modules/events/outbox/channel';
-import { recordEvent } from '../../src/modules/events/record';
+import { EventDispatcher, type DispatcherOptions } from '../../src/modules/outbox/dispatcher';
+import type { EventConsumer, OutboxEvent } from '../../src/modules/outbox/consumer';
+import { OUTBOX_CHANNEL } from '../../src/modules/outbox/channel';
+import { recordEvents } from '../../src/modules/outbox/record';
 import { client, query } from './helpers';
 
 let stack: TestStack;
@@ -133,7 +133,7 @@ describe('notification after commit', () => {
     try {
       let committedAt = 0;
       await stack.deps.orm.em.fork().transactional(async (tx) => {
-        recordEvent(tx, { projectId: project.id, contactId: body.data.contact, name: 'inside' });
+        recordEvents(tx, [{ projectId: project.id, contactId: body.data.contact, name: 'inside' }]);
         await tx.flush();
         await new Promise((r) => setTimeout(r, 300));
         expect(received).toEqual([]);
@@ -143,7 +143,7 @@ describe('notification after commit', () => {
       expect(received[0]!).toBeGreaterThanOrEqual(committedAt);
       // A flush outside any transaction commits its own, and notifies too.
       const em = stack.deps.orm.em.fork();
-      recordEvent(em, { projectId: project.id, contactId: body.data.contact, name: 'implicit' });
+      recordEvents(em, [{ projectId: project.id, contactId: body.data.contact, name: 'implicit' }]);
       await em.flush();
       await waitFor('the second notification', async () => (received.length >= 2 ? true : undefined), 5_000);
     } finally {

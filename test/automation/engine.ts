@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { EventDispatcher } from '../../src/modules/events/outbox/dispatcher';
+import { EventDispatcher } from '../../src/modules/outbox/dispatcher';
 import { automationTrigger } from '../../src/modules/automations/trigger';
 import type { DeliveryPump } from '../../src/modules/emails/delivery/pump';
 import { startStack, type TestStack } from '../helpers/stack';

@@ -1,4 +1,4 @@
-import { EventDispatcher } from '../../src/modules/events/outbox/dispatcher';
+import { EventDispatcher } from '../../src/modules/outbox/dispatcher';
 import { throwawayDatabaseUrl } from '../helpers/database';
 import { sql } from '../helpers/seed';
 import { startStack, type TestStack } from '../helpers/stack';

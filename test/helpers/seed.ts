@@ -1,6 +1,6 @@
 import { newId } from '../../src/db/columns';
 import { Contact } from '../../src/modules/contacts/entities';
-import { Event } from '../../src/modules/events/entities';
+import { Event } from '../../src/modules/outbox/entities';
 import type { TestStack } from './stack';
 
 /**

@@ -57,10 +57,10 @@ async function lockContact(contactId: string): Promise<Client> {
   return locker;
 }
 
-/** The chunk's MERGE is queued behind the test's row lock, its transaction open. */
+/** The chunk's contact write is queued behind the test's row lock, its transaction open. */
 const blockedMerge = () =>
   waitFor('the chunk to block on the locked contact', async () => {
-    const rows = await sql(stack, "select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike '%merge into contacts%'");
+    const rows = await sql(stack, "select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike '%insert into contacts as c%'");
     return rows.length > 0 ? true : undefined;
   });
 
@@ -147,7 +147,7 @@ describe('contact import when its worker stops mid-import (dev server)', () => {
     const first = await fragileWorker();
     await blockedMerge();
     // The process dies mid-chunk: its database session goes with it, and the chunk's writes roll back.
-    await sql(stack, "select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike '%merge into contacts%'");
+    await sql(stack, "select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike '%insert into contacts as c%'");
     await first.stop();
     await locker.query('rollback');
     await locker.end();

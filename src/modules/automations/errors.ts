@@ -14,8 +14,3 @@ export function invalidGraph(summary: string, problems: GraphProblem[]): ApiErro
 /** A step config that is well formed but does not fit the project (an unknown template, a bad filter, …). */
 export const invalidStepConfig = (field: string, message: string) =>
   badRequest(`Invalid step config: ${message}`, { errors: [{ field, message, code: 'invalid_config' }] });
-
-export const temporalUnavailable = (what: string) =>
-  new ApiError(503, 'SERVICE_UNAVAILABLE', `Temporal cannot be reached right now, so ${what}`, {
-    suggestion: 'Try again in a minute.',
-  });

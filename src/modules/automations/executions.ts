@@ -1,14 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ServiceError } from '@temporalio/client';
 import type { Deps } from '../../deps';
 import { ApiError, badRequest, conflict, notFound } from '../../http/errors';
+import { callTemporal } from '../../temporal/unavailable';
 import { cancelAutomation } from '../../../workflows/automation/lifecycle';
 import { normalizeEmail } from '../contacts/email';
 import { withdrawEmails } from '../emails/withdraw';
 import { Contact } from '../contacts/entities';
 import { ACTIVE_STATUSES } from '../../../workflows/automation/definition';
 import { AutomationExecution } from './entities';
-import { temporalUnavailable } from './errors';
 import type { ListExecutionsQuery, StartExecutionBody } from './schemas';
 import { serializeExecution } from './serialize';
 import { findAutomation } from './service';
@@ -57,13 +56,9 @@ export async function startManually(deps: Deps, em: EntityManager, projectId: st
   const automation = await findAutomation(em, projectId, automationId);
   if (!automation.enabled) throw badRequest('The workflow is disabled; enable it (PATCH enabled: true) to start executions');
   const contact = await contactFor(em, projectId, body);
-  let outcome;
-  try {
-    outcome = await startExecution(deps, em, automation, contact, { context: body.context, onUnreachable: 'release' });
-  } catch (err) {
-    if (err instanceof ServiceError) throw temporalUnavailable('the execution was not started');
-    throw err;
-  }
+  const outcome = await callTemporal('the execution was not started', () =>
+    startExecution(deps, em, automation, contact, { context: body.context, onUnreachable: 'release' }),
+  );
   if ('refused' in outcome) {
     const message =
       outcome.refused === 'ALREADY_ACTIVE'
@@ -98,17 +93,16 @@ async function markCancelled(em: EntityManager, ids: string[]): Promise<void> {
 async function cancelAll(deps: Deps, em: EntityManager, executions: Array<Pick<AutomationExecution, 'id' | 'temporalWorkflowId'>>): Promise<void> {
   const cancelled: string[] = [];
   try {
-    for (let i = 0; i < executions.length; i += CANCEL_CONCURRENCY) {
-      await Promise.all(
-        executions.slice(i, i + CANCEL_CONCURRENCY).map(async (e) => {
-          await cancelAutomation(deps.temporal, e.temporalWorkflowId);
-          cancelled.push(e.id);
-        }),
-      );
-    }
-  } catch (err) {
-    if (err instanceof ServiceError) throw temporalUnavailable('some executions were not cancelled');
-    throw err;
+    await callTemporal('some executions were not cancelled', async () => {
+      for (let i = 0; i < executions.length; i += CANCEL_CONCURRENCY) {
+        await Promise.all(
+          executions.slice(i, i + CANCEL_CONCURRENCY).map(async (e) => {
+            await cancelAutomation(deps.temporal, e.temporalWorkflowId);
+            cancelled.push(e.id);
+          }),
+        );
+      }
+    });
   } finally {
     if (cancelled.length) await markCancelled(em, cancelled);
   }

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Deps } from '../../deps';
 import { executePrepared } from '../../db/prepared';
 import { signalAutomation } from '../../../workflows/automation/lifecycle';
-import type { EventConsumer, OutboxEvent } from '../events/outbox/consumer';
+import type { EventConsumer, OutboxEvent } from '../outbox/consumer';
 import { Automation } from './entities';
 import { startExecution } from './start';
 

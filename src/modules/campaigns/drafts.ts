@@ -1,7 +1,7 @@
 import type { Config } from '../../config';
+import { draftFor } from '../emails/draft';
 import type { EmailDraft } from '../emails/enqueue';
-import { subscriptionLinks } from '../emails/links';
-import { renderEmail, templateVariables, type RecipientContact } from '../templates/render';
+import type { RecipientContact } from '../templates/render';
 import type { Campaign } from './entities';
 
 export type CampaignContent = Pick<Campaign, 'id' | 'projectId' | 'subject' | 'body' | 'from' | 'fromName' | 'replyTo' | 'type'>;
@@ -10,20 +10,15 @@ const TEST_SUBJECT_PREFIX = '[TEST] ';
 
 /** The campaign rendered for one recipient, as the delivery API takes it. */
 export async function campaignDraft(config: Config, campaign: CampaignContent, contact: RecipientContact): Promise<EmailDraft> {
-  const scope = templateVariables({ contact, links: subscriptionLinks(config, contact.id) });
-  const rendered = await renderEmail({ subject: campaign.subject, body: campaign.body }, scope);
-  return {
-    projectId: campaign.projectId,
-    contactId: contact.id,
-    to: { email: contact.email },
+  const content = {
+    subject: campaign.subject,
+    body: campaign.body,
     from: { email: campaign.from, name: campaign.fromName },
     replyTo: campaign.replyTo,
-    subject: rendered.subject,
-    html: rendered.body,
-    sourceType: 'CAMPAIGN',
     marketing: campaign.type === 'MARKETING',
-    campaignId: campaign.id,
   };
+  const draft = await draftFor(config, content, { projectId: campaign.projectId, contact, sourceType: 'CAMPAIGN' });
+  return { ...draft, campaignId: campaign.id };
 }
 
 /**

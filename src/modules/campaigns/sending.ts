@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ServiceError } from '@temporalio/client';
 import type { Deps } from '../../deps';
 import { newId } from '../../db/columns';
-import { ApiError, badRequest, forbidden, validationError } from '../../http/errors';
+import { badRequest, forbidden, validationError } from '../../http/errors';
+import { callTemporal } from '../../temporal/unavailable';
 import { startCampaignSend, stopCampaignSend } from '../../../workflows/campaigns/lifecycle';
 import { grouped } from '../../../workflows/campaigns/ids';
 import { Contact } from '../contacts/entities';
@@ -10,7 +10,7 @@ import { normalizeEmail } from '../contacts/email';
 import { assertVerifiedSender } from '../domains/sender';
 import { enqueueEmails } from '../emails/enqueue';
 import { forgetCampaignEmails, withdrawCampaignEmails } from '../emails/campaign-queue';
-import { FilterError, invalidFilter } from '../filters/errors';
+import { asFilterField } from '../filters/errors';
 import { listMembers } from '../members/service';
 import { Segment } from '../segments/entities';
 import { countAudience } from './audience';
@@ -18,11 +18,6 @@ import { parseDateTime } from './date-time';
 import { testDraft } from './drafts';
 import type { Campaign } from './entities';
 import { assertStatus, findCampaign, lockCampaign } from './service';
-
-const unavailable = (what: string) =>
-  new ApiError(503, 'SERVICE_UNAVAILABLE', `Sending cannot be scheduled right now, so ${what}`, {
-    suggestion: 'Try again in a minute.',
-  });
 
 /** `scheduledFor` as the platform's date parser reads it: null sends now; unreadable or not in the future is a 400. */
 export function scheduleTime(value: unknown, now = new Date()): Date | null {
@@ -48,12 +43,7 @@ async function audienceForSending(em: EntityManager, campaign: Campaign): Promis
   if (campaign.audienceType === 'SEGMENT' && !(await em.count(Segment, { id: campaign.segmentId!, projectId: campaign.projectId }))) {
     throw validationError([{ field: 'segmentId', message: 'The segment no longer exists', code: 'not_found' }], 'segmentId: the segment no longer exists');
   }
-  try {
-    return await countAudience(em, campaign);
-  } catch (err) {
-    if (err instanceof FilterError) throw invalidFilter(err, 'audienceCondition');
-    throw err;
-  }
+  return asFilterField('audienceCondition', () => countAudience(em, campaign));
 }
 
 export interface SendOutcome {
@@ -75,24 +65,23 @@ export async function sendCampaign(deps: Deps, em: EntityManager, projectId: str
     const audience = await audienceForSending(tx, campaign);
     campaign.status = at ? 'SCHEDULED' : 'SENDING';
     campaign.scheduledFor = at;
-    campaign.sendId = newId();
+    const sendId = newId();
+    campaign.sendId = sendId;
     campaign.totalRecipients = audience;
     await tx.flush();
-    try {
-      await startCampaignSend(deps.temporal, {
+    await callTemporal('nothing was changed', () =>
+      startCampaignSend(deps.temporal, {
         name: campaign.name,
         audience,
         input: {
           campaignId: campaign.id,
           projectId,
-          sendId: campaign.sendId,
+          sendId,
           scheduledFor: at?.toISOString() ?? null,
           batchSize: deps.config.CAMPAIGN_BATCH_SIZE,
         },
-      });
-    } catch (err) {
-      throw err instanceof ServiceError ? unavailable('nothing was changed') : err;
-    }
+      }),
+    );
     const message = at
       ? `Campaign scheduled for ${at.toISOString()}`
       : `Campaign is being sent to ${grouped(audience)} ${audience === 1 ? 'recipient' : 'recipients'}`;

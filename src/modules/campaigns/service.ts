@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { containsPattern } from '../../db/keyset';
 import { ApiError, conflict, notFound, validationError } from '../../http/errors';
 import { assertVerifiedSender } from '../domains/sender';
-import { FilterError, invalidFilter } from '../filters/errors';
+import { asFilterField } from '../filters/errors';
 import { parseFilterTree } from '../filters/resolve';
 import type { FilterTree } from '../filters/schemas';
 import { resolveForProject } from '../filters/service';
@@ -90,14 +90,11 @@ async function checkedAudience(em: EntityManager, projectId: string, body: Campa
     return { audienceType: 'SEGMENT', segmentId: body.segmentId!, audienceCondition: null };
   }
   if (body.audienceType === 'FILTERED') {
-    try {
+    return asFilterField('audienceCondition', async () => {
       const tree: FilterTree = parseFilterTree(body.audienceCondition);
       await resolveForProject(em, projectId, tree, { strict: true });
       return { audienceType: 'FILTERED', segmentId: null, audienceCondition: tree };
-    } catch (err) {
-      if (err instanceof FilterError) throw invalidFilter(err, 'audienceCondition');
-      throw err;
-    }
+    });
   }
   return { audienceType: 'ALL', segmentId: null, audienceCondition: null };
 }

@@ -1,6 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { recordEvent } from '../events/record';
-
 /** api.md "Contact subscription": the service event a change of state emits. */
 export type SubscriptionFlip = 'contact.subscribed' | 'contact.unsubscribed';
 
@@ -8,14 +5,4 @@ export type SubscriptionFlip = 'contact.subscribed' | 'contact.unsubscribed';
 export function flipOf(was: boolean | null, now: boolean): SubscriptionFlip | null {
   if (was === null || was === now) return null;
   return now ? 'contact.subscribed' : 'contact.unsubscribed';
-}
-
-/** Records the flip in the caller's unit of work, so it commits with the change that caused it. */
-export function recordFlip(
-  em: EntityManager,
-  contact: { id: string; projectId: string },
-  flip: SubscriptionFlip,
-  data: Record<string, unknown> = {},
-): void {
-  recordEvent(em, { projectId: contact.projectId, contactId: contact.id, name: flip, data });
 }

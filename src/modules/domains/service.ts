@@ -1,10 +1,10 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { ServiceError } from '@temporalio/client';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Deps } from '../../deps';
 import { SecretBox } from '../../crypto/secret-box';
 import { newId } from '../../db/columns';
-import { ApiError, conflict, notFound } from '../../http/errors';
+import { conflict, notFound } from '../../http/errors';
+import { callTemporal } from '../../temporal/unavailable';
 import { startDomainVerify, stopDomainVerify } from '../../../workflows/domain-verify/lifecycle';
 import { Domain } from './entities';
 import { newDkimKey } from './dkim';
@@ -41,13 +41,10 @@ export async function addDomain(deps: Deps, em: EntityManager, projectId: string
     throw err;
   }
   try {
-    await startDomainVerify(deps.temporal, domain);
+    await callTemporal('the domain was not added', () => startDomainVerify(deps.temporal, domain));
   } catch (err) {
     await em.remove(domain).flush();
-    if (!(err instanceof ServiceError)) throw err;
-    throw new ApiError(503, 'SERVICE_UNAVAILABLE', 'Background checks cannot be scheduled right now, so the domain was not added', {
-      suggestion: 'Try again in a minute.',
-    });
+    throw err;
   }
   return domain;
 }

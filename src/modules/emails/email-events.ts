@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { recordEvent } from '../events/record';
+import { recordEvents } from '../outbox/record';
 import type { SourceType } from './entities';
 
 /** An email's columns that its service events describe, as a query returns them. */
@@ -35,7 +35,7 @@ export type EmailEventName = 'email.delivery' | 'email.open' | 'email.click' | '
  */
 export function recordEmailEvent(em: EntityManager, email: EmailEventSource, name: EmailEventName, extra: Record<string, unknown> = {}): void {
   if (!email.contact_id) return;
-  recordEvent(em, {
+  recordEvents(em, [{
     projectId: email.project_id,
     contactId: email.contact_id,
     name,
@@ -48,5 +48,5 @@ export function recordEmailEvent(em: EntityManager, email: EmailEventSource, nam
       sourceType: email.source_type,
       ...extra,
     },
-  });
+  }]);
 }

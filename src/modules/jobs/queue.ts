@@ -1,7 +1,6 @@
-import { ServiceError } from '@temporalio/client';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Deps } from '../../deps';
-import { ApiError } from '../../http/errors';
+import { callTemporal } from '../../temporal/unavailable';
 import { startJobWorkflow, type JobWorkflowType } from '../../../workflows/jobs/lifecycle';
 import { createJob, deleteJob, type NewJob } from './store';
 
@@ -23,15 +22,14 @@ export async function queueJob(deps: Deps, em: EntityManager, queued: QueuedJob)
   const { job } = queued;
   await createJob(em, job, queued.chunks);
   try {
-    await startJobWorkflow(deps.temporal, queued.workflow, {
-      input: { jobId: job.id, projectId: job.projectId, total: job.total, chunkSize: queued.chunkSize },
-      summary: queued.summary,
-    });
+    await callTemporal('nothing was queued', () =>
+      startJobWorkflow(deps.temporal, queued.workflow, {
+        input: { jobId: job.id, projectId: job.projectId, total: job.total, chunkSize: queued.chunkSize },
+        summary: queued.summary,
+      }),
+    );
   } catch (err) {
     await deleteJob(em, job.id);
-    if (!(err instanceof ServiceError)) throw err;
-    throw new ApiError(503, 'SERVICE_UNAVAILABLE', 'Jobs cannot be queued right now, so nothing was queued', {
-      suggestion: 'Try again in a minute.',
-    });
+    throw err;
   }
 }

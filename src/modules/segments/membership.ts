@@ -1,6 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { recordEvent } from '../events/record';
+import { recordEvents } from '../outbox/record';
 import { resolveForProject } from '../filters/service';
 import { compileFilter } from '../filters/sql';
 import { Segment } from './entities';
@@ -62,10 +62,9 @@ export async function computeChunk(
         [segment.id, JSON.stringify(exited)],
       );
       const data = { segmentId: segment.id, segmentName: segment.name };
-      const record = (contactId: string, change: 'entry' | 'exit') =>
-        recordEvent(tx, { projectId: segment.projectId, contactId, name: membershipEventName(segment.name, segment.id, change), data });
-      entered.forEach((id) => record(id, 'entry'));
-      exited.forEach((id) => record(id, 'exit'));
+      const event = (contactId: string, change: 'entry' | 'exit') =>
+        ({ projectId: segment.projectId, contactId, name: membershipEventName(segment.name, segment.id, change), data });
+      recordEvents(tx, [...entered.map((id) => event(id, 'entry')), ...exited.map((id) => event(id, 'exit'))]);
     });
   }
   return {

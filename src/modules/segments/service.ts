@@ -1,12 +1,12 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ServiceError } from '@temporalio/client';
 import type { Deps } from '../../deps';
 import { newId } from '../../db/columns';
-import { ApiError, PlainError, badRequest, conflict, notFound } from '../../http/errors';
+import { PlainError, badRequest, conflict, notFound } from '../../http/errors';
+import { callTemporal } from '../../temporal/unavailable';
 import { computeSegmentNow, startSegmentTracking, stopSegmentTracking } from '../../../workflows/segments/lifecycle';
 import type { SegmentComputeResult } from '../../../workflows/segments/ids';
-import { FilterError, invalidFilter } from '../filters/errors';
+import { asFilterField } from '../filters/errors';
 import { parseFilterTree, type ResolvedTree } from '../filters/resolve';
 import type { FilterTree } from '../filters/schemas';
 import { countMatching, resolveForProject } from '../filters/service';
@@ -27,20 +27,10 @@ const isTracked = (s: Segment) => s.type === 'DYNAMIC' && s.trackMembership;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** A FilterError as decisions.md's 400 naming the problem. */
-async function asRequestError<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    if (err instanceof FilterError) throw invalidFilter(err, 'condition');
-    throw err;
-  }
-}
-
 /** The condition a DYNAMIC segment is saved with, checked strictly against what the project knows. */
 async function checkedCondition(em: EntityManager, projectId: string, segmentId: string, condition: unknown) {
   if (!isObject(condition)) throw new PlainError('condition is required and must be an object for DYNAMIC segments');
-  return asRequestError(async () => {
+  return asFilterField('condition', async () => {
     const tree: FilterTree = parseFilterTree(condition);
     const resolved = await resolveForProject(em, projectId, tree, { strict: true, segmentId });
     return { tree, resolved };
@@ -52,25 +42,16 @@ async function checkedCondition(em: EntityManager, projectId: string, segmentId:
  * bad input, answered as on a DYNAMIC segment rather than accepted against /openapi.json.
  */
 async function assertTreeShape(condition: unknown): Promise<void> {
-  if (condition !== undefined && condition !== null) await asRequestError(async () => parseFilterTree(condition));
+  if (condition !== undefined && condition !== null) await asFilterField('condition', async () => parseFilterTree(condition));
 }
 
 /** A stored condition, resolved leniently: fields deleted since match as absent, deleted segments as empty. */
 export const storedTree = (em: EntityManager, segment: Segment): Promise<ResolvedTree> =>
-  asRequestError(() => resolveForProject(em, segment.projectId, segment.condition, { segmentId: segment.id }));
-
-const unavailable = (what: string) =>
-  new ApiError(503, 'SERVICE_UNAVAILABLE', `Membership tracking cannot be scheduled right now, so ${what}`, {
-    suggestion: 'Try again in a minute.',
-  });
+  asFilterField('condition', () => resolveForProject(em, segment.projectId, segment.condition, { segmentId: segment.id }));
 
 /** Starts the tracking loop of a segment saved as tracked; Temporal being unreachable is a 503. */
 async function startTracking(deps: Deps, segment: Segment, what: string): Promise<void> {
-  try {
-    await startSegmentTracking(deps.temporal, segment, deps.config.SEGMENT_TRACKING_INTERVAL_MINUTES);
-  } catch (err) {
-    throw err instanceof ServiceError ? unavailable(what) : err;
-  }
+  await callTemporal(what, () => startSegmentTracking(deps.temporal, segment, deps.config.SEGMENT_TRACKING_INTERVAL_MINUTES));
 }
 
 /** The loop also ends by itself at its next computation, which finds nothing to track. */
@@ -185,13 +166,7 @@ export async function computeSegment(deps: Deps, em: EntityManager, projectId: s
   if (!segment.trackMembership) {
     throw badRequest('Membership tracking is off for this segment: turn trackMembership on, or use POST /segments/{id}/refresh for a count');
   }
-  let result: SegmentComputeResult | null;
-  try {
-    result = await computeSegmentNow(deps.temporal, segment);
-  } catch (err) {
-    if (err instanceof ServiceError) throw unavailable('nothing was computed');
-    throw err;
-  }
+  const result = await callTemporal('nothing was computed', () => computeSegmentNow(deps.temporal, segment));
   if (!result) throw conflict('The segment was deleted or stopped tracking while it was computed');
   return result;
 }

@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../../../config';
+import { draftFor } from '../../emails/draft';
 import { enqueueEmails } from '../../emails/enqueue';
-import { subscriptionLinks } from '../../emails/links';
 import { executePrepared } from '../../../db/prepared';
 import type { TemplateType } from '../../templates/entities';
-import { TemplateError, renderEmail, templateVariables } from '../../templates/render';
+import { TemplateError } from '../../templates/render';
 import type { SendEmailConfig } from '../../../../workflows/automation/definition';
 import { StepFailed } from './errors';
 import type { LiveExecution } from '../records';
@@ -40,31 +40,25 @@ export async function sendStepEmail(
   const { execution, contact } = live;
   const [template] = await executePrepared<TemplateRow>(em, 'automation_step_template', TEMPLATE, [step.config.templateId, execution.projectId]);
   if (!template) throw new StepFailed(`Template ${step.config.templateId} no longer exists`);
-  const scope = templateVariables({ contact, links: subscriptionLinks(config, contact.id), requestData: context });
-  let rendered;
+  const custom = step.config.recipient?.type === 'CUSTOM' ? step.config.recipient.email : undefined;
+  const to = custom ?? contact.email;
+  const content = {
+    subject: template.subject,
+    body: template.body,
+    from: { email: template.from, name: template.from_name },
+    replyTo: template.reply_to,
+    marketing: template.type === 'MARKETING',
+    templateId: template.id,
+  };
+  let draft;
   try {
-    rendered = await renderEmail({ subject: template.subject, body: template.body }, scope);
+    draft = await draftFor(config, content, { projectId: execution.projectId, contact, sourceType: 'WORKFLOW', to: { email: to }, data: context });
   } catch (err) {
     if (err instanceof TemplateError) throw new StepFailed(`Template ${template.id} does not render: ${err.message}`);
     throw err;
   }
-  const custom = step.config.recipient?.type === 'CUSTOM' ? step.config.recipient.email : undefined;
-  const to = custom ?? contact.email;
   const [email] = await enqueueEmails(em, [
-    {
-      projectId: execution.projectId,
-      contactId: custom ? null : contact.id,
-      to: { email: to },
-      from: { email: template.from, name: template.from_name },
-      replyTo: template.reply_to,
-      // A value with a line break would otherwise end the Subject field early.
-      subject: rendered.subject.replace(/[\r\n]+/g, ' '),
-      html: rendered.body,
-      sourceType: 'WORKFLOW',
-      marketing: template.type === 'MARKETING',
-      templateId: template.id,
-      workflow: { executionId: execution.id, stepId: step.id },
-    },
+    { ...draft, contactId: custom ? null : contact.id, workflow: { executionId: execution.id, stepId: step.id } },
   ]);
   return { emailId: email!.id, to };
 }

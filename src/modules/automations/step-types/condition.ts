@@ -1,4 +1,4 @@
-import { FilterError, invalidFilter } from '../../filters/errors';
+import { asFilterField } from '../../filters/errors';
 import { parseFilterTree } from '../../filters/resolve';
 import { FilterTreeSchema, filterTreeInput } from '../../filters/schemas';
 import { resolveForProject } from '../../filters/service';
@@ -16,15 +16,11 @@ const filterField = (subject: Subject) => (subject.kind === 'field' ? subject.fi
 export const condition: ApiStepType<'CONDITION'> = {
   config: filterTreeInput(),
   output: FilterTreeSchema,
-  async parse(em, projectId, raw) {
-    try {
+  parse: (em, projectId, raw) =>
+    asFilterField('config', async () => {
       const tree = parseFilterTree(raw);
       await resolveForProject(em, projectId, tree, { strict: true, context: true });
       return tree;
-    } catch (err) {
-      if (err instanceof FilterError) throw invalidFilter(err, 'config');
-      throw err;
-    }
-  },
+    }),
   references: (config, subject) => filterFields(config).includes(filterField(subject)),
 };

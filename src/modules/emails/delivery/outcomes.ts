@@ -1,8 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../../db/orm';
 import type { Logger } from '../../../logger';
-import { notifyAfterCommit } from '../../../db/commit-notifier';
-import { OUTBOX_CHANNEL } from '../../events/outbox/channel';
+import { INSERT_EVENTS, eventsRecorded } from '../../outbox/record';
 import { emailEventColumns, emailEventDataSql } from '../email-events';
 
 /** How one delivery attempt ended. */
@@ -19,7 +18,7 @@ with sent as (
   from jsonb_to_recordset(?::jsonb) as s("id" uuid, "at" timestamptz)
   where e."id" = s."id" and e."status" = 'PENDING'
   returning ${emailEventColumns('e')})
-insert into events ("id", "created_at", "project_id", "contact_id", "name", "data")
+${INSERT_EVENTS}
 select gen_random_uuid(), now(), "project_id", "contact_id", 'email.sent', ${emailEventDataSql}
 from sent where "contact_id" is not null`;
 
@@ -102,7 +101,7 @@ export class OutcomeWriter {
 /** Marks PENDING emails SENT at the given times, with their `email.sent` events; notifies the outbox at commit. */
 export async function markSent(tx: EntityManager, sent: Array<{ id: string; at: string }>): Promise<void> {
   await tx.execute(MARK_SENT, [JSON.stringify(sent)]);
-  notifyAfterCommit(tx, OUTBOX_CHANNEL);
+  eventsRecorded(tx);
 }
 
 async function write(tx: EntityManager, batch: Outcome[]): Promise<void> {

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { backoffMs } from '../../../db/backoff';
-import type { Orm } from '../../../db/orm';
-import { WakeLoop } from '../../../db/wake-loop';
-import type { Logger } from '../../../logger';
+import { backoffMs } from '../../db/backoff';
+import type { Orm } from '../../db/orm';
+import { WakeLoop } from '../../db/wake-loop';
+import type { Logger } from '../../logger';
 import { OUTBOX_CHANNEL } from './channel';
 import type { EventConsumer, OutboxEvent } from './consumer';
 

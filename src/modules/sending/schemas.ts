@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ContactData } from '../contacts/schemas';
 import { MAX_TEMPLATE_LENGTH } from '../templates/engine';
 import { Email } from '../users/schemas';
-import { DISPOSITIONS } from './entities';
+import { DISPOSITIONS } from '../emails/entities';
 
 /** Recipients per /v1/send request (docs/sending.md). */
 export const MAX_RECIPIENTS = 50;

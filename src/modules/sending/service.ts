@@ -7,11 +7,11 @@ import { upsertContact } from '../contacts/write';
 import { assertRecentlyVerifiedSender } from '../domains/verified-senders';
 import type { Project } from '../projects/entities';
 import type { Template } from '../templates/entities';
-import { TemplateError, renderEmail, templateSyntaxProblems, templateVariables, type EmailContent } from '../templates/render';
+import { TemplateError, templateSyntaxProblems } from '../templates/render';
 import { findTemplate } from '../templates/service';
-import { MAX_MESSAGE_BYTES, messageSize, type Mailbox, type OutgoingAttachment } from './compose';
-import { enqueueEmails, type EmailDraft } from './enqueue';
-import { subscriptionLinks } from './links';
+import { MAX_MESSAGE_BYTES, messageSize, type Mailbox, type OutgoingAttachment } from '../emails/compose';
+import { draftFor, type DraftContent, type DraftRecipient } from '../emails/draft';
+import { enqueueEmails, type EmailDraft } from '../emails/enqueue';
 import type { SendBody } from './schemas';
 
 export interface SentEmail {
@@ -19,16 +19,8 @@ export interface SentEmail {
   email: string;
 }
 
-/** What every recipient of a request gets, before rendering. */
-interface Content extends EmailContent {
-  from: Mailbox;
-  replyTo: string | null;
-  templateId: string | null;
-  marketing: boolean;
-}
-
 /** The template supplies subject, body, sender and reply-to; the request's fields override each. */
-function contentOf(body: SendBody, template: Template | null): Content {
+function contentOf(body: SendBody, template: Template | null): DraftContent {
   const from: Mailbox =
     typeof body.from === 'string'
       ? { email: body.from, name: body.name ?? template?.fromName ?? null }
@@ -57,11 +49,10 @@ const tooLarge = (size: number) =>
     suggestion: 'Send smaller attachments, or link to large files instead of attaching them.',
   });
 
-async function render(content: Content, scope: Record<string, unknown>): Promise<EmailContent> {
+/** The recipient's email; a template that does not render is the request's 422. */
+async function draftOf(config: Config, content: DraftContent, recipient: DraftRecipient): Promise<EmailDraft> {
   try {
-    const rendered = await renderEmail(content, scope);
-    // A value with a line break would otherwise end the Subject field early.
-    return { subject: rendered.subject.replace(/[\r\n]+/g, ' '), body: rendered.body };
+    return await draftFor(config, content, recipient);
   } catch (err) {
     if (err instanceof TemplateError) throw templateFailure([{ field: 'body', message: err.message }]);
     throw err;
@@ -107,22 +98,14 @@ export async function sendEmails(
       const { contact } = await upsertContact(tx, projectId, { email: recipient.email, subscribed: body.subscribed, data }, {
         defaultSubscribed: false,
       });
-      const scope = templateVariables({ contact, links: subscriptionLinks(config, contact.id), requestData: data });
-      const rendered = await render(content, scope);
-      const draft: EmailDraft = {
+      const rendered = await draftOf(config, content, {
         projectId,
-        contactId: contact.id,
-        to: { email: contact.email, name: recipient.name ?? null },
-        from: content.from,
-        replyTo: content.replyTo,
-        subject: rendered.subject,
-        html: rendered.body,
-        headers: body.headers ?? {},
-        attachments,
+        contact,
         sourceType: 'TRANSACTIONAL',
-        marketing: content.marketing,
-        templateId: content.templateId,
-      };
+        to: { email: contact.email, name: recipient.name ?? null },
+        data,
+      });
+      const draft: EmailDraft = { ...rendered, headers: body.headers ?? {}, attachments };
       const size = messageSize(draft);
       if (size > MAX_MESSAGE_BYTES) throw tooLarge(size);
       drafts.push(draft);

@@ -1,0 +1,49 @@
+import type { DataInput } from '../contacts/custom-fields';
+import { renderEmail, templateVariables, type EmailContent, type RecipientContact } from '../templates/render';
+import type { Mailbox } from './compose';
+import type { SourceType } from './entities';
+import type { EmailDraft } from './enqueue';
+import { subscriptionLinks, type LinkSettings } from './links';
+
+/** What a producer sends before rendering: a template's or a campaign's fields, or a request's. */
+export interface DraftContent extends EmailContent {
+  from: Mailbox;
+  replyTo?: string | null;
+  /** From a MARKETING template or campaign. */
+  marketing: boolean;
+  templateId?: string | null;
+}
+
+export interface DraftRecipient {
+  projectId: string;
+  contact: RecipientContact;
+  sourceType: SourceType;
+  /** The contact's address unless given. */
+  to?: Mailbox;
+  /** The request's or the execution's data, as template variables over the contact's own. */
+  data?: DataInput;
+}
+
+/**
+ * The email of one recipient, for every producer (/v1/send, campaigns, automations): the content rendered
+ * with the contact's variables and subscription links. A template that does not render throws TemplateError,
+ * which each producer answers in its own way.
+ */
+export async function draftFor(config: LinkSettings, content: DraftContent, recipient: DraftRecipient): Promise<EmailDraft> {
+  const { contact } = recipient;
+  const scope = templateVariables({ contact, links: subscriptionLinks(config, contact.id), requestData: recipient.data });
+  const rendered = await renderEmail({ subject: content.subject, body: content.body }, scope);
+  return {
+    projectId: recipient.projectId,
+    contactId: contact.id,
+    to: recipient.to ?? { email: contact.email },
+    from: content.from,
+    replyTo: content.replyTo,
+    // A value with a line break would otherwise end the Subject field early.
+    subject: rendered.subject.replace(/[\r\n]+/g, ' '),
+    html: rendered.body,
+    sourceType: recipient.sourceType,
+    marketing: content.marketing,
+    templateId: content.templateId ?? null,
+  };
+}
