@@ -4,7 +4,7 @@ import {
 } from '@temporalio/workflow';
 import { stepSummary } from '../../src/modules/automations/describe';
 import { firstStep, nextStep, type Next } from '../../src/modules/automations/interpreter';
-import { AutomationIdKey, CurrentStepKey } from '../../src/temporal/search-attributes';
+import { AutomationIdKey, CurrentStepKey } from '../search-attributes';
 import { AUTOMATION_EVENT_SIGNAL, EXECUTION_GONE, STEP_FAILED, type AutomationEvent, type AutomationInput, type AutomationResult } from './ids';
 import { Inbox } from './inbox';
 import { ExecutionGoneSignal, Mirror } from './mirror';

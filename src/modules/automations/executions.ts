@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ServiceError } from '@temporalio/client';
 import type { Deps } from '../../deps';
 import { ApiError, badRequest, conflict, notFound } from '../../http/errors';
-import { cancelAutomation } from '../../../workflows/automation/lifecycle';
+import { cancelAutomation } from '../../temporal/automation';
 import { normalizeEmail } from '../contacts/email';
 import { withdrawEmails } from '../emails/withdraw';
 import { Contact } from '../contacts/entities';

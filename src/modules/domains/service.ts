@@ -5,7 +5,7 @@ import type { Deps } from '../../deps';
 import { SecretBox } from '../../crypto/secret-box';
 import { newId } from '../../db/columns';
 import { ApiError, conflict, notFound } from '../../http/errors';
-import { startDomainVerify, stopDomainVerify } from '../../../workflows/domain-verify/lifecycle';
+import { startDomainVerify, stopDomainVerify } from '../../temporal/domain-verify';
 import { Domain } from './entities';
 import { newDkimKey } from './dkim';
 import { expectedRecords } from './records';

@@ -2,7 +2,7 @@ import { ServiceError } from '@temporalio/client';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Deps } from '../../deps';
 import { ApiError } from '../../http/errors';
-import { startJobWorkflow, type JobWorkflowType } from '../../../workflows/jobs/lifecycle';
+import { startJobWorkflow, type JobWorkflowType } from '../../temporal/jobs';
 import { createJob, deleteJob, type NewJob } from './store';
 
 export interface QueuedJob {

@@ -4,7 +4,7 @@ import { ServiceError } from '@temporalio/client';
 import type { Deps } from '../../deps';
 import { newId } from '../../db/columns';
 import { ApiError, PlainError, badRequest, conflict, notFound } from '../../http/errors';
-import { computeSegmentNow, startSegmentTracking, stopSegmentTracking } from '../../../workflows/segments/lifecycle';
+import { computeSegmentNow, startSegmentTracking, stopSegmentTracking } from '../../temporal/segments';
 import type { SegmentComputeResult } from '../../../workflows/segments/ids';
 import { FilterError, invalidFilter } from '../filters/errors';
 import { parseFilterTree, type ResolvedTree } from '../filters/resolve';

@@ -1,5 +1,5 @@
 import type { Deps } from '../deps';
-import type { RouteDef } from './route';
+import type { RouteDef } from '../http/route';
 import { configRoutes } from '../modules/config/routes';
 import { openapiRoutes } from '../modules/openapi/routes';
 import { userRoutes } from '../modules/users/routes';
