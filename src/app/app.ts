@@ -3,7 +3,7 @@ import Router from '@koa/router';
 import type { Deps } from '../deps';
 import type { AppContext, AppState } from '../http/context';
 import { allowedMethods, methodNotAllowed } from '../http/allow';
-import { errorHandler } from '../http/error-handler';
+import { errorHandler } from './error-handler';
 import { ApiError } from '../http/errors';
 import { mountRoutes } from './mount';
 import { RateLimiter } from '../http/rate-limit';

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TemplateUsageSource } from '../templates/usage';
 import { filterFields } from '../usage/filter-tree';
-import type { ReferenceSource, Subject } from '../usage/references';
+import { filterFieldOf, type ReferenceSource, type Subject } from '../usage/references';
 import { Automation, AutomationStep } from './entities';
 
 /** Workflows whose SEND_EMAIL steps send the template (GET /templates/{id}/usage; template DELETE is 409 while any does). */
@@ -14,15 +14,12 @@ export const workflowTemplateUsage: TemplateUsageSource = async (em, projectId, 
   return { workflows: rows };
 };
 
-// references.ts lists this source, so only its types are imported here (no import cycle).
-const filterField = (subject: Subject) => (subject.kind === 'field' ? subject.field : `event.${subject.name}`);
-
 /** Whether a step names the subject: CONDITION filters, WAIT_FOR_EVENT's event, UPDATE_CONTACT's data keys. */
 function stepReferences(step: AutomationStep, subject: Subject): boolean {
   const config = step.config;
   switch (step.type) {
     case 'CONDITION':
-      return filterFields(config).includes(filterField(subject));
+      return filterFields(config).includes(filterFieldOf(subject));
     case 'WAIT_FOR_EVENT':
       return subject.kind === 'event' && config.eventName === subject.name;
     case 'UPDATE_CONTACT': {
