@@ -1,6 +1,6 @@
 import type { Config } from '../../config';
 import type { EmailDraft } from '../emails/enqueue';
-import { subscriptionLinks } from '../emails/links';
+import { subscriptionLinks } from '../links/subscription';
 import { renderEmail, templateVariables, type RecipientContact } from '../templates/render';
 import type { Campaign } from './entities';
 

@@ -11,7 +11,7 @@ import { TemplateError, renderEmail, templateSyntaxProblems, templateVariables, 
 import { findTemplate } from '../templates/service';
 import { MAX_MESSAGE_BYTES, messageSize, type Mailbox, type OutgoingAttachment } from './compose';
 import { enqueueEmails, type EmailDraft } from './enqueue';
-import { subscriptionLinks } from './links';
+import { subscriptionLinks } from '../links/subscription';
 import type { SendBody } from './schemas';
 
 export interface SentEmail {

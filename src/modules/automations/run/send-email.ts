@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../../../config';
 import { enqueueEmails } from '../../emails/enqueue';
-import { subscriptionLinks } from '../../emails/links';
+import { subscriptionLinks } from '../../links/subscription';
 import { executePrepared } from '../../../db/prepared';
 import type { TemplateType } from '../../templates/entities';
 import { TemplateError, renderEmail, templateVariables } from '../../templates/render';
