@@ -63,6 +63,20 @@ module.exports = {
         dependencyTypesNot: ['type-only', 'type-import'],
       },
     },
+    {
+      name: 'errors-leaf',
+      severity: 'error',
+      comment: 'the error envelope (src/http/errors.ts) is a leaf every layer may throw from: it imports nothing of the project',
+      from: { path: '^src/http/errors[.]ts$' },
+      to: { path: '^(src|workflows|activities)/' },
+    },
+    {
+      name: 'links-low',
+      severity: 'error',
+      comment: 'the links put into emails are one low module: values only from leaves and the framework',
+      from: { path: '^src/modules/links/' },
+      to: { path: above(WORKFLOWS, TEMPORAL, MODULES, ACTIVITIES, COMPOSITION), pathNot: '^src/modules/links/', dependencyTypesNot: ['type-only'] },
+    },
     layer('leaves-import-up', LEAVES, above(FRAMEWORK, WORKFLOWS, TEMPORAL, MODULES, ACTIVITIES, COMPOSITION)),
     layer('framework-imports-up', FRAMEWORK, above(WORKFLOWS, TEMPORAL, MODULES, ACTIVITIES, COMPOSITION), '^src/http/context[.]ts$'),
     {
