@@ -23,7 +23,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { closeDeps, createDeps } from '../src/bootstrap';
-import { createApp } from '../src/http/app';
+import { createApp } from '../src/app/app';
 import { writeWorkflowBundle } from '../src/temporal/workflow-bundle';
 import { workerNodeOptions } from '../src/main/worker-heap';
 import type { TemporalGateway } from '../src/temporal/client';

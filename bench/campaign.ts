@@ -14,7 +14,7 @@ import { rm } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { closeDeps, createDeps } from '../src/bootstrap';
-import { createApp } from '../src/http/app';
+import { createApp } from '../src/app/app';
 import type { TemporalGateway } from '../src/temporal/client';
 import { bundleWorkflows, startWorkerProcess, workerEnv, type WorkerProcess } from '../test/helpers/worker-processes';
 import type { SinkCounts } from './lib/counting-sink-server';

@@ -7,7 +7,8 @@
  * the count BENCH_RUNS times (default 10) after one warm-up and prints each time, the median and the plan.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { initOrm, migrate } from '../src/db/orm';
+import { initOrm } from '../src/app/orm';
+import { migrate } from '../src/db/orm';
 import { createProject } from '../src/modules/projects/service';
 import { signup } from '../src/modules/users/service';
 import { Project } from '../src/modules/projects/entities';

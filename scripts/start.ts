@@ -27,7 +27,7 @@ async function shutdown(code: number): Promise<never> {
     stopping = true;
     log('\n[postwire] stopping…');
     for (const child of children) child.kill('SIGTERM');
-    await Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null)));
+    await Promise.all(children.filter((c) => c.exitCode === null).map((c) => new Promise((r) => c.once('exit', r))));
     for (const stop of stops.reverse()) await stop().catch(() => {});
   }
   process.exit(code);
@@ -57,7 +57,7 @@ async function main() {
     const temporal = await ensureTemporal(ports.temporal, ports.temporalUi, log);
     return { pg, temporal };
   });
-  stops.push(pg.stop, temporal.stop);
+  stops.push(() => pg.stop(), () => temporal.stop());
   void temporal.exited.then((code) => {
     if (stopping) return;
     log(`[postwire] the Temporal dev server exited with code ${code}`);
@@ -66,7 +66,7 @@ async function main() {
   const databaseUrl = process.env.DATABASE_URL ?? (await ensureDatabase(pg.adminUrl, 'postwire'));
 
   const capture = process.env.SMTP_URL ? null : await startMailCapture(ports.smtp, ports.mailWeb);
-  if (capture) stops.push(capture.stop);
+  if (capture) stops.push(() => capture.stop());
 
   const env: NodeJS.ProcessEnv = {
     ...devSecrets(),

@@ -1,6 +1,6 @@
 import { loadConfig, type Config } from './config';
 import { createLogger } from './logger';
-import { initOrm } from './db/orm';
+import { initOrm } from './app/orm';
 import { createTemporalGateway } from './temporal/client';
 import { createMailer } from './mail/mailer';
 import { createDnsResolver } from './dns/resolver';

@@ -1,4 +1,5 @@
-import { initOrm, migrate, type Orm } from '../../src/db/orm';
+import { initOrm } from '../../src/app/orm';
+import { migrate, type Orm } from '../../src/db/orm';
 import { ensureDatabase, ensurePostgres } from '../../scripts/lib/postgres';
 import { ports } from '../../scripts/lib/ports';
 

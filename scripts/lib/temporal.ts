@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { dataDir, temporalCli } from './paths';
 import { isPortOpen, waitForPort } from './net';
-import { SEARCH_ATTRIBUTES } from '../../src/temporal/search-attributes';
+import { SEARCH_ATTRIBUTES } from '../../workflows/search-attributes';
 
 export interface TemporalHandle {
   address: string;

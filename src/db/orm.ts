@@ -1,34 +1,46 @@
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
-import { entities } from './entities';
 import { CommitNotifier } from './commit-notifier';
-import { outboxNotifications } from '../modules/outbox/channel';
 import { migrationsList } from './migrations';
 
 export type Orm = MikroORM;
 
 /**
+ * What the ORM maps, given by the composition root (src/app/orm.ts) so this layer names no module: the entities,
+ * and the channel to notify after a commit that inserted rows of an entity (src/db/commit-notifier.ts).
+ */
+export interface OrmSchema {
+  entities: NonNullable<Options['entities']>;
+  notifyOnCommit: Record<string, string>;
+}
+
+/**
  * `statementTimeoutMs` bounds every statement of the pool's connections (PostgreSQL's statement_timeout, set
  * when a connection opens); 0 leaves them unbounded.
  */
-export function ormOptions(databaseUrl: string, poolSize = 20, statementTimeoutMs = 0): Options {
+export function ormOptions(schema: OrmSchema, databaseUrl: string, poolSize = 20, statementTimeoutMs = 0): Options {
   return {
     clientUrl: databaseUrl,
     ...(statementTimeoutMs > 0 ? { driverOptions: { connection: { statement_timeout: statementTimeoutMs } } } : {}),
-    entities,
+    entities: schema.entities,
     extensions: [Migrator],
     pool: { min: 0, max: poolSize },
     migrations: { migrationsList, transactional: true, allOrNothing: true, snapshot: false },
     // Entities are plain column maps; references are enforced by deferred foreign keys in migrations.
     discovery: { warnWhenNoEntities: true },
     forceUtcTimezone: true,
-    subscribers: [new CommitNotifier(outboxNotifications)],
+    subscribers: [new CommitNotifier(schema.notifyOnCommit)],
     debug: false,
   };
 }
 
-export function initOrm(databaseUrl: string, poolSize?: number, statementTimeoutMs?: number): Promise<Orm> {
-  return MikroORM.init(ormOptions(databaseUrl, poolSize, statementTimeoutMs));
+export function initOrmOf(
+  schema: OrmSchema,
+  databaseUrl: string,
+  poolSize?: number,
+  statementTimeoutMs?: number,
+): Promise<Orm> {
+  return MikroORM.init(ormOptions(schema, databaseUrl, poolSize, statementTimeoutMs));
 }
 
 export async function migrate(orm: Orm): Promise<string[]> {

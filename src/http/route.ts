@@ -54,7 +54,7 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
   plainBodyErrors?: boolean;
   /** Answers a path that names nothing (a malformed parameter) when the route's 404 is not the JSON envelope, e.g. an HTML page. */
   malformedPath?: (ctx: AppContext) => void;
-  /** Honours the `Idempotency-Key` header (api.md "Idempotency"); see src/http/idempotency.ts. */
+  /** Honours the `Idempotency-Key` header (api.md "Idempotency"); see src/app/idempotency.ts. */
   idempotent?: boolean;
   responses: Record<number, ResponseDoc>;
   handler: (ctx: AppContext, input: RouteInput<P, Q, B>) => Promise<void> | void;

@@ -1,5 +1,5 @@
 import { createDeps, closeDeps, runMain } from '../bootstrap';
-import { createApp } from '../http/app';
+import { createApp } from '../app/app';
 import { pruneEndedSessions } from '../auth/ended-sessions';
 
 runMain(async () => {

@@ -1,5 +1,6 @@
 import { loadConfig } from '../config';
-import { initOrm, migrate } from '../db/orm';
+import { initOrm } from '../app/orm';
+import { migrate } from '../db/orm';
 import { runMain } from '../bootstrap';
 
 runMain(async () => {

@@ -5,7 +5,7 @@ import { createActivities } from '../../activities';
 import { workflowsPath } from '../../workflows/path';
 import { DeliveryPump } from '../modules/emails/delivery/pump';
 import { EventDispatcher } from '../modules/outbox/dispatcher';
-import { eventConsumers } from '../modules/events/outbox/consumers';
+import { eventConsumers } from '../app/consumers';
 import { startHousekeeping } from './housekeeping';
 import { limitWorkerHeapGrowth } from './worker-heap';
 

@@ -1,5 +1,5 @@
 import { defaultPayloadConverter, type Payload } from '@temporalio/common';
-import { AutomationIdKey, ContactIdKey, CurrentStepKey, ProjectIdKey } from '../../src/temporal/search-attributes';
+import { AutomationIdKey, ContactIdKey, CurrentStepKey, ProjectIdKey } from '../../workflows/search-attributes';
 import { waitFor } from '../helpers/wait';
 import { startEngine, type Engine } from './engine';
 import { addContact, executionIn, linearWorkflow, startExecution, tenant, waitingAt } from './helpers';

@@ -9,7 +9,7 @@ import { waitFor } from '../helpers/wait';
 import { addContact } from '../segments/helpers';
 import { ENQUEUE_CONCURRENCY, STEPS_PER_RUN, campaignWorkflowId } from '../../workflows/campaigns/ids';
 import { listDomains } from '../domains/helpers';
-import { stopDomainVerify } from '../../workflows/domain-verify/lifecycle';
+import { stopDomainVerify } from '../../src/temporal/domain-verify';
 import { domainVerifyWorkflowId } from '../../workflows/domain-verify/ids';
 import { campaignState, campaignTenant, createCampaign, seedContacts, type CampaignTenant } from './helpers';
 

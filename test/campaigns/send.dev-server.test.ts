@@ -1,4 +1,4 @@
-import { CampaignIdKey, ProjectIdKey } from '../../src/temporal/search-attributes';
+import { CampaignIdKey, ProjectIdKey } from '../../workflows/search-attributes';
 import { startStack, type TestStack } from '../helpers/stack';
 import { startWorker } from '../helpers/temporal';
 import { parseMail, waitForMail } from '../helpers/mail';

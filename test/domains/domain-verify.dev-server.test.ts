@@ -2,7 +2,7 @@ import { startStack, type TestStack } from '../helpers/stack';
 import { newTenant } from '../helpers/fixtures';
 import { startWorker } from '../helpers/temporal';
 import { waitFor } from '../helpers/wait';
-import { ProjectIdKey } from '../../src/temporal/search-attributes';
+import { ProjectIdKey } from '../../workflows/search-attributes';
 import { domainVerifyWorkflowId } from '../../workflows/domain-verify/ids';
 import { addDomain, bearer, getDomain } from './helpers';
 

@@ -5,7 +5,7 @@ import { newTenant } from '../helpers/fixtures';
 import { gatewayFor, startWorker, timeSkippingEnv } from '../helpers/temporal';
 import { waitFor } from '../helpers/wait';
 import { domainVerifyWorkflowId } from '../../workflows/domain-verify/ids';
-import { startDomainVerify } from '../../workflows/domain-verify/lifecycle';
+import { startDomainVerify } from '../../src/temporal/domain-verify';
 import type { TestProject } from '../helpers/fixtures';
 import { addDomain, bearer, getDomain, publish, recordOf } from './helpers';
 

@@ -3,7 +3,7 @@ import { startStack, type TestStack } from '../helpers/stack';
 import { startWorker } from '../helpers/temporal';
 import { sql } from '../helpers/seed';
 import { waitFor } from '../helpers/wait';
-import { ProjectIdKey } from '../../src/temporal/search-attributes';
+import { ProjectIdKey } from '../../workflows/search-attributes';
 import { addContact, contactsOf, csv, eventsOf, projectState, settled, tenant, upload, type Tenant } from './helpers';
 
 let stack: TestStack;

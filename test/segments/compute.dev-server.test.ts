@@ -2,7 +2,7 @@ import { startStack, type TestStack } from '../helpers/stack';
 import { startWorker } from '../helpers/temporal';
 import { waitFor } from '../helpers/wait';
 import { sql } from '../helpers/seed';
-import { ProjectIdKey } from '../../src/temporal/search-attributes';
+import { ProjectIdKey } from '../../workflows/search-attributes';
 import { COMPUTE_CHUNK, segmentComputeWorkflowId, segmentTrackingWorkflowId } from '../../workflows/segments/ids';
 import { addContact, createSegment, proPlan, segmentEvents, tenant, type Tenant } from './helpers';
 

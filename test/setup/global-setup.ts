@@ -1,4 +1,5 @@
-import { initOrm, migrate } from '../../src/db/orm';
+import { initOrm } from '../../src/app/orm';
+import { migrate } from '../../src/db/orm';
 import { admin, databaseUrl, templateName } from './db';
 
 const STALE_AFTER_SECONDS = 6 * 3600;

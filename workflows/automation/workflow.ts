@@ -5,7 +5,7 @@ import {
 import { stepSummary } from './describe';
 import { firstStep, type Next } from './entry';
 import { nextStep } from './interpreter';
-import { AutomationIdKey, CurrentStepKey } from '../../src/temporal/search-attributes';
+import { AutomationIdKey, CurrentStepKey } from '../search-attributes';
 import { AUTOMATION_EVENT_SIGNAL, EXECUTION_GONE, STEP_FAILED, type AutomationEvent, type AutomationInput, type AutomationResult } from './ids';
 import { Inbox } from './inbox';
 import { ExecutionGoneSignal, Mirror } from './mirror';

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Deps } from '../../deps';
 import { ApiError, badRequest, conflict, notFound } from '../../http/errors';
 import { callTemporal } from '../../temporal/unavailable';
-import { cancelAutomation } from '../../../workflows/automation/lifecycle';
+import { cancelAutomation } from '../../temporal/automation';
 import { normalizeEmail } from '../contacts/email';
 import { withdrawEmails } from '../emails/withdraw';
 import { Contact } from '../contacts/entities';

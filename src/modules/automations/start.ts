@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Deps } from '../../deps';
 import { newId } from '../../db/columns';
 import { executePrepared } from '../../db/prepared';
-import { startAutomation } from '../../../workflows/automation/lifecycle';
+import { startAutomation } from '../../temporal/automation';
 import { automationSummary, automationWorkflowId } from '../../../workflows/automation/ids';
 import { ACTIVE_STATUSES, type Definition } from '../../../workflows/automation/definition';
 import { AutomationExecution, type Automation } from './entities';

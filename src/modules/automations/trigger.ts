@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Deps } from '../../deps';
 import { executePrepared } from '../../db/prepared';
-import { signalAutomation } from '../../../workflows/automation/lifecycle';
+import { signalAutomation } from '../../temporal/automation';
 import type { EventConsumer, OutboxEvent } from '../outbox/consumer';
 import { Automation } from './entities';
 import { startExecution } from './start';

@@ -3,7 +3,7 @@ import type { Deps } from '../../deps';
 import { newId } from '../../db/columns';
 import { badRequest, forbidden, validationError } from '../../http/errors';
 import { callTemporal } from '../../temporal/unavailable';
-import { startCampaignSend, stopCampaignSend } from '../../../workflows/campaigns/lifecycle';
+import { startCampaignSend, stopCampaignSend } from '../../temporal/campaigns';
 import { grouped } from '../../../workflows/campaigns/ids';
 import { Contact } from '../contacts/entities';
 import { normalizeEmail } from '../contacts/email';

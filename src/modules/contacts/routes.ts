@@ -1,7 +1,7 @@
 import type { Deps } from '../../deps';
 import { requireProject } from '../../http/context';
 import { defineRoute, type RouteDef } from '../../http/route';
-import { UsageResponse, usageOf } from '../usage/references';
+import { UsageResponse, usageOf, type ReferenceSource } from '../usage/references';
 import { deleteField, fieldValues, listFields, parseField } from './fields';
 import {
   ContactIdParams, ContactPage, ContactResponse, DeleteFieldResponse, FieldParams, FieldValuesResponse, FieldsResponse,
@@ -14,7 +14,7 @@ import { updateContact, upsertContact } from './write';
 const tag = 'Contacts';
 
 // Literal paths (/contacts/fields, /contacts/lookup) come before /contacts/{id}, which would claim them.
-export function contactRoutes(_deps: Deps): RouteDef[] {
+export function contactRoutes(_deps: Deps, references: readonly ReferenceSource[]): RouteDef[] {
   return [
     defineRoute({
       method: 'get',
@@ -97,7 +97,7 @@ export function contactRoutes(_deps: Deps): RouteDef[] {
       responses: { 200: { description: 'Referrers by area', schema: UsageResponse } },
       handler: async (ctx, { params }) => {
         const { field } = parseField(params.field);
-        ctx.body = await usageOf(ctx.state.em, requireProject(ctx).id, { kind: 'field', field });
+        ctx.body = await usageOf(ctx.state.em, references, requireProject(ctx).id, { kind: 'field', field });
       },
     }),
     defineRoute({

@@ -5,7 +5,7 @@ import { SecretBox } from '../../crypto/secret-box';
 import { newId } from '../../db/columns';
 import { conflict, notFound } from '../../http/errors';
 import { callTemporal } from '../../temporal/unavailable';
-import { startDomainVerify, stopDomainVerify } from '../../../workflows/domain-verify/lifecycle';
+import { startDomainVerify, stopDomainVerify } from '../../temporal/domain-verify';
 import { Domain } from './entities';
 import { newDkimKey } from './dkim';
 import { expectedRecords } from './records';

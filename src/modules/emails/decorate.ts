@@ -1,8 +1,8 @@
 import type { TrackingMode } from '../projects/entities';
-import { withListUnsubscribe } from '../preferences/list-unsubscribe';
-import { trackHtml } from '../tracking/links';
+import { withListUnsubscribe } from '../links/list-unsubscribe';
+import { trackHtml } from '../links/tracking';
 import type { OutgoingEmail } from './compose';
-import type { LinkSettings } from './links';
+import type { LinkSettings } from '../links/subscription';
 
 /** What decides the additions to an email at sending time. */
 export interface SendingContext {

@@ -3,7 +3,7 @@ import { renderEmail, templateVariables, type EmailContent, type RecipientContac
 import type { Mailbox } from './compose';
 import type { SourceType } from './entities';
 import type { EmailDraft } from './enqueue';
-import { subscriptionLinks, type LinkSettings } from './links';
+import { subscriptionLinks, type LinkSettings } from '../links/subscription';
 
 /** What a producer sends before rendering: a template's or a campaign's fields, or a request's. */
 export interface DraftContent extends EmailContent {

@@ -1,7 +1,7 @@
 import type { Deps } from '../../deps';
 import { requireProject, type AppContext } from '../../http/context';
 import { defineRoute, type RouteDef } from '../../http/route';
-import { UsageResponse, usageOf } from '../usage/references';
+import { UsageResponse, usageOf, type ReferenceSource } from '../usage/references';
 import {
   ContactEventsQuery, ContactIdParams, DeleteEventsResponse, EventNameParams, EventNamesResponse, EventPage,
   EventStatsResponse, ListEventsQuery, TrackBody, TrackResponse,
@@ -25,7 +25,7 @@ async function track(ctx: AppContext, body: TrackInput, batcher: TrackBatcher): 
 }
 
 // /events/{eventName}/usage comes before /events/contact/{contactId}, which would claim /events/contact/usage.
-export function eventRoutes(deps: Deps): RouteDef[] {
+export function eventRoutes(deps: Deps, references: readonly ReferenceSource[]): RouteDef[] {
   const batcher = new TrackBatcher(deps.orm);
   return [
     defineRoute({
@@ -95,7 +95,7 @@ export function eventRoutes(deps: Deps): RouteDef[] {
       params: EventNameParams,
       responses: { 200: { description: 'Referrers by area', schema: UsageResponse } },
       handler: async (ctx, { params }) => {
-        ctx.body = await usageOf(ctx.state.em, requireProject(ctx).id, { kind: 'event', name: params.eventName });
+        ctx.body = await usageOf(ctx.state.em, references, requireProject(ctx).id, { kind: 'event', name: params.eventName });
       },
     }),
     defineRoute({

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Deps } from '../../deps';
 import { callTemporal } from '../../temporal/unavailable';
-import { startJobWorkflow, type JobWorkflowType } from '../../../workflows/jobs/lifecycle';
+import { startJobWorkflow, type JobWorkflowType } from '../../temporal/jobs';
 import { createJob, deleteJob, type NewJob } from './store';
 
 export interface QueuedJob {

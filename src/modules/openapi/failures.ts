@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ResponseDoc, RouteDef } from '../../http/route';
 
-/** api.md's error envelope, as src/http/error-handler.ts writes it. */
+/** api.md's error envelope, as src/app/error-handler.ts writes it. */
 export const ErrorEnvelope = z.object({
   success: z.literal(false),
   error: z.object({
@@ -22,7 +22,7 @@ export const ErrorEnvelope = z.object({
 export const PlainErrorBody = z.object({ error: z.string() });
 
 /**
- * Failures that the shared pipeline (src/http/mount.ts) can answer on a route before its handler runs, so
+ * Failures that the shared pipeline (src/app/mount.ts) can answer on a route before its handler runs, so
  * that each operation documents them without every route repeating them. A route's own entry wins.
  */
 export function pipelineFailures(def: RouteDef): Record<number, ResponseDoc> {

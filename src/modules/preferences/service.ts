@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Contact } from '../contacts/entities';
 import { updateContact } from '../contacts/write';
-import { subscriptionLinks, type LinkSettings } from '../emails/links';
+import { subscriptionLinks, type LinkSettings } from '../links/subscription';
 import { Project } from '../projects/entities';
-import { contactOfToken } from './token';
+import { contactOfToken } from '../links/preference-token';
 import type { PreferenceView } from './views';
 
 /** Why a subscription page flipped a contact: the `reason` of its contact.(un)subscribed event. */

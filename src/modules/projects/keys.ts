@@ -1,4 +1,4 @@
-import { digest, newPublicKey, newSecretKey, secretHint } from '../../auth/keys';
+import { digest, newPublicKey, newSecretKey, secretHint } from '../../crypto/keys';
 import type { Project } from './entities';
 
 /** Issues a fresh key pair onto the project and returns the secret, which is never stored in clear. */

@@ -1,4 +1,4 @@
-import { maskSecret } from '../../auth/keys';
+import { maskSecret } from '../../crypto/keys';
 import type { Project, Role } from './entities';
 import type { ProjectResponse } from './schemas';
 

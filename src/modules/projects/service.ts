@@ -8,7 +8,7 @@ import { PROJECT_DATA_TABLES } from './project-data';
 import type { UpdateProjectBody } from './schemas';
 import type { Deps } from '../../deps';
 import { Domain } from '../domains/entities';
-import { stopDomainVerify } from '../../../workflows/domain-verify/lifecycle';
+import { stopDomainVerify } from '../../temporal/domain-verify';
 
 export async function createProject(em: EntityManager, ownerId: string, name: string): Promise<{ project: Project; secret: string }> {
   const keys = { publicKey: '', publicKeyDigest: '', secretKeyDigest: '', secretKeyHint: '' };

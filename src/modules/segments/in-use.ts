@@ -1,11 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Campaign } from '../campaigns/entities';
 
 /**
- * Campaigns that still need the segment (api.md: DELETE is 409 "if used by an active campaign"): those of
- * the project with it as their audience that are DRAFT, SCHEDULED or SENDING (docs/segments.md). A SENT or
- * CANCELLED campaign keeps naming the segment it went to.
+ * How many resources still need the segment, so DELETE answers 409 while any does. The module that holds such
+ * resources exports one and the composition root passes it to `segmentRoutes`; this module never imports theirs.
  */
-export function activeCampaignsUsing(em: EntityManager, projectId: string, segmentId: string): Promise<number> {
-  return em.count(Campaign, { projectId, segmentId, status: { $in: ['DRAFT', 'SCHEDULED', 'SENDING'] } });
-}
+export type SegmentInUse = (em: EntityManager, projectId: string, segmentId: string) => Promise<number>;

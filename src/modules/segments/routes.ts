@@ -10,6 +10,7 @@ import {
   RemoveMembersResponse, SegmentContactsPage, SegmentContactsQuery, SegmentIdParams, SegmentResponse, UpdateSegmentBody,
 } from './schemas';
 import { serializeSegment } from './serialize';
+import type { SegmentInUse } from './in-use';
 import { computeSegment, createSegment, deleteSegment, findSegment, listSegments, refreshCount, updateSegment } from './service';
 
 const tag = 'Segments';
@@ -24,7 +25,7 @@ const badCondition = {
 const unavailable = { 503: { description: 'SERVICE_UNAVAILABLE: Temporal cannot be reached; nothing changed' } };
 const staticOnly = { 400: { description: 'BAD_REQUEST: the segment is DYNAMIC' } };
 
-export function segmentRoutes(deps: Deps): RouteDef[] {
+export function segmentRoutes(deps: Deps, inUse: SegmentInUse): RouteDef[] {
   return [
     defineRoute({
       method: 'get',
@@ -89,7 +90,7 @@ export function segmentRoutes(deps: Deps): RouteDef[] {
         409: { description: 'CONFLICT: the segment is the audience of an active campaign' },
       },
       handler: async (ctx, { params }) => {
-        await deleteSegment(deps, ctx.state.em, requireProject(ctx).id, params.id);
+        await deleteSegment(deps, ctx.state.em, requireProject(ctx).id, params.id, inUse);
         ctx.status = 204;
       },
     }),

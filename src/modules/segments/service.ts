@@ -4,14 +4,14 @@ import type { Deps } from '../../deps';
 import { newId } from '../../db/columns';
 import { PlainError, badRequest, conflict, notFound } from '../../http/errors';
 import { callTemporal } from '../../temporal/unavailable';
-import { computeSegmentNow, startSegmentTracking, stopSegmentTracking } from '../../../workflows/segments/lifecycle';
+import { computeSegmentNow, startSegmentTracking, stopSegmentTracking } from '../../temporal/segments';
 import type { SegmentComputeResult } from '../../../workflows/segments/ids';
 import { asFilterField } from '../filters/errors';
 import { parseFilterTree, type ResolvedTree } from '../filters/resolve';
 import type { FilterTree } from '../filters/schemas';
 import { countMatching, resolveForProject } from '../filters/service';
 import { Segment } from './entities';
-import { activeCampaignsUsing } from './in-use';
+import type { SegmentInUse } from './in-use';
 import type { CreateSegmentBody, UpdateSegmentBody } from './schemas';
 
 export async function findSegment(em: EntityManager, projectId: string, id: string): Promise<Segment> {
@@ -126,9 +126,15 @@ export async function updateSegment(
   return segment;
 }
 
-export async function deleteSegment(deps: Deps, em: EntityManager, projectId: string, id: string): Promise<void> {
+export async function deleteSegment(
+  deps: Deps,
+  em: EntityManager,
+  projectId: string,
+  id: string,
+  inUse: SegmentInUse,
+): Promise<void> {
   const segment = await findSegment(em, projectId, id);
-  const campaigns = await activeCampaignsUsing(em, projectId, id);
+  const campaigns = await inUse(em, projectId, id);
   if (campaigns > 0) {
     throw conflict(`The segment is the audience of ${campaigns} active campaign(s); change their audience first`, { campaigns });
   }

@@ -3,7 +3,7 @@ import type { Deps } from '../../deps';
 import type { AppContext } from '../../http/context';
 import { notFound } from '../../http/errors';
 import { defineRoute, type RouteDef } from '../../http/route';
-import { isSignedClick, isSignedOpen, isWebPage } from './links';
+import { isSignedClick, isSignedOpen, isWebPage } from '../links/tracking';
 import { ClickQuery, OpenQuery, TrackedEmailParams } from './schemas';
 import { recordClick, recordOpen } from './service';
 

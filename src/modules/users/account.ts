@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Deps } from '../../deps';
-import { hashPassword } from '../../auth/passwords';
+import { hashPassword } from '../../crypto/passwords';
 import { ApiError } from '../../http/errors';
 import { passwordResetMail, sendSystemMail, verificationMail, type SystemMail } from '../../mail/system-mail';
 import { User } from './entities';

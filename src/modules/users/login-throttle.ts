@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { digest } from '../../auth/keys';
+import { digest } from '../../crypto/keys';
 import { ApiError } from '../../http/errors';
 import type { Logger } from '../../logger';
 

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiError } from '../../http/errors';
-import { hashPassword, verifyPassword } from '../../auth/passwords';
+import { hashPassword, verifyPassword } from '../../crypto/passwords';
 import { User } from './entities';
 
 const invalidCredentials = () => new ApiError(401, 'INVALID_CREDENTIALS', 'Invalid email or password');

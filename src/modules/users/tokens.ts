@@ -1,6 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { digest, newToken } from '../../auth/keys';
+import { digest, newToken } from '../../crypto/keys';
 import { ApiError } from '../../http/errors';
 import { User, UserToken, type TokenPurpose } from './entities';
 

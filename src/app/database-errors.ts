@@ -1,5 +1,5 @@
 import { isTooManyFieldsError, TOO_MANY_FIELDS_MESSAGE } from '../modules/contacts/data-limits';
-import { ApiError, validationError } from './errors';
+import { ApiError, validationError } from '../http/errors';
 
 /** PostgreSQL's SQLSTATE of a cancelled statement (here: one that ran past STATEMENT_TIMEOUT_MS). */
 const QUERY_CANCELED = '57014';

@@ -1,8 +1,8 @@
 import type { Next } from 'koa';
 import type { Logger } from '../logger';
-import type { AppContext } from './context';
+import type { AppContext } from '../http/context';
 import { databaseApiError } from './database-errors';
-import { ApiError, PlainError } from './errors';
+import { ApiError, PlainError } from '../http/errors';
 
 /** Turns every failure into api.md's envelope (or the plain `{ error }` body where api.md names one). */
 export function errorHandler(logger: Logger) {

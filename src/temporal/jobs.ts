@@ -1,8 +1,8 @@
-import type { TemporalGateway } from '../../src/temporal/client';
-import { ProjectIdKey } from '../../src/temporal/search-attributes';
-import type { contactBulk } from './bulk';
-import type { contactImport } from './import';
-import type { JobWorkflowInput } from './ids';
+import type { TemporalGateway } from './client';
+import { ProjectIdKey } from '../../workflows/search-attributes';
+import type { contactBulk } from '../../workflows/jobs/bulk';
+import type { contactImport } from '../../workflows/jobs/import';
+import type { JobWorkflowInput } from '../../workflows/jobs/ids';
 
 export type JobWorkflowType = 'contactImport' | 'contactBulk';
 

@@ -1,8 +1,8 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
-import type { TemporalGateway } from '../../src/temporal/client';
-import { AutomationIdKey, ContactIdKey, CurrentStepKey, ProjectIdKey } from '../../src/temporal/search-attributes';
-import type { automation } from './workflow';
-import { AUTOMATION_EVENT_SIGNAL, type AutomationEvent, type AutomationInput } from './ids';
+import type { TemporalGateway } from './client';
+import { AutomationIdKey, ContactIdKey, CurrentStepKey, ProjectIdKey } from '../../workflows/search-attributes';
+import type { automation } from '../../workflows/automation/workflow';
+import { AUTOMATION_EVENT_SIGNAL, type AutomationEvent, type AutomationInput } from '../../workflows/automation/ids';
 
 export interface StartAutomation {
   workflowId: string;

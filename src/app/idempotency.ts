@@ -1,8 +1,8 @@
 import type { Deps } from '../deps';
 import { claimKey, releaseKey, settleKey, type KeyClaim } from '../modules/idempotency/store';
-import { requireProject, type AppContext } from './context';
+import { requireProject, type AppContext } from '../http/context';
 import { databaseApiError } from './database-errors';
-import { ApiError, PlainError, badRequest } from './errors';
+import { ApiError, PlainError, badRequest } from '../http/errors';
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]{1,255}$/;
 

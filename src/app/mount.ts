@@ -1,14 +1,14 @@
 import type Router from '@koa/router';
 import type { Deps } from '../deps';
-import { authenticate } from '../auth/authenticate';
-import type { AppContext } from './context';
-import { assertNotShadowed } from './allow';
-import { ApiError } from './errors';
-import { readFormBody, readJsonBody } from './body';
+import { authenticate } from './authenticate';
+import type { AppContext } from '../http/context';
+import { assertNotShadowed } from '../http/allow';
+import { ApiError } from '../http/errors';
+import { readFormBody, readJsonBody } from '../http/body';
 import { withIdempotency } from './idempotency';
-import type { RateLimiter } from './rate-limit';
-import { assertQueryText } from './well-formed';
-import { koaPath, parseBody, parseParams, parseQuery, type RouteDef } from './route';
+import type { RateLimiter } from '../http/rate-limit';
+import { assertQueryText } from '../http/well-formed';
+import { koaPath, parseBody, parseParams, parseQuery, type RouteDef } from '../http/route';
 
 /** Registers each route behind the same pipeline: authenticate, limit, read and validate input, handle. */
 export function mountRoutes(router: Router<AppContext['state']>, routes: RouteDef[], deps: Deps, limiter: RateLimiter) {

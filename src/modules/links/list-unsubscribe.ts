@@ -1,4 +1,4 @@
-import { subscriptionLinks, type LinkSettings } from '../emails/links';
+import { subscriptionLinks, type LinkSettings } from './subscription';
 
 const NAMES = ['list-unsubscribe', 'list-unsubscribe-post'];
 

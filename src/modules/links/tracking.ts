@@ -1,6 +1,6 @@
 import { linkSigner } from '../../crypto/link-signer';
-import type { LinkSettings } from '../emails/links';
-import { appendPixel, rewriteLinks } from './html';
+import type { LinkSettings } from './subscription';
+import { appendPixel, rewriteLinks } from './tracking-html';
 
 /**
  * The open pixel and click redirect URLs of an email. Both are signed: the pixel so that opens cannot be

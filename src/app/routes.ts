@@ -1,12 +1,14 @@
 import type { Deps } from '../deps';
-import type { RouteDef } from './route';
+import type { RouteDef } from '../http/route';
 import { configRoutes } from '../modules/config/routes';
 import { openapiRoutes } from '../modules/openapi/routes';
 import { userRoutes } from '../modules/users/routes';
 import { projectRoutes } from '../modules/projects/routes';
 import { contactRoutes } from '../modules/contacts/routes';
 import { eventRoutes } from '../modules/events/routes';
+import { referenceSources } from './references';
 import { segmentRoutes } from '../modules/segments/routes';
+import { activeCampaignsUsing } from '../modules/campaigns/segment-use';
 import { domainRoutes } from '../modules/domains/routes';
 import { templateRoutes } from '../modules/templates/routes';
 import { verifyRoutes } from '../modules/verify/routes';
@@ -31,8 +33,8 @@ import { uploadRoutes } from '../modules/uploads/routes';
 export function allRoutes(deps: Deps): RouteDef[] {
   const routes: RouteDef[] = [...configRoutes(deps), ...userRoutes(deps), ...projectRoutes(deps), ...domainRoutes(deps)];
   routes.push(...memberRoutes(deps), ...securityRoutes(deps), ...billingRoutes(deps));
-  routes.push(...contactRoutes(deps), ...importRoutes(deps), ...bulkRoutes(deps), ...eventRoutes(deps));
-  routes.push(...segmentRoutes(deps), ...emailRoutes(deps), ...campaignRoutes(deps));
+  routes.push(...contactRoutes(deps, referenceSources), ...importRoutes(deps), ...bulkRoutes(deps), ...eventRoutes(deps, referenceSources));
+  routes.push(...segmentRoutes(deps, activeCampaignsUsing), ...emailRoutes(deps), ...campaignRoutes(deps));
   routes.push(...automationRoutes(deps));
   routes.push(...templateRoutes(deps, [campaignTemplateUsage, workflowTemplateUsage]), ...verifyRoutes(deps));
   routes.push(...trackingRoutes(deps), ...preferenceRoutes(deps), ...snsRoutes(deps));

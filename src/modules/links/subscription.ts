@@ -1,6 +1,6 @@
 import type { Config } from '../../config';
 import type { LinkSecrets } from '../../crypto/link-signer';
-import { preferenceToken } from '../preferences/token';
+import { preferenceToken } from './preference-token';
 import type { SubscriptionLinks } from '../templates/render';
 
 /** What building links into emails takes from the settings. */

@@ -1,15 +1,15 @@
 import Koa, { type Next } from 'koa';
 import Router from '@koa/router';
 import type { Deps } from '../deps';
-import type { AppContext, AppState } from './context';
-import { allowedMethods, methodNotAllowed } from './allow';
+import type { AppContext, AppState } from '../http/context';
+import { allowedMethods, methodNotAllowed } from '../http/allow';
 import { errorHandler } from './error-handler';
-import { ApiError } from './errors';
+import { ApiError } from '../http/errors';
 import { mountRoutes } from './mount';
-import { RateLimiter } from './rate-limit';
-import { requestContext } from './request-context';
-import { securityHeaders } from './security-headers';
-import type { RouteDef } from './route';
+import { RateLimiter } from '../http/rate-limit';
+import { requestContext } from '../http/request-context';
+import { securityHeaders } from '../http/security-headers';
+import type { RouteDef } from '../http/route';
 import { allRoutes } from './routes';
 
 export interface App {

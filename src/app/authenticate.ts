@@ -6,9 +6,9 @@ import { ApiError, forbidden, unauthorized } from '../http/errors';
 import type { AuthKind } from '../http/route';
 import { Project, ProjectMember, isActiveMember } from '../modules/projects/entities';
 import { User } from '../modules/users/entities';
-import { SESSION_NOT_ENDED } from './ended-sessions';
-import { digest } from './keys';
-import { SESSION_COOKIE } from './session';
+import { SESSION_NOT_ENDED } from '../auth/ended-sessions';
+import { digest } from '../crypto/keys';
+import { SESSION_COOKIE } from '../auth/session';
 
 const invalidKey = (message: string) =>
   new ApiError(401, 'INVALID_API_KEY', message, {

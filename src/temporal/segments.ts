@@ -1,15 +1,15 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
-import type { TemporalGateway } from '../../src/temporal/client';
-import { ProjectIdKey } from '../../src/temporal/search-attributes';
-import type { segmentCompute } from './compute';
-import type { segmentTracking } from './tracking';
+import type { TemporalGateway } from './client';
+import { ProjectIdKey } from '../../workflows/search-attributes';
+import type { segmentCompute } from '../../workflows/segments/compute';
+import type { segmentTracking } from '../../workflows/segments/tracking';
 import {
   segmentComputeSummary,
   segmentComputeWorkflowId,
   segmentTrackingSummary,
   segmentTrackingWorkflowId,
   type SegmentComputeResult,
-} from './ids';
+} from '../../workflows/segments/ids';
 
 interface SegmentRef {
   id: string;

@@ -1,8 +1,8 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
-import type { TemporalGateway } from '../../src/temporal/client';
-import { ProjectIdKey } from '../../src/temporal/search-attributes';
-import type { domainVerify } from './workflow';
-import { domainVerifySummary, domainVerifyWorkflowId } from './ids';
+import type { TemporalGateway } from './client';
+import { ProjectIdKey } from '../../workflows/search-attributes';
+import type { domainVerify } from '../../workflows/domain-verify/workflow';
+import { domainVerifySummary, domainVerifyWorkflowId } from '../../workflows/domain-verify/ids';
 
 interface DomainRef {
   id: string;

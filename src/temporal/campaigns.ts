@@ -1,8 +1,8 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
-import type { TemporalGateway } from '../../src/temporal/client';
-import { CampaignIdKey, ProjectIdKey } from '../../src/temporal/search-attributes';
-import type { campaignSend } from './send';
-import { campaignSummary, campaignWorkflowId, type CampaignSendInput } from './ids';
+import type { TemporalGateway } from './client';
+import { CampaignIdKey, ProjectIdKey } from '../../workflows/search-attributes';
+import type { campaignSend } from '../../workflows/campaigns/send';
+import { campaignSummary, campaignWorkflowId, type CampaignSendInput } from '../../workflows/campaigns/ids';
 
 export interface CampaignSendStart {
   input: CampaignSendInput;
