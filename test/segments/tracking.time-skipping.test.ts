@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { startStack, type TestStack } from '../helpers/stack';
-import { gatewayFor, startWorker, timeSkippingEnv } from '../helpers/temporal';
+import { gatewayFor, startWorker } from '../helpers/temporal';
+import { timeSkippingEnv } from '../helpers/temporal-env';
 import { waitFor } from '../helpers/wait';
 import { sql } from '../helpers/seed';
 import { COMPUTES_PER_RUN, segmentComputeWorkflowId, segmentTrackingWorkflowId } from '../../workflows/segments/ids';
