@@ -18,11 +18,34 @@ const DAY = 24 * 60 * 60 * 1000;
 const ASOF = '2026-01-01T00:00:00.000Z';
 const taskQueue = `campaign-send-${randomBytes(4).toString('hex')}`;
 
+/** Each campaign's stub, by campaign id: one worker serves the whole file. */
+const campaigns = new Map<string, CampaignActivities>();
+const stubFor = (ref: SendRef) => {
+  const stub = campaigns.get(ref.campaignId);
+  if (!stub) throw new Error(`no stub for campaign ${ref.campaignId}`);
+  return stub;
+};
+const activities: CampaignActivities = {
+  beginCampaignSend: (ref) => stubFor(ref).beginCampaignSend(ref),
+  snapshotCampaignRecipients: (input) => stubFor(input).snapshotCampaignRecipients(input),
+  enqueueCampaignEmails: (input) => stubFor(input).enqueueCampaignEmails(input),
+  awaitCampaignDelivery: (input) => stubFor(input).awaitCampaignDelivery(input),
+  finishCampaignSend: (ref) => stubFor(ref).finishCampaignSend(ref),
+};
+
 let env: TestWorkflowEnvironment;
+let worker: Worker;
+let running: Promise<void>;
 beforeAll(async () => {
   env = await timeSkippingEnv();
+  worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: await workflowBundle(), activities });
+  running = worker.run();
 });
-afterAll(() => env?.teardown());
+afterAll(async () => {
+  worker?.shutdown();
+  await running;
+  await env?.teardown();
+});
 
 type Stage = 'begin' | 'snapshot' | 'enqueue' | 'deliver' | 'finish';
 
@@ -104,22 +127,15 @@ const input = (overrides: Partial<CampaignSendInput> = {}): CampaignSendInput =>
   ...overrides,
 });
 
-/** Runs one send to its end on a worker with the stub's activities; returns its outcome and the handle. */
+/** Runs one send to its end with the stub's activities; returns its outcome and the handle. */
 async function run(stub: ReturnType<typeof stubCampaign>, args: CampaignSendInput) {
-  const worker = await Worker.create({
-    connection: env.nativeConnection,
+  campaigns.set(args.campaignId, stub.activities);
+  const handle = await env.client.workflow.start<typeof campaignSend>('campaignSend', {
     taskQueue,
-    workflowBundle: await workflowBundle(),
-    activities: stub.activities,
+    workflowId: `campaign:${args.campaignId}`,
+    args: [args],
   });
-  return worker.runUntil(async () => {
-    const handle = await env.client.workflow.start<typeof campaignSend>('campaignSend', {
-      taskQueue,
-      workflowId: `campaign:${args.campaignId}`,
-      args: [args],
-    });
-    return { outcome: await handle.result(), handle };
-  });
+  return { outcome: await handle.result(), handle };
 }
 
 /** How many email batches each workflow task scheduled side by side, in order. */
