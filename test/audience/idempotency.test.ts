@@ -3,7 +3,8 @@ import { Client as PgClient } from 'pg';
 import { startStack, type TestStack } from '../helpers/stack';
 import { newTenant, type TestProject } from '../helpers/fixtures';
 import { waitFor } from '../helpers/wait';
-import { client, countOf, query } from './helpers';
+import { countOf, query } from './helpers';
+import { client } from '../helpers/tenants';
 
 let stack: TestStack;
 beforeAll(async () => {

@@ -5,7 +5,7 @@ import { joinedUser } from '../helpers/members';
 import { seedContact, seedEvents, sql } from '../helpers/seed';
 import { enqueueEmails, type EmailDraft } from '../../src/modules/emails/enqueue';
 import { recipient, send } from '../emails/helpers';
-import { campaignTenant } from '../campaigns/helpers';
+import { campaignTenant } from '../helpers/tenants';
 
 let stack: TestStack;
 beforeAll(async () => {

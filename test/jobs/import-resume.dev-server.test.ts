@@ -7,7 +7,8 @@ import { startWorker } from '../helpers/temporal';
 import { installRuntime } from '../helpers/temporal-env';
 import { sql } from '../helpers/seed';
 import { waitFor } from '../helpers/wait';
-import { addContact, contactsOf, csv, eventsOf, settled, tenant, upload, type Tenant } from './helpers';
+import { addContact, contactsOf, csv, eventsOf, settled, upload } from './helpers';
+import { tenant, type Tenant } from '../helpers/tenants';
 
 let stack: TestStack;
 const abandoned: NativeConnection[] = [];

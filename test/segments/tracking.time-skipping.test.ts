@@ -6,7 +6,8 @@ import { timeSkippingEnv } from '../helpers/temporal-env';
 import { waitFor } from '../helpers/wait';
 import { sql } from '../helpers/seed';
 import { COMPUTES_PER_RUN, segmentComputeWorkflowId, segmentTrackingWorkflowId } from '../../workflows/segments/ids';
-import { addContact, createSegment, proPlan, segmentEvents, tenant, type Tenant } from './helpers';
+import { addContact, createSegment, proPlan, segmentEvents } from './helpers';
+import { tenant, type Tenant } from '../helpers/tenants';
 
 const MINUTE = 60_000;
 const INTERVAL = 15 * MINUTE;
