@@ -1,7 +1,6 @@
 import { startStack, type TestStack } from '../helpers/stack';
-import { newTenant } from '../helpers/fixtures';
 import { query } from './helpers';
-import { tenant, client, type Client } from '../helpers/tenants';
+import { newTenant, tenant, client, type Client } from '../helpers/tenants';
 
 /** decisions.md "Edges": the limits of `data`, the 1,000 fields of a project, and the statement timeout. */
 

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Client as PgClient } from 'pg';
 import { startStack, type TestStack } from '../helpers/stack';
-import { newTenant, type TestProject } from '../helpers/fixtures';
+import type { TestProject } from '../helpers/fixtures';
 import { waitFor } from '../helpers/wait';
 import { countOf, query } from './helpers';
-import { client } from '../helpers/tenants';
+import { newTenant, client } from '../helpers/tenants';
 
 let stack: TestStack;
 beforeAll(async () => {

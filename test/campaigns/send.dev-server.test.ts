@@ -5,12 +5,11 @@ import { parseMail, waitForMail } from '../helpers/mail';
 import { sql } from '../helpers/seed';
 import { waitFor } from '../helpers/wait';
 import { joinedUser } from '../helpers/members';
-import { newTenant } from '../helpers/fixtures';
 import { addContact, allOf, filter } from '../segments/helpers';
 import { send } from '../emails/helpers';
 import { campaignWorkflowId } from '../../workflows/campaigns/ids';
 import { campaignState, createCampaign, seedContacts } from './helpers';
-import { campaignTenant, type SenderTenant } from '../helpers/tenants';
+import { newTenant, campaignTenant, type SenderTenant } from '../helpers/tenants';
 
 /** Small batches, so that even small campaigns take several activities. */
 const BATCH = 7;

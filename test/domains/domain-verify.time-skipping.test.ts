@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { startStack, type TestStack } from '../helpers/stack';
-import { newTenant } from '../helpers/fixtures';
 import { gatewayFor, startWorker } from '../helpers/temporal';
 import { timeSkippingEnv } from '../helpers/temporal-env';
 import { waitFor } from '../helpers/wait';
@@ -9,6 +8,7 @@ import { domainVerifyWorkflowId } from '../../workflows/domain-verify/ids';
 import { startDomainVerify } from '../../workflows/domain-verify/lifecycle';
 import type { TestProject } from '../helpers/fixtures';
 import { addDomain, bearer, getDomain, publish, recordOf } from './helpers';
+import { newTenant } from '../helpers/tenants';
 
 const MINUTE = 60_000;
 

@@ -1,11 +1,17 @@
 import type { TestStack } from './stack';
-import { newTenant, type TestProject, type TestUser } from './fixtures';
+import { createProject, signupUser, type TestProject, type TestUser } from './fixtures';
 import { addDomain, bearer, publish, type DomainBody } from '../domains/helpers';
 
 /**
  * The test factory: every test makes its own tenant here, so tests never see each other's data and every
  * area builds tenants, clients and verified sender domains one way.
  */
+
+/** A fresh user owning a fresh project, as a user signing up would make them. */
+export async function newTenant(stack: TestStack): Promise<{ user: TestUser; project: TestProject }> {
+  const user = await signupUser(stack);
+  return { user, project: await createProject(stack, user) };
+}
 
 /** Requests of one project's integration: `secret` and `public` carry its keys. */
 export function client(stack: TestStack, project: TestProject) {
