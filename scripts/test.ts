@@ -1,7 +1,9 @@
 /**
- * `npm test`: type-checks, brings up PostgreSQL and the Temporal dev server (reusing ones already running, e.g.
- * from `npm start`), then runs every test. Arguments are passed to jest, and a run given some skips the checks
- * of the whole tree: it is a developer trying a few files, and CI runs without arguments.
+ * `npm test`: type-checks, runs the unit tests (no servers), then brings up PostgreSQL and the Temporal dev
+ * server (reusing ones already running, e.g. from `npm start`) and runs the stack tests; jest.config.js
+ * defines both projects. Arguments are passed to jest, and a run given some skips the checks of the whole
+ * tree: it is a developer trying a few files, and CI runs without arguments; the servers start only when a
+ * stack test is among the files asked for. `--unit` (`npm run test:unit`) runs only the unit tests.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -31,31 +33,50 @@ function runChecks(): boolean {
   return true;
 }
 
-async function main(): Promise<number> {
-  if (process.argv.length === 2 && !runChecks()) return 1;
+/** Runs jest with `args` in the environment given; resolves to its exit code. */
+function jest(args: string[], env: NodeJS.ProcessEnv = {}): Promise<number> {
+  const bin = path.join(root, 'node_modules', '.bin', 'jest');
+  const all = process.env.CI ? ['--ci', ...args] : args;
+  return new Promise<number>((resolve) => {
+    const child = spawn(bin, all, { cwd: root, env: { ...process.env, TEMPORAL_TEST_SERVER_PATH: temporalTestServer, ...env }, stdio: 'inherit' });
+    // Stopped from outside: jest ends, then the servers this run started stop below.
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => child.kill(signal));
+    child.once('exit', (code, signal) => resolve(code ?? (signal ? 130 : 1)));
+  });
+}
+
+/** Whether the arguments select any stack test: only then are PostgreSQL and Temporal needed. */
+function selectsStackTests(args: string[]): boolean {
+  const bin = path.join(root, 'node_modules', '.bin', 'jest');
+  const listed = spawnSync(bin, ['--listTests', '--selectProjects', 'stack', ...args], { cwd: root, encoding: 'utf8' });
+  return listed.status !== 0 || listed.stdout.trim() !== '';
+}
+
+/** The stack tests (or the files `args` select) with PostgreSQL and Temporal up for them. */
+async function withServers(args: string[]): Promise<number> {
   const { pg, temporal } = await withLock('services', async () => ({
     pg: await ensurePostgres(ports.postgres, log),
     temporal: await ensureTemporal(ports.temporal, ports.temporalUi, log),
   }));
   try {
-    const jest = path.join(root, 'node_modules', '.bin', 'jest');
-    const env = {
-      ...process.env,
-      TEST_POSTGRES_ADMIN_URL: pg.adminUrl,
-      TEST_TEMPORAL_ADDRESS: temporal.address,
-      TEMPORAL_TEST_SERVER_PATH: temporalTestServer,
-    };
-    const args = process.env.CI ? ['--ci', ...process.argv.slice(2)] : process.argv.slice(2);
-    return await new Promise<number>((resolve) => {
-      const child = spawn(jest, args, { cwd: root, env, stdio: 'inherit' });
-      // Stopped from outside: jest ends, then the servers this run started stop below.
-      for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => child.kill(signal));
-      child.once('exit', (code, signal) => resolve(code ?? (signal ? 130 : 1)));
-    });
+    return await jest(args, { TEST_POSTGRES_ADMIN_URL: pg.adminUrl, TEST_TEMPORAL_ADDRESS: temporal.address });
   } finally {
     await temporal.stop();
     await pg.stop();
   }
+}
+
+async function main(): Promise<number> {
+  const [first, ...rest] = process.argv.slice(2);
+  if (first === '--unit') return jest(['--selectProjects', 'unit', ...rest]);
+  if (first !== undefined) {
+    const args = process.argv.slice(2);
+    return selectsStackTests(args) ? withServers(args) : jest(args);
+  }
+  if (!runChecks()) return 1;
+  const unit = await jest(['--selectProjects', 'unit']);
+  if (unit !== 0) return unit;
+  return withServers(['--selectProjects', 'stack']);
 }
 
 main().then(

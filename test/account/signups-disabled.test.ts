@@ -1,7 +1,8 @@
 import { startStack, type TestStack } from '../helpers/stack';
-import { newTenant, signupUser, uniqueEmail } from '../helpers/fixtures';
+import { signupUser, uniqueEmail } from '../helpers/fixtures';
 import { linkToken, waitForMail } from '../helpers/mail';
 import { sql } from '../helpers/seed';
+import { newTenant } from '../helpers/tenants';
 
 /** Two APIs over one database: `open` creates the users that already exist, `closed` runs with DISABLE_SIGNUPS. */
 let open: TestStack;

@@ -1,6 +1,7 @@
 import { startStack, type TestStack } from '../helpers/stack';
-import { recipient, senderTenant, type Sender } from '../emails/helpers';
+import { recipient } from '../emails/helpers';
 import { LINK, clickMail, get, openMail, rollupDrift, sendAndDeliver, sendAndFail, type Delivered } from './helpers';
+import { senderTenant, type SenderTenant } from '../helpers/tenants';
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -11,7 +12,7 @@ afterAll(() => stack?.close());
 const UUID = /^[0-9a-f-]{36}$/;
 
 interface Story {
-  sender: Sender;
+  sender: SenderTenant;
   a: Delivered;
   b: Delivered;
   failed: { emailId: string; contactId: string; to: string };

@@ -3,8 +3,9 @@ import type { TestStack } from '../helpers/stack';
 import type { TestProject } from '../helpers/fixtures';
 import { sql } from '../helpers/seed';
 import { bearer } from '../domains/helpers';
-import { send, settled, type Sender } from '../emails/helpers';
+import { send, settled } from '../emails/helpers';
 import { hrefsOf, mailTo, pathOf, pixelOf } from '../tracking/helpers';
+import { type SenderTenant } from '../helpers/tenants';
 
 /** An email that went through /v1/send and the delivery pump, with the message the SMTP sink received. */
 export interface Delivered {
@@ -17,7 +18,7 @@ export interface Delivered {
 export const LINK = 'https://example.test/offer';
 
 /** Sends one email with a tracked link and waits until the pump has handed it to SMTP. */
-export async function sendAndDeliver(stack: TestStack, sender: Sender, to: string, subject: string): Promise<Delivered> {
+export async function sendAndDeliver(stack: TestStack, sender: SenderTenant, to: string, subject: string): Promise<Delivered> {
   const res = await send(stack, sender.project, { to, from: sender.from, subject, body: `<p>Read <a href="${LINK}">the offer</a></p>` }).expect(200);
   const [{ email, contact }] = res.body.data.emails;
   const row = await settled(stack, email);
@@ -26,7 +27,7 @@ export async function sendAndDeliver(stack: TestStack, sender: Sender, to: strin
 }
 
 /** Sends one email to an address the SMTP sink refuses for good, and waits until it FAILED. */
-export async function sendAndFail(stack: TestStack, sender: Sender, to: string): Promise<{ emailId: string; contactId: string }> {
+export async function sendAndFail(stack: TestStack, sender: SenderTenant, to: string): Promise<{ emailId: string; contactId: string }> {
   stack.smtp.refuse(to, 550, 'No such user here');
   const res = await send(stack, sender.project, { to, from: sender.from, subject: 'Never arrives', body: '<p>Hello</p>' }).expect(200);
   const [{ email, contact }] = res.body.data.emails;

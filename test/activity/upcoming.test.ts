@@ -1,8 +1,9 @@
 import { startStack, type TestStack } from '../helpers/stack';
 import { startWorker } from '../helpers/temporal';
-import { campaignTenant, createCampaign, type CampaignTenant } from '../campaigns/helpers';
-import { addContact, executionIn, linearWorkflow, startExecution, type Tenant } from '../automation/helpers';
+import { createCampaign } from '../campaigns/helpers';
+import { addContact, executionIn, linearWorkflow, startExecution } from '../automation/helpers';
 import { get } from './helpers';
+import { campaignTenant, type SenderTenant, type Tenant } from '../helpers/tenants';
 
 const MINUTE = 60_000;
 
@@ -12,7 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.close());
 
-async function schedule(t: CampaignTenant, name: string, inMinutes: number): Promise<{ id: string; at: string }> {
+async function schedule(t: SenderTenant, name: string, inMinutes: number): Promise<{ id: string; at: string }> {
   const campaign = await createCampaign(t, { name });
   const at = new Date(Date.now() + inMinutes * MINUTE).toISOString();
   await t.c.post(`/campaigns/${campaign.id}/send`).send({ scheduledFor: at }).expect(200);

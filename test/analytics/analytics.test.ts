@@ -5,9 +5,10 @@ import { startWorker } from '../helpers/temporal';
 import { waitForMail } from '../helpers/mail';
 import { sql } from '../helpers/seed';
 import { waitFor } from '../helpers/wait';
-import { recipient, senderTenant, type Sender } from '../emails/helpers';
+import { recipient } from '../emails/helpers';
 import { allOf, filter } from '../segments/helpers';
 import { clickMail, get, openMail, rollupDrift, sendAndDeliver, type Delivered } from '../activity/helpers';
+import { senderTenant, type SenderTenant } from '../helpers/tenants';
 
 const HOUR = 3600 * 1000;
 const DAY = 24 * HOUR;
@@ -25,20 +26,20 @@ beforeAll(async () => {
 afterAll(() => stack?.close());
 
 interface Story {
-  sender: Sender;
+  sender: SenderTenant;
   alpha: string;
   beta: string;
   transactional: Delivered[];
   started: Date;
 }
 
-const api = (sender: Sender) => ({
+const api = (sender: SenderTenant) => ({
   get: (path: string) => get(stack, sender.project, path),
   post: (path: string) => stack.http().post(path).set('Authorization', `Bearer ${sender.project.secret}`),
 });
 
 /** Creates the campaign and sends it now; `sent` waits until the worker and the pump have sent it all. */
-async function sendCampaign(sender: Sender, name: string, audience: object): Promise<{ id: string; sent: () => Promise<unknown> }> {
+async function sendCampaign(sender: SenderTenant, name: string, audience: object): Promise<{ id: string; sent: () => Promise<unknown> }> {
   const c = api(sender);
   const body = { name, subject: `${name} news`, body: '<p>See <a href="https://example.test/sale">the sale</a></p>', from: sender.from, ...audience };
   const campaign = (await c.post('/campaigns').send(body).expect(201)).body.data;

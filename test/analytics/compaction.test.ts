@@ -2,8 +2,9 @@ import { compactRollups, EMAIL_COUNTERS, EMAIL_KEY } from '../../src/modules/ana
 import { startStack, type TestStack } from '../helpers/stack';
 import { sql } from '../helpers/seed';
 import type { TestProject } from '../helpers/fixtures';
-import { recipient, senderTenant } from '../emails/helpers';
+import { recipient } from '../emails/helpers';
 import { get, openMail, rollupDrift, sendAndDeliver } from '../activity/helpers';
+import { senderTenant } from '../helpers/tenants';
 
 let stack: TestStack;
 beforeAll(async () => {

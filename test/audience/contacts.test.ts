@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { startStack, type TestStack } from '../helpers/stack';
-import { newTenant } from '../helpers/fixtures';
-import { client, countOf, eventNamesOf, query, type Client } from './helpers';
+import { countOf, eventNamesOf, query } from './helpers';
+import { tenant, type Client } from '../helpers/tenants';
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -9,17 +9,12 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-async function tenant(): Promise<{ c: Client; projectId: string }> {
-  const { project } = await newTenant(stack);
-  return { c: client(stack, project), projectId: project.id };
-}
-
 const contactOf = async (stack: TestStack, id: string) =>
   (await query<{ email: string; subscribed: boolean; data: Record<string, unknown>; updated_at: string }>(stack, 'select * from contacts where id = ?', [id]))[0];
 
 describe('POST /contacts', () => {
   it('creates a subscribed contact with 201 and _meta.isNew, storing the email lowercased', async () => {
-    const { c } = await tenant();
+    const { c } = await tenant(stack);
     const res = await c.post('/contacts').send({ email: 'Ada@Example.TEST', data: { plan: 'pro' } });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
@@ -35,7 +30,7 @@ describe('POST /contacts', () => {
   });
 
   it('upserts by email: 200 with _meta.isUpdate, data patched, state kept when omitted', async () => {
-    const { c } = await tenant();
+    const { c } = await tenant(stack);
     const first = await c.post('/contacts').send({ email: 'bo@example.test', subscribed: false, data: { a: 1, b: 2 } }).expect(201);
     const second = await c.post('/contacts').send({ email: 'BO@example.test', data: { b: 3 } });
     expect(second.status).toBe(200);
@@ -43,7 +38,7 @@ describe('POST /contacts', () => {
   });
 
   it('answers a missing email with a plain 400 { error } and stores nothing', async () => {
-    const { c, projectId } = await tenant();
+    const { c, project: { id: projectId } } = await tenant(stack);
     for (const body of [{}, { data: { plan: 'pro' } }, { email: 'not-an-email' }, { email: 'a@b.test', data: [1] }, { email: 'a@b.test', subscribed: 'yes' }]) {
       const res = await c.post('/contacts').send(body);
       expect(res.status).toBe(400);
@@ -55,7 +50,7 @@ describe('POST /contacts', () => {
   });
 
   it('keeps one contact when the same new email is posted concurrently', async () => {
-    const { c, projectId } = await tenant();
+    const { c, project: { id: projectId } } = await tenant(stack);
     const results = await Promise.all(Array.from({ length: 8 }, (_, i) => c.post('/contacts').send({ email: 'race@example.test', data: { [`k${i}`]: i } })));
     expect(results.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 201]);
     expect(new Set(results.map((r) => r.body.id)).size).toBe(1);
@@ -67,7 +62,7 @@ describe('POST /contacts', () => {
 
 describe('GET, PATCH, DELETE /contacts/{id}', () => {
   it('returns the contact, and 404 for an unknown or malformed id', async () => {
-    const { c } = await tenant();
+    const { c } = await tenant(stack);
     const created = await c.post('/contacts').send({ email: 'cy@example.test' }).expect(201);
     const res = await c.get(`/contacts/${created.body.id}`).expect(200);
     const { _meta, ...contact } = created.body;
@@ -79,7 +74,7 @@ describe('GET, PATCH, DELETE /contacts/{id}', () => {
   });
 
   it('patches email, subscription and data, and bumps updatedAt', async () => {
-    const { c } = await tenant();
+    const { c } = await tenant(stack);
     const created = await c.post('/contacts').send({ email: 'di@example.test', data: { a: 1, b: 2 } }).expect(201);
     const res = await c.patch(`/contacts/${created.body.id}`).send({ email: 'Di2@Example.test', subscribed: false, data: { b: null, c: 'x' } });
     expect(res.status).toBe(200);
@@ -93,7 +88,7 @@ describe('GET, PATCH, DELETE /contacts/{id}', () => {
   });
 
   it('answers 409 when the new email belongs to another contact, changing nothing', async () => {
-    const { c } = await tenant();
+    const { c } = await tenant(stack);
     await c.post('/contacts').send({ email: 'taken@example.test' }).expect(201);
     const mine = await c.post('/contacts').send({ email: 'mine@example.test', data: { a: 1 } }).expect(201);
     const res = await c.patch(`/contacts/${mine.body.id}`).send({ email: 'TAKEN@example.test', data: { a: 2 }, subscribed: false });
@@ -104,7 +99,7 @@ describe('GET, PATCH, DELETE /contacts/{id}', () => {
   });
 
   it('rejects a bad patch with 422 and 404s an unknown contact, changing nothing', async () => {
-    const { c, projectId } = await tenant();
+    const { c, project: { id: projectId } } = await tenant(stack);
     const mine = await c.post('/contacts').send({ email: 'pat@example.test', data: { a: 1 } }).expect(201);
     for (const body of [{ email: 'nope' }, { subscribed: 'no' }, { data: 'x' }, { data: { k: 'a\u0000b' } }]) {
       const res = await c.patch(`/contacts/${mine.body.id}`).send(body);
@@ -118,7 +113,7 @@ describe('GET, PATCH, DELETE /contacts/{id}', () => {
   });
 
   it('deletes with 204 and no body, with its events; then 404', async () => {
-    const { c, projectId } = await tenant();
+    const { c, project: { id: projectId } } = await tenant(stack);
     const tracked = await c.post('/events/track').send({ email: 'gone@example.test', event: 'signup' }).expect(200);
     const id = tracked.body.data.contact;
     const res = await c.delete(`/contacts/${id}`);
@@ -132,7 +127,7 @@ describe('GET, PATCH, DELETE /contacts/{id}', () => {
 
 describe('POST /contacts/lookup', () => {
   it('splits emails into found contacts and missing addresses', async () => {
-    const { c } = await tenant();
+    const { c } = await tenant(stack);
     const a = await c.post('/contacts').send({ email: 'a@example.test', subscribed: false }).expect(201);
     const res = await c.post('/contacts/lookup').send({ emails: ['A@Example.test', 'nobody@example.test', 'a@example.test', 'junk'] }).expect(200);
     expect(res.body).toEqual({
@@ -142,7 +137,7 @@ describe('POST /contacts/lookup', () => {
   });
 
   it('refuses an empty list or more than 500 emails with 422', async () => {
-    const { c } = await tenant();
+    const { c } = await tenant(stack);
     for (const emails of [[], Array.from({ length: 501 }, (_, i) => `u${i}@example.test`), 'a@example.test']) {
       const res = await c.post('/contacts/lookup').send({ emails });
       expect(res.status).toBe(422);
@@ -185,7 +180,7 @@ describe('GET /contacts', () => {
   const names = (n: number) => Array.from({ length: n }, (_, i) => `c${String(i).padStart(3, '0')}@example.test`);
 
   it('pages newest first by 20, with total on the first page only', async () => {
-    const { c, projectId } = await tenant();
+    const { c, project: { id: projectId } } = await tenant(stack);
     await seed(projectId, names(45));
     const { emails, pages } = await all(c, '');
     expect(emails).toEqual(names(45).reverse());
@@ -193,7 +188,7 @@ describe('GET /contacts', () => {
   });
 
   it('clamps limits above 100 and refuses limits below 1 or non-numeric with 400', async () => {
-    const { c, projectId } = await tenant();
+    const { c, project: { id: projectId } } = await tenant(stack);
     await seed(projectId, names(120));
     const big = await c.get('/contacts?limit=500').expect(200);
     expect(big.body.data).toHaveLength(100);
@@ -206,7 +201,7 @@ describe('GET /contacts', () => {
   });
 
   it('sorts by email or createdAt in either direction; unknown values fall back to createdAt desc', async () => {
-    const { c, projectId } = await tenant();
+    const { c, project: { id: projectId } } = await tenant(stack);
     const list = ['m@example.test', 'a@example.test', 'z@example.test', 'b@example.test'];
     await seed(projectId, list);
     const emails = async (qs: string) => (await c.get(`/contacts?${qs}`).expect(200)).body.data.map((x: { email: string }) => x.email);
@@ -218,7 +213,7 @@ describe('GET /contacts', () => {
   });
 
   it('searches a case-insensitive substring of the email, wildcards taken literally, and filters by subscription', async () => {
-    const { c, projectId } = await tenant();
+    const { c, project: { id: projectId } } = await tenant(stack);
     await seed(projectId, ['Alice.Smith@example.test', 'bob@smith.test', 'carol@example.test', '100%_real@example.test'].map((e) => e.toLowerCase()), (i) => i % 2 === 0);
     const emails = async (qs: string) => (await c.get(`/contacts?${qs}`).expect(200)).body;
     expect((await emails('search=SMITH')).data.map((x: { email: string }) => x.email).sort()).toEqual(['alice.smith@example.test', 'bob@smith.test']);
@@ -232,7 +227,7 @@ describe('GET /contacts', () => {
   });
 
   it('keeps the cursor stable while contacts are inserted between pages, also among equal timestamps', async () => {
-    const { c, projectId } = await tenant();
+    const { c, project: { id: projectId } } = await tenant(stack);
     // Thirty contacts created in the same instant: only the id orders them.
     await query(
       stack,
@@ -257,7 +252,7 @@ describe('GET /contacts', () => {
   });
 
   it('keeps total exact through creates, concurrent upserts, subscription flips and deletes', async () => {
-    const { c, projectId } = await tenant();
+    const { c, project: { id: projectId } } = await tenant(stack);
     const totals = async () => ({
       all: (await c.get('/contacts').expect(200)).body.total,
       subscribed: (await c.get('/contacts?subscribed=true').expect(200)).body.total,
@@ -286,7 +281,7 @@ describe('GET /contacts', () => {
   });
 
   it('refuses a malformed cursor, or one issued for another ordering, with 400', async () => {
-    const { c, projectId } = await tenant();
+    const { c, project: { id: projectId } } = await tenant(stack);
     await seed(projectId, names(3));
     const first = await c.get('/contacts?limit=1&sort=email').expect(200);
     for (const qs of ['cursor=garbage', `cursor=${Buffer.from('{"o":1}').toString('base64url')}`, `cursor=${first.body.cursor}`]) {

@@ -1,19 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { startStack, type TestStack } from '../helpers/stack';
-import { newTenant } from '../helpers/fixtures';
 import { upsertContact } from '../../src/modules/contacts/write';
-import { client, countOf, query, type Client } from './helpers';
+import { countOf, query } from './helpers';
+import { tenant, type Client } from '../helpers/tenants';
 
 let stack: TestStack;
 beforeAll(async () => {
   stack = await startStack();
 });
 afterAll(() => stack.close());
-
-async function tenant(): Promise<{ c: Client; projectId: string }> {
-  const { project } = await newTenant(stack);
-  return { c: client(stack, project), projectId: project.id };
-}
 
 const dataOf = async (c: Client, email: string) => {
   const res = await c.post('/contacts/lookup').send({ emails: [email] }).expect(200);
@@ -44,7 +39,7 @@ describe('custom-field rules, through every writer of data', () => {
   ];
 
   it.each(writers)('%s: patches, stores primitives, deletes on null, ignores "", keeps request-only values out, filters reserved keys', async (_name, write) => {
-    const { c } = await tenant();
+    const { c } = await tenant(stack);
     await write(c, { plan: 'pro', seats: 3, trial: true, locale: 'fr', nested: { tier: 'gold' } });
     await write(c, {
       seats: 5, // rule 2: replaced
@@ -61,7 +56,7 @@ describe('custom-field rules, through every writer of data', () => {
   });
 
   it('infers each key\'s type from its first non-null value and keeps it, while storing any later value', async () => {
-    const { c, projectId } = await tenant();
+    const { c, project: { id: projectId } } = await tenant(stack);
     await c.post('/contacts').send({ email, data: { n: null, s: '' } }).expect(201);
     expect(await typesOf(projectId)).toEqual({});
     await c.post('/contacts').send({
@@ -83,7 +78,7 @@ describe('custom-field rules, through every writer of data', () => {
   });
 
   it('settles on one type when the first values of a key arrive concurrently with different types', async () => {
-    const { c, projectId } = await tenant();
+    const { c, project: { id: projectId } } = await tenant(stack);
     const values = [1, 'one', true, '2024-01-01', 2, 'two', false, '2024-01-02'];
     const results = await Promise.all(values.map((v, i) => c.track({ email: `racer${i}@example.test`, event: 'e', data: { contested: v } })));
     expect(results.every((r) => r.status === 200)).toBe(true);
@@ -93,7 +88,7 @@ describe('custom-field rules, through every writer of data', () => {
   });
 
   it('hands request-only values back to the caller of upsertContact, for templates', async () => {
-    const { projectId } = await tenant();
+    const { project: { id: projectId } } = await tenant(stack);
     const em = stack.deps.orm.em.fork();
     const result = await upsertContact(em, projectId, { email: 'Vars@Example.test', data: { first: 'Ada', code: { value: 'X1', persistent: false }, email: { value: 'x', persistent: false } } }, { defaultSubscribed: false });
     expect(result.isNew).toBe(true);
@@ -103,7 +98,7 @@ describe('custom-field rules, through every writer of data', () => {
   });
 
   it('refuses data that is not an object of JSON values with 422, storing nothing', async () => {
-    const { c, projectId } = await tenant();
+    const { c, project: { id: projectId } } = await tenant(stack);
     for (const data of [[1, 2], 'text', 5, { ['k'.repeat(256)]: 1 }, { '': 1 }, { ok: 'nul\u0000byte' }]) {
       const res = await c.track({ email, event: 'e', data });
       expect(res.status).toBe(422);
@@ -116,7 +111,7 @@ describe('custom-field rules, through every writer of data', () => {
 
 describe('GET /contacts/fields', () => {
   it('lists the standard fields and each custom field with its type and coverage', async () => {
-    const { c } = await tenant();
+    const { c } = await tenant(stack);
     await c.post('/contacts').send({ email: 'a@example.test', data: { plan: 'pro', age: 30, profile: { tier: 'gold' } } }).expect(201);
     await c.post('/contacts').send({ email: 'b@example.test', data: { plan: 'free' } }).expect(201);
     await c.post('/contacts').send({ email: 'c@example.test' }).expect(201);
@@ -133,7 +128,7 @@ describe('GET /contacts/fields', () => {
   });
 
   it('reports zero coverage for a project without contacts', async () => {
-    const { c } = await tenant();
+    const { c } = await tenant(stack);
     const res = await c.get('/contacts/fields').expect(200);
     expect(res.body.fields.map((f: { coverage: number }) => f.coverage)).toEqual([0, 0, 0, 0]);
   });
@@ -141,7 +136,7 @@ describe('GET /contacts/fields', () => {
 
 describe('GET /contacts/fields/{field}/values', () => {
   it('returns values with counts, most frequent first, typed as stored', async () => {
-    const { c } = await tenant();
+    const { c } = await tenant(stack);
     const plans = ['pro', 'free', 'free', 'team', 'free', 'pro'];
     for (const [i, plan] of plans.entries()) await c.post('/contacts').send({ email: `v${i}@example.test`, subscribed: i < 2, data: { plan, seats: i % 2, profile: { tier: 'gold' } } }).expect(201);
     const res = await c.get('/contacts/fields/data.plan/values').expect(200);
@@ -152,7 +147,7 @@ describe('GET /contacts/fields/{field}/values', () => {
   });
 
   it('answers 404 for a field the project never had', async () => {
-    const { c } = await tenant();
+    const { c } = await tenant(stack);
     await c.post('/contacts').send({ email: 'x@example.test', data: { plan: 'pro' } }).expect(201);
     for (const field of ['data.nope', 'data.', 'data.plan..x']) {
       const res = await c.get(`/contacts/fields/${encodeURIComponent(field)}/values`);
@@ -162,7 +157,7 @@ describe('GET /contacts/fields/{field}/values', () => {
   });
 
   it('returns at most 100 values', async () => {
-    const { c, projectId } = await tenant();
+    const { c, project: { id: projectId } } = await tenant(stack);
     await query(
       stack,
       `insert into contacts (id, created_at, updated_at, project_id, email, subscribed, data)
@@ -176,7 +171,7 @@ describe('GET /contacts/fields/{field}/values', () => {
 
 describe('GET /contacts/fields/{field}/usage', () => {
   it('lists the segments whose conditions reference the field; campaigns and workflows are empty until they exist', async () => {
-    const { c, projectId } = await tenant();
+    const { c, project: { id: projectId } } = await tenant(stack);
     const uses = { logic: 'AND', groups: [{ filters: [{ field: 'email', operator: 'contains', value: 'x' }], conditions: { logic: 'OR', groups: [{ filters: [{ field: 'data.plan', operator: 'equals', value: 'pro' }] }] } }] };
     const other = { logic: 'AND', groups: [{ filters: [{ field: 'data.seats', operator: 'greaterThan', value: 1 }] }] };
     const segment = (name: string, condition: object | null) =>
@@ -192,7 +187,7 @@ describe('GET /contacts/fields/{field}/usage', () => {
 
 describe('DELETE /contacts/fields/{field}', () => {
   it('removes the field from every contact and forgets its type, so the next value infers it afresh', async () => {
-    const { c, projectId } = await tenant();
+    const { c, project: { id: projectId } } = await tenant(stack);
     await c.post('/contacts').send({ email: 'a@example.test', data: { plan: 'pro', keep: 1, profile: { tier: 'gold', since: 2020 } } }).expect(201);
     await c.post('/contacts').send({ email: 'b@example.test', data: { plan: 'free' } }).expect(201);
     await c.post('/contacts').send({ email: 'c@example.test', data: { keep: 2 } }).expect(201);
@@ -212,7 +207,7 @@ describe('DELETE /contacts/fields/{field}', () => {
   });
 
   it('refuses standard fields with 400 and unknown fields with 404, changing nothing', async () => {
-    const { c, projectId } = await tenant();
+    const { c, project: { id: projectId } } = await tenant(stack);
     await c.post('/contacts').send({ email: 'a@example.test', data: { plan: 'pro' } }).expect(201);
     for (const field of ['email', 'subscribed', 'createdAt', 'updatedAt']) {
       const res = await c.delete(`/contacts/fields/${field}`);

@@ -1,6 +1,6 @@
 import { startStack, type TestStack } from '../helpers/stack';
-import { newTenant } from '../helpers/fixtures';
-import { client, query, type Client } from './helpers';
+import { query } from './helpers';
+import { newTenant, tenant, client, type Client } from '../helpers/tenants';
 
 /** decisions.md "Edges": the limits of `data`, the 1,000 fields of a project, and the statement timeout. */
 
@@ -9,11 +9,6 @@ beforeAll(async () => {
   stack = await startStack();
 });
 afterAll(() => stack?.close());
-
-async function tenant(): Promise<{ c: Client; projectId: string }> {
-  const { project } = await newTenant(stack);
-  return { c: client(stack, project), projectId: project.id };
-}
 
 /** Everything a write of data can change in a project. */
 async function stateOf(projectId: string) {
@@ -79,24 +74,24 @@ const atLimits: Array<[string, object]> = [
 
 describe.each(writers)('%s', (name, writer) => {
   it.each(over)('refuses %s with 422 VALIDATION_ERROR naming the limit, changing nothing', async (_what, data, code, message) => {
-    const t = await tenant();
+    const t = await tenant(stack);
     const target = await writer.prepare(t.c);
-    const before = await stateOf(t.projectId);
+    const before = await stateOf(t.project.id);
     const res = await writer.write(t.c, data, target);
     expect([res.status, res.body.error?.code]).toEqual([422, 'VALIDATION_ERROR']);
     expect(res.body.error?.errors).toEqual(expect.arrayContaining([expect.objectContaining({ code, message: expect.stringContaining(message) })]));
-    expect(await stateOf(t.projectId)).toEqual(before);
+    expect(await stateOf(t.project.id)).toEqual(before);
   });
 
   it.each(atLimits)('accepts %s', async (_what, data) => {
-    const t = await tenant();
+    const t = await tenant(stack);
     const res = await writer.write(t.c, data, await writer.prepare(t.c));
     expect(res.status).toBeLessThan(300);
   });
 
   if (name !== 'UPDATE_CONTACT step') {
     it('lists the longest path the limits allow as a field', async () => {
-      const t = await tenant();
+      const t = await tenant(stack);
       const key = ['a', 'b', 'c', 'd', 'e'].map((c) => c.repeat(100)).join('.');
       await writer.write(t.c, atLimits[atLimits.length - 1]![1], await writer.prepare(t.c));
       const fields = (await t.c.get('/contacts/fields').expect(200)).body.fields as Array<{ field: string; type: string }>;
@@ -108,17 +103,17 @@ describe.each(writers)('%s', (name, writer) => {
 
 describe('the 1,000 custom fields of a project', () => {
   it('refuses the 1,001st field with 422 on every writer, changing nothing, and keeps writing the 1,000', async () => {
-    const t = await tenant();
+    const t = await tenant(stack);
     for (let i = 0; i < 10; i++) await t.c.track({ email: `seed${i}@example.test`, event: 'seed', data: keys(100, `f${i}_`) }).expect(200);
-    expect((await stateOf(t.projectId))?.fields).toBe('1000');
+    expect((await stateOf(t.project.id))?.fields).toBe('1000');
 
     for (const [, writer] of writers.slice(0, 3)) {
       const target = await writer.prepare(t.c);
-      const before = await stateOf(t.projectId);
+      const before = await stateOf(t.project.id);
       const res = await writer.write(t.c, { one_too_many: 'x' }, target);
       expect([res.status, res.body.error?.code]).toEqual([422, 'VALIDATION_ERROR']);
       expect(res.body.error?.errors).toEqual([expect.objectContaining({ field: 'data', code: 'too_many_fields', message: expect.stringContaining('1000') })]);
-      expect(await stateOf(t.projectId)).toEqual(before);
+      expect(await stateOf(t.project.id)).toEqual(before);
     }
 
     // Known fields still take values, also from a new contact.
@@ -129,19 +124,19 @@ describe('the 1,000 custom fields of a project', () => {
   });
 
   it('admits exactly one of concurrent writers adding the last free field', async () => {
-    const t = await tenant();
-    await query(stack, `insert into contact_fields (project_id, key, type, created_at) select ?, 'f' || k, 'string', now() from generate_series(1, 999) k`, [t.projectId]);
+    const t = await tenant(stack);
+    await query(stack, `insert into contact_fields (project_id, key, type, created_at) select ?, 'f' || k, 'string', now() from generate_series(1, 999) k`, [t.project.id]);
     const results = await Promise.all(
       Array.from({ length: 10 }, (_, i) => Promise.all([t.c.post('/contacts').send({ email: `racer${i}@example.test`, data: { [`last${i}`]: i } }), t.c.track({ email: `tracker${i}@example.test`, event: 'x', data: { [`other${i}`]: i } })])),
     );
     const statuses = results.flat().map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 422)).toHaveLength(19);
     expect(statuses.filter((s) => s < 300)).toHaveLength(1);
-    expect((await stateOf(t.projectId))?.fields).toBe('1000');
+    expect((await stateOf(t.project.id))?.fields).toBe('1000');
   });
 
   it('lets a field freed by DELETE /contacts/fields be replaced', async () => {
-    const t = await tenant();
+    const t = await tenant(stack);
     for (let i = 0; i < 10; i++) await t.c.track({ email: `seed${i}@example.test`, event: 'seed', data: keys(100, `f${i}_`) }).expect(200);
     expect((await t.c.track({ email, event: 'x', data: { fresh: 1 } })).status).toBe(422);
     await t.c.delete('/contacts/fields/data.f3_3').expect(200);
@@ -151,7 +146,7 @@ describe('the 1,000 custom fields of a project', () => {
 
 describe('coverage kept by the field catalog', () => {
   it('stays exact through creates, patches, unsets, nested values, deletions of contacts and of fields', async () => {
-    const t = await tenant();
+    const t = await tenant(stack);
     const coverage = async () =>
       Object.fromEntries(
         ((await t.c.get('/contacts/fields').expect(200)).body.fields as Array<{ field: string; coverage: number; isCustom: boolean }>)
@@ -178,21 +173,21 @@ describe('coverage kept by the field catalog', () => {
 
 describe('DELETE /contacts/fields/{field} in a large project', () => {
   it('removes the field from every contact, range by range, including contacts created in the same instant', async () => {
-    const t = await tenant();
+    const t = await tenant(stack);
     // 12,001 contacts sharing one created_at: more than two ranges, told apart by id alone.
     await query(
       stack,
       `insert into contacts (id, created_at, updated_at, project_id, email, subscribed, data)
        select gen_random_uuid(), now(), now(), ?, 'bulk' || i || '@example.test', true, jsonb_build_object('plan', 'p' || (i % 3), 'keep', i)
        from generate_series(1, 12001) i`,
-      [t.projectId],
+      [t.project.id],
     );
-    await query(stack, `insert into contact_fields (project_id, key, type, created_at) values (?, 'plan', 'string', now()), (?, 'keep', 'number', now())`, [t.projectId, t.projectId]);
+    await query(stack, `insert into contact_fields (project_id, key, type, created_at) values (?, 'plan', 'string', now()), (?, 'keep', 'number', now())`, [t.project.id, t.project.id]);
     expect((await t.c.delete('/contacts/fields/data.plan').expect(200)).body).toEqual({ field: 'data.plan', deletedFrom: 12001 });
     const [left] = await query<{ with_plan: string; with_keep: string }>(
       stack,
       `select count(*) filter (where data #> '{plan}' is not null) as with_plan, count(*) filter (where data #> '{keep}' is not null) as with_keep from contacts where project_id = ?`,
-      [t.projectId],
+      [t.project.id],
     );
     expect(left).toEqual({ with_plan: '0', with_keep: '12001' });
     const fields = (await t.c.get('/contacts/fields').expect(200)).body.fields as Array<{ field: string; coverage: number }>;
@@ -202,15 +197,15 @@ describe('DELETE /contacts/fields/{field} in a large project', () => {
 
 describe('GET /contacts/fields/{field}/values in a large project', () => {
   it('estimates counts from the newest 20,000 contacts, scaled to the project, most frequent first', async () => {
-    const t = await tenant();
+    const t = await tenant(stack);
     await query(
       stack,
       `insert into contacts (id, created_at, updated_at, project_id, email, subscribed, data)
        select gen_random_uuid(), now(), now(), ?, 'many' || i || '@example.test', true, jsonb_build_object('plan', case when i % 3 = 0 then 'team' else 'free' end)
        from generate_series(1, 30000) i`,
-      [t.projectId],
+      [t.project.id],
     );
-    await query(stack, `insert into contact_fields (project_id, key, type, created_at) values (?, 'plan', 'string', now())`, [t.projectId]);
+    await query(stack, `insert into contact_fields (project_id, key, type, created_at) values (?, 'plan', 'string', now())`, [t.project.id]);
     const { values } = (await t.c.get('/contacts/fields/data.plan/values').expect(200)).body as { values: Array<{ value: string; count: number }> };
     expect(values.map((v) => v.value)).toEqual(['free', 'team']);
     // 20,000 of the 30,000 contacts, counted and scaled by 1.5: within a few percent of the exact 20,000 and 10,000.

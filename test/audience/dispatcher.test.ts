@@ -1,6 +1,5 @@
 import net, { type AddressInfo } from 'node:net';
 import { startStack, type TestStack } from '../helpers/stack';
-import { newTenant, type TestProject } from '../helpers/fixtures';
 import { Client, Connection } from '@temporalio/client';
 import { Client as PgClient } from 'pg';
 import { waitFor } from '../helpers/wait';
@@ -8,7 +7,8 @@ import { EventDispatcher, type DispatcherOptions } from '../../src/modules/outbo
 import type { EventConsumer, OutboxEvent } from '../../src/modules/outbox/consumer';
 import { OUTBOX_CHANNEL } from '../../src/modules/outbox/channel';
 import { recordEvents } from '../../src/modules/outbox/record';
-import { client, query } from './helpers';
+import { query } from './helpers';
+import { client, tenant } from '../helpers/tenants';
 
 let stack: TestStack;
 const running: EventDispatcher[] = [];
@@ -52,11 +52,9 @@ const outboxState = (eventId: string) =>
 const undispatched = async (on: TestStack, projectId: string) =>
   Number((await query<{ n: string }>(on, 'select count(*) as n from events where project_id = ? and dispatched_at is null', [projectId]))[0]!.n);
 
-const tenant = async (on: TestStack = stack): Promise<TestProject> => (await newTenant(on)).project;
-
 describe('events outbox dispatcher', () => {
   it('hands a tracked event off as soon as it commits, woken by NOTIFY rather than the poll', async () => {
-    const project = await tenant();
+    const { project } = await tenant(stack);
     const { consumer, seen } = recorder(project.id);
     // A poll this slow would miss the test's deadline: only the notification can wake the dispatcher.
     await startDispatcher(stack, [consumer], { pollIntervalMs: 600_000 });
@@ -70,7 +68,7 @@ describe('events outbox dispatcher', () => {
   });
 
   it('retries a failed hand-off with growing backoff until it succeeds, then marks it dispatched', async () => {
-    const project = await tenant();
+    const { project } = await tenant(stack);
     const { consumer, seen } = recorder(project.id, () => seen.length <= 2);
     await startDispatcher(stack, [consumer], { retryBaseMs: 300, pollIntervalMs: 600_000 });
     const res = await client(stack, project).track({ email: 'flaky@example.test', event: 'signup' }).expect(200);
@@ -84,7 +82,7 @@ describe('events outbox dispatcher', () => {
   });
 
   it('marks an event dispatched only once every consumer took it (at least once for each)', async () => {
-    const project = await tenant();
+    const { project } = await tenant(stack);
     const first = recorder(project.id, () => false, 'first');
     const second = recorder(project.id, () => second.seen.length === 1, 'second');
     await startDispatcher(stack, [first.consumer, second.consumer], { retryBaseMs: 100 });
@@ -96,7 +94,7 @@ describe('events outbox dispatcher', () => {
   });
 
   it('lets several dispatchers share the outbox: every event is handed off exactly once', async () => {
-    const project = await tenant();
+    const { project } = await tenant(stack);
     const { body } = await client(stack, project).track({ email: 'many@example.test', event: 'first' }).expect(200);
     const handled: string[] = [];
     const consumer: EventConsumer = {
@@ -123,7 +121,7 @@ describe('events outbox dispatcher', () => {
 
 describe('notification after commit', () => {
   it('notifies the outbox channel once the transaction that recorded events commits, not before', async () => {
-    const project = await tenant();
+    const { project } = await tenant(stack);
     const { body } = await client(stack, project).track({ email: 'notify@example.test', event: 'first' }).expect(200);
     const listener = new PgClient({ connectionString: stack.deps.config.DATABASE_URL });
     await listener.connect();
@@ -189,7 +187,7 @@ describe('durable hand-off to Temporal', () => {
     const isolated = await startStack({ env: { TEMPORAL_ADDRESS: temporal.address } });
     const cleanups: Array<() => Promise<void>> = [];
     try {
-      const project = await tenant(isolated);
+      const { project } = await tenant(isolated);
       const api = client(isolated, project);
       const tracked = [];
       for (const event of ['signup', 'activated', 'upgraded']) tracked.push((await api.track({ email: 'durable@example.test', event }).expect(200)).body.data);

@@ -1,18 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { startStack, type TestStack } from '../helpers/stack';
-import { newTenant } from '../helpers/fixtures';
-import { client, countOf, query, type Client } from './helpers';
+import { countOf, query } from './helpers';
+import { tenant, type Client } from '../helpers/tenants';
 
 let stack: TestStack;
 beforeAll(async () => {
   stack = await startStack();
 });
 afterAll(() => stack.close());
-
-async function tenant(): Promise<{ c: Client; projectId: string }> {
-  const { project } = await newTenant(stack);
-  return { c: client(stack, project), projectId: project.id };
-}
 
 /** Events with distinct, increasing timestamps, oldest first; returns their ids in that order. */
 async function seedEvents(c: Client, projectId: string, names: string[], email = 'ev@example.test'): Promise<string[]> {
@@ -30,7 +25,7 @@ async function seedEvents(c: Client, projectId: string, names: string[], email =
 
 describe('GET /events', () => {
   it('lists events newest first with their contact, as cursor pages with total on the first page', async () => {
-    const { c, projectId } = await tenant();
+    const { c, project: { id: projectId } } = await tenant(stack);
     const ids = await seedEvents(c, projectId, Array.from({ length: 25 }, (_, i) => `e${i}`));
     const first = await c.get('/events').expect(200);
     expect(first.body).toMatchObject({ total: 25, hasMore: true });
@@ -44,7 +39,7 @@ describe('GET /events', () => {
   });
 
   it('filters by name and clamps the limit; refuses bad limits and cursors with 400', async () => {
-    const { c, projectId } = await tenant();
+    const { c, project: { id: projectId } } = await tenant(stack);
     await seedEvents(c, projectId, ['a', 'b', 'a', 'c', 'a']);
     const named = await c.get('/events?name=a').expect(200);
     expect(named.body.total).toBe(3);
@@ -56,7 +51,7 @@ describe('GET /events', () => {
 
 describe('GET /events/contact/{contactId}', () => {
   it("pages one contact's events, and 404s an unknown or malformed contact", async () => {
-    const { c, projectId } = await tenant();
+    const { c, project: { id: projectId } } = await tenant(stack);
     await seedEvents(c, projectId, ['x', 'y'], 'one@example.test');
     await c.track({ email: 'two@example.test', event: 'z' }).expect(200);
     const one = (await c.post('/contacts/lookup').send({ emails: ['one@example.test'] })).body.found[0].id;
@@ -73,7 +68,7 @@ describe('GET /events/contact/{contactId}', () => {
 
 describe('GET /events/names and /events/stats', () => {
   it('names every distinct event with its count, service events included', async () => {
-    const { c } = await tenant();
+    const { c } = await tenant(stack);
     await c.track({ email: 'n@example.test', event: 'b-click' }).expect(200);
     await c.track({ email: 'n@example.test', event: 'a-view' }).expect(200);
     await c.track({ email: 'n@example.test', event: 'b-click', subscribed: false }).expect(200);
@@ -85,7 +80,7 @@ describe('GET /events/names and /events/stats', () => {
   });
 
   it('counts events over time windows, distinct names and contacts, and the top names', async () => {
-    const { c, projectId } = await tenant();
+    const { c, project: { id: projectId } } = await tenant(stack);
     await seedEvents(c, projectId, ['old', 'hot', 'hot', 'hot', 'warm', 'warm']);
     await query(stack, `update events set created_at = now() - interval '3 days' where project_id = ? and name = 'old'`, [projectId]);
     await c.track({ email: 'other@example.test', event: 'warm' }).expect(200);
@@ -98,14 +93,14 @@ describe('GET /events/names and /events/stats', () => {
         { name: 'old', count: 1, lastTrackedAt: expect.any(String) },
       ],
     });
-    const empty = await (await tenant()).c.get('/events/stats').expect(200);
+    const empty = await (await tenant(stack)).c.get('/events/stats').expect(200);
     expect(empty.body).toMatchObject({ total: 0, uniqueNames: 0, topEvents: [] });
   });
 });
 
 describe('GET /events/{eventName}/usage', () => {
   it('lists the segments whose conditions reference event.<name>', async () => {
-    const { c, projectId } = await tenant();
+    const { c, project: { id: projectId } } = await tenant(stack);
     const condition = { logic: 'AND', groups: [{ filters: [{ field: 'event.purchase', operator: 'triggeredWithin', value: 7, unit: 'days' }] }] };
     const [row] = await query<{ id: string }>(
       stack,
@@ -122,7 +117,7 @@ describe('GET /events/{eventName}/usage', () => {
 
 describe('DELETE /events/{eventName}', () => {
   it('deletes every event with the name and nothing else', async () => {
-    const { c, projectId } = await tenant();
+    const { c, project: { id: projectId } } = await tenant(stack);
     await seedEvents(c, projectId, ['gone', 'kept', 'gone']);
     expect((await c.delete('/events/gone').expect(200)).body).toEqual({ name: 'gone', deleted: 2 });
     expect((await c.get('/events').expect(200)).body.data.map((e: { name: string }) => e.name)).toEqual(['kept']);
@@ -130,7 +125,7 @@ describe('DELETE /events/{eventName}', () => {
   });
 
   it('refuses service event names with 400, leaving them in place', async () => {
-    const { c, projectId } = await tenant();
+    const { c, project: { id: projectId } } = await tenant(stack);
     const { body } = await c.post('/contacts').send({ email: 's@example.test' }).expect(201);
     await c.patch(`/contacts/${body.id}`).send({ subscribed: false }).expect(200);
     for (const name of ['contact.unsubscribed', 'email.sent', 'segment.vip.entry']) {

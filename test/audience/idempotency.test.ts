@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Client as PgClient } from 'pg';
 import { startStack, type TestStack } from '../helpers/stack';
-import { newTenant, type TestProject } from '../helpers/fixtures';
+import type { TestProject } from '../helpers/fixtures';
 import { waitFor } from '../helpers/wait';
-import { client, countOf, query } from './helpers';
+import { countOf, query } from './helpers';
+import { newTenant, client } from '../helpers/tenants';
 
 let stack: TestStack;
 beforeAll(async () => {

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { startStack, type TestStack } from '../helpers/stack';
-import { newTenant, type TestProject } from '../helpers/fixtures';
-import { client, query } from './helpers';
+import type { TestProject } from '../helpers/fixtures';
+import { query } from './helpers';
+import { newTenant, client } from '../helpers/tenants';
 
 let stack: TestStack;
 let owner: TestProject;

@@ -1,7 +1,7 @@
 import { startStack, type TestStack } from '../helpers/stack';
-import { newTenant } from '../helpers/fixtures';
 import { upsertContact } from '../../src/modules/contacts/write';
-import { client, eventNamesOf, query, type Client } from './helpers';
+import { eventNamesOf, query } from './helpers';
+import { tenant } from '../helpers/tenants';
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -9,16 +9,11 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-async function tenant(): Promise<{ c: Client; projectId: string }> {
-  const { project } = await newTenant(stack);
-  return { c: client(stack, project), projectId: project.id };
-}
-
 const stateOf = async (id: string) => (await query<{ subscribed: boolean }>(stack, 'select subscribed from contacts where id = ?', [id]))[0]!.subscribed;
 
 describe('contact subscription state machine', () => {
   it('starts new contacts subscribed on POST /contacts and /v1/track, without a flip event', async () => {
-    const { c } = await tenant();
+    const { c } = await tenant(stack);
     const created = await c.post('/contacts').send({ email: 'new1@example.test' }).expect(201);
     expect(created.body.subscribed).toBe(true);
     expect(await eventNamesOf(stack, created.body.id)).toEqual([]);
@@ -31,7 +26,7 @@ describe('contact subscription state machine', () => {
   });
 
   it('starts contacts created for /v1/send unsubscribed (defaultSubscribed false)', async () => {
-    const { projectId } = await tenant();
+    const { project: { id: projectId } } = await tenant(stack);
     const { contact, isNew } = await upsertContact(stack.deps.orm.em.fork(), projectId, { email: 'sent@example.test' }, { defaultSubscribed: false });
     expect({ isNew, subscribed: contact.subscribed }).toEqual({ isNew: true, subscribed: false });
     const again = await upsertContact(stack.deps.orm.em.fork(), projectId, { email: 'sent@example.test', subscribed: true }, { defaultSubscribed: false });
@@ -39,7 +34,7 @@ describe('contact subscription state machine', () => {
   });
 
   it('emits one event per flip, whichever endpoint flips it, and none when the state is unchanged', async () => {
-    const { c } = await tenant();
+    const { c } = await tenant(stack);
     const { body } = await c.post('/contacts').send({ email: 'flip@example.test' }).expect(201);
     const id = body.id;
     await c.post('/contacts').send({ email: 'flip@example.test', subscribed: false }).expect(200);
@@ -55,7 +50,7 @@ describe('contact subscription state machine', () => {
   });
 
   it('records /v1/track with subscribed:false on an unsubscribed contact without resubscribing it; omitting the state keeps it', async () => {
-    const { c } = await tenant();
+    const { c } = await tenant(stack);
     const { body } = await c.post('/contacts').send({ email: 'out@example.test', subscribed: false }).expect(201);
     const res = await c.track({ email: 'out@example.test', event: 'opened-app', subscribed: false }).expect(200);
     await c.track({ email: 'out@example.test', event: 'visited' }).expect(200);
@@ -66,7 +61,7 @@ describe('contact subscription state machine', () => {
   });
 
   it('commits the flip event with the contact change, or neither', async () => {
-    const { c, projectId } = await tenant();
+    const { c, project: { id: projectId } } = await tenant(stack);
     const { body } = await c.post('/contacts').send({ email: 'atomic@example.test' }).expect(201);
     const em = stack.deps.orm.em.fork();
     await expect(

@@ -1,8 +1,8 @@
 import { toDataPatch, type DataInput } from '../../src/modules/contacts/custom-fields';
-import { newTenant } from '../helpers/fixtures';
 import { startStack, type TestStack } from '../helpers/stack';
 import { throwawayDatabaseUrl } from '../helpers/database';
-import { client, query, type Client } from './helpers';
+import { query } from './helpers';
+import { tenant, type Client } from '../helpers/tenants';
 
 /**
  * Concurrent tracks share statements (src/modules/events/track-batch.ts); whatever the batching, the result
@@ -38,11 +38,6 @@ interface EventRow {
   created_at: string;
 }
 
-async function tenant() {
-  const { project } = await newTenant(stack);
-  return { c: client(stack, project), projectId: project.id };
-}
-
 async function contactsOf(projectId: string): Promise<Map<string, ContactState>> {
   const contacts = await query<{ id: string; email: string; subscribed: boolean; data: Record<string, unknown> }>(
     stack, 'select id, email, subscribed, data from contacts where project_id = ?', [projectId],
@@ -68,7 +63,7 @@ async function sendAll(c: Client, tracks: Track[]) {
 
 describe('concurrent POST /v1/track', () => {
   it('stores exactly what the same requests give one at a time, in the order their events were recorded', async () => {
-    const { c, projectId } = await tenant();
+    const { c, project: { id: projectId } } = await tenant(stack);
     const existing = Array.from({ length: 10 }, (_, i) => `known${i}@example.test`);
     for (const [i, email] of existing.entries()) {
       await c.track({ email, event: 'seeded', subscribed: i < 5, data: { plan: 'free', keep: 1, drop: 'x' } }).expect(200);
@@ -134,7 +129,7 @@ describe('concurrent POST /v1/track', () => {
   });
 
   it('fails only the request whose data the database refuses, when it shares a statement with others', async () => {
-    const { c, projectId } = await tenant();
+    const { c, project: { id: projectId } } = await tenant(stack);
     const bad = { email: 'refused@example.test', event: 'broken' };
     const alone = await c.track(bad);
     expect(alone.status).toBeGreaterThanOrEqual(500);

@@ -1,17 +1,12 @@
 import { startStack, type TestStack } from '../helpers/stack';
-import { newTenant } from '../helpers/fixtures';
-import { client, countOf, query } from './helpers';
+import { countOf, query } from './helpers';
+import { tenant } from '../helpers/tenants';
 
 let stack: TestStack;
 beforeAll(async () => {
   stack = await startStack();
 });
 afterAll(() => stack.close());
-
-async function tenant() {
-  const { project } = await newTenant(stack);
-  return { c: client(stack, project), project };
-}
 
 async function nothingStored(projectId: string) {
   expect(await countOf(stack, 'contacts', projectId)).toBe(0);
@@ -21,7 +16,7 @@ async function nothingStored(projectId: string) {
 
 describe('POST /v1/track', () => {
   it('creates the contact and the event and answers with the envelope', async () => {
-    const { c, project } = await tenant();
+    const { c, project } = await tenant(stack);
     const before = Date.now();
     const res = await c.track({ email: 'Signup@Example.test', event: 'signed-up', data: { plan: 'pro', promo: { value: 'X', persistent: false } } });
     expect(res.status).toBe(200);
@@ -39,7 +34,7 @@ describe('POST /v1/track', () => {
   });
 
   it('records a new event each time the same event is tracked, on the same contact', async () => {
-    const { c, project } = await tenant();
+    const { c, project } = await tenant(stack);
     const a = await c.track({ email: 'again@example.test', event: 'click' }).expect(200);
     const b = await c.track({ email: 'again@example.test', event: 'click' }).expect(200);
     expect(b.body.data.contact).toBe(a.body.data.contact);
@@ -50,7 +45,7 @@ describe('POST /v1/track', () => {
   it.each(['email.sent', 'email.anything', 'contact.subscribed', 'contact.unsubscribed', 'segment.vip.entry', 'segment.big-spenders.exit', ' email.open '])(
     'refuses the reserved name %j with 422 reserved_event, storing nothing',
     async (event) => {
-      const { c, project } = await tenant();
+      const { c, project } = await tenant(stack);
       const res = await c.track({ email: 'r@example.test', event });
       expect(res.status).toBe(422);
       expect(res.body.error.code).toBe('VALIDATION_ERROR');
@@ -60,12 +55,12 @@ describe('POST /v1/track', () => {
   );
 
   it.each(['contact.created', 'segment.vip', 'emails.sent', 'segment..entry.x', 'Email.sent'])('accepts the unreserved name %j', async (event) => {
-    const { c } = await tenant();
+    const { c } = await tenant(stack);
     expect((await c.track({ email: 'ok@example.test', event })).status).toBe(200);
   });
 
   it('refuses a lone UTF-16 surrogate in a value or a key with 422, storing nothing', async () => {
-    const { c, project } = await tenant();
+    const { c, project } = await tenant(stack);
     for (const [data, field] of [[{ note: 'a\ud800' }, 'data.note'], [{ ['k\udc00']: 1 }, 'data.k\udc00'], [{ list: ['ok', '\udbff'] }, 'data.list.1']] as const) {
       const res = await c.track({ email: 's@example.test', event: 'x', data });
       expect(res.status).toBe(422);
@@ -75,7 +70,7 @@ describe('POST /v1/track', () => {
   });
 
   it('refuses bad bodies with 422 and field errors, storing nothing', async () => {
-    const { c, project } = await tenant();
+    const { c, project } = await tenant(stack);
     const cases: Array<[object | undefined, string]> = [
       [{ event: 'x' }, 'email'],
       [{ email: 'not-an-email', event: 'x' }, 'email'],
@@ -97,7 +92,7 @@ describe('POST /v1/track', () => {
   });
 
   it('accepts only the public key: a secret, missing or unknown key is 401 INVALID_API_KEY', async () => {
-    const { project } = await tenant();
+    const { project } = await tenant(stack);
     const body = { email: 'k@example.test', event: 'x' };
     for (const auth of [`Bearer ${project.secret}`, 'Bearer pk_unknown', undefined]) {
       const req = stack.http().post('/v1/track');
@@ -111,7 +106,7 @@ describe('POST /v1/track', () => {
 
 describe('POST /events/track', () => {
   it('behaves as /v1/track with the secret key, and refuses the public key', async () => {
-    const { c, project } = await tenant();
+    const { c, project } = await tenant(stack);
     const res = await c.post('/events/track').send({ email: 'dash@example.test', event: 'manual', data: { a: 1 } }).expect(200);
     expect(res.body).toMatchObject({ success: true, data: { contact: expect.any(String), event: expect.any(String) } });
     const reserved = await c.post('/events/track').send({ email: 'dash@example.test', event: 'email.click' });

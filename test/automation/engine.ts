@@ -4,7 +4,8 @@ import { EventDispatcher } from '../../src/modules/outbox/dispatcher';
 import { automationTrigger } from '../../src/modules/automations/trigger';
 import type { DeliveryPump } from '../../src/modules/emails/delivery/pump';
 import { startStack, type TestStack } from '../helpers/stack';
-import { gatewayFor, startWorker, timeSkippingEnv } from '../helpers/temporal';
+import { gatewayFor, startWorker } from '../helpers/temporal';
+import { timeSkippingEnv } from '../helpers/temporal-env';
 import { startPump } from '../helpers/pump';
 
 /** What the worker process runs for automations: workflows and activities, the events outbox, the delivery pump. */

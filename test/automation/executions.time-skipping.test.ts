@@ -11,10 +11,8 @@ import { sendStepEmail } from '../../src/modules/automations/run/send-email';
 import { Contact } from '../../src/modules/contacts/entities';
 import { recordHistory } from './histories';
 import { startEngine, type Engine } from './engine';
-import {
-  addContact, addStep, allOf, chain, connect, createWorkflow, enable, executionIn, executionsOf, filter, getExecution, linearWorkflow,
-  senderDomain, startExecution, tenant, waitingAt, type Body, type Tenant,
-} from './helpers';
+import { addContact, addStep, allOf, chain, connect, createWorkflow, enable, executionIn, executionsOf, filter, getExecution, linearWorkflow, senderDomain, startExecution, waitingAt, type Body } from './helpers';
+import { tenant, type Tenant } from '../helpers/tenants';
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;

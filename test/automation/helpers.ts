@@ -1,12 +1,11 @@
 import type { TestStack } from '../helpers/stack';
 import type { TestProject } from '../helpers/fixtures';
-import { verifiedDomain } from '../templates/helpers';
 import { domainVerifyWorkflowId } from '../../workflows/domain-verify/ids';
 import { sql } from '../helpers/seed';
 import { waitFor } from '../helpers/wait';
-import type { Tenant } from '../segments/helpers';
+import { verifiedDomain, type Tenant } from '../helpers/tenants';
 
-export { addContact, allOf, filter, tenant, type Tenant } from '../segments/helpers';
+export { addContact, allOf, filter } from '../segments/helpers';
 
 export type Body = Record<string, unknown> & { id: string };
 
@@ -99,9 +98,8 @@ export async function automationState(stack: TestStack, projectId: string) {
  * for good when a run is terminated in the middle of a task.
  */
 export async function senderDomain(stack: TestStack, project: TestProject): Promise<string> {
-  const domain = await verifiedDomain(stack, project);
-  const [row] = await sql<{ id: string }>(stack, 'select id from domains where domain = ?', [domain]);
-  const loop = stack.deps.temporal.client.workflow.getHandle(domainVerifyWorkflowId(row!.id));
+  const { id, domain } = await verifiedDomain(stack, project);
+  const loop = stack.deps.temporal.client.workflow.getHandle(domainVerifyWorkflowId(id));
   await waitFor('the domain check loop to sleep', async () => {
     const events = (await loop.fetchHistory()).events ?? [];
     return events[events.length - 1]?.timerStartedEventAttributes ? true : undefined;

@@ -6,7 +6,7 @@ export const HISTORIES_DIR = path.join(__dirname, 'histories');
 
 /**
  * With RECORD_AUTOMATION_HISTORIES=1, saves the execution's Temporal history as
- * test/automation/histories/<name>.json, for replay.test.ts. Record again only when a change to the workflow
+ * test/automation/histories/<name>.json, for replay.unit.test.ts. Record again only when a change to the workflow
  * is meant to be incompatible with runs in flight (and then version it): replaying old histories is what
  * catches non-deterministic changes.
  */

@@ -2,7 +2,8 @@ import { defaultPayloadConverter, type Payload } from '@temporalio/common';
 import { AutomationIdKey, ContactIdKey, CurrentStepKey, ProjectIdKey } from '../../workflows/search-attributes';
 import { waitFor } from '../helpers/wait';
 import { startEngine, type Engine } from './engine';
-import { addContact, executionIn, linearWorkflow, startExecution, tenant, waitingAt } from './helpers';
+import { addContact, executionIn, linearWorkflow, startExecution, waitingAt } from './helpers';
+import { tenant } from '../helpers/tenants';
 
 let engine: Engine;
 beforeAll(async () => {

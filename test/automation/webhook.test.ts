@@ -4,8 +4,9 @@ import { gatewayFor, startWorker } from '../helpers/temporal';
 import { addressPolicy, resolveTarget, WebhookRefused, type AddressPolicy } from '../../src/modules/automations/webhook/address-policy';
 import { sendWebhook, WebhookTimeout } from '../../src/modules/automations/webhook/send';
 import { startEngine, type Engine } from './engine';
-import { addContact, executionIn, linearWorkflow, startExecution, tenant, type Body } from './helpers';
+import { addContact, executionIn, linearWorkflow, startExecution, type Body } from './helpers';
 import { json, WebhookServer } from './webhook-server';
+import { tenant } from '../helpers/tenants';
 
 let engine: Engine;
 let stack: TestStack;

@@ -1,8 +1,6 @@
 import { startStack, type TestStack } from '../helpers/stack';
-import { verifiedDomain } from '../templates/helpers';
-import {
-  addContact, addStep, allOf, automationState, chain, connect, createWorkflow, enable, filter, startExecution, tenant, type Tenant,
-} from './helpers';
+import { addContact, addStep, allOf, automationState, chain, connect, createWorkflow, enable, filter, startExecution } from './helpers';
+import { verifiedDomain, tenant, type Tenant } from '../helpers/tenants';
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -20,7 +18,7 @@ async function refused(t: Tenant, request: () => Promise<{ status: number; body:
 }
 
 async function template(t: Tenant): Promise<string> {
-  const domain = await verifiedDomain(stack, t.project);
+  const { domain } = await verifiedDomain(stack, t.project);
   const res = await t.c.post('/templates').send({ name: 'Welcome', subject: 'Hi {{ name ?? "there" }}', body: '<p>Hello</p>', from: `hi@${domain}` });
   expect(res.status).toBe(201);
   return res.body.id;

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { startStack, type TestStack } from '../helpers/stack';
-import { newTenant, signupUser, type TestUser } from '../helpers/fixtures';
+import { signupUser, type TestUser } from '../helpers/fixtures';
 import { joinedUser } from '../helpers/members';
 import { seedContact, seedEvents, sql } from '../helpers/seed';
 import { enqueueEmails, type EmailDraft } from '../../src/modules/emails/enqueue';
 import { recipient, send } from '../emails/helpers';
-import { campaignTenant } from '../campaigns/helpers';
+import { newTenant, campaignTenant } from '../helpers/tenants';
 
 let stack: TestStack;
 beforeAll(async () => {

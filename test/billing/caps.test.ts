@@ -1,6 +1,6 @@
 import { startStack, type TestStack } from '../helpers/stack';
 import { recipient, send, settled, storedCounts } from '../emails/helpers';
-import { campaignTenant, type CampaignTenant } from '../campaigns/helpers';
+import { campaignTenant, type SenderTenant } from '../helpers/tenants';
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -18,7 +18,7 @@ async function cappedSender(limits: Record<string, number | null>) {
   return { ...sender, consumption };
 }
 
-const mail = (sender: CampaignTenant, to: string | string[], subject = 'Hello') => send(stack, sender.project, { to, from: sender.from, subject, body: '<p>Hi</p>' });
+const mail = (sender: SenderTenant, to: string | string[], subject = 'Hello') => send(stack, sender.project, { to, from: sender.from, subject, body: '<p>Hi</p>' });
 const monthEnd = () => {
   const now = new Date();
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { startStack, type TestStack } from '../helpers/stack';
 import { sql } from '../helpers/seed';
 import { addContact, allOf, filter } from '../segments/helpers';
-import { campaignBody, campaignState, campaignTenant, createCampaign, type CampaignTenant } from './helpers';
+import { campaignBody, campaignState, createCampaign } from './helpers';
+import { campaignTenant, type SenderTenant } from '../helpers/tenants';
 
 /**
  * The Campaigns table through HTTP. No worker polls this stack's task queue, so a campaign that is sent
@@ -17,12 +18,12 @@ afterAll(() => stack?.close());
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
 
-async function sendNow(t: CampaignTenant, id: string) {
+async function sendNow(t: SenderTenant, id: string) {
   return (await t.c.post(`/campaigns/${id}/send`).send({}).expect(200)).body;
 }
 
 /** The project's campaign rows before and after a refused request must be equal. */
-async function expectUnchanged(t: CampaignTenant, request: () => Promise<unknown>) {
+async function expectUnchanged(t: SenderTenant, request: () => Promise<unknown>) {
   const before = await campaignState(stack, t.project.id);
   await request();
   expect(await campaignState(stack, t.project.id)).toEqual(before);
@@ -194,7 +195,7 @@ describe('POST /campaigns', () => {
 });
 
 describe('GET /campaigns', () => {
-  async function threeCampaigns(t: CampaignTenant) {
+  async function threeCampaigns(t: SenderTenant) {
     const a = await createCampaign(t, { name: 'banana', subject: 'Fruit news' });
     const b = await createCampaign(t, { name: 'Apple', subject: 'Orchard' });
     const c = await createCampaign(t, { name: 'cherry', subject: 'More fruit', from: `deals@${t.domain}` });

@@ -3,7 +3,8 @@ import { startStack, type TestStack } from '../helpers/stack';
 import { sql } from '../helpers/seed';
 import { waitFor } from '../helpers/wait';
 import { bundleWorkflows, startWorkerProcess, workerEnv, type WorkerProcess } from '../helpers/worker-processes';
-import { campaignTenant, createCampaign, seedContacts } from './helpers';
+import { createCampaign, seedContacts } from './helpers';
+import { campaignTenant } from '../helpers/tenants';
 
 /**
  * The worker is a process of its own here, killed with SIGKILL in the middle of a send: emails are being

@@ -1,31 +1,8 @@
 import type { TestStack } from '../helpers/stack';
-import { newTenant, type TestProject, type TestUser } from '../helpers/fixtures';
 import { sql } from '../helpers/seed';
-import { client, type Client } from '../audience/helpers';
-import { verifiedDomain } from '../templates/helpers';
+import type { SenderTenant } from '../helpers/tenants';
 
-/** The project's requests, PUT included. */
-export type CampaignClient = Client & { put: (path: string) => ReturnType<Client['post']> };
-
-export interface CampaignTenant {
-  /** The project's OWNER. */
-  user: TestUser;
-  project: TestProject;
-  c: CampaignClient;
-  /** An address on the project's verified domain. */
-  from: string;
-  domain: string;
-}
-
-/** A fresh tenant with a verified sender domain. */
-export async function campaignTenant(stack: TestStack): Promise<CampaignTenant> {
-  const { user, project } = await newTenant(stack);
-  const domain = await verifiedDomain(stack, project);
-  const c = { ...client(stack, project), put: (path: string) => stack.http().put(path).set('Authorization', `Bearer ${project.secret}`) };
-  return { user, project, c, from: `news@${domain}`, domain };
-}
-
-export const campaignBody = (t: CampaignTenant, overrides: Record<string, unknown> = {}) => ({
+export const campaignBody = (t: SenderTenant, overrides: Record<string, unknown> = {}) => ({
   name: 'Spring sale',
   subject: 'Hello {{ name ?? "friend" }}',
   body: '<p>Spring is here, {{ name ?? "friend" }}</p>',
@@ -36,7 +13,7 @@ export const campaignBody = (t: CampaignTenant, overrides: Record<string, unknow
 
 export type CampaignJson = Record<string, unknown> & { id: string; status: string; name: string };
 
-export async function createCampaign(t: CampaignTenant, overrides: Record<string, unknown> = {}): Promise<CampaignJson> {
+export async function createCampaign(t: SenderTenant, overrides: Record<string, unknown> = {}): Promise<CampaignJson> {
   const res = await t.c.post('/campaigns').send(campaignBody(t, overrides));
   if (res.status !== 201) throw new Error(`POST /campaigns answered ${res.status}: ${JSON.stringify(res.body)}`);
   return res.body.data;

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { DeliveryPump } from '../../src/modules/emails/delivery/pump';
 import { startStack, type TestStack } from '../helpers/stack';
-import { gatewayFor, startWorker, timeSkippingEnv } from '../helpers/temporal';
+import { gatewayFor, startWorker } from '../helpers/temporal';
+import { timeSkippingEnv } from '../helpers/temporal-env';
 import { startPump } from '../helpers/pump';
 import { sql } from '../helpers/seed';
 import { waitFor } from '../helpers/wait';
@@ -11,7 +12,8 @@ import { ENQUEUE_CONCURRENCY, STEPS_PER_RUN, campaignWorkflowId } from '../../wo
 import { listDomains } from '../domains/helpers';
 import { stopDomainVerify } from '../../src/temporal/domain-verify';
 import { domainVerifyWorkflowId } from '../../workflows/domain-verify/ids';
-import { campaignState, campaignTenant, createCampaign, seedContacts, type CampaignTenant } from './helpers';
+import { campaignState, createCampaign, seedContacts } from './helpers';
+import { campaignTenant, type SenderTenant } from '../helpers/tenants';
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -50,11 +52,11 @@ const inDays = async (days: number) => new Date((await env.currentTimeMs()) + da
 /** Lets real time pass for workers to act on anything already due; nothing new is due without env.sleep. */
 const settle = () => new Promise((r) => setTimeout(r, 1_000));
 
-async function status(t: CampaignTenant, id: string) {
+async function status(t: SenderTenant, id: string) {
   return (await t.c.get(`/campaigns/${id}`).expect(200)).body;
 }
 
-const reach = (t: CampaignTenant, id: string, wanted: string) =>
+const reach = (t: SenderTenant, id: string, wanted: string) =>
   waitFor(`campaign ${id} to be ${wanted}`, async () => ((await status(t, id)).status === wanted ? status(t, id) : undefined), SEND_LIMIT_MS);
 
 /**
@@ -70,7 +72,7 @@ const sleeping = (workflowId: string) =>
  * A tenant whose domain check loop is stopped: it would run every five minutes of the days these tests
  * skip, each check a real DNS lookup.
  */
-async function tenant(): Promise<CampaignTenant> {
+async function quietTenant(): Promise<SenderTenant> {
   const t = await campaignTenant(stack);
   for (const domain of await listDomains(stack, t.project)) {
     await sleeping(domainVerifyWorkflowId(domain.id));
@@ -80,8 +82,8 @@ async function tenant(): Promise<CampaignTenant> {
 }
 
 /** A tenant with `names` as subscribed contacts; returns their addresses. */
-async function audience(names: string[]): Promise<{ t: CampaignTenant; addresses: string[] }> {
-  const t = await tenant();
+async function audience(names: string[]): Promise<{ t: SenderTenant; addresses: string[] }> {
+  const t = await quietTenant();
   const addresses = names.map((n) => `${n}-${t.project.id.slice(0, 8)}@example.test`);
   for (const address of addresses) await addContact(t, address);
   return { t, addresses };
@@ -213,7 +215,7 @@ describe('cancelling a SENDING campaign (time-skipping)', () => {
 describe('long sends (time-skipping)', () => {
   it(`continue as new after ${STEPS_PER_RUN} steps, keeping the workflow id, each recipient sent once`, async () => {
     await deliver();
-    const t = await tenant();
+    const t = await quietTenant();
     // One recipient per batch: snapshot steps of ten, enqueue steps of ENQUEUE_CONCURRENCY batches.
     const total = Math.ceil((STEPS_PER_RUN + 10) / (1 / 10 + 1 / ENQUEUE_CONCURRENCY));
     await seedContacts(stack, t.project.id, total, { prefix: `long-${t.project.id.slice(0, 8)}` });

@@ -5,11 +5,11 @@ import { parseMail, waitForMail } from '../helpers/mail';
 import { sql } from '../helpers/seed';
 import { waitFor } from '../helpers/wait';
 import { joinedUser } from '../helpers/members';
-import { newTenant } from '../helpers/fixtures';
 import { addContact, allOf, filter } from '../segments/helpers';
 import { send } from '../emails/helpers';
 import { campaignWorkflowId } from '../../workflows/campaigns/ids';
-import { campaignState, campaignTenant, createCampaign, seedContacts, type CampaignTenant } from './helpers';
+import { campaignState, createCampaign, seedContacts } from './helpers';
+import { newTenant, campaignTenant, type SenderTenant } from '../helpers/tenants';
 
 /** Small batches, so that even small campaigns take several activities. */
 const BATCH = 7;
@@ -26,11 +26,11 @@ afterAll(() => stack?.close());
 
 const handle = (campaignId: string) => stack.deps.temporal.client.workflow.getHandle(campaignWorkflowId(campaignId));
 
-async function sendNow(t: CampaignTenant, id: string) {
+async function sendNow(t: SenderTenant, id: string) {
   return (await t.c.post(`/campaigns/${id}/send`).send({}).expect(200)).body;
 }
 
-async function reachStatus(t: CampaignTenant, id: string, status: string, timeoutMs = SEND_LIMIT_MS) {
+async function reachStatus(t: SenderTenant, id: string, status: string, timeoutMs = SEND_LIMIT_MS) {
   return waitFor(
     `campaign ${id} to be ${status}`,
     async () => {

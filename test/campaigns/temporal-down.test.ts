@@ -1,8 +1,9 @@
 import { Client, Connection } from '@temporalio/client';
 import { startStack, type TestStack } from '../helpers/stack';
-import { client } from '../audience/helpers';
 import { addContact } from '../segments/helpers';
-import { campaignState, campaignTenant, createCampaign } from './helpers';
+import { campaignState, createCampaign } from './helpers';
+import { client } from '../helpers/tenants';
+import { campaignTenant } from '../helpers/tenants';
 
 // Nothing listens on port 1: every Temporal call of `down` fails as it would during an outage. `up` shares
 // the database and sets tenants up (adding a sender domain starts its check loop).

@@ -1,10 +1,10 @@
 import { startStack, type TestStack } from '../helpers/stack';
-import { newTenant } from '../helpers/fixtures';
 import { startWorker } from '../helpers/temporal';
 import { waitFor } from '../helpers/wait';
 import { ProjectIdKey } from '../../workflows/search-attributes';
 import { domainVerifyWorkflowId } from '../../workflows/domain-verify/ids';
 import { addDomain, bearer, getDomain } from './helpers';
+import { newTenant } from '../helpers/tenants';
 
 let stack: TestStack;
 beforeAll(async () => {

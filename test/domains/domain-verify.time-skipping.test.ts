@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { startStack, type TestStack } from '../helpers/stack';
-import { newTenant } from '../helpers/fixtures';
-import { gatewayFor, startWorker, timeSkippingEnv } from '../helpers/temporal';
+import { gatewayFor, startWorker } from '../helpers/temporal';
+import { timeSkippingEnv } from '../helpers/temporal-env';
 import { waitFor } from '../helpers/wait';
 import { domainVerifyWorkflowId } from '../../workflows/domain-verify/ids';
 import { startDomainVerify } from '../../src/temporal/domain-verify';
 import type { TestProject } from '../helpers/fixtures';
 import { addDomain, bearer, getDomain, publish, recordOf } from './helpers';
+import { newTenant } from '../helpers/tenants';
 
 const MINUTE = 60_000;
 

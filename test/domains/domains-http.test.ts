@@ -1,8 +1,8 @@
 import { createPublicKey } from 'node:crypto';
 import { startStack, type TestStack } from '../helpers/stack';
-import { newTenant } from '../helpers/fixtures';
 import { Domain } from '../../src/modules/domains/entities';
 import { addDomain, bearer, getDomain, listDomains, publish, recordOf, uniqueDomain } from './helpers';
+import { newTenant } from '../helpers/tenants';
 
 let stack: TestStack;
 beforeAll(async () => {

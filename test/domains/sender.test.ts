@@ -1,11 +1,12 @@
 import { createPrivateKey, randomBytes, randomUUID } from 'node:crypto';
 import { dkimVerify } from 'mailauth/lib/dkim/verify';
 import { startStack, type TestStack } from '../helpers/stack';
-import { newTenant, type TestProject } from '../helpers/fixtures';
+import type { TestProject } from '../helpers/fixtures';
 import { SecretBox } from '../../src/crypto/secret-box';
 import { assertVerifiedSender, dkimKeyForSender } from '../../src/modules/domains/sender';
 import { signedMessage } from '../../src/modules/emails/compose';
 import { addDomain, bearer, publish, type DomainBody } from './helpers';
+import { newTenant } from '../helpers/tenants';
 
 let stack: TestStack;
 beforeAll(async () => {

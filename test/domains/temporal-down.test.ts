@@ -1,7 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { startStack, type TestStack } from '../helpers/stack';
-import { newTenant } from '../helpers/fixtures';
 import { bearer, listDomains, uniqueDomain } from './helpers';
+import { newTenant } from '../helpers/tenants';
 
 // Nothing listens on port 1: every Temporal call fails as it would during an outage.
 const connection = Connection.lazy({ address: '127.0.0.1:1' });

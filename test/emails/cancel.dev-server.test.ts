@@ -3,9 +3,9 @@ import { startStack, type TestStack } from '../helpers/stack';
 import { sql } from '../helpers/seed';
 import { waitFor } from '../helpers/wait';
 import { bundleWorkflows, startWorkerProcess, workerEnv, type WorkerProcess } from '../helpers/worker-processes';
-import { campaignTenant, createCampaign, seedContacts } from '../campaigns/helpers';
-import { addContact, executionIn, linearWorkflow, startExecution, tenant } from '../automation/helpers';
-import { verifiedDomain } from '../templates/helpers';
+import { createCampaign, seedContacts } from '../campaigns/helpers';
+import { addContact, executionIn, linearWorkflow, startExecution } from '../automation/helpers';
+import { campaignTenant, verifiedDomain, tenant } from '../helpers/tenants';
 
 /**
  * Cancelling stops sending at once (docs/delivery.md, "Withdrawal"): two worker processes send to a slow SMTP
@@ -107,7 +107,7 @@ describe('cancelling a SENDING campaign (two worker processes, slow SMTP server)
 describe('cancelling an automation execution whose email has not left', () => {
   it('sends nothing, though a worker had begun its SMTP transaction', async () => {
     const t = await tenant(stack);
-    const domain = await verifiedDomain(stack, t.project);
+    const { domain } = await verifiedDomain(stack, t.project);
     const template = await t.c.post('/templates').send({ name: 'Welcome', subject: 'Welcome', body: '<p>Hello</p>', from: `hi@${domain}` }).expect(201);
     const address = `late-${t.project.id.slice(0, 8)}@example.test`;
     const contactId = await addContact(t, address);

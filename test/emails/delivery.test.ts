@@ -7,10 +7,11 @@ import { startPump } from '../helpers/pump';
 import { seedContact, sql } from '../helpers/seed';
 import { waitFor } from '../helpers/wait';
 import { bearer } from '../domains/helpers';
-import { emailRow, recipient, send, senderTenant, settled, type Sender } from './helpers';
+import { emailRow, recipient, send, settled } from './helpers';
+import { senderTenant, type SenderTenant } from '../helpers/tenants';
 
 let stack: TestStack;
-let sender: Sender;
+let sender: SenderTenant;
 const pumps: DeliveryPump[] = [];
 
 beforeAll(async () => {
@@ -147,7 +148,7 @@ describe('delivery', () => {
   it('fails an email whose sender domain was removed before it was sent', async () => {
     const own = await senderTenant(stack);
     const res = await send(stack, own.project, { to: recipient(), from: own.from, subject: 'S', body: 'B' }).expect(200);
-    await stack.http().delete(`/domains/${own.domain.id}`).set('Authorization', bearer(own.project)).expect(204);
+    await stack.http().delete(`/domains/${own.domainBody.id}`).set('Authorization', bearer(own.project)).expect(204);
     await pump();
     const row = await settled(stack, res.body.data.emails[0].email);
     expect(row).toMatchObject({ status: 'FAILED' });
@@ -156,7 +157,7 @@ describe('delivery', () => {
 });
 
 describe('order and throttle', () => {
-  async function drafts(own: Sender, n: number, sourceType: EmailDraft['sourceType'], campaignId: string | null = null): Promise<EmailDraft[]> {
+  async function drafts(own: SenderTenant, n: number, sourceType: EmailDraft['sourceType'], campaignId: string | null = null): Promise<EmailDraft[]> {
     const list: EmailDraft[] = [];
     for (let i = 0; i < n; i++) {
       const contact = await seedContact(stack, own.project.id, recipient(sourceType.toLowerCase()));
@@ -185,7 +186,7 @@ describe('order and throttle', () => {
     expect(subjects.indexOf('TRANSACTIONAL')).toBeLessThan(5);
   });
 
-  const setRate = (own: Sender, emailRatePerSecond: unknown) =>
+  const setRate = (own: SenderTenant, emailRatePerSecond: unknown) =>
     stack.http().patch(`/users/@me/projects/${own.project.id}`).set('Cookie', own.user.cookie).send({ emailRatePerSecond });
 
   it("takes a project's own rate from PATCH /users/@me/projects/{id}; null restores the deployment's", async () => {

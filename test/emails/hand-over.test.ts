@@ -6,7 +6,8 @@ import { startPump } from '../helpers/pump';
 import { startStack, type TestStack } from '../helpers/stack';
 import { sql } from '../helpers/seed';
 import { waitFor } from '../helpers/wait';
-import { emailRow, recipient, send, senderTenant, settled, type Sender } from './helpers';
+import { emailRow, recipient, send, settled } from './helpers';
+import { senderTenant, type SenderTenant } from '../helpers/tenants';
 
 /**
  * The hand-over mark (docs/delivery.md, "Exactly once"): the terminating dot of a message goes out only
@@ -14,7 +15,7 @@ import { emailRow, recipient, send, senderTenant, settled, type Sender } from '.
  * again.
  */
 let stack: TestStack;
-let sender: Sender;
+let sender: SenderTenant;
 let handOver: HandOver;
 const pumps: DeliveryPump[] = [];
 

@@ -1,28 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Test } from 'supertest';
 import type { TestStack } from '../helpers/stack';
-import { newTenant, type TestProject, type TestUser } from '../helpers/fixtures';
+import type { TestProject } from '../helpers/fixtures';
 import { sql } from '../helpers/seed';
 import { waitFor } from '../helpers/wait';
-import { addDomain, bearer, publish, type DomainBody } from '../domains/helpers';
-
-export interface Sender {
-  user: TestUser;
-  project: TestProject;
-  domain: DomainBody;
-  /** An address on the project's verified domain. */
-  from: string;
-}
-
-/** A fresh tenant whose sender domain is verified against the stack's DNS server. */
-export async function senderTenant(stack: TestStack): Promise<Sender> {
-  const { user, project } = await newTenant(stack);
-  const domain = await addDomain(stack, project);
-  publish(stack, domain, 'DKIM');
-  const res = await stack.http().get(`/domains/${domain.id}/verify`).set('Authorization', bearer(project)).expect(200);
-  if (!res.body.verified) throw new Error(`domain ${domain.domain} did not verify`);
-  return { user, project, domain, from: `hello@${domain.domain}` };
-}
+import { bearer } from '../domains/helpers';
 
 export const send = (stack: TestStack, project: TestProject, body: unknown): Test =>
   stack.http().post('/v1/send').set('Authorization', bearer(project)).send(body as object);

@@ -1,12 +1,13 @@
 import { startStack, type TestStack } from '../helpers/stack';
 import { parseMail } from '../helpers/mail';
-import { fileOf, recipient, send, senderTenant, settled, storedCounts, type Sender } from './helpers';
+import { fileOf, recipient, send, settled, storedCounts } from './helpers';
+import { senderTenant, type SenderTenant } from '../helpers/tenants';
 
 const MB = 1024 * 1024;
 
 // Attachment limits raised so that attachments alone can make a message larger than 40 MB.
 let stack: TestStack;
-let sender: Sender;
+let sender: SenderTenant;
 beforeAll(async () => {
   stack = await startStack({ env: { MAX_ATTACHMENTS_COUNT: '2', MAX_ATTACHMENT_SIZE_MB: '60' }, pump: true, terminateWorkflows: true });
   sender = await senderTenant(stack);

@@ -3,9 +3,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { enqueueEmails, type EmailDraft } from '../../src/modules/emails/enqueue';
 import { advanceEmail, emailStatusCounts, type LaterStatus } from '../../src/modules/emails/status';
 import { startStack, type TestStack } from '../helpers/stack';
-import { newTenant, type TestProject } from '../helpers/fixtures';
+import type { TestProject } from '../helpers/fixtures';
 import { seedContact, sql } from '../helpers/seed';
 import { emailRow, recipient } from './helpers';
+import { newTenant } from '../helpers/tenants';
 
 // No pump runs here: emails stay where the producer API put them.
 let stack: TestStack;

@@ -2,7 +2,8 @@ import type { DeliveryPump } from '../../src/modules/emails/delivery/pump';
 import { startStack, type TestStack } from '../helpers/stack';
 import { startPump } from '../helpers/pump';
 import { sql } from '../helpers/seed';
-import { recipient, send, senderTenant, settled, type Sender } from './helpers';
+import { recipient, send, settled } from './helpers';
+import { senderTenant, type SenderTenant } from '../helpers/tenants';
 
 /** MAX_EMAIL_RATE_PER_SECOND bounds every project's own rate; 0 means that maximum, not unlimited. */
 describe('emailRatePerSecond with MAX_EMAIL_RATE_PER_SECOND=2', () => {
@@ -17,7 +18,7 @@ describe('emailRatePerSecond with MAX_EMAIL_RATE_PER_SECOND=2', () => {
   });
   afterAll(() => stack?.close());
 
-  const setRate = (own: Sender, emailRatePerSecond: unknown) =>
+  const setRate = (own: SenderTenant, emailRatePerSecond: unknown) =>
     stack.http().patch(`/users/@me/projects/${own.project.id}`).set('Cookie', own.user.cookie).send({ emailRatePerSecond });
 
   it('refuses a rate above the maximum with 422 VALIDATION_ERROR naming it, and takes 0 to 2', async () => {

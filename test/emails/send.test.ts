@@ -3,7 +3,8 @@ import { startStack, type TestStack } from '../helpers/stack';
 import { parseMail } from '../helpers/mail';
 import { sql } from '../helpers/seed';
 import { bearer } from '../domains/helpers';
-import { emailRow, recipient, send, senderTenant, settled } from './helpers';
+import { emailRow, recipient, send, settled } from './helpers';
+import { senderTenant } from '../helpers/tenants';
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -62,7 +63,7 @@ describe('POST /v1/send', () => {
     expect(mail.from).toEqual({ name: 'Postwire Team', address: from });
     expect(mail.to).toEqual([{ name: 'Ada Lovelace', address: to }]);
     expect(mail.replyTo).toEqual([{ name: '', address: reply }]);
-    expect(mail.messageId).toBe(`<${emailId}@${domain.domain}>`);
+    expect(mail.messageId).toBe(`<${emailId}@${domain}>`);
     const header = (key: string) => mail.headers.find((h) => h.key === key)?.value;
     expect(header('x-campaign-tag')).toBe('spring');
     expect(header('x-entity-ref-id')).toBe('ticket 42');
@@ -76,7 +77,7 @@ describe('POST /v1/send', () => {
     expect(Buffer.from(files[1]!.content as ArrayBuffer).equals(pdf)).toBe(true);
 
     const dkim = await dkimVerify(Buffer.from(raw.raw), { resolver: (name: string) => stack.deps.dns.resolveTxt(name) });
-    expect(dkim.results.map((r) => [r.signingDomain, r.status.result])).toEqual([[domain.domain, 'pass']]);
+    expect(dkim.results.map((r) => [r.signingDomain, r.status.result])).toEqual([[domain, 'pass']]);
 
     // The contact: created unsubscribed, with the recipient's name and the stored data only.
     expect(await contactOf(contact.id)).toMatchObject({ subscribed: false, data: { name: 'Ada Lovelace', plan: 'pro' } });

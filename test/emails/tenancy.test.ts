@@ -1,7 +1,8 @@
 import { emailStatusCounts } from '../../src/modules/emails/status';
 import { startStack, type TestStack } from '../helpers/stack';
 import { bearer, uniqueDomain } from '../domains/helpers';
-import { recipient, send, senderTenant, settled, storedCounts } from './helpers';
+import { recipient, send, settled, storedCounts } from './helpers';
+import { senderTenant } from '../helpers/tenants';
 
 let stack: TestStack;
 beforeAll(async () => {

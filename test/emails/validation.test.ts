@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { startStack, type TestStack } from '../helpers/stack';
 import { addDomain } from '../domains/helpers';
-import { fileOf, recipient, send, senderTenant, storedCounts, type Sender } from './helpers';
+import { fileOf, recipient, send, storedCounts } from './helpers';
+import { senderTenant, type SenderTenant } from '../helpers/tenants';
 
 let stack: TestStack;
-let sender: Sender;
+let sender: SenderTenant;
 beforeAll(async () => {
   stack = await startStack({ pump: true, terminateWorkflows: true });
   sender = await senderTenant(stack);
@@ -126,7 +127,7 @@ describe('POST /v1/send refuses bad input, storing and sending nothing', () => {
 
   it('answers 403 INTERNAL_SERVER_ERROR for a sender domain that is pending or unknown', async () => {
     const pending = await addDomain(stack, sender.project);
-    for (const from of [`hello@${pending.domain}`, 'hello@unknown.example.test', `hello@sub.${sender.domain.domain}`]) {
+    for (const from of [`hello@${pending.domain}`, 'hello@unknown.example.test', `hello@sub.${sender.domain}`]) {
       const res = await send(stack, sender.project, { ...valid(), from }).expect(403);
       expect(res.body.error).toMatchObject({ code: 'INTERNAL_SERVER_ERROR', statusCode: 403 });
     }

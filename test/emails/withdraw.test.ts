@@ -4,19 +4,20 @@ import { TransactionGate } from '../../src/modules/emails/delivery/gate';
 import { HandOver } from '../../src/modules/emails/delivery/hand-over';
 import type { DeliveryPump } from '../../src/modules/emails/delivery/pump';
 import { withdrawEmails } from '../../src/modules/emails/withdraw';
-import { campaignTenant, createCampaign, type CampaignTenant } from '../campaigns/helpers';
+import { createCampaign } from '../campaigns/helpers';
 import { startPump } from '../helpers/pump';
 import { startStack, type TestStack } from '../helpers/stack';
 import { sql } from '../helpers/seed';
 import { waitFor } from '../helpers/wait';
 import { recipient, send } from './helpers';
+import { campaignTenant, type SenderTenant } from '../helpers/tenants';
 
 /**
  * Withdrawal (docs/delivery.md): the row locks that order a cancel's delete with the pump's transaction gate
  * and hand-over, and the claim that withdraws an email of a cancelled campaign coming back to the queue.
  */
 let stack: TestStack;
-let t: CampaignTenant;
+let t: SenderTenant;
 let gate: TransactionGate;
 let handOver: HandOver;
 const pumps: DeliveryPump[] = [];

@@ -2,9 +2,9 @@ import { startStack, type TestStack } from '../helpers/stack';
 import { evaluateFilter } from '../../src/modules/filters/evaluate';
 import { loadFilterInputs } from '../../src/modules/filters/inputs';
 import { contactMatches, matchingContactsSql, resolveForProject } from '../../src/modules/filters/service';
-import { newTenant, type TestProject } from '../helpers/fixtures';
-import { client } from '../audience/helpers';
+import type { TestProject } from '../helpers/fixtures';
 import { DAY, HOUR, LABELS, MIN, NOW, ago, buildWorld, type Label, type World } from './world';
+import { newTenant, client } from '../helpers/tenants';
 
 let stack: TestStack;
 let world: World;

@@ -1,7 +1,7 @@
 import type { TestStack } from '../helpers/stack';
-import { newTenant, type TestProject } from '../helpers/fixtures';
+import type { TestProject } from '../helpers/fixtures';
 import { seedEvents, sql } from '../helpers/seed';
-import { client } from '../audience/helpers';
+import { newTenant, client } from '../helpers/tenants';
 
 /**
  * Five contacts with data of every type (and values that do not read as their field's type), events at

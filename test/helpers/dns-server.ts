@@ -43,7 +43,8 @@ export class DnsServer {
           }
           if (!s.zone.has(question.name.toLowerCase())) response.header.rcode = 3; // NXDOMAIN
         }
-        send(response);
+        // A client that gave up before the answer left is no failure of the server: its resolver retries or times out.
+        send(response).catch(() => {});
       },
     });
     const addresses = await s.server.listen({ udp: { port: 0, address: '127.0.0.1' } });

@@ -34,9 +34,3 @@ export async function createProject(stack: TestStack, user: TestUser, name = 'Te
   const res = await stack.http().post('/users/@me/projects').set('Cookie', user.cookie).send({ name }).expect(201);
   return { id: res.body.id, public: res.body.public, secret: res.body.secret };
 }
-
-/** A fresh user owning a fresh project: each test gets its own tenant, so tests never see each other's data. */
-export async function newTenant(stack: TestStack): Promise<{ user: TestUser; project: TestProject }> {
-  const user = await signupUser(stack);
-  return { user, project: await createProject(stack, user) };
-}

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startStack, type TestStack } from '../helpers/stack';
-import { newTenant, type TestProject, type TestUser } from '../helpers/fixtures';
+import type { TestProject, TestUser } from '../helpers/fixtures';
+import { newTenant } from '../helpers/tenants';
 import { sql } from '../helpers/seed';
 
 /** decisions.md "Edges": NUL, nesting, UTF-8, unknown methods and the /v1/send body limit, through HTTP. */

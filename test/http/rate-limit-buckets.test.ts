@@ -1,7 +1,7 @@
 import { startStack, type TestStack } from '../helpers/stack';
-import { newTenant } from '../helpers/fixtures';
 import { clearOfMinuteEdge } from '../helpers/minute';
 import { callProbe, limitHeaders, probeRoutes } from './probe-routes';
+import { newTenant } from '../helpers/tenants';
 
 /** A stack with the per-minute window off, so that every header and 429 below comes from a bucket. */
 const bucketStack = (env: Record<string, string>) =>

@@ -1,7 +1,8 @@
 import { startStack, type TestStack } from '../helpers/stack';
-import { newTenant, type TestProject } from '../helpers/fixtures';
+import type { TestProject } from '../helpers/fixtures';
 import { clearOfMinuteEdge } from '../helpers/minute';
 import { limitHeaders } from './probe-routes';
+import { newTenant } from '../helpers/tenants';
 
 const LIMIT = 20;
 

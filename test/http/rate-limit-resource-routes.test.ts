@@ -1,6 +1,7 @@
 import { startStack, type TestStack } from '../helpers/stack';
-import { newTenant, uniqueEmail } from '../helpers/fixtures';
+import { uniqueEmail } from '../helpers/fixtures';
 import { limitHeaders } from './probe-routes';
+import { newTenant } from '../helpers/tenants';
 
 /** The real routes that opt in to a bucket, with the per-minute window off so that every limit seen is a bucket's. */
 describe('token buckets on the resource routes', () => {

@@ -1,9 +1,9 @@
 import { Client } from 'pg';
 import { startStack, type TestStack } from '../helpers/stack';
-import { newTenant } from '../helpers/fixtures';
 import { throwawayDatabaseUrl } from '../helpers/database';
 import { clearOfMinuteEdge } from '../helpers/minute';
 import { callProbe, limitHeaders, probeRoutes } from './probe-routes';
+import { newTenant } from '../helpers/tenants';
 
 async function sql(databaseUrl: string, statement: string): Promise<void> {
   const client = new Client({ connectionString: databaseUrl });

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { startStack, type TestStack } from '../helpers/stack';
-import { newTenant } from '../helpers/fixtures';
 import { clearOfMinuteEdge } from '../helpers/minute';
 import { callProbe, limitHeaders, probeRoutes } from './probe-routes';
+import { newTenant } from '../helpers/tenants';
 
 const secondsLeftInMinute = () => Math.ceil((60_000 - (Date.now() % 60_000)) / 1000);
 

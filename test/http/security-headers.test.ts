@@ -1,5 +1,5 @@
 import { startStack, type TestStack } from '../helpers/stack';
-import { newTenant } from '../helpers/fixtures';
+import { newTenant } from '../helpers/tenants';
 
 let stack: TestStack;
 beforeAll(async () => {

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { startStack, type TestStack } from '../helpers/stack';
 import { startWorker } from '../helpers/temporal';
 import { sql } from '../helpers/seed';
-import { addContact, contactsOf, eventsOf, projectState, settled, tenant, type Tenant } from './helpers';
+import { addContact, contactsOf, eventsOf, projectState, settled } from './helpers';
+import { tenant, type Tenant } from '../helpers/tenants';
 
 let stack: TestStack;
 beforeAll(async () => {

@@ -1,18 +1,7 @@
 import type { TestStack } from '../helpers/stack';
-import { newTenant, type TestProject } from '../helpers/fixtures';
 import { sql } from '../helpers/seed';
 import { waitFor } from '../helpers/wait';
-import { client, type Client } from '../audience/helpers';
-
-export interface Tenant {
-  project: TestProject;
-  c: Client;
-}
-
-export async function tenant(stack: TestStack): Promise<Tenant> {
-  const { project } = await newTenant(stack);
-  return { project, c: client(stack, project) };
-}
+import type { Tenant } from '../helpers/tenants';
 
 export const csv = (...lines: string[]) => lines.join('\n') + '\n';
 

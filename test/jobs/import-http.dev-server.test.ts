@@ -4,7 +4,8 @@ import { startWorker } from '../helpers/temporal';
 import { sql } from '../helpers/seed';
 import { waitFor } from '../helpers/wait';
 import { ProjectIdKey } from '../../workflows/search-attributes';
-import { addContact, contactsOf, csv, eventsOf, projectState, settled, tenant, upload, type Tenant } from './helpers';
+import { addContact, contactsOf, csv, eventsOf, projectState, settled, upload } from './helpers';
+import { tenant, type Tenant } from '../helpers/tenants';
 
 let stack: TestStack;
 beforeAll(async () => {

@@ -3,10 +3,12 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities';
 import { workflowsPath } from '../../workflows/path';
 import { startStack, type TestStack } from '../helpers/stack';
-import { installRuntime, startWorker } from '../helpers/temporal';
+import { startWorker } from '../helpers/temporal';
+import { installRuntime } from '../helpers/temporal-env';
 import { sql } from '../helpers/seed';
 import { waitFor } from '../helpers/wait';
-import { addContact, contactsOf, csv, eventsOf, settled, tenant, upload, type Tenant } from './helpers';
+import { addContact, contactsOf, csv, eventsOf, settled, upload } from './helpers';
+import { tenant, type Tenant } from '../helpers/tenants';
 
 let stack: TestStack;
 const abandoned: NativeConnection[] = [];

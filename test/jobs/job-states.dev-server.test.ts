@@ -2,7 +2,8 @@ import { Client, Connection } from '@temporalio/client';
 import { startStack, type TestStack } from '../helpers/stack';
 import { startWorker } from '../helpers/temporal';
 import { sql } from '../helpers/seed';
-import { addContact, csv, projectState, settled, tenant, upload } from './helpers';
+import { addContact, csv, projectState, settled, upload } from './helpers';
+import { tenant } from '../helpers/tenants';
 
 let stack: TestStack;
 beforeAll(async () => {

@@ -1,9 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { startStack, type TestStack } from '../helpers/stack';
-import { newTenant, sessionCookie, signupUser, uniqueEmail, type TestProject, type TestUser } from '../helpers/fixtures';
+import { sessionCookie, signupUser, uniqueEmail, type TestProject, type TestUser } from '../helpers/fixtures';
 import { linkToken, waitForMail } from '../helpers/mail';
 import { INVITE_SUBJECT, joinedUser } from '../helpers/members';
 import { sql } from '../helpers/seed';
+import { newTenant } from '../helpers/tenants';
 
 let stack: TestStack;
 beforeAll(async () => {

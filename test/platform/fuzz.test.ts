@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { startStack, type TestStack } from '../helpers/stack';
-import { newTenant, signupUser } from '../helpers/fixtures';
+import { signupUser } from '../helpers/fixtures';
+import { newTenant } from '../helpers/tenants';
 
 /**
  * Schema-driven fuzzing: schemathesis (installed by scripts/ensure-deps.sh) generates requests for every

@@ -2,8 +2,9 @@ import { dkimVerify } from 'mailauth/lib/dkim/verify';
 import { startStack, type TestStack } from '../helpers/stack';
 import { sql } from '../helpers/seed';
 import { bearer } from '../domains/helpers';
-import { recipient, send, senderTenant, settled, type Sender } from '../emails/helpers';
+import { recipient, send, settled } from '../emails/helpers';
 import { eventsOf, headerOf, hrefsOf, mailTo, pathOf } from '../tracking/helpers';
+import { senderTenant, type SenderTenant } from '../helpers/tenants';
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -14,14 +15,14 @@ afterAll(() => stack?.close());
 const BODY = `<p>News</p>
 <a href="{{ unsubscribeUrl }}">Unsubscribe</a> <a href="{{ subscribeUrl }}">Subscribe</a> <a href="{{ manageUrl }}">Preferences</a>`;
 
-async function marketingTemplate(sender: Sender): Promise<string> {
+async function marketingTemplate(sender: SenderTenant): Promise<string> {
   const res = await stack.http().post('/templates').set('Authorization', bearer(sender.project))
     .send({ name: 'News', subject: 'News', body: BODY, from: sender.from, type: 'MARKETING' }).expect(201);
   return res.body.id;
 }
 
 /** A subscribed contact that got a MARKETING email, with the links and headers of what arrived. */
-async function subscriber(sender = undefined as Sender | undefined) {
+async function subscriber(sender = undefined as SenderTenant | undefined) {
   const s = sender ?? (await senderTenant(stack));
   const to = recipient();
   const res = await send(stack, s.project, { to, template: await marketingTemplate(s), subscribed: true }).expect(200);
@@ -51,7 +52,7 @@ describe('List-Unsubscribe', () => {
     expect(headerOf(mail, 'List-Unsubscribe')).toBe(`<http://localhost:3000${links.unsubscribe}>`);
     expect(headerOf(mail, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
     const dkim = await dkimVerify(Buffer.from(raw.raw), { resolver: (name: string) => stack.deps.dns.resolveTxt(name) });
-    expect(dkim.results.map((r) => [r.signingDomain, r.status.result])).toEqual([[sender.domain.domain, 'pass']]);
+    expect(dkim.results.map((r) => [r.signingDomain, r.status.result])).toEqual([[sender.domain, 'pass']]);
     const signed = (dkim.results[0]!.signingHeaders?.keys ?? '').toLowerCase().split(':').map((k) => k.trim());
     expect(signed).toEqual(expect.arrayContaining(['list-unsubscribe', 'list-unsubscribe-post']));
   });

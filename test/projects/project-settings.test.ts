@@ -1,8 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { startStack, type TestStack } from '../helpers/stack';
-import { newTenant, signupUser, type TestProject, type TestUser } from '../helpers/fixtures';
+import { signupUser, type TestProject, type TestUser } from '../helpers/fixtures';
 import { joinedUser } from '../helpers/members';
 import { seedContact, seedEvents, sql } from '../helpers/seed';
+import { newTenant } from '../helpers/tenants';
 
 let stack: TestStack;
 beforeAll(async () => {

@@ -4,7 +4,8 @@ import { waitFor } from '../helpers/wait';
 import { sql } from '../helpers/seed';
 import { ProjectIdKey } from '../../workflows/search-attributes';
 import { COMPUTE_CHUNK, segmentComputeWorkflowId, segmentTrackingWorkflowId } from '../../workflows/segments/ids';
-import { addContact, createSegment, proPlan, segmentEvents, tenant, type Tenant } from './helpers';
+import { addContact, createSegment, proPlan, segmentEvents } from './helpers';
+import { tenant, type Tenant } from '../helpers/tenants';
 
 let stack: TestStack;
 beforeAll(async () => {

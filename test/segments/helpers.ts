@@ -1,21 +1,10 @@
 import type { TestStack } from '../helpers/stack';
-import { newTenant, type TestProject } from '../helpers/fixtures';
 import { sql } from '../helpers/seed';
-import { client, type Client } from '../audience/helpers';
+import type { Tenant } from '../helpers/tenants';
 
 export const filter = (field: string, operator: string, value?: unknown, unit?: string) => ({ field, operator, value, unit });
 export const allOf = (...filters: object[]) => ({ logic: 'AND', groups: [{ filters }] });
 export const proPlan = allOf(filter('data.plan', 'equals', 'pro'));
-
-export interface Tenant {
-  project: TestProject;
-  c: Client;
-}
-
-export async function tenant(stack: TestStack): Promise<Tenant> {
-  const { project } = await newTenant(stack);
-  return { project, c: client(stack, project) };
-}
 
 export async function addContact(t: Tenant, email: string, data: Record<string, unknown> = {}, subscribed = true): Promise<string> {
   const res = await t.c.post('/contacts').send({ email, data, subscribed });

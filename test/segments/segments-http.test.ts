@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { startStack, type TestStack } from '../helpers/stack';
 import { sql } from '../helpers/seed';
-import { addContact, allOf, createSegment, filter, proPlan, segmentEvents, snapshot, tenant, type Tenant } from './helpers';
+import { addContact, allOf, createSegment, filter, proPlan, segmentEvents, snapshot } from './helpers';
+import { tenant, type Tenant } from '../helpers/tenants';
 
 let stack: TestStack;
 beforeAll(async () => {

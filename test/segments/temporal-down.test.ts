@@ -1,6 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { startStack, type TestStack } from '../helpers/stack';
-import { addContact, createSegment, proPlan, snapshot, tenant } from './helpers';
+import { addContact, createSegment, proPlan, snapshot } from './helpers';
+import { tenant } from '../helpers/tenants';
 
 // Nothing listens on port 1: every Temporal call fails as it would during an outage.
 const connection = Connection.lazy({ address: '127.0.0.1:1' });

@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { startStack, type TestStack } from '../helpers/stack';
-import { gatewayFor, startWorker, timeSkippingEnv } from '../helpers/temporal';
+import { gatewayFor, startWorker } from '../helpers/temporal';
+import { timeSkippingEnv } from '../helpers/temporal-env';
 import { waitFor } from '../helpers/wait';
 import { sql } from '../helpers/seed';
 import { COMPUTES_PER_RUN, segmentComputeWorkflowId, segmentTrackingWorkflowId } from '../../workflows/segments/ids';
-import { addContact, createSegment, proPlan, segmentEvents, tenant, type Tenant } from './helpers';
+import { addContact, createSegment, proPlan, segmentEvents } from './helpers';
+import { tenant, type Tenant } from '../helpers/tenants';
 
 const MINUTE = 60_000;
 const INTERVAL = 15 * MINUTE;

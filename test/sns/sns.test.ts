@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { startStack, type TestStack } from '../helpers/stack';
 import { sql } from '../helpers/seed';
 import { SnsServer, type SignedSnsMessage, type UnsignedSnsMessage } from '../helpers/sns-server';
-import { recipient, send, senderTenant, settled } from '../emails/helpers';
+import { recipient, send, settled } from '../emails/helpers';
 import { emailState, eventsOf } from '../tracking/helpers';
 import { bearer } from '../domains/helpers';
+import { senderTenant } from '../helpers/tenants';
 
 const TOPIC = 'arn:aws:sns:us-east-1:123456789012:postwire-ses';
 
@@ -27,7 +28,7 @@ async function sentEmail() {
   const res = await send(stack, sender.project, { to, from: sender.from, subject: 'Hello', body: '<p>Hi</p>', subscribed: true }).expect(200);
   const [{ email: emailId, contact }] = res.body.data.emails;
   await settled(stack, emailId);
-  return { sender, to, emailId: emailId as string, contactId: contact.id as string, messageId: `<${emailId}@${sender.domain.domain}>` };
+  return { sender, to, emailId: emailId as string, contactId: contact.id as string, messageId: `<${emailId}@${sender.domain}>` };
 }
 
 type Sent = Awaited<ReturnType<typeof sentEmail>>;
@@ -178,7 +179,7 @@ describe('suppression after a permanent bounce or a complaint', () => {
     const first = await send(stack, sender.project, { to, from: sender.from, subject: 'Hello', body: '<p>Hi</p>' }).expect(200);
     const emailId = first.body.data.emails[0].email as string;
     await settled(stack, emailId);
-    await post(sns.sign(sesNotification({ to, messageId: `<${emailId}@${sender.domain.domain}>` }, 'Bounce'))).expect(200);
+    await post(sns.sign(sesNotification({ to, messageId: `<${emailId}@${sender.domain}>` }, 'Bounce'))).expect(200);
     const template = await stack.http().post('/templates').set('Authorization', bearer(sender.project))
       .send({ name: 'News', subject: 'News', body: '<p>News</p>', from: sender.from, type: 'MARKETING' }).expect(201);
     const res = await send(stack, sender.project, { to, template: template.body.id }).expect(200);

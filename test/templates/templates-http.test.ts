@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { startStack, type TestStack } from '../helpers/stack';
-import { newTenant, type TestProject } from '../helpers/fixtures';
 import { addDomain, bearer } from '../domains/helpers';
-import { verifiedDomain } from './helpers';
+import { senderTenant, verifiedDomain, type SenderTenant } from '../helpers/tenants';
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -10,22 +9,12 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.close());
 
-interface Tenant {
-  project: TestProject;
-  domain: string;
-}
+const get = (t: SenderTenant, path: string) => stack.http().get(path).set('Authorization', bearer(t.project));
+const post = (t: SenderTenant, path: string, body?: object) => stack.http().post(path).set('Authorization', bearer(t.project)).send(body);
+const patch = (t: SenderTenant, path: string, body: object) => stack.http().patch(path).set('Authorization', bearer(t.project)).send(body);
+const del = (t: SenderTenant, path: string) => stack.http().delete(path).set('Authorization', bearer(t.project));
 
-async function tenant(): Promise<Tenant> {
-  const { project } = await newTenant(stack);
-  return { project, domain: await verifiedDomain(stack, project) };
-}
-
-const get = (t: Tenant, path: string) => stack.http().get(path).set('Authorization', bearer(t.project));
-const post = (t: Tenant, path: string, body?: object) => stack.http().post(path).set('Authorization', bearer(t.project)).send(body);
-const patch = (t: Tenant, path: string, body: object) => stack.http().patch(path).set('Authorization', bearer(t.project)).send(body);
-const del = (t: Tenant, path: string) => stack.http().delete(path).set('Authorization', bearer(t.project));
-
-const valid = (t: Tenant, extra: object = {}) => ({
+const valid = (t: SenderTenant, extra: object = {}) => ({
   name: 'Welcome',
   subject: 'Hi {{ name ?? "there" }}',
   body: '<p>Hello {{ first name }}</p>',
@@ -33,13 +22,13 @@ const valid = (t: Tenant, extra: object = {}) => ({
   ...extra,
 });
 
-async function create(t: Tenant, extra: object = {}) {
+async function create(t: SenderTenant, extra: object = {}) {
   const res = await post(t, '/templates', valid(t, extra));
   if (res.status !== 201) throw new Error(`POST /templates answered ${res.status}: ${JSON.stringify(res.body)}`);
   return res.body;
 }
 
-const total = async (t: Tenant) => (await get(t, '/templates').expect(200)).body.total as number;
+const total = async (t: SenderTenant) => (await get(t, '/templates').expect(200)).body.total as number;
 
 const expectEnvelope = (res: { status: number; body: Record<string, unknown> }, status: number, code: string) => {
   expect(res.status).toBe(status);
@@ -48,7 +37,7 @@ const expectEnvelope = (res: { status: number; body: Record<string, unknown> }, 
 
 describe('POST /templates', () => {
   it('creates a MARKETING template by default and returns it', async () => {
-    const t = await tenant();
+    const t = await senderTenant(stack);
     const res = await post(t, '/templates', valid(t)).expect(201);
     expect(res.body).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
@@ -68,7 +57,7 @@ describe('POST /templates', () => {
   });
 
   it('stores every optional field', async () => {
-    const t = await tenant();
+    const t = await senderTenant(stack);
     const extra = { description: 'internal note', fromName: 'Acme', replyTo: 'support@elsewhere.example.test', type: 'TRANSACTIONAL' };
     const body = await create(t, extra);
     expect(body).toMatchObject(extra);
@@ -80,7 +69,7 @@ describe('POST /templates', () => {
     ['body', 'Body is required'],
     ['from', 'From address is required'],
   ])('answers a missing %s with a plain 400 { error } and creates nothing', async (field, message) => {
-    const t = await tenant();
+    const t = await senderTenant(stack);
     const body: Record<string, unknown> = valid(t);
     delete body[field];
     const res = await post(t, '/templates', body).expect(400);
@@ -91,7 +80,7 @@ describe('POST /templates', () => {
   });
 
   it('answers an empty body with the plain 400 too', async () => {
-    const t = await tenant();
+    const t = await senderTenant(stack);
     expect((await post(t, '/templates').expect(400)).body).toEqual({ error: 'Name is required' });
     expect(await total(t)).toBe(0);
   });
@@ -104,7 +93,7 @@ describe('POST /templates', () => {
     ['name', { name: 'x'.repeat(256) }],
     ['fromName', { fromName: 42 }],
   ])('refuses an invalid %s with 422 VALIDATION_ERROR and creates nothing', async (field, extra) => {
-    const t = await tenant();
+    const t = await senderTenant(stack);
     const res = await post(t, '/templates', valid(t, extra));
     expectEnvelope(res, 422, 'VALIDATION_ERROR');
     expect(res.body.error.errors).toEqual([expect.objectContaining({ field })]);
@@ -112,7 +101,7 @@ describe('POST /templates', () => {
   });
 
   it('refuses a template that does not parse with 422 naming the line and the reason', async () => {
-    const t = await tenant();
+    const t = await senderTenant(stack);
     const res = await post(t, '/templates', valid(t, { body: '<p>Hi</p>\n{% if vip %}\n<p>VIP</p>' }));
     expectEnvelope(res, 422, 'VALIDATION_ERROR');
     expect(res.body.error.errors).toEqual([{ field: 'body', code: 'invalid_template', message: 'Line 2: tag {% if vip %} not closed' }]);
@@ -128,9 +117,9 @@ describe('POST /templates', () => {
   });
 
   it('refuses a sender on a pending, unknown or foreign domain with 403 INTERNAL_SERVER_ERROR and creates nothing', async () => {
-    const t = await tenant();
+    const t = await senderTenant(stack);
     const pending = await addDomain(stack, t.project);
-    const other = await tenant();
+    const other = await senderTenant(stack);
     for (const from of [`hi@${pending.domain}`, 'hi@unknown.example.test', `hi@${other.domain}`, `hi@sub.${t.domain}`]) {
       const res = await post(t, '/templates', valid(t, { from }));
       expectEnvelope(res, 403, 'INTERNAL_SERVER_ERROR');
@@ -139,7 +128,7 @@ describe('POST /templates', () => {
   });
 
   it('refuses a missing or public key with 401 INVALID_API_KEY', async () => {
-    const t = await tenant();
+    const t = await senderTenant(stack);
     expectEnvelope(await stack.http().post('/templates').send(valid(t)), 401, 'INVALID_API_KEY');
     expectEnvelope(await stack.http().post('/templates').set('Authorization', `Bearer ${t.project.public}`).send(valid(t)), 401, 'INVALID_API_KEY');
     expect(await total(t)).toBe(0);
@@ -147,9 +136,9 @@ describe('POST /templates', () => {
 });
 
 describe('GET /templates', () => {
-  let t: Tenant;
+  let t: SenderTenant;
   beforeAll(async () => {
-    t = await tenant();
+    t = await senderTenant(stack);
     await create(t, { name: 'Banana', subject: 'Yellow', type: 'TRANSACTIONAL' });
     await create(t, { name: 'apple', description: 'Fruit of the 100% kind', subject: 'Red' });
     await create(t, { name: 'cherry', subject: 'Dark RED_ones', type: 'HEADLESS' });
@@ -204,15 +193,15 @@ describe('GET /templates', () => {
   });
 
   it("never lists another project's templates", async () => {
-    const other = await tenant();
+    const other = await senderTenant(stack);
     expect((await get(other, '/templates').expect(200)).body).toMatchObject({ data: [], total: 0 });
   });
 });
 
 describe('GET /templates/{id}', () => {
   it("answers 404 TEMPLATE_NOT_FOUND for an unknown id, another project's template, or a malformed id", async () => {
-    const t = await tenant();
-    const other = await tenant();
+    const t = await senderTenant(stack);
+    const other = await senderTenant(stack);
     const { id } = await create(other);
     expectEnvelope(await get(t, `/templates/${id}`), 404, 'TEMPLATE_NOT_FOUND');
     expectEnvelope(await get(t, `/templates/${randomUUID()}`), 404, 'TEMPLATE_NOT_FOUND');
@@ -222,7 +211,7 @@ describe('GET /templates/{id}', () => {
 
 describe('PATCH /templates/{id}', () => {
   it('changes only the fields sent; null clears an optional field', async () => {
-    const t = await tenant();
+    const t = await senderTenant(stack);
     const before = await create(t, { description: 'd', fromName: 'Acme', replyTo: 'r@elsewhere.example.test' });
     await new Promise((r) => setTimeout(r, 5));
     const res = await patch(t, `/templates/${before.id}`, { name: 'Renamed', fromName: null, description: null, type: 'HEADLESS' }).expect(200);
@@ -240,14 +229,14 @@ describe('PATCH /templates/{id}', () => {
   });
 
   it('accepts a new sender on another verified domain of the project', async () => {
-    const t = await tenant();
+    const t = await senderTenant(stack);
     const { id } = await create(t);
-    const second = await verifiedDomain(stack, t.project);
+    const second = (await verifiedDomain(stack, t.project)).domain;
     expect((await patch(t, `/templates/${id}`, { from: `news@${second}` }).expect(200)).body.from).toBe(`news@${second}`);
   });
 
   it('refuses bad input and leaves the template unchanged', async () => {
-    const t = await tenant();
+    const t = await senderTenant(stack);
     const pending = await addDomain(stack, t.project);
     const before = await create(t);
     const refusals: Array<[object, number, string]> = [
@@ -269,8 +258,8 @@ describe('PATCH /templates/{id}', () => {
   });
 
   it("answers 404 for another project's template and leaves it unchanged", async () => {
-    const t = await tenant();
-    const other = await tenant();
+    const t = await senderTenant(stack);
+    const other = await senderTenant(stack);
     const theirs = await create(other);
     expectEnvelope(await patch(t, `/templates/${theirs.id}`, { name: 'Mine now' }), 404, 'TEMPLATE_NOT_FOUND');
     expect((await get(other, `/templates/${theirs.id}`).expect(200)).body).toEqual(theirs);
@@ -279,7 +268,7 @@ describe('PATCH /templates/{id}', () => {
 
 describe('DELETE /templates/{id}', () => {
   it('deletes with 204; the template is gone', async () => {
-    const t = await tenant();
+    const t = await senderTenant(stack);
     const keep = await create(t, { name: 'Keep' });
     const { id } = await create(t);
     const res = await del(t, `/templates/${id}`).expect(204);
@@ -290,8 +279,8 @@ describe('DELETE /templates/{id}', () => {
   });
 
   it("answers 404 for another project's template and keeps it", async () => {
-    const t = await tenant();
-    const other = await tenant();
+    const t = await senderTenant(stack);
+    const other = await senderTenant(stack);
     const theirs = await create(other);
     expectEnvelope(await del(t, `/templates/${theirs.id}`), 404, 'TEMPLATE_NOT_FOUND');
     await get(other, `/templates/${theirs.id}`).expect(200);
@@ -300,7 +289,7 @@ describe('DELETE /templates/{id}', () => {
 
 describe('POST /templates/{id}/duplicate', () => {
   it('creates a copy named "(Copy)" and returns it, its id being the new template ID', async () => {
-    const t = await tenant();
+    const t = await senderTenant(stack);
     const original = await create(t, { description: 'd', fromName: 'Acme', type: 'TRANSACTIONAL' });
     const res = await post(t, `/templates/${original.id}/duplicate`).expect(201);
     expect(res.body).toEqual({
@@ -316,15 +305,15 @@ describe('POST /templates/{id}/duplicate', () => {
   });
 
   it('keeps the name within 255 characters', async () => {
-    const t = await tenant();
+    const t = await senderTenant(stack);
     const original = await create(t, { name: 'n'.repeat(255) });
     const copy = (await post(t, `/templates/${original.id}/duplicate`).expect(201)).body;
     expect(copy.name).toBe(`${'n'.repeat(248)} (Copy)`);
   });
 
   it("answers 404 for an unknown or another project's template and creates nothing", async () => {
-    const t = await tenant();
-    const other = await tenant();
+    const t = await senderTenant(stack);
+    const other = await senderTenant(stack);
     const theirs = await create(other);
     expectEnvelope(await post(t, `/templates/${theirs.id}/duplicate`), 404, 'TEMPLATE_NOT_FOUND');
     expectEnvelope(await post(t, `/templates/${randomUUID()}/duplicate`), 404, 'TEMPLATE_NOT_FOUND');
@@ -335,14 +324,14 @@ describe('POST /templates/{id}/duplicate', () => {
 
 describe('GET /templates/{id}/usage', () => {
   it('lists no campaigns or workflows for a template nothing references', async () => {
-    const t = await tenant();
+    const t = await senderTenant(stack);
     const { id } = await create(t);
     expect((await get(t, `/templates/${id}/usage`).expect(200)).body).toEqual({ campaigns: [], workflows: [] });
   });
 
   it("answers 404 for an unknown or another project's template", async () => {
-    const t = await tenant();
-    const theirs = await create(await tenant());
+    const t = await senderTenant(stack);
+    const theirs = await create(await senderTenant(stack));
     expectEnvelope(await get(t, `/templates/${theirs.id}/usage`), 404, 'TEMPLATE_NOT_FOUND');
     expectEnvelope(await get(t, `/templates/${randomUUID()}/usage`), 404, 'TEMPLATE_NOT_FOUND');
   });

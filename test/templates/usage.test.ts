@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { startStack, type TestStack } from '../helpers/stack';
-import { newTenant } from '../helpers/fixtures';
 import { bearer } from '../domains/helpers';
 import { Template } from '../../src/modules/templates/entities';
 import { deleteTemplate, templateUsage } from '../../src/modules/templates/service';
 import type { TemplateUsageSource } from '../../src/modules/templates/usage';
-import { verifiedDomain } from './helpers';
+import { senderTenant } from '../helpers/tenants';
 
 /**
  * Campaigns and workflows report their template references through sources they pass to templateRoutes.
@@ -20,8 +19,7 @@ afterAll(() => stack?.close());
 const em = () => stack.deps.orm.em.fork();
 
 async function templateOfNewTenant(): Promise<{ projectId: string; templateId: string }> {
-  const { project } = await newTenant(stack);
-  const domain = await verifiedDomain(stack, project);
+  const { project, domain } = await senderTenant(stack);
   const res = await stack
     .http()
     .post('/templates')

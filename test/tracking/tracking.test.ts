@@ -1,8 +1,9 @@
 import { startStack, type TestStack } from '../helpers/stack';
 import { sql } from '../helpers/seed';
 import { bearer } from '../domains/helpers';
-import { recipient, send, senderTenant, settled, type Sender } from '../emails/helpers';
+import { recipient, send, settled } from '../emails/helpers';
 import { emailState, eventsOf, headerOf, hrefsOf, mailTo, pathOf, pixelOf, setTrackingMode } from './helpers';
+import { senderTenant, type SenderTenant } from '../helpers/tenants';
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -19,7 +20,7 @@ const BODY = `<html><body>
 const TARGET = 'https://shop.example.test/sale?utm=mail&id=7';
 
 /** Sends BODY to a fresh recipient and waits for it at the SMTP sink. */
-async function sendOne(sender: Sender, extra: Record<string, unknown> = {}) {
+async function sendOne(sender: SenderTenant, extra: Record<string, unknown> = {}) {
   const to = recipient();
   const res = await send(stack, sender.project, { to, from: sender.from, subject: 'Sale', body: BODY, ...extra }).expect(200);
   const [{ email: emailId, contact }] = res.body.data.emails;
@@ -139,7 +140,7 @@ describe('tracking in sent email', () => {
 });
 
 describe('tracking mode (PATCH /users/@me/projects/{id})', () => {
-  async function marketingTemplate(sender: Sender): Promise<string> {
+  async function marketingTemplate(sender: SenderTenant): Promise<string> {
     const res = await stack.http().post('/templates').set('Authorization', bearer(sender.project))
       .send({ name: 'News', subject: 'News', body: BODY, from: sender.from, type: 'MARKETING' }).expect(201);
     return res.body.id;

@@ -3,8 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import S3rver from 's3rver';
 import { startStack, type TestStack } from '../helpers/stack';
-import { newTenant, type TestProject } from '../helpers/fixtures';
+import type { TestProject } from '../helpers/fixtures';
 import { IMAGES, filesUnder, getImage, pathOfUrl, sha256, upload } from './helpers';
+import { newTenant } from '../helpers/tenants';
 
 /** s3rver: an S3-compatible server on loopback that keeps objects under a folder, with a bucket made up front. */
 const s3Dir = mkdtempSync(path.join(os.tmpdir(), 'postwire-s3-'));

@@ -2,8 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startStack, type TestStack } from '../helpers/stack';
-import { newTenant, type TestProject } from '../helpers/fixtures';
+import type { TestProject } from '../helpers/fixtures';
 import { CONTENT_TYPES, IMAGES, filesUnder, getImage, pathOfUrl, sha256, upload } from './helpers';
+import { newTenant } from '../helpers/tenants';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'postwire-uploads-'));
 let stack: TestStack;

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { startStack, type TestStack } from '../helpers/stack';
-import { newTenant, type TestProject } from '../helpers/fixtures';
+import type { TestProject } from '../helpers/fixtures';
 import type { DnsRecord } from '../helpers/dns-server';
+import { newTenant } from '../helpers/tenants';
 
 let stack: TestStack;
 let project: TestProject;

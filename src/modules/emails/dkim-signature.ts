@@ -7,7 +7,7 @@ import type { SigningKey } from './compose';
  * chain of streams that then hands the message to the socket a few bytes at a time, one write (and one
  * event-loop turn) per chunk, a large share of the pump's CPU and garbage per email. The header field comes
  * from nodemailer's own signer, so the message is byte for byte the one its `dkim` option sends
- * (test/emails/dkim-signature.test.ts compares them).
+ * (test/emails/dkim-signature.unit.test.ts compares them).
  */
 
 /**

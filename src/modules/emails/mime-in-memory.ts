@@ -6,7 +6,7 @@ import { encode, wrap } from 'nodemailer/lib/qp';
  * headers and the quoted-printable encoding are nodemailer's own functions, assembled in the order its
  * stream() writes them. build() pipes every part through several streams with an event-loop turn per step,
  * half again the CPU of this for a typical email. Anything else (base64 parts such as attachments or
- * non-Latin text, streamed content) is left to build() (test/emails/mime-in-memory.test.ts compares them).
+ * non-Latin text, streamed content) is left to build() (test/emails/mime-in-memory.unit.test.ts compares them).
  */
 
 const LINE_LENGTH = 76;

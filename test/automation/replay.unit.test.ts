@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { Worker } from '@temporalio/worker';
-import { workflowsPath } from '../../workflows/path';
+import { workflowBundle } from '../helpers/temporal-env';
 import { HISTORIES_DIR } from './histories';
 
 /**
@@ -28,6 +28,6 @@ describe('automation workflow replay', () => {
     // Decoded by @temporalio/proto itself: this install holds two copies of protobufjs, so the SDK's
     // historyFromJSON cannot read its own types.
     const history = temporal.api.history.v1.History.fromObject(JSON.parse(readFileSync(path.join(HISTORIES_DIR, file), 'utf8')));
-    await Worker.runReplayHistory({ workflowsPath }, history, `replay-${file}`);
+    await Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history, `replay-${file}`);
   });
 });

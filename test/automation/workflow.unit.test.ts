@@ -1,0 +1,240 @@
+import { randomBytes } from 'node:crypto';
+import { WorkflowFailedError } from '@temporalio/client';
+import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
+import type { AutomationActivities } from '../../activities/automation';
+import type { Definition, StepSnapshot, TransitionSnapshot } from '../../workflows/automation/definition';
+import type { MirrorState } from '../../src/modules/automations/records';
+import { AUTOMATION_EVENT_SIGNAL, STEP_FAILED, type AutomationInput } from '../../workflows/automation/ids';
+import type { automation } from '../../workflows/automation/workflow';
+import { timeSkippingEnv, workflowBundle } from '../helpers/temporal-env';
+
+/**
+ * The automation driver (workflows/automation/workflow.ts) with stub activities: the steps it runs in what
+ * order, its timers, its waits and how an execution ends, as the execution record would be told. What the
+ * steps do in the database is the stack tests' concern (executions.time-skipping.test.ts and others).
+ */
+
+const DAY = 24 * 60 * 60 * 1000;
+const taskQueue = `automation-${randomBytes(4).toString('hex')}`;
+
+interface Stub {
+  /** The states the execution record was given, in order (saves and step entries alike). */
+  states: MirrorState[];
+  /** The step activities run, as `<activity>:<stepId>`, with the environment's time. */
+  calls: Array<{ call: string; at: number; context: Record<string, unknown> }>;
+  /** Resolves once the execution is waiting (a DELAY written, or a WAIT_FOR_EVENT begun). */
+  waiting: Promise<void>;
+}
+
+interface StubOptions {
+  branch?: 'yes' | 'no';
+  /** The SEND_EMAIL step fails for good with this message. */
+  sendFails?: string;
+}
+
+const stubs = new Map<string, Stub & StubOptions & { reachedWait: () => void }>();
+
+function stubOf(executionId: string) {
+  const stub = stubs.get(executionId);
+  if (!stub) throw new Error(`no stub for execution ${executionId}`);
+  return stub;
+}
+
+async function stepCall(state: MirrorState, call: string, context: Record<string, unknown>) {
+  const stub = stubOf(state.executionId);
+  stub.states.push(state);
+  stub.calls.push({ call, at: await env.currentTimeMs(), context });
+  return stub;
+}
+
+/** The activities of every execution of this file, each answering for the stub of its execution. */
+const activities: AutomationActivities = {
+  async saveAutomationState(state) {
+    const stub = stubOf(state.executionId);
+    stub.states.push(state);
+    if (state.status === 'WAITING') stub.reachedWait();
+    return true;
+  },
+  async beginAutomationWait({ state, eventName }) {
+    const stub = await stepCall(state, `wait:${state.currentStepId}:${eventName}`, state.context);
+    stub.reachedWait();
+    return { since: new Date(0).toISOString(), event: null };
+  },
+  async sendAutomationEmail(input) {
+    const stub = await stepCall(input.state, `send:${input.stepId}`, input.context);
+    if (stub.sendFails) throw ApplicationFailure.nonRetryable(stub.sendFails, STEP_FAILED);
+    return { emailId: `email-${input.stepId}`, to: 'ada@example.test' };
+  },
+  async evaluateAutomationCondition(input) {
+    const stub = await stepCall(input.state, `condition:${input.stepId}`, input.context);
+    return { branch: stub.branch ?? 'yes' };
+  },
+  async callAutomationWebhook(input) {
+    await stepCall(input.state, `webhook:${input.stepId}`, input.context);
+    return { status: 200, body: null, url: input.config.url };
+  },
+  async updateAutomationContact(input) {
+    await stepCall(input.state, `update:${input.stepId}`, input.context);
+    return { variables: {}, subscriptionChanged: null };
+  },
+};
+
+let env: TestWorkflowEnvironment;
+let worker: Worker;
+let running: Promise<void>;
+beforeAll(async () => {
+  env = await timeSkippingEnv();
+  worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: await workflowBundle(), activities });
+  running = worker.run();
+});
+afterAll(async () => {
+  worker?.shutdown();
+  await running;
+  await env?.teardown();
+});
+
+const step = (id: string, type: StepSnapshot['type'], config: object = {}) => ({ id, name: null, type, config }) as StepSnapshot;
+const edge = (fromStepId: string, toStepId: string, extra: Partial<TransitionSnapshot> = {}): TransitionSnapshot => ({
+  fromStepId, toStepId, branch: null, outcome: null, ...extra,
+});
+
+/** Starts an execution of `definition` with its own stub; `result()` lets time skip until it ends. */
+async function start(definition: Omit<Definition, 'name'>, options: StubOptions = {}) {
+  const executionId = `x-${randomBytes(4).toString('hex')}`;
+  let reachedWait = () => {};
+  const waiting = new Promise<void>((resolve) => (reachedWait = resolve));
+  const stub: Stub & StubOptions & { reachedWait: () => void } = { states: [], calls: [], waiting, reachedWait, ...options };
+  stubs.set(executionId, stub);
+  const input: AutomationInput = {
+    executionId,
+    projectId: 'p-1',
+    automationId: 'a-1',
+    contactId: 'c-1',
+    definition: { name: 'Welcome series', ...definition },
+    context: { email: 'ada@example.test' },
+  };
+  const startedAt = await env.currentTimeMs();
+  const handle = await env.client.workflow.start<typeof automation>('automation', { taskQueue, workflowId: `automation:${executionId}`, args: [input] });
+  return { handle, stub: stub as Stub, startedAt, last: (): MirrorState => stub.states[stub.states.length - 1]! };
+}
+
+const callsOf = (stub: Stub) => stub.calls.map((c) => c.call);
+
+describe('automation workflow: DELAY', () => {
+  it('waits on a durable timer, recorded as WAITING, then runs the next step', async () => {
+    const { handle, stub, startedAt, last } = await start({
+      steps: [step('pause', 'DELAY', { amount: 3, unit: 'days' }), step('hello', 'SEND_EMAIL', { templateId: 't-1' })],
+      transitions: [edge('pause', 'hello')],
+    });
+    expect(await handle.result()).toEqual({ status: 'COMPLETED', steps: 2 });
+
+    expect(callsOf(stub)).toEqual(['send:hello']);
+    const sentAt = stub.calls[0]!.at;
+    expect(sentAt).toBeGreaterThanOrEqual(startedAt + 3 * DAY);
+    expect(sentAt).toBeLessThan(startedAt + 4 * DAY);
+    expect(stub.states.find((s) => s.status === 'WAITING')).toMatchObject({ currentStepId: 'pause', waitingFor: null, ended: false });
+    expect(last()).toMatchObject({ status: 'COMPLETED', ended: true, currentStepId: null });
+    expect(last().history.map((h) => [h.stepId, h.status])).toEqual([['pause', 'COMPLETED'], ['hello', 'COMPLETED']]);
+  });
+});
+
+describe('automation workflow: WAIT_FOR_EVENT', () => {
+  /** wait(paid, 1 day) ─EVENT→ thanks; └TIMEOUT→ nudge */
+  const waitForPaid = {
+    steps: [
+      step('wait', 'WAIT_FOR_EVENT', { eventName: 'paid', timeout: 86_400 }),
+      step('thanks', 'SEND_EMAIL', { templateId: 't-1' }),
+      step('nudge', 'SEND_EMAIL', { templateId: 't-2' }),
+    ],
+    transitions: [edge('wait', 'thanks', { outcome: 'EVENT' }), edge('wait', 'nudge', { outcome: 'TIMEOUT' })],
+  };
+
+  it('follows EVENT when the event is signalled within the timeout, its data merged into the context', async () => {
+    const { handle, stub, startedAt, last } = await start(waitForPaid);
+    await stub.waiting;
+    const createdAt = new Date(await env.currentTimeMs()).toISOString();
+    await handle.signal(AUTOMATION_EVENT_SIGNAL, { id: 'e-0', name: 'browsed', data: {}, createdAt });
+    await handle.signal(AUTOMATION_EVENT_SIGNAL, { id: 'e-1', name: 'paid', data: { plan: 'pro' }, createdAt });
+    expect(await handle.result()).toEqual({ status: 'COMPLETED', steps: 2 });
+
+    expect(callsOf(stub)).toEqual(['wait:wait:paid', 'send:thanks']);
+    expect(stub.calls[1]!.context).toMatchObject({ email: 'ada@example.test', plan: 'pro' });
+    expect(stub.calls[1]!.at).toBeLessThan(startedAt + DAY);
+    expect(last().history[0]).toMatchObject({ stepId: 'wait', status: 'COMPLETED', output: { eventId: 'e-1', eventName: 'paid', data: { plan: 'pro' } } });
+  });
+
+  it('follows TIMEOUT when no such event comes before the timeout', async () => {
+    const { handle, stub, startedAt, last } = await start(waitForPaid);
+    expect(await handle.result()).toEqual({ status: 'COMPLETED', steps: 2 });
+
+    expect(callsOf(stub)).toEqual(['wait:wait:paid', 'send:nudge']);
+    expect(stub.calls[1]!.at).toBeGreaterThanOrEqual(startedAt + DAY);
+    expect(last().history[0]).toMatchObject({ stepId: 'wait', status: 'COMPLETED', output: { timedOut: true } });
+  });
+});
+
+describe('automation workflow: CONDITION and EXIT', () => {
+  /** check ─yes→ thanks; └no→ bye (EXIT) */
+  const check = {
+    steps: [
+      step('check', 'CONDITION', { logic: 'AND', groups: [{ filters: [{ field: 'data.plan', operator: 'equals', value: 'pro' }] }] }),
+      step('thanks', 'SEND_EMAIL', { templateId: 't-1' }),
+      step('bye', 'EXIT', { reason: 'not a pro' }),
+    ],
+    transitions: [edge('check', 'thanks', { branch: 'yes' }), edge('check', 'bye', { branch: 'no' })],
+  };
+
+  it('takes the yes branch to its step', async () => {
+    const { handle, stub, last } = await start(check, { branch: 'yes' });
+    expect(await handle.result()).toEqual({ status: 'COMPLETED', steps: 2 });
+    expect(callsOf(stub)).toEqual(['condition:check', 'send:thanks']);
+    expect(last().history[0]).toMatchObject({ stepId: 'check', output: { branch: 'yes' } });
+  });
+
+  it('takes the no branch to EXIT, which ends the execution EXITED with its reason', async () => {
+    const { handle, stub, last } = await start(check, { branch: 'no' });
+    expect(await handle.result()).toEqual({ status: 'EXITED', steps: 2 });
+    expect(callsOf(stub)).toEqual(['condition:check']);
+    expect(last()).toMatchObject({ status: 'EXITED', exitReason: 'not a pro', ended: true });
+    expect(last().history.map((h) => [h.stepId, h.status])).toEqual([['check', 'COMPLETED'], ['bye', 'COMPLETED']]);
+  });
+});
+
+describe('automation workflow: how an execution stops early', () => {
+  const twoSends = {
+    steps: [step('hello', 'SEND_EMAIL', { templateId: 't-1' }), step('again', 'SEND_EMAIL', { templateId: 't-2' })],
+    transitions: [edge('hello', 'again')],
+  };
+
+  it('a step that fails for good marks the execution FAILED with its message, runs nothing after it and fails the run', async () => {
+    const { handle, stub, last } = await start(twoSends, { sendFails: 'template t-1 is gone' });
+    const failure = await handle.result().then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(failure).toBeInstanceOf(WorkflowFailedError);
+    expect((failure as WorkflowFailedError).cause).toMatchObject({ type: STEP_FAILED, message: 'Step 1 failed: template t-1 is gone' });
+    expect(callsOf(stub)).toEqual(['send:hello']);
+    expect(last()).toMatchObject({ status: 'FAILED', error: 'template t-1 is gone', ended: true });
+    expect(last().history).toEqual([expect.objectContaining({ stepId: 'hello', status: 'FAILED', error: 'template t-1 is gone' })]);
+  });
+
+  it('a cancelled run marks the execution CANCELLED where it waited and runs nothing after it', async () => {
+    const { handle, stub, last } = await start({
+      steps: [step('pause', 'DELAY', { amount: 3, unit: 'days' }), step('hello', 'SEND_EMAIL', { templateId: 't-1' })],
+      transitions: [edge('pause', 'hello')],
+    });
+    await stub.waiting;
+    await handle.cancel();
+    const failure = await handle.result().then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect((failure as WorkflowFailedError).cause).toBeInstanceOf(CancelledFailure);
+    expect(callsOf(stub)).toEqual([]);
+    expect(last()).toMatchObject({ status: 'CANCELLED', ended: true });
+    expect(last().history).toEqual([expect.objectContaining({ stepId: 'pause', status: 'CANCELLED' })]);
+  });
+});

@@ -1,0 +1,226 @@
+import { randomBytes } from 'node:crypto';
+import type { WorkflowHandle } from '@temporalio/client';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
+import type { CampaignActivities } from '../../activities/campaigns';
+import type { SendRef } from '../../src/modules/campaigns/send-run';
+import type { campaignSend } from '../../workflows/campaigns/send';
+import { ENQUEUE_CONCURRENCY, SNAPSHOT_FACTOR, STEPS_PER_RUN, type CampaignSendInput } from '../../workflows/campaigns/ids';
+import { timeSkippingEnv, workflowBundle } from '../helpers/temporal-env';
+
+/**
+ * The campaign send's phase machine (workflows/campaigns/send.ts) with stub activities: which step runs
+ * when, with what, and where a send that stopped ends. What each step does in the database is the stack
+ * tests' concern (test/campaigns/*).
+ */
+
+const DAY = 24 * 60 * 60 * 1000;
+const ASOF = '2026-01-01T00:00:00.000Z';
+const taskQueue = `campaign-send-${randomBytes(4).toString('hex')}`;
+
+/** Each campaign's stub, by campaign id: one worker serves the whole file. */
+const campaigns = new Map<string, CampaignActivities>();
+const stubFor = (ref: SendRef) => {
+  const stub = campaigns.get(ref.campaignId);
+  if (!stub) throw new Error(`no stub for campaign ${ref.campaignId}`);
+  return stub;
+};
+const activities: CampaignActivities = {
+  beginCampaignSend: (ref) => stubFor(ref).beginCampaignSend(ref),
+  snapshotCampaignRecipients: (input) => stubFor(input).snapshotCampaignRecipients(input),
+  enqueueCampaignEmails: (input) => stubFor(input).enqueueCampaignEmails(input),
+  awaitCampaignDelivery: (input) => stubFor(input).awaitCampaignDelivery(input),
+  finishCampaignSend: (ref) => stubFor(ref).finishCampaignSend(ref),
+};
+
+let env: TestWorkflowEnvironment;
+let worker: Worker;
+let running: Promise<void>;
+beforeAll(async () => {
+  env = await timeSkippingEnv();
+  worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: await workflowBundle(), activities });
+  running = worker.run();
+});
+afterAll(async () => {
+  worker?.shutdown();
+  await running;
+  await env?.teardown();
+});
+
+type Stage = 'begin' | 'snapshot' | 'enqueue' | 'deliver' | 'finish';
+
+interface Model {
+  recipients: number;
+  /** Emails handed to SMTP per delivery wait. */
+  deliveredPerWait?: number;
+  /** Snapshot pages that report more to come whatever their size, before the real walk (a long send). */
+  extraPages?: number;
+  /** The step at which the campaign no longer carries this send (cancelled or restarted). */
+  stopAt?: { stage: Stage; from?: number };
+  /** Called as each step begins, with the environment's time. */
+  onBegin?: (at: number) => void;
+}
+
+const ids = (n: number) => Array.from({ length: n }, (_, i) => `r${String(i + 1).padStart(6, '0')}`);
+
+/** A campaign in memory, as the activities would find it, and the log of the steps asked of it. */
+function stubCampaign(model: Model) {
+  const all = ids(model.recipients);
+  const log: string[] = [];
+  const snapshots: Array<{ after: string | null; last: string | null }> = [];
+  const froms: number[] = [];
+  let extra = model.extraPages ?? 0;
+  let created = 0;
+  let pending = 0;
+  const stops = (stage: Stage, from?: number) => model.stopAt?.stage === stage && (model.stopAt.from === undefined || model.stopAt.from === from);
+  const activities: CampaignActivities = {
+    async beginCampaignSend(_ref: SendRef) {
+      log.push('begin');
+      model.onBegin?.(await env.currentTimeMs());
+      return stops('begin') ? null : { asOf: ASOF };
+    },
+    async snapshotCampaignRecipients(input) {
+      log.push('snapshot');
+      if (input.asOf !== ASOF) throw new Error(`snapshot as of ${input.asOf}`);
+      if (stops('snapshot')) return null;
+      if (extra > 0) {
+        extra--;
+        const last = `page-${snapshots.length + 1}`;
+        snapshots.push({ after: input.after, last });
+        return { last, total: null };
+      }
+      const start = input.after === null || input.after.startsWith('page-') ? 0 : all.indexOf(input.after) + 1;
+      const page = all.slice(start, start + input.size);
+      const last = page[page.length - 1] ?? null;
+      snapshots.push({ after: input.after, last });
+      return page.length === input.size ? { last, total: null } : { last, total: all.length };
+    },
+    async enqueueCampaignEmails(input) {
+      log.push('enqueue');
+      froms.push(input.from);
+      if (stops('enqueue', input.from)) return null;
+      const emails = Math.max(0, Math.min(input.size, all.length - input.from));
+      created += emails;
+      pending += emails;
+      return { processed: emails, emails, pending };
+    },
+    async awaitCampaignDelivery(input) {
+      log.push(`deliver ${input.pending}`);
+      if (stops('deliver')) return null;
+      pending = Math.max(0, pending - (model.deliveredPerWait ?? created));
+      return { pending };
+    },
+    async finishCampaignSend() {
+      log.push('finish');
+      return !stops('finish');
+    },
+  };
+  return { activities, log, snapshots, froms };
+}
+
+const input = (overrides: Partial<CampaignSendInput> = {}): CampaignSendInput => ({
+  campaignId: `c-${randomBytes(4).toString('hex')}`,
+  projectId: 'p-1',
+  sendId: 's-1',
+  scheduledFor: null,
+  batchSize: 2,
+  ...overrides,
+});
+
+/** Runs one send to its end with the stub's activities; returns its outcome and the handle. */
+async function run(stub: ReturnType<typeof stubCampaign>, args: CampaignSendInput) {
+  campaigns.set(args.campaignId, stub.activities);
+  const handle = await env.client.workflow.start<typeof campaignSend>('campaignSend', {
+    taskQueue,
+    workflowId: `campaign:${args.campaignId}`,
+    args: [args],
+  });
+  return { outcome: await handle.result(), handle };
+}
+
+/** How many email batches each workflow task scheduled side by side, in order. */
+async function enqueueWindows(handle: WorkflowHandle) {
+  const events = (await handle.fetchHistory()).events ?? [];
+  const windows = new Map<string, number>();
+  for (const e of events) {
+    const scheduled = e?.activityTaskScheduledEventAttributes;
+    if (scheduled?.activityType?.name !== 'enqueueCampaignEmails') continue;
+    const task = String(scheduled.workflowTaskCompletedEventId);
+    windows.set(task, (windows.get(task) ?? 0) + 1);
+  }
+  return [...windows.values()];
+}
+
+const compact = (log: string[]) => log.filter((entry, i) => entry !== 'enqueue' || log[i - 1] !== 'enqueue');
+
+describe('campaign send workflow: the phases in order', () => {
+  it('fixes the recipients page by page, creates the emails in windows of batches, waits until none is pending, then finishes', async () => {
+    // 25 recipients in batches of 2: two snapshot pages, 13 email batches, 10 emails handed over per wait.
+    const stub = stubCampaign({ recipients: 25, deliveredPerWait: 10 });
+    const { outcome, handle } = await run(stub, input({ batchSize: 2 }));
+
+    expect(outcome).toBe('SENT');
+    expect(compact(stub.log)).toEqual(['begin', 'snapshot', 'snapshot', 'enqueue', 'deliver 25', 'deliver 15', 'deliver 5', 'finish']);
+    const page = ids(2 * SNAPSHOT_FACTOR).pop();
+    expect(stub.snapshots).toEqual([
+      { after: null, last: page },
+      { after: page, last: 'r000025' },
+    ]);
+    expect([...stub.froms].sort((a, b) => a - b)).toEqual(Array.from({ length: 13 }, (_, k) => 2 * k));
+    const windows = Array.from({ length: Math.ceil(13 / ENQUEUE_CONCURRENCY) }, (_, w) => Math.min(ENQUEUE_CONCURRENCY, 13 - w * ENQUEUE_CONCURRENCY));
+    expect(await enqueueWindows(handle)).toEqual(windows);
+  });
+
+  it('goes straight to delivery and finishes when the audience is empty', async () => {
+    const stub = stubCampaign({ recipients: 0 });
+    const { outcome } = await run(stub, input());
+    expect(outcome).toBe('SENT');
+    expect(stub.log).toEqual(['begin', 'snapshot', 'deliver 0', 'finish']);
+  });
+
+  it('begins only once the scheduled time has come, on a durable timer', async () => {
+    const scheduledFor = (await env.currentTimeMs()) + 3 * DAY;
+    let begunAt = 0;
+    const stub = stubCampaign({ recipients: 1, onBegin: (at) => (begunAt = at) });
+    const { outcome } = await run(stub, input({ scheduledFor: new Date(scheduledFor).toISOString() }));
+    expect(outcome).toBe('SENT');
+    expect(begunAt).toBeGreaterThanOrEqual(scheduledFor);
+    expect(begunAt).toBeLessThan(scheduledFor + DAY);
+  });
+});
+
+describe('campaign send workflow: a long send continues as new', () => {
+  it(`after ${STEPS_PER_RUN} steps, from where it stood: no step repeated, none skipped, the send begun once`, async () => {
+    const extraPages = STEPS_PER_RUN + 20;
+    const stub = stubCampaign({ recipients: 3, extraPages });
+    const { outcome, handle } = await run(stub, input({ batchSize: 5 }));
+
+    expect(outcome).toBe('SENT');
+    const first = await env.client.workflow.getHandle(handle.workflowId, handle.firstExecutionRunId).describe();
+    expect(first.status.name).toBe('CONTINUED_AS_NEW');
+    expect(stub.log.filter((e) => e === 'begin')).toHaveLength(1);
+    // Each page starts where the one before ended, across the two runs.
+    expect(stub.snapshots).toHaveLength(extraPages + 1);
+    stub.snapshots.forEach((s, i) => expect(s.after).toBe(i === 0 ? null : stub.snapshots[i - 1]!.last));
+    expect(stub.log.slice(-3)).toEqual(['enqueue', 'deliver 3', 'finish']);
+  });
+});
+
+describe('campaign send workflow: a send that stopped (cancelled, restarted, deleted) ends STOPPED at once', () => {
+  const cases: Array<[what: string, stopAt: Model['stopAt'], log: string[]]> = [
+    ['before it began', { stage: 'begin' }, ['begin']],
+    ['while fixing the recipients', { stage: 'snapshot' }, ['begin', 'snapshot']],
+    // The second window's batch at position 10 finds the send gone: the window ends, no third one starts.
+    ['while creating the emails', { stage: 'enqueue', from: 10 }, ['begin', 'snapshot', 'snapshot', 'enqueue']],
+    ['while waiting for delivery', { stage: 'deliver' }, ['begin', 'snapshot', 'snapshot', 'enqueue', 'deliver 25']],
+    ['as it finishes', { stage: 'finish' }, ['begin', 'snapshot', 'snapshot', 'enqueue', 'deliver 25', 'finish']],
+  ];
+
+  it.each(cases)('%s', async (_what, stopAt, log) => {
+    const stub = stubCampaign({ recipients: 25, stopAt });
+    const { outcome } = await run(stub, input({ batchSize: 2 }));
+    expect(outcome).toBe('STOPPED');
+    expect(compact(stub.log)).toEqual(log);
+    if (stopAt?.stage === 'enqueue') expect([...stub.froms].sort((a, b) => a - b)).toEqual([0, 2, 4, 6, 8, 10, 12, 14]);
+  });
+});

@@ -1,0 +1,40 @@
+import { DefaultLogger, Runtime, bundleWorkflowCode, type LogLevel, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { workflowsPath } from '../../workflows/path';
+import { temporalTestServer } from '../../scripts/lib/paths';
+
+/**
+ * The Temporal pieces a test needs without the project's activities or database: the SDK runtime, the
+ * time-skipping test server and the workflow bundle. Unit tests import only this; test/helpers/temporal.ts
+ * adds the real worker.
+ */
+
+const SDK_LEVELS: Record<string, LogLevel> = { trace: 'TRACE', debug: 'DEBUG', info: 'INFO', warn: 'WARN' };
+let runtimeInstalled = false;
+
+/** SDK and worker logs only at ERROR unless TEST_LOG_LEVEL asks for more; must precede any connection. */
+export function installRuntime(): void {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  const level = SDK_LEVELS[process.env.TEST_LOG_LEVEL ?? ''] ?? 'ERROR';
+  Runtime.install({ logger: new DefaultLogger(level), telemetryOptions: { logging: { filter: { core: level, other: level }, forward: {} } } });
+}
+
+/**
+ * The time-skipping test server, from the binary that `npm test` installed (nothing is downloaded); jest run on
+ * its own finds it in the same place.
+ */
+export function timeSkippingEnv(): Promise<TestWorkflowEnvironment> {
+  const path = process.env.TEMPORAL_TEST_SERVER_PATH ?? temporalTestServer;
+  installRuntime();
+  return TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path } } });
+}
+
+let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;
+
+/** The worker's workflow bundle, built once per test file: building it takes seconds, running it none. */
+export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
+  installRuntime();
+  bundle ??= bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('ERROR') });
+  return bundle;
+}
