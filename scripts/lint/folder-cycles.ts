@@ -11,22 +11,6 @@ import { root } from '../lib/paths';
 
 const SOURCE_TREES = ['src', 'workflows', 'activities'];
 
-/**
- * Folder imports that still close a cycle, each with the change (and the part of issue 12) that removes it. They
- * are left out of the graph; one that no longer exists fails the check, so the list only shrinks.
- */
-const KNOWN: Array<{ from: string; to: string; removedBy: string }> = [
-  {
-    from: 'src/modules/events',
-    to: 'src/modules/contacts',
-    removedBy: 'rules: the tracking API (track, track-batch) moves above contacts; events keeps the low outbox',
-  },
-  {
-    from: 'workflows/automation',
-    to: 'src/modules/automations',
-    removedBy: 'steps: the pure automation vocabulary (interpreter, describe, definition, graph) moves under workflows/automation',
-  },
-];
 const withTypes = process.argv.includes('--types');
 
 function filesUnder(dir: string): string[] {
@@ -98,11 +82,6 @@ for (const file of SOURCE_TREES.flatMap((tree) => filesUnder(path.join(root, tre
   }
 }
 
-// `--no-known` measures the whole graph, exceptions included.
-const exceptions = process.argv.includes('--no-known') ? [] : KNOWN;
-const stale = exceptions.filter((known) => !edges.get(known.from)?.has(known.to));
-for (const known of exceptions) edges.get(known.from)?.delete(known.to);
-
 /** Tarjan's strongly connected components; every one with more than one folder is a cycle. */
 function components(): string[][] {
   let index = 0;
@@ -141,11 +120,6 @@ function components(): string[][] {
 }
 
 const cycles = components();
-for (const known of exceptions) console.log(`known: ${known.from} -> ${known.to} (${known.removedBy})`);
-for (const known of stale) {
-  console.log(`stale: ${known.from} no longer imports ${known.to}; remove it from KNOWN in scripts/lint/folder-cycles.ts`);
-  process.exitCode = 1;
-}
 const folders = [...edges.keys()].filter((node) => !node.endsWith('.ts')).length;
 if (cycles.length === 0) {
   console.log(`folder cycles: none among ${folders} folders (${withTypes ? 'all' : 'value'} imports)`);

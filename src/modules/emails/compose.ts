@@ -1,8 +1,7 @@
-import type { KeyObject } from 'node:crypto';
 import type Mail from 'nodemailer/lib/mailer';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type { Envelope } from '../../mail/smtp/connection';
-import { signMessage } from './dkim-signature';
+import { signMessage, type SigningKey } from './dkim-signature';
 import { buildInMemory } from './mime-in-memory';
 import type { Disposition } from './entities';
 
@@ -61,12 +60,6 @@ export function messageIdOf(emailId: string, fromAddress: string): string {
 }
 
 /** A sender domain's DKIM key, parsed once: parsing PEM text for every message costs more than signing. */
-export interface SigningKey {
-  domainName: string;
-  keySelector: string;
-  privateKey: KeyObject;
-}
-
 /**
  * nodemailer picks quoted-printable or base64 for text by counting characters with regular expressions that
  * collect every match, a large share of its work per message. Text that is all ASCII (most HTML) is

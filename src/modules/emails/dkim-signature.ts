@@ -1,6 +1,12 @@
-import { createHash } from 'node:crypto';
+import { createHash, type KeyObject } from 'node:crypto';
 import signHeaders from 'nodemailer/lib/dkim/sign';
-import type { SigningKey } from './compose';
+
+/** A sender domain's DKIM key, parsed once: the domain, its selector and the private key. */
+export interface SigningKey {
+  domainName: string;
+  keySelector: string;
+  privateKey: KeyObject;
+}
 
 /**
  * DKIM-signs a built message in one pass over a Buffer. nodemailer's `dkim` option does the same through a

@@ -3,7 +3,7 @@ import type { Config } from '../../../config';
 import type { Orm } from '../../../db/orm';
 import { dkimKeyForSender } from '../../domains/sender';
 import { domainOfAddress } from '../../domains/hostname';
-import type { SigningKey } from '../compose';
+import type { SigningKey } from '../dkim-signature';
 
 const TTL_MS = 60_000;
 
