@@ -52,7 +52,7 @@ describe('POST /contacts', () => {
   it('keeps one contact when the same new email is posted concurrently', async () => {
     const { c, project: { id: projectId } } = await tenant(stack);
     const results = await Promise.all(Array.from({ length: 8 }, (_, i) => c.post('/contacts').send({ email: 'race@example.test', data: { [`k${i}`]: i } })));
-    expect(results.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 201]);
+    expect(results.map((r) => r.status).sort((a, b) => a - b)).toEqual([200, 200, 200, 200, 200, 200, 200, 201]);
     expect(new Set(results.map((r) => r.body.id)).size).toBe(1);
     expect(await countOf(stack, 'contacts', projectId)).toBe(1);
     const stored = await contactOf(stack, results[0]!.body.id);

@@ -241,7 +241,7 @@ describe('durable hand-off to Temporal', () => {
           signalled.add((JSON.parse(Buffer.from(p.data!).toString('utf8')) as { id: string }).id);
         }
       }
-      expect([...signalled].sort()).toEqual([...ids].sort());
+      expect([...signalled].sort()).toEqual([...ids].map(String).sort());
     } finally {
       await Promise.all(running.splice(0).map((d) => d.stop()));
       for (const cleanup of cleanups.splice(0)) await cleanup();

@@ -62,7 +62,7 @@ describe('the TRANSACTIONAL cap on /v1/send', () => {
   it('holds under concurrent requests: exactly the cap gets through', async () => {
     const s = await cappedSender({ TRANSACTIONAL: 4 });
     const results = await Promise.all(Array.from({ length: 10 }, () => mail(s, recipient('race'))));
-    expect(results.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 403, 403, 403, 403, 403, 403]);
+    expect(results.map((r) => r.status).sort((a, b) => a - b)).toEqual([200, 200, 200, 200, 403, 403, 403, 403, 403, 403]);
     expect((await storedCounts(stack, s.project.id)).emails).toBe(4);
   });
 

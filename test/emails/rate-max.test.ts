@@ -35,7 +35,7 @@ describe('emailRatePerSecond with MAX_EMAIL_RATE_PER_SECOND=2', () => {
 
     const doc = await stack.http().get('/openapi.json').expect(200);
     const body = doc.body.paths['/users/@me/projects/{id}'].patch.requestBody.content['application/json'].schema;
-    const rate = (body.properties ?? body.allOf?.[0]?.properties).emailRatePerSecond;
+    const rate = (body.properties ?? body.allOf?.[0]?.properties)?.emailRatePerSecond;
     expect(JSON.stringify(rate)).toContain('"maximum":2');
   });
 
