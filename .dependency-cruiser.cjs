@@ -71,7 +71,11 @@ module.exports = {
       severity: 'error',
       comment: 'the links put into emails are one low module: values only from leaves and the framework',
       from: { path: '^src/modules/links/' },
-      to: { path: above(WORKFLOWS, TEMPORAL, MODULES, ACTIVITIES, COMPOSITION), pathNot: '^src/modules/links/', dependencyTypesNot: ['type-only'] },
+      to: {
+        path: above(WORKFLOWS, TEMPORAL, MODULES, ACTIVITIES, COMPOSITION),
+        pathNot: '^src/modules/links/',
+        dependencyTypesNot: ['type-only'],
+      },
     },
     layer('leaves-import-up', LEAVES, above(FRAMEWORK, WORKFLOWS, TEMPORAL, MODULES, ACTIVITIES, COMPOSITION)),
     layer('framework-imports-up', FRAMEWORK, above(WORKFLOWS, TEMPORAL, MODULES, ACTIVITIES, COMPOSITION), '^src/http/context[.]ts$'),

@@ -22,18 +22,20 @@ export function createJobActivities(deps: Deps) {
    * while it works, so that a dead worker's chunk is retried within the heartbeat timeout while a slow one
    * (waiting on locks, say) is left to finish.
    */
-  const chunk = (apply: Apply) => async (ref: ChunkRef): Promise<boolean> => {
-    const context = Context.current();
-    const beating = setInterval(() => context.heartbeat(), HEARTBEAT_MS);
-    try {
-      return await runChunk(deps.orm.em.fork(), ref.jobId, ref.seq, (tx, { projectId, items }) => apply(tx, projectId, items));
-    } catch (err) {
-      if (err instanceof InvalidChunkError) throw ApplicationFailure.nonRetryable(err.message, err.name);
-      throw err;
-    } finally {
-      clearInterval(beating);
-    }
-  };
+  const chunk =
+    (apply: Apply) =>
+    async (ref: ChunkRef): Promise<boolean> => {
+      const context = Context.current();
+      const beating = setInterval(() => context.heartbeat(), HEARTBEAT_MS);
+      try {
+        return await runChunk(deps.orm.em.fork(), ref.jobId, ref.seq, (tx, { projectId, items }) => apply(tx, projectId, items));
+      } catch (err) {
+        if (err instanceof InvalidChunkError) throw ApplicationFailure.nonRetryable(err.message, err.name);
+        throw err;
+      } finally {
+        clearInterval(beating);
+      }
+    };
   return {
     async beginJob(jobId: string): Promise<boolean> {
       return beginJob(deps.orm.em.fork(), jobId);

@@ -188,7 +188,10 @@ async function main(): Promise<void> {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ email, password: PASSWORD }),
       });
-      const cookie = login.headers.getSetCookie().find((c) => c.startsWith('postwire_session='))?.split(';')[0];
+      const cookie = login.headers
+        .getSetCookie()
+        .find((c) => c.startsWith('postwire_session='))
+        ?.split(';')[0];
       if (!cookie) throw new Error(`login answered ${login.status}`);
       const headers = { cookie, 'x-project-id': projectId };
       const year = `from=${new Date(Date.now() - 365 * 86_400_000).toISOString()}`;
@@ -214,8 +217,13 @@ async function main(): Promise<void> {
         if (!first.ok) throw new Error(`${path} answered ${first.status}: ${await first.text()}`);
         results.push(await runBench({ name: path, url: `${api.url}${path}`, headers, connections: 1, durationSeconds: SECONDS }));
       }
-      console.log(`\nmedian latency per endpoint (target < ${TARGET_MS} ms), ${EMAILS.toLocaleString()} emails and ${EVENTS.toLocaleString()} events:`);
-      for (const r of results) console.log(`  ${r.latencyP50Ms < TARGET_MS ? 'met   ' : 'MISSED'} p50 ${String(r.latencyP50Ms).padStart(4)} ms  p99 ${String(r.latencyP99Ms).padStart(4)} ms  ${r.name}`);
+      console.log(
+        `\nmedian latency per endpoint (target < ${TARGET_MS} ms), ${EMAILS.toLocaleString()} emails and ${EVENTS.toLocaleString()} events:`,
+      );
+      for (const r of results)
+        console.log(
+          `  ${r.latencyP50Ms < TARGET_MS ? 'met   ' : 'MISSED'} p50 ${String(r.latencyP50Ms).padStart(4)} ms  p99 ${String(r.latencyP99Ms).padStart(4)} ms  ${r.name}`,
+        );
     } finally {
       await api.stop();
     }

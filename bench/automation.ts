@@ -42,10 +42,19 @@ const TARGETS = { completedPerSecond: 100, p99Ms: 500, memoryMb: 500 };
 
 /** src/main/worker.ts in a process of its own; resolves once it polls. */
 async function startWorker(env: Record<string, string>) {
-  const child = spawn(process.execPath, [...(process.env.BENCH_WORKER_NODE_OPTIONS ?? '').split(' ').filter(Boolean), '--import', 'tsx', path.join(__dirname, '..', 'src', 'main', 'worker.ts')], {
-    env: { ...process.env, ...env, NODE_OPTIONS: workerNodeOptions(process.env.NODE_OPTIONS), LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      ...(process.env.BENCH_WORKER_NODE_OPTIONS ?? '').split(' ').filter(Boolean),
+      '--import',
+      'tsx',
+      path.join(__dirname, '..', 'src', 'main', 'worker.ts'),
+    ],
+    {
+      env: { ...process.env, ...env, NODE_OPTIONS: workerNodeOptions(process.env.NODE_OPTIONS), LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   await new Promise<void>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`the worker exited with code ${code}`)));
     createInterface({ input: child.stdout! }).on('line', (line) => {
@@ -73,9 +82,11 @@ async function startWorker(env: Record<string, string>) {
 /** Runs `work` for 0..n-1 with at most CONCURRENCY at a time. */
 async function inParallel(n: number, work: (i: number) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (next < n) await work(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < n) await work(next++);
+    }),
+  );
 }
 
 /**
@@ -85,7 +96,16 @@ async function inParallel(n: number, work: (i: number) => Promise<void>): Promis
 async function temporalStartsPerSecond(temporal: TemporalGateway, n = 200): Promise<number> {
   const ids = Array.from({ length: n }, (_, i) => `bench-probe-${randomBytes(4).toString('hex')}-${i}`);
   const started = performance.now();
-  await inParallel(n, async (i) => void (await temporal.client.workflow.start('benchProbe', { taskQueue: `${temporal.taskQueue}-probe`, workflowId: ids[i]!, args: [], workflowRunTimeout: '1 minute' })));
+  await inParallel(
+    n,
+    async (i) =>
+      void (await temporal.client.workflow.start('benchProbe', {
+        taskQueue: `${temporal.taskQueue}-probe`,
+        workflowId: ids[i]!,
+        args: [],
+        workflowRunTimeout: '1 minute',
+      })),
+  );
   const rate = n / ((performance.now() - started) / 1000);
   await inParallel(n, async (i) => void (await temporal.client.workflow.getHandle(ids[i]!).terminate('probe')));
   return rate;
@@ -97,7 +117,10 @@ async function main(): Promise<void> {
   const sink = await startSmtpSink();
   const taskQueue = `bench-automation-${randomBytes(4).toString('hex')}`;
   const bench = await sendingBench('postwire_bench_automation', {
-    SMTP_URL: sink.url, EMAIL_RATE_PER_SECOND: '0', API_RATE_LIMIT_PER_MINUTE: '0', TEMPORAL_TASK_QUEUE: taskQueue,
+    SMTP_URL: sink.url,
+    EMAIL_RATE_PER_SECOND: '0',
+    API_RATE_LIMIT_PER_MINUTE: '0',
+    TEMPORAL_TASK_QUEUE: taskQueue,
   });
   const deps = await createDeps('bench', bench.config);
   const server: Server = createApp(deps).koa.listen(0, '127.0.0.1');
@@ -119,12 +142,21 @@ async function main(): Promise<void> {
   const db = () => bench.orm.em.fork();
   try {
     await db().execute(`delete from projects where name like 'postwire_bench_automation %' and id <> ?`, [bench.projectId]);
-    const template = await api('POST', '/templates', { name: 'Welcome', subject: 'Welcome {{ email }}', body: '<p>Hello {{ email }}</p>', from: bench.from, type: 'TRANSACTIONAL' });
+    const template = await api('POST', '/templates', {
+      name: 'Welcome',
+      subject: 'Welcome {{ email }}',
+      body: '<p>Hello {{ email }}</p>',
+      from: bench.from,
+      type: 'TRANSACTIONAL',
+    });
     const workflow = await api('POST', '/workflows', { name: 'Onboarding', eventName: 'signup' });
     const step = async (type: string, config: object) => (await api('POST', `/workflows/${workflow.id}/steps`, { type, config })).id;
     const welcome = await step('SEND_EMAIL', { templateId: template.id });
     const wait = await step('WAIT_FOR_EVENT', { eventName: 'activated', timeout: 86_400 });
-    const check = await step('CONDITION', { logic: 'AND', groups: [{ filters: [{ field: 'event.plan', operator: 'equals', value: 'pro' }] }] });
+    const check = await step('CONDITION', {
+      logic: 'AND',
+      groups: [{ filters: [{ field: 'event.plan', operator: 'equals', value: 'pro' }] }],
+    });
     const thanks = await step('SEND_EMAIL', { templateId: template.id });
     await api('POST', `/workflows/${workflow.id}/transitions`, { fromStepId: welcome, toStepId: wait });
     await api('POST', `/workflows/${workflow.id}/transitions`, { fromStepId: wait, toStepId: check });
@@ -147,7 +179,9 @@ async function main(): Promise<void> {
     };
     const email = (i: number) => `member-${i}@bench.test`;
 
-    console.log(`Temporal server: ${(await temporalStartsPerSecond(deps.temporal)).toFixed(0)} workflow starts/s of an empty workflow right now`);
+    console.log(
+      `Temporal server: ${(await temporalStartsPerSecond(deps.temporal)).toFixed(0)} workflow starts/s of an empty workflow right now`,
+    );
     const idle = worker.memory();
     const cpuBefore = worker.cpuMs();
     const triggerStart = performance.now();
@@ -211,7 +245,10 @@ async function main(): Promise<void> {
     rmSync(bundle, { force: true });
     await new Promise((resolve) => server.close(resolve));
     for await (const wf of deps.temporal.client.workflow.list({ query: `TaskQueue="${taskQueue}" AND ExecutionStatus="Running"` })) {
-      await deps.temporal.client.workflow.getHandle(wf.workflowId, wf.runId).terminate('benchmark finished').catch(() => undefined);
+      await deps.temporal.client.workflow
+        .getHandle(wf.workflowId, wf.runId)
+        .terminate('benchmark finished')
+        .catch(() => undefined);
     }
     await deps.temporal.client.connection.close();
     await closeDeps(deps);

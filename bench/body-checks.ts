@@ -7,8 +7,16 @@ import { assertJsonDepth, decodeUtf8 } from '../src/http/well-formed';
 
 const runs = Number(process.env.BENCH_RUNS ?? 0);
 const bodies = [
-  { name: 'track body', text: JSON.stringify({ email: 'a@example.test', event: 'signup', data: { plan: 'pro', seats: 3, tags: ['a', 'b'] } }), runs: runs || 20_000 },
-  { name: '2 MB send body', text: JSON.stringify({ to: 'a@example.test', subject: 'Hi', body: '<p>"x"</p>'.repeat(200_000) }), runs: runs || 50 },
+  {
+    name: 'track body',
+    text: JSON.stringify({ email: 'a@example.test', event: 'signup', data: { plan: 'pro', seats: 3, tags: ['a', 'b'] } }),
+    runs: runs || 20_000,
+  },
+  {
+    name: '2 MB send body',
+    text: JSON.stringify({ to: 'a@example.test', subject: 'Hi', body: '<p>"x"</p>'.repeat(200_000) }),
+    runs: runs || 50,
+  },
 ];
 
 function cpuMicros(work: () => void, n: number): number {

@@ -31,13 +31,22 @@ async function startCountingSink() {
   const { child, match } = await startProcess('bench/lib/counting-sink-server.ts', {}, /^listening (\d+) (\d+)$/);
   const http = `http://127.0.0.1:${match[2]}`;
   const call = async (method: 'GET' | 'POST', path: string) => (await (await fetch(`${http}${path}`, { method })).json()) as SinkCounts;
-  return { url: `smtp://127.0.0.1:${match[1]}`, counts: () => call('GET', '/'), reset: () => call('POST', '/reset'), stop: () => child.kill('SIGTERM') };
+  return {
+    url: `smtp://127.0.0.1:${match[1]}`,
+    counts: () => call('GET', '/'),
+    reset: () => call('POST', '/reset'),
+    stop: () => child.kill('SIGTERM'),
+  };
 }
 
 async function main(): Promise<void> {
   const sink = await startCountingSink();
   const taskQueue = `bench-campaign-${randomBytes(4).toString('hex')}`;
-  const bench = await sendingBench('postwire_bench_campaign', { SMTP_URL: sink.url, EMAIL_RATE_PER_SECOND: '0', TEMPORAL_TASK_QUEUE: taskQueue });
+  const bench = await sendingBench('postwire_bench_campaign', {
+    SMTP_URL: sink.url,
+    EMAIL_RATE_PER_SECOND: '0',
+    TEMPORAL_TASK_QUEUE: taskQueue,
+  });
   const deps = await createDeps('bench', bench.config);
   const server: Server = createApp(deps).koa.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
@@ -68,7 +77,13 @@ async function main(): Promise<void> {
     await bench.orm.em.fork().execute('vacuum analyze contacts');
     for (let i = 0; i < WORKERS; i++) workers.push(await startWorkerProcess(workerSettings));
     const body = `<html><body><p>Hello {{ name }},</p>${'<p>Spring is here, and with it a few paragraphs of news.</p>'.repeat(30)}</body></html>`;
-    const created = await api('POST', '/campaigns', { name: 'Spring sale', subject: 'Spring news for {{ name }}', body, from: bench.from, audienceType: 'ALL' });
+    const created = await api('POST', '/campaigns', {
+      name: 'Spring sale',
+      subject: 'Spring news for {{ name }}',
+      body,
+      from: bench.from,
+      audienceType: 'ALL',
+    });
     const campaignId = String(created.data.id);
 
     /** Sends the campaign and waits until it is SENT and the sink has counted `CONTACTS` messages. */

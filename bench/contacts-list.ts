@@ -37,7 +37,10 @@ async function seed(em: EntityManager, projectId: string): Promise<void> {
      from generate_series(1, ?) i, lateral (select now() - interval '365 days' + i * (interval '365 days' / ?::float8) as t) ts`,
     [projectId, CONTACTS, CONTACTS],
   );
-  await em.execute(`insert into contact_fields (project_id, key, type, created_at) values (?, 'plan', 'string', now()), (?, 'age', 'number', now())`, [projectId, projectId]);
+  await em.execute(
+    `insert into contact_fields (project_id, key, type, created_at) values (?, 'plan', 'string', now()), (?, 'age', 'number', now())`,
+    [projectId, projectId],
+  );
   // A fresh visibility map lets the count read the index alone, as autovacuum would arrange in production.
   await em.execute('vacuum analyze contacts');
   console.log(`seeded ${CONTACTS} contacts in ${((performance.now() - started) / 1000).toFixed(1)} s`);
@@ -63,7 +66,8 @@ async function main(): Promise<void> {
     const api = await startApiProcess(Number(process.env.BENCH_PORT ?? 3100), db.url, { API_RATE_LIMIT_PER_MINUTE: '0' });
     try {
       const headers = { authorization: `Bearer ${project.secret}` };
-      const get = async (path: string) => (await (await fetch(`${api.url}${path}`, { headers })).json()) as { total: number; cursor: string | null };
+      const get = async (path: string) =>
+        (await (await fetch(`${api.url}${path}`, { headers })).json()) as { total: number; cursor: string | null };
       const second = (await get('/contacts')).cursor;
       const deep = await (async () => {
         let cursor = second;
@@ -84,7 +88,11 @@ async function main(): Promise<void> {
       const results: Array<[string, number, BenchFigures]> = [];
       for (const [name, path] of cases) {
         const { total } = await get(path);
-        results.push([name, total, await runBench({ name: `GET ${name}`, url: `${api.url}${path}`, headers, durationSeconds: SECONDS, connections: 1 })]);
+        results.push([
+          name,
+          total,
+          await runBench({ name: `GET ${name}`, url: `${api.url}${path}`, headers, durationSeconds: SECONDS, connections: 1 }),
+        ]);
       }
       console.log(`\n${CONTACTS} contacts; p50 / p99 in ms (total = matches reported on that page):`);
       for (const [name, total, f] of results) {

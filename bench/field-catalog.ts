@@ -73,7 +73,9 @@ async function seed(em: EntityManager, projectId: string): Promise<void> {
   );
   await em.execute('vacuum analyze contacts');
   await em.execute('vacuum analyze events');
-  console.log(`seeded ${FIELDS} fields, ${CONTACTS} contacts and ${EVENTS} events in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `seeded ${FIELDS} fields, ${CONTACTS} contacts and ${EVENTS} events in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
 }
 
 async function benchProject(em: EntityManager): Promise<{ id: string; secret: string; publicKey: string }> {
@@ -106,22 +108,44 @@ const cases: Case[] = [
   { name: 'GET /contacts/fields/data.f002/values', method: 'GET', path: `/contacts/fields/data.${fieldKey(2)}/values`, key: 'secret' },
   { name: 'GET /contacts/fields/email/values', method: 'GET', path: '/contacts/fields/email/values', key: 'secret' },
   {
-    name: 'POST /segments (DYNAMIC, 2 filters)', method: 'POST', path: '/segments', key: 'secret',
+    name: 'POST /segments (DYNAMIC, 2 filters)',
+    method: 'POST',
+    path: '/segments',
+    key: 'secret',
     body: () => ({
       name: `Bench ${randomUUID().slice(0, 8)}`,
-      condition: { logic: 'AND', groups: [{ filters: [{ field: `data.${fieldKey(1)}`, operator: 'greaterThan', value: 50 }, { field: 'subscribed', operator: 'equals', value: true }] }] },
+      condition: {
+        logic: 'AND',
+        groups: [
+          {
+            filters: [
+              { field: `data.${fieldKey(1)}`, operator: 'greaterThan', value: 50 },
+              { field: 'subscribed', operator: 'equals', value: true },
+            ],
+          },
+        ],
+      },
     }),
   },
   {
-    name: 'POST /v1/track, 100 keys (existing contact)', method: 'POST', path: '/v1/track', key: 'public',
+    name: 'POST /v1/track, 100 keys (existing contact)',
+    method: 'POST',
+    path: '/v1/track',
+    key: 'public',
     body: () => ({ email: `contact${1 + Math.floor(Math.random() * CONTACTS)}@bench.test`, event: 'bench', data: hundredKeys() }),
   },
   {
-    name: 'POST /v1/track, 100 keys (new contact)', method: 'POST', path: '/v1/track', key: 'public',
+    name: 'POST /v1/track, 100 keys (new contact)',
+    method: 'POST',
+    path: '/v1/track',
+    key: 'public',
     body: () => ({ email: `new-${randomUUID()}@bench.test`, event: 'bench', data: hundredKeys() }),
   },
   {
-    name: 'POST /contacts, 100 keys', method: 'POST', path: '/contacts', key: 'secret',
+    name: 'POST /contacts, 100 keys',
+    method: 'POST',
+    path: '/contacts',
+    key: 'secret',
     body: () => ({ email: `new-${randomUUID()}@bench.test`, data: hundredKeys() }),
   },
   { name: 'GET /contacts (first page, total)', method: 'GET', path: '/contacts', key: 'secret' },
@@ -135,7 +159,8 @@ async function main(): Promise<void> {
   try {
     const project = await benchProject(db.orm.em.fork());
     const api = await startApiProcess(
-      Number(process.env.BENCH_PORT ?? 3300), db.url,
+      Number(process.env.BENCH_PORT ?? 3300),
+      db.url,
       { API_RATE_LIMIT_PER_MINUTE: '0', PGAPPNAME: APPLICATION, BENCH_LOOP_FILE: loopFile },
       'bench/lib/loop-monitored-api.ts',
     );

@@ -47,13 +47,18 @@ async function main(): Promise<void> {
     if (!poll.ok) throw new Error(`GET /contacts/import/${jobId} answered ${poll.status}: ${await poll.text()}`);
     job = (await poll.json()) as JobPoll;
     if (job.state === 'completed' || job.state === 'failed') break;
-    if (performance.now() - started > TIMEOUT_MS) throw new Error(`job still ${job.state} at ${job.progress}% after ${TIMEOUT_MS / 1000} s`);
+    if (performance.now() - started > TIMEOUT_MS)
+      throw new Error(`job still ${job.state} at ${job.progress}% after ${TIMEOUT_MS / 1000} s`);
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
   const done = performance.now();
   const seconds = (done - started) / 1000;
-  console.log(`  upload answered 202 in ${((accepted - started) / 1000).toFixed(2)} s; job ${job.state} after ${seconds.toFixed(2)} s in all`);
-  console.log(`  ${Math.round(rows / seconds).toLocaleString('en-US')} rows/s | result ${JSON.stringify({ ...job.result, errors: (job.result.errors as unknown[]).length })}`);
+  console.log(
+    `  upload answered 202 in ${((accepted - started) / 1000).toFixed(2)} s; job ${job.state} after ${seconds.toFixed(2)} s in all`,
+  );
+  console.log(
+    `  ${Math.round(rows / seconds).toLocaleString('en-US')} rows/s | result ${JSON.stringify({ ...job.result, errors: (job.result.errors as unknown[]).length })}`,
+  );
   if (job.state === 'failed') throw new Error(`the job failed: ${job.failedReason}`);
 }
 

@@ -92,7 +92,9 @@ async function main(): Promise<void> {
     times.sort((a, b) => a - b);
     const median = times[Math.floor(times.length / 2)]!;
     console.log(`segment count over ${CONTACTS} contacts: ${count} match`);
-    console.log(`  ${RUNS} runs after a warm-up: min ${times[0]!.toFixed(1)} ms, median ${median.toFixed(1)} ms, max ${times.at(-1)!.toFixed(1)} ms`);
+    console.log(
+      `  ${RUNS} runs after a warm-up: min ${times[0]!.toFixed(1)} ms, median ${median.toFixed(1)} ms, max ${times.at(-1)!.toFixed(1)} ms`,
+    );
     console.log(`  target < 500 ms: ${median < 500 ? 'met' : 'MISSED'}`);
 
     const q = matchingContactsSql(projectId, tree, new Date(), 'count(*)');

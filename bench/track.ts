@@ -47,7 +47,9 @@ async function seedExisting(url: string, publicKey: string, run: string): Promis
 const APPLICATION = 'postwire-bench-api';
 
 const backendPids = async (db: BenchDatabase) =>
-  (await db.orm.em.fork().execute<{ pid: number }[]>('select pid from pg_stat_activity where application_name = ?', [APPLICATION])).map((r) => r.pid);
+  (await db.orm.em.fork().execute<{ pid: number }[]>('select pid from pg_stat_activity where application_name = ?', [APPLICATION])).map(
+    (r) => r.pid,
+  );
 
 /**
  * Runs a load and, for an API this benchmark started, prints the CPU it and its database connections spent
@@ -62,13 +64,17 @@ async function measured(spec: BenchSpec, api: ApiProcess | null, db: BenchDataba
   const dbAfter = cpuMsOf(await backendPids(db));
   const dbMs = [...dbAfter].reduce((sum, [pid, ms]) => sum + ms - (dbBefore.get(pid) ?? 0), 0);
   const per = (ms: number) => (ms / figures.requests).toFixed(3);
-  console.log(`  CPU per request: API ${per(apiMs)} ms (one core serves ~${Math.round(figures.requests / (apiMs / 1000))} req/s), PostgreSQL ${per(dbMs)} ms`);
+  console.log(
+    `  CPU per request: API ${per(apiMs)} ms (one core serves ~${Math.round(figures.requests / (apiMs / 1000))} req/s), PostgreSQL ${per(dbMs)} ms`,
+  );
   return figures;
 }
 
 async function main(): Promise<void> {
   const db = process.env.BENCH_URL ? null : await openBenchDatabase();
-  const api = db ? await startApiProcess(Number(process.env.BENCH_PORT ?? 3100), db.url, { API_RATE_LIMIT_PER_MINUTE: '0', PGAPPNAME: APPLICATION }) : null;
+  const api = db
+    ? await startApiProcess(Number(process.env.BENCH_PORT ?? 3100), db.url, { API_RATE_LIMIT_PER_MINUTE: '0', PGAPPNAME: APPLICATION })
+    : null;
   const url = process.env.BENCH_URL ?? api!.url;
   try {
     const tenant = await createTenant(url);
@@ -83,13 +89,26 @@ async function main(): Promise<void> {
       return {
         email: existing ? `known${n % EXISTING}-${run}@bench.test` : `new${n}-${run}@bench.test`,
         event: existing ? 'page-view' : 'signed-up',
-        data: { plan: n % 3 ? 'free' : 'pro', visits: n, lastSeen: new Date().toISOString(), coupon: { value: `C${n}`, persistent: false } },
+        data: {
+          plan: n % 3 ? 'free' : 'pro',
+          visits: n,
+          lastSeen: new Date().toISOString(),
+          coupon: { value: `C${n}`, persistent: false },
+        },
       };
     };
-    const common = { url: `${url}/v1/track`, method: 'POST' as const, headers: { authorization: `Bearer ${publicKey}` }, body, durationSeconds: SECONDS };
+    const common = {
+      url: `${url}/v1/track`,
+      method: 'POST' as const,
+      headers: { authorization: `Bearer ${publicKey}` },
+      body,
+      durationSeconds: SECONDS,
+    };
     const full = await measured({ ...common, name: 'POST /v1/track, full speed', connections: CONNECTIONS }, api, db);
     const paced = await measured({ ...common, name: `POST /v1/track, ${RATE} req/s`, connections: CONNECTIONS, rate: RATE }, api, db);
-    console.log(`targets: >= 1500 req/s: ${full.requestsPerSecond >= 1500 ? 'met' : 'MISSED'}; p99 < 50 ms at ${RATE} req/s: ${paced.latencyP99Ms < 50 ? 'met' : 'MISSED'}`);
+    console.log(
+      `targets: >= 1500 req/s: ${full.requestsPerSecond >= 1500 ? 'met' : 'MISSED'}; p99 < 50 ms at ${RATE} req/s: ${paced.latencyP99Ms < 50 ? 'met' : 'MISSED'}`,
+    );
   } finally {
     await api?.stop();
     await db?.close();

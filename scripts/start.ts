@@ -57,7 +57,10 @@ async function main() {
     const temporal = await ensureTemporal(ports.temporal, ports.temporalUi, log);
     return { pg, temporal };
   });
-  stops.push(() => pg.stop(), () => temporal.stop());
+  stops.push(
+    () => pg.stop(),
+    () => temporal.stop(),
+  );
   void temporal.exited.then((code) => {
     if (stopping) return;
     log(`[postwire] the Temporal dev server exited with code ${code}`);

@@ -38,7 +38,11 @@ function jest(args: string[], env: NodeJS.ProcessEnv = {}): Promise<number> {
   const bin = path.join(root, 'node_modules', '.bin', 'jest');
   const all = process.env.CI ? ['--ci', ...args] : args;
   return new Promise<number>((resolve) => {
-    const child = spawn(bin, all, { cwd: root, env: { ...process.env, TEMPORAL_TEST_SERVER_PATH: temporalTestServer, ...env }, stdio: 'inherit' });
+    const child = spawn(bin, all, {
+      cwd: root,
+      env: { ...process.env, TEMPORAL_TEST_SERVER_PATH: temporalTestServer, ...env },
+      stdio: 'inherit',
+    });
     // Stopped from outside: jest ends, then the servers this run started stop below.
     for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => child.kill(signal));
     child.once('exit', (code, signal) => resolve(code ?? (signal ? 130 : 1)));

@@ -4,7 +4,12 @@ const bool = (fallback: boolean) => z.stringbool().default(fallback);
 const list = z
   .string()
   .default('')
-  .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean));
+  .transform((s) =>
+    s
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean),
+  );
 function isRegExp(source: string): boolean {
   try {
     new RegExp(source);
@@ -39,11 +44,17 @@ export const configSchema = z.object({
   LINK_SECRET: optional(z.string().min(32, 'must be at least 32 characters')),
   ENCRYPTION_KEY: z.string().regex(/^[0-9a-f]{64}$/i, 'must be 64 hex characters (32 bytes)'),
 
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').default('smtp://localhost:1025'),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .default('smtp://localhost:1025'),
   SMTP_MAX_CONNECTIONS: int(32, 1),
   SYSTEM_EMAIL_FROM: z.string().default('Postwire <no-reply@postwire.local>'),
   DNS_SERVERS: list,
-  DKIM_SELECTOR: z.string().regex(/^[a-z0-9-]+$/i).default('postwire'),
+  DKIM_SELECTOR: z
+    .string()
+    .regex(/^[a-z0-9-]+$/i)
+    .default('postwire'),
   SPF_INCLUDE: z.string().default('spf.postwire.local'),
   SNS_CERT_HOST_PATTERN: z
     .string()

@@ -7,6 +7,7 @@ export const AutomationIdKey = defineSearchAttributeKey('AutomationId', SearchAt
 export const CampaignIdKey = defineSearchAttributeKey('CampaignId', SearchAttributeType.KEYWORD);
 export const CurrentStepKey = defineSearchAttributeKey('CurrentStep', SearchAttributeType.KEYWORD);
 
-export const SEARCH_ATTRIBUTES = [ProjectIdKey, ContactIdKey, AutomationIdKey, CampaignIdKey, CurrentStepKey].map(
-  (key) => ({ name: key.name, cliType: 'Keyword' as const }),
-);
+export const SEARCH_ATTRIBUTES = [ProjectIdKey, ContactIdKey, AutomationIdKey, CampaignIdKey, CurrentStepKey].map((key) => ({
+  name: key.name,
+  cliType: 'Keyword' as const,
+}));

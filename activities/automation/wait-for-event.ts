@@ -8,7 +8,11 @@ export const waitForEventActivities = (deps: Deps) => ({
    * WAIT_FOR_EVENT: marks the execution WAITING for the event (committed first, so the outbox consumer
    * signals from then on), then looks back for one tracked since the step began.
    */
-  async beginAutomationWait(input: { state: MirrorState; eventName: string; used: string[] }): Promise<{ since: string; event: AutomationEvent | null } | null> {
+  async beginAutomationWait(input: {
+    state: MirrorState;
+    eventName: string;
+    used: string[];
+  }): Promise<{ since: string; event: AutomationEvent | null } | null> {
     const em = deps.orm.em.fork();
     const live = await writeAndRead(em, input.state);
     if (!live) return null;

@@ -15,7 +15,12 @@ export interface ApiProcess {
  * `env` on top; for benchmarks that need settings the running server does not have, or a database of their
  * own. Its log goes to stderr at warn level. `entry` may wrap src/main/api.ts (bench/lib/loop-monitored-api.ts).
  */
-export async function startApiProcess(port: number, databaseUrl: string, env: Record<string, string> = {}, entry = 'src/main/api.ts'): Promise<ApiProcess> {
+export async function startApiProcess(
+  port: number,
+  databaseUrl: string,
+  env: Record<string, string> = {},
+  entry = 'src/main/api.ts',
+): Promise<ApiProcess> {
   if (await isPortOpen(port)) throw new Error(`port ${port} is taken; set BENCH_PORT to a free one`);
   const child = spawn(tsx, [entry], {
     cwd: root,
@@ -36,7 +41,13 @@ export async function startApiProcess(port: number, databaseUrl: string, env: Re
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the API exited with code ${child.exitCode} before answering`);
-    if (await fetch(`${url}/config`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${url}/config`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     if (Date.now() > deadline) throw new Error('the API did not answer within 60 s');
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -14,7 +14,9 @@ export class BackendCpu {
   ) {}
 
   private async pids(): Promise<number[]> {
-    const rows = await this.em.fork().execute<Array<{ pid: number }>>('select pid from pg_stat_activity where application_name = ?', [this.application]);
+    const rows = await this.em
+      .fork()
+      .execute<Array<{ pid: number }>>('select pid from pg_stat_activity where application_name = ?', [this.application]);
     return rows.map((r) => r.pid);
   }
 

@@ -49,13 +49,25 @@ export async function sendingBench(database: string, env: Record<string, string>
   const name = `${id.slice(0, 8)}.bench.test`;
   const key = await newDkimKey(new SecretBox(config.ENCRYPTION_KEY), id);
   em.create(Domain, {
-    id, projectId: project.id, domain: name, selector: config.DKIM_SELECTOR, dkimPublicKey: key.publicKey,
-    dkimPrivateKeyEncrypted: key.sealedPrivateKey, verified: true, verifiedAt: new Date(), lastCheckedAt: new Date(),
+    id,
+    projectId: project.id,
+    domain: name,
+    selector: config.DKIM_SELECTOR,
+    dkimPublicKey: key.publicKey,
+    dkimPrivateKeyEncrypted: key.sealedPrivateKey,
+    verified: true,
+    verifiedAt: new Date(),
+    lastCheckedAt: new Date(),
     records: expectedRecords(name, config.DKIM_SELECTOR, key.publicKey, config.SPF_INCLUDE),
   });
   await em.flush();
   return {
-    env: settings, config, orm, projectId: project.id, secret, from: `bench@${name}`,
+    env: settings,
+    config,
+    orm,
+    projectId: project.id,
+    secret,
+    from: `bench@${name}`,
     close: async () => {
       await orm.close();
       await pg.stop();
@@ -64,8 +76,15 @@ export async function sendingBench(database: string, env: Record<string, string>
 }
 
 /** Starts a process (tsx script) and resolves with it once it prints a line matching `ready`. */
-export async function startProcess(script: string, env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpMatchArray }> {
-  const child = spawn(tsx, [path.resolve(__dirname, '..', '..', script)], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+export async function startProcess(
+  script: string,
+  env: Record<string, string>,
+  ready: RegExp,
+): Promise<{ child: ChildProcess; match: RegExpMatchArray }> {
+  const child = spawn(tsx, [path.resolve(__dirname, '..', '..', script)], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const lines = createInterface({ input: child.stdout! });
   const match = await new Promise<RegExpMatchArray>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${script} exited with code ${code} before it was ready`)));

@@ -20,7 +20,10 @@ export async function createTenant(baseUrl: string): Promise<BenchTenant> {
     body: JSON.stringify({ email: `bench-${randomUUID()}@example.test`, password: 'bench password 123' }),
   });
   await expectOk(signup, 'POST /auth/signup');
-  const cookie = signup.headers.getSetCookie().find((c) => c.startsWith('postwire_session='))?.split(';')[0];
+  const cookie = signup.headers
+    .getSetCookie()
+    .find((c) => c.startsWith('postwire_session='))
+    ?.split(';')[0];
   if (!cookie) throw new Error('POST /auth/signup set no session cookie');
   const project = await expectOk(
     await fetch(`${baseUrl}/users/@me/projects`, {

@@ -15,7 +15,13 @@ function headerOf(raw: string, name: string): string {
 const escape = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function listPage(): string {
-  const files = fs.existsSync(mailDir) ? fs.readdirSync(mailDir).filter((f) => f.endsWith('.eml')).sort().reverse() : [];
+  const files = fs.existsSync(mailDir)
+    ? fs
+        .readdirSync(mailDir)
+        .filter((f) => f.endsWith('.eml'))
+        .sort()
+        .reverse()
+    : [];
   const rows = files.slice(0, 500).map((file) => {
     const raw = fs.readFileSync(path.join(mailDir, file), 'utf8');
     const cells = ['Date', 'From', 'To', 'Subject'].map((h) => `<td>${escape(headerOf(raw, h))}</td>`).join('');

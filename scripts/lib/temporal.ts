@@ -23,17 +23,25 @@ export async function ensureTemporal(port: number, uiPort: number, log: (line: s
 
   fs.mkdirSync(dataDir, { recursive: true });
   const args = [
-    'server', 'start-dev',
-    '--ip', '127.0.0.1',
-    '--port', String(port),
-    '--ui-port', String(uiPort),
-    '--db-filename', path.join(dataDir, 'temporal.db'),
+    'server',
+    'start-dev',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--ui-port',
+    String(uiPort),
+    '--db-filename',
+    path.join(dataDir, 'temporal.db'),
     // SQLite's defaults (rollback journal, fsync at every commit) cap the server at ~100 workflow starts/s on a
     // 2-core machine; a write-ahead log synced at checkpoints takes ~2.5 times that, and still survives a crash
     // of the server process (docs/automations.md "Figures").
-    '--sqlite-pragma', 'journal_mode=wal',
-    '--sqlite-pragma', 'synchronous=normal',
-    '--log-level', 'error',
+    '--sqlite-pragma',
+    'journal_mode=wal',
+    '--sqlite-pragma',
+    'synchronous=normal',
+    '--log-level',
+    'error',
     ...SEARCH_ATTRIBUTES.flatMap((a) => ['--search-attribute', `${a.name}=${a.cliType}`]),
   ];
   const child: ChildProcess = spawn(temporalCli, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: false });
@@ -44,10 +52,11 @@ export async function ensureTemporal(port: number, uiPort: number, log: (line: s
     address,
     uiUrl,
     exited,
-    stop: () => new Promise((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    }),
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
   };
 }

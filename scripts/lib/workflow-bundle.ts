@@ -6,7 +6,9 @@ import { dataDir, root } from './paths';
 /** Everything a bundle can be made of: the workflows, the src modules they import, the locked packages. */
 function inputs(): string[] {
   const walk = (dir: string): string[] =>
-    fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+    fs
+      .readdirSync(dir, { withFileTypes: true })
+      .flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
   return [...walk(path.join(root, 'workflows')), ...walk(path.join(root, 'src')), path.join(root, 'package-lock.json')].sort();
 }
 

@@ -28,7 +28,11 @@ async function sessionUser(deps: Deps, ctx: AppContext): Promise<User | null> {
   const claims = await deps.sessions.verify(token);
   if (!claims) return null;
   const em = ctx.state.em;
-  const [row] = await executePrepared<Record<string, unknown>>(em, 'session_user', sessionUserSql(em), [claims.userId, claims.version, claims.sessionId]);
+  const [row] = await executePrepared<Record<string, unknown>>(em, 'session_user', sessionUserSql(em), [
+    claims.userId,
+    claims.version,
+    claims.sessionId,
+  ]);
   return row ? em.map(User, row) : null;
 }
 
@@ -42,7 +46,11 @@ function sessionUserSql(em: EntityManager): string {
 
 /** Named, not `*`: a prepared statement's result must keep its shape when a migration adds a column. */
 const columnsOf = (em: EntityManager, entity: string) =>
-  em.getMetadata().get(entity).props.flatMap((prop) => prop.fieldNames.map((name) => `"${name}"`)).join(', ');
+  em
+    .getMetadata()
+    .get(entity)
+    .props.flatMap((prop) => prop.fieldNames.map((name) => `"${name}"`))
+    .join(', ');
 
 function assertEnabled(project: Project): Project {
   if (project.disabled) throw new ApiError(403, 'PROJECT_DISABLED', 'This project is disabled');
@@ -58,7 +66,12 @@ async function projectByKey(ctx: AppContext, key: string, kind: 'secret' | 'publ
         : 'This endpoint requires a public key (pk_…)',
     );
   }
-  const [row] = await executePrepared<Record<string, unknown>>(ctx.state.em, `project_by_${kind}_key`, projectByDigest(ctx.state.em, kind), [digest(key)]);
+  const [row] = await executePrepared<Record<string, unknown>>(
+    ctx.state.em,
+    `project_by_${kind}_key`,
+    projectByDigest(ctx.state.em, kind),
+    [digest(key)],
+  );
   if (!row) throw invalidKey('Invalid API key');
   return assertEnabled(ctx.state.em.map(Project, row));
 }
@@ -85,9 +98,7 @@ async function projectByMembership(deps: Deps, ctx: AppContext): Promise<Project
   if (!projectId) return null;
   const user = await sessionUser(deps, ctx);
   if (!user) return null;
-  const member = /^[0-9a-f-]{36}$/i.test(projectId)
-    ? await ctx.state.em.findOne(ProjectMember, { projectId, userId: user.id })
-    : null;
+  const member = /^[0-9a-f-]{36}$/i.test(projectId) ? await ctx.state.em.findOne(ProjectMember, { projectId, userId: user.id }) : null;
   if (!member || !isActiveMember(member, user)) throw forbidden('You are not a member of this project');
   const project = await ctx.state.em.findOneOrFail(Project, { id: projectId });
   ctx.state.user = user;

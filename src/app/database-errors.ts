@@ -10,12 +10,20 @@ const QUERY_CANCELED = '57014';
  */
 export function databaseApiError(err: unknown): ApiError | undefined {
   if (isTooManyFieldsError(err)) {
-    return validationError([{ field: 'data', code: 'too_many_fields', message: TOO_MANY_FIELDS_MESSAGE }], `${TOO_MANY_FIELDS_MESSAGE}; this request would add more`);
+    return validationError(
+      [{ field: 'data', code: 'too_many_fields', message: TOO_MANY_FIELDS_MESSAGE }],
+      `${TOO_MANY_FIELDS_MESSAGE}; this request would add more`,
+    );
   }
   if ((err as { code?: unknown } | null)?.code === QUERY_CANCELED) {
-    return new ApiError(503, 'SERVICE_UNAVAILABLE', 'A database statement took longer than STATEMENT_TIMEOUT_MS and was cancelled; nothing was changed', {
-      suggestion: 'Retry later; if it persists, contact support with the requestId.',
-    });
+    return new ApiError(
+      503,
+      'SERVICE_UNAVAILABLE',
+      'A database statement took longer than STATEMENT_TIMEOUT_MS and was cancelled; nothing was changed',
+      {
+        suggestion: 'Retry later; if it persists, contact support with the requestId.',
+      },
+    );
   }
   return undefined;
 }

@@ -18,7 +18,8 @@ export function errorHandler(logger: Logger) {
       const apiError =
         err instanceof ApiError
           ? err
-          : (databaseApiError(err) ?? new ApiError(500, 'INTERNAL_SERVER_ERROR', 'An unexpected error occurred', {
+          : (databaseApiError(err) ??
+            new ApiError(500, 'INTERNAL_SERVER_ERROR', 'An unexpected error occurred', {
               suggestion: 'Retry later; if it persists, contact support with the requestId.',
             }));
       if (!(err instanceof ApiError)) logger.error({ err, requestId: ctx.state.requestId }, 'unhandled error');

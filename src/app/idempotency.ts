@@ -17,7 +17,8 @@ function headerKey(ctx: AppContext): string | undefined {
   });
 }
 
-const statusOf = (err: unknown) => (err instanceof ApiError || err instanceof PlainError ? err.status : (databaseApiError(err)?.status ?? 500));
+const statusOf = (err: unknown) =>
+  err instanceof ApiError || err instanceof PlainError ? err.status : (databaseApiError(err)?.status ?? 500);
 
 /**
  * Runs a handler under api.md "Idempotency": a key is claimed per project (whatever the endpoint) before
@@ -28,7 +29,13 @@ export async function withIdempotency(deps: Deps, ctx: AppContext, run: () => Pr
   const key = headerKey(ctx);
   if (key === undefined) return run();
   const em = ctx.state.em;
-  const outcome = await claimKey(em, requireProject(ctx).id, key, { method: ctx.method, path: ctx.path }, deps.config.IDEMPOTENCY_KEY_TTL_HOURS);
+  const outcome = await claimKey(
+    em,
+    requireProject(ctx).id,
+    key,
+    { method: ctx.method, path: ctx.path },
+    deps.config.IDEMPOTENCY_KEY_TTL_HOURS,
+  );
   if (!outcome.claimed) {
     const { holder } = outcome;
     throw new ApiError(409, 'IDEMPOTENCY_KEY_REUSED', `This Idempotency-Key was already used by ${holder.method} ${holder.path}`, {

@@ -36,9 +36,11 @@ export function mountRoutes(router: Router<AppContext['state']>, routes: RouteDe
       const run = async () => {
         // With `none`, a body schema only documents the form; the handler reads and checks the stream itself.
         const body =
-          bodyType === 'json' ? parseBody(def, await readJsonBody(ctx, limit))
-          : bodyType === 'form' ? parseBody(def, await readFormBody(ctx, limit))
-          : undefined;
+          bodyType === 'json'
+            ? parseBody(def, await readJsonBody(ctx, limit))
+            : bodyType === 'form'
+              ? parseBody(def, await readFormBody(ctx, limit))
+              : undefined;
         await def.handler(ctx, { params, query, body });
       };
       await (def.idempotent ? withIdempotency(deps, ctx, run) : run());

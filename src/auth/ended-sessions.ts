@@ -9,7 +9,11 @@ import type { SessionClaims } from './session';
 export async function endSession(em: EntityManager, claims: SessionClaims): Promise<void> {
   await em
     .getConnection()
-    .execute('insert into ended_sessions ("session_id", "expires_at") values (?, ?) on conflict do nothing', [claims.sessionId, claims.expiresAt], 'run');
+    .execute(
+      'insert into ended_sessions ("session_id", "expires_at") values (?, ?) on conflict do nothing',
+      [claims.sessionId, claims.expiresAt],
+      'run',
+    );
 }
 
 /** Forgets ended sessions whose tokens have expired; called periodically by the API process. */

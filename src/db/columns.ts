@@ -8,7 +8,13 @@ export const newId = () => randomUUID();
  * flush; pass `id: newId()` to `em.create` when another row must reference it in the same flush.
  */
 export const baseColumns = {
-  id: p.uuid().primary().onCreate(() => randomUUID()),
+  id: p
+    .uuid()
+    .primary()
+    .onCreate(() => randomUUID()),
   createdAt: p.datetime().onCreate(() => new Date()),
-  updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  updatedAt: p
+    .datetime()
+    .onCreate(() => new Date())
+    .onUpdate(() => new Date()),
 };

@@ -34,12 +34,7 @@ export function ormOptions(schema: OrmSchema, databaseUrl: string, poolSize = 20
   };
 }
 
-export function initOrmOf(
-  schema: OrmSchema,
-  databaseUrl: string,
-  poolSize?: number,
-  statementTimeoutMs?: number,
-): Promise<Orm> {
+export function initOrmOf(schema: OrmSchema, databaseUrl: string, poolSize?: number, statementTimeoutMs?: number): Promise<Orm> {
   return MikroORM.init(ormOptions(schema, databaseUrl, poolSize, statementTimeoutMs));
 }
 

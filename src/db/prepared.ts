@@ -8,7 +8,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
  * `sql`. Errors are the driver's (e.g. `code` 23505), not MikroORM's exceptions.
  */
 export async function executePrepared<T>(em: EntityManager, name: string, sql: string, params: readonly unknown[]): Promise<T[]> {
-  const query = em.getKnex().raw(sql, [...params] as Knex.RawBinding[]).options({ name });
+  const query = em
+    .getKnex()
+    .raw(sql, [...params] as Knex.RawBinding[])
+    .options({ name });
   const tx = em.getTransactionContext<Knex.Transaction>();
   const result = (await (tx ? query.transacting(tx) : query)) as { rows: T[] };
   return result.rows;

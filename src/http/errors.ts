@@ -26,19 +26,19 @@ export class ApiError extends Error {
 
 /** The plain `{ error: <message> }` 400 body that api.md names for a few dashboard endpoints. */
 export class PlainError extends Error {
-  constructor(message: string, readonly status = 400) {
+  constructor(
+    message: string,
+    readonly status = 400,
+  ) {
     super(message);
   }
 }
 
 export const badRequest = (message: string, extra?: ApiErrorExtra) => new ApiError(400, 'BAD_REQUEST', message, extra);
-export const unauthorized = (message = 'Authentication required', code = 'UNAUTHORIZED') =>
-  new ApiError(401, code, message);
-export const forbidden = (message = 'You do not have access to this resource', code = 'FORBIDDEN') =>
-  new ApiError(403, code, message);
+export const unauthorized = (message = 'Authentication required', code = 'UNAUTHORIZED') => new ApiError(401, code, message);
+export const forbidden = (message = 'You do not have access to this resource', code = 'FORBIDDEN') => new ApiError(403, code, message);
 export const notFound = (what: string, code = 'NOT_FOUND') => new ApiError(404, code, `${what} not found`);
-export const conflict = (message: string, details?: Record<string, unknown>) =>
-  new ApiError(409, 'CONFLICT', message, { details });
+export const conflict = (message: string, details?: Record<string, unknown>) => new ApiError(409, 'CONFLICT', message, { details });
 export const validationError = (errors: FieldError[], message = 'Validation failed') =>
   new ApiError(422, 'VALIDATION_ERROR', message, {
     errors,

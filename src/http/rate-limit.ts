@@ -113,18 +113,19 @@ export class RateLimiter {
   }
 
   private async window(key: string, limit: number): Promise<Verdict> {
-    const rows = await this.orm.em
-      .getConnection()
-      .execute<{ used: number; reset_seconds: number }[]>(WINDOW_HIT, [key]);
+    const rows = await this.orm.em.getConnection().execute<{ used: number; reset_seconds: number }[]>(WINDOW_HIT, [key]);
     const used = Number(rows[0]!.used);
     return { allowed: used <= limit, limit, remaining: limit - used, resetSeconds: Number(rows[0]!.reset_seconds) };
   }
 
   private async take(key: string, rate: BucketRate): Promise<Verdict> {
-    const rows = await this.orm.em.getConnection().execute<{ allowed: boolean; remaining: number; reset_seconds: number }[]>(
-      'select * from rate_limit_take(?, ?, ?)',
-      [`bucket:${key}`, rate.perSecond, rate.burst],
-    );
+    const rows = await this.orm.em
+      .getConnection()
+      .execute<{ allowed: boolean; remaining: number; reset_seconds: number }[]>('select * from rate_limit_take(?, ?, ?)', [
+        `bucket:${key}`,
+        rate.perSecond,
+        rate.burst,
+      ]);
     const row = rows[0]!;
     return { allowed: row.allowed, limit: rate.burst, remaining: Number(row.remaining), resetSeconds: Number(row.reset_seconds) };
   }

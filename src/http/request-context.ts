@@ -17,14 +17,17 @@ export function requestContext(orm: Orm, logger: Logger) {
     try {
       await next();
     } finally {
-      logger.info({
-        requestId: ctx.state.requestId,
-        method: ctx.method,
-        path: ctx.path,
-        status: ctx.status,
-        ms: Math.round((performance.now() - started) * 10) / 10,
-        projectId: ctx.state.project?.id,
-      }, 'request');
+      logger.info(
+        {
+          requestId: ctx.state.requestId,
+          method: ctx.method,
+          path: ctx.path,
+          status: ctx.status,
+          ms: Math.round((performance.now() - started) * 10) / 10,
+          projectId: ctx.state.project?.id,
+        },
+        'request',
+      );
     }
   };
 }

@@ -66,9 +66,11 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
  */
 const isLimit = (issue: z.core.$ZodIssue) => issue.code === 'custom' && issue.params?.limit === true;
 
-export function defineRoute<P extends Schema | undefined = undefined, Q extends Schema | undefined = undefined, B extends Schema | undefined = undefined>(
-  def: RouteDef<P, Q, B>,
-): RouteDef {
+export function defineRoute<
+  P extends Schema | undefined = undefined,
+  Q extends Schema | undefined = undefined,
+  B extends Schema | undefined = undefined,
+>(def: RouteDef<P, Q, B>): RouteDef {
   return def as unknown as RouteDef;
 }
 

@@ -85,7 +85,13 @@ export const invitationMail = (config: Config, inv: Invitation): SystemMail =>
   );
 
 export async function sendSystemMail(mailer: Mailer, config: Config, mail: SystemMail): Promise<void> {
-  const root = new MailComposer({ from: config.SYSTEM_EMAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html }).compile();
+  const root = new MailComposer({
+    from: config.SYSTEM_EMAIL_FROM,
+    to: mail.to,
+    subject: mail.subject,
+    text: mail.text,
+    html: mail.html,
+  }).compile();
   const { from, to } = root.getEnvelope();
   await mailer.send({ from: from || '', to: to[0] ?? mail.to }, await root.build());
 }

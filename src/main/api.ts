@@ -5,9 +5,7 @@ import { pruneEndedSessions } from '../auth/ended-sessions';
 runMain(async () => {
   const deps = await createDeps('api');
   const { koa, limiter } = createApp(deps);
-  const server = koa.listen(deps.config.PORT, deps.config.HOST, () =>
-    deps.logger.info({ port: deps.config.PORT }, 'API listening'),
-  );
+  const server = koa.listen(deps.config.PORT, deps.config.HOST, () => deps.logger.info({ port: deps.config.PORT }, 'API listening'));
   server.keepAliveTimeout = 65_000;
   const prune = setInterval(() => {
     void limiter.prune();

@@ -57,7 +57,12 @@ export async function cancelAutomation(temporal: TemporalGateway, workflowId: st
 }
 
 /** Hands an event to a waiting execution; false when its workflow has already finished. */
-export async function signalAutomation(temporal: TemporalGateway, workflowId: string, event: AutomationEvent, signal?: AbortSignal): Promise<boolean> {
+export async function signalAutomation(
+  temporal: TemporalGateway,
+  workflowId: string,
+  event: AutomationEvent,
+  signal?: AbortSignal,
+): Promise<boolean> {
   const send = () => temporal.client.workflow.getHandle(workflowId).signal(AUTOMATION_EVENT_SIGNAL, event);
   try {
     await (signal ? temporal.client.withAbortSignal(signal, send) : send());

@@ -116,9 +116,7 @@ describe('email verification', () => {
     expect(await tokensOf(user.id)).toHaveLength(2);
 
     // Either link works; using one spends the other.
-    const [first, second] = await Promise.all(
-      stack.smtp.to(user.email).map(async (m) => linkToken(await parseMail(m), '/verify-email')),
-    );
+    const [first, second] = await Promise.all(stack.smtp.to(user.email).map(async (m) => linkToken(await parseMail(m), '/verify-email')));
     await stack.http().post('/auth/verify-email').send({ token: second }).expect(200);
     expectInvalidToken(await stack.http().post('/auth/verify-email').send({ token: first }));
 
@@ -204,7 +202,9 @@ describe('password reset', () => {
     expectInvalidToken(await stack.http().post('/auth/reset-password').send({ token: verifyToken, password: 'long enough password' }));
     expectInvalidToken(await stack.http().post('/auth/reset-password').send({ token: 'nope', password: 'long enough password' }));
 
-    await sql(stack, `update user_tokens set expires_at = now() - interval '1 second' where user_id = ? and purpose = 'RESET_PASSWORD'`, [user.id]);
+    await sql(stack, `update user_tokens set expires_at = now() - interval '1 second' where user_id = ? and purpose = 'RESET_PASSWORD'`, [
+      user.id,
+    ]);
     expectInvalidToken(await stack.http().post('/auth/reset-password').send({ token, password: 'long enough password' }));
 
     expect(await userRow(user.id)).toEqual(before);

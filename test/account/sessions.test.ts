@@ -12,7 +12,10 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 
 /** A client address of its own (as the proxy in front reports it), so that each test's per-address count is its own. */
-const newClient = () => `2001:db8::${randomBytes(4).toString('hex').replace(/(....)(....)/, '$1:$2')}`;
+const newClient = () =>
+  `2001:db8::${randomBytes(4)
+    .toString('hex')
+    .replace(/(....)(....)/, '$1:$2')}`;
 
 const login = (email: string, password: string, client: string) =>
   stack.http().post('/auth/login').set('X-Forwarded-For', client).send({ email, password });

@@ -43,7 +43,8 @@ describe('DISABLE_SIGNUPS=true', () => {
 
   it('lets invited people in through the invitation link only, not by claiming the account through signup', async () => {
     const { user: owner, project } = await newTenant(open);
-    const ownerOnClosed = (await closed.http().post('/auth/login').send({ email: owner.email, password: owner.password }).expect(200)).headers['set-cookie'];
+    const ownerOnClosed = (await closed.http().post('/auth/login').send({ email: owner.email, password: owner.password }).expect(200))
+      .headers['set-cookie'];
     const email = uniqueEmail('invited');
     await closed.http().post(`/projects/${project.id}/members`).set('Cookie', ownerOnClosed).send({ email }).expect(201);
 

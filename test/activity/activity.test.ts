@@ -112,7 +112,10 @@ describe('GET /activity', () => {
       ['?limit=many', 'query.limit'],
     ]) {
       const res = await feed(query!).expect(400);
-      expect(res.body.error).toMatchObject({ code: 'BAD_REQUEST', errors: [expect.objectContaining({ field: expect.stringMatching(new RegExp(`^${field}`)) })] });
+      expect(res.body.error).toMatchObject({
+        code: 'BAD_REQUEST',
+        errors: [expect.objectContaining({ field: expect.stringMatching(new RegExp(`^${field}`)) })],
+      });
     }
     expect((await feed('?cursor=not-a-cursor').expect(400)).body.error.message).toBe('Invalid cursor');
     const events = (await get(stack, s.sender.project, '/events?limit=1').expect(200)).body;
@@ -133,7 +136,9 @@ describe('GET /activity', () => {
 
   it('needs a secret key', async () => {
     expect((await stack.http().get('/activity')).status).toBe(401);
-    expect((await stack.http().get('/activity').set('Authorization', `Bearer ${s.sender.project.public}`)).body.error.code).toBe('INVALID_API_KEY');
+    expect((await stack.http().get('/activity').set('Authorization', `Bearer ${s.sender.project.public}`)).body.error.code).toBe(
+      'INVALID_API_KEY',
+    );
   });
 });
 
@@ -159,7 +164,12 @@ describe('GET /activity/stats', () => {
   });
 
   it('refuses a malformed date or a range that ends before it starts', async () => {
-    for (const query of ['?from=yesterday', '?to=2026-13-01T00:00:00Z', '?from=2026-02-01T00:00:00Z&to=2026-01-01T00:00:00Z', '?from=2999-01-01T00:00:00Z']) {
+    for (const query of [
+      '?from=yesterday',
+      '?to=2026-13-01T00:00:00Z',
+      '?from=2026-02-01T00:00:00Z&to=2026-01-01T00:00:00Z',
+      '?from=2999-01-01T00:00:00Z',
+    ]) {
       expect((await stats(query).expect(400)).body.error.code).toBe('BAD_REQUEST');
     }
   });

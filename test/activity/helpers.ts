@@ -19,7 +19,12 @@ export const LINK = 'https://example.test/offer';
 
 /** Sends one email with a tracked link and waits until the pump has handed it to SMTP. */
 export async function sendAndDeliver(stack: TestStack, sender: SenderTenant, to: string, subject: string): Promise<Delivered> {
-  const res = await send(stack, sender.project, { to, from: sender.from, subject, body: `<p>Read <a href="${LINK}">the offer</a></p>` }).expect(200);
+  const res = await send(stack, sender.project, {
+    to,
+    from: sender.from,
+    subject,
+    body: `<p>Read <a href="${LINK}">the offer</a></p>`,
+  }).expect(200);
   const [{ email, contact }] = res.body.data.emails;
   const row = await settled(stack, email);
   if (row.status !== 'SENT') throw new Error(`email ${email} is ${row.status}`);
@@ -38,7 +43,10 @@ export async function sendAndFail(stack: TestStack, sender: SenderTenant, to: st
 
 /** The recipient opens the email: their mail client loads the tracking pixel. */
 export async function openMail(stack: TestStack, delivered: Delivered): Promise<void> {
-  await stack.http().get(pathOf(pixelOf(delivered.mail.html!)!)).expect(200);
+  await stack
+    .http()
+    .get(pathOf(pixelOf(delivered.mail.html!)!))
+    .expect(200);
 }
 
 /** The recipient follows the tracked link. */

@@ -52,7 +52,12 @@ describe('GET /activity/upcoming', () => {
       { id: sooner.id, name: 'Sooner', scheduledFor: sooner.at, totalRecipients: 0 },
       { id: later.id, name: 'Later', scheduledFor: later.at, totalRecipients: 0 },
     ]);
-    expect(body.executions.map((x: { workflow: { name: string } }) => x.workflow.name)).toEqual(['Hour long', 'With a timeout', 'Day long', 'For an event']);
+    expect(body.executions.map((x: { workflow: { name: string } }) => x.workflow.name)).toEqual([
+      'Hour long',
+      'With a timeout',
+      'Day long',
+      'For an event',
+    ]);
     const [hour, timeout, day, event] = body.executions;
     const since = Date.parse(hour.since);
     expect(hour).toEqual({
@@ -78,7 +83,11 @@ describe('GET /activity/upcoming', () => {
 
   it('is empty for a project with nothing ahead, and refuses a bad limit', async () => {
     const t = await campaignTenant(stack);
-    expect((await get(stack, t.project, '/activity/upcoming').expect(200)).body).toEqual({ campaigns: [], executions: [], totals: { campaigns: 0, executions: 0 } });
+    expect((await get(stack, t.project, '/activity/upcoming').expect(200)).body).toEqual({
+      campaigns: [],
+      executions: [],
+      totals: { campaigns: 0, executions: 0 },
+    });
     for (const query of ['limit=0', 'limit=101', 'limit=few']) {
       expect((await get(stack, t.project, `/activity/upcoming?${query}`).expect(400)).body.error.code).toBe('BAD_REQUEST');
     }

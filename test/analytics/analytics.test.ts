@@ -41,15 +41,30 @@ const api = (sender: SenderTenant) => ({
 /** Creates the campaign and sends it now; `sent` waits until the worker and the pump have sent it all. */
 async function sendCampaign(sender: SenderTenant, name: string, audience: object): Promise<{ id: string; sent: () => Promise<unknown> }> {
   const c = api(sender);
-  const body = { name, subject: `${name} news`, body: '<p>See <a href="https://example.test/sale">the sale</a></p>', from: sender.from, ...audience };
+  const body = {
+    name,
+    subject: `${name} news`,
+    body: '<p>See <a href="https://example.test/sale">the sale</a></p>',
+    from: sender.from,
+    ...audience,
+  };
   const campaign = (await c.post('/campaigns').send(body).expect(201)).body.data;
   await c.post(`/campaigns/${campaign.id}/send`).send({}).expect(200);
   const sent = () =>
-    waitFor(`${name} to be SENT`, async () => ((await c.get(`/campaigns/${campaign.id}`).expect(200)).body.status === 'SENT' ? true : undefined), 120_000);
+    waitFor(
+      `${name} to be SENT`,
+      async () => ((await c.get(`/campaigns/${campaign.id}`).expect(200)).body.status === 'SENT' ? true : undefined),
+      120_000,
+    );
   return { id: campaign.id, sent };
 }
 
-const delivered = async (to: string, subject: RegExp): Promise<Delivered> => ({ emailId: '', contactId: '', to, mail: await waitForMail(stack.smtp, to, subject) });
+const delivered = async (to: string, subject: RegExp): Promise<Delivered> => ({
+  emailId: '',
+  contactId: '',
+  to,
+  mail: await waitForMail(stack.smtp, to, subject),
+});
 
 /**
  * Campaign Alpha to three subscribers, two of whom open it; campaign Beta to one, who clicks; two
@@ -60,16 +75,27 @@ async function story(): Promise<Story> {
   const started = new Date();
   const c = api(sender);
   const readers = [recipient('x1'), recipient('x2'), recipient('x3')];
-  for (const [i, email] of readers.entries()) await c.post('/contacts').send({ email, data: { group: i === 2 ? 'beta' : 'alpha' } }).expect(201);
+  for (const [i, email] of readers.entries())
+    await c
+      .post('/contacts')
+      .send({ email, data: { group: i === 2 ? 'beta' : 'alpha' } })
+      .expect(201);
   const alpha = await sendCampaign(sender, 'Alpha', { audienceType: 'ALL' });
-  const beta = await sendCampaign(sender, 'Beta', { audienceType: 'FILTERED', audienceCondition: allOf(filter('data.group', 'equals', 'beta')) });
+  const beta = await sendCampaign(sender, 'Beta', {
+    audienceType: 'FILTERED',
+    audienceCondition: allOf(filter('data.group', 'equals', 'beta')),
+  });
   await Promise.all([alpha.sent(), beta.sent()]);
   await openMail(stack, await delivered(readers[0]!, /Alpha/));
   await openMail(stack, await delivered(readers[1]!, /Alpha/));
   await clickMail(stack, await delivered(readers[2]!, /Beta/));
-  const transactional = [await sendAndDeliver(stack, sender, recipient('t1'), 'Receipt'), await sendAndDeliver(stack, sender, recipient('t2'), 'Receipt')];
+  const transactional = [
+    await sendAndDeliver(stack, sender, recipient('t1'), 'Receipt'),
+    await sendAndDeliver(stack, sender, recipient('t2'), 'Receipt'),
+  ];
   await openMail(stack, transactional[0]!);
-  const track = (event: string) => stack.http().post('/v1/track').set('Authorization', `Bearer ${sender.project.public}`).send({ email: readers[0], event }).expect(200);
+  const track = (event: string) =>
+    stack.http().post('/v1/track').set('Authorization', `Bearer ${sender.project.public}`).send({ email: readers[0], event }).expect(200);
   for (const event of ['signup', 'signup', 'signup', 'purchase', 'purchase', 'login']) await track(event);
   return { sender, alpha: alpha.id, beta: beta.id, transactional, started };
 }
@@ -79,7 +105,11 @@ beforeAll(async () => {
   s = await story();
 }, 300_000);
 
-const analytics = (path: string) => api(s.sender).get(`/analytics/${path}`).expect(200).then((r) => r.body);
+const analytics = (path: string) =>
+  api(s.sender)
+    .get(`/analytics/${path}`)
+    .expect(200)
+    .then((r) => r.body);
 
 describe('GET /analytics/timeseries', () => {
   it('gives every UTC day of the range, zero where nothing happened, today with the counts', async () => {
@@ -110,9 +140,18 @@ describe('GET /analytics/timeseries', () => {
 
   it('refuses bad parameters with 400, among them more than 1000 points', async () => {
     const c = api(s.sender);
-    for (const query of ['interval=week', 'from=last-week', 'from=2026-02-01T00:00:00Z&to=2026-01-01T00:00:00Z', 'interval=hour&from=2020-01-01T00:00:00Z&to=2021-01-01T00:00:00Z']) {
+    for (const query of [
+      'interval=week',
+      'from=last-week',
+      'from=2026-02-01T00:00:00Z&to=2026-01-01T00:00:00Z',
+      'interval=hour&from=2020-01-01T00:00:00Z&to=2021-01-01T00:00:00Z',
+    ]) {
       const res = await c.get(`/analytics/timeseries?${query}`).expect(400);
-      expect(res.body.error).toMatchObject({ code: 'BAD_REQUEST', statusCode: 400, errors: [expect.objectContaining({ field: expect.stringMatching(/^query\./) })] });
+      expect(res.body.error).toMatchObject({
+        code: 'BAD_REQUEST',
+        statusCode: 400,
+        errors: [expect.objectContaining({ field: expect.stringMatching(/^query\./) })],
+      });
     }
   });
 });
@@ -124,12 +163,28 @@ describe('GET /analytics/top-campaigns', () => {
     const bySent = await analytics('top-campaigns');
     expect(bySent.metric).toBe('sent');
     expect(bySent.campaigns).toEqual([
-      expect.objectContaining({ id: s.alpha, name: 'Alpha', status: 'SENT', sentAt: expect.any(String), sent: 3, opened: 2, clicked: 0, openRate: 66.67, clickRate: 0 }),
+      expect.objectContaining({
+        id: s.alpha,
+        name: 'Alpha',
+        status: 'SENT',
+        sentAt: expect.any(String),
+        sent: 3,
+        opened: 2,
+        clicked: 0,
+        openRate: 66.67,
+        clickRate: 0,
+      }),
       expect.objectContaining({ id: s.beta, name: 'Beta', sent: 1, opened: 0, clicked: 1, openRate: 0, clickRate: 100 }),
     ]);
     expect(names(await analytics('top-campaigns?metric=clickRate'))).toEqual(['Beta', 'Alpha']);
     expect(names(await analytics('top-campaigns?metric=opened&limit=1'))).toEqual(['Alpha']);
-    expect(names(await analytics(`top-campaigns?from=${new Date(Date.now() + HOUR).toISOString()}&to=${new Date(Date.now() + 2 * HOUR).toISOString()}`))).toEqual([]);
+    expect(
+      names(
+        await analytics(
+          `top-campaigns?from=${new Date(Date.now() + HOUR).toISOString()}&to=${new Date(Date.now() + 2 * HOUR).toISOString()}`,
+        ),
+      ),
+    ).toEqual([]);
   });
 
   it('refuses an unknown metric or a bad limit', async () => {
@@ -147,8 +202,17 @@ describe('GET /analytics/campaign-stats', () => {
     expect(body.data.map((c: { name: string }) => c.name)).toEqual(newestFirst);
     expect([body.total, body.page, body.pageSize, body.totalPages]).toEqual([2, 1, 20, 1]);
     expect(body.totals).toEqual({
-      sent: 4, delivered: 0, opened: 2, clicked: 1, bounced: 0, complained: 0,
-      openRate: 50, clickRate: 25, bounceRate: 0, deliveryRate: 0, complaintRate: 0,
+      sent: 4,
+      delivered: 0,
+      opened: 2,
+      clicked: 1,
+      bounced: 0,
+      complained: 0,
+      openRate: 50,
+      clickRate: 25,
+      bounceRate: 0,
+      deliveryRate: 0,
+      complaintRate: 0,
     });
     const second = await analytics('campaign-stats?page=2&pageSize=1');
     expect([second.data.map((c: { name: string }) => c.name), second.total, second.totalPages]).toEqual([[newestFirst[1]], 2, 2]);
@@ -188,7 +252,14 @@ describe('analytics of another project', () => {
   it('show nothing of this one', async () => {
     const other = await senderTenant(stack);
     const c = api(other);
-    expect((await c.get('/analytics/timeseries').expect(200)).body.totals).toEqual({ sent: 0, delivered: 0, opened: 0, clicked: 0, bounced: 0, complained: 0 });
+    expect((await c.get('/analytics/timeseries').expect(200)).body.totals).toEqual({
+      sent: 0,
+      delivered: 0,
+      opened: 0,
+      clicked: 0,
+      bounced: 0,
+      complained: 0,
+    });
     expect((await c.get('/analytics/top-campaigns').expect(200)).body.campaigns).toEqual([]);
     expect((await c.get('/analytics/campaign-stats').expect(200)).body).toMatchObject({ data: [], total: 0 });
     expect((await c.get('/analytics/top-events').expect(200)).body.events).toEqual([]);

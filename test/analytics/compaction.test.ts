@@ -13,7 +13,9 @@ beforeAll(async () => {
 afterAll(() => stack?.close());
 
 const slotsOf = async (table: 'email_stats' | 'event_stats', projectId: string) =>
-  (await sql<{ slot: number }>(stack, `select distinct slot from ${table} where project_id = ? order by 1`, [projectId])).map((r) => r.slot);
+  (await sql<{ slot: number }>(stack, `select distinct slot from ${table} where project_id = ? order by 1`, [projectId])).map(
+    (r) => r.slot,
+  );
 
 const track = (project: TestProject, email: string) =>
   stack.http().post('/v1/track').set('Authorization', `Bearer ${project.public}`).send({ email, event: 'signed_up' }).expect(200);
@@ -26,7 +28,11 @@ async function activityCounts(project: TestProject) {
 
 describe('folding the rollup slots of past hours', () => {
   it('writes back every column of email_stats but the slot', async () => {
-    const columns = await sql<{ column_name: string }>(stack, `select column_name from information_schema.columns where table_name = 'email_stats'`, []);
+    const columns = await sql<{ column_name: string }>(
+      stack,
+      `select column_name from information_schema.columns where table_name = 'email_stats'`,
+      [],
+    );
     expect(columns.map((c) => c.column_name).sort()).toEqual([...EMAIL_KEY, ...EMAIL_COUNTERS, 'slot'].sort());
   });
 

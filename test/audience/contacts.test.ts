@@ -10,7 +10,13 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 
 const contactOf = async (stack: TestStack, id: string) =>
-  (await query<{ email: string; subscribed: boolean; data: Record<string, unknown>; updated_at: string }>(stack, 'select * from contacts where id = ?', [id]))[0];
+  (
+    await query<{ email: string; subscribed: boolean; data: Record<string, unknown>; updated_at: string }>(
+      stack,
+      'select * from contacts where id = ?',
+      [id],
+    )
+  )[0];
 
 describe('POST /contacts', () => {
   it('creates a subscribed contact with 201 and _meta.isNew, storing the email lowercased', async () => {
@@ -31,15 +37,32 @@ describe('POST /contacts', () => {
 
   it('upserts by email: 200 with _meta.isUpdate, data patched, state kept when omitted', async () => {
     const { c } = await tenant(stack);
-    const first = await c.post('/contacts').send({ email: 'bo@example.test', subscribed: false, data: { a: 1, b: 2 } }).expect(201);
+    const first = await c
+      .post('/contacts')
+      .send({ email: 'bo@example.test', subscribed: false, data: { a: 1, b: 2 } })
+      .expect(201);
     const second = await c.post('/contacts').send({ email: 'BO@example.test', data: { b: 3 } });
     expect(second.status).toBe(200);
-    expect(second.body).toMatchObject({ id: first.body.id, subscribed: false, data: { a: 1, b: 3 }, _meta: { isNew: false, isUpdate: true } });
+    expect(second.body).toMatchObject({
+      id: first.body.id,
+      subscribed: false,
+      data: { a: 1, b: 3 },
+      _meta: { isNew: false, isUpdate: true },
+    });
   });
 
   it('answers a missing email with a plain 400 { error } and stores nothing', async () => {
-    const { c, project: { id: projectId } } = await tenant(stack);
-    for (const body of [{}, { data: { plan: 'pro' } }, { email: 'not-an-email' }, { email: 'a@b.test', data: [1] }, { email: 'a@b.test', subscribed: 'yes' }]) {
+    const {
+      c,
+      project: { id: projectId },
+    } = await tenant(stack);
+    for (const body of [
+      {},
+      { data: { plan: 'pro' } },
+      { email: 'not-an-email' },
+      { email: 'a@b.test', data: [1] },
+      { email: 'a@b.test', subscribed: 'yes' },
+    ]) {
       const res = await c.post('/contacts').send(body);
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ error: expect.any(String) });
@@ -50,8 +73,13 @@ describe('POST /contacts', () => {
   });
 
   it('keeps one contact when the same new email is posted concurrently', async () => {
-    const { c, project: { id: projectId } } = await tenant(stack);
-    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => c.post('/contacts').send({ email: 'race@example.test', data: { [`k${i}`]: i } })));
+    const {
+      c,
+      project: { id: projectId },
+    } = await tenant(stack);
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => c.post('/contacts').send({ email: 'race@example.test', data: { [`k${i}`]: i } })),
+    );
     expect(results.map((r) => r.status).sort((a, b) => a - b)).toEqual([200, 200, 200, 200, 200, 200, 200, 201]);
     expect(new Set(results.map((r) => r.body.id)).size).toBe(1);
     expect(await countOf(stack, 'contacts', projectId)).toBe(1);
@@ -75,8 +103,13 @@ describe('GET, PATCH, DELETE /contacts/{id}', () => {
 
   it('patches email, subscription and data, and bumps updatedAt', async () => {
     const { c } = await tenant(stack);
-    const created = await c.post('/contacts').send({ email: 'di@example.test', data: { a: 1, b: 2 } }).expect(201);
-    const res = await c.patch(`/contacts/${created.body.id}`).send({ email: 'Di2@Example.test', subscribed: false, data: { b: null, c: 'x' } });
+    const created = await c
+      .post('/contacts')
+      .send({ email: 'di@example.test', data: { a: 1, b: 2 } })
+      .expect(201);
+    const res = await c
+      .patch(`/contacts/${created.body.id}`)
+      .send({ email: 'Di2@Example.test', subscribed: false, data: { b: null, c: 'x' } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: created.body.id, email: 'di2@example.test', subscribed: false, data: { a: 1, c: 'x' } });
     expect(res.body.data).not.toHaveProperty('b');
@@ -90,7 +123,10 @@ describe('GET, PATCH, DELETE /contacts/{id}', () => {
   it('answers 409 when the new email belongs to another contact, changing nothing', async () => {
     const { c } = await tenant(stack);
     await c.post('/contacts').send({ email: 'taken@example.test' }).expect(201);
-    const mine = await c.post('/contacts').send({ email: 'mine@example.test', data: { a: 1 } }).expect(201);
+    const mine = await c
+      .post('/contacts')
+      .send({ email: 'mine@example.test', data: { a: 1 } })
+      .expect(201);
     const res = await c.patch(`/contacts/${mine.body.id}`).send({ email: 'TAKEN@example.test', data: { a: 2 }, subscribed: false });
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe('CONFLICT');
@@ -99,8 +135,14 @@ describe('GET, PATCH, DELETE /contacts/{id}', () => {
   });
 
   it('rejects a bad patch with 422 and 404s an unknown contact, changing nothing', async () => {
-    const { c, project: { id: projectId } } = await tenant(stack);
-    const mine = await c.post('/contacts').send({ email: 'pat@example.test', data: { a: 1 } }).expect(201);
+    const {
+      c,
+      project: { id: projectId },
+    } = await tenant(stack);
+    const mine = await c
+      .post('/contacts')
+      .send({ email: 'pat@example.test', data: { a: 1 } })
+      .expect(201);
     for (const body of [{ email: 'nope' }, { subscribed: 'no' }, { data: 'x' }, { data: { k: 'a\u0000b' } }]) {
       const res = await c.patch(`/contacts/${mine.body.id}`).send(body);
       expect(res.status).toBe(422);
@@ -113,7 +155,10 @@ describe('GET, PATCH, DELETE /contacts/{id}', () => {
   });
 
   it('deletes with 204 and no body, with its events; then 404', async () => {
-    const { c, project: { id: projectId } } = await tenant(stack);
+    const {
+      c,
+      project: { id: projectId },
+    } = await tenant(stack);
     const tracked = await c.post('/events/track').send({ email: 'gone@example.test', event: 'signup' }).expect(200);
     const id = tracked.body.data.contact;
     const res = await c.delete(`/contacts/${id}`);
@@ -129,7 +174,10 @@ describe('POST /contacts/lookup', () => {
   it('splits emails into found contacts and missing addresses', async () => {
     const { c } = await tenant(stack);
     const a = await c.post('/contacts').send({ email: 'a@example.test', subscribed: false }).expect(201);
-    const res = await c.post('/contacts/lookup').send({ emails: ['A@Example.test', 'nobody@example.test', 'a@example.test', 'junk'] }).expect(200);
+    const res = await c
+      .post('/contacts/lookup')
+      .send({ emails: ['A@Example.test', 'nobody@example.test', 'a@example.test', 'junk'] })
+      .expect(200);
     expect(res.body).toEqual({
       found: [{ id: a.body.id, email: 'a@example.test', subscribed: false }],
       missing: ['nobody@example.test', 'junk'],
@@ -180,15 +228,25 @@ describe('GET /contacts', () => {
   const names = (n: number) => Array.from({ length: n }, (_, i) => `c${String(i).padStart(3, '0')}@example.test`);
 
   it('pages newest first by 20, with total on the first page only', async () => {
-    const { c, project: { id: projectId } } = await tenant(stack);
+    const {
+      c,
+      project: { id: projectId },
+    } = await tenant(stack);
     await seed(projectId, names(45));
     const { emails, pages } = await all(c, '');
     expect(emails).toEqual(names(45).reverse());
-    expect(pages).toEqual([{ total: 45, hasMore: true }, { total: 0, hasMore: true }, { total: 0, hasMore: false }]);
+    expect(pages).toEqual([
+      { total: 45, hasMore: true },
+      { total: 0, hasMore: true },
+      { total: 0, hasMore: false },
+    ]);
   });
 
   it('clamps limits above 100 and refuses limits below 1 or non-numeric with 400', async () => {
-    const { c, project: { id: projectId } } = await tenant(stack);
+    const {
+      c,
+      project: { id: projectId },
+    } = await tenant(stack);
     await seed(projectId, names(120));
     const big = await c.get('/contacts?limit=500').expect(200);
     expect(big.body.data).toHaveLength(100);
@@ -201,7 +259,10 @@ describe('GET /contacts', () => {
   });
 
   it('sorts by email or createdAt in either direction; unknown values fall back to createdAt desc', async () => {
-    const { c, project: { id: projectId } } = await tenant(stack);
+    const {
+      c,
+      project: { id: projectId },
+    } = await tenant(stack);
     const list = ['m@example.test', 'a@example.test', 'z@example.test', 'b@example.test'];
     await seed(projectId, list);
     const emails = async (qs: string) => (await c.get(`/contacts?${qs}`).expect(200)).body.data.map((x: { email: string }) => x.email);
@@ -213,12 +274,24 @@ describe('GET /contacts', () => {
   });
 
   it('searches a case-insensitive substring of the email, wildcards taken literally, and filters by subscription', async () => {
-    const { c, project: { id: projectId } } = await tenant(stack);
-    await seed(projectId, ['Alice.Smith@example.test', 'bob@smith.test', 'carol@example.test', '100%_real@example.test'].map((e) => e.toLowerCase()), (i) => i % 2 === 0);
+    const {
+      c,
+      project: { id: projectId },
+    } = await tenant(stack);
+    await seed(
+      projectId,
+      ['Alice.Smith@example.test', 'bob@smith.test', 'carol@example.test', '100%_real@example.test'].map((e) => e.toLowerCase()),
+      (i) => i % 2 === 0,
+    );
     const emails = async (qs: string) => (await c.get(`/contacts?${qs}`).expect(200)).body;
-    expect((await emails('search=SMITH')).data.map((x: { email: string }) => x.email).sort()).toEqual(['alice.smith@example.test', 'bob@smith.test']);
+    expect((await emails('search=SMITH')).data.map((x: { email: string }) => x.email).sort()).toEqual([
+      'alice.smith@example.test',
+      'bob@smith.test',
+    ]);
     expect((await emails('search=SMITH')).total).toBe(2);
-    expect((await emails(`search=${encodeURIComponent('%_')}`)).data.map((x: { email: string }) => x.email)).toEqual(['100%_real@example.test']);
+    expect((await emails(`search=${encodeURIComponent('%_')}`)).data.map((x: { email: string }) => x.email)).toEqual([
+      '100%_real@example.test',
+    ]);
     expect((await emails('search=_')).total).toBe(1);
     const unsubscribed = await emails('subscribed=false');
     expect(unsubscribed.data.map((x: { email: string }) => x.email).sort()).toEqual(['100%_real@example.test', 'bob@smith.test']);
@@ -227,7 +300,10 @@ describe('GET /contacts', () => {
   });
 
   it('keeps the cursor stable while contacts are inserted between pages, also among equal timestamps', async () => {
-    const { c, project: { id: projectId } } = await tenant(stack);
+    const {
+      c,
+      project: { id: projectId },
+    } = await tenant(stack);
     // Thirty contacts created in the same instant: only the id orders them.
     await query(
       stack,
@@ -244,7 +320,10 @@ describe('GET /contacts', () => {
       seen.push(...res.body.data.map((x: { email: string }) => x.email));
       cursor = res.body.cursor;
       // Newer contacts arrive meanwhile; they sort before the cursor and must not shift later pages.
-      await c.post('/contacts').send({ email: `new${page++}@example.test` }).expect(201);
+      await c
+        .post('/contacts')
+        .send({ email: `new${page++}@example.test` })
+        .expect(201);
     } while (cursor);
     expect(seen).toHaveLength(30);
     expect(new Set(seen).size).toBe(30);
@@ -252,19 +331,30 @@ describe('GET /contacts', () => {
   });
 
   it('keeps total exact through creates, concurrent upserts, subscription flips and deletes', async () => {
-    const { c, project: { id: projectId } } = await tenant(stack);
+    const {
+      c,
+      project: { id: projectId },
+    } = await tenant(stack);
     const totals = async () => ({
       all: (await c.get('/contacts').expect(200)).body.total,
       subscribed: (await c.get('/contacts?subscribed=true').expect(200)).body.total,
       unsubscribed: (await c.get('/contacts?subscribed=false').expect(200)).body.total,
     });
     const counted = async () => {
-      const rows = await query<{ subscribed: boolean; n: string }>(stack, 'select subscribed, count(*) as n from contacts where project_id = ? group by 1', [projectId]);
+      const rows = await query<{ subscribed: boolean; n: string }>(
+        stack,
+        'select subscribed, count(*) as n from contacts where project_id = ? group by 1',
+        [projectId],
+      );
       const of = (s: boolean) => Number(rows.find((r) => r.subscribed === s)?.n ?? 0);
       return { all: of(true) + of(false), subscribed: of(true), unsubscribed: of(false) };
     };
     await seed(projectId, names(30), (i) => i % 3 !== 0);
-    await Promise.all(Array.from({ length: 20 }, (_, i) => c.track({ email: `t${i % 10}@example.test`, event: 'e', subscribed: i % 4 === 0 ? false : undefined })));
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        c.track({ email: `t${i % 10}@example.test`, event: 'e', subscribed: i % 4 === 0 ? false : undefined }),
+      ),
+    );
     const some = (await c.get('/contacts?limit=5').expect(200)).body.data as Array<{ id: string; subscribed: boolean }>;
     await c.patch(`/contacts/${some[0]!.id}`).send({ subscribed: !some[0]!.subscribed }).expect(200);
     await c.post('/contacts').send({ email: 'c001@example.test', subscribed: false }).expect(200);
@@ -275,13 +365,20 @@ describe('GET /contacts', () => {
     expect(await totals()).toEqual(expected);
     // A search counts its matches directly. The deletes above took two of the newest, tracked contacts, so the
     // one searched for is a tracked contact still there.
-    const [kept] = await query<{ email: string }>(stack, `select email from contacts where project_id = ? and email like 't%' order by email limit 1`, [projectId]);
+    const [kept] = await query<{ email: string }>(
+      stack,
+      `select email from contacts where project_id = ? and email like 't%' order by email limit 1`,
+      [projectId],
+    );
     expect((await c.get(`/contacts?search=${encodeURIComponent(kept!.email)}`).expect(200)).body.total).toBe(1);
     expect((await c.get('/contacts?search=@example.test').expect(200)).body.total).toBe(expected.all);
   });
 
   it('refuses a malformed cursor, or one issued for another ordering, with 400', async () => {
-    const { c, project: { id: projectId } } = await tenant(stack);
+    const {
+      c,
+      project: { id: projectId },
+    } = await tenant(stack);
     await seed(projectId, names(3));
     const first = await c.get('/contacts?limit=1&sort=email').expect(200);
     for (const qs of ['cursor=garbage', `cursor=${Buffer.from('{"o":1}').toString('base64url')}`, `cursor=${first.body.cursor}`]) {

@@ -69,7 +69,10 @@ const atLimits: Array<[string, object]> = [
   ['100 keys counting nested ones', { a: keys(50), b: keys(48) }],
   ['a key of 100 characters', { ['k'.repeat(100)]: 1 }],
   ['a path 5 keys deep', deep(5)],
-  ['a path of 5 keys of 100 characters', { ['a'.repeat(100)]: { ['b'.repeat(100)]: { ['c'.repeat(100)]: { ['d'.repeat(100)]: { ['e'.repeat(100)]: 1 } } } } }],
+  [
+    'a path of 5 keys of 100 characters',
+    { ['a'.repeat(100)]: { ['b'.repeat(100)]: { ['c'.repeat(100)]: { ['d'.repeat(100)]: { ['e'.repeat(100)]: 1 } } } } },
+  ],
 ];
 
 describe.each(writers)('%s', (name, writer) => {
@@ -79,7 +82,9 @@ describe.each(writers)('%s', (name, writer) => {
     const before = await stateOf(t.project.id);
     const res = await writer.write(t.c, data, target);
     expect([res.status, res.body.error?.code]).toEqual([422, 'VALIDATION_ERROR']);
-    expect(res.body.error?.errors).toEqual(expect.arrayContaining([expect.objectContaining({ code, message: expect.stringContaining(message) })]));
+    expect(res.body.error?.errors).toEqual(
+      expect.arrayContaining([expect.objectContaining({ code, message: expect.stringContaining(message) })]),
+    );
     expect(await stateOf(t.project.id)).toEqual(before);
   });
 
@@ -95,7 +100,9 @@ describe.each(writers)('%s', (name, writer) => {
       const key = ['a', 'b', 'c', 'd', 'e'].map((c) => c.repeat(100)).join('.');
       await writer.write(t.c, atLimits[atLimits.length - 1]![1], await writer.prepare(t.c));
       const fields = (await t.c.get('/contacts/fields').expect(200)).body.fields as Array<{ field: string; type: string }>;
-      expect(fields.filter((f) => f.field.startsWith('data.'))).toEqual([expect.objectContaining({ field: `data.${key}`, type: 'number' })]);
+      expect(fields.filter((f) => f.field.startsWith('data.'))).toEqual([
+        expect.objectContaining({ field: `data.${key}`, type: 'number' }),
+      ]);
       expect((await t.c.get(`/contacts/fields/data.${key}/values`).expect(200)).body.values).toEqual([{ value: 1, count: 1 }]);
     });
   }
@@ -112,7 +119,9 @@ describe('the 1,000 custom fields of a project', () => {
       const before = await stateOf(t.project.id);
       const res = await writer.write(t.c, { one_too_many: 'x' }, target);
       expect([res.status, res.body.error?.code]).toEqual([422, 'VALIDATION_ERROR']);
-      expect(res.body.error?.errors).toEqual([expect.objectContaining({ field: 'data', code: 'too_many_fields', message: expect.stringContaining('1000') })]);
+      expect(res.body.error?.errors).toEqual([
+        expect.objectContaining({ field: 'data', code: 'too_many_fields', message: expect.stringContaining('1000') }),
+      ]);
       expect(await stateOf(t.project.id)).toEqual(before);
     }
 
@@ -125,11 +134,23 @@ describe('the 1,000 custom fields of a project', () => {
 
   it('admits exactly one of concurrent writers adding the last free field', async () => {
     const t = await tenant(stack);
-    await query(stack, `insert into contact_fields (project_id, key, type, created_at) select ?, 'f' || k, 'string', now() from generate_series(1, 999) k`, [t.project.id]);
-    const results = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => Promise.all([t.c.post('/contacts').send({ email: `racer${i}@example.test`, data: { [`last${i}`]: i } }), t.c.track({ email: `tracker${i}@example.test`, event: 'x', data: { [`other${i}`]: i } })])),
+    await query(
+      stack,
+      `insert into contact_fields (project_id, key, type, created_at) select ?, 'f' || k, 'string', now() from generate_series(1, 999) k`,
+      [t.project.id],
     );
-    const statuses = results.flat().map((r) => r.status).sort((a, b) => a - b);
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        Promise.all([
+          t.c.post('/contacts').send({ email: `racer${i}@example.test`, data: { [`last${i}`]: i } }),
+          t.c.track({ email: `tracker${i}@example.test`, event: 'x', data: { [`other${i}`]: i } }),
+        ]),
+      ),
+    );
+    const statuses = results
+      .flat()
+      .map((r) => r.status)
+      .sort((a, b) => a - b);
     expect(statuses.filter((s) => s === 422)).toHaveLength(19);
     expect(statuses.filter((s) => s < 300)).toHaveLength(1);
     expect((await stateOf(t.project.id))?.fields).toBe('1000');
@@ -155,13 +176,24 @@ describe('coverage kept by the field catalog', () => {
       );
     await t.c.track({ email: 'a@example.test', event: 'x', data: { plan: 'pro', profile: { tier: 'gold' } } }).expect(200);
     await t.c.track({ email: 'b@example.test', event: 'x', data: { plan: 'free' } }).expect(200);
-    const c = (await t.c.post('/contacts').send({ email: 'c@example.test', data: { profile: { tier: 'silver', size: 3 } } }).expect(201)).body;
+    const c = (
+      await t.c
+        .post('/contacts')
+        .send({ email: 'c@example.test', data: { profile: { tier: 'silver', size: 3 } } })
+        .expect(201)
+    ).body;
     const d = (await t.c.post('/contacts').send({ email: 'd@example.test' }).expect(201)).body;
     expect(await coverage()).toEqual({ 'data.plan': 0.5, 'data.profile.size': 0.25, 'data.profile.tier': 0.5 });
 
-    await t.c.patch(`/contacts/${c.id}`).send({ data: { plan: 'pro', profile: { tier: 'bronze' } } }).expect(200); // size goes
+    await t.c
+      .patch(`/contacts/${c.id}`)
+      .send({ data: { plan: 'pro', profile: { tier: 'bronze' } } })
+      .expect(200); // size goes
     await t.c.track({ email: 'b@example.test', event: 'x', data: { plan: null } }).expect(200);
-    await t.c.patch(`/contacts/${d.id}`).send({ data: { plan: 'pro' } }).expect(200);
+    await t.c
+      .patch(`/contacts/${d.id}`)
+      .send({ data: { plan: 'pro' } })
+      .expect(200);
     expect(await coverage()).toEqual({ 'data.plan': 0.75, 'data.profile.size': 0, 'data.profile.tier': 0.5 });
 
     await t.c.delete(`/contacts/${c.id}`).expect(204);
@@ -182,7 +214,11 @@ describe('DELETE /contacts/fields/{field} in a large project', () => {
        from generate_series(1, 12001) i`,
       [t.project.id],
     );
-    await query(stack, `insert into contact_fields (project_id, key, type, created_at) values (?, 'plan', 'string', now()), (?, 'keep', 'number', now())`, [t.project.id, t.project.id]);
+    await query(
+      stack,
+      `insert into contact_fields (project_id, key, type, created_at) values (?, 'plan', 'string', now()), (?, 'keep', 'number', now())`,
+      [t.project.id, t.project.id],
+    );
     expect((await t.c.delete('/contacts/fields/data.plan').expect(200)).body).toEqual({ field: 'data.plan', deletedFrom: 12001 });
     const [left] = await query<{ with_plan: string; with_keep: string }>(
       stack,
@@ -191,7 +227,9 @@ describe('DELETE /contacts/fields/{field} in a large project', () => {
     );
     expect(left).toEqual({ with_plan: '0', with_keep: '12001' });
     const fields = (await t.c.get('/contacts/fields').expect(200)).body.fields as Array<{ field: string; coverage: number }>;
-    expect(fields.filter((f) => f.field.startsWith('data.'))).toEqual([{ field: 'data.keep', type: 'number', isCustom: true, coverage: 1 }]);
+    expect(fields.filter((f) => f.field.startsWith('data.'))).toEqual([
+      { field: 'data.keep', type: 'number', isCustom: true, coverage: 1 },
+    ]);
   });
 });
 
@@ -205,8 +243,12 @@ describe('GET /contacts/fields/{field}/values in a large project', () => {
        from generate_series(1, 30000) i`,
       [t.project.id],
     );
-    await query(stack, `insert into contact_fields (project_id, key, type, created_at) values (?, 'plan', 'string', now())`, [t.project.id]);
-    const { values } = (await t.c.get('/contacts/fields/data.plan/values').expect(200)).body as { values: Array<{ value: string; count: number }> };
+    await query(stack, `insert into contact_fields (project_id, key, type, created_at) values (?, 'plan', 'string', now())`, [
+      t.project.id,
+    ]);
+    const { values } = (await t.c.get('/contacts/fields/data.plan/values').expect(200)).body as {
+      values: Array<{ value: string; count: number }>;
+    };
     expect(values.map((v) => v.value)).toEqual(['free', 'team']);
     // 20,000 of the 30,000 contacts, counted and scaled by 1.5: within a few percent of the exact 20,000 and 10,000.
     expect(Math.abs(values[0]!.count - 20_000)).toBeLessThan(1_000);
@@ -224,7 +266,12 @@ describe('STATEMENT_TIMEOUT_MS', () => {
   it('cancels a statement that runs longer with 503 SERVICE_UNAVAILABLE, changing nothing; the connections stay usable', async () => {
     const { project } = await newTenant(slow);
     const c = client(slow, project);
-    const contact = (await c.post('/contacts').send({ email, data: { plan: 'free' } }).expect(201)).body;
+    const contact = (
+      await c
+        .post('/contacts')
+        .send({ email, data: { plan: 'free' } })
+        .expect(201)
+    ).body;
 
     // A transaction holding the contact's row makes the PATCH's statement wait on the lock, past the timeout.
     let release!: () => void;
@@ -246,6 +293,9 @@ describe('STATEMENT_TIMEOUT_MS', () => {
     // Every connection of the pool (5) serves again, and the refused change did not happen.
     const reads = await Promise.all(Array.from({ length: 10 }, () => c.get(`/contacts/${contact.id}`)));
     expect(reads.map((r) => [r.status, r.body.data])).toEqual(Array.from({ length: 10 }, () => [200, { plan: 'free' }]));
-    await c.patch(`/contacts/${contact.id}`).send({ data: { plan: 'pro' } }).expect(200);
+    await c
+      .patch(`/contacts/${contact.id}`)
+      .send({ data: { plan: 'pro' } })
+      .expect(200);
   });
 });

@@ -20,7 +20,11 @@ afterEach(async () => {
 });
 afterAll(() => stack.close());
 
-async function startDispatcher(on: TestStack, consumers: EventConsumer[], options: Partial<DispatcherOptions> = {}): Promise<EventDispatcher> {
+async function startDispatcher(
+  on: TestStack,
+  consumers: EventConsumer[],
+  options: Partial<DispatcherOptions> = {},
+): Promise<EventDispatcher> {
   const dispatcher = new EventDispatcher(on.deps.orm, on.deps.config.DATABASE_URL, consumers, on.deps.logger, options);
   await dispatcher.start();
   running.push(dispatcher);
@@ -46,11 +50,15 @@ function recorder(projectId: string, fail: (e: OutboxEvent) => boolean = () => f
 
 const outboxState = (eventId: string) =>
   query<{ dispatched_at: string | null; dispatch_attempts: number; dispatch_error: string | null }>(
-    stack, 'select dispatched_at, dispatch_attempts, dispatch_error from events where id = ?', [eventId],
+    stack,
+    'select dispatched_at, dispatch_attempts, dispatch_error from events where id = ?',
+    [eventId],
   ).then((rows) => rows[0]!);
 
 const undispatched = async (on: TestStack, projectId: string) =>
-  Number((await query<{ n: string }>(on, 'select count(*) as n from events where project_id = ? and dispatched_at is null', [projectId]))[0]!.n);
+  Number(
+    (await query<{ n: string }>(on, 'select count(*) as n from events where project_id = ? and dispatched_at is null', [projectId]))[0]!.n,
+  );
 
 describe('events outbox dispatcher', () => {
   it('hands a tracked event off as soon as it commits, woken by NOTIFY rather than the poll', async () => {
@@ -60,9 +68,20 @@ describe('events outbox dispatcher', () => {
     await startDispatcher(stack, [consumer], { pollIntervalMs: 600_000 });
     await new Promise((r) => setTimeout(r, 200));
     const sent = Date.now();
-    const res = await client(stack, project).track({ email: 'fast@example.test', event: 'signup', data: { plan: 'pro' } }).expect(200);
+    const res = await client(stack, project)
+      .track({ email: 'fast@example.test', event: 'signup', data: { plan: 'pro' } })
+      .expect(200);
     await waitFor('the hand-off', async () => (seen.length ? true : undefined), 5_000);
-    expect(seen).toEqual([expect.objectContaining({ id: res.body.data.event, projectId: project.id, contactId: res.body.data.contact, name: 'signup', data: { plan: 'pro' }, attempts: 0 })]);
+    expect(seen).toEqual([
+      expect.objectContaining({
+        id: res.body.data.event,
+        projectId: project.id,
+        contactId: res.body.data.contact,
+        name: 'signup',
+        data: { plan: 'pro' },
+        attempts: 0,
+      }),
+    ]);
     expect(seen[0]!.at - sent).toBeLessThan(2_000);
     await waitFor('the dispatched mark', async () => ((await outboxState(res.body.data.event)).dispatched_at ? true : undefined));
   });
@@ -190,7 +209,8 @@ describe('durable hand-off to Temporal', () => {
       const { project } = await tenant(isolated);
       const api = client(isolated, project);
       const tracked = [];
-      for (const event of ['signup', 'activated', 'upgraded']) tracked.push((await api.track({ email: 'durable@example.test', event }).expect(200)).body.data);
+      for (const event of ['signup', 'activated', 'upgraded'])
+        tracked.push((await api.track({ email: 'durable@example.test', event }).expect(200)).body.data);
 
       // What the automation engine does with an event: signal (starting if needed) the contact's workflow.
       // The SDK's own retries are off: the dispatcher retries, and an SDK retry timer would outlive the test.
@@ -220,16 +240,27 @@ describe('durable hand-off to Temporal', () => {
         },
       };
       cleanups.push(async () => {
-        await temporalClient.workflow.getHandle(workflowId).terminate('test finished').catch(() => undefined);
+        await temporalClient.workflow
+          .getHandle(workflowId)
+          .terminate('test finished')
+          .catch(() => undefined);
         await temporalClient.connection.close();
       });
       await startDispatcher(isolated, [consumer], { retryBaseMs: 250, retryMaxMs: 2_000, handoffTimeoutMs: 3_000 });
 
       const ids = tracked.map((t) => t.event);
-      await waitFor('failed hand-offs while Temporal is down', async () => {
-        const rows = await query<{ n: string }>(isolated, 'select count(*) as n from events where id in (?, ?, ?) and dispatch_attempts > 0 and dispatched_at is null', ids);
-        return Number(rows[0]!.n) === 3 ? true : undefined;
-      }, 30_000);
+      await waitFor(
+        'failed hand-offs while Temporal is down',
+        async () => {
+          const rows = await query<{ n: string }>(
+            isolated,
+            'select count(*) as n from events where id in (?, ?, ?) and dispatch_attempts > 0 and dispatched_at is null',
+            ids,
+          );
+          return Number(rows[0]!.n) === 3 ? true : undefined;
+        },
+        30_000,
+      );
 
       await temporal.open();
       await waitFor('every event handed off', async () => ((await undispatched(isolated, project.id)) === 0 ? true : undefined), 90_000);

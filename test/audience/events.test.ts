@@ -25,13 +25,24 @@ async function seedEvents(c: Client, projectId: string, names: string[], email =
 
 describe('GET /events', () => {
   it('lists events newest first with their contact, as cursor pages with total on the first page', async () => {
-    const { c, project: { id: projectId } } = await tenant(stack);
-    const ids = await seedEvents(c, projectId, Array.from({ length: 25 }, (_, i) => `e${i}`));
+    const {
+      c,
+      project: { id: projectId },
+    } = await tenant(stack);
+    const ids = await seedEvents(
+      c,
+      projectId,
+      Array.from({ length: 25 }, (_, i) => `e${i}`),
+    );
     const first = await c.get('/events').expect(200);
     expect(first.body).toMatchObject({ total: 25, hasMore: true });
     expect(first.body.data).toHaveLength(20);
     expect(first.body.data[0]).toEqual({
-      id: ids[24], name: 'e24', contact: { id: expect.any(String), email: 'ev@example.test' }, data: { n: 24 }, createdAt: expect.any(String),
+      id: ids[24],
+      name: 'e24',
+      contact: { id: expect.any(String), email: 'ev@example.test' },
+      data: { n: 24 },
+      createdAt: expect.any(String),
     });
     const second = await c.get(`/events?cursor=${first.body.cursor}`).expect(200);
     expect(second.body).toMatchObject({ total: 0, hasMore: false, cursor: null });
@@ -39,7 +50,10 @@ describe('GET /events', () => {
   });
 
   it('filters by name and clamps the limit; refuses bad limits and cursors with 400', async () => {
-    const { c, project: { id: projectId } } = await tenant(stack);
+    const {
+      c,
+      project: { id: projectId },
+    } = await tenant(stack);
     await seedEvents(c, projectId, ['a', 'b', 'a', 'c', 'a']);
     const named = await c.get('/events?name=a').expect(200);
     expect(named.body.total).toBe(3);
@@ -51,13 +65,18 @@ describe('GET /events', () => {
 
 describe('GET /events/contact/{contactId}', () => {
   it("pages one contact's events, and 404s an unknown or malformed contact", async () => {
-    const { c, project: { id: projectId } } = await tenant(stack);
+    const {
+      c,
+      project: { id: projectId },
+    } = await tenant(stack);
     await seedEvents(c, projectId, ['x', 'y'], 'one@example.test');
     await c.track({ email: 'two@example.test', event: 'z' }).expect(200);
     const one = (await c.post('/contacts/lookup').send({ emails: ['one@example.test'] })).body.found[0].id;
     const res = await c.get(`/events/contact/${one}?limit=1`).expect(200);
     expect(res.body).toMatchObject({ total: 2, hasMore: true, data: [{ name: 'y' }] });
-    expect((await c.get(`/events/contact/${one}?cursor=${res.body.cursor}`).expect(200)).body.data.map((e: { name: string }) => e.name)).toEqual(['x']);
+    expect(
+      (await c.get(`/events/contact/${one}?cursor=${res.body.cursor}`).expect(200)).body.data.map((e: { name: string }) => e.name),
+    ).toEqual(['x']);
     for (const id of [randomUUID(), 'not-a-uuid']) {
       const missing = await c.get(`/events/contact/${id}`);
       expect(missing.status).toBe(404);
@@ -74,19 +93,29 @@ describe('GET /events/names and /events/stats', () => {
     await c.track({ email: 'n@example.test', event: 'b-click', subscribed: false }).expect(200);
     const res = await c.get('/events/names').expect(200);
     expect(res.body.names.map(({ name, count }: { name: string; count: number }) => ({ name, count }))).toEqual([
-      { name: 'a-view', count: 1 }, { name: 'b-click', count: 2 }, { name: 'contact.unsubscribed', count: 1 },
+      { name: 'a-view', count: 1 },
+      { name: 'b-click', count: 2 },
+      { name: 'contact.unsubscribed', count: 1 },
     ]);
     expect(new Date(res.body.names[0].lastTrackedAt).toISOString()).toBe(res.body.names[0].lastTrackedAt);
   });
 
   it('counts events over time windows, distinct names and contacts, and the top names', async () => {
-    const { c, project: { id: projectId } } = await tenant(stack);
+    const {
+      c,
+      project: { id: projectId },
+    } = await tenant(stack);
     await seedEvents(c, projectId, ['old', 'hot', 'hot', 'hot', 'warm', 'warm']);
     await query(stack, `update events set created_at = now() - interval '3 days' where project_id = ? and name = 'old'`, [projectId]);
     await c.track({ email: 'other@example.test', event: 'warm' }).expect(200);
     const res = await c.get('/events/stats').expect(200);
     expect(res.body).toEqual({
-      total: 7, last24Hours: 6, last7Days: 7, last30Days: 7, uniqueNames: 3, uniqueContacts: 2,
+      total: 7,
+      last24Hours: 6,
+      last7Days: 7,
+      last30Days: 7,
+      uniqueNames: 3,
+      uniqueContacts: 2,
       topEvents: [
         { name: 'hot', count: 3, lastTrackedAt: expect.any(String) },
         { name: 'warm', count: 3, lastTrackedAt: expect.any(String) },
@@ -100,14 +129,24 @@ describe('GET /events/names and /events/stats', () => {
 
 describe('GET /events/{eventName}/usage', () => {
   it('lists the segments whose conditions reference event.<name>', async () => {
-    const { c, project: { id: projectId } } = await tenant(stack);
-    const condition = { logic: 'AND', groups: [{ filters: [{ field: 'event.purchase', operator: 'triggeredWithin', value: 7, unit: 'days' }] }] };
+    const {
+      c,
+      project: { id: projectId },
+    } = await tenant(stack);
+    const condition = {
+      logic: 'AND',
+      groups: [{ filters: [{ field: 'event.purchase', operator: 'triggeredWithin', value: 7, unit: 'days' }] }],
+    };
     const [row] = await query<{ id: string }>(
       stack,
       `insert into segments (id, created_at, updated_at, project_id, name, type, condition) values (?, now(), now(), ?, 'Buyers', 'DYNAMIC', ?::jsonb) returning id`,
       [randomUUID(), projectId, JSON.stringify(condition)],
     );
-    expect((await c.get('/events/purchase/usage').expect(200)).body).toEqual({ segments: [{ id: row!.id, name: 'Buyers' }], campaigns: [], workflows: [] });
+    expect((await c.get('/events/purchase/usage').expect(200)).body).toEqual({
+      segments: [{ id: row!.id, name: 'Buyers' }],
+      campaigns: [],
+      workflows: [],
+    });
     expect((await c.get('/events/refund/usage').expect(200)).body).toEqual({ segments: [], campaigns: [], workflows: [] });
     expect((await c.get(`/events/${'e'.repeat(256)}/usage`)).status).toBe(404);
     // `contact` as an event name is not mistaken for the per-contact listing.
@@ -117,7 +156,10 @@ describe('GET /events/{eventName}/usage', () => {
 
 describe('DELETE /events/{eventName}', () => {
   it('deletes every event with the name and nothing else', async () => {
-    const { c, project: { id: projectId } } = await tenant(stack);
+    const {
+      c,
+      project: { id: projectId },
+    } = await tenant(stack);
     await seedEvents(c, projectId, ['gone', 'kept', 'gone']);
     expect((await c.delete('/events/gone').expect(200)).body).toEqual({ name: 'gone', deleted: 2 });
     expect((await c.get('/events').expect(200)).body.data.map((e: { name: string }) => e.name)).toEqual(['kept']);
@@ -125,7 +167,10 @@ describe('DELETE /events/{eventName}', () => {
   });
 
   it('refuses service event names with 400, leaving them in place', async () => {
-    const { c, project: { id: projectId } } = await tenant(stack);
+    const {
+      c,
+      project: { id: projectId },
+    } = await tenant(stack);
     const { body } = await c.post('/contacts').send({ email: 's@example.test' }).expect(201);
     await c.patch(`/contacts/${body.id}`).send({ subscribed: false }).expect(200);
     for (const name of ['contact.unsubscribed', 'email.sent', 'segment.vip.entry']) {

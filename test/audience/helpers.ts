@@ -5,7 +5,11 @@ export async function query<T = Record<string, unknown>>(stack: TestStack, sql: 
   return stack.deps.orm.em.fork().execute<T[]>(sql, params);
 }
 
-export async function countOf(stack: TestStack, table: 'contacts' | 'events' | 'contact_fields' | 'idempotency_keys', projectId: string): Promise<number> {
+export async function countOf(
+  stack: TestStack,
+  table: 'contacts' | 'events' | 'contact_fields' | 'idempotency_keys',
+  projectId: string,
+): Promise<number> {
   const [row] = await query<{ n: string }>(stack, `select count(*) as n from ${table} where project_id = ?`, [projectId]);
   return Number(row!.n);
 }

@@ -17,10 +17,20 @@ const track = (project: TestProject, key: string | undefined, body: object = { e
   return (key === undefined ? req : req.set('Idempotency-Key', key)).send(body);
 };
 
-const expectReused = (res: { status: number; body: { error: { code: string; details: unknown } } }, key: string, statusCode: number | null, request = 'POST /v1/track') => {
+const expectReused = (
+  res: { status: number; body: { error: { code: string; details: unknown } } },
+  key: string,
+  statusCode: number | null,
+  request = 'POST /v1/track',
+) => {
   expect(res.status).toBe(409);
   expect(res.body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
-  expect(res.body.error.details).toEqual({ key, originalRequest: request, originalRequestAt: expect.any(String), originalStatusCode: statusCode });
+  expect(res.body.error.details).toEqual({
+    key,
+    originalRequest: request,
+    originalRequestAt: expect.any(String),
+    originalStatusCode: statusCode,
+  });
 };
 
 describe('Idempotency-Key', () => {
@@ -59,7 +69,9 @@ describe('Idempotency-Key', () => {
     const key = randomUUID();
     const results = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
-        i % 2 ? track(project, key) : client(stack, project).post('/events/track').set('Idempotency-Key', key).send({ email: 'idem@example.test', event: 'order' }),
+        i % 2
+          ? track(project, key)
+          : client(stack, project).post('/events/track').set('Idempotency-Key', key).send({ email: 'idem@example.test', event: 'order' }),
       ),
     );
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
@@ -83,7 +95,9 @@ describe('Idempotency-Key', () => {
       await blocker.query('select 1 from contacts where id = $1 for update', [body.data.contact]);
       const key = randomUUID();
       const inFlight = track(project, key, { email: 'slow@example.test', event: 'purchase' }).then((r) => r);
-      await waitFor('the first request to claim the key', async () => ((await countOf(stack, 'idempotency_keys', project.id)) === 1 ? true : undefined));
+      await waitFor('the first request to claim the key', async () =>
+        (await countOf(stack, 'idempotency_keys', project.id)) === 1 ? true : undefined,
+      );
       expectReused(await track(project, key), key, null);
       await blocker.query('commit');
       expect((await inFlight).status).toBe(200);
@@ -99,8 +113,13 @@ describe('Idempotency-Key', () => {
     const key = randomUUID();
     expect((await track(project, key, { email: 'idem@example.test', event: 'email.sent' })).status).toBe(422);
     expect((await track(project, key, { email: 'nope', event: 'x' })).status).toBe(422);
-    const malformed = await stack.http().post('/v1/track').set('Authorization', `Bearer ${project.public}`).set('Idempotency-Key', key)
-      .set('Content-Type', 'application/json').send('{"email": ');
+    const malformed = await stack
+      .http()
+      .post('/v1/track')
+      .set('Authorization', `Bearer ${project.public}`)
+      .set('Idempotency-Key', key)
+      .set('Content-Type', 'application/json')
+      .send('{"email": ');
     expect(malformed.status).toBe(400);
     expect(await countOf(stack, 'idempotency_keys', project.id)).toBe(0);
     expect((await track(project, key)).status).toBe(200);
@@ -112,7 +131,10 @@ describe('Idempotency-Key', () => {
     // A real failure inside the handler: the database refuses this project's next event.
     const trigger = `fail_${project.id.replace(/-/g, '')}`;
     await query(stack, `create function ${trigger}() returns trigger language plpgsql as $$ begin raise exception 'injected'; end $$`);
-    await query(stack, `create trigger ${trigger} before insert on events for each row when (new.project_id = '${project.id}') execute function ${trigger}()`);
+    await query(
+      stack,
+      `create trigger ${trigger} before insert on events for each row when (new.project_id = '${project.id}') execute function ${trigger}()`,
+    );
     const key = randomUUID();
     try {
       const failed = await track(project, key);
@@ -133,7 +155,10 @@ describe('Idempotency-Key', () => {
     const { project: other } = await newTenant(stack);
     const key = randomUUID();
     await track(project, key).expect(200);
-    const viaAlias = await client(stack, project).post('/events/track').set('Idempotency-Key', key).send({ email: 'idem@example.test', event: 'order' });
+    const viaAlias = await client(stack, project)
+      .post('/events/track')
+      .set('Idempotency-Key', key)
+      .send({ email: 'idem@example.test', event: 'order' });
     expectReused(viaAlias, key, 200);
     expect((await track(other, key)).status).toBe(200);
     expect(await countOf(stack, 'events', project.id)).toBe(1);
@@ -144,7 +169,10 @@ describe('Idempotency-Key', () => {
     const { project } = await newTenant(stack);
     const key = randomUUID();
     await track(project, key).expect(200);
-    await query(stack, `update idempotency_keys set expires_at = now() - interval '1 second' where project_id = ? and key = ?`, [project.id, key]);
+    await query(stack, `update idempotency_keys set expires_at = now() - interval '1 second' where project_id = ? and key = ?`, [
+      project.id,
+      key,
+    ]);
     expect((await track(project, key)).status).toBe(200);
     expectReused(await track(project, key), key, 200);
     expect(await countOf(stack, 'events', project.id)).toBe(2);
@@ -152,7 +180,8 @@ describe('Idempotency-Key', () => {
 
   it('is documented on the routes that honour it', async () => {
     const doc = (await stack.http().get('/openapi.json').expect(200)).body;
-    const headerOf = (path: string) => doc.paths[path].post.parameters.find((p: { in: string; name: string }) => p.in === 'header' && p.name === 'Idempotency-Key');
+    const headerOf = (path: string) =>
+      doc.paths[path].post.parameters.find((p: { in: string; name: string }) => p.in === 'header' && p.name === 'Idempotency-Key');
     expect(headerOf('/v1/track')).toMatchObject({ required: false, schema: { minLength: 1, maxLength: 255 } });
     expect(headerOf('/events/track')).toBeDefined();
     expect(headerOf('/contacts/lookup')).toBeUndefined();
@@ -163,8 +192,18 @@ describe('Idempotency-Key', () => {
     try {
       const { project } = await newTenant(short);
       const key = randomUUID();
-      await short.http().post('/v1/track').set('Authorization', `Bearer ${project.public}`).set('Idempotency-Key', key).send({ email: 'a@example.test', event: 'x' }).expect(200);
-      const [row] = await query<{ hours: string }>(short, 'select extract(epoch from expires_at - created_at) / 3600 as hours from idempotency_keys where project_id = ?', [project.id]);
+      await short
+        .http()
+        .post('/v1/track')
+        .set('Authorization', `Bearer ${project.public}`)
+        .set('Idempotency-Key', key)
+        .send({ email: 'a@example.test', event: 'x' })
+        .expect(200);
+      const [row] = await query<{ hours: string }>(
+        short,
+        'select extract(epoch from expires_at - created_at) / 3600 as hours from idempotency_keys where project_id = ?',
+        [project.id],
+      );
       expect(Number(row!.hours)).toBe(3);
     } finally {
       await short.close();

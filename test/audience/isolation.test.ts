@@ -21,9 +21,24 @@ beforeAll(async () => {
   owner = (await newTenant(stack)).project;
   intruder = (await newTenant(stack)).project;
   const api = client(stack, owner);
-  contactId = (await api.track({ email: 'private@example.test', event: 'secret-event', data: { plan: 'pro' } }).expect(200)).body.data.contact;
-  const condition = { logic: 'AND', groups: [{ filters: [{ field: 'data.plan', operator: 'equals', value: 'pro' }, { field: 'event.secret-event', operator: 'triggered' }] }] };
-  await query(stack, `insert into segments (id, created_at, updated_at, project_id, name, type, condition) values (?, now(), now(), ?, 'Owner segment', 'DYNAMIC', ?::jsonb)`, [randomUUID(), owner.id, JSON.stringify(condition)]);
+  contactId = (await api.track({ email: 'private@example.test', event: 'secret-event', data: { plan: 'pro' } }).expect(200)).body.data
+    .contact;
+  const condition = {
+    logic: 'AND',
+    groups: [
+      {
+        filters: [
+          { field: 'data.plan', operator: 'equals', value: 'pro' },
+          { field: 'event.secret-event', operator: 'triggered' },
+        ],
+      },
+    ],
+  };
+  await query(
+    stack,
+    `insert into segments (id, created_at, updated_at, project_id, name, type, condition) values (?, now(), now(), ?, 'Owner segment', 'DYNAMIC', ?::jsonb)`,
+    [randomUUID(), owner.id, JSON.stringify(condition)],
+  );
   before = await snapshot();
 });
 afterAll(() => stack.close());
@@ -39,10 +54,15 @@ describe("another project's keys never reach a project's audience", () => {
     ['GET', '/contacts/fields/data.plan/values'],
     ['DELETE', '/contacts/fields/data.plan'],
     ['DELETE', '/events/secret-event'],
-  ])('%s %s with the other project\'s secret key is 404', async (method, template) => {
+  ])("%s %s with the other project's secret key is 404", async (method, template) => {
     const api = other();
     const path = template.replace('{contact}', contactId);
-    const req = method === 'GET' ? api.get(path) : method === 'PATCH' ? api.patch(path).send({ subscribed: false, data: { plan: 'hacked' } }) : api.delete(path);
+    const req =
+      method === 'GET'
+        ? api.get(path)
+        : method === 'PATCH'
+          ? api.patch(path).send({ subscribed: false, data: { plan: 'hacked' } })
+          : api.delete(path);
     const res = await req;
     expect(res.status).toBe(404);
     expect(JSON.stringify(res.body)).not.toContain('private@example.test');
@@ -53,7 +73,14 @@ describe("another project's keys never reach a project's audience", () => {
     const api = other();
     expect((await api.get('/contacts').expect(200)).body).toEqual({ data: [], cursor: null, hasMore: false, total: 0 });
     expect((await api.get('/contacts?search=private').expect(200)).body.total).toBe(0);
-    expect((await api.post('/contacts/lookup').send({ emails: ['private@example.test'] }).expect(200)).body).toEqual({ found: [], missing: ['private@example.test'] });
+    expect(
+      (
+        await api
+          .post('/contacts/lookup')
+          .send({ emails: ['private@example.test'] })
+          .expect(200)
+      ).body,
+    ).toEqual({ found: [], missing: ['private@example.test'] });
     expect((await api.get('/contacts/fields').expect(200)).body.fields.map((f: { field: string }) => f.field)).not.toContain('data.plan');
     expect((await api.get('/contacts/fields/data.plan/usage').expect(200)).body).toEqual({ segments: [], campaigns: [], workflows: [] });
     expect((await api.get('/events').expect(200)).body).toEqual({ data: [], cursor: null, hasMore: false, total: 0 });
@@ -71,9 +98,12 @@ describe("another project's keys never reach a project's audience", () => {
     await ownerApi.delete(`/contacts/${page.body.data[0].id}`).expect(204);
   });
 
-  it('writes through the same email into the writer\'s own project only', async () => {
+  it("writes through the same email into the writer's own project only", async () => {
     const api = other();
-    const posted = await api.post('/contacts').send({ email: 'private@example.test', subscribed: false, data: { plan: 'mine' } }).expect(201);
+    const posted = await api
+      .post('/contacts')
+      .send({ email: 'private@example.test', subscribed: false, data: { plan: 'mine' } })
+      .expect(201);
     const tracked = await api.track({ email: 'private@example.test', event: 'secret-event' }).expect(200);
     expect(posted.body.id).not.toBe(contactId);
     expect(tracked.body.data.contact).toBe(posted.body.id);

@@ -9,7 +9,8 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-const stateOf = async (id: string) => (await query<{ subscribed: boolean }>(stack, 'select subscribed from contacts where id = ?', [id]))[0]!.subscribed;
+const stateOf = async (id: string) =>
+  (await query<{ subscribed: boolean }>(stack, 'select subscribed from contacts where id = ?', [id]))[0]!.subscribed;
 
 describe('contact subscription state machine', () => {
   it('starts new contacts subscribed on POST /contacts and /v1/track, without a flip event', async () => {
@@ -26,11 +27,27 @@ describe('contact subscription state machine', () => {
   });
 
   it('starts contacts created for /v1/send unsubscribed (defaultSubscribed false)', async () => {
-    const { project: { id: projectId } } = await tenant(stack);
-    const { contact, isNew } = await upsertContact(stack.deps.orm.em.fork(), projectId, { email: 'sent@example.test' }, { defaultSubscribed: false });
+    const {
+      project: { id: projectId },
+    } = await tenant(stack);
+    const { contact, isNew } = await upsertContact(
+      stack.deps.orm.em.fork(),
+      projectId,
+      { email: 'sent@example.test' },
+      { defaultSubscribed: false },
+    );
     expect({ isNew, subscribed: contact.subscribed }).toEqual({ isNew: true, subscribed: false });
-    const again = await upsertContact(stack.deps.orm.em.fork(), projectId, { email: 'sent@example.test', subscribed: true }, { defaultSubscribed: false });
-    expect({ isNew: again.isNew, subscribed: again.contact.subscribed, flip: again.flip }).toEqual({ isNew: false, subscribed: true, flip: 'contact.subscribed' });
+    const again = await upsertContact(
+      stack.deps.orm.em.fork(),
+      projectId,
+      { email: 'sent@example.test', subscribed: true },
+      { defaultSubscribed: false },
+    );
+    expect({ isNew: again.isNew, subscribed: again.contact.subscribed, flip: again.flip }).toEqual({
+      isNew: false,
+      subscribed: true,
+      flip: 'contact.subscribed',
+    });
   });
 
   it('emits one event per flip, whichever endpoint flips it, and none when the state is unchanged', async () => {
@@ -45,7 +62,13 @@ describe('contact subscription state machine', () => {
     await c.post('/events/track').send({ email: 'flip@example.test', event: 'back', subscribed: true }).expect(200);
     await c.track({ email: 'flip@example.test', event: 'noop', subscribed: true }).expect(200);
     expect(await eventNamesOf(stack, id)).toEqual([
-      'contact.unsubscribed', 'contact.subscribed', 'contact.unsubscribed', 'quit', 'contact.subscribed', 'back', 'noop',
+      'contact.unsubscribed',
+      'contact.subscribed',
+      'contact.unsubscribed',
+      'quit',
+      'contact.subscribed',
+      'back',
+      'noop',
     ]);
   });
 
@@ -54,14 +77,20 @@ describe('contact subscription state machine', () => {
     const { body } = await c.post('/contacts').send({ email: 'out@example.test', subscribed: false }).expect(201);
     const res = await c.track({ email: 'out@example.test', event: 'opened-app', subscribed: false }).expect(200);
     await c.track({ email: 'out@example.test', event: 'visited' }).expect(200);
-    await c.post('/contacts').send({ email: 'out@example.test', data: { x: 1 } }).expect(200);
+    await c
+      .post('/contacts')
+      .send({ email: 'out@example.test', data: { x: 1 } })
+      .expect(200);
     expect(res.body.data.contact).toBe(body.id);
     expect(await stateOf(body.id)).toBe(false);
     expect(await eventNamesOf(stack, body.id)).toEqual(['opened-app', 'visited']);
   });
 
   it('commits the flip event with the contact change, or neither', async () => {
-    const { c, project: { id: projectId } } = await tenant(stack);
+    const {
+      c,
+      project: { id: projectId },
+    } = await tenant(stack);
     const { body } = await c.post('/contacts').send({ email: 'atomic@example.test' }).expect(201);
     const em = stack.deps.orm.em.fork();
     await expect(
@@ -72,7 +101,12 @@ describe('contact subscription state machine', () => {
     ).rejects.toThrow('the caller fails');
     expect(await stateOf(body.id)).toBe(true);
     expect(await eventNamesOf(stack, body.id)).toEqual([]);
-    await upsertContact(stack.deps.orm.em.fork(), projectId, { email: 'atomic@example.test', subscribed: false }, { defaultSubscribed: true });
+    await upsertContact(
+      stack.deps.orm.em.fork(),
+      projectId,
+      { email: 'atomic@example.test', subscribed: false },
+      { defaultSubscribed: true },
+    );
     expect(await stateOf(body.id)).toBe(false);
     expect(await eventNamesOf(stack, body.id)).toEqual(['contact.unsubscribed']);
   });

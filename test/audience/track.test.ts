@@ -18,17 +18,33 @@ describe('POST /v1/track', () => {
   it('creates the contact and the event and answers with the envelope', async () => {
     const { c, project } = await tenant(stack);
     const before = Date.now();
-    const res = await c.track({ email: 'Signup@Example.test', event: 'signed-up', data: { plan: 'pro', promo: { value: 'X', persistent: false } } });
+    const res = await c.track({
+      email: 'Signup@Example.test',
+      event: 'signed-up',
+      data: { plan: 'pro', promo: { value: 'X', persistent: false } },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       success: true,
-      data: { contact: expect.stringMatching(/^[0-9a-f-]{36}$/), event: expect.stringMatching(/^[0-9a-f-]{36}$/), timestamp: expect.any(String) },
+      data: {
+        contact: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        event: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        timestamp: expect.any(String),
+      },
     });
     expect(new Date(res.body.data.timestamp).getTime()).toBeGreaterThanOrEqual(before - 1000);
     const [event] = await query<{ project_id: string; contact_id: string; name: string; data: object; dispatched_at: string | null }>(
-      stack, 'select * from events where id = ?', [res.body.data.event],
+      stack,
+      'select * from events where id = ?',
+      [res.body.data.event],
     );
-    expect(event).toMatchObject({ project_id: project.id, contact_id: res.body.data.contact, name: 'signed-up', data: { plan: 'pro', promo: 'X' }, dispatched_at: null });
+    expect(event).toMatchObject({
+      project_id: project.id,
+      contact_id: res.body.data.contact,
+      name: 'signed-up',
+      data: { plan: 'pro', promo: 'X' },
+      dispatched_at: null,
+    });
     const contact = await c.get(`/contacts/${res.body.data.contact}`).expect(200);
     expect(contact.body).toMatchObject({ email: 'signup@example.test', subscribed: true, data: { plan: 'pro' } });
   });
@@ -42,26 +58,38 @@ describe('POST /v1/track', () => {
     expect(await countOf(stack, 'events', project.id)).toBe(2);
   });
 
-  it.each(['email.sent', 'email.anything', 'contact.subscribed', 'contact.unsubscribed', 'segment.vip.entry', 'segment.big-spenders.exit', ' email.open '])(
-    'refuses the reserved name %j with 422 reserved_event, storing nothing',
+  it.each([
+    'email.sent',
+    'email.anything',
+    'contact.subscribed',
+    'contact.unsubscribed',
+    'segment.vip.entry',
+    'segment.big-spenders.exit',
+    ' email.open ',
+  ])('refuses the reserved name %j with 422 reserved_event, storing nothing', async (event) => {
+    const { c, project } = await tenant(stack);
+    const res = await c.track({ email: 'r@example.test', event });
+    expect(res.status).toBe(422);
+    expect(res.body.error.code).toBe('VALIDATION_ERROR');
+    expect(res.body.error.errors).toEqual([expect.objectContaining({ field: 'event', code: 'reserved_event' })]);
+    await nothingStored(project.id);
+  });
+
+  it.each(['contact.created', 'segment.vip', 'emails.sent', 'segment..entry.x', 'Email.sent'])(
+    'accepts the unreserved name %j',
     async (event) => {
-      const { c, project } = await tenant(stack);
-      const res = await c.track({ email: 'r@example.test', event });
-      expect(res.status).toBe(422);
-      expect(res.body.error.code).toBe('VALIDATION_ERROR');
-      expect(res.body.error.errors).toEqual([expect.objectContaining({ field: 'event', code: 'reserved_event' })]);
-      await nothingStored(project.id);
+      const { c } = await tenant(stack);
+      expect((await c.track({ email: 'ok@example.test', event })).status).toBe(200);
     },
   );
 
-  it.each(['contact.created', 'segment.vip', 'emails.sent', 'segment..entry.x', 'Email.sent'])('accepts the unreserved name %j', async (event) => {
-    const { c } = await tenant(stack);
-    expect((await c.track({ email: 'ok@example.test', event })).status).toBe(200);
-  });
-
   it('refuses a lone UTF-16 surrogate in a value or a key with 422, storing nothing', async () => {
     const { c, project } = await tenant(stack);
-    for (const [data, field] of [[{ note: 'a\ud800' }, 'data.note'], [{ ['k\udc00']: 1 }, 'data.k\udc00'], [{ list: ['ok', '\udbff'] }, 'data.list.1']] as const) {
+    for (const [data, field] of [
+      [{ note: 'a\ud800' }, 'data.note'],
+      [{ ['k\udc00']: 1 }, 'data.k\udc00'],
+      [{ list: ['ok', '\udbff'] }, 'data.list.1'],
+    ] as const) {
       const res = await c.track({ email: 's@example.test', event: 'x', data });
       expect(res.status).toBe(422);
       expect(res.body.error.errors).toEqual([expect.objectContaining({ field, code: 'invalid_string' })]);
@@ -107,12 +135,19 @@ describe('POST /v1/track', () => {
 describe('POST /events/track', () => {
   it('behaves as /v1/track with the secret key, and refuses the public key', async () => {
     const { c, project } = await tenant(stack);
-    const res = await c.post('/events/track').send({ email: 'dash@example.test', event: 'manual', data: { a: 1 } }).expect(200);
+    const res = await c
+      .post('/events/track')
+      .send({ email: 'dash@example.test', event: 'manual', data: { a: 1 } })
+      .expect(200);
     expect(res.body).toMatchObject({ success: true, data: { contact: expect.any(String), event: expect.any(String) } });
     const reserved = await c.post('/events/track').send({ email: 'dash@example.test', event: 'email.click' });
     expect(reserved.status).toBe(422);
     expect(reserved.body.error.errors[0].code).toBe('reserved_event');
-    const wrongKey = await stack.http().post('/events/track').set('Authorization', `Bearer ${project.public}`).send({ email: 'p@example.test', event: 'x' });
+    const wrongKey = await stack
+      .http()
+      .post('/events/track')
+      .set('Authorization', `Bearer ${project.public}`)
+      .send({ email: 'p@example.test', event: 'x' });
     expect(wrongKey.status).toBe(401);
     expect(await countOf(stack, 'events', project.id)).toBe(1);
     expect(await countOf(stack, 'contacts', project.id)).toBe(1);

@@ -19,11 +19,17 @@ export interface Engine {
 }
 
 export async function startDispatcher(stack: TestStack): Promise<EventDispatcher> {
-  const dispatcher = new EventDispatcher(stack.deps.orm, stack.deps.config.DATABASE_URL, [automationTrigger(stack.deps)], stack.deps.logger, {
-    pollIntervalMs: 500,
-    retryBaseMs: 200,
-    retryMaxMs: 1_000,
-  });
+  const dispatcher = new EventDispatcher(
+    stack.deps.orm,
+    stack.deps.config.DATABASE_URL,
+    [automationTrigger(stack.deps)],
+    stack.deps.logger,
+    {
+      pollIntervalMs: 500,
+      retryBaseMs: 200,
+      retryMaxMs: 1_000,
+    },
+  );
   await dispatcher.start();
   return dispatcher;
 }

@@ -11,7 +11,24 @@ import { sendStepEmail } from '../../src/modules/automations/run/send-email';
 import { Contact } from '../../src/modules/contacts/entities';
 import { recordHistory } from './histories';
 import { startEngine, type Engine } from './engine';
-import { addContact, addStep, allOf, chain, connect, createWorkflow, enable, executionIn, executionsOf, filter, getExecution, linearWorkflow, senderDomain, startExecution, waitingAt, type Body } from './helpers';
+import {
+  addContact,
+  addStep,
+  allOf,
+  chain,
+  connect,
+  createWorkflow,
+  enable,
+  executionIn,
+  executionsOf,
+  filter,
+  getExecution,
+  linearWorkflow,
+  senderDomain,
+  startExecution,
+  waitingAt,
+  type Body,
+} from './helpers';
 import { tenant, type Tenant } from '../helpers/tenants';
 
 const MINUTE = 60_000;
@@ -28,7 +45,11 @@ beforeAll(async () => {
 afterAll(() => engine?.close());
 
 const contactData = async (contactId: string) =>
-  (await sql<{ data: Record<string, unknown>; subscribed: boolean }>(stack, 'select data, subscribed from contacts where id = ?', [contactId]))[0]!;
+  (
+    await sql<{ data: Record<string, unknown>; subscribed: boolean }>(stack, 'select data, subscribed from contacts where id = ?', [
+      contactId,
+    ])
+  )[0]!;
 
 const temporalStatus = async (e: Body) => (await env.client.workflow.getHandle(e.temporalWorkflowId as string).describe()).status.name;
 
@@ -37,7 +58,9 @@ const historyOf = (e: Body) => e.stepHistory as Array<Record<string, unknown> & 
 /** Every event the project tracked so far has been handed to the engine. */
 const eventsDispatched = (projectId: string) =>
   waitFor('the events to be dispatched', async () => {
-    const [row] = await sql<{ n: string }>(stack, 'select count(*) as n from events where project_id = ? and dispatched_at is null', [projectId]);
+    const [row] = await sql<{ n: string }>(stack, 'select count(*) as n from events where project_id = ? and dispatched_at is null', [
+      projectId,
+    ]);
     return Number(row!.n) === 0 ? true : undefined;
   });
 
@@ -58,7 +81,12 @@ describe('step types (time-skipping)', () => {
     const [delay, update] = historyOf(done);
     expect(delay).toMatchObject({ stepId: stepIds[0], type: 'DELAY', status: 'COMPLETED', error: null });
     expect(Date.parse(delay!.completedAt!) - Date.parse(delay!.startedAt)).toBeGreaterThanOrEqual(3 * DAY);
-    expect(update).toMatchObject({ stepId: stepIds[1], type: 'UPDATE_CONTACT', status: 'COMPLETED', output: { subscriptionChanged: null } });
+    expect(update).toMatchObject({
+      stepId: stepIds[1],
+      type: 'UPDATE_CONTACT',
+      status: 'COMPLETED',
+      output: { subscriptionChanged: null },
+    });
     expect((await contactData(contactId)).data).toEqual({ stage: 'nurtured', keep: 'kept' });
     expect(await temporalStatus(done)).toBe('COMPLETED');
     await recordHistory(env, done, 'delay-update-contact');
@@ -140,17 +168,41 @@ describe('step types (time-skipping)', () => {
     ];
     for (const [email, data] of signups) await t.c.track({ email, event: 'signup', data }).expect(200);
     const outcome = async (email: string) => {
-      const [contact] = await sql<{ id: string }>(stack, 'select id from contacts where project_id = ? and email = ?', [t.project.id, email]);
-      const started = await waitFor('the triggered execution', async () => (await executionsOf(t, workflow.id)).find((e) => e.contactId === contact!.id));
+      const [contact] = await sql<{ id: string }>(stack, 'select id from contacts where project_id = ? and email = ?', [
+        t.project.id,
+        email,
+      ]);
+      const started = await waitFor('the triggered execution', async () =>
+        (await executionsOf(t, workflow.id)).find((e) => e.contactId === contact!.id),
+      );
       const done = await executionIn(t, workflow.id, started.id, ['COMPLETED', 'EXITED', 'FAILED']);
       return [done.status, done.exitReason, historyOf(done).map((h) => [h.stepId, h.output])];
     };
     expect(await outcome('ann@example.test')).toEqual([
-      'COMPLETED', null, [[isPro, { branch: 'yes' }], [manySeats, { branch: 'yes' }], [gold, { subscriptionChanged: null }]],
+      'COMPLETED',
+      null,
+      [
+        [isPro, { branch: 'yes' }],
+        [manySeats, { branch: 'yes' }],
+        [gold, { subscriptionChanged: null }],
+      ],
     ]);
-    expect(await outcome('bob@example.test')).toEqual(['EXITED', 'not pro', [[isPro, { branch: 'no' }], [notPro, null]]]);
+    expect(await outcome('bob@example.test')).toEqual([
+      'EXITED',
+      'not pro',
+      [
+        [isPro, { branch: 'no' }],
+        [notPro, null],
+      ],
+    ]);
     expect(await outcome('cat@example.test')).toEqual([
-      'EXITED', 'few seats', [[isPro, { branch: 'yes' }], [manySeats, { branch: 'no' }], [fewSeats, null]],
+      'EXITED',
+      'few seats',
+      [
+        [isPro, { branch: 'yes' }],
+        [manySeats, { branch: 'no' }],
+        [fewSeats, null],
+      ],
     ]);
   });
 
@@ -158,13 +210,27 @@ describe('step types (time-skipping)', () => {
     const t = await tenant(stack);
     const contactId = await addContact(t, 'ann@example.test');
     const withPath = await createWorkflow(t, { name: 'Nudge' });
-    const [wait, nudge] = await chain(t, withPath.id, [['WAIT_FOR_EVENT', { eventName: 'paid', timeout: 2 * 86_400 }]]).then(async ([w]) => [
-      w!,
-      (await t.c.post(`/workflows/${withPath.id}/steps`).send({ type: 'UPDATE_CONTACT', config: { data: { nudged: true } } }).expect(201)).body.id,
-    ]);
+    const [wait, nudge] = await chain(t, withPath.id, [['WAIT_FOR_EVENT', { eventName: 'paid', timeout: 2 * 86_400 }]]).then(
+      async ([w]) => [
+        w!,
+        (
+          await t.c
+            .post(`/workflows/${withPath.id}/steps`)
+            .send({ type: 'UPDATE_CONTACT', config: { data: { nudged: true } } })
+            .expect(201)
+        ).body.id,
+      ],
+    );
     await connect(t, withPath.id, wait!, nudge, { outcome: 'TIMEOUT' });
     await enable(t, withPath.id);
-    const without = await linearWorkflow(t, [['WAIT_FOR_EVENT', { eventName: 'paid', timeout: 60 }], ['UPDATE_CONTACT', { data: { paid: true } }]], { name: 'Plain' });
+    const without = await linearWorkflow(
+      t,
+      [
+        ['WAIT_FOR_EVENT', { eventName: 'paid', timeout: 60 }],
+        ['UPDATE_CONTACT', { data: { paid: true } }],
+      ],
+      { name: 'Plain' },
+    );
 
     const a = await startExecution(t, withPath.id, { contactId });
     const b = await startExecution(t, without.workflow.id, { contactId });
@@ -186,9 +252,16 @@ describe('step types (time-skipping)', () => {
   it('sends a SEND_EMAIL step through the delivery path, rendered with the contact and the context', async () => {
     const t = await tenant(stack);
     const domain = await senderDomain(stack, t.project);
-    const template = await t.c.post('/templates').send({
-      name: 'Welcome', subject: 'Welcome {{ name }}', body: '<p>Your code: {{ coupon }}</p>', from: `hello@${domain}`, type: 'TRANSACTIONAL',
-    }).expect(201);
+    const template = await t.c
+      .post('/templates')
+      .send({
+        name: 'Welcome',
+        subject: 'Welcome {{ name }}',
+        body: '<p>Your code: {{ coupon }}</p>',
+        from: `hello@${domain}`,
+        type: 'TRANSACTIONAL',
+      })
+      .expect(201);
     const contactId = await addContact(t, 'reader@example.test', { name: 'Ann' });
     const { workflow, stepIds } = await linearWorkflow(t, [
       ['SEND_EMAIL', { templateId: template.body.id }],
@@ -199,12 +272,32 @@ describe('step types (time-skipping)', () => {
     const [toContact, toOps] = historyOf(done);
     expect(toContact!.output).toEqual({ emailId: expect.any(String), to: 'reader@example.test' });
     expect(toOps!.output).toEqual({ emailId: expect.any(String), to: 'ops@example.test' });
-    const rows = await sql<{ id: string; contact_id: string | null; source_type: string; workflow_execution_id: string; workflow_step_id: string }>(
-      stack, 'select id, contact_id, source_type, workflow_execution_id, workflow_step_id from emails where project_id = ? order by to_address desc', [t.project.id],
+    const rows = await sql<{
+      id: string;
+      contact_id: string | null;
+      source_type: string;
+      workflow_execution_id: string;
+      workflow_step_id: string;
+    }>(
+      stack,
+      'select id, contact_id, source_type, workflow_execution_id, workflow_step_id from emails where project_id = ? order by to_address desc',
+      [t.project.id],
     );
     expect(rows).toEqual([
-      { id: (toContact!.output as { emailId: string }).emailId, contact_id: contactId, source_type: 'WORKFLOW', workflow_execution_id: started.id, workflow_step_id: stepIds[0] },
-      { id: (toOps!.output as { emailId: string }).emailId, contact_id: null, source_type: 'WORKFLOW', workflow_execution_id: started.id, workflow_step_id: stepIds[1] },
+      {
+        id: (toContact!.output as { emailId: string }).emailId,
+        contact_id: contactId,
+        source_type: 'WORKFLOW',
+        workflow_execution_id: started.id,
+        workflow_step_id: stepIds[0],
+      },
+      {
+        id: (toOps!.output as { emailId: string }).emailId,
+        contact_id: null,
+        source_type: 'WORKFLOW',
+        workflow_execution_id: started.id,
+        workflow_step_id: stepIds[1],
+      },
     ]);
     const mail = await waitForMail(stack.smtp, 'reader@example.test', /Welcome Ann/);
     expect(mail.html).toContain('Your code: WELCOME10');
@@ -213,17 +306,33 @@ describe('step types (time-skipping)', () => {
     // The step run again (an activity retried after a lost completion) finds its email instead of making another.
     const em = stack.deps.orm.em.fork();
     const live = {
-      execution: (await em.findOneOrFail(AutomationExecution, { id: started.id })),
+      execution: await em.findOneOrFail(AutomationExecution, { id: started.id }),
       contact: await em.findOneOrFail(Contact, { id: contactId }),
     };
-    const again = await sendStepEmail(stack.deps.config, em, live, { id: stepIds[0]!, config: { templateId: template.body.id } }, { coupon: 'WELCOME10' });
+    const again = await sendStepEmail(
+      stack.deps.config,
+      em,
+      live,
+      { id: stepIds[0]!, config: { templateId: template.body.id } },
+      { coupon: 'WELCOME10' },
+    );
     expect(again).toEqual(toContact!.output);
     expect(await sql(stack, 'select id from emails where workflow_execution_id = ?', [started.id])).toHaveLength(2);
     // A late attempt of the activity (an earlier state of the run) changes nothing and stands down.
     const [before] = await sql(stack, 'select * from automation_executions where id = ?', [started.id]);
     const state = {
-      executionId: started.id, seq: 1, status: 'RUNNING' as const, currentStepId: stepIds[0]!, stepBegins: false, waitingFor: null, context: {},
-      history: [], exitReason: null, error: null, ended: false, temporalRunId: 'stale',
+      executionId: started.id,
+      seq: 1,
+      status: 'RUNNING' as const,
+      currentStepId: stepIds[0]!,
+      stepBegins: false,
+      waitingFor: null,
+      context: {},
+      history: [],
+      exitReason: null,
+      error: null,
+      ended: false,
+      temporalRunId: 'stale',
     };
     const stale = await createAutomationActivities(stack.deps)
       .sendAutomationEmail({ executionId: started.id, stepId: stepIds[0]!, config: { templateId: template.body.id }, context: {}, state })
@@ -236,9 +345,17 @@ describe('step types (time-skipping)', () => {
   it('fails the execution with the error when a step cannot succeed', async () => {
     const t = await tenant(stack);
     const domain = await senderDomain(stack, t.project);
-    const template = (await t.c.post('/templates').send({ name: 'T', subject: 'S', body: '<p>B</p>', from: `hello@${domain}` }).expect(201)).body;
+    const template = (
+      await t.c
+        .post('/templates')
+        .send({ name: 'T', subject: 'S', body: '<p>B</p>', from: `hello@${domain}` })
+        .expect(201)
+    ).body;
     const contactId = await addContact(t, 'ann@example.test');
-    const { workflow, stepIds } = await linearWorkflow(t, [['DELAY', { amount: 1, unit: 'hours' }], ['SEND_EMAIL', { templateId: template.id }]]);
+    const { workflow, stepIds } = await linearWorkflow(t, [
+      ['DELAY', { amount: 1, unit: 'hours' }],
+      ['SEND_EMAIL', { templateId: template.id }],
+    ]);
     const started = await startExecution(t, workflow.id, { contactId });
     await waitingAt(t, workflow.id, started.id, stepIds[0]!);
     // The API refuses to delete a template in use; a template that is gone all the same fails the step.
@@ -258,11 +375,18 @@ describe('UPDATE_CONTACT at the limits of data (time-skipping)', () => {
   it('fails the execution, once, when the update would give the project a 1,001st custom field', async () => {
     const t = await tenant(stack);
     const contactId = await addContact(t, 'ann@example.test', { plan: 'free' });
-    const { workflow, stepIds } = await linearWorkflow(t, [['DELAY', { amount: 1, unit: 'hours' }], ['UPDATE_CONTACT', { data: { plan: 'pro', brand_new: 1 } }]]);
+    const { workflow, stepIds } = await linearWorkflow(t, [
+      ['DELAY', { amount: 1, unit: 'hours' }],
+      ['UPDATE_CONTACT', { data: { plan: 'pro', brand_new: 1 } }],
+    ]);
     const started = await startExecution(t, workflow.id, { contactId });
     await waitingAt(t, workflow.id, started.id, stepIds[0]!);
     // The project reaches its 1,000 fields while the execution waits.
-    await sql(stack, `insert into contact_fields (project_id, key, type, created_at) select ?, 'f' || k, 'string', now() from generate_series(1, 999) k`, [t.project.id]);
+    await sql(
+      stack,
+      `insert into contact_fields (project_id, key, type, created_at) select ?, 'f' || k, 'string', now() from generate_series(1, 999) k`,
+      [t.project.id],
+    );
     await env.sleep(2 * 60 * MINUTE);
     const failed = await executionIn(t, workflow.id, started.id, ['FAILED']);
     expect(failed.error).toBe('A project has at most 1000 distinct custom fields');
@@ -277,10 +401,16 @@ describe('executions', () => {
     const t = await tenant(stack);
     const contactId = await addContact(t, 'ann@example.test');
     const other = await addContact(t, 'bob@example.test');
-    const { workflow, stepIds } = await linearWorkflow(t, [['DELAY', { amount: 1, unit: 'days' }], ['UPDATE_CONTACT', { data: { version: 1 } }]]);
+    const { workflow, stepIds } = await linearWorkflow(t, [
+      ['DELAY', { amount: 1, unit: 'days' }],
+      ['UPDATE_CONTACT', { data: { version: 1 } }],
+    ]);
     const first = await startExecution(t, workflow.id, { contactId });
     await waitingAt(t, workflow.id, first.id, stepIds[0]!);
-    await t.c.patch(`/workflows/${workflow.id}/steps/${stepIds[1]}`).send({ config: { data: { version: 2 } } }).expect(200);
+    await t.c
+      .patch(`/workflows/${workflow.id}/steps/${stepIds[1]}`)
+      .send({ config: { data: { version: 2 } } })
+      .expect(200);
     const second = await startExecution(t, workflow.id, { contactId: other });
     await waitingAt(t, workflow.id, second.id, stepIds[0]!);
     await env.sleep(DAY + MINUTE);
@@ -292,7 +422,10 @@ describe('executions', () => {
 
   it('are cancelled one by one or all at once: Temporal workflows cancelled, records CANCELLED at their step', async () => {
     const t = await tenant(stack);
-    const { workflow, stepIds } = await linearWorkflow(t, [['DELAY', { amount: 1, unit: 'days' }], ['UPDATE_CONTACT', { data: { reached: true } }]]);
+    const { workflow, stepIds } = await linearWorkflow(t, [
+      ['DELAY', { amount: 1, unit: 'days' }],
+      ['UPDATE_CONTACT', { data: { reached: true } }],
+    ]);
     const ids: string[] = [];
     for (const email of ['a@example.test', 'b@example.test', 'c@example.test']) {
       const e = await startExecution(t, workflow.id, { contactId: await addContact(t, email) });
@@ -316,17 +449,22 @@ describe('executions', () => {
     await t.c.delete(`/workflows/${workflow.id}`).expect(204);
   });
 
-  it("end quietly when their record goes with the contact, without acting for it", async () => {
+  it('end quietly when their record goes with the contact, without acting for it', async () => {
     const t = await tenant(stack);
     const contactId = await addContact(t, 'ann@example.test');
-    const { workflow, stepIds } = await linearWorkflow(t, [['DELAY', { amount: 1, unit: 'hours' }], ['UPDATE_CONTACT', { data: { reached: true } }]]);
+    const { workflow, stepIds } = await linearWorkflow(t, [
+      ['DELAY', { amount: 1, unit: 'hours' }],
+      ['UPDATE_CONTACT', { data: { reached: true } }],
+    ]);
     const started = await startExecution(t, workflow.id, { contactId });
     await waitingAt(t, workflow.id, started.id, stepIds[0]!);
     await t.c.delete(`/contacts/${contactId}`).expect(204);
     expect(await sql(stack, 'select id from automation_executions where id = ?', [started.id])).toEqual([]);
     await env.sleep(2 * 60 * MINUTE);
     const handle = env.client.workflow.getHandle(started.temporalWorkflowId as string);
-    expect(await waitFor('the run to end', async () => ((await handle.describe()).status.name === 'COMPLETED' ? true : undefined))).toBe(true);
+    expect(await waitFor('the run to end', async () => ((await handle.describe()).status.name === 'COMPLETED' ? true : undefined))).toBe(
+      true,
+    );
     expect(await handle.result()).toEqual({ status: 'GONE', steps: 2 });
   });
 
@@ -334,8 +472,14 @@ describe('executions', () => {
     const t = await tenant(stack);
     const contactId = await addContact(t, 'ann@example.test', {}, false);
     const flip = await linearWorkflow(t, [['UPDATE_CONTACT', { subscribed: true }]], { name: 'Resubscribe', eventName: 'never' });
-    const welcomeBack = await linearWorkflow(t, [['UPDATE_CONTACT', { data: { welcomedBack: true } }]], { name: 'Welcome back', eventName: 'contact.subscribed' });
-    const onLeave = await linearWorkflow(t, [['UPDATE_CONTACT', { data: { left: true } }]], { name: 'Goodbye', eventName: 'contact.unsubscribed' });
+    const welcomeBack = await linearWorkflow(t, [['UPDATE_CONTACT', { data: { welcomedBack: true } }]], {
+      name: 'Welcome back',
+      eventName: 'contact.subscribed',
+    });
+    const onLeave = await linearWorkflow(t, [['UPDATE_CONTACT', { data: { left: true } }]], {
+      name: 'Goodbye',
+      eventName: 'contact.unsubscribed',
+    });
 
     const started = await startExecution(t, flip.workflow.id, { contactId });
     const done = await executionIn(t, flip.workflow.id, started.id, ['COMPLETED']);
@@ -395,7 +539,10 @@ describe('re-entry', () => {
     await executionIn(t, workflow.id, first!.id, ['COMPLETED']);
     await t.c.track({ email: 'ann@example.test', event: 'signup' }).expect(200);
     const second = await waitFor('the second entry', async () => (await executionsOf(t, workflow.id)).find((e) => e.entry === 2));
-    expect(second).toMatchObject({ status: expect.stringMatching(/RUNNING|WAITING/), temporalWorkflowId: `automation:${workflow.id}:${contactId}:2` });
+    expect(second).toMatchObject({
+      status: expect.stringMatching(/RUNNING|WAITING/),
+      temporalWorkflowId: `automation:${workflow.id}:${contactId}:2`,
+    });
     expect(first!.temporalWorkflowId).toBe(`automation:${workflow.id}:${contactId}`);
   });
 
@@ -411,7 +558,10 @@ describe('re-entry', () => {
            step_started_at, context, definition, temporal_workflow_id)
          values (gen_random_uuid(), now(), now(), ?, ?, ?, ?, ?, ?, now(), '{}', '{}', 'x')`,
         [t.project.id, workflow.id, contactId, entry, reentry, status],
-      ).then(() => 'inserted', (err: Error) => err.message);
+      ).then(
+        () => 'inserted',
+        (err: Error) => err.message,
+      );
     expect(await insert(2, true, 'WAITING')).toMatch(/automation_executions_active_unique/);
     expect(await insert(1, true, 'COMPLETED')).toMatch(/automation_executions_entry_unique/);
     expect(await insert(2, false, 'COMPLETED')).toMatch(/check/);
@@ -427,7 +577,10 @@ describe('WAIT_FOR_EVENT look-back', () => {
     const late = await startStack({ temporal: gatewayFor(env, `automation-late-${randomBytes(4).toString('hex')}`) });
     try {
       const t: Tenant = await tenant(late);
-      const { workflow, stepIds } = await linearWorkflow(t, [['WAIT_FOR_EVENT', { eventName: 'paid' }], ['UPDATE_CONTACT', { data: { paid: true } }]]);
+      const { workflow, stepIds } = await linearWorkflow(t, [
+        ['WAIT_FOR_EVENT', { eventName: 'paid' }],
+        ['UPDATE_CONTACT', { data: { paid: true } }],
+      ]);
       const contactId = await addContact(t, 'ann@example.test');
       const started = await startExecution(t, workflow.id, { contactId });
       const event = (await t.c.track({ email: 'ann@example.test', event: 'paid', data: { amount: 5 } }).expect(200)).body.data.event;
@@ -437,7 +590,10 @@ describe('WAIT_FOR_EVENT look-back', () => {
       const worker = await startWorker(late.deps, env.nativeConnection);
       try {
         const done = await executionIn(t, workflow.id, started.id, ['COMPLETED']);
-        expect(historyOf(done)[0]).toMatchObject({ stepId: stepIds[0], output: { eventId: event, eventName: 'paid', data: { amount: 5 } } });
+        expect(historyOf(done)[0]).toMatchObject({
+          stepId: stepIds[0],
+          output: { eventId: event, eventName: 'paid', data: { amount: 5 } },
+        });
         expect(done.context).toEqual({ amount: 5 });
       } finally {
         await worker.stop();

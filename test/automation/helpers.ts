@@ -57,17 +57,25 @@ export async function getExecution(t: Tenant, workflowId: string, executionId: s
 
 /** Waits until the execution is in one of `statuses` (real time), and returns it. */
 export const executionIn = (t: Tenant, workflowId: string, executionId: string, statuses: string[], timeoutMs = 20_000) =>
-  waitFor(`execution ${executionId} to be ${statuses.join(' or ')}`, async () => {
-    const e = await getExecution(t, workflowId, executionId);
-    return statuses.includes(e.status as string) ? e : undefined;
-  }, timeoutMs);
+  waitFor(
+    `execution ${executionId} to be ${statuses.join(' or ')}`,
+    async () => {
+      const e = await getExecution(t, workflowId, executionId);
+      return statuses.includes(e.status as string) ? e : undefined;
+    },
+    timeoutMs,
+  );
 
 /** Waits until the execution is WAITING at `stepId`. */
 export const waitingAt = (t: Tenant, workflowId: string, executionId: string, stepId: string) =>
-  waitFor(`execution ${executionId} to wait at ${stepId}`, async () => {
-    const e = await getExecution(t, workflowId, executionId);
-    return e.status === 'WAITING' && e.currentStepId === stepId ? e : undefined;
-  }, 20_000);
+  waitFor(
+    `execution ${executionId} to wait at ${stepId}`,
+    async () => {
+      const e = await getExecution(t, workflowId, executionId);
+      return e.status === 'WAITING' && e.currentStepId === stepId ? e : undefined;
+    },
+    20_000,
+  );
 
 export async function executionsOf(t: Tenant, workflowId: string): Promise<Body[]> {
   const res = await t.c.get(`/workflows/${workflowId}/executions?pageSize=100`);

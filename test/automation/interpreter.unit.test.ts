@@ -8,7 +8,11 @@ import { describeStep, stepSummary } from '../../workflows/automation/describe';
 const step = (id: string, type: StepSnapshot['type'], config: object = {}, name: string | null = null) =>
   ({ id, name, type, config }) as StepSnapshot;
 const edge = (fromStepId: string, toStepId: string, extra: Partial<TransitionSnapshot> = {}): TransitionSnapshot => ({
-  fromStepId, toStepId, branch: null, outcome: null, ...extra,
+  fromStepId,
+  toStepId,
+  branch: null,
+  outcome: null,
+  ...extra,
 });
 const stepId = (next: Next) => (next.kind === 'step' ? next.step.id : next.status);
 
@@ -71,7 +75,9 @@ describe('step interpreter', () => {
     expect(nextStep(definition, at('bye'), { kind: 'done' })).toEqual({ kind: 'end', status: 'EXITED', reason: 'not a pro' });
     const bare = step('x', 'EXIT', {}, 'Stop');
     expect(nextStep({ ...definition, steps: [bare] }, bare, { kind: 'done' })).toEqual({
-      kind: 'end', status: 'EXITED', reason: 'Reached EXIT step Stop',
+      kind: 'end',
+      status: 'EXITED',
+      reason: 'Reached EXIT step Stop',
     });
   });
 
@@ -90,7 +96,9 @@ describe('step interpreter', () => {
     expect(stepSummary('Welcome series', 3, step('d', 'DELAY', { amount: 2, unit: 'days' }))).toBe('Welcome series: step 3, DELAY 2 days');
     expect(describeStep(step('d', 'DELAY', { amount: 1, unit: 'hours' }))).toBe('DELAY 1 hour');
     expect(describeStep(at('wait'))).toBe('WAIT_FOR_EVENT paid (timeout 2 days)');
-    expect(describeStep(step('w', 'WAIT_FOR_EVENT', { eventName: 'x', timeout: 90 }, 'Nudge'))).toBe('"Nudge" WAIT_FOR_EVENT x (timeout 90 seconds)');
+    expect(describeStep(step('w', 'WAIT_FOR_EVENT', { eventName: 'x', timeout: 90 }, 'Nudge'))).toBe(
+      '"Nudge" WAIT_FOR_EVENT x (timeout 90 seconds)',
+    );
   });
 });
 
@@ -104,7 +112,9 @@ describe('graph rules', () => {
   });
 
   it('allows branch only from CONDITION and requires it there', () => {
-    expect(problem({ fromStepId: 'welcome', toStepId: 'nudge', branch: 'yes' })).toMatch(/branch is only for transitions leaving a CONDITION step/);
+    expect(problem({ fromStepId: 'welcome', toStepId: 'nudge', branch: 'yes' })).toMatch(
+      /branch is only for transitions leaving a CONDITION step/,
+    );
     expect(problem({ fromStepId: 'check', toStepId: 'nudge' }, [])).toMatch(/needs branch "yes" or "no"/);
   });
 
@@ -135,7 +145,9 @@ describe('graph rules', () => {
   it('requires exactly one entry step and some steps', () => {
     expect(graphProblems([], [])).toEqual([{ field: 'steps', message: 'The workflow has no steps' }]);
     const twoRoots = graphProblems(steps, edges.slice(1));
-    expect(twoRoots).toEqual([expect.objectContaining({ field: 'transitions', message: expect.stringMatching(/exactly one entry step.*it has 2: welcome, wait/) })]);
+    expect(twoRoots).toEqual([
+      expect.objectContaining({ field: 'transitions', message: expect.stringMatching(/exactly one entry step.*it has 2: welcome, wait/) }),
+    ]);
     const cyclic = graphProblems([step('a', 'DELAY'), step('b', 'DELAY')], [edge('a', 'b'), edge('b', 'a')]);
     expect(cyclic.map((p) => p.message)).toEqual([expect.stringMatching(/no entry step/), expect.stringMatching(/cycle/)]);
   });

@@ -10,16 +10,25 @@ import { HISTORIES_DIR } from './histories';
  * time-skipping tests with RECORD_AUTOMATION_HISTORIES=1) against the current workflow code. A change that
  * would make runs in flight take other steps (non-determinism) fails here instead of in production.
  */
-const histories = readdirSync(HISTORIES_DIR).filter((f) => f.endsWith('.json')).sort();
+const histories = readdirSync(HISTORIES_DIR)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 
 describe('automation workflow replay', () => {
   it('has recorded histories of each step type and ending', () => {
     expect(histories).toEqual(
       expect.arrayContaining([
-        'cancelled-delay.json', 'delay-update-contact.json', 'failed-step.json', 'send-email.json',
-        'trigger-wait-event-condition-exit.json', 'trigger-wait-event-condition-yes.json', 'wait-timeout.json',
+        'cancelled-delay.json',
+        'delay-update-contact.json',
+        'failed-step.json',
+        'send-email.json',
+        'trigger-wait-event-condition-exit.json',
+        'trigger-wait-event-condition-yes.json',
+        'wait-timeout.json',
         // Recorded after the automation-wait-in-one-write patch; the three above are from before it.
-        'trigger-wait-event-condition-exit-one-write.json', 'trigger-wait-event-condition-yes-one-write.json', 'wait-timeout-one-write.json',
+        'trigger-wait-event-condition-exit-one-write.json',
+        'trigger-wait-event-condition-yes-one-write.json',
+        'wait-timeout-one-write.json',
       ]),
     );
   });

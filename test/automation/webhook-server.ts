@@ -23,9 +23,15 @@ export class WebhookServer {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        const received = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+        const received = {
+          method: req.method ?? '',
+          path: req.url ?? '',
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+        };
         s.requests.push(received);
-        const handler = s.handlers.get(received.path.split('?')[0]!) ?? ((_r: ReceivedRequest, out: ServerResponse) => json(out, 200, { ok: true }));
+        const handler =
+          s.handlers.get(received.path.split('?')[0]!) ?? ((_r: ReceivedRequest, out: ServerResponse) => json(out, 200, { ok: true }));
         handler(received, res);
       });
     });

@@ -36,7 +36,10 @@ describe('WEBHOOK steps (time-skipping, loopback allowed)', () => {
   it('POSTs the default payload, signed with the workflow secret, with the custom headers', async () => {
     const path = `/in-${randomBytes(3).toString('hex')}`;
     server.on(path, (_req, res) => json(res, 201, { received: true }));
-    const { t, workflow, stepId, contactId, started } = await webhookExecution({ url: server.url(path), headers: { 'X-Team': 'growth' } }, { coupon: 'A1' });
+    const { t, workflow, stepId, contactId, started } = await webhookExecution(
+      { url: server.url(path), headers: { 'X-Team': 'growth' } },
+      { coupon: 'A1' },
+    );
     const done = await executionIn(t, workflow.id, started.id, ['COMPLETED']);
     expect(history(done)[0]!.output).toEqual({ status: 201, body: { received: true }, url: server.url(path) });
 
@@ -110,12 +113,26 @@ describe('WEBHOOK address policy (WEBHOOK_ALLOW_PRIVATE off)', () => {
   const deployment = addressPolicy(false);
   const send = (url: string, policy: AddressPolicy = deployment, timeoutMs = 5_000) =>
     sendWebhook({ url, method: 'POST', headers: {}, body: '{}' }, { dns: stack.deps.dns, policy, timeoutMs });
-  const refusal = (p: Promise<unknown>) => p.then(() => null, (err: unknown) => err);
+  const refusal = (p: Promise<unknown>) =>
+    p.then(
+      () => null,
+      (err: unknown) => err,
+    );
 
   it.each([
-    'http://127.0.0.1:{port}/x', 'http://[::1]:{port}/x', 'http://[::ffff:127.0.0.1]:{port}/x', 'http://0.0.0.0:{port}/x',
-    'http://10.0.0.1/x', 'http://172.16.5.4/x', 'http://192.168.1.1/x', 'http://100.64.0.1/x', 'http://169.254.169.254/latest/meta-data/',
-    'http://[fd00:ec2::254]/x', 'http://[fe80::1]/x', 'http://localhost:{port}/x', 'http://metadata.google.internal/computeMetadata/v1/',
+    'http://127.0.0.1:{port}/x',
+    'http://[::1]:{port}/x',
+    'http://[::ffff:127.0.0.1]:{port}/x',
+    'http://0.0.0.0:{port}/x',
+    'http://10.0.0.1/x',
+    'http://172.16.5.4/x',
+    'http://192.168.1.1/x',
+    'http://100.64.0.1/x',
+    'http://169.254.169.254/latest/meta-data/',
+    'http://[fd00:ec2::254]/x',
+    'http://[fe80::1]/x',
+    'http://localhost:{port}/x',
+    'http://metadata.google.internal/computeMetadata/v1/',
   ])('refuses %s before connecting', async (template) => {
     const before = server.requests.length;
     const err = await refusal(send(template.replace('{port}', String(server.port))));
@@ -124,7 +141,10 @@ describe('WEBHOOK address policy (WEBHOOK_ALLOW_PRIVATE off)', () => {
   });
 
   it('refuses a name whose addresses include a private one, resolved through the configured DNS servers', async () => {
-    stack.dns.set('inside.example.test', [{ type: 'A', address: '93.184.216.34' }, { type: 'A', address: '127.0.0.1' }]);
+    stack.dns.set('inside.example.test', [
+      { type: 'A', address: '93.184.216.34' },
+      { type: 'A', address: '127.0.0.1' },
+    ]);
     stack.dns.set('public.example.test', [{ type: 'A', address: '93.184.216.34' }]);
     expect(await refusal(send(`http://inside.example.test:${server.port}/x`))).toBeInstanceOf(WebhookRefused);
     expect(await resolveTarget(stack.deps.dns, 'public.example.test', deployment)).toEqual({ address: '93.184.216.34', family: 4 });
@@ -135,7 +155,12 @@ describe('WEBHOOK address policy (WEBHOOK_ALLOW_PRIVATE off)', () => {
     // Only this test server's address is let through, as if it were a public host; everything else follows the deployment's rules.
     const onlyTheServer: AddressPolicy = { allows: (a) => a === '127.0.0.1' || deployment.allows(a), allowsLocalNames: false };
     stack.dns.set('metadata-alias.example.test', [{ type: 'A', address: '169.254.169.254' }]);
-    for (const target of ['http://10.1.2.3/admin', 'http://metadata-alias.example.test/latest/', 'http://localhost/x', 'file:///etc/passwd']) {
+    for (const target of [
+      'http://10.1.2.3/admin',
+      'http://metadata-alias.example.test/latest/',
+      'http://localhost/x',
+      'file:///etc/passwd',
+    ]) {
       const path = `/bounce-${randomBytes(3).toString('hex')}`;
       server.on(path, (_req, res) => {
         res.writeHead(302, { location: target });

@@ -97,7 +97,11 @@ afterAll(async () => {
 
 const step = (id: string, type: StepSnapshot['type'], config: object = {}) => ({ id, name: null, type, config }) as StepSnapshot;
 const edge = (fromStepId: string, toStepId: string, extra: Partial<TransitionSnapshot> = {}): TransitionSnapshot => ({
-  fromStepId, toStepId, branch: null, outcome: null, ...extra,
+  fromStepId,
+  toStepId,
+  branch: null,
+  outcome: null,
+  ...extra,
 });
 
 /** Starts an execution of `definition` with its own stub; `result()` lets time skip until it ends. */
@@ -116,7 +120,11 @@ async function start(definition: Omit<Definition, 'name'>, options: StubOptions 
     context: { email: 'ada@example.test' },
   };
   const startedAt = await env.currentTimeMs();
-  const handle = await env.client.workflow.start<typeof automation>('automation', { taskQueue, workflowId: `automation:${executionId}`, args: [input] });
+  const handle = await env.client.workflow.start<typeof automation>('automation', {
+    taskQueue,
+    workflowId: `automation:${executionId}`,
+    args: [input],
+  });
   return { handle, stub: stub as Stub, startedAt, last: (): MirrorState => stub.states[stub.states.length - 1]! };
 }
 
@@ -136,7 +144,10 @@ describe('automation workflow: DELAY', () => {
     expect(sentAt).toBeLessThan(startedAt + 4 * DAY);
     expect(stub.states.find((s) => s.status === 'WAITING')).toMatchObject({ currentStepId: 'pause', waitingFor: null, ended: false });
     expect(last()).toMatchObject({ status: 'COMPLETED', ended: true, currentStepId: null });
-    expect(last().history.map((h) => [h.stepId, h.status])).toEqual([['pause', 'COMPLETED'], ['hello', 'COMPLETED']]);
+    expect(last().history.map((h) => [h.stepId, h.status])).toEqual([
+      ['pause', 'COMPLETED'],
+      ['hello', 'COMPLETED'],
+    ]);
   });
 });
 
@@ -162,7 +173,11 @@ describe('automation workflow: WAIT_FOR_EVENT', () => {
     expect(callsOf(stub)).toEqual(['wait:wait:paid', 'send:thanks']);
     expect(stub.calls[1]!.context).toMatchObject({ email: 'ada@example.test', plan: 'pro' });
     expect(stub.calls[1]!.at).toBeLessThan(startedAt + DAY);
-    expect(last().history[0]).toMatchObject({ stepId: 'wait', status: 'COMPLETED', output: { eventId: 'e-1', eventName: 'paid', data: { plan: 'pro' } } });
+    expect(last().history[0]).toMatchObject({
+      stepId: 'wait',
+      status: 'COMPLETED',
+      output: { eventId: 'e-1', eventName: 'paid', data: { plan: 'pro' } },
+    });
   });
 
   it('follows TIMEOUT when no such event comes before the timeout', async () => {
@@ -198,7 +213,10 @@ describe('automation workflow: CONDITION and EXIT', () => {
     expect(await handle.result()).toEqual({ status: 'EXITED', steps: 2 });
     expect(callsOf(stub)).toEqual(['condition:check']);
     expect(last()).toMatchObject({ status: 'EXITED', exitReason: 'not a pro', ended: true });
-    expect(last().history.map((h) => [h.stepId, h.status])).toEqual([['check', 'COMPLETED'], ['bye', 'COMPLETED']]);
+    expect(last().history.map((h) => [h.stepId, h.status])).toEqual([
+      ['check', 'COMPLETED'],
+      ['bye', 'COMPLETED'],
+    ]);
   });
 });
 

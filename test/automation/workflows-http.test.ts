@@ -9,7 +9,12 @@ beforeAll(async () => {
 afterAll(() => stack?.close());
 
 /** A request that must fail and leave the project's automations exactly as they were. */
-async function refused(t: Tenant, request: () => Promise<{ status: number; body: { error?: { code?: string } } }>, status: number, code: string) {
+async function refused(
+  t: Tenant,
+  request: () => Promise<{ status: number; body: { error?: { code?: string } } }>,
+  status: number,
+  code: string,
+) {
   const before = await automationState(stack, t.project.id);
   const res = await request();
   expect([res.status, res.body.error?.code]).toEqual([status, code]);
@@ -19,7 +24,9 @@ async function refused(t: Tenant, request: () => Promise<{ status: number; body:
 
 async function template(t: Tenant): Promise<string> {
   const { domain } = await verifiedDomain(stack, t.project);
-  const res = await t.c.post('/templates').send({ name: 'Welcome', subject: 'Hi {{ name ?? "there" }}', body: '<p>Hello</p>', from: `hi@${domain}` });
+  const res = await t.c
+    .post('/templates')
+    .send({ name: 'Welcome', subject: 'Hi {{ name ?? "there" }}', body: '<p>Hello</p>', from: `hi@${domain}` });
   expect(res.status).toBe(201);
   return res.body.id;
 }
@@ -80,7 +87,11 @@ describe('workflow records', () => {
     const t = await tenant(stack);
     const other = await tenant(stack);
     const theirs = await createWorkflow(other);
-    for (const path of [`/workflows/${theirs.id}`, '/workflows/00000000-0000-4000-8000-000000000000', `/workflows/${theirs.id}/executions`]) {
+    for (const path of [
+      `/workflows/${theirs.id}`,
+      '/workflows/00000000-0000-4000-8000-000000000000',
+      `/workflows/${theirs.id}/executions`,
+    ]) {
       const res = await t.c.get(path);
       expect([path, res.status, res.body.error.code]).toEqual([path, 404, 'WORKFLOW_NOT_FOUND']);
     }
@@ -100,7 +111,10 @@ describe('workflow records', () => {
     const error = await refused(t, () => t.c.patch(`/workflows/${w.id}`).send({ triggerType: 'EVENT' }), 400, 'BAD_REQUEST');
     expect(error.errors?.[0]?.field).toBe('triggerConfig.eventName');
     await refused(t, () => t.c.patch(`/workflows/${w.id}`).send({ triggerConfig: { eventName: 'x' } }), 400, 'BAD_REQUEST');
-    const event = await t.c.patch(`/workflows/${w.id}`).send({ triggerType: 'EVENT', triggerConfig: { eventName: 'contact.unsubscribed' } }).expect(200);
+    const event = await t.c
+      .patch(`/workflows/${w.id}`)
+      .send({ triggerType: 'EVENT', triggerConfig: { eventName: 'contact.unsubscribed' } })
+      .expect(200);
     expect(event.body).toMatchObject({ triggerType: 'EVENT', triggerConfig: { eventName: 'contact.unsubscribed' } });
     await refused(t, () => t.c.patch(`/workflows/${w.id}`).send({ triggerType: 'CRON' }), 422, 'VALIDATION_ERROR');
     await refused(t, () => t.c.patch(`/workflows/${w.id}`).send({ name: '' }), 422, 'VALIDATION_ERROR');
@@ -114,7 +128,9 @@ describe('workflow records', () => {
     const [a, b] = await chain(t, w.id, [['DELAY', { amount: 1, unit: 'days' }], ['EXIT']]);
     const loose = await addStep(t, w.id, 'EXIT');
     error = await refused(t, () => t.c.patch(`/workflows/${w.id}`).send({ enabled: true, name: 'not applied' }), 400, 'BAD_REQUEST');
-    expect(error.errors).toEqual([{ field: 'transitions', code: 'invalid_graph', message: expect.stringContaining(`it has 2: ${a}, ${loose.id}`) }]);
+    expect(error.errors).toEqual([
+      { field: 'transitions', code: 'invalid_graph', message: expect.stringContaining(`it has 2: ${a}, ${loose.id}`) },
+    ]);
     await t.c.delete(`/workflows/${w.id}/steps/${loose.id}`).expect(204);
     const enabled = (await t.c.patch(`/workflows/${w.id}`).send({ enabled: true }).expect(200)).body;
     expect([enabled.enabled, enabled.steps.map((s: { id: string }) => s.id)]).toEqual([true, [a, b]]);
@@ -130,7 +146,10 @@ describe('workflow records', () => {
     error = await refused(t, () => t.c.delete(`/workflows/${w.id}/steps/${b}`), 400, 'BAD_REQUEST');
     expect(error.errors?.[0]?.message).toMatch(/exactly one entry step/);
     // Edits that keep one entry step and no cycle are fine while enabled.
-    await t.c.patch(`/workflows/${w.id}/steps/${a}`).send({ config: { amount: 2, unit: 'hours' } }).expect(200);
+    await t.c
+      .patch(`/workflows/${w.id}/steps/${a}`)
+      .send({ config: { amount: 2, unit: 'hours' } })
+      .expect(200);
     await t.c.delete(`/workflows/${w.id}/steps/${b}?splice=true`).expect(204);
     await t.c.patch(`/workflows/${w.id}`).send({ enabled: false }).expect(200);
     await t.c.post(`/workflows/${w.id}/steps`).send({ type: 'EXIT' }).expect(201);
@@ -169,10 +188,19 @@ describe('steps', () => {
       EXIT: { reason: 'done' },
     };
     for (const [type, config] of Object.entries(configs)) {
-      const res = await t.c.post(`/workflows/${w.id}/steps`).send({ type, name: `A ${type}`, config }).expect(201);
+      const res = await t.c
+        .post(`/workflows/${w.id}/steps`)
+        .send({ type, name: `A ${type}`, config })
+        .expect(201);
       const expected = type === 'WEBHOOK' ? { ...config, method: 'POST' } : config;
       expect(res.body).toEqual({
-        id: expect.any(String), workflowId: w.id, type, name: `A ${type}`, config: expected, createdAt: expect.any(String), updatedAt: expect.any(String),
+        id: expect.any(String),
+        workflowId: w.id,
+        type,
+        name: `A ${type}`,
+        config: expected,
+        createdAt: expect.any(String),
+        updatedAt: expect.any(String),
       });
     }
     const detail = (await t.c.get(`/workflows/${w.id}`).expect(200)).body;
@@ -189,11 +217,23 @@ describe('steps', () => {
     ['a fractional timeout', { type: 'WAIT_FOR_EVENT', config: { eventName: 'x', timeout: 1.5 } }, 'config.timeout'],
     ['a negative timeout', { type: 'WAIT_FOR_EVENT', config: { eventName: 'x', timeout: -1 } }, 'config.timeout'],
     ['a SEND_EMAIL without templateId', { type: 'SEND_EMAIL', config: {} }, 'config.templateId'],
-    ['a CUSTOM recipient without email', { type: 'SEND_EMAIL', config: { templateId: '00000000-0000-4000-8000-000000000000', recipient: { type: 'CUSTOM' } } }, 'config.recipient.email'],
+    [
+      'a CUSTOM recipient without email',
+      { type: 'SEND_EMAIL', config: { templateId: '00000000-0000-4000-8000-000000000000', recipient: { type: 'CUSTOM' } } },
+      'config.recipient.email',
+    ],
     ['a WEBHOOK to ftp', { type: 'WEBHOOK', config: { url: 'ftp://example.test/x' } }, 'config.url'],
     ['a WEBHOOK method TRACE', { type: 'WEBHOOK', config: { url: 'https://example.test', method: 'TRACE' } }, 'config.method'],
-    ['a header with CRLF', { type: 'WEBHOOK', config: { url: 'https://example.test', headers: { 'X-A': 'a\r\nInjected: 1' } } }, 'config.headers.X-A'],
-    ['a forged signature header', { type: 'WEBHOOK', config: { url: 'https://example.test', headers: { 'X-Postwire-Signature': 'x' } } }, 'config.headers.X-Postwire-Signature'],
+    [
+      'a header with CRLF',
+      { type: 'WEBHOOK', config: { url: 'https://example.test', headers: { 'X-A': 'a\r\nInjected: 1' } } },
+      'config.headers.X-A',
+    ],
+    [
+      'a forged signature header',
+      { type: 'WEBHOOK', config: { url: 'https://example.test', headers: { 'X-Postwire-Signature': 'x' } } },
+      'config.headers.X-Postwire-Signature',
+    ],
     ['an empty UPDATE_CONTACT', { type: 'UPDATE_CONTACT', config: {} }, 'config'],
     ['an EXIT reason over 500 characters', { type: 'EXIT', config: { reason: 'r'.repeat(501) } }, 'config.reason'],
   ])('refuses %s with 422 naming the field, storing nothing', async (_what, body, field) => {
@@ -209,7 +249,11 @@ describe('steps', () => {
     ['a field outside the grammar', allOf(filter('foo', 'equals', 1)), 'config.groups.0.filters.0.field'],
     ['an empty data path', allOf(filter('data.', 'equals', 1)), 'config.groups.0.filters.0.field'],
     ['an unknown email activity', allOf(filter('email.nope', 'triggered')), 'config.groups.0.filters.0.field'],
-    ['an operator the value of an unseen field cannot take', allOf(filter('data.never', 'greaterThan', 'x')), 'config.groups.0.filters.0.operator'],
+    [
+      'an operator the value of an unseen field cannot take',
+      allOf(filter('data.never', 'greaterThan', 'x')),
+      'config.groups.0.filters.0.operator',
+    ],
     ['a timed operator without unit', allOf(filter('event.signup', 'triggeredWithin', 3)), 'config.groups.0.filters.0.unit'],
   ])('refuses %s with 400 naming it, storing nothing', async (_what, config, field) => {
     const t = await tenant(stack);
@@ -238,10 +282,18 @@ describe('steps', () => {
     const t = await tenant(stack);
     const w = await createWorkflow(t);
     const step = await addStep(t, w.id, 'DELAY', { amount: 1, unit: 'days' });
-    const res = await t.c.patch(`/workflows/${w.id}/steps/${step.id}`).send({ name: 'Pause', config: { amount: 3, unit: 'hours' } }).expect(200);
+    const res = await t.c
+      .patch(`/workflows/${w.id}/steps/${step.id}`)
+      .send({ name: 'Pause', config: { amount: 3, unit: 'hours' } })
+      .expect(200);
     expect(res.body).toMatchObject({ type: 'DELAY', name: 'Pause', config: { amount: 3, unit: 'hours' } });
     await refused(t, () => t.c.patch(`/workflows/${w.id}/steps/${step.id}`).send({ config: { eventName: 'x' } }), 422, 'VALIDATION_ERROR');
-    await refused(t, () => t.c.patch(`/workflows/${w.id}/steps/00000000-0000-4000-8000-000000000000`).send({ name: 'x' }), 404, 'NOT_FOUND');
+    await refused(
+      t,
+      () => t.c.patch(`/workflows/${w.id}/steps/00000000-0000-4000-8000-000000000000`).send({ name: 'x' }),
+      404,
+      'NOT_FOUND',
+    );
   });
 
   it('keeps a timeout while a TIMEOUT transition needs it', async () => {
@@ -250,7 +302,12 @@ describe('steps', () => {
     const wait = await addStep(t, w.id, 'WAIT_FOR_EVENT', { eventName: 'paid', timeout: 60 });
     const exit = await addStep(t, w.id, 'EXIT');
     await connect(t, w.id, wait.id, exit.id, { outcome: 'TIMEOUT' });
-    const error = await refused(t, () => t.c.patch(`/workflows/${w.id}/steps/${wait.id}`).send({ config: { eventName: 'paid' } }), 400, 'BAD_REQUEST');
+    const error = await refused(
+      t,
+      () => t.c.patch(`/workflows/${w.id}/steps/${wait.id}`).send({ config: { eventName: 'paid' } }),
+      400,
+      'BAD_REQUEST',
+    );
     expect(error.errors?.[0]?.field).toBe('config.timeout');
   });
 
@@ -305,20 +362,44 @@ describe('transitions', () => {
     const t = await tenant(stack);
     const g = await graph(t);
     const plain = await connect(t, g.w.id, g.delay, g.wait);
-    expect(plain).toEqual({ id: expect.any(String), workflowId: g.w.id, fromStepId: g.delay, toStepId: g.wait, branch: null, outcome: null, createdAt: expect.any(String) });
+    expect(plain).toEqual({
+      id: expect.any(String),
+      workflowId: g.w.id,
+      fromStepId: g.delay,
+      toStepId: g.wait,
+      branch: null,
+      outcome: null,
+      createdAt: expect.any(String),
+    });
     expect(await connect(t, g.w.id, g.wait, g.check)).toMatchObject({ outcome: 'EVENT' });
     expect(await connect(t, g.w.id, g.check, g.exit, { branch: 'yes' })).toMatchObject({ branch: 'yes', outcome: null });
     expect(await connect(t, g.w.id, g.check, g.delay2, { branch: 'no' })).toMatchObject({ branch: 'no' });
   });
 
   it.each([
-    ['a branch from a DELAY', (g: Awaited<ReturnType<typeof graph>>) => ({ fromStepId: g.delay, toStepId: g.exit, branch: 'yes' }), 'branch'],
+    [
+      'a branch from a DELAY',
+      (g: Awaited<ReturnType<typeof graph>>) => ({ fromStepId: g.delay, toStepId: g.exit, branch: 'yes' }),
+      'branch',
+    ],
     ['a CONDITION exit without branch', (g: Awaited<ReturnType<typeof graph>>) => ({ fromStepId: g.check, toStepId: g.exit }), 'branch'],
-    ['an outcome from a CONDITION', (g: Awaited<ReturnType<typeof graph>>) => ({ fromStepId: g.check, toStepId: g.exit, branch: 'no', outcome: 'EVENT' }), 'outcome'],
-    ['TIMEOUT from a wait without timeout', (g: Awaited<ReturnType<typeof graph>>) => ({ fromStepId: g.wait, toStepId: g.exit, outcome: 'TIMEOUT' }), 'outcome'],
+    [
+      'an outcome from a CONDITION',
+      (g: Awaited<ReturnType<typeof graph>>) => ({ fromStepId: g.check, toStepId: g.exit, branch: 'no', outcome: 'EVENT' }),
+      'outcome',
+    ],
+    [
+      'TIMEOUT from a wait without timeout',
+      (g: Awaited<ReturnType<typeof graph>>) => ({ fromStepId: g.wait, toStepId: g.exit, outcome: 'TIMEOUT' }),
+      'outcome',
+    ],
     ['a transition out of EXIT', (g: Awaited<ReturnType<typeof graph>>) => ({ fromStepId: g.exit, toStepId: g.delay }), 'fromStepId'],
     ['a self-loop', (g: Awaited<ReturnType<typeof graph>>) => ({ fromStepId: g.delay, toStepId: g.delay }), 'toStepId'],
-    ['a step of another workflow', (g: Awaited<ReturnType<typeof graph>>) => ({ fromStepId: g.delay, toStepId: '00000000-0000-4000-8000-000000000000' }), 'toStepId'],
+    [
+      'a step of another workflow',
+      (g: Awaited<ReturnType<typeof graph>>) => ({ fromStepId: g.delay, toStepId: '00000000-0000-4000-8000-000000000000' }),
+      'toStepId',
+    ],
   ])('refuses %s with 400 naming the field', async (_what, body, field) => {
     const t = await tenant(stack);
     const g = await graph(t);
@@ -331,11 +412,26 @@ describe('transitions', () => {
     const g = await graph(t);
     await connect(t, g.w.id, g.delay, g.delay2);
     await connect(t, g.w.id, g.delay2, g.wait);
-    let error = await refused(t, () => t.c.post(`/workflows/${g.w.id}/transitions`).send({ fromStepId: g.delay, toStepId: g.exit }), 400, 'BAD_REQUEST');
+    let error = await refused(
+      t,
+      () => t.c.post(`/workflows/${g.w.id}/transitions`).send({ fromStepId: g.delay, toStepId: g.exit }),
+      400,
+      'BAD_REQUEST',
+    );
     expect(error.message).toMatch(/already has its outgoing transition/);
-    error = await refused(t, () => t.c.post(`/workflows/${g.w.id}/transitions`).send({ fromStepId: g.wait, toStepId: g.delay }), 400, 'BAD_REQUEST');
+    error = await refused(
+      t,
+      () => t.c.post(`/workflows/${g.w.id}/transitions`).send({ fromStepId: g.wait, toStepId: g.delay }),
+      400,
+      'BAD_REQUEST',
+    );
     expect(error.message).toMatch(/cycle/);
-    await refused(t, () => t.c.post(`/workflows/${g.w.id}/transitions`).send({ fromStepId: g.delay, toStepId: 'x' }), 422, 'VALIDATION_ERROR');
+    await refused(
+      t,
+      () => t.c.post(`/workflows/${g.w.id}/transitions`).send({ fromStepId: g.delay, toStepId: 'x' }),
+      422,
+      'VALIDATION_ERROR',
+    );
   });
 
   it('deletes a transition; an unknown one is 404', async () => {
@@ -354,7 +450,10 @@ describe('manual start, without a worker', () => {
     const [first] = await chain(t, w.id, [['DELAY', { amount: 1, unit: 'days' }], ['EXIT']]);
     await enable(t, w.id);
     const contactId = await addContact(t, 'ann@example.test');
-    const res = await t.c.post(`/workflows/${w.id}/executions`).send({ email: 'ANN@example.test', context: { coupon: 'X1' } }).expect(201);
+    const res = await t.c
+      .post(`/workflows/${w.id}/executions`)
+      .send({ email: 'ANN@example.test', context: { coupon: 'X1' } })
+      .expect(201);
     expect(res.body).toMatchObject({
       workflowId: w.id,
       contactId,
@@ -439,7 +538,10 @@ describe('usage', () => {
     const templateId = await template(t);
     const w = await createWorkflow(t);
     await addStep(t, w.id, 'SEND_EMAIL', { templateId });
-    expect((await t.c.get(`/templates/${templateId}/usage`).expect(200)).body).toEqual({ campaigns: [], workflows: [{ id: w.id, name: 'Welcome series' }] });
+    expect((await t.c.get(`/templates/${templateId}/usage`).expect(200)).body).toEqual({
+      campaigns: [],
+      workflows: [{ id: w.id, name: 'Welcome series' }],
+    });
     expect((await t.c.delete(`/templates/${templateId}`)).status).toBe(409);
   });
 

@@ -18,7 +18,9 @@ const limitsPath = (id: string) => `/users/@me/projects/${id}/billing-limits`;
 const UNLIMITED = { TRANSACTIONAL: null, CAMPAIGN: null, WORKFLOW: null, INBOUND: null };
 
 const storedLimits = (id: string) =>
-  sql<{ billing_limits: Record<string, unknown> }>(stack, 'select billing_limits from projects where id = ?', [id]).then((r) => r[0]!.billing_limits);
+  sql<{ billing_limits: Record<string, unknown> }>(stack, 'select billing_limits from projects where id = ?', [id]).then(
+    (r) => r[0]!.billing_limits,
+  );
 
 describe('billing provider endpoints', () => {
   it.each([
@@ -40,7 +42,11 @@ describe('billing provider endpoints', () => {
   });
 
   it('answers the incoming billing webhook with 404 BILLING_DISABLED and ignores its body', async () => {
-    const res = await stack.http().post('/webhooks/incoming/payments').set('Content-Type', 'application/json').send('{"type":"invoice.paid"');
+    const res = await stack
+      .http()
+      .post('/webhooks/incoming/payments')
+      .set('Content-Type', 'application/json')
+      .send('{"type":"invoice.paid"');
     expect(res.status).toBe(404);
     expect(res.body.error.code).toBe('BILLING_DISABLED');
   });
@@ -57,9 +63,13 @@ describe('billing limits', () => {
     const member = await joinedUser(stack, owner, project, 'MEMBER');
     expect((await as(member, stack.http().get(limitsPath(project.id))).expect(200)).body).toEqual({ limits: UNLIMITED });
 
-    const set = await as(owner, stack.http().put(limitsPath(project.id))).send({ limits: { CAMPAIGN: 1000, TRANSACTIONAL: 0 } }).expect(200);
+    const set = await as(owner, stack.http().put(limitsPath(project.id)))
+      .send({ limits: { CAMPAIGN: 1000, TRANSACTIONAL: 0 } })
+      .expect(200);
     expect(set.body).toEqual({ limits: { ...UNLIMITED, CAMPAIGN: 1000, TRANSACTIONAL: 0 } });
-    const next = await as(admin, stack.http().put(limitsPath(project.id))).send({ limits: { CAMPAIGN: null, INBOUND: 50 } }).expect(200);
+    const next = await as(admin, stack.http().put(limitsPath(project.id)))
+      .send({ limits: { CAMPAIGN: null, INBOUND: 50 } })
+      .expect(200);
     expect(next.body).toEqual({ limits: { TRANSACTIONAL: 0, CAMPAIGN: null, WORKFLOW: null, INBOUND: 50 } });
     expect((await as(member, stack.http().get(limitsPath(project.id))).expect(200)).body).toEqual(next.body);
     expect(await storedLimits(project.id)).toEqual(next.body.limits);
@@ -67,7 +77,9 @@ describe('billing limits', () => {
 
   it('refuses a MEMBER, outsiders and bad caps, changing nothing', async () => {
     const { user: owner, project } = await newTenant(stack);
-    await as(owner, stack.http().put(limitsPath(project.id))).send({ limits: { WORKFLOW: 10 } }).expect(200);
+    await as(owner, stack.http().put(limitsPath(project.id)))
+      .send({ limits: { WORKFLOW: 10 } })
+      .expect(200);
     const before = await storedLimits(project.id);
     const member = await joinedUser(stack, owner, project, 'MEMBER');
     const outsider = await signupUser(stack);
@@ -76,7 +88,14 @@ describe('billing limits', () => {
     expect(denied.status).toBe(403);
     expect(denied.body.error.code).toBe('FORBIDDEN');
     expect((await as(outsider, stack.http().put(limitsPath(project.id))).send({ limits: { WORKFLOW: 99 } })).status).toBe(403);
-    expect((await stack.http().put(limitsPath(project.id)).send({ limits: { WORKFLOW: 99 } })).status).toBe(401);
+    expect(
+      (
+        await stack
+          .http()
+          .put(limitsPath(project.id))
+          .send({ limits: { WORKFLOW: 99 } })
+      ).status,
+    ).toBe(401);
     expect((await as(owner, stack.http().put(limitsPath(randomUUID()))).send({ limits: { WORKFLOW: 99 } })).status).toBe(404);
 
     for (const body of [
@@ -99,8 +118,15 @@ describe('GET .../billing-consumption', () => {
   it('counts the email records of this calendar month per category (failed ones excepted), and inbound mail', async () => {
     const t = await campaignTenant(stack);
     const { user, project } = t;
-    await as(user, stack.http().put(limitsPath(project.id))).send({ limits: { CAMPAIGN: 2, TRANSACTIONAL: 100 } }).expect(200);
-    const sent = await send(stack, project, { to: [recipient(), recipient(), recipient(), recipient()], from: t.from, subject: 'Hi', body: '<p>Hi</p>' }).expect(200);
+    await as(user, stack.http().put(limitsPath(project.id)))
+      .send({ limits: { CAMPAIGN: 2, TRANSACTIONAL: 100 } })
+      .expect(200);
+    const sent = await send(stack, project, {
+      to: [recipient(), recipient(), recipient(), recipient()],
+      from: t.from,
+      subject: 'Hi',
+      body: '<p>Hi</p>',
+    }).expect(200);
     const [{ email: lastMonthsId }] = sent.body.data.emails;
     // No request can date an email in the past: this one is moved to the last second of last month.
     const now = new Date();
@@ -108,8 +134,14 @@ describe('GET .../billing-consumption', () => {
     await sql(stack, 'update emails set created_at = ? where id = ?', [lastMonth, lastMonthsId]);
     const contact = await seedContact(stack, project.id);
     const draft = (sourceType: 'CAMPAIGN' | 'WORKFLOW'): EmailDraft => ({
-      projectId: project.id, contactId: contact.id, to: { email: contact.email }, from: { email: t.from }, subject: 'S', html: '<p>x</p>',
-      sourceType, marketing: false,
+      projectId: project.id,
+      contactId: contact.id,
+      to: { email: contact.email },
+      from: { email: t.from },
+      subject: 'S',
+      html: '<p>x</p>',
+      sourceType,
+      marketing: false,
       ...(sourceType === 'CAMPAIGN' ? { campaignId: randomUUID() } : { workflow: { executionId: randomUUID(), stepId: randomUUID() } }),
     });
     await enqueueEmails(stack.deps.orm.em.fork(), [...Array.from({ length: 5 }, () => draft('CAMPAIGN')), draft('WORKFLOW')]);

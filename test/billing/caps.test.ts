@@ -18,7 +18,8 @@ async function cappedSender(limits: Record<string, number | null>) {
   return { ...sender, consumption };
 }
 
-const mail = (sender: SenderTenant, to: string | string[], subject = 'Hello') => send(stack, sender.project, { to, from: sender.from, subject, body: '<p>Hi</p>' });
+const mail = (sender: SenderTenant, to: string | string[], subject = 'Hello') =>
+  send(stack, sender.project, { to, from: sender.from, subject, body: '<p>Hi</p>' });
 const monthEnd = () => {
   const now = new Date();
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
@@ -98,6 +99,8 @@ describe('RateLimit headers of /v1/send under a cap (api.md Limits rule 5)', () 
     expect(res.headers['ratelimit-limit']).toBe(String(stack.deps.config.API_RATE_LIMIT_PER_MINUTE));
     expect(Number(res.headers['ratelimit-remaining'])).toBeLessThan(stack.deps.config.API_RATE_LIMIT_PER_MINUTE);
     const uncapped = await cappedSender({});
-    expect((await mail(uncapped, recipient()).expect(200)).headers['ratelimit-limit']).toBe(String(stack.deps.config.API_RATE_LIMIT_PER_MINUTE));
+    expect((await mail(uncapped, recipient()).expect(200)).headers['ratelimit-limit']).toBe(
+      String(stack.deps.config.API_RATE_LIMIT_PER_MINUTE),
+    );
   });
 });

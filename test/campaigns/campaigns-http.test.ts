@@ -34,7 +34,10 @@ describe('POST /campaigns', () => {
     const t = await campaignTenant(stack);
     await addContact(t, 'ann@example.test');
     await addContact(t, 'bob@example.test', {}, false);
-    const res = await t.c.post('/campaigns').send(campaignBody(t, { description: 'April', fromName: 'Shop', replyTo: 'help@example.test' })).expect(201);
+    const res = await t.c
+      .post('/campaigns')
+      .send(campaignBody(t, { description: 'April', fromName: 'Shop', replyTo: 'help@example.test' }))
+      .expect(201);
     expect(res.body).toEqual({
       success: true,
       data: {
@@ -75,7 +78,10 @@ describe('POST /campaigns', () => {
     const transactional = await createCampaign(t, { type: 'TRANSACTIONAL' });
     expect([marketing.totalRecipients, transactional.totalRecipients]).toEqual([1, 2]);
     await addContact(t, 'cat@example.test');
-    await t.c.patch(`/contacts/${await addContact(t, 'bob@example.test')}`).send({ subscribed: true }).expect(200);
+    await t.c
+      .patch(`/contacts/${await addContact(t, 'bob@example.test')}`)
+      .send({ subscribed: true })
+      .expect(200);
     expect((await t.c.get(`/campaigns/${marketing.id}`).expect(200)).body.totalRecipients).toBe(3);
   });
 
@@ -84,7 +90,12 @@ describe('POST /campaigns', () => {
     await addContact(t, 'ann@example.test', { plan: 'pro' });
     await addContact(t, 'bob@example.test', { plan: 'free' });
     await addContact(t, 'cat@example.test', { plan: 'pro' }, false);
-    const segment = (await t.c.post('/segments').send({ name: 'Pro', condition: allOf(filter('data.plan', 'equals', 'pro')) }).expect(201)).body;
+    const segment = (
+      await t.c
+        .post('/segments')
+        .send({ name: 'Pro', condition: allOf(filter('data.plan', 'equals', 'pro')) })
+        .expect(201)
+    ).body;
     const bySegment = await createCampaign(t, { audienceType: 'SEGMENT', segmentId: segment.id });
     const filtered = await createCampaign(t, { audienceType: 'FILTERED', audienceCondition: allOf(filter('data.plan', 'equals', 'free')) });
     expect(bySegment).toMatchObject({ audienceType: 'SEGMENT', segmentId: segment.id, totalRecipients: 1 });
@@ -117,9 +128,15 @@ describe('POST /campaigns', () => {
   it('fills what the body leaves out from templateId, and reports the campaign in the template usage', async () => {
     const t = await campaignTenant(stack);
     const template = (
-      await t.c.post('/templates').send({ name: 'T', subject: 'From template', body: '<p>T</p>', from: t.from, fromName: 'Tpl', type: 'TRANSACTIONAL' }).expect(201)
+      await t.c
+        .post('/templates')
+        .send({ name: 'T', subject: 'From template', body: '<p>T</p>', from: t.from, fromName: 'Tpl', type: 'TRANSACTIONAL' })
+        .expect(201)
     ).body;
-    const res = await t.c.post('/campaigns').send({ name: 'From T', templateId: template.id, audienceType: 'ALL', subject: 'Own subject' }).expect(201);
+    const res = await t.c
+      .post('/campaigns')
+      .send({ name: 'From T', templateId: template.id, audienceType: 'ALL', subject: 'Own subject' })
+      .expect(201);
     expect(res.body.data).toMatchObject({
       templateId: template.id,
       subject: 'Own subject',
@@ -137,7 +154,10 @@ describe('POST /campaigns', () => {
   it('refuses a sender on a domain that is not verified with 403 INTERNAL_SERVER_ERROR, storing nothing', async () => {
     const t = await campaignTenant(stack);
     await expectUnchanged(t, async () => {
-      const res = await t.c.post('/campaigns').send(campaignBody(t, { from: 'news@unverified.example.test' })).expect(403);
+      const res = await t.c
+        .post('/campaigns')
+        .send(campaignBody(t, { from: 'news@unverified.example.test' }))
+        .expect(403);
       expect(res.body.error).toMatchObject({ code: 'INTERNAL_SERVER_ERROR', statusCode: 403 });
     });
   });
@@ -170,7 +190,10 @@ describe('POST /campaigns', () => {
     const other = await campaignTenant(stack);
     const segment = (await other.c.post('/segments').send({ name: 'Theirs', type: 'STATIC' }).expect(201)).body;
     await expectUnchanged(t, async () => {
-      const res = await t.c.post('/campaigns').send(campaignBody(t, { audienceType: 'SEGMENT', segmentId: segment.id })).expect(422);
+      const res = await t.c
+        .post('/campaigns')
+        .send(campaignBody(t, { audienceType: 'SEGMENT', segmentId: segment.id }))
+        .expect(422);
       expect(res.body.error.errors).toEqual([{ field: 'segmentId', message: 'No such segment in this project', code: 'not_found' }]);
     });
   });
@@ -180,13 +203,26 @@ describe('POST /campaigns', () => {
     ['an unknown operator', allOf(filter('email', 'resembles', 'x')), 'audienceCondition.groups.0.filters.0.operator', /Unknown operator/],
     ['a missing unit', allOf(filter('createdAt', 'within', 3)), 'audienceCondition.groups.0.filters.0.unit', /needs a unit/],
     ['an empty data path', allOf(filter('data.', 'equals', 1)), 'audienceCondition.groups.0.filters.0.field', /Unknown field "data\."/],
-    ['an unknown email activity', allOf(filter('email.nope', 'triggered')), 'audienceCondition.groups.0.filters.0.field', /Unknown field "email\.nope"/],
-    ['a value its unseen field cannot compare', allOf(filter('data.never', 'greaterThan', 'x')), 'audienceCondition.groups.0.filters.0.operator', /does not apply to data\.never/],
+    [
+      'an unknown email activity',
+      allOf(filter('email.nope', 'triggered')),
+      'audienceCondition.groups.0.filters.0.field',
+      /Unknown field "email\.nope"/,
+    ],
+    [
+      'a value its unseen field cannot compare',
+      allOf(filter('data.never', 'greaterThan', 'x')),
+      'audienceCondition.groups.0.filters.0.operator',
+      /does not apply to data\.never/,
+    ],
     ['a tree that is not one', 'everyone', 'audienceCondition', /expected object/],
   ])('answers a FILTERED audience with %s with 400 naming it, storing nothing', async (_what, audienceCondition, field, message) => {
     const t = await campaignTenant(stack);
     await expectUnchanged(t, async () => {
-      const res = await t.c.post('/campaigns').send(campaignBody(t, { audienceType: 'FILTERED', audienceCondition })).expect(400);
+      const res = await t.c
+        .post('/campaigns')
+        .send(campaignBody(t, { audienceType: 'FILTERED', audienceCondition }))
+        .expect(400);
       expect(res.body.error.code).toBe('BAD_REQUEST');
       expect(res.body.error.message).toMatch(message);
       expect(res.body.error.errors[0].field).toBe(field);
@@ -206,7 +242,13 @@ describe('GET /campaigns', () => {
     const t = await campaignTenant(stack);
     const { a, b, c } = await threeCampaigns(t);
     const first = (await t.c.get('/campaigns?pageSize=2').expect(200)).body;
-    expect({ ...first, data: first.data.map((x: { id: string }) => x.id) }).toEqual({ data: [c.id, b.id], page: 1, pageSize: 2, total: 3, totalPages: 2 });
+    expect({ ...first, data: first.data.map((x: { id: string }) => x.id) }).toEqual({
+      data: [c.id, b.id],
+      page: 1,
+      pageSize: 2,
+      total: 3,
+      totalPages: 2,
+    });
     const second = (await t.c.get('/campaigns?pageSize=2&page=2').expect(200)).body;
     expect(second.data.map((x: { id: string }) => x.id)).toEqual([a.id]);
     expect((await t.c.get('/campaigns?pageSize=500').expect(200)).body.pageSize).toBe(100);
@@ -227,7 +269,9 @@ describe('GET /campaigns', () => {
     const t = await campaignTenant(stack);
     await threeCampaigns(t);
     const names = async (search: string) =>
-      (await t.c.get(`/campaigns?search=${encodeURIComponent(search)}&sort=name&dir=asc`).expect(200)).body.data.map((x: { name: string }) => x.name);
+      (await t.c.get(`/campaigns?search=${encodeURIComponent(search)}&sort=name&dir=asc`).expect(200)).body.data.map(
+        (x: { name: string }) => x.name,
+      );
     expect(await names('APPLE')).toEqual(['Apple']);
     expect(await names('fruit')).toEqual(['banana', 'cherry']);
     expect(await names('deals@')).toEqual(['cherry']);
@@ -277,7 +321,16 @@ describe('GET, PUT and DELETE /campaigns/{id}', () => {
       .put(`/campaigns/${draft.id}`)
       .send({ name: 'Summer', subject: 'Sun', body: '<p>Sun</p>', from: t.from, audienceType: 'ALL', type: 'TRANSACTIONAL' })
       .expect(200);
-    expect(res.body).toMatchObject({ id: draft.id, name: 'Summer', subject: 'Sun', description: null, fromName: null, replyTo: null, type: 'TRANSACTIONAL', status: 'DRAFT' });
+    expect(res.body).toMatchObject({
+      id: draft.id,
+      name: 'Summer',
+      subject: 'Sun',
+      description: null,
+      fromName: null,
+      replyTo: null,
+      type: 'TRANSACTIONAL',
+      status: 'DRAFT',
+    });
   });
 
   it('replaces a SCHEDULED campaign, keeping its schedule', async () => {
@@ -285,7 +338,10 @@ describe('GET, PUT and DELETE /campaigns/{id}', () => {
     const draft = await createCampaign(t);
     const at = inAnHour();
     await t.c.post(`/campaigns/${draft.id}/send`).send({ scheduledFor: at }).expect(200);
-    const res = await t.c.put(`/campaigns/${draft.id}`).send(campaignBody(t, { name: 'Renamed' })).expect(200);
+    const res = await t.c
+      .put(`/campaigns/${draft.id}`)
+      .send(campaignBody(t, { name: 'Renamed' }))
+      .expect(200);
     expect(res.body).toMatchObject({ name: 'Renamed', status: 'SCHEDULED', scheduledFor: at });
   });
 
@@ -294,7 +350,10 @@ describe('GET, PUT and DELETE /campaigns/{id}', () => {
     const draft = await createCampaign(t);
     await sendNow(t, draft.id);
     await expectUnchanged(t, async () => {
-      const put = await t.c.put(`/campaigns/${draft.id}`).send(campaignBody(t, { name: 'Too late' })).expect(409);
+      const put = await t.c
+        .put(`/campaigns/${draft.id}`)
+        .send(campaignBody(t, { name: 'Too late' }))
+        .expect(409);
       expect(put.body.error).toMatchObject({ code: 'CONFLICT', details: { status: 'SENDING' } });
       expect((await t.c.delete(`/campaigns/${draft.id}`).expect(409)).body.error.code).toBe('CONFLICT');
     });
@@ -314,9 +373,18 @@ describe('GET, PUT and DELETE /campaigns/{id}', () => {
     const t = await campaignTenant(stack);
     const draft = await createCampaign(t);
     await expectUnchanged(t, async () => {
-      await t.c.put(`/campaigns/${draft.id}`).send(campaignBody(t, { audienceType: 'SEGMENT' })).expect(422);
-      await t.c.put(`/campaigns/${draft.id}`).send(campaignBody(t, { audienceType: 'FILTERED', audienceCondition: allOf(filter('nope', 'equals', 1)) })).expect(400);
-      await t.c.put(`/campaigns/${draft.id}`).send(campaignBody(t, { from: 'x@unverified.example.test' })).expect(403);
+      await t.c
+        .put(`/campaigns/${draft.id}`)
+        .send(campaignBody(t, { audienceType: 'SEGMENT' }))
+        .expect(422);
+      await t.c
+        .put(`/campaigns/${draft.id}`)
+        .send(campaignBody(t, { audienceType: 'FILTERED', audienceCondition: allOf(filter('nope', 'equals', 1)) }))
+        .expect(400);
+      await t.c
+        .put(`/campaigns/${draft.id}`)
+        .send(campaignBody(t, { from: 'x@unverified.example.test' }))
+        .expect(403);
     });
   });
 });
@@ -427,7 +495,11 @@ describe('POST /campaigns/{id}/cancel', () => {
     const draft = await createCampaign(t);
     await t.c.post(`/campaigns/${draft.id}/send`).send({ scheduledFor: inAnHour() }).expect(200);
     const res = await t.c.post(`/campaigns/${draft.id}/cancel`).expect(200);
-    expect(res.body).toMatchObject({ success: true, data: { id: draft.id, status: 'DRAFT', scheduledFor: null }, message: expect.any(String) });
+    expect(res.body).toMatchObject({
+      success: true,
+      data: { id: draft.id, status: 'DRAFT', scheduledFor: null },
+      message: expect.any(String),
+    });
     const described = await stack.deps.temporal.client.workflow.getHandle(`campaign:${draft.id}`).describe();
     expect(described.status.name).toBe('TERMINATED');
   });
@@ -478,7 +550,10 @@ describe('what campaigns hold on to', () => {
   it('lists campaigns whose FILTERED audience names a field or an event in their usage', async () => {
     const t = await campaignTenant(stack);
     await addContact(t, 'ann@example.test', { plan: 'pro' });
-    const c = await createCampaign(t, { audienceType: 'FILTERED', audienceCondition: allOf(filter('data.plan', 'equals', 'pro'), filter('event.signup', 'triggered')) });
+    const c = await createCampaign(t, {
+      audienceType: 'FILTERED',
+      audienceCondition: allOf(filter('data.plan', 'equals', 'pro'), filter('event.signup', 'triggered')),
+    });
     expect((await t.c.get('/contacts/fields/data.plan/usage').expect(200)).body.campaigns).toEqual([{ id: c.id, name: 'Spring sale' }]);
     expect((await t.c.get('/events/signup/usage').expect(200)).body.campaigns).toEqual([{ id: c.id, name: 'Spring sale' }]);
   });

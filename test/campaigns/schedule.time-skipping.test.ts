@@ -57,7 +57,11 @@ async function status(t: SenderTenant, id: string) {
 }
 
 const reach = (t: SenderTenant, id: string, wanted: string) =>
-  waitFor(`campaign ${id} to be ${wanted}`, async () => ((await status(t, id)).status === wanted ? status(t, id) : undefined), SEND_LIMIT_MS);
+  waitFor(
+    `campaign ${id} to be ${wanted}`,
+    async () => ((await status(t, id)).status === wanted ? status(t, id) : undefined),
+    SEND_LIMIT_MS,
+  );
 
 /**
  * Waits until the workflow sleeps on a timer. Tests end or replace runs only then: the test server keeps
@@ -116,7 +120,10 @@ describe('scheduled campaigns (time-skipping)', () => {
     await deliver();
     const { t, addresses } = await audience(['ann']);
     const campaign = await createCampaign(t);
-    await t.c.post(`/campaigns/${campaign.id}/send`).send({ scheduledFor: (await inDays(1)).toISOString() }).expect(200);
+    await t.c
+      .post(`/campaigns/${campaign.id}/send`)
+      .send({ scheduledFor: (await inDays(1)).toISOString() })
+      .expect(200);
     await sleeping(campaignWorkflowId(campaign.id));
     const later = (await inDays(3)).toISOString();
     await t.c.post(`/campaigns/${campaign.id}/send`).send({ scheduledFor: later }).expect(200);
@@ -137,7 +144,10 @@ describe('scheduled campaigns (time-skipping)', () => {
     await deliver();
     const { t, addresses } = await audience(['ann']);
     const campaign = await createCampaign(t);
-    await t.c.post(`/campaigns/${campaign.id}/send`).send({ scheduledFor: (await inDays(1)).toISOString() }).expect(200);
+    await t.c
+      .post(`/campaigns/${campaign.id}/send`)
+      .send({ scheduledFor: (await inDays(1)).toISOString() })
+      .expect(200);
     await sleeping(campaignWorkflowId(campaign.id));
     const res = await t.c.post(`/campaigns/${campaign.id}/cancel`).expect(200);
     expect(res.body.data).toMatchObject({ status: 'DRAFT', scheduledFor: null });
@@ -152,7 +162,10 @@ describe('scheduled campaigns (time-skipping)', () => {
     await deliver();
     const { t, addresses } = await audience(['ann']);
     const campaign = await createCampaign(t);
-    await t.c.post(`/campaigns/${campaign.id}/send`).send({ scheduledFor: (await inDays(1)).toISOString() }).expect(200);
+    await t.c
+      .post(`/campaigns/${campaign.id}/send`)
+      .send({ scheduledFor: (await inDays(1)).toISOString() })
+      .expect(200);
     await sleeping(campaignWorkflowId(campaign.id));
     // What a cancel leaves when Temporal is unreachable: the row is a DRAFT, the run still waits.
     await sql(stack, "update campaigns set status = 'DRAFT', scheduled_for = null, send_id = null where id = ?", [campaign.id]);
@@ -195,7 +208,9 @@ describe('cancelling a SENDING campaign (time-skipping)', () => {
     await t.c.post(`/campaigns/${campaign.id}/send`).send({}).expect(200);
     await waitFor('every email to be queued', async () => ((await emailsOf(campaign.id)).length === 5 ? true : undefined));
     await deliver();
-    await waitFor('the first email to leave', async () => ((await emailsOf(campaign.id)).some((e) => e.status === 'SENT') ? true : undefined));
+    await waitFor('the first email to leave', async () =>
+      (await emailsOf(campaign.id)).some((e) => e.status === 'SENT') ? true : undefined,
+    );
 
     const res = await t.c.post(`/campaigns/${campaign.id}/cancel`).expect(200);
     expect(res.body.data).toMatchObject({ status: 'CANCELLED', sentCount: 1, totalRecipients: 5 });
@@ -232,7 +247,9 @@ describe('long sends (time-skipping)', () => {
       [campaign.id],
     );
     expect(counts).toEqual({ emails: total, contacts: total });
-    const addresses = (await sql<{ to_address: string }>(stack, 'select to_address from emails where campaign_id = ?', [campaign.id])).map((r) => r.to_address);
+    const addresses = (await sql<{ to_address: string }>(stack, 'select to_address from emails where campaign_id = ?', [campaign.id])).map(
+      (r) => r.to_address,
+    );
     expect(received(addresses).every((n) => n === 1)).toBe(true);
 
     await t.c.post(`/campaigns/${campaign.id}/cancel`).expect(409);

@@ -72,7 +72,8 @@ function stubCampaign(model: Model) {
   let extra = model.extraPages ?? 0;
   let created = 0;
   let pending = 0;
-  const stops = (stage: Stage, from?: number) => model.stopAt?.stage === stage && (model.stopAt.from === undefined || model.stopAt.from === from);
+  const stops = (stage: Stage, from?: number) =>
+    model.stopAt?.stage === stage && (model.stopAt.from === undefined || model.stopAt.from === from);
   const activities: CampaignActivities = {
     async beginCampaignSend(_ref: SendRef) {
       log.push('begin');
@@ -167,7 +168,9 @@ describe('campaign send workflow: the phases in order', () => {
       { after: page, last: 'r000025' },
     ]);
     expect([...stub.froms].sort((a, b) => a - b)).toEqual(Array.from({ length: 13 }, (_, k) => 2 * k));
-    const windows = Array.from({ length: Math.ceil(13 / ENQUEUE_CONCURRENCY) }, (_, w) => Math.min(ENQUEUE_CONCURRENCY, 13 - w * ENQUEUE_CONCURRENCY));
+    const windows = Array.from({ length: Math.ceil(13 / ENQUEUE_CONCURRENCY) }, (_, w) =>
+      Math.min(ENQUEUE_CONCURRENCY, 13 - w * ENQUEUE_CONCURRENCY),
+    );
     expect(await enqueueWindows(handle)).toEqual(windows);
   });
 

@@ -45,13 +45,19 @@ async function reachStatus(t: SenderTenant, id: string, status: string, timeoutM
 const receivedBy = (addresses: string[]) => addresses.map((a) => stack.smtp.to(a).length);
 
 async function campaignEmails(campaignId: string) {
-  return sql<{ status: string; contact_id: string; to_address: string }>(stack, 'select status, contact_id, to_address from emails where campaign_id = ?', [campaignId]);
+  return sql<{ status: string; contact_id: string; to_address: string }>(
+    stack,
+    'select status, contact_id, to_address from emails where campaign_id = ?',
+    [campaignId],
+  );
 }
 
 describe('sending a campaign (dev server, real worker and delivery pump)', () => {
   it('sends one rendered email to each subscribed contact, then is SENT with sentAt and its counts', async () => {
     const t = await campaignTenant(stack);
-    const subscribed = ['ann', 'bob', 'cat', 'dan', 'eve', 'fay', 'gus', 'hal', 'ivy'].map((n) => `${n}-${t.project.id.slice(0, 8)}@example.test`);
+    const subscribed = ['ann', 'bob', 'cat', 'dan', 'eve', 'fay', 'gus', 'hal', 'ivy'].map(
+      (n) => `${n}-${t.project.id.slice(0, 8)}@example.test`,
+    );
     for (const [i, email] of subscribed.entries()) await addContact(t, email, { name: `Reader ${i}` });
     const unsubscribed = `out-${t.project.id.slice(0, 8)}@example.test`;
     await addContact(t, unsubscribed, { name: 'Out' }, false);
@@ -74,7 +80,12 @@ describe('sending a campaign (dev server, real worker and delivery pump)', () =>
     expect(emails).toHaveLength(9);
     expect(new Set(emails.map((e) => e.status))).toEqual(new Set(['SENT']));
     expect((await campaignState(stack, t.project.id)).recipients).toEqual([]);
-    expect((await t.c.get(`/campaigns/${campaign.id}/stats`).expect(200)).body).toMatchObject({ totalRecipients: 9, sentCount: 9, deliveredCount: 0, openRate: 0 });
+    expect((await t.c.get(`/campaigns/${campaign.id}/stats`).expect(200)).body).toMatchObject({
+      totalRecipients: 9,
+      sentCount: 9,
+      deliveredCount: 0,
+      openRate: 0,
+    });
     expect(await handle(campaign.id).result()).toBe('SENT');
   });
 
@@ -123,14 +134,21 @@ describe('sending a campaign (dev server, real worker and delivery pump)', () =>
     await addContact(t, bob, { plan: 'free' });
     await addContact(t, cat, { plan: 'pro' }, false);
     const segment = (await t.c.post('/segments').send({ name: 'Picked', type: 'STATIC' }).expect(201)).body;
-    await t.c.post(`/segments/${segment.id}/members`).send({ emails: [bob, cat] }).expect(200);
+    await t.c
+      .post(`/segments/${segment.id}/members`)
+      .send({ emails: [bob, cat] })
+      .expect(200);
 
     const bySegment = await createCampaign(t, { name: 'To the segment', audienceType: 'SEGMENT', segmentId: segment.id });
     await sendNow(t, bySegment.id);
     await reachStatus(t, bySegment.id, 'SENT');
     expect(receivedBy([ann, bob, cat])).toEqual([0, 1, 0]);
 
-    const filtered = await createCampaign(t, { name: 'To pro', audienceType: 'FILTERED', audienceCondition: allOf(filter('data.plan', 'equals', 'pro')) });
+    const filtered = await createCampaign(t, {
+      name: 'To pro',
+      audienceType: 'FILTERED',
+      audienceCondition: allOf(filter('data.plan', 'equals', 'pro')),
+    });
     await sendNow(t, filtered.id);
     await reachStatus(t, filtered.id, 'SENT');
     expect(receivedBy([ann, bob, cat])).toEqual([1, 1, 0]);
@@ -160,7 +178,11 @@ describe('sending a campaign (dev server, real worker and delivery pump)', () =>
     const campaign = await createCampaign(t);
     const isCampaignMail = (m: { to: string[] }) => m.to.some((a) => a.startsWith(prefix));
     await sendNow(t, campaign.id);
-    await waitFor('the campaign to be under way', async () => (stack.smtp.messages.filter(isCampaignMail).length >= 30 ? true : undefined), SEND_LIMIT_MS);
+    await waitFor(
+      'the campaign to be under way',
+      async () => (stack.smtp.messages.filter(isCampaignMail).length >= 30 ? true : undefined),
+      SEND_LIMIT_MS,
+    );
 
     const urgent = `code-${t.project.id.slice(0, 8)}@example.test`;
     await send(stack, t.project, { to: urgent, from: t.from, subject: 'Your sign-in code', body: '<p>123456</p>' }).expect(200);

@@ -37,7 +37,10 @@ describe('campaigns while Temporal is unreachable', () => {
   it('still cancels a SCHEDULED campaign back to DRAFT, leaving its run to stop by itself', async () => {
     const t = await campaignTenant(up);
     const campaign = await createCampaign(t);
-    await t.c.post(`/campaigns/${campaign.id}/send`).send({ scheduledFor: new Date(Date.now() + 3_600_000).toISOString() }).expect(200);
+    await t.c
+      .post(`/campaigns/${campaign.id}/send`)
+      .send({ scheduledFor: new Date(Date.now() + 3_600_000).toISOString() })
+      .expect(200);
     const res = await client(down, t.project).post(`/campaigns/${campaign.id}/cancel`).expect(200);
     expect(res.body.data).toMatchObject({ status: 'DRAFT', scheduledFor: null });
     expect((await up.deps.temporal.client.workflow.getHandle(`campaign:${campaign.id}`).describe()).status.name).toBe('RUNNING');

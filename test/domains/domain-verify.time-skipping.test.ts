@@ -17,7 +17,10 @@ let stack: TestStack;
 
 beforeAll(async () => {
   env = await timeSkippingEnv();
-  stack = await startStack({ temporal: gatewayFor(env, `domains-${randomBytes(4).toString('hex')}`), worker: (deps) => startWorker(deps, env.nativeConnection) });
+  stack = await startStack({
+    temporal: gatewayFor(env, `domains-${randomBytes(4).toString('hex')}`),
+    worker: (deps) => startWorker(deps, env.nativeConnection),
+  });
 });
 
 afterAll(async () => {

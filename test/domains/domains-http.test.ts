@@ -20,7 +20,13 @@ describe('POST /domains', () => {
 
     expect(res.body).toMatchObject({ id: expect.any(String), projectId: project.id, domain: name, verified: false, verifiedAt: null });
     expect(res.body.records).toEqual([
-      { type: 'TXT', purpose: 'DKIM', name: `postwire._domainkey.${name}`, value: expect.stringMatching(/^v=DKIM1; k=rsa; p=[A-Za-z0-9+/]+=*$/), status: 'PENDING' },
+      {
+        type: 'TXT',
+        purpose: 'DKIM',
+        name: `postwire._domainkey.${name}`,
+        value: expect.stringMatching(/^v=DKIM1; k=rsa; p=[A-Za-z0-9+/]+=*$/),
+        status: 'PENDING',
+      },
       { type: 'TXT', purpose: 'SPF', name, value: `v=spf1 include:${stack.deps.config.SPF_INCLUDE} ~all`, status: 'PENDING' },
       { type: 'TXT', purpose: 'DMARC', name: `_dmarc.${name}`, value: 'v=DMARC1; p=none', status: 'PENDING' },
     ]);
@@ -67,7 +73,9 @@ describe('POST /domains', () => {
     const res = await stack.http().post('/domains').set('Authorization', bearer(project)).send({ domain });
     expect(res.status).toBe(422);
     expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR', statusCode: 422 });
-    expect(res.body.error.errors).toEqual([expect.objectContaining({ field: 'domain', code: expect.stringMatching(/^(invalid_string|too_big)$/) })]);
+    expect(res.body.error.errors).toEqual([
+      expect.objectContaining({ field: 'domain', code: expect.stringMatching(/^(invalid_string|too_big)$/) }),
+    ]);
     expect(await listDomains(stack, project)).toEqual([]);
   });
 
@@ -141,7 +149,12 @@ describe('GET /domains/project/{projectId}', () => {
   it('is reachable by a member through the session cookie and X-Project-Id', async () => {
     const { user, project } = await newTenant(stack);
     const domain = await addDomain(stack, project);
-    const res = await stack.http().get(`/domains/project/${project.id}`).set('Cookie', user.cookie).set('X-Project-Id', project.id).expect(200);
+    const res = await stack
+      .http()
+      .get(`/domains/project/${project.id}`)
+      .set('Cookie', user.cookie)
+      .set('X-Project-Id', project.id)
+      .expect(200);
     expect(res.body.map((d: { id: string }) => d.id)).toEqual([domain.id]);
   });
 });
@@ -160,8 +173,12 @@ describe('GET /domains/{id}', () => {
 
   it('answers 404 for an unknown or malformed id', async () => {
     const { project } = await newTenant(stack);
-    expect((await stack.http().get('/domains/00000000-0000-4000-8000-000000000000').set('Authorization', bearer(project))).status).toBe(404);
-    expect((await stack.http().get('/domains/nope').set('Authorization', bearer(project)).expect(404)).body.error.code).toBe('DOMAIN_NOT_FOUND');
+    expect((await stack.http().get('/domains/00000000-0000-4000-8000-000000000000').set('Authorization', bearer(project))).status).toBe(
+      404,
+    );
+    expect((await stack.http().get('/domains/nope').set('Authorization', bearer(project)).expect(404)).body.error.code).toBe(
+      'DOMAIN_NOT_FOUND',
+    );
   });
 });
 
@@ -221,7 +238,10 @@ describe('GET /domains/{id}/verify', () => {
     expect(res.body.records.map((r: { status: string }) => r.status)).toEqual(['PENDING', 'VERIFIED', 'VERIFIED']);
 
     // Two SPF records are an SPF error (RFC 7208 4.5) even when one of them is right.
-    stack.dns.set(domain.domain, [{ type: 'TXT', value: recordOf(domain, 'SPF').value }, { type: 'TXT', value: 'v=spf1 -all' }]);
+    stack.dns.set(domain.domain, [
+      { type: 'TXT', value: recordOf(domain, 'SPF').value },
+      { type: 'TXT', value: 'v=spf1 -all' },
+    ]);
     const twoSpf = await stack.http().get(`/domains/${domain.id}/verify`).set('Authorization', bearer(project)).expect(200);
     expect(recordOf(twoSpf.body, 'SPF').status).toBe('FAILED');
   });

@@ -135,7 +135,12 @@ describe('delivery', () => {
     const recipients = Array.from({ length: 60 }, () => recipient('many'));
     const ids: string[] = [];
     for (let i = 0; i < recipients.length; i += 20) {
-      const res = await send(stack, sender.project, { to: recipients.slice(i, i + 20), from: sender.from, subject: 'Many', body: 'x' }).expect(200);
+      const res = await send(stack, sender.project, {
+        to: recipients.slice(i, i + 20),
+        from: sender.from,
+        subject: 'Many',
+        body: 'x',
+      }).expect(200);
       ids.push(...res.body.data.emails.map((e: { email: string }) => e.email));
     }
     await Promise.all(ids.map((id) => settled(stack, id)));
@@ -157,13 +162,25 @@ describe('delivery', () => {
 });
 
 describe('order and throttle', () => {
-  async function drafts(own: SenderTenant, n: number, sourceType: EmailDraft['sourceType'], campaignId: string | null = null): Promise<EmailDraft[]> {
+  async function drafts(
+    own: SenderTenant,
+    n: number,
+    sourceType: EmailDraft['sourceType'],
+    campaignId: string | null = null,
+  ): Promise<EmailDraft[]> {
     const list: EmailDraft[] = [];
     for (let i = 0; i < n; i++) {
       const contact = await seedContact(stack, own.project.id, recipient(sourceType.toLowerCase()));
       list.push({
-        projectId: own.project.id, contactId: contact.id, to: { email: contact.email }, from: { email: own.from },
-        subject: sourceType, html: 'x', sourceType, marketing: sourceType === 'CAMPAIGN', campaignId,
+        projectId: own.project.id,
+        contactId: contact.id,
+        to: { email: contact.email },
+        from: { email: own.from },
+        subject: sourceType,
+        html: 'x',
+        sourceType,
+        marketing: sourceType === 'CAMPAIGN',
+        campaignId,
       });
     }
     return list;
@@ -171,7 +188,9 @@ describe('order and throttle', () => {
 
   async function sentAt(ids: string[]): Promise<Map<string, number>> {
     await Promise.all(ids.map((id) => settled(stack, id, 30_000)));
-    const rows = await sql<{ id: string; sent_at: string }>(stack, `select id, sent_at from emails where id::text in ${IN}`, [JSON.stringify(ids)]);
+    const rows = await sql<{ id: string; sent_at: string }>(stack, `select id, sent_at from emails where id::text in ${IN}`, [
+      JSON.stringify(ids),
+    ]);
     return new Map(rows.map((r) => [r.id, new Date(r.sent_at).getTime()]));
   }
 
@@ -196,7 +215,9 @@ describe('order and throttle', () => {
       const res = await setRate(own, bad).expect(422);
       expect(res.body.error.errors[0]).toMatchObject({ field: 'emailRatePerSecond' });
     }
-    const [stored] = await sql<{ email_rate_per_second: number | null }>(stack, 'select email_rate_per_second from projects where id = ?', [own.project.id]);
+    const [stored] = await sql<{ email_rate_per_second: number | null }>(stack, 'select email_rate_per_second from projects where id = ?', [
+      own.project.id,
+    ]);
     expect(stored!.email_rate_per_second).toBe(5);
     expect((await setRate(own, null).expect(200)).body.emailRatePerSecond).toBeNull();
   });

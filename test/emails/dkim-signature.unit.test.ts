@@ -21,10 +21,15 @@ const base: OutgoingEmail = {
 const cases: Record<string, OutgoingEmail> = {
   'ASCII HTML with list headers': base,
   'HTML and text with tabs, trailing spaces and blank lines at the end': {
-    ...base, replyTo: 'replies@example.test', text: 'Hello\tthere   \r\nsecond line \n\n\n\n', html: `${base.html}   \n\n\n`,
+    ...base,
+    replyTo: 'replies@example.test',
+    text: 'Hello\tthere   \r\nsecond line \n\n\n\n',
+    html: `${base.html}   \n\n\n`,
   },
   'non-Latin text (base64) and a folded long subject': {
-    ...base, subject: `Ежемесячный обзор ${'новостей '.repeat(12)}`, html: `<p>${'Привет, мир. '.repeat(200)}</p>`,
+    ...base,
+    subject: `Ежемесячный обзор ${'новостей '.repeat(12)}`,
+    html: `<p>${'Привет, мир. '.repeat(200)}</p>`,
   },
   'attachments, one inline': {
     ...base,

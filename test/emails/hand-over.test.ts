@@ -41,15 +41,16 @@ async function queued(to = recipient()): Promise<{ id: string; to: string }> {
 /** Leases the email as a worker's claim does; `expired` as one whose worker died. */
 async function lease(id: string, { expired = false } = {}): Promise<string> {
   const leaseId = randomUUID();
-  await sql(stack, `update emails set lease_id = ?, attempts = attempts + 1, next_attempt_at = clock_timestamp() + ? * interval '1 second' where id = ?`, [
-    leaseId,
-    expired ? -1 : 60,
-    id,
-  ]);
+  await sql(
+    stack,
+    `update emails set lease_id = ?, attempts = attempts + 1, next_attempt_at = clock_timestamp() + ? * interval '1 second' where id = ?`,
+    [leaseId, expired ? -1 : 60, id],
+  );
   return leaseId;
 }
 
-const handedOverAt = async (id: string) => (await sql<{ handed_over_at: string | null }>(stack, 'select handed_over_at from emails where id = ?', [id]))[0]!.handed_over_at;
+const handedOverAt = async (id: string) =>
+  (await sql<{ handed_over_at: string | null }>(stack, 'select handed_over_at from emails where id = ?', [id]))[0]!.handed_over_at;
 
 describe('hand-over', () => {
   it('writes the dot of an email this worker holds, under a mark that is committed', async () => {
@@ -68,7 +69,10 @@ describe('hand-over', () => {
     const deletedLease = await lease(deleted.id);
     await sql(stack, 'delete from emails where id = ?', [deleted.id]);
     let dots = 0;
-    const results = await Promise.all([handOver.pass(taken.id, randomUUID(), () => dots++), handOver.pass(deleted.id, deletedLease, () => dots++)]);
+    const results = await Promise.all([
+      handOver.pass(taken.id, randomUUID(), () => dots++),
+      handOver.pass(deleted.id, deletedLease, () => dots++),
+    ]);
     expect(results).toEqual([false, false]);
     expect(dots).toBe(0);
     expect(await handedOverAt(taken.id)).toBeNull();

@@ -7,7 +7,11 @@ import { waitFor } from '../helpers/wait';
 import { bearer } from '../domains/helpers';
 
 export const send = (stack: TestStack, project: TestProject, body: unknown): Test =>
-  stack.http().post('/v1/send').set('Authorization', bearer(project)).send(body as object);
+  stack
+    .http()
+    .post('/v1/send')
+    .set('Authorization', bearer(project))
+    .send(body as object);
 
 export const recipient = (prefix = 'reader') => `${prefix}-${randomUUID().slice(0, 8)}@example.test`;
 
@@ -30,10 +34,14 @@ export async function emailRow(stack: TestStack, id: string): Promise<EmailRow> 
 
 /** Waits until the email has left PENDING, and returns it. */
 export const settled = (stack: TestStack, id: string, timeoutMs = 15_000): Promise<EmailRow> =>
-  waitFor(`email ${id} to leave PENDING`, async () => {
-    const row = await emailRow(stack, id);
-    return row.status === 'PENDING' ? undefined : row;
-  }, timeoutMs);
+  waitFor(
+    `email ${id} to leave PENDING`,
+    async () => {
+      const row = await emailRow(stack, id);
+      return row.status === 'PENDING' ? undefined : row;
+    },
+    timeoutMs,
+  );
 
 /** What a request stored for the project: nothing, after a refused request. */
 export async function storedCounts(stack: TestStack, projectId: string): Promise<{ emails: number; contacts: number; events: number }> {

@@ -14,7 +14,11 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.close());
 
-const attachment = (bytes: number, name = 'data.bin') => ({ filename: name, content: fileOf(bytes), contentType: 'application/octet-stream' });
+const attachment = (bytes: number, name = 'data.bin') => ({
+  filename: name,
+  content: fileOf(bytes),
+  contentType: 'application/octet-stream',
+});
 const body = (attachments: unknown[]) => ({ to: recipient(), from: sender.from, subject: 'Large', body: '<p>Files</p>', attachments });
 
 describe('/v1/send size limits', () => {

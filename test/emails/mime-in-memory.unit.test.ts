@@ -8,18 +8,34 @@ const base: OutgoingEmail = {
   to: { email: 'reader@example.test', name: 'A Reader' },
   subject: 'Your weekly digest',
   html: `<html><body>${'<p style="a=b">Some  text, with <a href="https://example.test/a?x=1&amp;y=2">a link</a>.</p>\n.\n'.repeat(40)}</body></html>`,
-  headers: { 'List-Unsubscribe': '<https://postwire.test/u/abc>', 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click', 'X-Campaign': 'spring' },
+  headers: {
+    'List-Unsubscribe': '<https://postwire.test/u/abc>',
+    'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    'X-Campaign': 'spring',
+  },
 };
 
 const inMemoryCases: Record<string, OutgoingEmail> = {
   'HTML only': base,
-  'HTML and text (multipart/alternative) with a reply-to': { ...base, replyTo: 'replies@example.test', text: 'Hello there   \nsecond line\n' },
-  'Latin text with accents, no line breaks, trailing space': { ...base, subject: 'Café crème', html: `<p>${'Déjà vu, naïve façade. '.repeat(30)}</p> `, text: 'x'.repeat(300) },
+  'HTML and text (multipart/alternative) with a reply-to': {
+    ...base,
+    replyTo: 'replies@example.test',
+    text: 'Hello there   \nsecond line\n',
+  },
+  'Latin text with accents, no line breaks, trailing space': {
+    ...base,
+    subject: 'Café crème',
+    html: `<p>${'Déjà vu, naïve façade. '.repeat(30)}</p> `,
+    text: 'x'.repeat(300),
+  },
   'a one-character body': { ...base, html: 'x' },
 };
 
 const fallbackCases: Record<string, OutgoingEmail> = {
-  'an attachment': { ...base, attachments: [{ filename: 'a.pdf', content: Buffer.alloc(100, 1), contentType: 'application/pdf', disposition: 'attachment' }] },
+  'an attachment': {
+    ...base,
+    attachments: [{ filename: 'a.pdf', content: Buffer.alloc(100, 1), contentType: 'application/pdf', disposition: 'attachment' }],
+  },
   'non-Latin text (base64)': { ...base, html: `<p>${'Привет, мир. '.repeat(50)}</p>` },
 };
 

@@ -24,12 +24,20 @@ const recordEmailStatus = async (em: EntityManager, projectId: string, emailId: 
 async function draftFor(project: TestProject, changes: Partial<EmailDraft> = {}): Promise<EmailDraft> {
   const contact = await seedContact(stack, project.id, recipient());
   return {
-    projectId: project.id, contactId: contact.id, to: { email: contact.email }, from: { email: 'hello@example.test' },
-    subject: 'S', html: '<p>x</p>', sourceType: 'CAMPAIGN', marketing: true, ...changes,
+    projectId: project.id,
+    contactId: contact.id,
+    to: { email: contact.email },
+    from: { email: 'hello@example.test' },
+    subject: 'S',
+    html: '<p>x</p>',
+    sourceType: 'CAMPAIGN',
+    marketing: true,
+    ...changes,
   };
 }
 
-const count = async (projectId: string) => Number((await sql<{ n: string }>(stack, 'select count(*) as n from emails where project_id = ?', [projectId]))[0]!.n);
+const count = async (projectId: string) =>
+  Number((await sql<{ n: string }>(stack, 'select count(*) as n from emails where project_id = ?', [projectId]))[0]!.n);
 
 describe('enqueueEmails', () => {
   it('records each campaign recipient once, whether the same draft comes again later or in the same call', async () => {
@@ -40,7 +48,10 @@ describe('enqueueEmails', () => {
     expect(first.map((e) => e.created)).toEqual([true, true, false]);
     expect(first[2]!.id).toBe(first[0]!.id);
     const resumed = await enqueueEmails(em(), [b, a]);
-    expect(resumed).toEqual([{ id: first[1]!.id, created: false }, { id: first[0]!.id, created: false }]);
+    expect(resumed).toEqual([
+      { id: first[1]!.id, created: false },
+      { id: first[0]!.id, created: false },
+    ]);
     expect(await count(project.id)).toBe(2);
     // The same contact in another campaign is another email.
     expect((await enqueueEmails(em(), [{ ...a, campaignId: randomUUID() }]))[0]!.created).toBe(true);
@@ -72,7 +83,9 @@ describe('enqueueEmails', () => {
     expect(await count(project.id)).toBe(0);
 
     const [done] = await em().transactional((tx) => enqueueEmails(tx, [draft]));
-    const attachments = await sql<{ filename: string; content: Buffer }>(stack, 'select * from email_attachments where email_id = ?', [done!.id]);
+    const attachments = await sql<{ filename: string; content: Buffer }>(stack, 'select * from email_attachments where email_id = ?', [
+      done!.id,
+    ]);
     expect(attachments.map((a) => [a.filename, a.content.toString()])).toEqual([['a.txt', 'hello']]);
     expect(await emailRow(stack, done!.id)).toMatchObject({ status: 'PENDING', attempts: 0 });
   });
@@ -86,7 +99,13 @@ describe('email status', () => {
   }
 
   const statusOf = async (id: string) =>
-    (await sql<{ status: string; delivered_at: string | null; opened_at: string | null; clicked_at: string | null }>(stack, 'select * from emails where id = ?', [id]))[0]!;
+    (
+      await sql<{ status: string; delivered_at: string | null; opened_at: string | null; clicked_at: string | null }>(
+        stack,
+        'select * from emails where id = ?',
+        [id],
+      )
+    )[0]!;
 
   it('never moves backwards, while each status still records when it first happened', async () => {
     const { project } = await newTenant(stack);
@@ -98,7 +117,9 @@ describe('email status', () => {
     const row = await statusOf(id);
     expect(row.status).toBe('CLICKED');
     expect([row.delivered_at, row.opened_at, row.clicked_at].map((t) => new Date(t!).toISOString())).toEqual([
-      '2030-01-01T00:00:00.000Z', '2030-01-01T00:00:01.000Z', '2030-01-01T00:00:02.000Z',
+      '2030-01-01T00:00:00.000Z',
+      '2030-01-01T00:00:01.000Z',
+      '2030-01-01T00:00:02.000Z',
     ]);
     await recordEmailStatus(em(), project.id, id, 'COMPLAINED');
     expect((await statusOf(id)).status).toBe('COMPLAINED');

@@ -26,9 +26,13 @@ describe('emailRatePerSecond with MAX_EMAIL_RATE_PER_SECOND=2', () => {
     for (const over of [3, 100_000]) {
       const res = await setRate(own, over).expect(422);
       expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR', statusCode: 422 });
-      expect(res.body.error.errors).toEqual([expect.objectContaining({ field: 'emailRatePerSecond', message: expect.stringContaining('2') })]);
+      expect(res.body.error.errors).toEqual([
+        expect.objectContaining({ field: 'emailRatePerSecond', message: expect.stringContaining('2') }),
+      ]);
     }
-    const [stored] = await sql<{ email_rate_per_second: number | null }>(stack, 'select email_rate_per_second from projects where id = ?', [own.project.id]);
+    const [stored] = await sql<{ email_rate_per_second: number | null }>(stack, 'select email_rate_per_second from projects where id = ?', [
+      own.project.id,
+    ]);
     expect(stored!.email_rate_per_second).toBeNull();
     expect((await setRate(own, 2).expect(200)).body.emailRatePerSecond).toBe(2);
     expect((await setRate(own, 0).expect(200)).body.emailRatePerSecond).toBe(0);

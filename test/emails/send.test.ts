@@ -17,7 +17,11 @@ const pdf = Buffer.from('%PDF-1.4 a small report\n');
 const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 1, 2, 3]);
 
 async function contactOf(id: string) {
-  const [row] = await sql<{ email: string; subscribed: boolean; data: Record<string, unknown> }>(stack, 'select * from contacts where id = ?', [id]);
+  const [row] = await sql<{ email: string; subscribed: boolean; data: Record<string, unknown> }>(
+    stack,
+    'select * from contacts where id = ?',
+    [id],
+  );
   return row!;
 }
 
@@ -28,7 +32,10 @@ describe('POST /v1/send', () => {
     const res = await send(stack, project, { to, from, subject: 'Hi', body: '<p>Hello</p>' }).expect(200);
     expect(res.body).toEqual({
       success: true,
-      data: { emails: [{ contact: { id: expect.stringMatching(UUID), email: to }, email: expect.stringMatching(UUID) }], timestamp: expect.any(String) },
+      data: {
+        emails: [{ contact: { id: expect.stringMatching(UUID), email: to }, email: expect.stringMatching(UUID) }],
+        timestamp: expect.any(String),
+      },
     });
     expect(new Date(res.body.data.timestamp).toISOString()).toBe(res.body.data.timestamp);
     const email = await emailRow(stack, res.body.data.emails[0].email);
@@ -83,20 +90,35 @@ describe('POST /v1/send', () => {
     expect(await contactOf(contact.id)).toMatchObject({ subscribed: false, data: { name: 'Ada Lovelace', plan: 'pro' } });
     const row = await settled(stack, emailId);
     expect(row).toMatchObject({ status: 'SENT', attempts: 1, error: null });
-    const events = await sql<{ name: string; data: Record<string, unknown> }>(stack, 'select name, data from events where contact_id = ?', [contact.id]);
-    expect(events).toEqual([
-      { name: 'email.sent', data: { emailId, subject: 'Hello Ada Lovelace', from, sourceType: 'TRANSACTIONAL' } },
+    const events = await sql<{ name: string; data: Record<string, unknown> }>(stack, 'select name, data from events where contact_id = ?', [
+      contact.id,
     ]);
+    expect(events).toEqual([{ name: 'email.sent', data: { emailId, subject: 'Hello Ada Lovelace', from, sourceType: 'TRANSACTIONAL' } }]);
   });
 
   it('sends a template, with the request overriding its subject and sender name, and marks MARKETING templates', async () => {
     const { project, from } = await senderTenant(stack);
-    const template = await stack.http().post('/templates').set('Authorization', bearer(project)).send({
-      name: 'Welcome', subject: 'Welcome, {{ name ?? "friend" }}', body: '<h1>Welcome {{ name ?? "friend" }}</h1>', from,
-      fromName: 'The Team', replyTo: 'support@example.test', type: 'MARKETING',
-    }).expect(201);
+    const template = await stack
+      .http()
+      .post('/templates')
+      .set('Authorization', bearer(project))
+      .send({
+        name: 'Welcome',
+        subject: 'Welcome, {{ name ?? "friend" }}',
+        body: '<h1>Welcome {{ name ?? "friend" }}</h1>',
+        from,
+        fromName: 'The Team',
+        replyTo: 'support@example.test',
+        type: 'MARKETING',
+      })
+      .expect(201);
     const to = recipient();
-    const res = await send(stack, project, { to, template: template.body.id, subject: 'Overridden for {{ email }}', name: 'Ignored' }).expect(200);
+    const res = await send(stack, project, {
+      to,
+      template: template.body.id,
+      subject: 'Overridden for {{ email }}',
+      name: 'Ignored',
+    }).expect(200);
     const emailId = res.body.data.emails[0].email;
     const mail = await parseMail(await stack.smtp.waitFor((m) => m.to.includes(to)));
     expect(mail.subject).toBe(`Overridden for ${to}`);
@@ -104,10 +126,16 @@ describe('POST /v1/send', () => {
     // `name` is only a fallback for a plain-address `from`; here the template's sender and name apply.
     expect(mail.from).toEqual({ name: 'The Team', address: from });
     expect(mail.replyTo).toEqual([{ name: '', address: 'support@example.test' }]);
-    const [row] = await sql<{ template_id: string; marketing: boolean; source_type: string }>(stack, 'select * from emails where id = ?', [emailId]);
+    const [row] = await sql<{ template_id: string; marketing: boolean; source_type: string }>(stack, 'select * from emails where id = ?', [
+      emailId,
+    ]);
     expect(row).toMatchObject({ template_id: template.body.id, marketing: true, source_type: 'TRANSACTIONAL' });
     await settled(stack, emailId);
-    const [event] = await sql<{ data: Record<string, unknown> }>(stack, `select data from events where name = 'email.sent' and data->>'emailId' = ?`, [emailId]);
+    const [event] = await sql<{ data: Record<string, unknown> }>(
+      stack,
+      `select data from events where name = 'email.sent' and data->>'emailId' = ?`,
+      [emailId],
+    );
     expect(event!.data).toMatchObject({ templateId: template.body.id, sourceType: 'TRANSACTIONAL' });
   });
 
@@ -141,7 +169,12 @@ describe('POST /v1/send', () => {
   it('keeps an existing contact subscription unless told, and a change emits its event', async () => {
     const { project, from } = await senderTenant(stack);
     const to = recipient();
-    const created = await stack.http().post('/contacts').set('Authorization', bearer(project)).send({ email: to, data: { plan: 'free' } }).expect(201);
+    const created = await stack
+      .http()
+      .post('/contacts')
+      .set('Authorization', bearer(project))
+      .send({ email: to, data: { plan: 'free' } })
+      .expect(201);
     await send(stack, project, { to, from, subject: 'S', body: 'B' }).expect(200);
     expect(await contactOf(created.body.id)).toMatchObject({ subscribed: true, data: { plan: 'free' } });
     await send(stack, project, { to, from, subject: 'S', body: 'B', subscribed: false, data: { plan: null } }).expect(200);

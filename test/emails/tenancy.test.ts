@@ -44,7 +44,13 @@ describe('/v1/send with Idempotency-Key', () => {
     const a = await senderTenant(stack);
     const b = await senderTenant(stack);
     const key = `shared-${recipient()}`;
-    await stack.http().post('/v1/track').set('Authorization', `Bearer ${a.project.public}`).set('Idempotency-Key', key).send({ email: recipient(), event: 'signed-up' }).expect(200);
+    await stack
+      .http()
+      .post('/v1/track')
+      .set('Authorization', `Bearer ${a.project.public}`)
+      .set('Idempotency-Key', key)
+      .send({ email: recipient(), event: 'signed-up' })
+      .expect(200);
     await send(stack, a.project, { to: recipient(), from: a.from, subject: 'S', body: 'x' }).set('Idempotency-Key', key).expect(409);
     await send(stack, b.project, { to: recipient(), from: b.from, subject: 'S', body: 'x' }).set('Idempotency-Key', key).expect(200);
   });
@@ -54,8 +60,12 @@ describe('tenant isolation', () => {
   it("cannot send another project's template or from another project's verified domain", async () => {
     const a = await senderTenant(stack);
     const b = await senderTenant(stack);
-    const template = await stack.http().post('/templates').set('Authorization', bearer(a.project))
-      .send({ name: 'T', subject: 'S', body: 'B', from: a.from }).expect(201);
+    const template = await stack
+      .http()
+      .post('/templates')
+      .set('Authorization', bearer(a.project))
+      .send({ name: 'T', subject: 'S', body: 'B', from: a.from })
+      .expect(201);
     const viaTemplate = await send(stack, b.project, { to: recipient(), template: template.body.id }).expect(404);
     expect(viaTemplate.body.error.code).toBe('TEMPLATE_NOT_FOUND');
     const viaDomain = await send(stack, b.project, { to: recipient(), from: a.from, subject: 'S', body: 'B' }).expect(403);
@@ -75,7 +85,11 @@ describe('tenant isolation', () => {
     const em = stack.deps.orm.em.fork();
     expect((await emailStatusCounts(em, a.project.id)).byStatus.SENT).toBe(1);
     expect((await emailStatusCounts(em, b.project.id)).byStatus.SENT).toBe(1);
-    const contactB = await stack.http().get(`/contacts/${fromB.body.data.emails[0].contact.id}`).set('Authorization', bearer(b.project)).expect(200);
+    const contactB = await stack
+      .http()
+      .get(`/contacts/${fromB.body.data.emails[0].contact.id}`)
+      .set('Authorization', bearer(b.project))
+      .expect(200);
     expect(contactB.body.data).toEqual({ plan: 'b' });
     await stack.http().get(`/contacts/${fromA.body.data.emails[0].contact.id}`).set('Authorization', bearer(b.project)).expect(404);
   });

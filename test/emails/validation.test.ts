@@ -63,24 +63,81 @@ const cases: Case[] = [
   { name: '11 attachments', body: { attachments: Array.from({ length: 11 }, () => pdf) }, field: 'attachments', message: /At most 10/ },
   { name: 'attachments not a list', body: { attachments: pdf }, field: 'attachments', code: 'invalid_type' },
   { name: 'attachment without filename', body: { attachments: [{ ...pdf, filename: undefined }] }, field: 'attachments.0.filename' },
-  { name: 'attachment filename empty', body: { attachments: [{ ...pdf, filename: '' }] }, field: 'attachments.0.filename', code: 'too_small' },
+  {
+    name: 'attachment filename empty',
+    body: { attachments: [{ ...pdf, filename: '' }] },
+    field: 'attachments.0.filename',
+    code: 'too_small',
+  },
   { name: 'attachment filename with a quote', body: { attachments: [{ ...pdf, filename: 'a".pdf' }] }, field: 'attachments.0.filename' },
   { name: 'attachment filename with CR LF', body: { attachments: [{ ...pdf, filename: 'a\r\n.pdf' }] }, field: 'attachments.0.filename' },
-  { name: 'attachment filename of 256 characters', body: { attachments: [{ ...pdf, filename: `${'a'.repeat(252)}.pdf` }] }, field: 'attachments.0.filename', code: 'too_big' },
-  { name: 'attachment content not base64', body: { attachments: [{ ...pdf, content: 'not base64!' }] }, field: 'attachments.0.content', message: /base64/ },
-  { name: 'attachment content cut short', body: { attachments: [{ ...pdf, content: 'YWJj' + 'YW' }] }, field: 'attachments.0.content', message: /base64/ },
+  {
+    name: 'attachment filename of 256 characters',
+    body: { attachments: [{ ...pdf, filename: `${'a'.repeat(252)}.pdf` }] },
+    field: 'attachments.0.filename',
+    code: 'too_big',
+  },
+  {
+    name: 'attachment content not base64',
+    body: { attachments: [{ ...pdf, content: 'not base64!' }] },
+    field: 'attachments.0.content',
+    message: /base64/,
+  },
+  {
+    name: 'attachment content cut short',
+    body: { attachments: [{ ...pdf, content: 'YWJj' + 'YW' }] },
+    field: 'attachments.0.content',
+    message: /base64/,
+  },
   { name: 'attachment content missing', body: { attachments: [{ ...pdf, content: undefined }] }, field: 'attachments.0.content' },
-  { name: 'attachment contentType not a MIME type', body: { attachments: [{ ...pdf, contentType: 'pdf' }] }, field: 'attachments.0.contentType' },
-  { name: 'attachment contentType missing', body: { attachments: [{ ...pdf, contentType: undefined }] }, field: 'attachments.0.contentType' },
+  {
+    name: 'attachment contentType not a MIME type',
+    body: { attachments: [{ ...pdf, contentType: 'pdf' }] },
+    field: 'attachments.0.contentType',
+  },
+  {
+    name: 'attachment contentType missing',
+    body: { attachments: [{ ...pdf, contentType: undefined }] },
+    field: 'attachments.0.contentType',
+  },
   { name: 'attachment contentId with brackets', body: { attachments: [{ ...pdf, contentId: '<a>' }] }, field: 'attachments.0.contentId' },
-  { name: 'attachment disposition unknown', body: { attachments: [{ ...pdf, disposition: 'embedded' }] }, field: 'attachments.0.disposition' },
-  { name: 'inline attachment without contentId', body: { attachments: [{ ...pdf, disposition: 'inline' }] }, field: 'attachments.0.contentId', message: /inline attachment needs a contentId/ },
-  { name: 'attachments over 10 MB', body: { attachments: [{ ...pdf, content: fileOf(6 * MB) }, { ...pdf, content: fileOf(5 * MB) }] }, field: 'attachments', message: /11\.0 MB; at most 10 MB/ },
+  {
+    name: 'attachment disposition unknown',
+    body: { attachments: [{ ...pdf, disposition: 'embedded' }] },
+    field: 'attachments.0.disposition',
+  },
+  {
+    name: 'inline attachment without contentId',
+    body: { attachments: [{ ...pdf, disposition: 'inline' }] },
+    field: 'attachments.0.contentId',
+    message: /inline attachment needs a contentId/,
+  },
+  {
+    name: 'attachments over 10 MB',
+    body: {
+      attachments: [
+        { ...pdf, content: fileOf(6 * MB) },
+        { ...pdf, content: fileOf(5 * MB) },
+      ],
+    },
+    field: 'attachments',
+    message: /11\.0 MB; at most 10 MB/,
+  },
   { name: 'subscribed not a boolean', body: { subscribed: 'yes' }, field: 'subscribed', code: 'invalid_type' },
   { name: 'data not an object', body: { data: 'x' }, field: 'data', code: 'invalid_type' },
   { name: 'data with a NUL', body: { data: { note: 'a\u0000' } }, field: 'data.note', code: 'invalid_string' },
-  { name: 'data with 101 keys', body: { data: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`k${i}`, i])) }, field: 'data', code: 'too_many_keys' },
-  { name: 'data with a key of 101 characters', body: { data: { ['k'.repeat(101)]: 1 } }, field: `data.${'k'.repeat(101)}`, code: 'key_too_long' },
+  {
+    name: 'data with 101 keys',
+    body: { data: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`k${i}`, i])) },
+    field: 'data',
+    code: 'too_many_keys',
+  },
+  {
+    name: 'data with a key of 101 characters',
+    body: { data: { ['k'.repeat(101)]: 1 } },
+    field: `data.${'k'.repeat(101)}`,
+    code: 'key_too_long',
+  },
   { name: 'data 6 keys deep', body: { data: { a: { b: { c: { d: { e: { f: 1 } } } } } } }, field: 'data.a.b.c.d.e.f', code: 'too_deep' },
 ];
 
@@ -108,13 +165,26 @@ describe('POST /v1/send refuses bad input, storing and sending nothing', () => {
 
   it('reports every bad field at once', async () => {
     const res = await send(stack, sender.project, { to: 'bad', reply: 'bad', headers: { Bcc: 'x' } }).expect(422);
-    expect(res.body.error.errors.map((e: { field: string }) => e.field).sort()).toEqual(['body', 'from', 'headers.Bcc', 'reply', 'subject', 'to']);
+    expect(res.body.error.errors.map((e: { field: string }) => e.field).sort()).toEqual([
+      'body',
+      'from',
+      'headers.Bcc',
+      'reply',
+      'subject',
+      'to',
+    ]);
   });
 
   it('answers a body that is not an object with 422, and malformed JSON with 400', async () => {
     const bearer = `Bearer ${sender.project.secret}`;
     await stack.http().post('/v1/send').set('Authorization', bearer).send(['a']).expect(422);
-    const res = await stack.http().post('/v1/send').set('Authorization', bearer).set('Content-Type', 'application/json').send('{"to": ').expect(400);
+    const res = await stack
+      .http()
+      .post('/v1/send')
+      .set('Authorization', bearer)
+      .set('Content-Type', 'application/json')
+      .send('{"to": ')
+      .expect(400);
     expect(res.body.error.code).toBe('BAD_REQUEST');
     expect(await storedCounts(stack, sender.project.id)).toEqual({ emails: 0, contacts: 0, events: 0 });
   });
@@ -138,7 +208,12 @@ describe('POST /v1/send refuses bad input, storing and sending nothing', () => {
     const own = await senderTenant(stack);
     // Renders for the first recipient; for the second it exceeds the render's memory budget.
     const body = '{% if email contains "second" %}{% for i in (1..100000000) %}xxxxxxxxxx{% endfor %}{% endif %}ok';
-    const res = await send(stack, own.project, { to: [recipient('first'), recipient('second')], from: own.from, subject: 'S', body }).expect(422);
+    const res = await send(stack, own.project, {
+      to: [recipient('first'), recipient('second')],
+      from: own.from,
+      subject: 'S',
+      body,
+    }).expect(422);
     expect(res.body.error.errors[0]).toMatchObject({ field: 'body', code: 'invalid_template' });
     expect(await storedCounts(stack, own.project.id)).toEqual({ emails: 0, contacts: 0, events: 0 });
   });

@@ -50,10 +50,11 @@ async function campaignEmail(status: string, to = recipient()): Promise<{ campai
 /** Leases the email as a worker's claim does. */
 async function lease(id: string): Promise<string> {
   const leaseId = randomUUID();
-  await sql(stack, `update emails set lease_id = ?, attempts = attempts + 1, next_attempt_at = clock_timestamp() + interval '60 seconds' where id = ?`, [
-    leaseId,
-    id,
-  ]);
+  await sql(
+    stack,
+    `update emails set lease_id = ?, attempts = attempts + 1, next_attempt_at = clock_timestamp() + interval '60 seconds' where id = ?`,
+    [leaseId, id],
+  );
   return leaseId;
 }
 

@@ -112,7 +112,10 @@ const CASES: Case[] = [
       groups: [
         {
           filters: [f('subscribed', 'equals', true)],
-          conditions: { logic: 'OR', groups: [{ filters: [f('data.plan', 'equals', 'pro')] }, { filters: [f('event.signup', 'triggered')] }] },
+          conditions: {
+            logic: 'OR',
+            groups: [{ filters: [f('data.plan', 'equals', 'pro')] }, { filters: [f('event.signup', 'triggered')] }],
+          },
         },
       ],
     },
@@ -215,7 +218,10 @@ describe('filter engine: a data path no contact has yet (decisions.md "Edges")',
   beforeAll(async () => {
     tenant = (await newTenant(stack)).project;
     project = tenant.id;
-    const early = await client(stack, tenant).post('/contacts').send({ email: 'early@example.test', data: { other: 1 } }).expect(201);
+    const early = await client(stack, tenant)
+      .post('/contacts')
+      .send({ email: 'early@example.test', data: { other: 1 } })
+      .expect(201);
     ids.set(early.body.id, 'early');
   });
 
@@ -239,7 +245,10 @@ describe('filter engine: a data path no contact has yet (decisions.md "Edges")',
     expect(before).toEqual(Object.fromEntries(CASES.map(([title, , expected]) => [title, both(expected)])));
 
     for (const [label, data] of ARRIVALS) {
-      const res = await client(stack, tenant).post('/contacts').send({ email: `${label}@example.test`, data }).expect(201);
+      const res = await client(stack, tenant)
+        .post('/contacts')
+        .send({ email: `${label}@example.test`, data })
+        .expect(201);
       ids.set(res.body.id, label);
     }
     // The trees are stored now, so they resolve leniently, against the types the arrivals fixed.
@@ -248,8 +257,12 @@ describe('filter engine: a data path no contact has yet (decisions.md "Edges")',
     expect(after).toEqual(Object.fromEntries(CASES.map(([title, , , expected]) => [title, both(expected)])));
 
     // Saved afresh, a filter the inferred type cannot compare is refused, naming the type.
-    await expect(matches(all(f('data.m', 'contains', '1')), true)).rejects.toThrow(/"contains" does not apply to data\.m; use one of the operators for number fields/);
-    await expect(matches(all(f('data.k', 'greaterThan', 10)), true)).rejects.toThrow(/"greaterThan" does not apply to data\.k; use one of the operators for string fields/);
+    await expect(matches(all(f('data.m', 'contains', '1')), true)).rejects.toThrow(
+      /"contains" does not apply to data\.m; use one of the operators for number fields/,
+    );
+    await expect(matches(all(f('data.k', 'greaterThan', 10)), true)).rejects.toThrow(
+      /"greaterThan" does not apply to data\.k; use one of the operators for string fields/,
+    );
   });
 
   it('refuses what no contact could ever have, and filters its value cannot type', async () => {

@@ -31,7 +31,15 @@ const SPECS: Record<Label, Spec> = {
   ann: {
     email: 'ann@example.test',
     subscribed: true,
-    data: { plan: 'pro', age: 30, vip: true, signup: '2024-01-05', renewal: '2099-01-01T00:00:00Z', profile: { tier: 'gold' }, nick: 'Annie' },
+    data: {
+      plan: 'pro',
+      age: 30,
+      vip: true,
+      signup: '2024-01-05',
+      renewal: '2099-01-01T00:00:00Z',
+      profile: { tier: 'gold' },
+      nick: 'Annie',
+    },
     createdAt: ago(2 * DAY),
     updatedAt: ago(HOUR),
     events: [
@@ -102,8 +110,14 @@ export async function buildWorld(stack: TestStack): Promise<World> {
   }
   const segment = async (body: object) => (await c.post('/segments').send(body).expect(201)).body.id as string;
   const vip = await segment({ name: 'VIP', type: 'STATIC' });
-  await c.post(`/segments/${vip}/members`).send({ emails: [SPECS.ann.email, SPECS.cat.email] }).expect(200);
-  const pro = await segment({ name: 'Pro', condition: { logic: 'AND', groups: [{ filters: [{ field: 'data.plan', operator: 'equals', value: 'pro' }] }] } });
+  await c
+    .post(`/segments/${vip}/members`)
+    .send({ emails: [SPECS.ann.email, SPECS.cat.email] })
+    .expect(200);
+  const pro = await segment({
+    name: 'Pro',
+    condition: { logic: 'AND', groups: [{ filters: [{ field: 'data.plan', operator: 'equals', value: 'pro' }] }] },
+  });
   const nested = await segment({
     name: 'Pro or VIP',
     condition: {

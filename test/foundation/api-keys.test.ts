@@ -15,7 +15,11 @@ const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 /** A secret-key route that reads, and one that writes. */
 const listDomains = (project: TestProject) => stack.http().get(`/domains/project/${project.id}`);
-const addDomain = () => stack.http().post('/domains').send({ domain: `k-${randomUUID().slice(0, 8)}.example.test` });
+const addDomain = () =>
+  stack
+    .http()
+    .post('/domains')
+    .send({ domain: `k-${randomUUID().slice(0, 8)}.example.test` });
 /** The one public-key route. */
 const track = (email = `t-${randomUUID().slice(0, 8)}@example.test`) => stack.http().post('/v1/track').send({ email, event: 'signed-up' });
 
@@ -55,7 +59,11 @@ describe('API keys', () => {
   it('stores keys only as SHA-256 digests (the public key also in clear)', async () => {
     const { project } = await newTenant(stack);
     const [row] = await sql<Record<string, unknown>>(stack, 'select * from projects where id = ?', [project.id]);
-    expect(row).toMatchObject({ secret_key_digest: sha256(project.secret), public_key_digest: sha256(project.public), public_key: project.public });
+    expect(row).toMatchObject({
+      secret_key_digest: sha256(project.secret),
+      public_key_digest: sha256(project.public),
+      public_key: project.public,
+    });
     expect(JSON.stringify(row)).not.toContain(project.secret);
     expect(JSON.stringify(row)).not.toContain(project.secret.slice(3));
   });

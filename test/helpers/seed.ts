@@ -23,7 +23,15 @@ export async function seedEvents(
   const em = stack.deps.orm.em.fork();
   for (const e of events) {
     for (let i = 0; i < (e.count ?? 1); i++) {
-      em.create(Event, { id: newId(), projectId, contactId, name: e.name, data: e.data ?? {}, createdAt: e.at ?? new Date(), dispatchedAt: null });
+      em.create(Event, {
+        id: newId(),
+        projectId,
+        contactId,
+        name: e.name,
+        data: e.data ?? {},
+        createdAt: e.at ?? new Date(),
+        dispatchedAt: null,
+      });
     }
   }
   await em.flush();

@@ -72,8 +72,13 @@ export class SnsServer {
   /** Signs like SNS: SignatureVersion 1 is SHA1withRSA, 2 SHA256withRSA; `rogue` signs with a foreign key. */
   sign(message: UnsignedSnsMessage, options: { version?: '1' | '2'; certUrl?: string; rogue?: boolean } = {}): SignedSnsMessage {
     const version = options.version ?? '2';
-    const text = SIGNED[message.Type].filter((f) => message[f] !== undefined).map((f) => `${f}\n${message[f]}\n`).join('');
-    const signature = createSign(version === '1' ? 'RSA-SHA1' : 'RSA-SHA256').update(text).sign(options.rogue ? this.rogueKey : this.signingKey, 'base64');
+    const text = SIGNED[message.Type]
+      .filter((f) => message[f] !== undefined)
+      .map((f) => `${f}\n${message[f]}\n`)
+      .join('');
+    const signature = createSign(version === '1' ? 'RSA-SHA1' : 'RSA-SHA256')
+      .update(text)
+      .sign(options.rogue ? this.rogueKey : this.signingKey, 'base64');
     return { ...message, SignatureVersion: version, Signature: signature, SigningCertURL: options.certUrl ?? this.certUrl };
   }
 
@@ -82,13 +87,28 @@ export class SnsServer {
     const notAfter = new Date(Date.now() + DAY);
     const caKeys = await newKeys();
     const ca = await x509.X509CertificateGenerator.createSelfSigned({
-      serialNumber: '01', name: 'CN=Postwire test SNS authority', notBefore, notAfter, signingAlgorithm: RSA, keys: caKeys,
-      extensions: [new x509.BasicConstraintsExtension(true, undefined, true), new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign, true)],
+      serialNumber: '01',
+      name: 'CN=Postwire test SNS authority',
+      notBefore,
+      notAfter,
+      signingAlgorithm: RSA,
+      keys: caKeys,
+      extensions: [
+        new x509.BasicConstraintsExtension(true, undefined, true),
+        new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign, true),
+      ],
     });
     const issue = async (serialNumber: string, subject: string, keys: KeyPair, extensions: x509.Extension[]) =>
       x509.X509CertificateGenerator.create({
-        serialNumber, subject, issuer: ca.subject, notBefore, notAfter, signingAlgorithm: RSA,
-        publicKey: keys.publicKey, signingKey: caKeys.privateKey, extensions,
+        serialNumber,
+        subject,
+        issuer: ca.subject,
+        notBefore,
+        notAfter,
+        signingAlgorithm: RSA,
+        publicKey: keys.publicKey,
+        signingKey: caKeys.privateKey,
+        extensions,
       });
     const tlsKeys = await newKeys();
     const tlsCert = await issue('02', 'CN=localhost', tlsKeys, [

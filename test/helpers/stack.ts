@@ -64,7 +64,10 @@ async function terminateRunningWorkflows(gateway: TemporalGateway): Promise<void
   const running = gateway.client.workflow.list({ query: `TaskQueue="${gateway.taskQueue}" AND ExecutionStatus="Running"` });
   for await (const wf of running) {
     // A workflow may finish between listing and terminating; that is the outcome wanted anyway.
-    await gateway.client.workflow.getHandle(wf.workflowId, wf.runId).terminate('test finished').catch(() => undefined);
+    await gateway.client.workflow
+      .getHandle(wf.workflowId, wf.runId)
+      .terminate('test finished')
+      .catch(() => undefined);
   }
   // The connection stays open: on a loaded machine a call of the test may still be between gRPC retries,
   // and closing the channel under it throws from a timer and fails the whole file. Jest ends the worker.

@@ -17,7 +17,10 @@ export function installRuntime(): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
   const level = SDK_LEVELS[process.env.TEST_LOG_LEVEL ?? ''] ?? 'ERROR';
-  Runtime.install({ logger: new DefaultLogger(level), telemetryOptions: { logging: { filter: { core: level, other: level }, forward: {} } } });
+  Runtime.install({
+    logger: new DefaultLogger(level),
+    telemetryOptions: { logging: { filter: { core: level, other: level }, forward: {} } },
+  });
 }
 
 /**

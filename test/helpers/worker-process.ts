@@ -13,7 +13,10 @@ import { DeliveryPump } from '../../src/modules/emails/delivery/pump';
 import { workflowsPath } from '../../workflows/path';
 
 runMain(async () => {
-  Runtime.install({ logger: new DefaultLogger('WARN'), telemetryOptions: { logging: { filter: { core: 'WARN', other: 'WARN' }, forward: {} } } });
+  Runtime.install({
+    logger: new DefaultLogger('WARN'),
+    telemetryOptions: { logging: { filter: { core: 'WARN', other: 'WARN' }, forward: {} } },
+  });
   const deps = await createDeps('worker');
   const pump = new DeliveryPump(deps, { leaseMs: Number(process.env.WORKER_LEASE_MS ?? 10 * 60_000) });
   await pump.start();

@@ -24,14 +24,28 @@ const auth = () => ({ Authorization: `Bearer ${project.secret}` });
 function raw(method: string, path: string, body: Buffer | string | undefined, headers: Record<string, string> = {}) {
   return new Promise<{ status: number; headers: http.IncomingHttpHeaders; json: () => Record<string, any> }>((resolve, reject) => {
     const { port } = stack.server.address() as AddressInfo;
-    const req = http.request({ host: '127.0.0.1', port, method, path, headers: { 'Content-Type': 'application/json', ...(body === undefined ? {} : { 'Content-Length': String(Buffer.byteLength(body)) }), ...auth(), ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: res.statusCode!, headers: res.headers, json: () => JSON.parse(text) });
-      });
-    });
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        headers: {
+          'Content-Type': 'application/json',
+          ...(body === undefined ? {} : { 'Content-Length': String(Buffer.byteLength(body)) }),
+          ...auth(),
+          ...headers,
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: res.statusCode!, headers: res.headers, json: () => JSON.parse(text) });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -58,7 +72,10 @@ describe('NUL (U+0000) in text', () => {
     const key = path === '/v1/track' ? project.public : project.secret;
     const res = await stack.http()[method as 'post'](path).set('Authorization', `Bearer ${key}`).send(body);
     expect(res.status).toBe(422);
-    expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR', errors: [expect.objectContaining({ field, code: 'invalid_string' })] });
+    expect(res.body.error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      errors: [expect.objectContaining({ field, code: 'invalid_string' })],
+    });
   });
 
   it('in the project name (session routes) answers 422 naming the field', async () => {
@@ -94,7 +111,11 @@ describe('NUL (U+0000) in text', () => {
 describe('JSON nesting', () => {
   const bodies: Array<[string, string, (depth: number) => unknown]> = [
     ['/v1/track', 'public', (d) => ({ email: 'deep@example.test', event: 'x', data: { k: nested(d - 2) } })],
-    ['/v1/send', 'secret', (d) => ({ to: 'deep@example.test', subject: 's', body: 'b', from: 'a@example.test', data: { k: nested(d - 2) } })],
+    [
+      '/v1/send',
+      'secret',
+      (d) => ({ to: 'deep@example.test', subject: 's', body: 'b', from: 'a@example.test', data: { k: nested(d - 2) } }),
+    ],
     ['/contacts', 'secret', (d) => ({ email: 'deep@example.test', data: { k: nested(d - 2) } })],
     [`/workflows/${randomUUID()}/steps`, 'secret', (d) => ({ type: 'UPDATE_CONTACT', config: { data: { k: nested(d - 3) } } })],
     [`/workflows/${randomUUID()}/executions`, 'secret', (d) => ({ email: 'deep@example.test', context: { k: nested(d - 2) } })],
@@ -113,14 +134,20 @@ describe('JSON nesting', () => {
 
   it.each(bodies)('POST %s: 65 levels are refused, 64 pass the check', async (path, kind, body) => {
     const key = kind === 'public' ? project.public : project.secret;
-    expect((await raw('POST', path, JSON.stringify(body(65)), { Authorization: `Bearer ${key}` })).json().error?.errors?.[0]?.code).toBe('too_nested');
+    expect((await raw('POST', path, JSON.stringify(body(65)), { Authorization: `Bearer ${key}` })).json().error?.errors?.[0]?.code).toBe(
+      'too_nested',
+    );
     const ok = await raw('POST', path, JSON.stringify(body(64)), { Authorization: `Bearer ${key}` });
     expect(ok.status).toBeLessThan(500);
     expect(ok.json().error?.errors?.[0]?.code).not.toBe('too_nested');
   });
 
   it('counts brackets inside strings as text', async () => {
-    const res = await raw('POST', '/contacts', JSON.stringify({ email: 'brackets@example.test', data: { k: '\\"[{'.repeat(500), ['[{"'.repeat(30)]: 1 } }));
+    const res = await raw(
+      'POST',
+      '/contacts',
+      JSON.stringify({ email: 'brackets@example.test', data: { k: '\\"[{'.repeat(500), ['[{"'.repeat(30)]: 1 } }),
+    );
     expect(res.status).toBe(201);
   });
 });
@@ -131,7 +158,10 @@ describe('bytes that are not UTF-8', () => {
     const res = await raw('POST', '/contacts', body);
     expect(res.status).toBe(400);
     expect(res.json().error).toMatchObject({ code: 'BAD_REQUEST', message: 'The request body is not valid UTF-8' });
-    const rows = await sql(stack, 'select count(*)::int as n from contacts where project_id = ? and email = ?', [project.id, 'x@example.test']);
+    const rows = await sql(stack, 'select count(*)::int as n from contacts where project_id = ? and email = ?', [
+      project.id,
+      'x@example.test',
+    ]);
     expect(rows[0]!.n).toBe(0);
   });
 
@@ -181,7 +211,8 @@ describe('/openapi.json', () => {
   it('describes sort and dir of GET /contacts as optional strings, and answers without them', async () => {
     const doc = (await stack.http().get('/openapi.json').expect(200)).body;
     const params = doc.paths['/contacts'].get.parameters as Array<{ name: string; required: boolean; schema: { type: string } }>;
-    for (const name of ['sort', 'dir']) expect(params.find((p) => p.name === name)).toMatchObject({ required: false, schema: { type: 'string' } });
+    for (const name of ['sort', 'dir'])
+      expect(params.find((p) => p.name === name)).toMatchObject({ required: false, schema: { type: 'string' } });
     expect((await stack.http().get('/contacts?sort=nope').set(auth())).status).toBe(200);
   });
 
@@ -200,7 +231,10 @@ describe('/openapi.json', () => {
 
 describe('account addresses', () => {
   it.each([
-    ['longer than the users column (255)', `a@${'b'.repeat(60)}.${'c'.repeat(60)}.${'d'.repeat(60)}.${'e'.repeat(60)}.${'f'.repeat(60)}.com`],
+    [
+      'longer than the users column (255)',
+      `a@${'b'.repeat(60)}.${'c'.repeat(60)}.${'d'.repeat(60)}.${'e'.repeat(60)}.${'f'.repeat(60)}.com`,
+    ],
     ['with a domain label over 63 characters', `a@${'b'.repeat(64)}.com`],
     ['with a local part over 64 characters', `${'a'.repeat(65)}@example.test`],
     ['with a domain label ending in a hyphen', 'a@example-.test'],

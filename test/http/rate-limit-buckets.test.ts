@@ -22,7 +22,11 @@ describe('token buckets', () => {
     const stack = await bucketStack({ RATE_LIMIT_ENABLED: 'true' });
     try {
       const { project } = await newTenant(stack);
-      for (const [bucket, burst] of [['track', 200], ['send', 50], ['contacts', 100]] as const) {
+      for (const [bucket, burst] of [
+        ['track', 200],
+        ['send', 50],
+        ['contacts', 100],
+      ] as const) {
         const res = await callProbe(stack, project, bucket).expect(200);
         expect(limitHeaders(res)).toMatchObject({ limit: burst, remaining: burst - 1 });
       }
@@ -80,7 +84,12 @@ describe('token buckets with RATE_LIMIT_ENABLED=true', () => {
 describe('token buckets beside the per-minute window', () => {
   it('report the limit closest to running out, and a request the window refuses spends no token', async () => {
     const stack = await startStack({
-      env: { API_RATE_LIMIT_PER_MINUTE: '2', RATE_LIMIT_ENABLED: 'true', RATE_LIMIT_CONTACTS_PER_SECOND: '1', RATE_LIMIT_CONTACTS_BURST: '3' },
+      env: {
+        API_RATE_LIMIT_PER_MINUTE: '2',
+        RATE_LIMIT_ENABLED: 'true',
+        RATE_LIMIT_CONTACTS_PER_SECOND: '1',
+        RATE_LIMIT_CONTACTS_BURST: '3',
+      },
       extraRoutes: probeRoutes,
     });
     try {

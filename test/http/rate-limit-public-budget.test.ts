@@ -16,7 +16,11 @@ describe(`per-minute budgets, API_RATE_LIMIT_PER_MINUTE=${LIMIT}`, () => {
   beforeEach(() => clearOfMinuteEdge(20));
 
   const track = (project: TestProject, i: number) =>
-    stack.http().post('/v1/track').set('Authorization', `Bearer ${project.public}`).send({ email: `flood-${i}@example.test`, event: 'flood' });
+    stack
+      .http()
+      .post('/v1/track')
+      .set('Authorization', `Bearer ${project.public}`)
+      .send({ email: `flood-${i}@example.test`, event: 'flood' });
   const secretCall = (project: TestProject) => stack.http().get('/contacts').set('Authorization', `Bearer ${project.secret}`);
 
   it('a flood with the public key spends only its own budget: secret-key calls keep passing', async () => {

@@ -23,7 +23,12 @@ describe('token buckets on the resource routes', () => {
   it('has POST, PATCH and DELETE on /contacts share the contacts bucket, and reads draw from none', async () => {
     const { project } = await newTenant(stack);
     const auth = `Bearer ${project.secret}`;
-    const created = await stack.http().post('/contacts').set('Authorization', auth).send({ email: uniqueEmail('c') }).expect(201);
+    const created = await stack
+      .http()
+      .post('/contacts')
+      .set('Authorization', auth)
+      .send({ email: uniqueEmail('c') })
+      .expect(201);
     expect(limitHeaders(created)).toMatchObject({ limit: 3, remaining: 2 });
     const patched = await stack.http().patch(`/contacts/${created.body.id}`).set('Authorization', auth).send({ subscribed: false });
     expect([patched.status, limitHeaders(patched)]).toEqual([200, expect.objectContaining({ remaining: 1 })]);
@@ -31,7 +36,11 @@ describe('token buckets on the resource routes', () => {
     expect(limitHeaders(read)).toBeNull();
     await stack.http().delete(`/contacts/${created.body.id}`).set('Authorization', auth).expect(204);
 
-    const refused = await stack.http().post('/contacts').set('Authorization', auth).send({ email: uniqueEmail('c') });
+    const refused = await stack
+      .http()
+      .post('/contacts')
+      .set('Authorization', auth)
+      .send({ email: uniqueEmail('c') });
     expect(refused.status).toBe(429);
     expect(refused.body.error).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', details: { retryAfter: 1 } });
   });
@@ -39,7 +48,11 @@ describe('token buckets on the resource routes', () => {
   it('has /v1/track draw from the track bucket of the public key’s project', async () => {
     const { project } = await newTenant(stack);
     const track = () =>
-      stack.http().post('/v1/track').set('Authorization', `Bearer ${project.public}`).send({ email: uniqueEmail('t'), event: 'signed-up' });
+      stack
+        .http()
+        .post('/v1/track')
+        .set('Authorization', `Bearer ${project.public}`)
+        .send({ email: uniqueEmail('t'), event: 'signed-up' });
     const first = await track();
     expect([first.status, limitHeaders(first)]).toEqual([200, { limit: 1, remaining: 0, reset: 1 }]);
     expect((await track()).status).toBe(429);

@@ -57,8 +57,7 @@ describe('per-minute limit, API_RATE_LIMIT_PER_MINUTE=3', () => {
 
   it("counts a member's session-cookie requests and the secret key against one project budget", async () => {
     const { user, project } = await newTenant(stack);
-    const viaCookie = () =>
-      stack.http().post('/_probe').set('Cookie', user.cookie).set('X-Project-Id', project.id).send({ ok: true });
+    const viaCookie = () => stack.http().post('/_probe').set('Cookie', user.cookie).set('X-Project-Id', project.id).send({ ok: true });
     await viaCookie().expect(200);
     await callProbe(stack, project).expect(200);
     expect(limitHeaders(await viaCookie().expect(200))).toMatchObject({ remaining: 0 });
@@ -68,8 +67,7 @@ describe('per-minute limit, API_RATE_LIMIT_PER_MINUTE=3', () => {
 
   it('limits the real resource routes through the same pipeline (the domains API)', async () => {
     const { project } = await newTenant(stack);
-    const lookup = () =>
-      stack.http().get(`/domains/${randomUUID()}`).set('Authorization', `Bearer ${project.secret}`);
+    const lookup = () => stack.http().get(`/domains/${randomUUID()}`).set('Authorization', `Bearer ${project.secret}`);
     for (const remaining of [2, 1, 0]) {
       const res = await lookup();
       expect([res.status, limitHeaders(res)]).toEqual([404, expect.objectContaining({ limit: 3, remaining })]);

@@ -122,7 +122,11 @@ describe('POST /contacts/bulk-*', () => {
       for (const body of bodies) {
         const res = await t.c.post(`/contacts/bulk-${operation}`).send(body as object);
         expect(res.status).toBe(422);
-        expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR', statusCode: 422, errors: [expect.objectContaining({ field: expect.stringMatching(/^contactIds/) })] });
+        expect(res.body.error).toMatchObject({
+          code: 'VALIDATION_ERROR',
+          statusCode: 422,
+          errors: [expect.objectContaining({ field: expect.stringMatching(/^contactIds/) })],
+        });
       }
     }
     const tooMany = await t.c.post('/contacts/bulk-delete').send(bodies[4] as object);
@@ -134,7 +138,10 @@ describe('POST /contacts/bulk-*', () => {
 describe('GET /contacts/bulk/{jobId}', () => {
   it("answers 404 for another project's job, an unknown one, an import job's ID and a malformed ID", async () => {
     const { t, other, ann } = await world();
-    const res = await t.c.post('/contacts/bulk-subscribe').send({ contactIds: [ann] }).expect(202);
+    const res = await t.c
+      .post('/contacts/bulk-subscribe')
+      .send({ contactIds: [ann] })
+      .expect(202);
     await settled(t, poll(res.body.jobId));
     const uuid = res.body.jobId.slice('bulk:'.length);
     for (const id of [res.body.jobId, `bulk:${randomUUID()}`, `import:${uuid}`, 'bulk:x', uuid]) {

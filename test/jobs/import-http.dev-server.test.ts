@@ -88,7 +88,10 @@ describe('POST /contacts/import', () => {
     const t = await tenant(stack);
     const ann = await addContact(t, 'ann@example.test', { data: { plan: 'pro', age: 30 } });
     const bob = await addContact(t, 'bob@example.test', { subscribed: false, data: { plan: 'free' } });
-    const job = await imported(t, csv('email,subscribed,age,plan', 'ANN@example.test,false,31,', 'bob@example.test,true,,basic', 'cat@example.test,,5,x'));
+    const job = await imported(
+      t,
+      csv('email,subscribed,age,plan', 'ANN@example.test,false,31,', 'bob@example.test,true,,basic', 'cat@example.test,,5,x'),
+    );
     expect(job.result).toEqual({ totalRows: 3, created: 1, updated: 2, skipped: 0, failed: 0, errors: [] });
     const contacts = await contactsOf(stack, t.project.id);
     expect(contacts.map(({ id: _id, ...c }) => c)).toEqual([
@@ -105,7 +108,11 @@ describe('POST /contacts/import', () => {
   it('fails the rows over the limits of data (101 values, a 101-character key, a 1,001st field) alone, importing the others', async () => {
     const t = await tenant(stack);
     // 998 fields already: the file's first two new fields fit, the third does not.
-    await sql(stack, `insert into contact_fields (project_id, key, type, created_at) select ?, 'old' || k, 'string', now() from generate_series(1, 998) k`, [t.project.id]);
+    await sql(
+      stack,
+      `insert into contact_fields (project_id, key, type, created_at) select ?, 'old' || k, 'string', now() from generate_series(1, 998) k`,
+      [t.project.id],
+    );
     const wide = Array.from({ length: 101 }, (_, i) => `c${i}`);
     const long = 'k'.repeat(101);
     const header = ['email', ...wide, long, 'new1', 'new2', 'new3'];
@@ -124,7 +131,10 @@ describe('POST /contacts/import', () => {
       ),
     );
     expect(res.status).toBe(202);
-    const job = await settled<{ created: number; failed: number; errors: Array<{ row: number; email: string; error: string }> }>(t, poll(res.body.jobId));
+    const job = await settled<{ created: number; failed: number; errors: Array<{ row: number; email: string; error: string }> }>(
+      t,
+      poll(res.body.jobId),
+    );
     expect(job.state).toBe('completed');
     expect(job.result.errors).toEqual([
       { row: 2, email: 'wide@example.test', error: expect.stringContaining('at most 100 keys') },
@@ -139,7 +149,10 @@ describe('POST /contacts/import', () => {
 
   it('fails a row holding NUL with a clear error and imports the other rows', async () => {
     const t = await tenant(stack);
-    const result = await imported(t, csv('email,note', 'ann@example.test,fine', 'b\u0000ob@example.test,x', 'cat@example.test,a\u0000b', 'dan@example.test,ok'));
+    const result = await imported(
+      t,
+      csv('email,note', 'ann@example.test,fine', 'b\u0000ob@example.test,x', 'cat@example.test,a\u0000b', 'dan@example.test,ok'),
+    );
     expect(result).toMatchObject({
       state: 'completed',
       result: {
@@ -158,7 +171,11 @@ describe('POST /contacts/import', () => {
   it('completes a header-only file with nothing to do', async () => {
     const t = await tenant(stack);
     const job = await imported(t, 'Email\n');
-    expect(job).toMatchObject({ state: 'completed', progress: 100, result: { totalRows: 0, created: 0, updated: 0, skipped: 0, failed: 0, errors: [] } });
+    expect(job).toMatchObject({
+      state: 'completed',
+      progress: 100,
+      result: { totalRows: 0, created: 0, updated: 0, skipped: 0, failed: 0, errors: [] },
+    });
   });
 
   it('runs a large file in chunks under the ProjectId search attribute, with a summary per workflow and per activity', async () => {
@@ -167,7 +184,11 @@ describe('POST /contacts/import', () => {
     const res = await upload(t, csv('email,parity', ...rows), 'people.csv');
     const job = await settled(t, poll(res.body.jobId));
     expect(job.result).toEqual({ totalRows: 1234, created: 1234, updated: 0, skipped: 0, failed: 0, errors: [] });
-    const [count] = await sql<{ n: number }>(stack, "select count(*)::int as n from contacts where project_id = ? and data->>'parity' = 'even'", [t.project.id]);
+    const [count] = await sql<{ n: number }>(
+      stack,
+      "select count(*)::int as n from contacts where project_id = ? and data->>'parity' = 'even'",
+      [t.project.id],
+    );
     expect(count!.n).toBe(617);
 
     const { client } = stack.deps.temporal;
@@ -189,7 +210,12 @@ describe('POST /contacts/import', () => {
   });
 
   describe('refused uploads queue nothing and change nothing', () => {
-    async function refused(t: Tenant, send: () => PromiseLike<{ status: number; body: { error: Record<string, unknown> } }>, status: number, code: string) {
+    async function refused(
+      t: Tenant,
+      send: () => PromiseLike<{ status: number; body: { error: Record<string, unknown> } }>,
+      status: number,
+      code: string,
+    ) {
       const before = await projectState(stack, t.project.id);
       const res = await send();
       expect(res.status).toBe(status);
@@ -235,7 +261,12 @@ describe('POST /contacts/import', () => {
 
     it('415 for a body that is not multipart, 401 without a key', async () => {
       await refused(t, () => t.c.post('/contacts/import').send({ file: 'email\na@example.test' }), 415, 'UNSUPPORTED_MEDIA_TYPE');
-      await refused(t, () => stack.http().post('/contacts/import').attach('file', Buffer.from('email\na@example.test\n'), 'a.csv'), 401, 'INVALID_API_KEY');
+      await refused(
+        t,
+        () => stack.http().post('/contacts/import').attach('file', Buffer.from('email\na@example.test\n'), 'a.csv'),
+        401,
+        'INVALID_API_KEY',
+      );
     });
   });
 });
@@ -246,7 +277,13 @@ describe('GET /contacts/import/{jobId}', () => {
     const other = await tenant(stack);
     const { jobId } = (await upload(owner, csv('email', 'a@example.test'))).body;
     await settled(owner, poll(jobId));
-    for (const id of [jobId, `import:${randomUUID()}`, `bulk:${jobId.slice('import:'.length)}`, 'import:nope', jobId.slice('import:'.length)]) {
+    for (const id of [
+      jobId,
+      `import:${randomUUID()}`,
+      `bulk:${jobId.slice('import:'.length)}`,
+      'import:nope',
+      jobId.slice('import:'.length),
+    ]) {
       const res = await other.c.get(poll(id));
       expect(res.status).toBe(404);
       expect(res.body.error).toMatchObject({ code: 'NOT_FOUND', statusCode: 404 });

@@ -62,7 +62,10 @@ async function lockContact(contactId: string): Promise<Client> {
 /** The chunk's contact write is queued behind the test's row lock, its transaction open. */
 const blockedMerge = () =>
   waitFor('the chunk to block on the locked contact', async () => {
-    const rows = await sql(stack, "select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike '%insert into contacts as c%'");
+    const rows = await sql(
+      stack,
+      "select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike '%insert into contacts as c%'",
+    );
     return rows.length > 0 ? true : undefined;
   });
 
@@ -78,7 +81,9 @@ async function chunkAttempts(jobId: string, summary: string) {
   if (!scheduled) throw new Error(`no activity with summary ${summary}`);
   const of = (id: unknown) => String(id) === String(scheduled.eventId);
   return {
-    attempts: events.filter((e) => of(e.activityTaskStartedEventAttributes?.scheduledEventId)).map((e) => e.activityTaskStartedEventAttributes!.attempt),
+    attempts: events
+      .filter((e) => of(e.activityTaskStartedEventAttributes?.scheduledEventId))
+      .map((e) => e.activityTaskStartedEventAttributes!.attempt),
     results: events
       .filter((e) => of(e.activityTaskCompletedEventAttributes?.scheduledEventId))
       .map((e) => decode(e.activityTaskCompletedEventAttributes!.result!.payloads![0]!.data)),
@@ -149,7 +154,10 @@ describe('contact import when its worker stops mid-import (dev server)', () => {
     const first = await fragileWorker();
     await blockedMerge();
     // The process dies mid-chunk: its database session goes with it, and the chunk's writes roll back.
-    await sql(stack, "select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike '%insert into contacts as c%'");
+    await sql(
+      stack,
+      "select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike '%insert into contacts as c%'",
+    );
     await first.stop();
     await locker.query('rollback');
     await locker.end();

@@ -18,7 +18,11 @@ async function server(options: SMTPServerOptions = {}) {
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('error', () => discarded++);
       stream.on('end', () => {
-        accepted.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks) });
+        accepted.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks),
+        });
         callback();
       });
     },
@@ -72,7 +76,9 @@ describe('SMTP client connection', () => {
         address.address.startsWith('nobody') ? callback(Object.assign(new Error('5.1.1 No such user'), { responseCode: 550 })) : callback(),
     });
     const connection = await SmtpConnection.open(smtpSettings(`smtp://127.0.0.1:${s.port}`));
-    const refusal = await connection.stage({ from: 'a@example.test', to: 'nobody@example.test' }, message(plain)).catch((err: unknown) => err);
+    const refusal = await connection
+      .stage({ from: 'a@example.test', to: 'nobody@example.test' }, message(plain))
+      .catch((err: unknown) => err);
     expect(refusal).toBeInstanceOf(SmtpError);
     expect(refusal).toMatchObject({ code: 'EENVELOPE', responseCode: 550, response: expect.stringContaining('No such user') });
     expect(connection.usable).toBe(true);
@@ -133,13 +139,17 @@ describe('SMTP client connection', () => {
       authMethods: [method],
       allowInsecureAuth: true,
       onAuth: (auth, _session, callback) =>
-        auth.username === 'relay user' && auth.password === 'p@ss:word' ? callback(null, { user: auth.username }) : callback(new Error('Invalid credentials')),
+        auth.username === 'relay user' && auth.password === 'p@ss:word'
+          ? callback(null, { user: auth.username })
+          : callback(new Error('Invalid credentials')),
     });
     const connection = await SmtpConnection.open(smtpSettings(`smtp://relay%20user:p%40ss%3Aword@127.0.0.1:${s.port}`));
     await send(connection, 'auth@example.test', message(plain));
     await connection.close();
     expect(s.accepted.map((m) => m.to)).toEqual([['auth@example.test']]);
-    await expect(SmtpConnection.open(smtpSettings(`smtp://relay%20user:wrong@127.0.0.1:${s.port}`))).rejects.toMatchObject({ code: 'EAUTH' });
+    await expect(SmtpConnection.open(smtpSettings(`smtp://relay%20user:wrong@127.0.0.1:${s.port}`))).rejects.toMatchObject({
+      code: 'EAUTH',
+    });
   });
 
   it('fails to connect to a port nobody listens on with ECONNECTION', async () => {

@@ -69,7 +69,11 @@ const expectError = (res: { status: number; body: { error?: { code?: string } } 
 };
 
 /** 401 without a session, 403 for a non-member, 404 for an unknown or malformed project id. */
-async function expectAccessChecks(call: (user: TestUser | null, projectId: string) => PromiseLike<{ status: number }>, project: TestProject, outsider: TestUser) {
+async function expectAccessChecks(
+  call: (user: TestUser | null, projectId: string) => PromiseLike<{ status: number }>,
+  project: TestProject,
+  outsider: TestUser,
+) {
   expect((await call(null, project.id)).status).toBe(401);
   expect((await call(outsider, project.id)).status).toBe(403);
   expect((await call(outsider, randomUUID())).status).toBe(404);
@@ -94,7 +98,14 @@ describe('POST /projects/{id}/members', () => {
     const { user: owner, project } = await newTenant(stack);
     const invitee = await verifiedUser();
     const res = await invite(owner, project.id, { email: invitee.email.toUpperCase(), role: 'ADMIN' }).expect(201);
-    expect(res.body).toEqual({ userId: invitee.id, email: invitee.email, role: 'ADMIN', emailVerified: true, pending: false, joinedAt: expect.any(String) });
+    expect(res.body).toEqual({
+      userId: invitee.id,
+      email: invitee.email,
+      role: 'ADMIN',
+      emailVerified: true,
+      pending: false,
+      joinedAt: expect.any(String),
+    });
 
     expect(await projectIds(invitee)).toEqual([project.id]);
     const mail = await waitForMail(stack.smtp, invitee.email, INVITE_SUBJECT);
@@ -116,7 +127,10 @@ describe('POST /projects/{id}/members', () => {
     // Active without another step, with the same session.
     expect(await projectIds(early)).toEqual([project.id]);
     await contacts(early, project.id).expect(200);
-    expect((await list(owner, project.id).expect(200)).body.find((m: { userId: string }) => m.userId === early.id)).toMatchObject({ pending: false, emailVerified: true });
+    expect((await list(owner, project.id).expect(200)).body.find((m: { userId: string }) => m.userId === early.id)).toMatchObject({
+      pending: false,
+      emailVerified: true,
+    });
   });
 
   it('creates a passwordless user for an unknown address and mails a 7-day set-password link', async () => {
@@ -136,7 +150,9 @@ describe('POST /projects/{id}/members', () => {
       [res.body.userId],
     );
     expect(stored!.token_digest).toBe(sha256(token));
-    expect(Math.abs(new Date(stored!.expires_at).getTime() - new Date(stored!.created_at).getTime() - 7 * 24 * 3600_000)).toBeLessThan(5_000);
+    expect(Math.abs(new Date(stored!.expires_at).getTime() - new Date(stored!.created_at).getTime() - 7 * 24 * 3600_000)).toBeLessThan(
+      5_000,
+    );
 
     expectError(await stack.http().post('/auth/login').send({ email, password: 'anything at all' }), 401, 'INVALID_CREDENTIALS');
     await stack.http().post('/auth/reset-password').send({ token, password: 'my own password' }).expect(200);
@@ -204,7 +220,10 @@ describe('an invitation to an address without an account', () => {
   it('is not taken by signing up with the address: nothing of the project is reachable', async () => {
     const { owner, project, taker } = await invited();
     await expectNoAccess(taker, project.id);
-    expect((await list(owner, project.id).expect(200)).body.find((m: { email: string }) => m.email === taker.email)).toMatchObject({ pending: true, emailVerified: false });
+    expect((await list(owner, project.id).expect(200)).body.find((m: { email: string }) => m.email === taker.email)).toMatchObject({
+      pending: true,
+      emailVerified: false,
+    });
     await stack.http().post('/auth/login').send({ email: taker.email, password: taker.password }).expect(200);
     await expectNoAccess(taker, project.id);
   });

@@ -46,8 +46,12 @@ describe('GET /openapi.json', () => {
   });
 
   it('documents every mounted route with its method, and nothing that is not mounted', () => {
-    const mounted = mountedRoutes().map((r) => `${r.method} ${r.path}`).sort();
-    const documented = operations().map((o) => `${o.method} ${o.path}`).sort();
+    const mounted = mountedRoutes()
+      .map((r) => `${r.method} ${r.path}`)
+      .sort();
+    const documented = operations()
+      .map((o) => `${o.method} ${o.path}`)
+      .sort();
     expect(mounted.length).toBeGreaterThan(0);
     expect(documented).toEqual(mounted);
   });

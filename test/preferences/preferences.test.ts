@@ -16,8 +16,12 @@ const BODY = `<p>News</p>
 <a href="{{ unsubscribeUrl }}">Unsubscribe</a> <a href="{{ subscribeUrl }}">Subscribe</a> <a href="{{ manageUrl }}">Preferences</a>`;
 
 async function marketingTemplate(sender: SenderTenant): Promise<string> {
-  const res = await stack.http().post('/templates').set('Authorization', bearer(sender.project))
-    .send({ name: 'News', subject: 'News', body: BODY, from: sender.from, type: 'MARKETING' }).expect(201);
+  const res = await stack
+    .http()
+    .post('/templates')
+    .set('Authorization', bearer(sender.project))
+    .send({ name: 'News', subject: 'News', body: BODY, from: sender.from, type: 'MARKETING' })
+    .expect(201);
   return res.body.id;
 }
 
@@ -31,7 +35,14 @@ async function subscriber(sender = undefined as SenderTenant | undefined) {
   const mail = await mailTo(stack, to);
   await settled(stack, emailId);
   const [unsubscribe, subscribe, manage] = hrefsOf(mail.html ?? '').map(pathOf);
-  return { sender: s, to, contactId: contact.id as string, raw, mail, links: { unsubscribe: unsubscribe!, subscribe: subscribe!, manage: manage! } };
+  return {
+    sender: s,
+    to,
+    contactId: contact.id as string,
+    raw,
+    mail,
+    links: { unsubscribe: unsubscribe!, subscribe: subscribe!, manage: manage! },
+  };
 }
 
 const subscribedOf = async (contactId: string) =>
@@ -53,7 +64,10 @@ describe('List-Unsubscribe', () => {
     expect(headerOf(mail, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
     const dkim = await dkimVerify(Buffer.from(raw.raw), { resolver: (name: string) => stack.deps.dns.resolveTxt(name) });
     expect(dkim.results.map((r) => [r.signingDomain, r.status.result])).toEqual([[sender.domain, 'pass']]);
-    const signed = (dkim.results[0]!.signingHeaders?.keys ?? '').toLowerCase().split(':').map((k) => k.trim());
+    const signed = (dkim.results[0]!.signingHeaders?.keys ?? '')
+      .toLowerCase()
+      .split(':')
+      .map((k) => k.trim());
     expect(signed).toEqual(expect.arrayContaining(['list-unsubscribe', 'list-unsubscribe-post']));
   });
 
@@ -128,7 +142,12 @@ describe('subscription pages', () => {
 
   it('escapes what it shows', async () => {
     const sender = await senderTenant(stack);
-    await stack.http().patch(`/users/@me/projects/${sender.project.id}`).set('Cookie', sender.user.cookie).send({ name: '<b>Shop</b> & "Co"' }).expect(200);
+    await stack
+      .http()
+      .patch(`/users/@me/projects/${sender.project.id}`)
+      .set('Cookie', sender.user.cookie)
+      .send({ name: '<b>Shop</b> & "Co"' })
+      .expect(200);
     const { links } = await subscriber(sender);
     const page = await stack.http().get(links.unsubscribe).expect(200);
     expect(page.text).toContain('&lt;b&gt;Shop&lt;/b&gt; &amp; &quot;Co&quot;');
@@ -155,7 +174,11 @@ describe('subscription pages', () => {
         expect(res.text).toContain('This link does not work');
       }
     }
-    const overlong = await stack.http().post(`/unsubscribe/${'a'.repeat(300)}`).type('form').send('');
+    const overlong = await stack
+      .http()
+      .post(`/unsubscribe/${'a'.repeat(300)}`)
+      .type('form')
+      .send('');
     expect(overlong.status).toBe(404);
     for (const c of [a, b]) {
       expect(await subscribedOf(c.contactId)).toBe(true);

@@ -33,7 +33,12 @@ describe('GET /projects/{id}/setup-state', () => {
       lastEmailSentAt: null,
     });
 
-    const domain = await stack.http().post('/domains').set('Authorization', `Bearer ${project.secret}`).send({ domain: `s-${randomUUID().slice(0, 8)}.example.test` }).expect(201);
+    const domain = await stack
+      .http()
+      .post('/domains')
+      .set('Authorization', `Bearer ${project.secret}`)
+      .send({ domain: `s-${randomUUID().slice(0, 8)}.example.test` })
+      .expect(201);
     const contact = await seedContact(stack, project.id);
     await seedContact(stack, project.id);
     await seedEvents(stack, project.id, contact.id, [{ name: 'contact.subscribed' }, { name: 'segment.vips.entry' }]);
@@ -41,10 +46,19 @@ describe('GET /projects/{id}/setup-state', () => {
     expect(state).toMatchObject({ hasDomain: true, hasVerifiedDomain: false, hasContacts: true, contactCount: 2, hasTrackedEvent: false });
 
     const sentAt = new Date(Date.now() - 60_000);
-    await seedEvents(stack, project.id, contact.id, [{ name: 'signed-up' }, { name: 'email.sent', at: sentAt, data: { sourceType: 'TRANSACTIONAL' } }]);
+    await seedEvents(stack, project.id, contact.id, [
+      { name: 'signed-up' },
+      { name: 'email.sent', at: sentAt, data: { sourceType: 'TRANSACTIONAL' } },
+    ]);
     await sql(stack, 'update domains set verified = true where id = ?', [domain.body.id]);
     state = (await get(user, path).expect(200)).body;
-    expect(state).toMatchObject({ hasVerifiedDomain: true, hasTrackedEvent: true, hasSentEmail: true, emailsSent: 1, lastEmailSentAt: sentAt.toISOString() });
+    expect(state).toMatchObject({
+      hasVerifiedDomain: true,
+      hasTrackedEvent: true,
+      hasSentEmail: true,
+      emailsSent: 1,
+      lastEmailSentAt: sentAt.toISOString(),
+    });
   });
 
   it('is open to every member and closed to others', async () => {
@@ -99,7 +113,14 @@ describe('GET /projects/{id}/security and /users/@me/projects/{id}/security', ()
   it('answers zero rates and healthy levels for a project that sent nothing', async () => {
     const { user, project } = await newTenant(stack);
     const res = await get(user, paths(project.id)[0]!).expect(200);
-    expect(res.body).toMatchObject({ sent: 0, bounced: 0, complained: 0, bounceRate: 0, complaintRate: 0, levels: { bounce: 'healthy', complaint: 'healthy' } });
+    expect(res.body).toMatchObject({
+      sent: 0,
+      bounced: 0,
+      complained: 0,
+      bounceRate: 0,
+      complaintRate: 0,
+      levels: { bounce: 'healthy', complaint: 'healthy' },
+    });
   });
 
   it('lists suspensions, newest first, whoever disabled the project', async () => {

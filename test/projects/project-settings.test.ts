@@ -181,7 +181,12 @@ describe('POST /users/@me/projects/{id}/reset', () => {
     const other = await newTenant(stack);
     await seedData(project.id);
     await seedData(other.project.id);
-    await stack.http().post('/domains').set('Authorization', `Bearer ${project.secret}`).send({ domain: `r-${randomUUID().slice(0, 8)}.example.test` }).expect(201);
+    await stack
+      .http()
+      .post('/domains')
+      .set('Authorization', `Bearer ${project.secret}`)
+      .send({ domain: `r-${randomUUID().slice(0, 8)}.example.test` })
+      .expect(201);
     const before = await counts(project.id);
     const otherBefore = await counts(other.project.id);
     // The three events' rollup rows: one per name and hour, or more where they fell in different slots.
@@ -193,15 +198,36 @@ describe('POST /users/@me/projects/{id}/reset', () => {
       success: true,
       message: expect.any(String),
       deleted: {
-        events: 3, segments: 1, contacts: 1, contact_fields: 1, idempotency_keys: 1, templates: 1, jobs: 0, emails: 1, email_send_slots: 0,
-        campaigns: 0, automations: 0, automation_executions: 0,
+        events: 3,
+        segments: 1,
+        contacts: 1,
+        contact_fields: 1,
+        idempotency_keys: 1,
+        templates: 1,
+        jobs: 0,
+        emails: 1,
+        email_send_slots: 0,
+        campaigns: 0,
+        automations: 0,
+        automation_executions: 0,
         // Rollup rows (per project, hour, category or name, and slot), emptied of their counts by the deletions before them.
-        email_stats: 1, event_stats: eventRollups!.n, contact_counts: 1, contact_field_counts: 1,
+        email_stats: 1,
+        event_stats: eventRollups!.n,
+        contact_counts: 1,
+        contact_field_counts: 1,
       },
     });
     expect(await counts(project.id)).toEqual({
-      contacts: 0, events: 0, segments: 0, segment_members: 0, contact_fields: 0, idempotency_keys: 0, templates: 0, emails: 0,
-      members: before.members, domains: 1,
+      contacts: 0,
+      events: 0,
+      segments: 0,
+      segment_members: 0,
+      contact_fields: 0,
+      idempotency_keys: 0,
+      templates: 0,
+      emails: 0,
+      members: before.members,
+      domains: 1,
     });
     expect(before.members).toBe(3);
     expect(await counts(other.project.id)).toEqual(otherBefore);
@@ -233,7 +259,12 @@ describe('DELETE /users/@me/projects/{id}', () => {
     const { owner, admin, project } = await team();
     const contact = await seedContact(stack, project.id);
     await seedEvents(stack, project.id, contact.id, [{ name: 'signed-up' }]);
-    const domain = await stack.http().post('/domains').set('Authorization', `Bearer ${project.secret}`).send({ domain: `d-${randomUUID().slice(0, 8)}.example.test` }).expect(201);
+    const domain = await stack
+      .http()
+      .post('/domains')
+      .set('Authorization', `Bearer ${project.secret}`)
+      .send({ domain: `d-${randomUUID().slice(0, 8)}.example.test` })
+      .expect(201);
     const check = stack.deps.temporal.client.workflow.getHandle(`domain-verify:${domain.body.id}`);
     expect((await check.describe()).status.name).toBe('RUNNING');
 

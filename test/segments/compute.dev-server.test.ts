@@ -18,13 +18,21 @@ const handle = (workflowId: string) => stack.deps.temporal.client.workflow.getHa
 /** The tracking loop computes as soon as it starts; tests compare against a settled first computation. */
 async function firstComputationDone(segmentId: string): Promise<void> {
   await waitFor('the first computation', async () => {
-    const d = await handle(segmentComputeWorkflowId(segmentId)).describe().catch(() => undefined);
+    const d = await handle(segmentComputeWorkflowId(segmentId))
+      .describe()
+      .catch(() => undefined);
     return d?.status.name === 'COMPLETED' ? true : undefined;
   });
 }
 
 const members = async (segmentId: string) =>
-  (await sql<{ email: string }>(stack, 'select c.email from segment_members m join contacts c on c.id = m.contact_id where m.segment_id = ? order by c.email', [segmentId])).map((r) => r.email);
+  (
+    await sql<{ email: string }>(
+      stack,
+      'select c.email from segment_members m join contacts c on c.id = m.contact_id where m.segment_id = ? order by c.email',
+      [segmentId],
+    )
+  ).map((r) => r.email);
 
 async function trackedPro(t: Tenant) {
   const s = await createSegment(t, { name: 'Pro Users!', condition: proPlan, trackMembership: true });

@@ -46,7 +46,12 @@ describe('POST /segments', () => {
   it('answers a DYNAMIC segment without an object condition with a plain 400 { error }, creating nothing', async () => {
     const t = await tenant(stack);
     const before = await snapshot(stack, t.project.id);
-    for (const body of [{ name: 'x' }, { name: 'x', condition: 'plan=pro' }, { name: 'x', condition: null }, { name: 'x', condition: [] }]) {
+    for (const body of [
+      { name: 'x' },
+      { name: 'x', condition: 'plan=pro' },
+      { name: 'x', condition: null },
+      { name: 'x', condition: [] },
+    ]) {
       const res = await t.c.post('/segments').send(body);
       expect([res.status, Object.keys(res.body)]).toEqual([400, ['error']]);
       expect(res.body.error).toMatch(/condition/);
@@ -75,7 +80,10 @@ describe('POST /segments', () => {
 
   it('accepts a name of exactly 100 and a description of exactly 500 characters', async () => {
     const t = await tenant(stack);
-    await t.c.post('/segments').send({ name: 'n'.repeat(100), description: 'd'.repeat(500), type: 'STATIC' }).expect(201);
+    await t.c
+      .post('/segments')
+      .send({ name: 'n'.repeat(100), description: 'd'.repeat(500), type: 'STATIC' })
+      .expect(201);
   });
 
   it('rejects a bad filter tree with 400 naming the field, operator, unit or value, creating nothing', async () => {
@@ -87,7 +95,11 @@ describe('POST /segments', () => {
       [allOf(filter('data.', 'equals', 1)), /Unknown field "data\."/, 'condition.groups.0.filters.0.field'],
       [allOf(filter('email.nope', 'triggered')), /Unknown field "email\.nope"/, 'condition.groups.0.filters.0.field'],
       [allOf(filter('email.forwarded', 'triggered')), /Unknown field "email\.forwarded"/, 'condition.groups.0.filters.0.field'],
-      [allOf(filter('data.nope', 'greaterThan', 'x')), /does not apply to data\.nope \(compared as string/, 'condition.groups.0.filters.0.operator'],
+      [
+        allOf(filter('data.nope', 'greaterThan', 'x')),
+        /does not apply to data\.nope \(compared as string/,
+        'condition.groups.0.filters.0.operator',
+      ],
       [allOf(filter('data.nope', 'within', 3)), /needs a unit/, 'condition.groups.0.filters.0.unit'],
       [allOf(filter('data.plan', 'resembles', 'pro')), /Unknown operator "resembles"/, 'condition.groups.0.filters.0.operator'],
       [allOf(filter('createdAt', 'within', 3)), /needs a unit/, 'condition.groups.0.filters.0.unit'],
@@ -145,7 +157,10 @@ describe('a condition on data no contact has yet (decisions.md "Edges")', () => 
     const t = await tenant(stack);
     await withPlans(t);
     const s = await createSegment(t, { name: 'Pro', condition: proPlan });
-    const res = await t.c.patch(`/segments/${s.id}`).send({ condition: allOf(filter('data.tier', 'equals', 'gold')) }).expect(200);
+    const res = await t.c
+      .patch(`/segments/${s.id}`)
+      .send({ condition: allOf(filter('data.tier', 'equals', 'gold')) })
+      .expect(200);
     expect(res.body).toMatchObject({ memberCount: 0 });
     expect(res.body.condition.groups[0].filters[0]).toEqual({ field: 'data.tier', operator: 'equals', value: 'gold' });
     await addContact(t, 'bob@example.test', { tier: 'gold' });
@@ -243,7 +258,10 @@ describe('DELETE /segments/{id}', () => {
     const t = await tenant(stack);
     await withPlans(t);
     const s = await createSegment(t, { name: 'S', type: 'STATIC' });
-    await t.c.post(`/segments/${s.id}/members`).send({ emails: ['ann@example.test'] }).expect(200);
+    await t.c
+      .post(`/segments/${s.id}/members`)
+      .send({ emails: ['ann@example.test'] })
+      .expect(200);
     const res = await t.c.delete(`/segments/${s.id}`);
     expect([res.status, res.text]).toEqual([204, '']);
     expect((await t.c.get(`/segments/${s.id}`)).status).toBe(404);
@@ -255,7 +273,10 @@ describe('DELETE /segments/{id}', () => {
     const t = await tenant(stack);
     await withPlans(t);
     const vip = await createSegment(t, { name: 'VIP', type: 'STATIC' });
-    await t.c.post(`/segments/${vip.id}/members`).send({ emails: ['ann@example.test'] }).expect(200);
+    await t.c
+      .post(`/segments/${vip.id}/members`)
+      .send({ emails: ['ann@example.test'] })
+      .expect(200);
     const outside = await createSegment(t, { name: 'Not VIP', condition: allOf(filter(`segment.${vip.id}`, 'notMemberOfSegment')) });
     expect(outside.memberCount).toBe(2);
     await t.c.delete(`/segments/${vip.id}`).expect(204);
@@ -274,7 +295,12 @@ describe('GET /segments/{id}/contacts', () => {
     expect(first.body).toEqual({ data: expect.any(Array), total: 5, page: 1, pageSize: 2 });
     expect(first.body.data.map((c: { id: string }) => c.id)).toEqual([ids[4], ids[3]]);
     expect(first.body.data[0]).toEqual({
-      id: ids[4], email: 'p4@example.test', subscribed: true, data: { plan: 'pro' }, createdAt: expect.any(String), updatedAt: expect.any(String),
+      id: ids[4],
+      email: 'p4@example.test',
+      subscribed: true,
+      data: { plan: 'pro' },
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
     });
     const last = await t.c.get(`/segments/${s.id}/contacts?page=3&pageSize=2`).expect(200);
     expect(last.body.data.map((c: { id: string }) => c.id)).toEqual([ids[0]]);
@@ -288,8 +314,14 @@ describe('GET /segments/{id}/contacts', () => {
     const t = await tenant(stack);
     await withPlans(t);
     const s = await createSegment(t, { name: 'S', type: 'STATIC' });
-    await t.c.post(`/segments/${s.id}/members`).send({ emails: ['bob@example.test'] }).expect(200);
-    await t.c.post(`/segments/${s.id}/members`).send({ emails: ['ann@example.test'] }).expect(200);
+    await t.c
+      .post(`/segments/${s.id}/members`)
+      .send({ emails: ['bob@example.test'] })
+      .expect(200);
+    await t.c
+      .post(`/segments/${s.id}/members`)
+      .send({ emails: ['ann@example.test'] })
+      .expect(200);
     const res = await t.c.get(`/segments/${s.id}/contacts`).expect(200);
     expect(res.body.total).toBe(2);
     expect(res.body.data.map((c: { email: string }) => c.email)).toEqual(['ann@example.test', 'bob@example.test']);
@@ -312,9 +344,14 @@ describe('POST and DELETE /segments/{id}/members', () => {
     await withPlans(t);
     const s = await createSegment(t, { name: 'S', type: 'STATIC' });
     const eventsBefore = (await snapshot(stack, t.project.id)).events;
-    const res = await t.c.post(`/segments/${s.id}/members`).send({ emails: ['ANN@example.test', 'bob@example.test', 'ghost@example.test'] });
+    const res = await t.c
+      .post(`/segments/${s.id}/members`)
+      .send({ emails: ['ANN@example.test', 'bob@example.test', 'ghost@example.test'] });
     expect([res.status, res.body]).toEqual([200, { added: 2, created: 0, notFound: ['ghost@example.test'] }]);
-    const again = await t.c.post(`/segments/${s.id}/members`).send({ emails: ['ann@example.test'] }).expect(200);
+    const again = await t.c
+      .post(`/segments/${s.id}/members`)
+      .send({ emails: ['ann@example.test'] })
+      .expect(200);
     expect(again.body).toEqual({ added: 0, created: 0, notFound: [] });
     expect((await t.c.get(`/segments/${s.id}`).expect(200)).body.memberCount).toBe(2);
     expect((await snapshot(stack, t.project.id)).events).toEqual(eventsBefore);
@@ -330,8 +367,14 @@ describe('POST and DELETE /segments/{id}/members', () => {
       .send({ emails: ['ann@example.test', 'New@Example.test'], createMissing: true, subscribed: false })
       .expect(200);
     expect(res.body).toEqual({ added: 2, created: 1, notFound: [] });
-    const [created] = await sql<{ subscribed: boolean }>(stack, 'select subscribed from contacts where project_id = ? and email = ?', [t.project.id, 'new@example.test']);
-    const [ann] = await sql<{ subscribed: boolean }>(stack, 'select subscribed from contacts where project_id = ? and email = ?', [t.project.id, 'ann@example.test']);
+    const [created] = await sql<{ subscribed: boolean }>(stack, 'select subscribed from contacts where project_id = ? and email = ?', [
+      t.project.id,
+      'new@example.test',
+    ]);
+    const [ann] = await sql<{ subscribed: boolean }>(stack, 'select subscribed from contacts where project_id = ? and email = ?', [
+      t.project.id,
+      'ann@example.test',
+    ]);
     expect([created?.subscribed, ann?.subscribed]).toEqual([false, true]);
     expect((await t.c.get(`/segments/${s.id}`).expect(200)).body.memberCount).toBe(2);
   });
@@ -340,8 +383,13 @@ describe('POST and DELETE /segments/{id}/members', () => {
     const t = await tenant(stack);
     await withPlans(t);
     const s = await createSegment(t, { name: 'S', type: 'STATIC' });
-    await t.c.post(`/segments/${s.id}/members`).send({ emails: ['ann@example.test', 'bob@example.test'] }).expect(200);
-    const res = await t.c.delete(`/segments/${s.id}/members`).send({ emails: ['Ann@example.test', 'cat@example.test', 'ghost@example.test'] });
+    await t.c
+      .post(`/segments/${s.id}/members`)
+      .send({ emails: ['ann@example.test', 'bob@example.test'] })
+      .expect(200);
+    const res = await t.c
+      .delete(`/segments/${s.id}/members`)
+      .send({ emails: ['Ann@example.test', 'cat@example.test', 'ghost@example.test'] });
     expect([res.status, res.body]).toEqual([200, { removed: 1 }]);
     expect((await t.c.get(`/segments/${s.id}`).expect(200)).body.memberCount).toBe(1);
     expect(await segmentEvents(stack, t.project.id)).toEqual([]);
@@ -383,7 +431,10 @@ describe('POST /segments/{id}/refresh', () => {
     const t = await tenant(stack);
     await withPlans(t);
     const s = await createSegment(t, { name: 'S', type: 'STATIC' });
-    await t.c.post(`/segments/${s.id}/members`).send({ emails: ['ann@example.test', 'bob@example.test'] }).expect(200);
+    await t.c
+      .post(`/segments/${s.id}/members`)
+      .send({ emails: ['ann@example.test', 'bob@example.test'] })
+      .expect(200);
     await sql(stack, 'update segments set member_count = 0 where id = ?', [s.id]);
     expect((await t.c.post(`/segments/${s.id}/refresh`).expect(200)).body).toEqual({ memberCount: 2 });
   });
@@ -401,7 +452,10 @@ describe('POST /segments/{id}/compute (without a worker)', () => {
     expect((await t.c.post(`/segments/${randomUUID()}/compute`)).status).toBe(404);
     expect(await snapshot(stack, t.project.id)).toEqual(before);
     const staticSegment = await createSegment(t, { name: 'S', type: 'STATIC' });
-    await t.c.post(`/segments/${staticSegment.id}/members`).send({ emails: ['ann@example.test'] }).expect(200);
+    await t.c
+      .post(`/segments/${staticSegment.id}/members`)
+      .send({ emails: ['ann@example.test'] })
+      .expect(200);
     expect((await t.c.post(`/segments/${staticSegment.id}/compute`).expect(200)).body).toEqual({ entered: 0, exited: 0, memberCount: 1 });
   });
 });
@@ -413,7 +467,10 @@ describe('tenant isolation', () => {
     const other = await tenant(stack);
     const dynamic = await createSegment(owner, { name: 'D', condition: proPlan });
     const staticSegment = await createSegment(owner, { name: 'S', type: 'STATIC' });
-    await owner.c.post(`/segments/${staticSegment.id}/members`).send({ emails: ['ann@example.test'] }).expect(200);
+    await owner.c
+      .post(`/segments/${staticSegment.id}/members`)
+      .send({ emails: ['ann@example.test'] })
+      .expect(200);
     const before = await snapshot(stack, owner.project.id);
 
     const probes = (id: string) => [
@@ -432,7 +489,9 @@ describe('tenant isolation', () => {
       }
     }
     expect((await other.c.get('/segments').expect(200)).body).toEqual([]);
-    const leak = await other.c.post('/segments').send({ name: 'x', condition: allOf(filter(`segment.${staticSegment.id}`, 'memberOfSegment')) });
+    const leak = await other.c
+      .post('/segments')
+      .send({ name: 'x', condition: allOf(filter(`segment.${staticSegment.id}`, 'memberOfSegment')) });
     expect([leak.status, leak.body.error.message]).toEqual([400, expect.stringMatching(/Unknown segment/)]);
     expect(await snapshot(stack, owner.project.id)).toEqual(before);
   });
@@ -441,9 +500,16 @@ describe('tenant isolation', () => {
     const owner = await tenant(stack);
     const s = await createSegment(owner, { name: 'S', type: 'STATIC' });
     const routes: Array<[string, string]> = [
-      ['get', '/segments'], ['post', '/segments'], ['get', `/segments/${s.id}`], ['patch', `/segments/${s.id}`],
-      ['delete', `/segments/${s.id}`], ['get', `/segments/${s.id}/contacts`], ['post', `/segments/${s.id}/members`],
-      ['delete', `/segments/${s.id}/members`], ['post', `/segments/${s.id}/compute`], ['post', `/segments/${s.id}/refresh`],
+      ['get', '/segments'],
+      ['post', '/segments'],
+      ['get', `/segments/${s.id}`],
+      ['patch', `/segments/${s.id}`],
+      ['delete', `/segments/${s.id}`],
+      ['get', `/segments/${s.id}/contacts`],
+      ['post', `/segments/${s.id}/members`],
+      ['delete', `/segments/${s.id}/members`],
+      ['post', `/segments/${s.id}/compute`],
+      ['post', `/segments/${s.id}/refresh`],
     ];
     for (const [method, path] of routes) {
       for (const auth of [undefined, 'Bearer sk_unknown', `Bearer ${owner.project.public}`]) {

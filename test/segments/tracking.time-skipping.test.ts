@@ -16,7 +16,10 @@ let env: TestWorkflowEnvironment;
 let stack: TestStack;
 beforeAll(async () => {
   env = await timeSkippingEnv();
-  stack = await startStack({ temporal: gatewayFor(env, `segments-${randomBytes(4).toString('hex')}`), worker: (deps) => startWorker(deps, env.nativeConnection) });
+  stack = await startStack({
+    temporal: gatewayFor(env, `segments-${randomBytes(4).toString('hex')}`),
+    worker: (deps) => startWorker(deps, env.nativeConnection),
+  });
 });
 afterAll(async () => {
   await stack?.close();

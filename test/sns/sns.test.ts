@@ -25,7 +25,9 @@ afterAll(async () => {
 async function sentEmail() {
   const sender = await senderTenant(stack);
   const to = recipient();
-  const res = await send(stack, sender.project, { to, from: sender.from, subject: 'Hello', body: '<p>Hi</p>', subscribed: true }).expect(200);
+  const res = await send(stack, sender.project, { to, from: sender.from, subject: 'Hello', body: '<p>Hi</p>', subscribed: true }).expect(
+    200,
+  );
   const [{ email: emailId, contact }] = res.body.data.emails;
   await settled(stack, emailId);
   return { sender, to, emailId: emailId as string, contactId: contact.id as string, messageId: `<${emailId}@${sender.domain}>` };
@@ -34,7 +36,11 @@ async function sentEmail() {
 type Sent = Awaited<ReturnType<typeof sentEmail>>;
 
 /** The SES notification of `kind` for an email, in the shape of Amazon SES's feedback notifications. */
-function sesNotification(sent: Pick<Sent, 'to' | 'messageId'>, kind: 'Delivery' | 'Bounce' | 'Complaint', extra: Record<string, unknown> = {}) {
+function sesNotification(
+  sent: Pick<Sent, 'to' | 'messageId'>,
+  kind: 'Delivery' | 'Bounce' | 'Complaint',
+  extra: Record<string, unknown> = {},
+) {
   const timestamp = '2030-01-02T03:04:05.000Z';
   const body: Record<string, unknown> = {
     notificationType: kind,
@@ -46,8 +52,12 @@ function sesNotification(sent: Pick<Sent, 'to' | 'messageId'>, kind: 'Delivery' 
       commonHeaders: { messageId: sent.messageId, subject: 'Hello' },
     },
     ...(kind === 'Delivery' ? { delivery: { timestamp, recipients: [sent.to], smtpResponse: '250 ok' } } : {}),
-    ...(kind === 'Bounce' ? { bounce: { bounceType: 'Permanent', bounceSubType: 'General', timestamp, bouncedRecipients: [{ emailAddress: sent.to }] } } : {}),
-    ...(kind === 'Complaint' ? { complaint: { timestamp, complainedRecipients: [{ emailAddress: sent.to }], complaintFeedbackType: 'abuse' } } : {}),
+    ...(kind === 'Bounce'
+      ? { bounce: { bounceType: 'Permanent', bounceSubType: 'General', timestamp, bouncedRecipients: [{ emailAddress: sent.to }] } }
+      : {}),
+    ...(kind === 'Complaint'
+      ? { complaint: { timestamp, complainedRecipients: [{ emailAddress: sent.to }], complaintFeedbackType: 'abuse' } }
+      : {}),
     ...extra,
   };
   return notification(JSON.stringify(body));
@@ -63,7 +73,10 @@ const notification = (message: string): UnsignedSnsMessage => ({
 
 /** Posts as SNS does: JSON with Content-Type text/plain. */
 const post = (message: SignedSnsMessage | Record<string, unknown> | string) =>
-  stack.http().post('/webhooks/sns').set('Content-Type', 'text/plain; charset=UTF-8')
+  stack
+    .http()
+    .post('/webhooks/sns')
+    .set('Content-Type', 'text/plain; charset=UTF-8')
     .set('x-amz-sns-message-type', typeof message === 'object' ? String(message.Type) : 'Notification')
     .send(typeof message === 'string' ? message : JSON.stringify(message));
 
@@ -104,7 +117,12 @@ describe('POST /webhooks/sns notifications', () => {
   it('Transient bounce (and Undetermined): BOUNCED and email.bounce, the contact stays subscribed', async () => {
     for (const bounceType of ['Transient', 'Undetermined']) {
       const sent = await sentEmail();
-      const bounce = { bounceType, bounceSubType: 'MailboxFull', timestamp: '2030-01-02T03:04:05.000Z', bouncedRecipients: [{ emailAddress: sent.to }] };
+      const bounce = {
+        bounceType,
+        bounceSubType: 'MailboxFull',
+        timestamp: '2030-01-02T03:04:05.000Z',
+        bouncedRecipients: [{ emailAddress: sent.to }],
+      };
       await post(sns.sign(sesNotification(sent, 'Bounce', { bounce }))).expect(200);
       expect((await emailState(stack, sent.emailId)).status).toBe('BOUNCED');
       expect(await subscribedOf(sent.contactId)).toBe(true);
@@ -117,7 +135,11 @@ describe('POST /webhooks/sns notifications', () => {
     await post(sns.sign(sesNotification(sent, 'Complaint'), { version: '1' })).expect(200);
     // A delivery reported after the complaint records its time but does not move the status back.
     await post(sns.sign(sesNotification(sent, 'Delivery'))).expect(200);
-    expect(await emailState(stack, sent.emailId)).toMatchObject({ status: 'COMPLAINED', complained_at: expect.any(String), delivered_at: expect.any(String) });
+    expect(await emailState(stack, sent.emailId)).toMatchObject({
+      status: 'COMPLAINED',
+      complained_at: expect.any(String),
+      delivered_at: expect.any(String),
+    });
     expect(await subscribedOf(sent.contactId)).toBe(false);
     expect(byName(await eventsOf(stack, sent.contactId)).map((e) => [e.name, e.data.reason ?? null])).toEqual([
       ['contact.unsubscribed', 'complaint'],
@@ -133,7 +155,10 @@ describe('POST /webhooks/sns notifications', () => {
     const body = JSON.parse(viaHeaders.Message);
     delete body.mail.commonHeaders.messageId;
     body.mail.headers = headers;
-    expect((await post(sns.sign({ ...viaHeaders, Message: JSON.stringify(body) })).expect(200)).body.data).toMatchObject({ result: 'recorded', emailId: sent.emailId });
+    expect((await post(sns.sign({ ...viaHeaders, Message: JSON.stringify(body) })).expect(200)).body.data).toMatchObject({
+      result: 'recorded',
+      emailId: sent.emailId,
+    });
 
     const foreign = sesNotification({ to: sent.to, messageId: '<0100018c-ses@email.amazonses.com>' }, 'Bounce');
     expect((await post(sns.sign(foreign)).expect(200)).body.data.result).toBe('unmatched');
@@ -154,8 +179,14 @@ describe('suppression after a permanent bounce or a complaint', () => {
       await post(sns.sign(sesNotification(sent, kind))).expect(200);
       const auth = bearer(sent.sender.project);
       const template = async (type: string) =>
-        (await stack.http().post('/templates').set('Authorization', auth)
-          .send({ name: `${type} ${kind}`, subject: 'News', body: '<p>News</p>', from: sent.sender.from, type }).expect(201)).body.id as string;
+        (
+          await stack
+            .http()
+            .post('/templates')
+            .set('Authorization', auth)
+            .send({ name: `${type} ${kind}`, subject: 'News', body: '<p>News</p>', from: sent.sender.from, type })
+            .expect(201)
+        ).body.id as string;
       const sendFrom = async (templateId: string) => {
         const res = await send(stack, sent.sender.project, { to: sent.to, template: templateId }).expect(200);
         return settled(stack, res.body.data.emails[0].email as string);
@@ -180,8 +211,12 @@ describe('suppression after a permanent bounce or a complaint', () => {
     const emailId = first.body.data.emails[0].email as string;
     await settled(stack, emailId);
     await post(sns.sign(sesNotification({ to, messageId: `<${emailId}@${sender.domain}>` }, 'Bounce'))).expect(200);
-    const template = await stack.http().post('/templates').set('Authorization', bearer(sender.project))
-      .send({ name: 'News', subject: 'News', body: '<p>News</p>', from: sender.from, type: 'MARKETING' }).expect(201);
+    const template = await stack
+      .http()
+      .post('/templates')
+      .set('Authorization', bearer(sender.project))
+      .send({ name: 'News', subject: 'News', body: '<p>News</p>', from: sender.from, type: 'MARKETING' })
+      .expect(201);
     const res = await send(stack, sender.project, { to, template: template.body.id }).expect(200);
     expect((await settled(stack, res.body.data.emails[0].email as string)).status).toBe('FAILED');
   });
@@ -190,8 +225,12 @@ describe('suppression after a permanent bounce or a complaint', () => {
     const sent = await sentEmail();
     const auth = bearer(sent.sender.project);
     await stack.http().patch(`/contacts/${sent.contactId}`).set('Authorization', auth).send({ subscribed: false }).expect(200);
-    const template = await stack.http().post('/templates').set('Authorization', auth)
-      .send({ name: 'News', subject: 'News', body: '<p>News</p>', from: sent.sender.from, type: 'MARKETING' }).expect(201);
+    const template = await stack
+      .http()
+      .post('/templates')
+      .set('Authorization', auth)
+      .send({ name: 'News', subject: 'News', body: '<p>News</p>', from: sent.sender.from, type: 'MARKETING' })
+      .expect(201);
     const res = await send(stack, sent.sender.project, { to: sent.to, template: template.body.id }).expect(200);
     expect((await settled(stack, res.body.data.emails[0].email as string)).status).toBe('SENT');
   });
@@ -210,8 +249,14 @@ describe('POST /webhooks/sns signature checks', () => {
       ['unknown version', { ...good, SignatureVersion: '3' }],
       ['garbage signature', { ...good, Signature: 'AAAA' }],
       ['certificate over http', sns.sign(sesNotification(sent, 'Bounce'), { certUrl: sns.certUrl.replace('https:', 'http:') })],
-      ['certificate on a host not allowed', sns.sign(sesNotification(sent, 'Bounce'), { certUrl: sns.url('/SimpleNotificationService-test.pem', '127.0.0.1') })],
-      ['certificate on a look-alike host', sns.sign(sesNotification(sent, 'Bounce'), { certUrl: 'https://localhost.evil.example.test/cert.pem' })],
+      [
+        'certificate on a host not allowed',
+        sns.sign(sesNotification(sent, 'Bounce'), { certUrl: sns.url('/SimpleNotificationService-test.pem', '127.0.0.1') }),
+      ],
+      [
+        'certificate on a look-alike host',
+        sns.sign(sesNotification(sent, 'Bounce'), { certUrl: 'https://localhost.evil.example.test/cert.pem' }),
+      ],
     ];
     const fetched = sns.requests.length;
     for (const [what, message] of refused) {
@@ -266,7 +311,10 @@ describe('POST /webhooks/sns subscription confirmation', () => {
     const token = randomUUID();
     const offHost = await post(sns.sign(confirmation(sns.url(`/confirm?Token=${token}`, '127.0.0.1'))));
     expect([offHost.status, offHost.body.error.code]).toEqual([400, 'BAD_REQUEST']);
-    const forged = { ...sns.sign(confirmation(sns.url(`/confirm?Token=${token}`))), SubscribeURL: sns.url(`/confirm?Token=${token}&forged=1`) };
+    const forged = {
+      ...sns.sign(confirmation(sns.url(`/confirm?Token=${token}`))),
+      SubscribeURL: sns.url(`/confirm?Token=${token}&forged=1`),
+    };
     expect((await post(forged)).status).toBe(403);
     expect(sns.requests.filter((p) => p.includes(token))).toEqual([]);
   });

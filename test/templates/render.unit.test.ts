@@ -1,4 +1,10 @@
-import { renderEmail, templateSyntaxProblems, templateVariables, TemplateError, type TemplateScope } from '../../src/modules/templates/render';
+import {
+  renderEmail,
+  templateSyntaxProblems,
+  templateVariables,
+  TemplateError,
+  type TemplateScope,
+} from '../../src/modules/templates/render';
 
 const links = {
   unsubscribeUrl: 'https://mail.example.test/unsubscribe/c1?sig=a&b',
@@ -143,7 +149,9 @@ describe('safety limits', () => {
 
 describe('syntax problems (refused when a template is saved)', () => {
   it('accepts every notation of this module', () => {
-    expect(templateSyntaxProblems({ subject: 'Hi {{ first name ?? "there" }}', body: '{% if a %}{{ b ?? c | upcase }}{% endif %}' })).toEqual([]);
+    expect(
+      templateSyntaxProblems({ subject: 'Hi {{ first name ?? "there" }}', body: '{% if a %}{{ b ?? c | upcase }}{% endif %}' }),
+    ).toEqual([]);
   });
 
   it.each([
@@ -157,7 +165,9 @@ describe('syntax problems (refused when a template is saved)', () => {
     ['{{ a ?? "x" }}\n\n{{ unclosed', 3, 'output "{{ unclosed" not closed'],
     ['{% for x in items %}', 1, 'tag {% for x in items %} not closed'],
   ])('%j → line %i: %s', (body, line, reason) => {
-    expect(templateSyntaxProblems({ subject: 'fine', body })).toEqual([{ field: 'body', line, reason, message: `Line ${line}: ${reason}` }]);
+    expect(templateSyntaxProblems({ subject: 'fine', body })).toEqual([
+      { field: 'body', line, reason, message: `Line ${line}: ${reason}` },
+    ]);
   });
 
   it('names the subject as well as the body', () => {

@@ -130,7 +130,11 @@ describe('POST /templates', () => {
   it('refuses a missing or public key with 401 INVALID_API_KEY', async () => {
     const t = await senderTenant(stack);
     expectEnvelope(await stack.http().post('/templates').send(valid(t)), 401, 'INVALID_API_KEY');
-    expectEnvelope(await stack.http().post('/templates').set('Authorization', `Bearer ${t.project.public}`).send(valid(t)), 401, 'INVALID_API_KEY');
+    expectEnvelope(
+      await stack.http().post('/templates').set('Authorization', `Bearer ${t.project.public}`).send(valid(t)),
+      401,
+      'INVALID_API_KEY',
+    );
     expect(await total(t)).toBe(0);
   });
 });
@@ -186,11 +190,14 @@ describe('GET /templates', () => {
     expect(names(await get(t, '/templates?sort=subject&dir=sideways').expect(200))).toEqual(['cherry', 'apple', 'Banana']);
   });
 
-  it.each(['page=0', 'page=abc', 'page=1.5', 'pageSize=0', 'pageSize=-3', 'type=NEWSLETTER'])('refuses %s with 400 BAD_REQUEST', async (query) => {
-    const res = await get(t, `/templates?${query}`);
-    expectEnvelope(res, 400, 'BAD_REQUEST');
-    expect(res.body.error.errors[0].field).toBe(`query.${query.split('=')[0]}`);
-  });
+  it.each(['page=0', 'page=abc', 'page=1.5', 'pageSize=0', 'pageSize=-3', 'type=NEWSLETTER'])(
+    'refuses %s with 400 BAD_REQUEST',
+    async (query) => {
+      const res = await get(t, `/templates?${query}`);
+      expectEnvelope(res, 400, 'BAD_REQUEST');
+      expect(res.body.error.errors[0].field).toBe(`query.${query.split('=')[0]}`);
+    },
+  );
 
   it("never lists another project's templates", async () => {
     const other = await senderTenant(stack);
@@ -214,7 +221,9 @@ describe('PATCH /templates/{id}', () => {
     const t = await senderTenant(stack);
     const before = await create(t, { description: 'd', fromName: 'Acme', replyTo: 'r@elsewhere.example.test' });
     await new Promise((r) => setTimeout(r, 5));
-    const res = await patch(t, `/templates/${before.id}`, { name: 'Renamed', fromName: null, description: null, type: 'HEADLESS' }).expect(200);
+    const res = await patch(t, `/templates/${before.id}`, { name: 'Renamed', fromName: null, description: null, type: 'HEADLESS' }).expect(
+      200,
+    );
     expect(res.body).toEqual({
       ...before,
       name: 'Renamed',
@@ -225,7 +234,10 @@ describe('PATCH /templates/{id}', () => {
     });
     expect(Date.parse(res.body.updatedAt)).toBeGreaterThan(Date.parse(before.updatedAt));
     expect((await get(t, `/templates/${before.id}`).expect(200)).body).toEqual(res.body);
-    expect((await patch(t, `/templates/${before.id}`, {}).expect(200)).body).toMatchObject({ name: 'Renamed', replyTo: 'r@elsewhere.example.test' });
+    expect((await patch(t, `/templates/${before.id}`, {}).expect(200)).body).toMatchObject({
+      name: 'Renamed',
+      replyTo: 'r@elsewhere.example.test',
+    });
   });
 
   it('accepts a new sender on another verified domain of the project', async () => {

@@ -56,7 +56,10 @@ describe('template usage sources', () => {
       asked.push(t);
       return {};
     };
-    await expect(templateUsage(em(), [source], projectId, other.templateId)).rejects.toMatchObject({ status: 404, code: 'TEMPLATE_NOT_FOUND' });
+    await expect(templateUsage(em(), [source], projectId, other.templateId)).rejects.toMatchObject({
+      status: 404,
+      code: 'TEMPLATE_NOT_FOUND',
+    });
     expect(asked).toEqual([]);
   });
 });

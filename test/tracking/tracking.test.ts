@@ -56,7 +56,11 @@ describe('tracking in sent email', () => {
     expect(opened.headers['content-type']).toBe('image/gif');
     expect(opened.headers['cache-control']).toContain('no-store');
     expect(opened.headers['cache-control']).toContain('no-cache');
-    expect(Buffer.from(opened.body as Buffer).subarray(0, 6).toString()).toBe('GIF89a');
+    expect(
+      Buffer.from(opened.body as Buffer)
+        .subarray(0, 6)
+        .toString(),
+    ).toBe('GIF89a');
     const afterOpen = await emailState(stack, emailId);
     expect(afterOpen.status).toBe('OPENED');
     expect(afterOpen.opened_at).not.toBeNull();
@@ -64,7 +68,11 @@ describe('tracking in sent email', () => {
     const clicked = await stack.http().get(pathOf(click.toString())).redirects(0).expect(302);
     expect(clicked.headers.location).toBe(TARGET);
     expect(clicked.headers['cache-control']).toBe('no-store');
-    expect(await emailState(stack, emailId)).toMatchObject({ status: 'CLICKED', opened_at: afterOpen.opened_at, clicked_at: expect.any(String) });
+    expect(await emailState(stack, emailId)).toMatchObject({
+      status: 'CLICKED',
+      opened_at: afterOpen.opened_at,
+      clicked_at: expect.any(String),
+    });
 
     const data = { emailId, subject: 'Sale', from: sender.from, sourceType: 'TRANSACTIONAL' };
     expect(await eventsOf(stack, contactId)).toEqual([
@@ -77,13 +85,19 @@ describe('tracking in sent email', () => {
     const { emailId, contactId, html } = await sendOne(await senderTenant(stack));
     const click = pathOf(clickLink(html));
     await stack.http().get(click).redirects(0).expect(302);
-    await stack.http().get(pathOf(pixelOf(html)!)).expect(200);
+    await stack
+      .http()
+      .get(pathOf(pixelOf(html)!))
+      .expect(200);
     const first = await emailState(stack, emailId);
     expect(first).toMatchObject({ status: 'CLICKED', opened_at: expect.any(String) });
     const rowVersion = async () => (await sql<{ v: string }>(stack, 'select xmin::text as v from emails where id = ?', [emailId]))[0]!.v;
     const version = await rowVersion();
 
-    await stack.http().get(pathOf(pixelOf(html)!)).expect(200);
+    await stack
+      .http()
+      .get(pathOf(pixelOf(html)!))
+      .expect(200);
     await stack.http().get(click).redirects(0).expect(302);
     // A HEAD request (a link checker) follows the link but is no click.
     await stack.http().head(click).redirects(0).expect(302);
@@ -131,9 +145,16 @@ describe('tracking in sent email', () => {
     const sender = await senderTenant(stack);
     const { emailId, html } = await sendOne(sender);
     await sql(stack, 'delete from emails where id = ?', [emailId]);
-    const res = await stack.http().get(pathOf(clickLink(html))).redirects(0).expect(302);
+    const res = await stack
+      .http()
+      .get(pathOf(clickLink(html)))
+      .redirects(0)
+      .expect(302);
     expect(res.headers.location).toBe(TARGET);
-    await stack.http().get(pathOf(pixelOf(html)!)).expect(200);
+    await stack
+      .http()
+      .get(pathOf(pixelOf(html)!))
+      .expect(200);
     const events = await sql(stack, `select name from events where project_id = ? and name <> 'email.sent'`, [sender.project.id]);
     expect(events).toEqual([]);
   });
@@ -141,8 +162,12 @@ describe('tracking in sent email', () => {
 
 describe('tracking mode (PATCH /users/@me/projects/{id})', () => {
   async function marketingTemplate(sender: SenderTenant): Promise<string> {
-    const res = await stack.http().post('/templates').set('Authorization', bearer(sender.project))
-      .send({ name: 'News', subject: 'News', body: BODY, from: sender.from, type: 'MARKETING' }).expect(201);
+    const res = await stack
+      .http()
+      .post('/templates')
+      .set('Authorization', bearer(sender.project))
+      .send({ name: 'News', subject: 'News', body: BODY, from: sender.from, type: 'MARKETING' })
+      .expect(201);
     return res.body.id;
   }
 

@@ -10,7 +10,13 @@ import { newTenant } from '../helpers/tenants';
 /** s3rver: an S3-compatible server on loopback that keeps objects under a folder, with a bucket made up front. */
 const s3Dir = mkdtempSync(path.join(os.tmpdir(), 'postwire-s3-'));
 const uploadsDir = mkdtempSync(path.join(os.tmpdir(), 'postwire-uploads-'));
-const s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: s3Dir, configureBuckets: [{ name: 'images', configs: [] }] });
+const s3 = new S3rver({
+  address: '127.0.0.1',
+  port: 0,
+  silent: true,
+  directory: s3Dir,
+  configureBuckets: [{ name: 'images', configs: [] }],
+});
 let stack: TestStack;
 let project: TestProject;
 beforeAll(async () => {

@@ -58,7 +58,12 @@ describe('POST /uploads/image', () => {
     expect(tooLarge.body.error).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', message: 'The image exceeds 1 MB' });
     const elsewhere = await upload(stack, project, IMAGES.png, 'a.png', 'picture').expect(400);
     expect(elsewhere.body.error.message).toBe('No image in the multipart field file');
-    const json = await stack.http().post('/uploads/image').set('Authorization', `Bearer ${project.secret}`).send({ file: 'iVBORw0KGgo=' }).expect(415);
+    const json = await stack
+      .http()
+      .post('/uploads/image')
+      .set('Authorization', `Bearer ${project.secret}`)
+      .send({ file: 'iVBORw0KGgo=' })
+      .expect(415);
     expect(json.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
     expect(filesUnder(dir)).toEqual(before);
   });
@@ -66,7 +71,11 @@ describe('POST /uploads/image', () => {
   it('needs a secret key', async () => {
     const before = filesUnder(dir);
     expect((await stack.http().post('/uploads/image').attach('file', IMAGES.gif, 'a.gif')).status).toBe(401);
-    const publicKey = await stack.http().post('/uploads/image').set('Authorization', `Bearer ${project.public}`).attach('file', IMAGES.gif, 'a.gif');
+    const publicKey = await stack
+      .http()
+      .post('/uploads/image')
+      .set('Authorization', `Bearer ${project.public}`)
+      .attach('file', IMAGES.gif, 'a.gif');
     expect(publicKey.body.error.code).toBe('INVALID_API_KEY');
     expect(filesUnder(dir)).toEqual(before);
   });
@@ -91,7 +100,12 @@ describe('GET /uploads/{key}', () => {
   });
 
   it('answers 404 for an unknown image, a malformed key, or a path that leaves the folder', async () => {
-    for (const key of [`${sha256(Buffer.from('never uploaded'))}.png`, 'logo.png', `${sha256(Buffer.from('x'))}.svg`, '..%2F..%2Fetc%2Fpasswd']) {
+    for (const key of [
+      `${sha256(Buffer.from('never uploaded'))}.png`,
+      'logo.png',
+      `${sha256(Buffer.from('x'))}.svg`,
+      '..%2F..%2Fetc%2Fpasswd',
+    ]) {
       const res = await stack.http().get(`/uploads/${key}`);
       expect([key, res.status, res.body.error?.code]).toEqual([key, 404, 'NOT_FOUND']);
     }

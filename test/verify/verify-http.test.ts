@@ -13,7 +13,11 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 
 const verify = (body: unknown, key = project.secret) =>
-  stack.http().post('/v1/verify').set('Authorization', `Bearer ${key}`).send(body as object);
+  stack
+    .http()
+    .post('/v1/verify')
+    .set('Authorization', `Bearer ${key}`)
+    .send(body as object);
 
 const NS: DnsRecord = { type: 'NS', ns: 'ns1.dns.example.test' };
 const MX: DnsRecord = { type: 'MX', exchange: 'mx.example.test', priority: 10 };
@@ -75,7 +79,10 @@ describe('POST /v1/verify', () => {
   });
 
   it('is invalid without MX records, and a "null MX" (RFC 7505) counts as none', async () => {
-    for (const records of [[NS, A], [NS, A, { type: 'MX', exchange: '', priority: 0 } as DnsRecord]]) {
+    for (const records of [
+      [NS, A],
+      [NS, A, { type: 'MX', exchange: '', priority: 0 } as DnsRecord],
+    ]) {
       const domain = domainWith(records);
       expect(await result(`ann@${domain}`)).toMatchObject({
         valid: false,
@@ -139,7 +146,10 @@ describe('POST /v1/verify', () => {
   it('flags a misspelt well-known provider with a suggestion', async () => {
     const data = await result('ann@gmial.com');
     expect(data).toMatchObject({ isTypo: true, suggestion: 'ann@gmail.com', isPersonalEmail: false, valid: false, domainExists: false });
-    expect(data.reasons).toEqual(['Domain gmial.com does not exist (no nameservers)', 'Possible typo in the domain; did you mean ann@gmail.com?']);
+    expect(data.reasons).toEqual([
+      'Domain gmial.com does not exist (no nameservers)',
+      'Possible typo in the domain; did you mean ann@gmail.com?',
+    ]);
     expect(await result('ann@hotmial.com')).toMatchObject({ isTypo: true, suggestion: 'ann@hotmail.com' });
   });
 
@@ -151,7 +161,12 @@ describe('POST /v1/verify', () => {
   });
 
   it('asks only the configured resolvers: a real provider is unknown to the test DNS server', async () => {
-    expect(await result('ann@outlook.com')).toMatchObject({ domainExists: false, hasMxRecords: false, isPersonalEmail: true, valid: false });
+    expect(await result('ann@outlook.com')).toMatchObject({
+      domainExists: false,
+      hasMxRecords: false,
+      isPersonalEmail: true,
+      valid: false,
+    });
   });
 
   it('is invalid when the local part is longer than RFC 5321 allows', async () => {
@@ -180,7 +195,10 @@ describe('POST /v1/verify', () => {
   it('refuses a public key or no key with 401 INVALID_API_KEY', async () => {
     const domain = domainWith([NS, MX, A]);
     expect((await verify({ email: `a@${domain}` }, project.public)).body.error.code).toBe('INVALID_API_KEY');
-    const res = await stack.http().post('/v1/verify').send({ email: `a@${domain}` });
+    const res = await stack
+      .http()
+      .post('/v1/verify')
+      .send({ email: `a@${domain}` });
     expect([res.status, res.body.error.code]).toEqual([401, 'INVALID_API_KEY']);
   });
 });
@@ -196,7 +214,12 @@ describe('POST /v1/verify when DNS fails', () => {
   afterAll(() => broken.close());
 
   it('says the lookups failed instead of calling the domain nonexistent without a word', async () => {
-    const res = await broken.http().post('/v1/verify').set('Authorization', `Bearer ${brokenProject.secret}`).send({ email: 'ann@acme.example.test' }).expect(200);
+    const res = await broken
+      .http()
+      .post('/v1/verify')
+      .set('Authorization', `Bearer ${brokenProject.secret}`)
+      .send({ email: 'ann@acme.example.test' })
+      .expect(200);
     expect(res.body.data).toMatchObject({ valid: false, domainExists: false });
     expect(res.body.data.reasons).toContain('A DNS lookup failed; the domain checks may be incomplete');
   });

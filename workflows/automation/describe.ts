@@ -7,5 +7,4 @@ export function describeStep(step: StepSnapshot): string {
 }
 
 /** What the Temporal Web UI shows for an execution at its `n`-th step: `Welcome series: step 3, DELAY 2 days`. */
-export const stepSummary = (automationName: string, n: number, step: StepSnapshot) =>
-  `${automationName}: step ${n}, ${describeStep(step)}`;
+export const stepSummary = (automationName: string, n: number, step: StepSnapshot) => `${automationName}: step ${n}, ${describeStep(step)}`;

@@ -74,7 +74,16 @@ export class Mirror {
     this.currentStepId = step.id;
     this.waitingFor = null;
     const startedAt = new Date().toISOString();
-    this.history.push({ stepId: step.id, type: step.type, name: step.name, status: 'RUNNING', startedAt, completedAt: null, output: null, error: null });
+    this.history.push({
+      stepId: step.id,
+      type: step.type,
+      name: step.name,
+      status: 'RUNNING',
+      startedAt,
+      completedAt: null,
+      output: null,
+      error: null,
+    });
   }
 
   /** WAITING in a DELAY (`eventName` null) or a WAIT_FOR_EVENT; the caller writes the state. */

@@ -1,12 +1,26 @@
 import {
-  ActivityFailure, ApplicationFailure, CancellationScope, defineSignal, isCancellation, setCurrentDetails, setHandler,
-  upsertSearchAttributes, workflowInfo,
+  ActivityFailure,
+  ApplicationFailure,
+  CancellationScope,
+  defineSignal,
+  isCancellation,
+  setCurrentDetails,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
 } from '@temporalio/workflow';
 import { stepSummary } from './describe';
 import { firstStep, type Next } from './entry';
 import { nextStep } from './interpreter';
 import { AutomationIdKey, CurrentStepKey } from '../search-attributes';
-import { AUTOMATION_EVENT_SIGNAL, EXECUTION_GONE, STEP_FAILED, type AutomationEvent, type AutomationInput, type AutomationResult } from './ids';
+import {
+  AUTOMATION_EVENT_SIGNAL,
+  EXECUTION_GONE,
+  STEP_FAILED,
+  type AutomationEvent,
+  type AutomationInput,
+  type AutomationResult,
+} from './ids';
 import { Inbox } from './inbox';
 import { ExecutionGoneSignal, Mirror } from './mirror';
 import { runStep } from './steps';
@@ -16,7 +30,11 @@ export const automationEvent = defineSignal<[AutomationEvent]>(AUTOMATION_EVENT_
 
 /** The activity's own failure: wrapped in an ActivityFailure, or (local activities) as it is. */
 const applicationFailure = (err: unknown) =>
-  err instanceof ActivityFailure && err.cause instanceof ApplicationFailure ? err.cause : err instanceof ApplicationFailure ? err : undefined;
+  err instanceof ActivityFailure && err.cause instanceof ApplicationFailure
+    ? err.cause
+    : err instanceof ApplicationFailure
+      ? err
+      : undefined;
 
 const isGone = (err: unknown) => err instanceof ExecutionGoneSignal || applicationFailure(err)?.type === EXECUTION_GONE;
 
@@ -25,7 +43,8 @@ const failureMessage = (err: unknown) => applicationFailure(err)?.message ?? (er
 
 /** Only runs started with search attributes (not on the time-skipping test server) update CurrentStep. */
 function markCurrentStep(stepId: string): void {
-  if (workflowInfo().typedSearchAttributes.get(AutomationIdKey) !== undefined) upsertSearchAttributes([{ key: CurrentStepKey, value: stepId }]);
+  if (workflowInfo().typedSearchAttributes.get(AutomationIdKey) !== undefined)
+    upsertSearchAttributes([{ key: CurrentStepKey, value: stepId }]);
 }
 
 /**

@@ -39,10 +39,9 @@ async function advance(
   switch (state.phase) {
     case 'snapshot': {
       const size = input.batchSize * SNAPSHOT_FACTOR;
-      const batch = await batches.snapshotCampaignRecipients.executeWithOptions(
-        { summary: `Fix the next ${grouped(size)} recipients` },
-        [{ ...ref, asOf: state.asOf, after: state.after, size }],
-      );
+      const batch = await batches.snapshotCampaignRecipients.executeWithOptions({ summary: `Fix the next ${grouped(size)} recipients` }, [
+        { ...ref, asOf: state.asOf, after: state.after, size },
+      ]);
       if (!batch) return null;
       if (batch.total === null) return { ...state, after: batch.last };
       const fixed = { total: batch.total, emails: 0, pending: 0 };

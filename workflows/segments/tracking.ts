@@ -1,12 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import { ChildWorkflowFailure, continueAsNew, executeChild, log, sleep, workflowInfo } from '@temporalio/workflow';
 import { segmentCompute } from './compute';
-import {
-  COMPUTES_PER_RUN,
-  segmentComputeSummary,
-  segmentComputeWorkflowId,
-  type SegmentTrackingInput,
-} from './ids';
+import { COMPUTES_PER_RUN, segmentComputeSummary, segmentComputeWorkflowId, type SegmentTrackingInput } from './ids';
 
 /** Runs one computation as a child; false when the segment is gone or no longer tracked. */
 async function computeOnce(input: SegmentTrackingInput): Promise<boolean> {

@@ -12,8 +12,18 @@ import { Migration } from '@mikro-orm/migrations';
  */
 
 export const EMAIL_COLUMNS = [
-  'project_id', 'source_type', 'campaign_id', 'status', 'created_at',
-  'sent_at', 'delivered_at', 'opened_at', 'clicked_at', 'bounced_at', 'complained_at', 'failed_at',
+  'project_id',
+  'source_type',
+  'campaign_id',
+  'status',
+  'created_at',
+  'sent_at',
+  'delivered_at',
+  'opened_at',
+  'clicked_at',
+  'bounced_at',
+  'complained_at',
+  'failed_at',
 ];
 const STAGES = ['sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained', 'failed'];
 export const COUNTERS = ['billable', ...STAGES];
@@ -114,14 +124,20 @@ create trigger "email_stats_delete" after delete on "emails" referencing old tab
   for each statement execute function "email_stats_delete"();
 
 -- Events are immutable but for their dispatch columns, so inserts and deletes are all that change counts.
-${trigger('event_stats_insert', `
+${trigger(
+  'event_stats_insert',
+  `
   insert into "event_stats" ("project_id", "hour", "name", "count")
   select "project_id", date_trunc('hour', "created_at", 'UTC'), "name", count(*) from "new_rows" group by 1, 2, 3 order by 1, 2, 3
-  on conflict ("project_id", "hour", "name") do update set "count" = "event_stats"."count" + excluded."count"`)}
-${trigger('event_stats_delete', `
+  on conflict ("project_id", "hour", "name") do update set "count" = "event_stats"."count" + excluded."count"`,
+)}
+${trigger(
+  'event_stats_delete',
+  `
   update "event_stats" s set "count" = s."count" - d."n"
   from (select "project_id", date_trunc('hour', "created_at", 'UTC') as "hour", "name", count(*) as "n" from "old_rows" group by 1, 2, 3) d
-  where s."project_id" = d."project_id" and s."hour" = d."hour" and s."name" = d."name"`)}
+  where s."project_id" = d."project_id" and s."hour" = d."hour" and s."name" = d."name"`,
+)}
 create trigger "event_stats_insert" after insert on "events" referencing new table as "new_rows"
   for each statement execute function "event_stats_insert"();
 create trigger "event_stats_delete" after delete on "events" referencing old table as "old_rows"

@@ -21,15 +21,23 @@ alter table "event_stats" add primary key ("project_id", "hour", "name", "slot")
 ${trigger('email_stats_insert', upsertEmailDeltas(insertedEmails(SLOT), SLOT), true)}
 ${trigger('email_stats_update', upsertEmailDeltas(updatedEmails(SLOT), SLOT), true)}
 ${trigger('email_stats_delete', deletedEmails(SLOT), true)}
-${trigger('event_stats_insert', `
+${trigger(
+  'event_stats_insert',
+  `
   insert into "event_stats" ("project_id", "hour", "name", "slot", "count")
   select "project_id", date_trunc('hour', "created_at", 'UTC'), "name", ${SLOT('new_rows')}, count(*) from "new_rows" group by 1, 2, 3, 4 order by 1, 2, 3, 4
-  on conflict ("project_id", "hour", "name", "slot") do update set "count" = "event_stats"."count" + excluded."count"`, true)}
-${trigger('event_stats_delete', `
+  on conflict ("project_id", "hour", "name", "slot") do update set "count" = "event_stats"."count" + excluded."count"`,
+  true,
+)}
+${trigger(
+  'event_stats_delete',
+  `
   update "event_stats" s set "count" = s."count" - d."n"
   from (select "project_id", date_trunc('hour', "created_at", 'UTC') as "hour", "name", ${SLOT('old_rows')} as "slot", count(*) as "n"
         from "old_rows" group by 1, 2, 3, 4) d
-  where s."project_id" = d."project_id" and s."hour" = d."hour" and s."name" = d."name" and s."slot" = d."slot"`, true)}
+  where s."project_id" = d."project_id" and s."hour" = d."hour" and s."name" = d."name" and s."slot" = d."slot"`,
+  true,
+)}
 `);
   }
 }

@@ -27,15 +27,23 @@ export class Migration0026RollupSlotPerConnection extends Migration {
 ${trigger('email_stats_insert', upsertEmailDeltas(insertedEmails(CONNECTION_SLOT), CONNECTION_SLOT), true)}
 ${trigger('email_stats_update', upsertEmailDeltas(updatedEmails(CONNECTION_SLOT), CONNECTION_SLOT), true)}
 ${trigger('email_stats_delete', deletedEmails, true)}
-${trigger('event_stats_insert', `
+${trigger(
+  'event_stats_insert',
+  `
   insert into "event_stats" ("project_id", "hour", "name", "slot", "count")
   select "project_id", date_trunc('hour', "created_at", 'UTC'), "name", ${CONNECTION_SLOT()}, count(*) from "new_rows" group by 1, 2, 3 order by 1, 2, 3
-  on conflict ("project_id", "hour", "name", "slot") do update set "count" = "event_stats"."count" + excluded."count"`, true)}
-${trigger('event_stats_delete', `
+  on conflict ("project_id", "hour", "name", "slot") do update set "count" = "event_stats"."count" + excluded."count"`,
+  true,
+)}
+${trigger(
+  'event_stats_delete',
+  `
   update "event_stats" s set "count" = s."count" - d."n"
   from (select "project_id", date_trunc('hour', "created_at", 'UTC') as "hour", "name", count(*) as "n" from "old_rows" group by 1, 2, 3) d
   where s."project_id" = d."project_id" and s."hour" = d."hour" and s."name" = d."name"
-    and s."slot" = (select min(x."slot") from "event_stats" x where x."project_id" = d."project_id" and x."hour" = d."hour" and x."name" = d."name")`, true)}
+    and s."slot" = (select min(x."slot") from "event_stats" x where x."project_id" = d."project_id" and x."hour" = d."hour" and x."name" = d."name")`,
+  true,
+)}
 `);
   }
 }

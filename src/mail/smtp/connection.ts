@@ -158,7 +158,11 @@ export class SmtpConnection {
     plain.removeAllListeners('data').removeAllListeners('close').removeAllListeners('error').removeAllListeners('timeout');
     // The TLS socket takes over the connection and reports its failures; the plain one must not crash the process.
     plain.on('error', () => undefined);
-    const secure = tlsConnect({ socket: plain, servername: isIP(settings.host) ? undefined : settings.host, rejectUnauthorized: settings.rejectUnauthorized });
+    const secure = tlsConnect({
+      socket: plain,
+      servername: isIP(settings.host) ? undefined : settings.host,
+      rejectUnauthorized: settings.rejectUnauthorized,
+    });
     this.socket = secure;
     this.attach(secure);
     await new Promise<void>((resolve, reject) => {
@@ -248,7 +252,9 @@ function connectSocket(settings: SmtpSettings): Promise<Socket> {
       socket.destroy();
       reject(err);
     };
-    socket.once('error', (err) => failed(new SmtpError(settings.secure ? 'ETLS' : 'ECONNECTION', `could not connect to ${host}:${port}: ${err.message}`)));
+    socket.once('error', (err) =>
+      failed(new SmtpError(settings.secure ? 'ETLS' : 'ECONNECTION', `could not connect to ${host}:${port}: ${err.message}`)),
+    );
     socket.once('timeout', () => failed(new SmtpError('ETIMEDOUT', `connection timeout to ${host}:${port}`)));
     socket.once(settings.secure ? 'secureConnect' : 'connect', () => {
       socket.removeAllListeners('error').removeAllListeners('timeout');

@@ -5,7 +5,11 @@ import { ACTIVITY_TYPES, EVENT_OF, TYPE_OF_EVENT, isEventType, type ActivityType
 export type ActivityCounts = Record<ActivityType, number>;
 
 /** Event names of the types, as a SQL list; they are the service's own constants. */
-const namesSql = (types: ActivityType[]) => types.filter(isEventType).map((t) => `'${EVENT_OF[t]}'`).join(', ');
+const namesSql = (types: ActivityType[]) =>
+  types
+    .filter(isEventType)
+    .map((t) => `'${EVENT_OF[t]}'`)
+    .join(', ');
 
 const hourFloor = (d: Date) => new Date(Math.floor(d.getTime() / HOUR_MS) * HOUR_MS);
 const hourCeil = (d: Date) => new Date(Math.ceil(d.getTime() / HOUR_MS) * HOUR_MS);
@@ -19,7 +23,13 @@ function split(range: Range | undefined): { hours: { from: Date | '-infinity'; t
   const from = hourCeil(range.from);
   const to = hourFloor(range.to);
   if (from >= to) return { hours: null, edges: [range] };
-  return { hours: { from, to }, edges: [{ from: range.from, to: from }, { from: to, to: range.to }].filter((e) => e.from < e.to) };
+  return {
+    hours: { from, to },
+    edges: [
+      { from: range.from, to: from },
+      { from: to, to: range.to },
+    ].filter((e) => e.from < e.to),
+  };
 }
 
 /** The SQL of `column` in any of the edges; its parameters are edgeParams(edges). */
@@ -36,11 +46,15 @@ export async function countActivity(em: EntityManager, projectId: string, types:
   const params: unknown[] = [];
   const names = namesSql(types);
   if (names && hours) {
-    parts.push(`select "name" as "key", "count"::bigint as "n" from event_stats where "project_id" = ? and "name" in (${names}) and "hour" >= ? and "hour" < ?`);
+    parts.push(
+      `select "name" as "key", "count"::bigint as "n" from event_stats where "project_id" = ? and "name" in (${names}) and "hour" >= ? and "hour" < ?`,
+    );
     params.push(projectId, hours.from, hours.to);
   }
   if (names && edges.length) {
-    parts.push(`select "name" as "key", count(*) as "n" from events where "project_id" = ? and "name" in (${names}) and ${within('"created_at"', edges)} group by 1`);
+    parts.push(
+      `select "name" as "key", count(*) as "n" from events where "project_id" = ? and "name" in (${names}) and ${within('"created_at"', edges)} group by 1`,
+    );
     params.push(projectId, ...edgeParams(edges));
   }
   if (types.includes('FAILED') && hours) {
@@ -48,18 +62,28 @@ export async function countActivity(em: EntityManager, projectId: string, types:
     params.push(projectId, hours.from, hours.to);
   }
   if (types.includes('FAILED') && edges.length) {
-    parts.push(`select 'FAILED' as "key", count(*) as "n" from emails where "project_id" = ? and "status" = 'FAILED' and ${within('"failed_at"', edges)}`);
+    parts.push(
+      `select 'FAILED' as "key", count(*) as "n" from emails where "project_id" = ? and "status" = 'FAILED' and ${within('"failed_at"', edges)}`,
+    );
     params.push(projectId, ...edgeParams(edges));
   }
   const counts = Object.fromEntries(ACTIVITY_TYPES.map((t) => [t, 0])) as ActivityCounts;
   if (parts.length === 0) return counts;
-  const rows = await em.execute<Array<{ key: string; n: string }>>(`select "key", sum("n") as "n" from (${parts.join(' union all ')}) x group by 1`, params);
+  const rows = await em.execute<Array<{ key: string; n: string }>>(
+    `select "key", sum("n") as "n" from (${parts.join(' union all ')}) x group by 1`,
+    params,
+  );
   for (const row of rows) counts[row.key === 'FAILED' ? 'FAILED' : TYPE_OF_EVENT.get(row.key)!] = Number(row.n);
   return counts;
 }
 
 /** One contact's activity per type, all of it: a contact's rows are few, so they are counted directly. */
-export async function countContactActivity(em: EntityManager, projectId: string, contactId: string, types: ActivityType[]): Promise<number> {
+export async function countContactActivity(
+  em: EntityManager,
+  projectId: string,
+  contactId: string,
+  types: ActivityType[],
+): Promise<number> {
   const parts: string[] = [];
   const params: unknown[] = [];
   const names = namesSql(types);

@@ -64,7 +64,14 @@ function itemOf(row: FeedRow) {
     contact: row.contact_id && row.contact_email ? { id: row.contact_id, email: row.contact_email } : null,
     email:
       typeof emailId === 'string'
-        ? { id: emailId, subject: text(subject), from: text(from), templateId: text(templateId), campaignId: text(campaignId), sourceType: text(sourceType) }
+        ? {
+            id: emailId,
+            subject: text(subject),
+            from: text(from),
+            templateId: text(templateId),
+            campaignId: text(campaignId),
+            sourceType: text(sourceType),
+          }
         : null,
     details,
   };

@@ -5,13 +5,23 @@ import { DAY_MS, resolveRange } from '../analytics/range';
 import { countActivity } from './counts';
 import { activityFeed } from './feed';
 import {
-  FeedPage, FeedQuery, RecentCountQuery, RecentCountResponse, StatsQuery, StatsResponse, TypesResponse, UpcomingQuery, UpcomingResponse,
+  FeedPage,
+  FeedQuery,
+  RecentCountQuery,
+  RecentCountResponse,
+  StatsQuery,
+  StatsResponse,
+  TypesResponse,
+  UpcomingQuery,
+  UpcomingResponse,
 } from './schemas';
 import { ACTIVITY_TYPES } from './types';
 import { upcoming } from './upcoming';
 
 const tag = 'Activity';
-const badQuery = { 400: { description: 'BAD_REQUEST: an unknown type, a malformed id, date or cursor, or a range that ends before it starts' } };
+const badQuery = {
+  400: { description: 'BAD_REQUEST: an unknown type, a malformed id, date or cursor, or a range that ends before it starts' },
+};
 
 export function activityRoutes(_deps: Deps): RouteDef[] {
   return [
@@ -19,7 +29,8 @@ export function activityRoutes(_deps: Deps): RouteDef[] {
       method: 'get',
       path: '/activity',
       tag,
-      summary: 'Email activity (sent, delivered, opened, clicked, bounced, complained, received, failed), newest first, with cursor pagination',
+      summary:
+        'Email activity (sent, delivered, opened, clicked, bounced, complained, received, failed), newest first, with cursor pagination',
       auth: 'secret',
       query: FeedQuery,
       responses: { 200: { description: 'A cursor page of activity', schema: FeedPage }, ...badQuery },

@@ -10,7 +10,12 @@ const counts = z.object(Object.fromEntries(ACTIVITY_TYPES.map((t) => [t, Count])
 /** `type=OPENED,CLICKED` or `type=OPENED&type=CLICKED`, any case; omitted means every type. */
 const Types = z
   .union([z.string(), z.array(z.string())])
-  .transform((v) => (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')).map((s) => s.trim().toUpperCase()).filter(Boolean))
+  .transform((v) =>
+    (Array.isArray(v) ? v : [v])
+      .flatMap((s) => s.split(','))
+      .map((s) => s.trim().toUpperCase())
+      .filter(Boolean),
+  )
   .pipe(z.array(Type).min(1, 'Name at least one type'))
   .transform((list) => [...new Set(list)])
   .describe(`Only these types, comma-separated or repeated: ${ACTIVITY_TYPES.join(', ')}`);
@@ -62,7 +67,8 @@ export const RecentCountQuery = z
     type: Types.optional(),
   })
   .superRefine((q, ctx) => {
-    if (q.since && q.since > new Date()) ctx.addIssue({ code: 'custom', path: ['since'], message: 'since must not be in the future', params: { code: 'invalid_range' } });
+    if (q.since && q.since > new Date())
+      ctx.addIssue({ code: 'custom', path: ['since'], message: 'since must not be in the future', params: { code: 'invalid_range' } });
   });
 
 export const RecentCountResponse = z.object({ count: Count, since: z.iso.datetime(), until: z.iso.datetime() });
@@ -76,7 +82,9 @@ export const UpcomingQuery = z.object({
 });
 
 export const UpcomingResponse = z.object({
-  campaigns: z.array(z.object({ id: z.uuid(), name: z.string(), scheduledFor: z.iso.datetime(), totalRecipients: Count })).describe('SCHEDULED campaigns, soonest first'),
+  campaigns: z
+    .array(z.object({ id: z.uuid(), name: z.string(), scheduledFor: z.iso.datetime(), totalRecipients: Count }))
+    .describe('SCHEDULED campaigns, soonest first'),
   executions: z
     .array(
       z.object({

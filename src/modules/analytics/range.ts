@@ -15,8 +15,15 @@ export const rangeFields = {
 };
 
 export const orderedRange = (q: { from?: Date; to?: Date }, ctx: z.RefinementCtx) => {
-  if (q.from && q.to && q.from >= q.to) ctx.addIssue({ code: 'custom', path: ['to'], message: 'to must be after from', params: { code: 'invalid_range' } });
-  if (q.from && !q.to && q.from >= new Date()) ctx.addIssue({ code: 'custom', path: ['from'], message: 'from must be in the past when to is omitted', params: { code: 'invalid_range' } });
+  if (q.from && q.to && q.from >= q.to)
+    ctx.addIssue({ code: 'custom', path: ['to'], message: 'to must be after from', params: { code: 'invalid_range' } });
+  if (q.from && !q.to && q.from >= new Date())
+    ctx.addIssue({
+      code: 'custom',
+      path: ['from'],
+      message: 'from must be in the past when to is omitted',
+      params: { code: 'invalid_range' },
+    });
 };
 
 export interface Range {

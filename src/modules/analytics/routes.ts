@@ -3,13 +3,21 @@ import { requireProject } from '../../http/context';
 import { defineRoute, type RouteDef } from '../../http/route';
 import { resolveRange } from './range';
 import {
-  CampaignStatsQuery, CampaignStatsResponse, TimeseriesQuery, TimeseriesResponse, TopCampaignsQuery, TopCampaignsResponse, TopEventsQuery,
+  CampaignStatsQuery,
+  CampaignStatsResponse,
+  TimeseriesQuery,
+  TimeseriesResponse,
+  TopCampaignsQuery,
+  TopCampaignsResponse,
+  TopEventsQuery,
   TopEventsResponse,
 } from './schemas';
 import { campaignStats, timeseries, topCampaigns, topEvents } from './service';
 
 const tag = 'Analytics';
-const badQuery = { 400: { description: 'BAD_REQUEST: an unknown parameter value, a malformed date, `to` not after `from`, or too many points' } };
+const badQuery = {
+  400: { description: 'BAD_REQUEST: an unknown parameter value, a malformed date, `to` not after `from`, or too many points' },
+};
 
 export function analyticsRoutes(_deps: Deps): RouteDef[] {
   return [

@@ -17,7 +17,10 @@ const Limit = (fallback: number) =>
 export const TimeseriesQuery = z
   .object({
     ...rangeFields,
-    interval: z.enum(Object.keys(INTERVALS) as Array<keyof typeof INTERVALS>).default('day').describe(`UTC hours or days; at most ${MAX_POINTS} points`),
+    interval: z
+      .enum(Object.keys(INTERVALS) as Array<keyof typeof INTERVALS>)
+      .default('day')
+      .describe(`UTC hours or days; at most ${MAX_POINTS} points`),
   })
   .superRefine(orderedRange);
 
@@ -33,7 +36,10 @@ export const TimeseriesResponse = z.object({
 export const TopCampaignsQuery = z
   .object({
     ...rangeFields,
-    metric: z.enum(CAMPAIGN_METRICS as [CampaignMetric, ...CampaignMetric[]]).default('sent').describe('What to rank by'),
+    metric: z
+      .enum(CAMPAIGN_METRICS as [CampaignMetric, ...CampaignMetric[]])
+      .default('sent')
+      .describe('What to rank by'),
     limit: Limit(10),
   })
   .superRefine(orderedRange);

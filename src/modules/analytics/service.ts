@@ -50,13 +50,19 @@ interface CampaignRow extends Record<string, unknown> {
   total: string;
 }
 
-const metricSql = (metric: CampaignMetric) => ((STAGES as readonly string[]).includes(metric) ? `"${metric}"` : rateSql(metric as RateName));
+const metricSql = (metric: CampaignMetric) =>
+  (STAGES as readonly string[]).includes(metric) ? `"${metric}"` : rateSql(metric as RateName);
 
 /**
  * Each campaign with email activity in the range (any stage reached in one of its hours), with its counts in
  * that range, ordered by `metric` (then by sends) and a page of them; `total` counts them all.
  */
-async function campaignFigures(em: EntityManager, projectId: string, range: Range, page: { metric: CampaignMetric | 'recent'; limit: number; offset: number }) {
+async function campaignFigures(
+  em: EntityManager,
+  projectId: string,
+  range: Range,
+  page: { metric: CampaignMetric | 'recent'; limit: number; offset: number },
+) {
   const order = page.metric === 'recent' ? `"sent_at" desc nulls last` : `${metricSql(page.metric)} desc, "sent" desc`;
   const rows = await em.execute<CampaignRow[]>(
     `select c."id", c."name", c."status", c."sent_at", t.*, count(*) over () as "total"
@@ -72,7 +78,14 @@ async function campaignFigures(em: EntityManager, projectId: string, range: Rang
     total: Number(rows[0]?.total ?? 0),
     campaigns: rows.map((r) => {
       const counts = stageCountsOf(r);
-      return { id: r.id, name: r.name, status: r.status, sentAt: r.sent_at ? new Date(r.sent_at).toISOString() : null, ...counts, ...ratesOf(counts) };
+      return {
+        id: r.id,
+        name: r.name,
+        status: r.status,
+        sentAt: r.sent_at ? new Date(r.sent_at).toISOString() : null,
+        ...counts,
+        ...ratesOf(counts),
+      };
     }),
   };
 }

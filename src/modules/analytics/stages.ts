@@ -4,7 +4,13 @@ export type Stage = (typeof STAGES)[number];
 export type StageCounts = Record<Stage, number>;
 
 /** Rates in percent of `sent`, two decimals (decisions.md "Campaigns"); 0 when nothing was sent. */
-export const RATES = { openRate: 'opened', clickRate: 'clicked', bounceRate: 'bounced', deliveryRate: 'delivered', complaintRate: 'complained' } as const;
+export const RATES = {
+  openRate: 'opened',
+  clickRate: 'clicked',
+  bounceRate: 'bounced',
+  deliveryRate: 'delivered',
+  complaintRate: 'complained',
+} as const;
 export type RateName = keyof typeof RATES;
 
 /** The select list summing each stage of email_stats rows aliased `alias`. */

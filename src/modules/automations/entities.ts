@@ -42,7 +42,10 @@ export const AutomationTransition = defineEntity({
   name: 'AutomationTransition',
   tableName: 'automation_transitions',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
     createdAt: p.datetime().onCreate(() => new Date()),
     automationId: p.uuid(),
     fromStepId: p.uuid(),

@@ -30,10 +30,21 @@ export async function listExecutions(em: EntityManager, projectId: string, autom
     { automationId, ...(query.status ? { status: query.status } : {}) },
     { orderBy: { createdAt: 'desc', id: 'desc' }, limit: query.pageSize, offset: (query.page - 1) * query.pageSize },
   );
-  return { data: await withContacts(em, rows), total, page: query.page, pageSize: query.pageSize, totalPages: Math.ceil(total / query.pageSize) };
+  return {
+    data: await withContacts(em, rows),
+    total,
+    page: query.page,
+    pageSize: query.pageSize,
+    totalPages: Math.ceil(total / query.pageSize),
+  };
 }
 
-async function findExecution(em: EntityManager, projectId: string, automationId: string, executionId: string): Promise<AutomationExecution> {
+async function findExecution(
+  em: EntityManager,
+  projectId: string,
+  automationId: string,
+  executionId: string,
+): Promise<AutomationExecution> {
   await findAutomation(em, projectId, automationId);
   const execution = await em.findOne(AutomationExecution, { id: executionId, automationId, projectId });
   if (!execution) throw notFound('Execution');
@@ -46,7 +57,10 @@ export async function getExecution(em: EntityManager, projectId: string, automat
 }
 
 async function contactFor(em: EntityManager, projectId: string, body: StartExecutionBody): Promise<Contact> {
-  const contact = await em.findOne(Contact, body.contactId ? { id: body.contactId, projectId } : { email: normalizeEmail(body.email!), projectId });
+  const contact = await em.findOne(
+    Contact,
+    body.contactId ? { id: body.contactId, projectId } : { email: normalizeEmail(body.email!), projectId },
+  );
   if (!contact) throw notFound('Contact', 'CONTACT_NOT_FOUND');
   return contact;
 }
@@ -90,7 +104,11 @@ async function markCancelled(em: EntityManager, ids: string[]): Promise<void> {
  * SMTP transaction (an email a step queues meanwhile is withdrawn by the pump when it finds it). Temporal
  * unreachable: 503, and the executions not yet cancelled stay as they were.
  */
-async function cancelAll(deps: Deps, em: EntityManager, executions: Array<Pick<AutomationExecution, 'id' | 'temporalWorkflowId'>>): Promise<void> {
+async function cancelAll(
+  deps: Deps,
+  em: EntityManager,
+  executions: Array<Pick<AutomationExecution, 'id' | 'temporalWorkflowId'>>,
+): Promise<void> {
   const cancelled: string[] = [];
   try {
     await callTemporal('some executions were not cancelled', async () => {
@@ -117,9 +135,18 @@ export async function cancelExecution(deps: Deps, em: EntityManager, projectId: 
   return view!;
 }
 
-export async function cancelAllExecutions(deps: Deps, em: EntityManager, projectId: string, automationId: string): Promise<{ cancelled: number }> {
+export async function cancelAllExecutions(
+  deps: Deps,
+  em: EntityManager,
+  projectId: string,
+  automationId: string,
+): Promise<{ cancelled: number }> {
   await findAutomation(em, projectId, automationId);
-  const active = await em.find(AutomationExecution, { automationId, status: { $in: [...ACTIVE_STATUSES] } }, { fields: ['id', 'temporalWorkflowId'] });
+  const active = await em.find(
+    AutomationExecution,
+    { automationId, status: { $in: [...ACTIVE_STATUSES] } },
+    { fields: ['id', 'temporalWorkflowId'] },
+  );
   await cancelAll(deps, em, active);
   return { cancelled: active.length };
 }

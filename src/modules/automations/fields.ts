@@ -38,9 +38,20 @@ export async function workflowFields(em: EntityManager, projectId: string): Prom
   ]);
   const fields: FieldItem[] = [
     ...contact.map((f): FieldItem => ({ field: f.field, type: f.type, category: 'contact', isCustom: f.isCustom })),
-    ...Object.keys(EMAIL_ACTIVITY_EVENTS).map((a): FieldItem => ({ field: `email.${a}`, type: 'event', category: 'emailActivity', isCustom: false })),
+    ...Object.keys(EMAIL_ACTIVITY_EVENTS).map((a): FieldItem => ({
+      field: `email.${a}`,
+      type: 'event',
+      category: 'emailActivity',
+      isCustom: false,
+    })),
     ...names.map((n): FieldItem => ({ field: `event.${n.name}`, type: 'event', category: 'event', isCustom: true })),
-    ...keys.map((k): FieldItem => ({ field: `event.${k.key}`, type: inferType(k.sample), category: 'eventData', isCustom: true, eventNames: k.names })),
+    ...keys.map((k): FieldItem => ({
+      field: `event.${k.key}`,
+      type: inferType(k.sample),
+      category: 'eventData',
+      isCustom: true,
+      eventNames: k.names,
+    })),
   ];
   return { fields };
 }

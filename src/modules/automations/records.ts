@@ -34,8 +34,22 @@ where "id" = ? and "seq" <= ? and ("status" <> 'CANCELLED' or ? = 'CANCELLED')
 returning ${returning}`;
 
 const writeParams = (s: MirrorState, now: Date) => [
-  s.status, s.currentStepId, s.stepBegins, now, s.waitingFor, JSON.stringify(s.context), JSON.stringify(s.history), s.exitReason,
-  s.error, s.ended, now, s.temporalRunId, s.seq, s.executionId, s.seq, s.status,
+  s.status,
+  s.currentStepId,
+  s.stepBegins,
+  now,
+  s.waitingFor,
+  JSON.stringify(s.context),
+  JSON.stringify(s.history),
+  s.exitReason,
+  s.error,
+  s.ended,
+  now,
+  s.temporalRunId,
+  s.seq,
+  s.executionId,
+  s.seq,
+  s.status,
 ];
 
 const WRITE = write('"id"');
@@ -77,7 +91,11 @@ export async function writeAndRead(em: EntityManager, s: MirrorState, now = new 
   if (!row) return null;
   return {
     execution: {
-      id: row.id, projectId: row.project_id, automationId: row.automation_id, contactId: row.contact_id, entry: row.entry,
+      id: row.id,
+      projectId: row.project_id,
+      automationId: row.automation_id,
+      contactId: row.contact_id,
+      entry: row.entry,
       stepStartedAt: new Date(row.step_started_at),
     },
     contact: { id: row.contact_id, email: row.email, subscribed: row.subscribed, data: row.data },

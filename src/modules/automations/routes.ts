@@ -4,9 +4,28 @@ import { defineRoute, type RouteDef } from '../../http/route';
 import { cancelAllExecutions, cancelExecution, getExecution, listExecutions, startManually } from './executions';
 import { workflowFields } from './fields';
 import {
-  AddStepBody, AddTransitionBody, CancelAllResponse, CreateWorkflowBody, DeleteStepQuery, ExecutionPage, ExecutionParams, ExecutionResponse,
-  ListExecutionsQuery, ListWorkflowsQuery, StartExecutionBody, StepParams, StepResponse, TransitionParams, TransitionResponse,
-  UpdateStepBody, UpdateWorkflowBody, WorkflowDetailResponse, WorkflowFieldsResponse, WorkflowIdParams, WorkflowPage, WorkflowResponse,
+  AddStepBody,
+  AddTransitionBody,
+  CancelAllResponse,
+  CreateWorkflowBody,
+  DeleteStepQuery,
+  ExecutionPage,
+  ExecutionParams,
+  ExecutionResponse,
+  ListExecutionsQuery,
+  ListWorkflowsQuery,
+  StartExecutionBody,
+  StepParams,
+  StepResponse,
+  TransitionParams,
+  TransitionResponse,
+  UpdateStepBody,
+  UpdateWorkflowBody,
+  WorkflowDetailResponse,
+  WorkflowFieldsResponse,
+  WorkflowIdParams,
+  WorkflowPage,
+  WorkflowResponse,
 } from './schemas';
 import { serializeStep, serializeTransition, serializeWorkflow } from './serialize';
 import { createAutomation, deleteAutomation, findAutomation, listAutomations, loadGraph, updateAutomation } from './service';
@@ -14,15 +33,26 @@ import { addStep, addTransition, deleteStep, deleteTransition, updateStep } from
 import { STEP_TYPES } from './step-types';
 
 const tag = 'Workflows';
-const notFound = { 404: { description: 'WORKFLOW_NOT_FOUND: no such workflow in this project (or NOT_FOUND for the step, transition or execution)' } };
-const badGraph = { 400: { description: 'BAD_REQUEST: a graph rule of decisions.md, or a config that does not fit the project (unknown template, bad filter); `errors` names it' } };
+const notFound = {
+  404: { description: 'WORKFLOW_NOT_FOUND: no such workflow in this project (or NOT_FOUND for the step, transition or execution)' },
+};
+const badGraph = {
+  400: {
+    description:
+      'BAD_REQUEST: a graph rule of decisions.md, or a config that does not fit the project (unknown template, bad filter); `errors` names it',
+  },
+};
 const unavailable = { 503: { description: 'SERVICE_UNAVAILABLE: Temporal cannot be reached; nothing changed' } };
 
 export function automationRoutes(deps: Deps): RouteDef[] {
   const detail = async (em: Parameters<typeof loadGraph>[0], projectId: string, id: string) => {
     const automation = await findAutomation(em, projectId, id);
     const graph = await loadGraph(em, id);
-    return { ...serializeWorkflow(deps.config, automation), steps: graph.steps.map(serializeStep), transitions: graph.transitions.map(serializeTransition) };
+    return {
+      ...serializeWorkflow(deps.config, automation),
+      steps: graph.steps.map(serializeStep),
+      transitions: graph.transitions.map(serializeTransition),
+    };
   };
   return [
     defineRoute({
@@ -86,7 +116,10 @@ export function automationRoutes(deps: Deps): RouteDef[] {
       body: UpdateWorkflowBody,
       responses: {
         200: { description: 'The workflow with its steps and transitions', schema: WorkflowDetailResponse },
-        400: { description: 'BAD_REQUEST: enabling a graph that is not single-rooted and acyclic (errors name the problems), or a trigger without its eventName' },
+        400: {
+          description:
+            'BAD_REQUEST: enabling a graph that is not single-rooted and acyclic (errors name the problems), or a trigger without its eventName',
+        },
         ...notFound,
       },
       handler: async (ctx, { params, body }) => {
@@ -102,7 +135,11 @@ export function automationRoutes(deps: Deps): RouteDef[] {
       summary: 'Delete a workflow with its steps and finished executions',
       auth: 'secret',
       params: WorkflowIdParams,
-      responses: { 204: { description: 'Deleted' }, ...notFound, 409: { description: 'CONFLICT: the workflow has RUNNING or WAITING executions' } },
+      responses: {
+        204: { description: 'Deleted' },
+        ...notFound,
+        409: { description: 'CONFLICT: the workflow has RUNNING or WAITING executions' },
+      },
       handler: async (ctx, { params }) => {
         await deleteAutomation(ctx.state.em, requireProject(ctx).id, params.id);
         ctx.status = 204;

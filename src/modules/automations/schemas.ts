@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { resourceId } from '../../http/resource-id';
 import { FIELD_TYPES } from '../contacts/entities';
-import { BRANCHES, EXECUTION_STATUSES, OUTCOMES, STEP_STATUSES, TRIGGER_TYPES, type StepType } from '../../../workflows/automation/definition';
+import {
+  BRANCHES,
+  EXECUTION_STATUSES,
+  OUTCOMES,
+  STEP_STATUSES,
+  TRIGGER_TYPES,
+  type StepType,
+} from '../../../workflows/automation/definition';
 import { STEP_CONFIG_OUTPUTS, STEP_CONFIGS, STEP_TYPES } from './step-types';
 import { EventName } from './step-types/limits';
 
@@ -13,7 +20,12 @@ export const StepParams = z.object({ id: workflowId, stepId: z.uuid() });
 export const TransitionParams = z.object({ id: workflowId, transitionId: z.uuid() });
 export const ExecutionParams = z.object({ id: workflowId, executionId: z.uuid() });
 
-const Name = z.string().trim().min(1, 'name is required').max(255).regex(/^[^\r\n]*$/, 'Must not contain line breaks');
+const Name = z
+  .string()
+  .trim()
+  .min(1, 'name is required')
+  .max(255)
+  .regex(/^[^\r\n]*$/, 'Must not contain line breaks');
 const Description = z.string().max(5000);
 const StepName = Name.describe('A label for the step, shown in summaries');
 
@@ -24,7 +36,10 @@ export const ListWorkflowsQuery = z.object({
   page,
   pageSize,
   search: z.string().max(200).optional().describe('Case-insensitive substring of the name'),
-  enabled: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
+  enabled: z
+    .enum(['true', 'false'])
+    .transform((v) => v === 'true')
+    .optional(),
 });
 export type ListWorkflowsQuery = z.infer<typeof ListWorkflowsQuery>;
 
@@ -32,7 +47,10 @@ export const CreateWorkflowBody = z.object({
   name: Name,
   description: Description.nullish(),
   eventName: EventName.describe('The event that starts an execution; any tracked or service event (contact.*, email.*, segment.*)'),
-  allowReentry: z.boolean().default(false).describe('false: a contact enters at most once, ever; true: at most one active execution at a time'),
+  allowReentry: z
+    .boolean()
+    .default(false)
+    .describe('false: a contact enters at most once, ever; true: at most one active execution at a time'),
 });
 export type CreateWorkflowBody = z.infer<typeof CreateWorkflowBody>;
 
@@ -40,10 +58,7 @@ export const UpdateWorkflowBody = z.object({
   name: Name.optional(),
   description: Description.nullish().describe('null clears it'),
   triggerType: z.enum(TRIGGER_TYPES).optional().describe('MANUAL workflows start only through POST /workflows/{id}/executions'),
-  triggerConfig: z
-    .object({ eventName: EventName.optional() })
-    .optional()
-    .describe('EVENT: { eventName } (kept when omitted); MANUAL: {}'),
+  triggerConfig: z.object({ eventName: EventName.optional() }).optional().describe('EVENT: { eventName } (kept when omitted); MANUAL: {}'),
   enabled: z.boolean().optional().describe('Enabling checks that the steps form a single-rooted acyclic graph (400 otherwise)'),
   allowReentry: z.boolean().optional(),
 });
@@ -89,7 +104,10 @@ export const StartExecutionBody = z
     email: z.email().max(320).optional().describe('Instead of contactId: the contact with this email'),
     context: z.record(z.string(), z.json()).default({}).describe('Per-execution variables for templates, CONDITION steps and webhooks'),
   })
-  .refine((b) => (b.contactId === undefined) !== (b.email === undefined), { message: 'Give exactly one of contactId and email', path: ['contactId'] });
+  .refine((b) => (b.contactId === undefined) !== (b.email === undefined), {
+    message: 'Give exactly one of contactId and email',
+    path: ['contactId'],
+  });
 export type StartExecutionBody = z.infer<typeof StartExecutionBody>;
 
 export const ListExecutionsQuery = z.object({
@@ -142,7 +160,13 @@ export const WorkflowDetailResponse = WorkflowResponse.extend({
 });
 
 const offsetPage = <T extends z.ZodType>(item: T) =>
-  z.object({ data: z.array(item), total: z.number().int(), page: z.number().int(), pageSize: z.number().int(), totalPages: z.number().int() });
+  z.object({
+    data: z.array(item),
+    total: z.number().int(),
+    page: z.number().int(),
+    pageSize: z.number().int(),
+    totalPages: z.number().int(),
+  });
 
 export const WorkflowPage = offsetPage(WorkflowResponse);
 
@@ -191,9 +215,11 @@ export const WorkflowFieldsResponse = z.object({
     z.object({
       field: z.string().describe('As a filter names it: email, data.plan, email.opened, event.signup, event.amount'),
       type: z.enum([...FIELD_TYPES, 'event']).describe('event: use the triggered* operators'),
-      category: z.enum(FIELD_CATEGORIES).describe(
-        'contact: contact fields; emailActivity and event: the triggered* operators over the contact\'s history; eventData: a key of event data, read from the execution context by value operators',
-      ),
+      category: z
+        .enum(FIELD_CATEGORIES)
+        .describe(
+          "contact: contact fields; emailActivity and event: the triggered* operators over the contact's history; eventData: a key of event data, read from the execution context by value operators",
+        ),
       isCustom: z.boolean(),
       eventNames: z.array(z.string()).optional().describe('eventData: the events whose data carried the key'),
     }),

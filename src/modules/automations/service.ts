@@ -112,9 +112,12 @@ export async function deleteAutomation(em: EntityManager, projectId: string, id:
     const automation = await findAutomation(tx, projectId, id, true);
     const active = await countActive(tx, id);
     if (active > 0) {
-      throw conflict(`The workflow has ${active} active execution(s); cancel them (POST /workflows/{id}/executions/cancel-all) or let them finish first`, {
-        activeExecutions: active,
-      });
+      throw conflict(
+        `The workflow has ${active} active execution(s); cancel them (POST /workflows/{id}/executions/cancel-all) or let them finish first`,
+        {
+          activeExecutions: active,
+        },
+      );
     }
     tx.remove(automation);
   });

@@ -13,7 +13,12 @@ const MAX_SNAPSHOTS = 1_000;
 
 const snapshotOf = (graph: Graph): GraphSnapshot => ({
   steps: graph.steps.map((s) => ({ id: s.id, name: s.name ?? null, type: s.type, config: s.config }) as StepSnapshot),
-  transitions: graph.transitions.map((t) => ({ fromStepId: t.fromStepId, toStepId: t.toStepId, branch: t.branch ?? null, outcome: t.outcome ?? null })),
+  transitions: graph.transitions.map((t) => ({
+    fromStepId: t.fromStepId,
+    toStepId: t.toStepId,
+    branch: t.branch ?? null,
+    outcome: t.outcome ?? null,
+  })),
 });
 
 /**

@@ -56,14 +56,33 @@ returning *`;
  * are serialised by an advisory lock (so a refusal is an answer, not a constraint error); the constraints of
  * migration 0018 hold whatever happens.
  */
-async function claimEntry(em: EntityManager, automation: Automation, contact: EntryContact, definition: Definition, options: StartOptions): Promise<Claim> {
+async function claimEntry(
+  em: EntityManager,
+  automation: Automation,
+  contact: EntryContact,
+  definition: Definition,
+  options: StartOptions,
+): Promise<Claim> {
   return em.transactional(async (tx) => {
-    await executePrepared(tx, 'automation_entry_lock', 'select pg_advisory_xact_lock(hashtextextended(?, 0))', [`automation-entry:${automation.id}:${contact.id}`]);
+    await executePrepared(tx, 'automation_entry_lock', 'select pg_advisory_xact_lock(hashtextextended(?, 0))', [
+      `automation-entry:${automation.id}:${contact.id}`,
+    ]);
     const first = firstStep(definition);
     const [row] = await executePrepared<Record<string, unknown>>(tx, 'automation_enter', ENTER, [
-      newId(), automation.projectId, automation.id, contact.id, automation.allowReentry, options.triggerEventId ?? null,
-      first.kind === 'step' ? first.step.id : null, new Date(), JSON.stringify(options.context), JSON.stringify(definition),
-      automationWorkflowId(automation.id, contact.id, 1), automation.id, contact.id, automation.allowReentry,
+      newId(),
+      automation.projectId,
+      automation.id,
+      contact.id,
+      automation.allowReentry,
+      options.triggerEventId ?? null,
+      first.kind === 'step' ? first.step.id : null,
+      new Date(),
+      JSON.stringify(options.context),
+      JSON.stringify(definition),
+      automationWorkflowId(automation.id, contact.id, 1),
+      automation.id,
+      contact.id,
+      automation.allowReentry,
     ]);
     if (row) return { execution: tx.map(AutomationExecution, row), fresh: true };
     if (options.triggerEventId) {
@@ -71,7 +90,9 @@ async function claimEntry(em: EntityManager, automation: Automation, contact: En
       if (again) return { execution: again, fresh: false };
     }
     const [prior] = await tx.execute<Array<{ entries: number; active: string | null }>>(PRIOR, [automation.id, contact.id]);
-    return prior?.active ? { refused: 'ALREADY_ACTIVE', activeExecutionId: prior.active } : { refused: 'ALREADY_ENTERED', activeExecutionId: null };
+    return prior?.active
+      ? { refused: 'ALREADY_ACTIVE', activeExecutionId: prior.active }
+      : { refused: 'ALREADY_ENTERED', activeExecutionId: null };
   });
 }
 
@@ -79,7 +100,13 @@ async function claimEntry(em: EntityManager, automation: Automation, contact: En
  * Starts `contact`'s execution of `automation` with a snapshot of its current definition: the record first
  * (which enforces re-entry), then its Temporal workflow. Safe to repeat for the same trigger event.
  */
-export async function startExecution(deps: Deps, em: EntityManager, automation: Automation, contact: EntryContact, options: StartOptions): Promise<StartOutcome> {
+export async function startExecution(
+  deps: Deps,
+  em: EntityManager,
+  automation: Automation,
+  contact: EntryContact,
+  options: StartOptions,
+): Promise<StartOutcome> {
   const definition = await definitionOf(em, automation);
   const claim = await claimEntry(em, automation, contact, definition, options);
   if ('refused' in claim) return claim;

@@ -70,10 +70,13 @@ export const deleteStep = (em: EntityManager, projectId: string, automationId: s
     const step = stepOf(graph, stepId);
     const outgoing = graph.transitions.filter((t) => t.fromStepId === stepId);
     if (splice && outgoing.length > 1) {
-      throw badRequest(`A ${step.type} step with ${outgoing.length} outgoing transitions cannot be spliced out: it is unclear which path to keep`, {
-        errors: [{ field: 'splice', message: 'splice needs a step with at most one outgoing transition', code: 'invalid_graph' }],
-        suggestion: 'Delete the transitions you do not want to keep first, or delete without splice.',
-      });
+      throw badRequest(
+        `A ${step.type} step with ${outgoing.length} outgoing transitions cannot be spliced out: it is unclear which path to keep`,
+        {
+          errors: [{ field: 'splice', message: 'splice needs a step with at most one outgoing transition', code: 'invalid_graph' }],
+          suggestion: 'Delete the transitions you do not want to keep first, or delete without splice.',
+        },
+      );
     }
     const [next] = outgoing;
     if (splice && next) await tx.nativeUpdate(AutomationTransition, { toStepId: stepId }, { toStepId: next.toStepId });

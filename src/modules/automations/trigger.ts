@@ -24,9 +24,16 @@ interface Concerned {
 
 async function concerned(em: EntityManager, event: OutboxEvent): Promise<Concerned> {
   const [row] = await executePrepared<{ triggered: Array<Record<string, unknown>>; contact: Concerned['contact']; waiting: string[] }>(
-    em, 'automation_concerned', CONCERNED, [event.projectId, event.name, event.contactId, event.projectId, event.contactId, event.name],
+    em,
+    'automation_concerned',
+    CONCERNED,
+    [event.projectId, event.name, event.contactId, event.projectId, event.contactId, event.name],
   );
-  return { triggered: (row?.triggered ?? []).map((a) => em.map(Automation, a)), contact: row?.contact ?? null, waiting: row?.waiting ?? [] };
+  return {
+    triggered: (row?.triggered ?? []).map((a) => em.map(Automation, a)),
+    contact: row?.contact ?? null,
+    waiting: row?.waiting ?? [],
+  };
 }
 
 /**
@@ -43,7 +50,12 @@ export function automationTrigger(deps: Deps): EventConsumer {
       const { triggered, contact, waiting } = await concerned(em, event);
       if (contact) {
         for (const automation of triggered) {
-          await startExecution(deps, em, automation, contact, { context: event.data, triggerEventId: event.id, signal, onUnreachable: 'keep' });
+          await startExecution(deps, em, automation, contact, {
+            context: event.data,
+            triggerEventId: event.id,
+            signal,
+            onUnreachable: 'keep',
+          });
         }
       }
       const handed = { id: event.id, name: event.name, data: event.data, createdAt: event.createdAt.toISOString() };

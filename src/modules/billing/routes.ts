@@ -65,7 +65,11 @@ export function billingRoutes(_deps: Deps): RouteDef[] {
       auth: 'session',
       params: ProjectIdParams,
       body: BillingLimitsBody,
-      responses: { 200: { description: 'The caps now in force', schema: BillingLimitsResponse }, 404: { description: 'No such project' }, ...denied },
+      responses: {
+        200: { description: 'The caps now in force', schema: BillingLimitsResponse },
+        404: { description: 'No such project' },
+        ...denied,
+      },
       handler: async (ctx, { params, body }) => {
         const { project } = await requireMembership(ctx.state.em, params.id, requireUser(ctx).id, ['OWNER', 'ADMIN']);
         ctx.body = { limits: await updateLimits(ctx.state.em, project, body.limits) };

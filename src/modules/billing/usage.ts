@@ -29,7 +29,12 @@ const INBOUND_USED = `select 'INBOUND' as "category", sum("count")::float8 as "u
  */
 export async function usageIn(em: EntityManager, projectId: string, period: Period): Promise<Usage> {
   const rows = await em.execute<Array<{ category: string; used: number }>>(`${EMAILS_USED} group by 1 union all ${INBOUND_USED}`, [
-    projectId, period.start, period.end, projectId, period.start, period.end,
+    projectId,
+    period.start,
+    period.end,
+    projectId,
+    period.start,
+    period.end,
   ]);
   const used = new Map(rows.map((r) => [r.category, Number(r.used ?? 0)]));
   return Object.fromEntries(BILLING_CATEGORIES.map((c) => [c, used.get(c) ?? 0])) as Usage;

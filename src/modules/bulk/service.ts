@@ -6,10 +6,17 @@ import { queueJob } from '../jobs/queue';
 import type { StoredBulkChunk } from './schemas';
 
 /** Queues a bulk operation over these contacts; returns the job ID. */
-export async function queueBulk(deps: Deps, em: EntityManager, projectId: string, operation: BulkOperation, ids: string[]): Promise<string> {
+export async function queueBulk(
+  deps: Deps,
+  em: EntityManager,
+  projectId: string,
+  operation: BulkOperation,
+  ids: string[],
+): Promise<string> {
   const contactIds = [...new Set(ids.map((id) => id.toLowerCase()))];
   const chunks: StoredBulkChunk[] = [];
-  for (let i = 0; i < contactIds.length; i += BULK_CHUNK_IDS) chunks.push({ operation, contactIds: contactIds.slice(i, i + BULK_CHUNK_IDS) });
+  for (let i = 0; i < contactIds.length; i += BULK_CHUNK_IDS)
+    chunks.push({ operation, contactIds: contactIds.slice(i, i + BULK_CHUNK_IDS) });
   const id = bulkJobId(newId());
   await queueJob(deps, em, {
     job: {

@@ -134,7 +134,10 @@ export function campaignRoutes(deps: Deps): RouteDef[] {
       body: SendCampaignBody,
       responses: {
         200: { description: 'The campaign as it now stands, and what will happen', schema: SendResponse },
-        400: { description: 'BAD_REQUEST: scheduledFor cannot be read or is not in the future; or the stored audience condition no longer resolves' },
+        400: {
+          description:
+            'BAD_REQUEST: scheduledFor cannot be read or is not in the future; or the stored audience condition no longer resolves',
+        },
         ...unverifiedSender,
         ...notFound,
         409: { description: 'CONFLICT: the campaign is SENDING, SENT or CANCELLED' },
@@ -145,7 +148,12 @@ export function campaignRoutes(deps: Deps): RouteDef[] {
         const { campaign, message } = await sendCampaign(deps, ctx.state.em, requireProject(ctx).id, params.id, body.scheduledFor);
         ctx.body = {
           success: true,
-          data: { id: campaign.id, name: campaign.name, status: campaign.status, scheduledFor: campaign.scheduledFor?.toISOString() ?? null },
+          data: {
+            id: campaign.id,
+            name: campaign.name,
+            status: campaign.status,
+            scheduledFor: campaign.scheduledFor?.toISOString() ?? null,
+          },
           message,
         };
       },
@@ -177,7 +185,9 @@ export function campaignRoutes(deps: Deps): RouteDef[] {
       body: TestSendBody,
       responses: {
         200: { description: 'Queued for delivery', schema: TestSendResponse },
-        403: { description: 'FORBIDDEN: the address is not a member of the project; or INTERNAL_SERVER_ERROR: the sender domain is not verified' },
+        403: {
+          description: 'FORBIDDEN: the address is not a member of the project; or INTERNAL_SERVER_ERROR: the sender domain is not verified',
+        },
         ...notFound,
       },
       handler: async (ctx, { params, body }) => {

@@ -10,7 +10,11 @@ import { AUDIENCE_TYPES, CAMPAIGN_STATUSES, CAMPAIGN_TYPES } from './entities';
 export const MAX_NAME_LENGTH = 255;
 export const CAMPAIGN_SORTS = ['name', 'createdAt', 'updatedAt'] as const;
 
-const oneLine = (max: number) => z.string().max(max).regex(/^[^\r\n]*$/, 'Must not contain line breaks');
+const oneLine = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .regex(/^[^\r\n]*$/, 'Must not contain line breaks');
 
 const Status = z.enum(CAMPAIGN_STATUSES);
 const Type = z.enum(CAMPAIGN_TYPES);

@@ -128,7 +128,10 @@ export async function enqueueBatch(
         drafts.push(await campaignDraft(deps.config, campaign, contact));
       } catch (err) {
         if (!(err instanceof TemplateError)) throw err;
-        deps.logger.warn({ campaignId: campaign.id, contactId: row.id, reason: err.message }, 'campaign email did not render; recipient skipped');
+        deps.logger.warn(
+          { campaignId: campaign.id, contactId: row.id, reason: err.message },
+          'campaign email did not render; recipient skipped',
+        );
       }
     }
     const emails = await enqueueEmails(tx, drafts);

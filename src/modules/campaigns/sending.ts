@@ -41,7 +41,10 @@ export function scheduleTime(value: unknown, now = new Date()): Date | null {
 /** The audience as it will be sent: its segment must still exist and its condition still resolve. */
 async function audienceForSending(em: EntityManager, campaign: Campaign): Promise<number> {
   if (campaign.audienceType === 'SEGMENT' && !(await em.count(Segment, { id: campaign.segmentId!, projectId: campaign.projectId }))) {
-    throw validationError([{ field: 'segmentId', message: 'The segment no longer exists', code: 'not_found' }], 'segmentId: the segment no longer exists');
+    throw validationError(
+      [{ field: 'segmentId', message: 'The segment no longer exists', code: 'not_found' }],
+      'segmentId: the segment no longer exists',
+    );
   }
   return asFilterField('audienceCondition', () => countAudience(em, campaign));
 }
@@ -56,7 +59,13 @@ export interface SendOutcome {
  * SENDING (no time) or SCHEDULED, under a new send id, and its workflow starts in the same transaction, so a
  * failed start changes nothing (503). A run of the previous schedule is terminated by the start.
  */
-export async function sendCampaign(deps: Deps, em: EntityManager, projectId: string, id: string, scheduledFor: unknown): Promise<SendOutcome> {
+export async function sendCampaign(
+  deps: Deps,
+  em: EntityManager,
+  projectId: string,
+  id: string,
+  scheduledFor: unknown,
+): Promise<SendOutcome> {
   const at = scheduleTime(scheduledFor);
   return em.transactional(async (tx) => {
     const campaign = await lockCampaign(tx, projectId, id);

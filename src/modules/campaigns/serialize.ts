@@ -25,4 +25,5 @@ export const serializeCampaign = (c: Campaign, counts: CampaignCounts): Campaign
 });
 
 /** The campaign as the API shows it, with its figures derived now. */
-export const campaignView = async (em: EntityManager, c: Campaign): Promise<CampaignResponse> => serializeCampaign(c, await campaignCounts(em, c));
+export const campaignView = async (em: EntityManager, c: Campaign): Promise<CampaignResponse> =>
+  serializeCampaign(c, await campaignCounts(em, c));

@@ -40,7 +40,8 @@ export async function findCampaign(em: EntityManager, projectId: string, id: str
 }
 
 /** The campaign row locked for a change that depends on its status; call inside a transaction. */
-export const lockCampaign = (tx: EntityManager, projectId: string, id: string) => findCampaign(tx, projectId, id, LockMode.PESSIMISTIC_WRITE);
+export const lockCampaign = (tx: EntityManager, projectId: string, id: string) =>
+  findCampaign(tx, projectId, id, LockMode.PESSIMISTIC_WRITE);
 
 export function assertStatus(campaign: Campaign, allowed: readonly CampaignStatus[], action: string): void {
   if (allowed.includes(campaign.status)) return;

@@ -9,8 +9,16 @@ import type { FieldType } from './entities';
 
 /** Rule 6: silently dropped. Rule 7: the core fields live outside `data`, so they are dropped too. */
 const IGNORED_KEYS = new Set([
-  'id', 'plunk_id', 'plunk_email', 'email', 'unsubscribeUrl', 'subscribeUrl', 'manageUrl',
-  'subscribed', 'createdAt', 'updatedAt',
+  'id',
+  'plunk_id',
+  'plunk_email',
+  'email',
+  'unsubscribeUrl',
+  'subscribeUrl',
+  'manageUrl',
+  'subscribed',
+  'createdAt',
+  'updatedAt',
 ]);
 
 export type DataInput = Record<string, unknown>;

@@ -90,7 +90,9 @@ export const MAX_VALUES = 100;
 export const VALUES_SAMPLE = 20_000;
 
 const contactTotal = async (em: EntityManager, projectId: string) => {
-  const [row] = await em.execute<{ n: string }[]>('select coalesce(sum("n"), 0) as n from contact_counts where "project_id" = ?', [projectId]);
+  const [row] = await em.execute<{ n: string }[]>('select coalesce(sum("n"), 0) as n from contact_counts where "project_id" = ?', [
+    projectId,
+  ]);
   return Number(row?.n ?? 0);
 };
 
@@ -154,7 +156,12 @@ export async function deleteField(em: EntityManager, projectId: string, name: st
   let after = { at: 'infinity', id: 'ffffffff-ffff-ffff-ffff-ffffffffffff' };
   for (;;) {
     const [range] = await em.execute<Array<{ removed: string; read: string; at: string | null; id: string | null }>>(REMOVE_IN_RANGE, [
-      projectId, after.at, after.id, DELETE_CHUNK, field.key, field.key,
+      projectId,
+      after.at,
+      after.id,
+      DELETE_CHUNK,
+      field.key,
+      field.key,
     ]);
     deletedFrom += Number(range!.removed);
     if (Number(range!.read) < DELETE_CHUNK || !range!.at || !range!.id) break;

@@ -4,8 +4,19 @@ import { defineRoute, type RouteDef } from '../../http/route';
 import { UsageResponse, usageOf, type ReferenceSource } from '../usage/references';
 import { deleteField, fieldValues, listFields, parseField } from './fields';
 import {
-  ContactIdParams, ContactPage, ContactResponse, DeleteFieldResponse, FieldParams, FieldValuesResponse, FieldsResponse,
-  ListContactsQuery, LookupBody, LookupResponse, UpdateContactBody, UpsertContactBody, UpsertContactResponse,
+  ContactIdParams,
+  ContactPage,
+  ContactResponse,
+  DeleteFieldResponse,
+  FieldParams,
+  FieldValuesResponse,
+  FieldsResponse,
+  ListContactsQuery,
+  LookupBody,
+  LookupResponse,
+  UpdateContactBody,
+  UpsertContactBody,
+  UpsertContactResponse,
 } from './schemas';
 import { serializeContact } from './serialize';
 import { deleteContact, getContact, listContacts, lookupContacts } from './service';

@@ -13,7 +13,8 @@ import { MAX_CUSTOM_FIELDS, MAX_DATA_DEPTH, MAX_DATA_KEYS, MAX_KEY_LENGTH, MAX_P
 export const ContactData = z
   .record(z.string().min(1), z.json())
   .superRefine((data, ctx) => {
-    for (const issue of dataLimitIssues(data)) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message, params: { code: issue.code, limit: true } });
+    for (const issue of dataLimitIssues(data))
+      ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message, params: { code: issue.code, limit: true } });
   })
   .describe(
     'Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. ' +
@@ -54,7 +55,10 @@ export const ListContactsQuery = z.object({
   limit: PageLimit,
   cursor: z.string().optional(),
   search: z.string().max(320).optional().describe('Case-insensitive substring of the email'),
-  subscribed: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
+  subscribed: z
+    .enum(['true', 'false'])
+    .transform((v) => v === 'true')
+    .optional(),
   sort: fallbackParam(LIST_SORTS, 'createdAt'),
   dir: fallbackParam(['asc', 'desc'], 'desc'),
 });
@@ -72,7 +76,11 @@ export const LookupResponse = z.object({
 });
 
 export const FieldParams = z.object({
-  field: z.string().min(1).max('data.'.length + MAX_PATH_LENGTH).describe('A standard field (email, subscribed, createdAt, updatedAt) or data.<key>'),
+  field: z
+    .string()
+    .min(1)
+    .max('data.'.length + MAX_PATH_LENGTH)
+    .describe('A standard field (email, subscribed, createdAt, updatedAt) or data.<key>'),
 });
 
 export const FieldsResponse = z.object({

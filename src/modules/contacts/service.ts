@@ -72,7 +72,15 @@ export async function listContacts(em: EntityManager, projectId: string, q: List
   }
   const [page, total] = await Promise.all([
     keysetPage<Record<string, unknown>>(em, {
-      select: 'c.*', from: 'contacts c', where, params, key: SORT_KEYS[q.sort], idColumn: 'c."id"', dir: q.dir, limit: q.limit, after,
+      select: 'c.*',
+      from: 'contacts c',
+      where,
+      params,
+      key: SORT_KEYS[q.sort],
+      idColumn: 'c."id"',
+      dir: q.dir,
+      limit: q.limit,
+      after,
     }),
     after ? 0 : search ? countRows(em, 'contacts c', where, params) : countedContacts(em, projectId, q.subscribed),
   ]);

@@ -27,8 +27,12 @@ export async function upsertContacts(
   options: { defaultSubscribed: boolean },
 ): Promise<BatchWrite[]> {
   if (inputs.length === 0) return [];
-  if (new Set(inputs.map((i) => normalizeEmail(i.email))).size !== inputs.length) throw new Error('upsertContacts: a batch must name each email once');
-  const written = await upsertContactRows(em, inputs.map((input) => ({ projectId, input, options })));
+  if (new Set(inputs.map((i) => normalizeEmail(i.email))).size !== inputs.length)
+    throw new Error('upsertContacts: a batch must name each email once');
+  const written = await upsertContactRows(
+    em,
+    inputs.map((input) => ({ projectId, input, options })),
+  );
   return written.map((w) => ({ id: w.id, email: w.email, isNew: w.was_subscribed === null, flip: flipOf(w.was_subscribed, w.subscribed) }));
 }
 
@@ -58,16 +62,22 @@ export async function setSubscriptions(em: EntityManager, projectId: string, ids
   return inTransaction(em, async (tx) => {
     const changed = await updateSubscriptionRows(tx, projectId, ids, subscribed);
     const present = await tx.execute<Array<{ id: string }>>(`select "id" from contacts where "project_id" = ? and "id" in ${IDS}`, [
-      projectId, JSON.stringify(ids),
+      projectId,
+      JSON.stringify(ids),
     ]);
-    return outcomeOf(ids, changed.map((r) => r.id), present.map((r) => r.id));
+    return outcomeOf(
+      ids,
+      changed.map((r) => r.id),
+      present.map((r) => r.id),
+    );
   });
 }
 
 /** Deletes these contacts with their events and memberships (foreign keys cascade), as DELETE /contacts/{id} does. */
 export async function deleteContacts(em: EntityManager, projectId: string, ids: string[]): Promise<BatchOutcome> {
   const deleted = await em.execute<Array<{ id: string }>>(`delete from contacts where "project_id" = ? and "id" in ${IDS} returning "id"`, [
-    projectId, JSON.stringify(ids),
+    projectId,
+    JSON.stringify(ids),
   ]);
   const gone = deleted.map((r) => r.id);
   return outcomeOf(ids, gone, gone);

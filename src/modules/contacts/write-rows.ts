@@ -128,8 +128,15 @@ async function write(em: EntityManager, name: string, sql: string, rows: InputRo
   const input = rows.map(({ data, event, flip_data, changed_only, ...row }, ord) => {
     const patch = toDataPatch(data);
     return {
-      ...row, ord, set: patch.set, unset: patch.unset, types: [...fieldTypesOf(patch.set)].map(([key, type]) => ({ key, type })),
-      event: event?.name ?? null, event_data: event?.data ?? {}, flip_data: flip_data ?? {}, changed_only: changed_only ?? false,
+      ...row,
+      ord,
+      set: patch.set,
+      unset: patch.unset,
+      types: [...fieldTypesOf(patch.set)].map(([key, type]) => ({ key, type })),
+      event: event?.name ?? null,
+      event_data: event?.data ?? {},
+      flip_data: flip_data ?? {},
+      changed_only: changed_only ?? false,
     };
   });
   const written = await executePrepared<WrittenRow & { ord: number }>(em, name, sql, [JSON.stringify(input)]);
@@ -145,9 +152,13 @@ async function write(em: EntityManager, name: string, sql: string, rows: InputRo
  */
 export async function upsertContactRows(em: EntityManager, writes: readonly ContactWriteRequest[]): Promise<WrittenRow[]> {
   const rows = writes.map(({ projectId, input, options }) => ({
-    id: newId(), project_id: projectId, email: normalizeEmail(input.email),
-    subscribed: input.subscribed ?? options.defaultSubscribed, set_subscribed: input.subscribed ?? null,
-    data: input.data, event: options.event,
+    id: newId(),
+    project_id: projectId,
+    email: normalizeEmail(input.email),
+    subscribed: input.subscribed ?? options.defaultSubscribed,
+    set_subscribed: input.subscribed ?? null,
+    data: input.data,
+    event: options.event,
   }));
   return (await write(em, 'contact_upsert', UPSERT, rows)) as WrittenRow[];
 }
@@ -171,9 +182,19 @@ export async function updateContactRow(
  * Sets the subscription state of these contacts of the project where it differs (each flip emits its event,
  * as PATCH /contacts/{id} does); answers the contacts changed, in the order asked for.
  */
-export async function updateSubscriptionRows(em: EntityManager, projectId: string, ids: readonly string[], subscribed: boolean): Promise<WrittenRow[]> {
+export async function updateSubscriptionRows(
+  em: EntityManager,
+  projectId: string,
+  ids: readonly string[],
+  subscribed: boolean,
+): Promise<WrittenRow[]> {
   const rows = [...new Set(ids)].map((id) => ({
-    id, project_id: projectId, email: null, subscribed: null, set_subscribed: subscribed, changed_only: true,
+    id,
+    project_id: projectId,
+    email: null,
+    subscribed: null,
+    set_subscribed: subscribed,
+    changed_only: true,
   }));
   return (await write(em, 'contact_update', UPDATE, rows)).filter((row) => row !== undefined);
 }

@@ -36,7 +36,8 @@ export interface UpsertResult extends ContactWrite {
 function finish(em: EntityManager, row: WrittenRow, variables: Record<string, unknown>) {
   const { was_subscribed: _was, recorded, ...columns } = row;
   const events = recorded.map((e) => ({ id: e.id, name: e.name, createdAt: new Date(e.createdAt) }));
-  const flip = (events.find((e) => e.name === 'contact.subscribed' || e.name === 'contact.unsubscribed')?.name ?? null) as SubscriptionFlip | null;
+  const flip = (events.find((e) => e.name === 'contact.subscribed' || e.name === 'contact.unsubscribed')?.name ??
+    null) as SubscriptionFlip | null;
   return { contact: em.map(Contact, columns), variables, flip, events };
 }
 
@@ -52,7 +53,12 @@ export function upsertResultOf(em: EntityManager, row: WrittenRow, input: Contac
  * `defaultSubscribed`; an existing one keeps its state unless `subscribed` is given. `event` is recorded for
  * the contact in the same statement (/v1/track).
  */
-export async function upsertContact(em: EntityManager, projectId: string, input: ContactInput, options: UpsertOptions): Promise<UpsertResult> {
+export async function upsertContact(
+  em: EntityManager,
+  projectId: string,
+  input: ContactInput,
+  options: UpsertOptions,
+): Promise<UpsertResult> {
   const [row] = await upsertContactRows(em, [{ projectId, input, options }]);
   return upsertResultOf(em, row!, input, options);
 }

@@ -24,7 +24,11 @@ const startsWithTag = (tag: string) => (txt: string) => txt.trim().toLowerCase()
 const isSpf = startsWithTag('v=spf1');
 const isDmarc = startsWithTag('v=DMARC1');
 
-const spfIncludes = (txt: string) => txt.toLowerCase().split(/\s+/).filter((term) => term.startsWith('include:'));
+const spfIncludes = (txt: string) =>
+  txt
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((term) => term.startsWith('include:'));
 
 /**
  * The status of an expected record given the TXT strings published at its name (chunks already joined).

@@ -23,7 +23,6 @@ export function decorate(config: LinkSettings, email: OutgoingEmail, context: Se
   return {
     ...email,
     html: isTracked(context) ? trackHtml(config, email.id, email.html) : email.html,
-    headers:
-      context.marketing && context.contactId ? withListUnsubscribe(config, context.contactId, email.headers ?? {}) : email.headers,
+    headers: context.marketing && context.contactId ? withListUnsubscribe(config, context.contactId, email.headers ?? {}) : email.headers,
   };
 }

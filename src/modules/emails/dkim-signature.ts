@@ -21,10 +21,35 @@ export interface SigningKey {
  * signature to cover both List-Unsubscribe fields, so that one-click unsubscription cannot be grafted on.
  */
 export const DKIM_SIGNED_HEADERS = [
-  'From', 'Sender', 'Reply-To', 'Subject', 'Date', 'Message-ID', 'To', 'Cc', 'MIME-Version', 'Content-Type',
-  'Content-Transfer-Encoding', 'Content-ID', 'Content-Description', 'Resent-Date', 'Resent-From', 'Resent-Sender',
-  'Resent-To', 'Resent-Cc', 'Resent-Message-ID', 'In-Reply-To', 'References', 'List-Id', 'List-Help',
-  'List-Unsubscribe', 'List-Unsubscribe-Post', 'List-Subscribe', 'List-Post', 'List-Owner', 'List-Archive',
+  'From',
+  'Sender',
+  'Reply-To',
+  'Subject',
+  'Date',
+  'Message-ID',
+  'To',
+  'Cc',
+  'MIME-Version',
+  'Content-Type',
+  'Content-Transfer-Encoding',
+  'Content-ID',
+  'Content-Description',
+  'Resent-Date',
+  'Resent-From',
+  'Resent-Sender',
+  'Resent-To',
+  'Resent-Cc',
+  'Resent-Message-ID',
+  'In-Reply-To',
+  'References',
+  'List-Id',
+  'List-Help',
+  'List-Unsubscribe',
+  'List-Unsubscribe-Post',
+  'List-Subscribe',
+  'List-Post',
+  'List-Owner',
+  'List-Archive',
 ].join(':');
 
 const CRLF = Buffer.from('\r\n');
@@ -57,7 +82,11 @@ function relaxedBodyHash(body: Buffer): string {
   const hash = createHash('sha256');
   let text = body.toString('latin1');
   if (UNCANONICAL.test(text)) {
-    text = text.replace(/\r?\n/g, '\n').replace(/[ \t]+$/gm, '').replace(/[ \t]+/g, ' ').replace(/\n/g, '\r\n');
+    text = text
+      .replace(/\r?\n/g, '\n')
+      .replace(/[ \t]+$/gm, '')
+      .replace(/[ \t]+/g, ' ')
+      .replace(/\n/g, '\r\n');
   }
   let end = text.length;
   while (end >= 2 && text.charCodeAt(end - 2) === 13 && text.charCodeAt(end - 1) === 10) end -= 2;

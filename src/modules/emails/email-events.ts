@@ -33,20 +33,27 @@ export type EmailEventName = 'email.delivery' | 'email.open' | 'email.click' | '
  * `{ emailId, subject, from, templateId?, campaignId?, sourceType }` plus `extra` (a click's link, a bounce's
  * type). Mail to an address that is no contact (a campaign test send) has no events.
  */
-export function recordEmailEvent(em: EntityManager, email: EmailEventSource, name: EmailEventName, extra: Record<string, unknown> = {}): void {
+export function recordEmailEvent(
+  em: EntityManager,
+  email: EmailEventSource,
+  name: EmailEventName,
+  extra: Record<string, unknown> = {},
+): void {
   if (!email.contact_id) return;
-  recordEvents(em, [{
-    projectId: email.project_id,
-    contactId: email.contact_id,
-    name,
-    data: {
-      emailId: email.id,
-      subject: email.subject,
-      from: email.from_address,
-      ...(email.template_id ? { templateId: email.template_id } : {}),
-      ...(email.campaign_id ? { campaignId: email.campaign_id } : {}),
-      sourceType: email.source_type,
-      ...extra,
+  recordEvents(em, [
+    {
+      projectId: email.project_id,
+      contactId: email.contact_id,
+      name,
+      data: {
+        emailId: email.id,
+        subject: email.subject,
+        from: email.from_address,
+        ...(email.template_id ? { templateId: email.template_id } : {}),
+        ...(email.campaign_id ? { campaignId: email.campaign_id } : {}),
+        sourceType: email.source_type,
+        ...extra,
+      },
     },
-  }]);
+  ]);
 }

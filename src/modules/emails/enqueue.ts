@@ -69,9 +69,25 @@ interface Row {
 }
 
 const COLUMNS = [
-  'id uuid', 'project_id uuid', 'contact_id uuid', 'to_address text', 'to_name text', 'from_address text', 'from_name text',
-  'reply_to text', 'subject text', 'html text', 'text text', 'headers jsonb', 'attachment_count integer', 'size_bytes bigint',
-  'template_id uuid', 'campaign_id uuid', 'workflow_execution_id uuid', 'workflow_step_id uuid', 'source_type text',
+  'id uuid',
+  'project_id uuid',
+  'contact_id uuid',
+  'to_address text',
+  'to_name text',
+  'from_address text',
+  'from_name text',
+  'reply_to text',
+  'subject text',
+  'html text',
+  'text text',
+  'headers jsonb',
+  'attachment_count integer',
+  'size_bytes bigint',
+  'template_id uuid',
+  'campaign_id uuid',
+  'workflow_execution_id uuid',
+  'workflow_step_id uuid',
+  'source_type text',
   'marketing boolean',
 ];
 const NAMES = COLUMNS.map((c) => `"${c.split(' ')[0]}"`).join(', ');
@@ -149,7 +165,9 @@ export async function enqueueEmails(em: EntityManager, drafts: EmailDraft[]): Pr
   const rows = drafts.map(toRow);
   return em.transactional(
     async (tx) => {
-      const inserted = new Set((await executePrepared<{ id: string }>(tx, 'emails_enqueue', INSERT, [JSON.stringify(rows)])).map((r) => r.id));
+      const inserted = new Set(
+        (await executePrepared<{ id: string }>(tx, 'emails_enqueue', INSERT, [JSON.stringify(rows)])).map((r) => r.id),
+      );
       if (inserted.size > 0) notifyAfterCommit(tx, DELIVERY_CHANNEL);
       await insertAttachments(
         tx,

@@ -61,7 +61,11 @@ export interface EmailStatusCounts {
 }
 
 /** Counts over a project's emails, optionally those of one campaign: campaign progress and statistics. */
-export async function emailStatusCounts(em: EntityManager, projectId: string, filter: { campaignId?: string } = {}): Promise<EmailStatusCounts> {
+export async function emailStatusCounts(
+  em: EntityManager,
+  projectId: string,
+  filter: { campaignId?: string } = {},
+): Promise<EmailStatusCounts> {
   const where = ['"project_id" = ?'];
   const params: unknown[] = [projectId];
   if (filter.campaignId) {
@@ -71,7 +75,9 @@ export async function emailStatusCounts(em: EntityManager, projectId: string, fi
   const [row] = await em.execute<Array<Record<string, string>>>(
     `select count(*) as total,
        ${EMAIL_STATUSES.map((s) => `count(*) filter (where "status" = '${s}') as "${s}"`).join(', ')},
-       ${EMAIL_STATUSES.filter((s) => s !== 'PENDING').map((s) => `count("${s.toLowerCase()}_at") as "reached_${s}"`).join(', ')}
+       ${EMAIL_STATUSES.filter((s) => s !== 'PENDING')
+         .map((s) => `count("${s.toLowerCase()}_at") as "reached_${s}"`)
+         .join(', ')}
      from emails where ${where.join(' and ')}`,
     params,
   );
@@ -79,6 +85,8 @@ export async function emailStatusCounts(em: EntityManager, projectId: string, fi
   return {
     total: n('total'),
     byStatus: Object.fromEntries(EMAIL_STATUSES.map((s) => [s, n(s)])) as EmailStatusCounts['byStatus'],
-    reached: Object.fromEntries(EMAIL_STATUSES.filter((s) => s !== 'PENDING').map((s) => [s, n(`reached_${s}`)])) as EmailStatusCounts['reached'],
+    reached: Object.fromEntries(
+      EMAIL_STATUSES.filter((s) => s !== 'PENDING').map((s) => [s, n(`reached_${s}`)]),
+    ) as EmailStatusCounts['reached'],
   };
 }

@@ -3,8 +3,16 @@ import { requireProject, type AppContext } from '../../http/context';
 import { defineRoute, type RouteDef } from '../../http/route';
 import { UsageResponse, usageOf, type ReferenceSource } from '../usage/references';
 import {
-  ContactEventsQuery, ContactIdParams, DeleteEventsResponse, EventNameParams, EventNamesResponse, EventPage,
-  EventStatsResponse, ListEventsQuery, TrackBody, TrackResponse,
+  ContactEventsQuery,
+  ContactIdParams,
+  DeleteEventsResponse,
+  EventNameParams,
+  EventNamesResponse,
+  EventPage,
+  EventStatsResponse,
+  ListEventsQuery,
+  TrackBody,
+  TrackResponse,
 } from './schemas';
 import { deleteEvents, eventNames, eventStats, listContactEvents, listEvents } from './service';
 import { trackEvent, type TrackInput } from './track';

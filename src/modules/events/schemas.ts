@@ -4,12 +4,18 @@ import { ContactData } from '../contacts/schemas';
 import { Email } from '../users/schemas';
 import { isReservedEventName } from './reserved';
 
-export const EventName = z.string().trim().min(1).max(255).regex(/^[^\u0000]*$/, 'Must not contain the NUL character');
+export const EventName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(255)
+  .regex(/^[^\u0000]*$/, 'Must not contain the NUL character');
 
 export const TrackBody = z.object({
   email: Email.describe('The contact; created (subscribed) when missing'),
   event: EventName.refine((name) => !isReservedEventName(name), {
-    message: 'This event name is reserved for events the service emits (email.*, contact.subscribed, contact.unsubscribed, segment.<slug>.entry|exit)',
+    message:
+      'This event name is reserved for events the service emits (email.*, contact.subscribed, contact.unsubscribed, segment.<slug>.entry|exit)',
     params: { code: 'reserved_event' },
   }),
   subscribed: z.boolean().optional().describe('Changes the subscription state; omitted keeps it'),

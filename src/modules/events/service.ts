@@ -59,7 +59,14 @@ export async function listEvents(em: EntityManager, projectId: string, filter: E
   const [page, total] = await Promise.all([
     keysetPage<EventRow>(em, {
       select: 'e."id", e."name", e."contact_id", c."email", e."data", e."created_at"',
-      from: FROM, where, params, key: timestampKey('e."created_at"'), idColumn: 'e."id"', dir: 'desc', limit: filter.limit, after,
+      from: FROM,
+      where,
+      params,
+      key: timestampKey('e."created_at"'),
+      idColumn: 'e."id"',
+      dir: 'desc',
+      limit: filter.limit,
+      after,
     }),
     after ? 0 : filter.contactId ? countRows(em, 'events e', where, params) : countedEvents(em, projectId, filter.name),
   ]);
@@ -139,9 +146,15 @@ export async function eventStats(em: EntityManager, projectId: string) {
 /** Custom events only: service events feed activity and analytics, so they are kept. */
 export async function deleteEvents(em: EntityManager, projectId: string, name: string): Promise<{ name: string; deleted: number }> {
   if (isReservedEventName(name)) {
-    throw badRequest(`${name} is a service event and cannot be deleted`, { suggestion: 'Only events tracked through /v1/track can be deleted.' });
+    throw badRequest(`${name} is a service event and cannot be deleted`, {
+      suggestion: 'Only events tracked through /v1/track can be deleted.',
+    });
   }
-  const res = await em.execute<{ affectedRows: number }>('delete from events where "project_id" = ? and "name" = ?', [projectId, name], 'run');
+  const res = await em.execute<{ affectedRows: number }>(
+    'delete from events where "project_id" = ? and "name" = ?',
+    [projectId, name],
+    'run',
+  );
   if (res.affectedRows === 0) throw notFound('Event');
   return { name, deleted: res.affectedRows };
 }

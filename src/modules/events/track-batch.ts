@@ -52,7 +52,10 @@ export class TrackBatcher {
     while (this.queue.length > 0) {
       const batch = this.take();
       try {
-        const rows = await upsertContactRows(this.orm.em.fork(), batch.map((q) => q.write));
+        const rows = await upsertContactRows(
+          this.orm.em.fork(),
+          batch.map((q) => q.write),
+        );
         batch.forEach((q, i) => q.resolve(rows[i]!));
       } catch {
         await Promise.all(batch.map((q) => this.writeAlone(q)));

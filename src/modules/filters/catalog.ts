@@ -5,7 +5,10 @@ import type { FilterCatalog, StoredSegment } from './resolve';
 /** The project's custom-field types and segments, which filters resolve against. */
 export async function loadCatalog(em: EntityManager, projectId: string): Promise<FilterCatalog> {
   // Plain rows: no entity is built for each of up to 1,000 fields.
-  const fields = await em.execute<Array<{ key: string; type: FieldType }>>('select "key", "type" from contact_fields where "project_id" = ?', [projectId]);
+  const fields = await em.execute<Array<{ key: string; type: FieldType }>>(
+    'select "key", "type" from contact_fields where "project_id" = ?',
+    [projectId],
+  );
   // Read as rows, not through the segments module: segments build on filters, so filters may not import them.
   const segments = await em.execute<Array<StoredSegment & { id: string }>>(
     'select "id", "type", "condition" from segments where "project_id" = ?',

@@ -4,8 +4,7 @@ import { readBoolean, readDate, readNumber, typeOfValue } from './values';
 
 /** The positive form of each value operator; `not…` operators are exact complements of theirs. */
 export type ValueOp =
-  | 'equals' | 'contains' | 'exists' | 'within' | 'olderThan'
-  | 'greaterThan' | 'lessThan' | 'greaterThanOrEqual' | 'lessThanOrEqual';
+  'equals' | 'contains' | 'exists' | 'within' | 'olderThan' | 'greaterThan' | 'lessThan' | 'greaterThanOrEqual' | 'lessThanOrEqual';
 export type Ordering = Extract<ValueOp, 'greaterThan' | 'lessThan' | 'greaterThanOrEqual' | 'lessThanOrEqual'>;
 
 export const VALUE_OPERATORS: Partial<Record<Operator, { op: ValueOp; negate: boolean }>> = {

@@ -88,9 +88,7 @@ function holds(p: Predicate, inputs: FilterInputs, now: number): boolean {
     case 'segment': {
       const { source } = p;
       const member =
-        source.type === 'STATIC'
-          ? inputs.staticSegments.has(p.segmentId)
-          : source.type === 'DYNAMIC' && evaluate(source.tree, inputs, now);
+        source.type === 'STATIC' ? inputs.staticSegments.has(p.segmentId) : source.type === 'DYNAMIC' && evaluate(source.tree, inputs, now);
       return member !== p.negate;
     }
   }

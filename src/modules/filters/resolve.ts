@@ -126,7 +126,11 @@ class Resolver {
         if (value && this.context) {
           return { kind: 'context', path: ref.name.split('.'), op: value.op, value: f.value, duration, negate: value.negate };
         }
-        throw misuse(this.context ? 'a value or triggered operator' : 'triggered, triggeredWithin, triggeredOlderThan, notTriggered or notTriggeredWithin');
+        throw misuse(
+          this.context
+            ? 'a value or triggered operator'
+            : 'triggered, triggeredWithin, triggeredOlderThan, notTriggered or notTriggeredWithin',
+        );
       case 'emailActivity':
         if (!event) throw misuse('triggered, triggeredWithin, triggeredOlderThan, notTriggered or notTriggeredWithin');
         return { kind: 'event', name: ref.eventName, test: eventTest(event.test, duration), negate: event.negate };

@@ -3,11 +3,25 @@ import { z } from 'zod';
 /** decisions.md "Filters": the full sets api.md leaves "not shown". */
 export const LOGICS = ['AND', 'OR'] as const;
 export const OPERATORS = [
-  'equals', 'notEquals', 'contains', 'notContains',
-  'greaterThan', 'lessThan', 'greaterThanOrEqual', 'lessThanOrEqual',
-  'exists', 'notExists', 'within', 'olderThan',
-  'triggered', 'triggeredWithin', 'triggeredOlderThan', 'notTriggered', 'notTriggeredWithin',
-  'memberOfSegment', 'notMemberOfSegment',
+  'equals',
+  'notEquals',
+  'contains',
+  'notContains',
+  'greaterThan',
+  'lessThan',
+  'greaterThanOrEqual',
+  'lessThanOrEqual',
+  'exists',
+  'notExists',
+  'within',
+  'olderThan',
+  'triggered',
+  'triggeredWithin',
+  'triggeredOlderThan',
+  'notTriggered',
+  'notTriggeredWithin',
+  'memberOfSegment',
+  'notMemberOfSegment',
 ] as const;
 export const UNITS = ['minutes', 'hours', 'days'] as const;
 

@@ -7,8 +7,7 @@ import type { FieldType } from '../contacts/entities';
  */
 
 /** api.md's date forms, with calendar ranges so that PostgreSQL and JavaScript accept the same strings. */
-export const DATE_PATTERN =
-  /^[1-9]\d{3}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,3})?Z)?$/;
+export const DATE_PATTERN = /^[1-9]\d{3}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,3})?Z)?$/;
 export const NUMBER_PATTERN = /^-?(\d+(\.\d*)?|\.\d+)$/;
 
 export const readText = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);

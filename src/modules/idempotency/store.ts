@@ -69,26 +69,31 @@ export async function claimKey(
 
 /** Keeps the key claimed until it expires, remembering how the first request ended. */
 export async function settleKey(em: EntityManager, claim: KeyClaim, statusCode: number): Promise<void> {
-  await em.getConnection().execute(
-    'update idempotency_keys set "status_code" = ? where "project_id" = ? and "key" = ? and "created_at" = ?',
-    [statusCode, claim.projectId, claim.key, claim.claimedAt],
-  );
+  await em
+    .getConnection()
+    .execute('update idempotency_keys set "status_code" = ? where "project_id" = ? and "key" = ? and "created_at" = ?', [
+      statusCode,
+      claim.projectId,
+      claim.key,
+      claim.claimedAt,
+    ]);
 }
 
 /** Frees the key so that the request can be retried with it. */
 export async function releaseKey(em: EntityManager, claim: KeyClaim): Promise<void> {
-  await em.getConnection().execute(
-    'delete from idempotency_keys where "project_id" = ? and "key" = ? and "created_at" = ?',
-    [claim.projectId, claim.key, claim.claimedAt],
-  );
+  await em
+    .getConnection()
+    .execute('delete from idempotency_keys where "project_id" = ? and "key" = ? and "created_at" = ?', [
+      claim.projectId,
+      claim.key,
+      claim.claimedAt,
+    ]);
 }
 
 /** Drops expired claims; expired keys are reclaimable anyway, this only keeps the table small. */
 export async function pruneExpiredKeys(em: EntityManager): Promise<number> {
-  const res = await em.getConnection().execute<{ affectedRows: number }>(
-    'delete from idempotency_keys where "expires_at" <= clock_timestamp()',
-    [],
-    'run',
-  );
+  const res = await em
+    .getConnection()
+    .execute<{ affectedRows: number }>('delete from idempotency_keys where "expires_at" <= clock_timestamp()', [], 'run');
   return res.affectedRows;
 }

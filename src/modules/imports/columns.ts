@@ -20,8 +20,7 @@ const badHeader = (message: string, details?: Record<string, unknown>) =>
     suggestion: 'The first row of the CSV names the columns: one of them must be email; every name at most once.',
   });
 
-const named = (header: string[], wanted: string) =>
-  header.flatMap((name, index) => (name.trim().toLowerCase() === wanted ? [index] : []));
+const named = (header: string[], wanted: string) => header.flatMap((name, index) => (name.trim().toLowerCase() === wanted ? [index] : []));
 
 export function readColumns(header: string[]): Columns {
   const emails = named(header, 'email');

@@ -19,7 +19,12 @@ export interface Admitted {
  * needs a field beyond it fails alone. Reads the catalog in `tx`; a concurrent writer taking the last room
  * makes the chunk's statement fail on the database's own check, and its retry reads the catalog again.
  */
-export async function admitFields(tx: EntityManager, projectId: string, rows: RowWrite[], staged?: Array<[string, FieldType]>): Promise<Admitted> {
+export async function admitFields(
+  tx: EntityManager,
+  projectId: string,
+  rows: RowWrite[],
+  staged?: Array<[string, FieldType]>,
+): Promise<Admitted> {
   const known = new Set(
     (await tx.execute<Array<{ key: string }>>('select "key" from contact_fields where "project_id" = ?', [projectId])).map((r) => r.key),
   );

@@ -3,7 +3,11 @@ import { FIELD_TYPES } from '../contacts/entities';
 import { jobIdParams, jobStatus } from '../jobs/schemas';
 
 export const ImportForm = z.object({
-  file: z.file().describe('The CSV, at most 5 MB: a header row with an email column (any case), optionally subscribed; every other column becomes a data key'),
+  file: z
+    .file()
+    .describe(
+      'The CSV, at most 5 MB: a header row with an email column (any case), optionally subscribed; every other column becomes a data key',
+    ),
 });
 
 export const ImportJobParams = jobIdParams('import');

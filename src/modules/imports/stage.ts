@@ -57,7 +57,10 @@ export async function stageRecords(records: AsyncIterable<string[]>): Promise<St
       current = emptyChunk();
     }
   }
-  if (!columns) throw new ApiError(400, 'BAD_REQUEST', 'The CSV file is empty', { suggestion: 'Send a header row with an email column, then one row per contact.' });
+  if (!columns)
+    throw new ApiError(400, 'BAD_REQUEST', 'The CSV file is empty', {
+      suggestion: 'Send a header row with an email column, then one row per contact.',
+    });
   if (sizeOf(current) > 0) chunks.push(current);
   if (chunks[0] && types.size > 0) chunks[0].fieldTypes = [...types];
   return { totalRows, chunks };

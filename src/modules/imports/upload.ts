@@ -18,10 +18,16 @@ const tooLarge = () =>
   });
 
 const notCsv = (err: CsvError) =>
-  badRequest(`The file is not valid CSV: ${err.message}`, { suggestion: 'Export the sheet as CSV (comma-separated, UTF-8) and try again.' });
+  badRequest(`The file is not valid CSV: ${err.message}`, {
+    suggestion: 'Export the sheet as CSV (comma-separated, UTF-8) and try again.',
+  });
 
 // A name the client chose, shown in the Temporal UI: one line, bounded.
-const displayName = (name: string | undefined) => name?.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 100).trim() || 'an uploaded CSV';
+const displayName = (name: string | undefined) =>
+  name
+    ?.replace(/[\u0000-\u001f\u007f]/g, '')
+    .slice(0, 100)
+    .trim() || 'an uploaded CSV';
 
 /** Streams the multipart field `file` through the CSV parser into staged chunks; the raw file is never held whole. */
 export function readCsvUpload(ctx: AppContext): Promise<CsvUpload> {

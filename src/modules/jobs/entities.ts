@@ -17,7 +17,10 @@ export const Job = defineEntity({
     /** The workflow ID, `import:<uuid>` or `bulk:<uuid>`. */
     id: p.string().primary(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
     projectId: p.uuid(),
     kind: p.enum([...JOB_KINDS]),
     state: p.enum([...JOB_STATES]),

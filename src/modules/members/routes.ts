@@ -37,7 +37,10 @@ export function memberRoutes(deps: Deps): RouteDef[] {
       params: ProjectIdParams,
       body: InviteBody,
       responses: {
-        201: { description: 'The new member (`pending` until the address is proven); the invitation email was sent', schema: MemberResponse },
+        201: {
+          description: 'The new member (`pending` until the address is proven); the invitation email was sent',
+          schema: MemberResponse,
+        },
         403: { description: 'Not a member, or the role does not allow this invitation' },
         404: { description: 'No such project' },
         409: { description: 'Already a member' },

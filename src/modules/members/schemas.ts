@@ -13,7 +13,9 @@ export const MemberResponse = z.object({
   email: z.email(),
   role: MemberRole,
   emailVerified: z.boolean(),
-  pending: z.boolean().describe('Invited and has not yet proven the address (from the invitation link or by verifying it): no access until then'),
+  pending: z
+    .boolean()
+    .describe('Invited and has not yet proven the address (from the invitation link or by verifying it): no access until then'),
   joinedAt: z.iso.datetime(),
 });
 export type MemberResponse = z.infer<typeof MemberResponse>;

@@ -17,7 +17,10 @@ const templateNames = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((m)
 
 function parameters(def: RouteDef, schemas: SchemaCollector): JsonSchema[] {
   const list: JsonSchema[] = [];
-  for (const [where, schema] of [['path', def.params], ['query', def.query]] as const) {
+  for (const [where, schema] of [
+    ['path', def.params],
+    ['query', def.query],
+  ] as const) {
     if (!schema) continue;
     const json = schemas.convert(schema as z.ZodType, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
     for (const [name, prop] of Object.entries(json.properties ?? {})) {
@@ -62,7 +65,8 @@ export function buildOpenApi(routes: RouteDef[]): JsonSchema {
     };
     if (def.body) {
       const contentType =
-        def.bodyContentType ?? { json: 'application/json', form: 'application/x-www-form-urlencoded', none: 'multipart/form-data' }[def.bodyType ?? 'json'];
+        def.bodyContentType ??
+        { json: 'application/json', form: 'application/x-www-form-urlencoded', none: 'multipart/form-data' }[def.bodyType ?? 'json'];
       op.requestBody = { required: true, content: { [contentType]: { schema: schemas.convert(def.body as z.ZodType, 'input') } } };
     }
     (paths[def.path] ??= {})[def.method] = op;

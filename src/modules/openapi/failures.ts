@@ -9,9 +9,7 @@ export const ErrorEnvelope = z.object({
     message: z.string(),
     statusCode: z.number().int(),
     requestId: z.string(),
-    errors: z
-      .array(z.object({ field: z.string(), message: z.string(), code: z.string(), received: z.unknown().optional() }))
-      .optional(),
+    errors: z.array(z.object({ field: z.string(), message: z.string(), code: z.string(), received: z.unknown().optional() })).optional(),
     details: z.record(z.string(), z.unknown()).optional(),
     suggestion: z.string().optional(),
   }),
@@ -43,7 +41,8 @@ export function pipelineFailures(def: RouteDef): Record<number, ResponseDoc> {
   const bodyType = def.bodyType ?? (def.body ? 'json' : 'none');
   if (bodyType === 'json') add(415, 'UNSUPPORTED_MEDIA_TYPE: not application/json');
   if (bodyType !== 'none') add(413, 'PAYLOAD_TOO_LARGE');
-  if (bodyType !== 'none') add(400, bodyType === 'json' ? 'BAD_REQUEST: malformed JSON, or a body that is not UTF-8' : 'BAD_REQUEST: a body that is not UTF-8');
+  if (bodyType !== 'none')
+    add(400, bodyType === 'json' ? 'BAD_REQUEST: malformed JSON, or a body that is not UTF-8' : 'BAD_REQUEST: a body that is not UTF-8');
   if (bodyType === 'json') add(422, 'VALIDATION_ERROR: JSON nested deeper than 64 levels');
   if (bodyType !== 'none') add(422, 'VALIDATION_ERROR: text holding NUL (U+0000) or a lone surrogate, named in `errors`');
   if (def.body && def.plainBodyErrors) add(400, 'Invalid body, as `{ error }`', z.union([ErrorEnvelope, PlainErrorBody]));

@@ -129,7 +129,8 @@ export class EventDispatcher {
       [...byContact.values()].map(async (list) => {
         for (const event of list) {
           const error = await this.deliver(event);
-          if (error) failures.push({ id: event.id, delay_ms: backoffMs(event.attempts, this.options.retryBaseMs, this.options.retryMaxMs), error });
+          if (error)
+            failures.push({ id: event.id, delay_ms: backoffMs(event.attempts, this.options.retryBaseMs, this.options.retryMaxMs), error });
         }
       }),
     );

@@ -5,7 +5,10 @@ export const Event = defineEntity({
   name: 'Event',
   tableName: 'events',
   properties: {
-    id: p.uuid().primary().onCreate(() => randomUUID()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => randomUUID()),
     createdAt: p.datetime().onCreate(() => new Date()),
     projectId: p.uuid(),
     contactId: p.uuid(),

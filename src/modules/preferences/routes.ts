@@ -3,7 +3,15 @@ import type { AppContext } from '../../http/context';
 import { defineRoute, type ResponseDoc, type RouteDef } from '../../http/route';
 import { HtmlPage, ManageForm, SubscribeForm, TokenParams, UnsubscribeForm } from './schemas';
 import { preferencesOf, setSubscribed } from './service';
-import { invalidLinkPage, managePage, subscribePage, subscribedPage, unsubscribePage, unsubscribedPage, type PreferenceView } from './views';
+import {
+  invalidLinkPage,
+  managePage,
+  subscribePage,
+  subscribedPage,
+  unsubscribePage,
+  unsubscribedPage,
+  type PreferenceView,
+} from './views';
 
 const HTML = 'text/html; charset=utf-8';
 
@@ -56,7 +64,11 @@ function showRoute(deps: Deps, { name, summary, show }: PageRoute): RouteDef {
 export function preferenceRoutes(deps: Deps): RouteDef[] {
   const { config } = deps;
   return [
-    showRoute(deps, { name: 'unsubscribe', summary: 'Unsubscribe page: asks to confirm (GET), unsubscribes (POST)', show: unsubscribePage }),
+    showRoute(deps, {
+      name: 'unsubscribe',
+      summary: 'Unsubscribe page: asks to confirm (GET), unsubscribes (POST)',
+      show: unsubscribePage,
+    }),
     defineRoute({
       method: 'post',
       path: '/unsubscribe/{token}',
@@ -88,7 +100,11 @@ export function preferenceRoutes(deps: Deps): RouteDef[] {
       handler: async (ctx, { params }) =>
         answer(ctx, await setSubscribed(ctx.state.em, config, params.token, true, 'subscribe_page'), subscribedPage),
     }),
-    showRoute(deps, { name: 'manage', summary: 'Preferences page: shows the subscription state with a choice (GET), sets it (POST)', show: (v) => managePage(v) }),
+    showRoute(deps, {
+      name: 'manage',
+      summary: 'Preferences page: shows the subscription state with a choice (GET), sets it (POST)',
+      show: (v) => managePage(v),
+    }),
     defineRoute({
       method: 'post',
       path: '/manage/{token}',

@@ -12,15 +12,7 @@ import {
   updateProjectBody,
 } from './schemas';
 import { serializeProject } from './serialize';
-import {
-  createProject,
-  deleteProject,
-  projectsOf,
-  regenerateKeys,
-  requireMembership,
-  resetProject,
-  updateProject,
-} from './service';
+import { createProject, deleteProject, projectsOf, regenerateKeys, requireMembership, resetProject, updateProject } from './service';
 import { setupState } from './setup-state';
 
 const denied = {
@@ -35,7 +27,7 @@ export function projectRoutes(deps: Deps): RouteDef[] {
       method: 'get',
       path: '/users/@me/projects',
       tag: 'Projects',
-      summary: "Projects the logged-in user is a member of, with their role",
+      summary: 'Projects the logged-in user is a member of, with their role',
       auth: 'session',
       responses: { 200: { description: 'Projects', schema: z.array(ProjectResponse) } },
       handler: async (ctx) => {

@@ -11,7 +11,11 @@ export const ProjectResponse = z.object({
   secret: z.string().describe('Secret key (sk_…): in full only when created or rotated, masked afterwards'),
   disabled: z.boolean(),
   trackingMode: z.enum(TRACKING_MODES).describe('Which emails carry the open pixel and click redirects (docs/tracking.md)'),
-  emailRatePerSecond: z.number().int().nullable().describe("Emails per second per kind of email; null is the deployment's default (docs/delivery.md)"),
+  emailRatePerSecond: z
+    .number()
+    .int()
+    .nullable()
+    .describe("Emails per second per kind of email; null is the deployment's default (docs/delivery.md)"),
   role: z.enum(['OWNER', 'ADMIN', 'MEMBER']).optional(),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
@@ -25,29 +29,31 @@ const RATE_CEILING = 100_000;
 export const updateProjectBody = (maxRate: number) => {
   const max = maxRate > 0 ? maxRate : RATE_CEILING;
   const limit = maxRate > 0 ? `the deployment's maximum, ${max}` : String(max);
-  return z
-    .object({
-      name: ProjectName.optional(),
-      trackingMode: z
-        .enum(TRACKING_MODES)
-        .optional()
-        .describe('ENABLED tracks every email, MARKETING_ONLY only MARKETING ones, DISABLED none'),
-      emailRatePerSecond: z
-        .number()
-        .int()
-        .min(0)
-        .max(max, `emailRatePerSecond cannot exceed ${limit}`)
-        .nullable()
-        .optional()
-        .describe(
-          `Emails per second the project sends per kind (transactional, campaign, workflow), at most ${max}; 0 is the deployment's maximum (unlimited when it has none), null the deployment's default`,
-        ),
-    })
-    // `name` is reported as the missing field: renaming is what most updates do.
-    .refine((body) => body.name !== undefined || body.trackingMode !== undefined || body.emailRatePerSecond !== undefined, {
-      path: ['name'],
-      message: 'Give name, trackingMode or emailRatePerSecond',
-    });
+  return (
+    z
+      .object({
+        name: ProjectName.optional(),
+        trackingMode: z
+          .enum(TRACKING_MODES)
+          .optional()
+          .describe('ENABLED tracks every email, MARKETING_ONLY only MARKETING ones, DISABLED none'),
+        emailRatePerSecond: z
+          .number()
+          .int()
+          .min(0)
+          .max(max, `emailRatePerSecond cannot exceed ${limit}`)
+          .nullable()
+          .optional()
+          .describe(
+            `Emails per second the project sends per kind (transactional, campaign, workflow), at most ${max}; 0 is the deployment's maximum (unlimited when it has none), null the deployment's default`,
+          ),
+      })
+      // `name` is reported as the missing field: renaming is what most updates do.
+      .refine((body) => body.name !== undefined || body.trackingMode !== undefined || body.emailRatePerSecond !== undefined, {
+        path: ['name'],
+        message: 'Give name, trackingMode or emailRatePerSecond',
+      })
+  );
 };
 export type UpdateProjectBody = z.infer<ReturnType<typeof updateProjectBody>>;
 

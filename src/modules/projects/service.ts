@@ -104,7 +104,12 @@ async function deleteProjectData(tx: EntityManager, projectId: string): Promise<
  * Deletes the project: its data range by range (deleteProjectData), then the project, whose deletion cascades
  * to the rest, in one transaction. The domains' check loops are stopped after.
  */
-export async function deleteProject(deps: Pick<Deps, 'temporal' | 'logger'>, em: EntityManager, projectId: string, userId: string): Promise<void> {
+export async function deleteProject(
+  deps: Pick<Deps, 'temporal' | 'logger'>,
+  em: EntityManager,
+  projectId: string,
+  userId: string,
+): Promise<void> {
   const { project } = await requireMembership(em, projectId, userId, OWNER_ONLY);
   assertNotDisabled(project, 'deleted');
   const domains = await em.find(Domain, { projectId: project.id }, { fields: ['id'] });

@@ -30,10 +30,9 @@ export async function segmentContacts(em: EntityManager, segment: Segment, q: Se
      where m.segment_id = ? order by m.created_at desc, c.id desc limit ? offset ?`,
     [segment.id, page.limit, page.offset],
   );
-  const [count] = await em.execute<Array<{ total: number }>>(
-    'select count(*)::int as total from segment_members where segment_id = ?',
-    [segment.id],
-  );
+  const [count] = await em.execute<Array<{ total: number }>>('select count(*)::int as total from segment_members where segment_id = ?', [
+    segment.id,
+  ]);
   return { contacts: rows.map((row) => em.map(Contact, row)), total: count?.total ?? 0 };
 }
 

@@ -62,8 +62,12 @@ export async function computeChunk(
         [segment.id, JSON.stringify(exited)],
       );
       const data = { segmentId: segment.id, segmentName: segment.name };
-      const event = (contactId: string, change: 'entry' | 'exit') =>
-        ({ projectId: segment.projectId, contactId, name: membershipEventName(segment.name, segment.id, change), data });
+      const event = (contactId: string, change: 'entry' | 'exit') => ({
+        projectId: segment.projectId,
+        contactId,
+        name: membershipEventName(segment.name, segment.id, change),
+        data,
+      });
       recordEvents(tx, [...entered.map((id) => event(id, 'entry')), ...exited.map((id) => event(id, 'exit'))]);
     });
   }

@@ -6,8 +6,18 @@ import { ErrorEnvelope, PlainErrorBody } from '../openapi/failures';
 import { serializeContact } from '../contacts/serialize';
 import { addMembers, removeMembers, segmentContacts } from './members';
 import {
-  AddMembersBody, AddMembersResponse, ComputeResponse, CreateSegmentBody, RefreshResponse, RemoveMembersBody,
-  RemoveMembersResponse, SegmentContactsPage, SegmentContactsQuery, SegmentIdParams, SegmentResponse, UpdateSegmentBody,
+  AddMembersBody,
+  AddMembersResponse,
+  ComputeResponse,
+  CreateSegmentBody,
+  RefreshResponse,
+  RemoveMembersBody,
+  RemoveMembersResponse,
+  SegmentContactsPage,
+  SegmentContactsQuery,
+  SegmentIdParams,
+  SegmentResponse,
+  UpdateSegmentBody,
 } from './schemas';
 import { serializeSegment } from './serialize';
 import type { SegmentInUse } from './in-use';
@@ -141,7 +151,8 @@ export function segmentRoutes(deps: Deps, inUse: SegmentInUse): RouteDef[] {
       method: 'post',
       path: '/segments/{id}/compute',
       tag,
-      summary: 'Recompute the membership of a tracked DYNAMIC segment (Temporal workflow segment-compute:<id>), emitting entry and exit events',
+      summary:
+        'Recompute the membership of a tracked DYNAMIC segment (Temporal workflow segment-compute:<id>), emitting entry and exit events',
       auth: 'secret',
       params: SegmentIdParams,
       responses: {

@@ -9,8 +9,7 @@ export const SegmentIdParams = z.object({ id: resourceId('SEGMENT_NOT_FOUND') })
 
 const Name = z.string().trim().min(1, 'name is required').max(100, 'name must be at most 100 characters');
 const Description = z.string().max(500, 'description must be at most 500 characters');
-const Condition = () =>
-  filterTreeInput().describe('Filter tree; required for DYNAMIC segments, ignored for STATIC ones');
+const Condition = () => filterTreeInput().describe('Filter tree; required for DYNAMIC segments, ignored for STATIC ones');
 
 export const CreateSegmentBody = z.object({
   name: Name,

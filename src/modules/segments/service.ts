@@ -126,13 +126,7 @@ export async function updateSegment(
   return segment;
 }
 
-export async function deleteSegment(
-  deps: Deps,
-  em: EntityManager,
-  projectId: string,
-  id: string,
-  inUse: SegmentInUse,
-): Promise<void> {
+export async function deleteSegment(deps: Deps, em: EntityManager, projectId: string, id: string, inUse: SegmentInUse): Promise<void> {
   const segment = await findSegment(em, projectId, id);
   const campaigns = await inUse(em, projectId, id);
   if (campaigns > 0) {
@@ -144,10 +138,9 @@ export async function deleteSegment(
 }
 
 async function staticCount(em: EntityManager, segmentId: string): Promise<number> {
-  const [row] = await em.execute<Array<{ count: number }>>(
-    'select count(*)::int as count from segment_members where segment_id = ?',
-    [segmentId],
-  );
+  const [row] = await em.execute<Array<{ count: number }>>('select count(*)::int as count from segment_members where segment_id = ?', [
+    segmentId,
+  ]);
   return row?.count ?? 0;
 }
 
@@ -170,7 +163,9 @@ export async function computeSegment(deps: Deps, em: EntityManager, projectId: s
   const segment = await findSegment(em, projectId, id);
   if (segment.type === 'STATIC') return { entered: 0, exited: 0, memberCount: await refreshCount(em, segment) };
   if (!segment.trackMembership) {
-    throw badRequest('Membership tracking is off for this segment: turn trackMembership on, or use POST /segments/{id}/refresh for a count');
+    throw badRequest(
+      'Membership tracking is off for this segment: turn trackMembership on, or use POST /segments/{id}/refresh for a count',
+    );
   }
   const result = await callTemporal('nothing was computed', () => computeSegmentNow(deps.temporal, segment));
   if (!result) throw conflict('The segment was deleted or stopped tracking while it was computed');

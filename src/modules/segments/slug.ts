@@ -13,5 +13,4 @@ export function segmentSlug(name: string, id: string): string {
   return slug || id;
 }
 
-export const membershipEventName = (name: string, id: string, change: 'entry' | 'exit') =>
-  `segment.${segmentSlug(name, id)}.${change}`;
+export const membershipEventName = (name: string, id: string, change: 'entry' | 'exit') => `segment.${segmentSlug(name, id)}.${change}`;

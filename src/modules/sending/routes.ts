@@ -32,7 +32,9 @@ export function emailRoutes(deps: Deps): RouteDef[] {
         },
         404: { description: 'TEMPLATE_NOT_FOUND: no such template in the project' },
         409: { description: 'IDEMPOTENCY_KEY_REUSED: the key was already claimed by this project' },
-        413: { description: `PAYLOAD_TOO_LARGE: the message would exceed 40 MB, or the body ${(bodyLimit / MB).toFixed(1)} MB (more than the largest valid request)` },
+        413: {
+          description: `PAYLOAD_TOO_LARGE: the message would exceed 40 MB, or the body ${(bodyLimit / MB).toFixed(1)} MB (more than the largest valid request)`,
+        },
         422: { description: 'VALIDATION_ERROR, with the fields in `errors`; a template that does not render has code invalid_template' },
       },
       handler: async (ctx, { body }) => {

@@ -28,13 +28,15 @@ function problemOf(schema: z.ZodType, value: unknown): string | undefined {
 }
 
 const Address = z.union([Email, Mailbox], {
-  error: (issue) =>
-    typeof issue.input === 'string' ? 'Invalid email address' : 'Must be an email address or an object { name, email }',
+  error: (issue) => (typeof issue.input === 'string' ? 'Invalid email address' : 'Must be an email address or an object { name, email }'),
 });
 
 // A union hides which element of an array failed; the message names it.
 const To = z.union(
-  [Address, z.array(Address).min(1, 'At least one recipient is required').max(MAX_RECIPIENTS, `At most ${MAX_RECIPIENTS} recipients per request`)],
+  [
+    Address,
+    z.array(Address).min(1, 'At least one recipient is required').max(MAX_RECIPIENTS, `At most ${MAX_RECIPIENTS} recipients per request`),
+  ],
   {
     error: ({ input }) => {
       if (!Array.isArray(input)) return problemOf(Address, input) ?? 'Invalid recipient';
@@ -54,8 +56,15 @@ const MIME_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*(\s*;\
 
 const Attachment = z
   .object({
-    filename: z.string().min(1).max(255).regex(/^[^\r\n"\u0000]*$/, 'A filename must not contain CR, LF, NUL or double quotes'),
-    content: z.string().refine(isBase64, 'Must be base64 (A-Z, a-z, 0-9, +, / with = padding; no line breaks)').describe('The file, base64'),
+    filename: z
+      .string()
+      .min(1)
+      .max(255)
+      .regex(/^[^\r\n"\u0000]*$/, 'A filename must not contain CR, LF, NUL or double quotes'),
+    content: z
+      .string()
+      .refine(isBase64, 'Must be base64 (A-Z, a-z, 0-9, +, / with = padding; no line breaks)')
+      .describe('The file, base64'),
     contentType: z.string().max(255).regex(MIME_TYPE, 'Must be a MIME type such as application/pdf'),
     contentId: z
       .string()
@@ -76,8 +85,21 @@ const Attachment = z
  * would break the message or its DKIM signature, or leak it.
  */
 const RESERVED_HEADERS = new Set([
-  'from', 'sender', 'to', 'cc', 'bcc', 'reply-to', 'subject', 'date', 'message-id', 'mime-version', 'content-type',
-  'content-transfer-encoding', 'content-disposition', 'dkim-signature', 'return-path',
+  'from',
+  'sender',
+  'to',
+  'cc',
+  'bcc',
+  'reply-to',
+  'subject',
+  'date',
+  'message-id',
+  'mime-version',
+  'content-type',
+  'content-transfer-encoding',
+  'content-disposition',
+  'dkim-signature',
+  'return-path',
 ]);
 const FIELD_NAME = /^[\x21-\x39\x3b-\x7e]+$/;
 
@@ -85,7 +107,8 @@ const Headers = z
   .record(z.string(), z.string())
   .superRefine((headers, ctx) => {
     const entries = Object.entries(headers);
-    if (entries.length > MAX_HEADERS) ctx.addIssue({ code: 'custom', message: `At most ${MAX_HEADERS} headers`, params: { code: 'too_big' } });
+    if (entries.length > MAX_HEADERS)
+      ctx.addIssue({ code: 'custom', message: `At most ${MAX_HEADERS} headers`, params: { code: 'too_big' } });
     for (const [name, value] of entries) {
       const path = [name];
       const fail = (message: string, code: string) => ctx.addIssue({ code: 'custom', path, message, input: value, params: { code } });
@@ -145,9 +168,8 @@ export function sendBody(limits: AttachmentLimits) {
       to: To.describe('An email address, { name, email }, or an array of either; { name } is also stored as data.name'),
       template: z.uuid().optional().describe('A template of the project; its subject, body, from and reply-to can be overridden'),
       subject: oneLine(MAX_LINE, 'A subject').min(1).optional().describe('Liquid; required unless a template is used'),
-      body: z.string().min(1).max(MAX_TEMPLATE_LENGTH).optional()
-        .describe('HTML with Liquid; required unless a template is used'),
-      from: Address.optional().describe("Sender; required unless the template has one; its domain must be verified"),
+      body: z.string().min(1).max(MAX_TEMPLATE_LENGTH).optional().describe('HTML with Liquid; required unless a template is used'),
+      from: Address.optional().describe('Sender; required unless the template has one; its domain must be verified'),
       name: DisplayName.optional().describe('Deprecated: sender display name when `from` is a plain address'),
       reply: Email.optional().describe('Reply-To address'),
       headers: Headers.optional(),
@@ -161,9 +183,21 @@ export function sendBody(limits: AttachmentLimits) {
         const given = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
         if (isPresent(given.template)) return;
         for (const field of ['subject', 'body'] as const) {
-          if (!isPresent(given[field])) ctx.addIssue({ code: 'custom', path: [field], message: `${field} is required unless a template is used`, params: { code: 'invalid_type' } });
+          if (!isPresent(given[field]))
+            ctx.addIssue({
+              code: 'custom',
+              path: [field],
+              message: `${field} is required unless a template is used`,
+              params: { code: 'invalid_type' },
+            });
         }
-        if (!isPresent(given.from)) ctx.addIssue({ code: 'custom', path: ['from'], message: 'from is required unless the template has a from address', params: { code: 'invalid_type' } });
+        if (!isPresent(given.from))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['from'],
+            message: 'from is required unless the template has a from address',
+            params: { code: 'invalid_type' },
+          });
       },
       { when: () => true },
     );

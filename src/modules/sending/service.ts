@@ -95,9 +95,14 @@ export async function sendEmails(
     const drafts: EmailDraft[] = [];
     for (const recipient of recipientsOf(body.to)) {
       const data: DataInput | undefined = recipient.name ? { ...body.data, name: recipient.name } : body.data;
-      const { contact } = await upsertContact(tx, projectId, { email: recipient.email, subscribed: body.subscribed, data }, {
-        defaultSubscribed: false,
-      });
+      const { contact } = await upsertContact(
+        tx,
+        projectId,
+        { email: recipient.email, subscribed: body.subscribed, data },
+        {
+          defaultSubscribed: false,
+        },
+      );
       const rendered = await draftOf(config, content, {
         projectId,
         contact,
@@ -112,6 +117,9 @@ export async function sendEmails(
     }
     const cap = await assertWithinBillingCap(tx, project, 'TRANSACTIONAL', drafts.length);
     const enqueued = await enqueueEmails(tx, drafts);
-    return { emails: drafts.map((draft, i) => ({ contact: { id: draft.contactId!, email: draft.to.email }, email: enqueued[i]!.id })), cap };
+    return {
+      emails: drafts.map((draft, i) => ({ contact: { id: draft.contactId!, email: draft.to.email }, email: enqueued[i]!.id })),
+      cap,
+    };
   });
 }

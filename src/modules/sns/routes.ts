@@ -23,10 +23,15 @@ export function snsRoutes(deps: Deps): RouteDef[] {
       responses: {
         200: { description: 'Handled; `result` says what it did', schema: SnsResponse },
         400: { description: 'BAD_REQUEST: not JSON, or a SubscribeURL that is not an allowed SNS host' },
-        403: { description: 'INVALID_SIGNATURE: the signature, its version or its certificate URL is not valid; FORBIDDEN: a topic not in SNS_TOPIC_ARNS. Nothing changed' },
+        403: {
+          description:
+            'INVALID_SIGNATURE: the signature, its version or its certificate URL is not valid; FORBIDDEN: a topic not in SNS_TOPIC_ARNS. Nothing changed',
+        },
         413: { description: 'PAYLOAD_TOO_LARGE' },
         422: { description: 'VALIDATION_ERROR: not an SNS message' },
-        503: { description: 'SERVICE_UNAVAILABLE: the signing certificate or the subscription confirmation could not be fetched; SNS retries' },
+        503: {
+          description: 'SERVICE_UNAVAILABLE: the signing certificate or the subscription confirmation could not be fetched; SNS retries',
+        },
       },
       handler: async (ctx) => {
         const message = parseSnsMessage(await readRawBody(ctx, BODY_LIMIT));

@@ -56,7 +56,8 @@ export class SnsWebhook {
   }
 
   private async verify(message: SnsMessage): Promise<void> {
-    if (!isSupportedVersion(message.SignatureVersion)) throw invalidSignature(`SignatureVersion ${message.SignatureVersion} is not supported`);
+    if (!isSupportedVersion(message.SignatureVersion))
+      throw invalidSignature(`SignatureVersion ${message.SignatureVersion} is not supported`);
     if (!this.hosts.isAllowed(message.SigningCertURL)) {
       throw invalidSignature('SigningCertURL is not an https URL of an allowed Amazon SNS host');
     }

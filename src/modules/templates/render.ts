@@ -35,7 +35,10 @@ export async function renderEmail(content: EmailContent, scope: TemplateScope): 
 /** The parts of `content` that do not parse, so a template can be refused when it is saved. */
 export function templateSyntaxProblems(content: Partial<EmailContent>): TemplateSyntaxProblem[] {
   const problems: TemplateSyntaxProblem[] = [];
-  for (const [field, output] of [['subject', 'text'], ['body', 'html']] as const) {
+  for (const [field, output] of [
+    ['subject', 'text'],
+    ['body', 'html'],
+  ] as const) {
     const source = content[field];
     if (source === undefined) continue;
     try {

@@ -13,21 +13,15 @@ import {
   UpdateTemplateBody,
 } from './schemas';
 import { serializeTemplate } from './serialize';
-import {
-  createTemplate,
-  deleteTemplate,
-  duplicateTemplate,
-  findTemplate,
-  listTemplates,
-  templateUsage,
-  updateTemplate,
-} from './service';
+import { createTemplate, deleteTemplate, duplicateTemplate, findTemplate, listTemplates, templateUsage, updateTemplate } from './service';
 import type { TemplateUsageSource } from './usage';
 
 const tag = 'Templates';
 const notFoundDoc = { 404: { description: 'TEMPLATE_NOT_FOUND: no such template in this project' } };
 const unverifiedSenderDoc = { 403: { description: "INTERNAL_SERVER_ERROR (api.md's code): the sender domain is not verified" } };
-const unparseableDoc = { 422: { description: 'VALIDATION_ERROR: invalid fields, or Liquid that does not parse (line and reason in errors)' } };
+const unparseableDoc = {
+  422: { description: 'VALIDATION_ERROR: invalid fields, or Liquid that does not parse (line and reason in errors)' },
+};
 
 /** `usageSources`: how campaigns and workflows report their references (see usage.ts). */
 export function templateRoutes(_deps: Deps, usageSources: readonly TemplateUsageSource[] = []): RouteDef[] {
@@ -60,7 +54,10 @@ export function templateRoutes(_deps: Deps, usageSources: readonly TemplateUsage
       body: CreateTemplateBody,
       responses: {
         201: { description: 'The new template', schema: TemplateResponse },
-        400: { description: 'A required field (name, subject, body, from) is missing, as `{ error }`; malformed JSON, in the envelope', schema: z.union([PlainErrorBody, ErrorEnvelope]) },
+        400: {
+          description: 'A required field (name, subject, body, from) is missing, as `{ error }`; malformed JSON, in the envelope',
+          schema: z.union([PlainErrorBody, ErrorEnvelope]),
+        },
         ...unverifiedSenderDoc,
         ...unparseableDoc,
       },
@@ -89,7 +86,12 @@ export function templateRoutes(_deps: Deps, usageSources: readonly TemplateUsage
       auth: 'secret',
       params: TemplateIdParams,
       body: UpdateTemplateBody,
-      responses: { 200: { description: 'The template', schema: TemplateResponse }, ...notFoundDoc, ...unverifiedSenderDoc, ...unparseableDoc },
+      responses: {
+        200: { description: 'The template', schema: TemplateResponse },
+        ...notFoundDoc,
+        ...unverifiedSenderDoc,
+        ...unparseableDoc,
+      },
       handler: async (ctx, { params, body }) => {
         ctx.body = serializeTemplate(await updateTemplate(ctx.state.em, requireProject(ctx).id, params.id, body));
       },

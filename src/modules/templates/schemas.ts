@@ -10,13 +10,16 @@ export const MAX_NAME_LENGTH = 255;
 export const TEMPLATE_SORTS = ['name', 'createdAt', 'updatedAt'] as const;
 
 const oneLine = (max: number) =>
-  z.string().max(max).regex(/^[^\r\n]*$/, 'Must not contain line breaks');
+  z
+    .string()
+    .max(max)
+    .regex(/^[^\r\n]*$/, 'Must not contain line breaks');
 
 const Name = oneLine(MAX_NAME_LENGTH).trim().min(1);
 const Description = z.string().max(5000);
 const Subject = oneLine(998).min(1).describe('Liquid; rendered as plain text');
 const Body = z.string().min(1).max(MAX_TEMPLATE_LENGTH).describe('HTML with Liquid; values are HTML-escaped unless piped through `raw`');
-const Sender = z.email().max(320).describe("Sender address; its domain must be a verified domain of the project");
+const Sender = z.email().max(320).describe('Sender address; its domain must be a verified domain of the project');
 const FromName = oneLine(255);
 const ReplyTo = z.email().max(320);
 const Type = z.enum(TEMPLATE_TYPES);

@@ -57,7 +57,11 @@ export function trackingRoutes(deps: Deps): RouteDef[] {
       params: TrackedEmailParams,
       query: ClickQuery,
       responses: {
-        302: { description: 'Redirect to the link of the email (Location)', contentType: 'text/html', schema: z.string().describe('A link to the target') },
+        302: {
+          description: 'Redirect to the link of the email (Location)',
+          contentType: 'text/html',
+          schema: z.string().describe('A link to the target'),
+        },
         400: { description: 'BAD_REQUEST: the target or signature is missing' },
         404: { description: 'NOT_FOUND: the signature does not match the email and target; there is no redirect and nothing is recorded' },
       },

@@ -3,7 +3,9 @@ export const IMAGE_TYPES = { png: 'image/png', jpg: 'image/jpeg', gif: 'image/gi
 export type ImageExtension = keyof typeof IMAGE_TYPES;
 
 const startsWith = (bytes: Buffer, signature: number[] | string, at = 0) =>
-  Buffer.from(typeof signature === 'string' ? Buffer.from(signature, 'latin1') : signature).equals(bytes.subarray(at, at + signature.length));
+  Buffer.from(typeof signature === 'string' ? Buffer.from(signature, 'latin1') : signature).equals(
+    bytes.subarray(at, at + signature.length),
+  );
 
 /**
  * The format of an image by its leading bytes (the name and the declared type of an upload are the
@@ -19,4 +21,10 @@ export function sniffImage(bytes: Buffer): ImageExtension | null {
 }
 
 /** Whether the bytes look like SVG (or other XML), to say why an upload was refused. */
-export const looksLikeSvg = (bytes: Buffer) => /^\s*(<\?xml|<!--|<!doctype svg|<svg)/i.test(bytes.subarray(0, 512).toString('utf8').replace(/^\uFEFF/, ''));
+export const looksLikeSvg = (bytes: Buffer) =>
+  /^\s*(<\?xml|<!--|<!doctype svg|<svg)/i.test(
+    bytes
+      .subarray(0, 512)
+      .toString('utf8')
+      .replace(/^\uFEFF/, ''),
+  );

@@ -40,7 +40,14 @@ export function uploadRoutes(deps: Deps): RouteDef[] {
         415: { description: 'UNSUPPORTED_MEDIA_TYPE: not multipart, or the file is not a PNG, JPEG, GIF or WebP image (SVG is refused)' },
       },
       handler: async (ctx) => {
-        const bytes = await readMultipartFile(ctx, { field: 'file', maxBytes, noun: 'image', example: 'curl -F file=@logo.png', tooLarge, consume: readAll });
+        const bytes = await readMultipartFile(ctx, {
+          field: 'file',
+          maxBytes,
+          noun: 'image',
+          example: 'curl -F file=@logo.png',
+          tooLarge,
+          consume: readAll,
+        });
         ctx.status = 201;
         ctx.body = await storeImage(store, config, bytes);
       },

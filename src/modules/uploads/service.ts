@@ -21,9 +21,14 @@ export function imageStoreFor(config: Config): ImageStore {
 }
 
 const notAnImage = (bytes: Buffer) =>
-  new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', looksLikeSvg(bytes) ? 'SVG images are not accepted' : 'The file is not a PNG, JPEG, GIF or WebP image', {
-    suggestion: 'Upload a PNG, JPEG, GIF or WebP image; convert an SVG to PNG first.',
-  });
+  new ApiError(
+    415,
+    'UNSUPPORTED_MEDIA_TYPE',
+    looksLikeSvg(bytes) ? 'SVG images are not accepted' : 'The file is not a PNG, JPEG, GIF or WebP image',
+    {
+      suggestion: 'Upload a PNG, JPEG, GIF or WebP image; convert an SVG to PNG first.',
+    },
+  );
 
 export interface StoredImage {
   key: string;

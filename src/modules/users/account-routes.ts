@@ -2,14 +2,7 @@ import type { Deps } from '../../deps';
 import { requireUser } from '../../http/context';
 import { defineRoute, type RouteDef } from '../../http/route';
 import { requestPasswordReset, requestVerification, resetPassword, verifyEmail } from './account';
-import {
-  ActionResult,
-  OAuthConfigResponse,
-  PasswordResetRequestBody,
-  ResetPasswordBody,
-  UserResponse,
-  VerifyEmailBody,
-} from './schemas';
+import { ActionResult, OAuthConfigResponse, PasswordResetRequestBody, ResetPasswordBody, UserResponse, VerifyEmailBody } from './schemas';
 import { serializeUser } from './serialize';
 
 /** Email verification, password reset and login options: docs/account-emails.md. */

@@ -50,9 +50,14 @@ export class LoginThrottle {
   /** Counts the attempt; throws 429 when the account or the client address is over its limit. */
   async admit(): Promise<void> {
     const rows = await this.attempt(() =>
-      this.em.getConnection().execute<{ key: string; tokens: number; reset_seconds: number }[]>(COUNT, [
-        this.keys[0], LOGIN_WINDOW_MINUTES, this.keys[1], LOGIN_WINDOW_MINUTES,
-      ]),
+      this.em
+        .getConnection()
+        .execute<{ key: string; tokens: number; reset_seconds: number }[]>(COUNT, [
+          this.keys[0],
+          LOGIN_WINDOW_MINUTES,
+          this.keys[1],
+          LOGIN_WINDOW_MINUTES,
+        ]),
     );
     const over = (rows ?? []).filter((r) => Number(r.tokens) > (r.key === this.keys[0] ? LOGIN_LIMITS.account : LOGIN_LIMITS.client));
     if (over.length === 0) return;

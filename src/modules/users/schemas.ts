@@ -1,6 +1,9 @@
 import { z } from 'zod';
 
-export const Email = z.email().max(320).transform((e) => e.toLowerCase());
+export const Email = z
+  .email()
+  .max(320)
+  .transform((e) => e.toLowerCase());
 export const Password = z.string().min(8, 'Password must be at least 8 characters').max(1024);
 
 // A host name's label: letters, digits and inner hyphens, at most 63 characters (RFC 1035, RFC 5321).
@@ -9,7 +12,13 @@ const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
 /** What zod's pattern does not check and SMTP refuses: a local part over 64 characters, a label that is no host name label. */
 const deliverable = (email: string) => {
   const at = email.lastIndexOf('@');
-  return at <= 64 && email.slice(at + 1).split('.').every((label) => LABEL.test(label));
+  return (
+    at <= 64 &&
+    email
+      .slice(at + 1)
+      .split('.')
+      .every((label) => LABEL.test(label))
+  );
 };
 
 /**

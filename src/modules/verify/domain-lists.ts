@@ -4,7 +4,6 @@ import freeProviderDomains from 'email-providers/all.json';
 import { ALIAS_DOMAINS } from './alias-domains';
 import { selfAndParents } from './domain-names';
 
-
 const lowercase = (list: string[]) => new Set(list.map((d) => d.toLowerCase()));
 
 /**

@@ -40,7 +40,8 @@ export async function verifyEmail(dns: DnsResolver, input: string): Promise<Veri
   };
 
   const reasons: string[] = [];
-  if (!wellFormed) reasons.push(`Invalid email format: the local part is at most ${MAX_LOCAL_PART} characters and the address at most ${MAX_ADDRESS}`);
+  if (!wellFormed)
+    reasons.push(`Invalid email format: the local part is at most ${MAX_LOCAL_PART} characters and the address at most ${MAX_ADDRESS}`);
   if (!result.domainExists) reasons.push(`Domain ${domain} does not exist (no nameservers)`);
   else if (!result.hasMxRecords) reasons.push(`Domain ${domain} has no MX records and cannot receive email`);
   if (result.domainExists && !result.hasWebsite) reasons.push(`Domain ${domain} has no website (no A or AAAA record)`);

@@ -6,7 +6,12 @@ import type { WorkflowStep } from './step';
 
 /** Words for an amount of seconds, in the largest unit that divides it: `2 days`, `90 minutes`, `45 seconds`. */
 export function durationWords(seconds: number): string {
-  const units: Array<[string, number]> = [['day', 86_400], ['hour', 3_600], ['minute', 60], ['second', 1]];
+  const units: Array<[string, number]> = [
+    ['day', 86_400],
+    ['hour', 3_600],
+    ['minute', 60],
+    ['second', 1],
+  ];
   const [unit, size] = units.find(([, s]) => seconds >= s && seconds % s === 0) ?? ['second', 1];
   const n = seconds / size;
   return `${n} ${unit}${n === 1 ? '' : 's'}`;

@@ -38,7 +38,10 @@ export async function sendStepEmail(
   context: Record<string, unknown>,
 ): Promise<{ emailId: string; to: string }> {
   const { execution, contact } = live;
-  const [template] = await executePrepared<TemplateRow>(em, 'automation_step_template', TEMPLATE, [step.config.templateId, execution.projectId]);
+  const [template] = await executePrepared<TemplateRow>(em, 'automation_step_template', TEMPLATE, [
+    step.config.templateId,
+    execution.projectId,
+  ]);
   if (!template) throw new StepFailed(`Template ${step.config.templateId} no longer exists`);
   const custom = step.config.recipient?.type === 'CUSTOM' ? step.config.recipient.email : undefined;
   const to = custom ?? contact.email;
@@ -52,7 +55,13 @@ export async function sendStepEmail(
   };
   let draft;
   try {
-    draft = await draftFor(config, content, { projectId: execution.projectId, contact, sourceType: 'WORKFLOW', to: { email: to }, data: context });
+    draft = await draftFor(config, content, {
+      projectId: execution.projectId,
+      contact,
+      sourceType: 'WORKFLOW',
+      to: { email: to },
+      data: context,
+    });
   } catch (err) {
     if (err instanceof TemplateError) throw new StepFailed(`Template ${template.id} does not render: ${err.message}`);
     throw err;

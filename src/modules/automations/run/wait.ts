@@ -19,7 +19,18 @@ order by "created_at", "seq" limit 1`;
  * and not among `used` (events earlier waits already took). Run after the WAITING mark has committed: an
  * event committed later reaches the execution as a signal instead, so none falls between the two.
  */
-export async function firstEventSince(em: EntityManager, contactId: string, name: string, since: Date, used: string[]): Promise<AutomationEvent | null> {
-  const [row] = await executePrepared<EventRow>(em, 'automation_first_event_since', FIRST_EVENT_SINCE, [contactId, name, since, `{${used.join(',')}}`]);
+export async function firstEventSince(
+  em: EntityManager,
+  contactId: string,
+  name: string,
+  since: Date,
+  used: string[],
+): Promise<AutomationEvent | null> {
+  const [row] = await executePrepared<EventRow>(em, 'automation_first_event_since', FIRST_EVENT_SINCE, [
+    contactId,
+    name,
+    since,
+    `{${used.join(',')}}`,
+  ]);
   return row ? { id: row.id, name: row.name, data: row.data, createdAt: new Date(row.created_at).toISOString() } : null;
 }

@@ -33,15 +33,21 @@ const apiStepType = (type: StepType): ApiStepType<StepType> => API_STEP_TYPES[ty
 export const STEP_CONFIGS = Object.fromEntries(STEP_TYPES.map((t) => [t, apiStepType(t).config])) as Record<StepType, z.ZodType>;
 
 /** The same, as responses show them. */
-export const STEP_CONFIG_OUTPUTS = Object.fromEntries(
-  STEP_TYPES.map((t) => [t, apiStepType(t).output ?? apiStepType(t).config]),
-) as Record<StepType, z.ZodType>;
+export const STEP_CONFIG_OUTPUTS = Object.fromEntries(STEP_TYPES.map((t) => [t, apiStepType(t).output ?? apiStepType(t).config])) as Record<
+  StepType,
+  z.ZodType
+>;
 
 /**
  * A step's config as it is saved: well formed for its type (422 otherwise, naming the fields), and fitting
  * the project (400), as its type says.
  */
-export async function checkedStepConfig(em: EntityManager, projectId: string, type: StepType, raw: unknown): Promise<Record<string, unknown>> {
+export async function checkedStepConfig(
+  em: EntityManager,
+  projectId: string,
+  type: StepType,
+  raw: unknown,
+): Promise<Record<string, unknown>> {
   const stepType = apiStepType(type);
   let config: StepConfigs[StepType];
   if (stepType.parse) config = await stepType.parse(em, projectId, raw);

@@ -31,7 +31,10 @@ export interface SendOptions {
 
 /** The receiver refused the request (4xx): sending it again would not help. */
 export class WebhookRejected extends Error {
-  constructor(readonly status: number, readonly body: unknown) {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {
     super(`The webhook answered ${status}`);
   }
 }
@@ -55,10 +58,12 @@ const MAX_KEPT = 2_000;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /** Connects to the address that was checked, whatever the name resolves to by the time the socket opens. */
-const pinned = (target: ResolvedTarget): LookupFunction => (_hostname, options, callback) => {
-  if (options.all) callback(null, [{ address: target.address, family: target.family }]);
-  else callback(null, target.address, target.family);
-};
+const pinned =
+  (target: ResolvedTarget): LookupFunction =>
+  (_hostname, options, callback) => {
+    if (options.all) callback(null, [{ address: target.address, family: target.family }]);
+    else callback(null, target.address, target.family);
+  };
 
 async function readBody(res: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
@@ -119,7 +124,9 @@ async function exchangeFollowingRedirects(request: WebhookRequest, options: Send
       if (next.protocol !== 'http:' && next.protocol !== 'https:') throw new WebhookRefused(`Redirect to ${next.protocol} refused`);
       // 307 and 308 repeat the request; the others continue with a GET, as browsers do.
       const keep = res.statusCode === 307 || res.statusCode === 308;
-      current = keep ? { ...current, url: next.href } : { url: next.href, method: 'GET', headers: withoutBodyHeaders(current.headers), body: null };
+      current = keep
+        ? { ...current, url: next.href }
+        : { url: next.href, method: 'GET', headers: withoutBodyHeaders(current.headers), body: null };
       continue;
     }
     const status = res.statusCode ?? 0;

@@ -158,12 +158,20 @@ export async function claimDue(em: EntityManager, options: ClaimOptions): Promis
     }
     if (rows.length === 0) return { seen: 0, claimed: [], finished: 0 };
     const finished = rows.filter((r) => r.handed_over_at !== null);
-    if (finished.length) await markSent(tx, finished.map((r) => ({ id: r.id, at: r.handed_over_at! })));
+    if (finished.length)
+      await markSent(
+        tx,
+        finished.map((r) => ({ id: r.id, at: r.handed_over_at! })),
+      );
     const withdrawn = rows.filter((r) => r.withdrawn);
     if (withdrawn.length) await tx.execute(WITHDRAW, [JSON.stringify(withdrawn.map((r) => r.id))]);
     const due = rows.filter((r) => r.handed_over_at === null && !r.withdrawn);
     const candidates: Candidate[] = due.map((r) => ({
-      id: r.id, projectId: r.project_id, lane: r.source_type, rate: boundedEmailRate(Number(r.rate), options.maxRate), slotReserved: r.slot_reserved,
+      id: r.id,
+      projectId: r.project_id,
+      lane: r.source_type,
+      rate: boundedEmailRate(Number(r.rate), options.maxRate),
+      slotReserved: r.slot_reserved,
     }));
     const plan = await planSends(tx, candidates);
     if (plan.deferred.length) await tx.execute(DEFER, [JSON.stringify(plan.deferred)]);

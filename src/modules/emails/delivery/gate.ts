@@ -12,9 +12,14 @@ import { GuardedRounds } from './guarded-rounds';
  */
 export class TransactionGate extends GuardedRounds {
   constructor(databaseUrl: string, logger: Logger) {
-    super(databaseUrl, logger, 'SMTP transaction starts', (leases) => `
+    super(
+      databaseUrl,
+      logger,
+      'SMTP transaction starts',
+      (leases) => `
       select e."id" from emails e join jsonb_to_recordset(${leases}::jsonb) as h("id" uuid, "lease_id" uuid) on e."id" = h."id"
       where e."lease_id" = h."lease_id" and e."status" = 'PENDING' and e."handed_over_at" is null
-      order by e."id" for key share of e`);
+      order by e."id" for key share of e`,
+    );
   }
 }

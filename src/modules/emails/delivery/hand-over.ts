@@ -17,11 +17,16 @@ import { GuardedRounds } from './guarded-rounds';
  */
 export class HandOver extends GuardedRounds {
   constructor(databaseUrl: string, logger: Logger) {
-    super(databaseUrl, logger, 'hand-over marks', (leases) => `
+    super(
+      databaseUrl,
+      logger,
+      'hand-over marks',
+      (leases) => `
       update emails e set "handed_over_at" = clock_timestamp()
       from (select m."id" from emails m join jsonb_to_recordset(${leases}::jsonb) as h("id" uuid, "lease_id" uuid) on m."id" = h."id"
         where m."lease_id" = h."lease_id" and m."status" = 'PENDING' order by m."id" for no key update of m) l
       where e."id" = l."id"
-      returning e."id"`);
+      returning e."id"`,
+    );
   }
 }

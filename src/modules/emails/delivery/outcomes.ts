@@ -106,7 +106,9 @@ export async function markSent(tx: EntityManager, sent: Array<{ id: string; at: 
 
 async function write(tx: EntityManager, batch: Outcome[]): Promise<void> {
   const sent = batch.flatMap((o) => (o.kind === 'sent' ? [{ id: o.id, at: o.at.toISOString() }] : []));
-  const retries = batch.flatMap((o) => (o.kind === 'retry' ? [{ id: o.id, lease_id: o.leaseId, delay_ms: o.delayMs, error: o.error }] : []));
+  const retries = batch.flatMap((o) =>
+    o.kind === 'retry' ? [{ id: o.id, lease_id: o.leaseId, delay_ms: o.delayMs, error: o.error }] : [],
+  );
   const failures = batch.flatMap((o) => (o.kind === 'failed' ? [{ id: o.id, lease_id: o.leaseId, error: o.error }] : []));
   if (sent.length) await markSent(tx, sent);
   if (retries.length + failures.length > 1) await tx.execute(LOCK_IN_ORDER, [`{${[...retries, ...failures].map((o) => o.id).join(',')}}`]);

@@ -176,7 +176,12 @@ export class DeliveryPump {
     }
     const dkim = await this.keys.get(email.projectId, email.fromAddress);
     if (!dkim) {
-      return { kind: 'failed', id: email.id, leaseId: email.leaseId, error: 'The sender domain was removed from the project before the email was sent' };
+      return {
+        kind: 'failed',
+        id: email.id,
+        leaseId: email.leaseId,
+        error: 'The sender domain was removed from the project before the email was sent',
+      };
     }
     const attachments = email.attachmentCount > 0 ? await this.attachmentsOf(email.id) : [];
     const outgoing = {
@@ -234,10 +239,18 @@ export class DeliveryPump {
   }
 
   private async attachmentsOf(emailId: string): Promise<OutgoingAttachment[]> {
-    const rows = await this.orm.em.fork().execute<AttachmentRow[]>(
-      `select "filename", "content_type", "content_id", "disposition", "content" from email_attachments where "email_id" = ? order by "position"`,
-      [emailId],
-    );
-    return rows.map((r) => ({ filename: r.filename, contentType: r.content_type, contentId: r.content_id, disposition: r.disposition, content: r.content }));
+    const rows = await this.orm.em
+      .fork()
+      .execute<AttachmentRow[]>(
+        `select "filename", "content_type", "content_id", "disposition", "content" from email_attachments where "email_id" = ? order by "position"`,
+        [emailId],
+      );
+    return rows.map((r) => ({
+      filename: r.filename,
+      contentType: r.content_type,
+      contentId: r.content_id,
+      disposition: r.disposition,
+      content: r.content,
+    }));
   }
 }
