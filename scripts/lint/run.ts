@@ -1,7 +1,8 @@
 /**
  * `npm run lint`: the checks that keep the shape, each run to the end so one report shows every kind of finding.
  * oxlint (with type-aware rules through oxlint-tsgolint) checks the code; dependency-cruiser checks file cycles
- * and the layer rules of .dependency-cruiser.cjs; folder-cycles.ts checks cycles between folders.
+ * and the layer rules of .dependency-cruiser.cjs; folder-cycles.ts checks cycles between folders; prettier checks
+ * the formatting (`npm run format` writes it).
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -13,6 +14,7 @@ const LINTS: Array<{ name: string; bin: string; args: string[] }> = [
   { name: 'oxlint', bin: 'oxlint', args: ['--type-aware', '--quiet', ...TREES, 'test', 'scripts', 'bench'] },
   { name: 'layers', bin: 'depcruise', args: ['--config', '.dependency-cruiser.cjs', '--output-type', 'err', ...TREES] },
   { name: 'folder cycles', bin: 'tsx', args: [path.join('scripts', 'lint', 'folder-cycles.ts')] },
+  { name: 'format', bin: 'prettier', args: ['--check', '--log-level', 'warn', '.'] },
 ];
 
 // The tools need the node this project pins (node_modules/.bin/node), whatever node started this script.
