@@ -14,10 +14,10 @@ ARG NODE_IMAGE=node:24-bookworm-slim
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-# `npm install`, not `npm ci`: the lockfile lists the Linux builds of platform-specific optional packages
-# only, which `npm ci` rejects as out of sync. Only the TypeScript compiler runs in this stage, so install
-# scripts are skipped: they would only fetch development tools (the node@24 devDependency's binary).
-RUN npm install --no-audit --no-fund --ignore-scripts
+# The lockfile holds every platform's build of the platform-specific optional packages, so `npm ci` installs
+# exactly it on any machine. Only the TypeScript compiler runs in this stage, so install scripts are skipped:
+# they would only fetch development tools (the node@24 devDependency's binary).
+RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY workflows ./workflows
@@ -32,7 +32,7 @@ FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 # The Temporal SDK ships its native core for five platforms; only this machine's is kept (saves ~110 MB).
-RUN npm install --omit=dev --no-audit --no-fund \
+RUN npm ci --omit=dev --no-audit --no-fund \
   && npm cache clean --force \
   && case "$(uname -m)" in \
        x86_64) keep=x86_64-unknown-linux-gnu ;; \
