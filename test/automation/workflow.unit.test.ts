@@ -1,14 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure, CancelledFailure } from '@temporalio/common';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
 import type { AutomationActivities } from '../../activities/automation';
 import type { Definition, StepSnapshot, TransitionSnapshot } from '../../workflows/automation/definition';
 import type { MirrorState } from '../../src/modules/automations/records';
 import { AUTOMATION_EVENT_SIGNAL, STEP_FAILED, type AutomationInput } from '../../workflows/automation/ids';
 import type { automation } from '../../workflows/automation/workflow';
-import { timeSkippingEnv, workflowBundle } from '../helpers/temporal-env';
+import { stubActivityWorker } from '../helpers/temporal-env';
 
 /**
  * The automation driver (workflows/automation/workflow.ts) with stub activities: the steps it runs in what
@@ -45,7 +43,7 @@ function stubOf(executionId: string) {
 async function stepCall(state: MirrorState, call: string, context: Record<string, unknown>) {
   const stub = stubOf(state.executionId);
   stub.states.push(state);
-  stub.calls.push({ call, at: await env.currentTimeMs(), context });
+  stub.calls.push({ call, at: await env().currentTimeMs(), context });
   return stub;
 }
 
@@ -81,19 +79,7 @@ const activities: AutomationActivities = {
   },
 };
 
-let env: TestWorkflowEnvironment;
-let worker: Worker;
-let running: Promise<void>;
-beforeAll(async () => {
-  env = await timeSkippingEnv();
-  worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: await workflowBundle(), activities });
-  running = worker.run();
-});
-afterAll(async () => {
-  worker?.shutdown();
-  await running;
-  await env?.teardown();
-});
+const env = stubActivityWorker(taskQueue, activities);
 
 const step = (id: string, type: StepSnapshot['type'], config: object = {}) => ({ id, name: null, type, config }) as StepSnapshot;
 const edge = (fromStepId: string, toStepId: string, extra: Partial<TransitionSnapshot> = {}): TransitionSnapshot => ({
@@ -119,8 +105,8 @@ async function start(definition: Omit<Definition, 'name'>, options: StubOptions 
     definition: { name: 'Welcome series', ...definition },
     context: { email: 'ada@example.test' },
   };
-  const startedAt = await env.currentTimeMs();
-  const handle = await env.client.workflow.start<typeof automation>('automation', {
+  const startedAt = await env().currentTimeMs();
+  const handle = await env().client.workflow.start<typeof automation>('automation', {
     taskQueue,
     workflowId: `automation:${executionId}`,
     args: [input],
@@ -165,7 +151,7 @@ describe('automation workflow: WAIT_FOR_EVENT', () => {
   it('follows EVENT when the event is signalled within the timeout, its data merged into the context', async () => {
     const { handle, stub, startedAt, last } = await start(waitForPaid);
     await stub.waiting;
-    const createdAt = new Date(await env.currentTimeMs()).toISOString();
+    const createdAt = new Date(await env().currentTimeMs()).toISOString();
     await handle.signal(AUTOMATION_EVENT_SIGNAL, { id: 'e-0', name: 'browsed', data: {}, createdAt });
     await handle.signal(AUTOMATION_EVENT_SIGNAL, { id: 'e-1', name: 'paid', data: { plan: 'pro' }, createdAt });
     expect(await handle.result()).toEqual({ status: 'COMPLETED', steps: 2 });

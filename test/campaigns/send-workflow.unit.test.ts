@@ -1,12 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { WorkflowHandle } from '@temporalio/client';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
 import type { CampaignActivities } from '../../activities/campaigns';
 import type { SendRef } from '../../src/modules/campaigns/send-run';
 import type { campaignSend } from '../../workflows/campaigns/send';
 import { ENQUEUE_CONCURRENCY, SNAPSHOT_FACTOR, STEPS_PER_RUN, type CampaignSendInput } from '../../workflows/campaigns/ids';
-import { timeSkippingEnv, workflowBundle } from '../helpers/temporal-env';
+import { stubActivityWorker } from '../helpers/temporal-env';
 
 /**
  * The campaign send's phase machine (workflows/campaigns/send.ts) with stub activities: which step runs
@@ -33,19 +31,7 @@ const activities: CampaignActivities = {
   finishCampaignSend: (ref) => stubFor(ref).finishCampaignSend(ref),
 };
 
-let env: TestWorkflowEnvironment;
-let worker: Worker;
-let running: Promise<void>;
-beforeAll(async () => {
-  env = await timeSkippingEnv();
-  worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: await workflowBundle(), activities });
-  running = worker.run();
-});
-afterAll(async () => {
-  worker?.shutdown();
-  await running;
-  await env?.teardown();
-});
+const env = stubActivityWorker(taskQueue, activities);
 
 type Stage = 'begin' | 'snapshot' | 'enqueue' | 'deliver' | 'finish';
 
@@ -77,7 +63,7 @@ function stubCampaign(model: Model) {
   const activities: CampaignActivities = {
     async beginCampaignSend(_ref: SendRef) {
       log.push('begin');
-      model.onBegin?.(await env.currentTimeMs());
+      model.onBegin?.(await env().currentTimeMs());
       return stops('begin') ? null : { asOf: ASOF };
     },
     async snapshotCampaignRecipients(input) {
@@ -131,7 +117,7 @@ const input = (overrides: Partial<CampaignSendInput> = {}): CampaignSendInput =>
 /** Runs one send to its end with the stub's activities; returns its outcome and the handle. */
 async function run(stub: ReturnType<typeof stubCampaign>, args: CampaignSendInput) {
   campaigns.set(args.campaignId, stub.activities);
-  const handle = await env.client.workflow.start<typeof campaignSend>('campaignSend', {
+  const handle = await env().client.workflow.start<typeof campaignSend>('campaignSend', {
     taskQueue,
     workflowId: `campaign:${args.campaignId}`,
     args: [args],
@@ -182,7 +168,7 @@ describe('campaign send workflow: the phases in order', () => {
   });
 
   it('begins only once the scheduled time has come, on a durable timer', async () => {
-    const scheduledFor = (await env.currentTimeMs()) + 3 * DAY;
+    const scheduledFor = (await env().currentTimeMs()) + 3 * DAY;
     let begunAt = 0;
     const stub = stubCampaign({ recipients: 1, onBegin: (at) => (begunAt = at) });
     const { outcome } = await run(stub, input({ scheduledFor: new Date(scheduledFor).toISOString() }));
@@ -199,7 +185,7 @@ describe('campaign send workflow: a long send continues as new', () => {
     const { outcome, handle } = await run(stub, input({ batchSize: 5 }));
 
     expect(outcome).toBe('SENT');
-    const first = await env.client.workflow.getHandle(handle.workflowId, handle.firstExecutionRunId).describe();
+    const first = await env().client.workflow.getHandle(handle.workflowId, handle.firstExecutionRunId).describe();
     expect(first.status.name).toBe('CONTINUED_AS_NEW');
     expect(stub.log.filter((e) => e === 'begin')).toHaveLength(1);
     // Each page starts where the one before ended, across the two runs.

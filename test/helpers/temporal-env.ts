@@ -1,4 +1,4 @@
-import { DefaultLogger, Runtime, bundleWorkflowCode, type LogLevel, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { DefaultLogger, Runtime, Worker, bundleWorkflowCode, type LogLevel, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { workflowsPath } from '../../workflows/path';
 import { temporalTestServer } from '../../scripts/lib/paths';
@@ -40,4 +40,25 @@ export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
   installRuntime();
   bundle ??= bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('ERROR') });
   return bundle;
+}
+
+/**
+ * For a file of workflow tests on stub activities: a time-skipping environment and a worker on `taskQueue`, up
+ * before the file's first test and down after its last. The returned function gives the environment.
+ */
+export function stubActivityWorker(taskQueue: string, activities: object): () => TestWorkflowEnvironment {
+  let env: TestWorkflowEnvironment | undefined;
+  let worker: Worker | undefined;
+  let running: Promise<void> | undefined;
+  beforeAll(async () => {
+    env = await timeSkippingEnv();
+    worker = await Worker.create({ connection: env.nativeConnection, taskQueue, workflowBundle: await workflowBundle(), activities });
+    running = worker.run();
+  });
+  afterAll(async () => {
+    worker?.shutdown();
+    await running;
+    await env?.teardown();
+  });
+  return () => env!;
 }
