@@ -27,30 +27,25 @@ button.secondary{background:#e5e5ea;color:#1d1d1f}form{display:inline-block;marg
 
 export function page(title: string, body: Html): string {
   return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="robots" content="noindex" />
-        <title>${title}</title>
-        <style>
-          ${raw(STYLE)}
-        </style>
-      </head>
-      <body>
-        <main>
-          <h1>${title}</h1>
-          ${body}
-        </main>
-      </body>
-    </html> `.html;
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${title}</title>
+<style>${raw(STYLE)}</style>
+</head>
+<body><main>
+<h1>${title}</h1>
+${body}
+</main></body>
+</html>
+`.html;
 }
 
 /** A form with one button that posts `fields` to `action`, or back to the page itself without one. */
 export function button(action: string | null, label: string, fields: Record<string, string> = {}, secondary = false): Html {
-  const inputs = Object.entries(fields).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}" />`.html);
+  const inputs = Object.entries(fields).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`.html);
   const target = action === null ? html`` : html` action="${action}"`;
-  return html`<form method="post" ${target}>
-    ${raw(inputs.join(''))}<button type="submit" ${raw(secondary ? ' class="secondary"' : '')}>${label}</button>
-  </form>`;
+  return html`<form method="post"${target}>${raw(inputs.join(''))}<button type="submit"${raw(secondary ? ' class="secondary"' : '')}>${label}</button></form>`;
 }

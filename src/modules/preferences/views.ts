@@ -15,8 +15,7 @@ export function unsubscribePage(v: PreferenceView): string {
   if (!v.subscribed) return unsubscribedPage(v);
   return page(
     'Unsubscribe',
-    html`<p>Stop marketing email from ${v.projectName} to <strong>${v.email}</strong>?</p>
-      ${button(SELF, 'Unsubscribe')}`,
+    html`<p>Stop marketing email from ${v.projectName} to <strong>${v.email}</strong>?</p>${button(SELF, 'Unsubscribe')}`,
   );
 }
 
@@ -24,25 +23,20 @@ export function unsubscribedPage(v: PreferenceView): string {
   return page(
     'You are unsubscribed',
     html`<p><strong>${v.email}</strong> will no longer receive marketing email from ${v.projectName}.</p>
-      <p class="note">Messages you ask for, such as receipts or password resets, still arrive.</p>
-      ${button(v.links.subscribeUrl, 'Subscribe again', {}, true)}`,
+<p class="note">Messages you ask for, such as receipts or password resets, still arrive.</p>
+${button(v.links.subscribeUrl, 'Subscribe again', {}, true)}`,
   );
 }
 
 export function subscribePage(v: PreferenceView): string {
   if (v.subscribed) return subscribedPage(v);
-  return page(
-    'Subscribe',
-    html`<p>Receive email from ${v.projectName} at <strong>${v.email}</strong>?</p>
-      ${button(SELF, 'Subscribe')}`,
-  );
+  return page('Subscribe', html`<p>Receive email from ${v.projectName} at <strong>${v.email}</strong>?</p>${button(SELF, 'Subscribe')}`);
 }
 
 export function subscribedPage(v: PreferenceView): string {
   return page(
     'You are subscribed',
-    html`<p><strong>${v.email}</strong> will receive email from ${v.projectName}.</p>
-      ${button(v.links.unsubscribeUrl, 'Unsubscribe', {}, true)}`,
+    html`<p><strong>${v.email}</strong> will receive email from ${v.projectName}.</p>${button(v.links.unsubscribeUrl, 'Unsubscribe', {}, true)}`,
   );
 }
 
@@ -51,8 +45,8 @@ export function managePage(v: PreferenceView, saved = false): string {
   return page(
     'Email preferences',
     html`${saved ? html`<p class="note">Your preferences were saved.</p>` : html``}
-      <p><strong>${v.email}</strong> is ${state} marketing email from ${v.projectName}.</p>
-      ${button(SELF, 'Subscribe', { subscribed: 'true' }, v.subscribed)}${button(SELF, 'Unsubscribe', { subscribed: 'false' }, !v.subscribed)}`,
+<p><strong>${v.email}</strong> is ${state} marketing email from ${v.projectName}.</p>
+${button(SELF, 'Subscribe', { subscribed: 'true' }, v.subscribed)}${button(SELF, 'Unsubscribe', { subscribed: 'false' }, !v.subscribed)}`,
   );
 }
 
