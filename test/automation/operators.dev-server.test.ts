@@ -27,7 +27,12 @@ describe('automation executions for operators (dev server)', () => {
     await waitingAt(t, workflow.id, started.id, stepIds[1]!);
     const handle = stack.deps.temporal.client.workflow.getHandle(started.temporalWorkflowId as string);
 
-    const described = await handle.describe();
+    // The step's database mirror is written by a local activity inside the workflow task that also moves the
+    // CurrentStep search attribute, so the row can show the step a moment before the task completes.
+    const described = await waitFor('CurrentStep at the DELAY', async () => {
+      const d = await handle.describe();
+      return d.typedSearchAttributes.get(CurrentStepKey) === stepIds[1] ? d : undefined;
+    });
     expect(described.typedSearchAttributes.get(ProjectIdKey)).toBe(t.project.id);
     expect(described.typedSearchAttributes.get(ContactIdKey)).toBe(contactId);
     expect(described.typedSearchAttributes.get(AutomationIdKey)).toBe(workflow.id);
