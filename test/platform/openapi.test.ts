@@ -42,9 +42,11 @@ const operations = () =>
 describe('GET /openapi.json', () => {
   it('is the document committed as docs/openapi.json', () => {
     const committed: unknown = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'openapi.json'), 'utf8'));
-    if (JSON.stringify(committed) !== JSON.stringify(doc)) {
-      throw new Error('docs/openapi.json differs from the document the API serves: run `npm run openapi` and commit the file');
-    }
+    const drift =
+      JSON.stringify(committed) === JSON.stringify(doc)
+        ? 'none'
+        : 'docs/openapi.json differs from the document the API serves: run `npm run openapi` and commit the file';
+    expect(drift).toBe('none');
   });
 
   it('is a valid OpenAPI 3.1 document', async () => {
