@@ -1,5 +1,5 @@
 /**
- * A project at decisions.md's limits: BENCH_FIELDS custom fields (default 1,000, the most a project may
+ * A project at the limits of docs/contacts.md: BENCH_FIELDS custom fields (default 1,000, the most a project may
  * have) over BENCH_CONTACTS contacts (default 1,000,000; each with 10 of the fields), and 10,000 tracked
  * events of 100 data keys each. For each request type within the limits (the field endpoints, a dynamic
  * segment create, a /v1/track and a POST /contacts at 100 keys, a contacts page), BENCH_RUNS requests

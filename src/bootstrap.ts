@@ -7,7 +7,7 @@ import { createDnsResolver } from './dns/resolver';
 import { sessionsFor, type Deps } from './deps';
 
 /**
- * decisions.md: no request runs a statement longer than STATEMENT_TIMEOUT_MS, so the API's connections carry
+ * docs/settings.md "Statement timeout": no request runs a statement longer than STATEMENT_TIMEOUT_MS, so the API's connections carry
  * it. The worker's do not: its long statements are legitimate jobs that no request waits on (an import chunk,
  * a campaign's snapshot of a large audience), docs/settings.md.
  */

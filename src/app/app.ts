@@ -32,7 +32,7 @@ export function createApp(deps: Deps, routes: RouteDef[] = allRoutes(deps)): App
     if (ctx.method === 'OPTIONS' && ctx.response.get('Allow')) ctx.set('Allow', allowedMethods(ctx).join(', '));
     if (ctx.body !== undefined && ctx.body !== null) return;
     // The router answers 501 to a method it serves on no route (TRACE); to the client that is one more
-    // method this path does not allow (decisions.md "Edges").
+    // method this path does not allow (docs/architecture.md "A request, start to finish").
     if (ctx.status === 405 || ctx.status === 501) throw methodNotAllowed(ctx);
     if (ctx.status === 404) {
       throw new ApiError(404, 'NOT_FOUND', `No route for ${ctx.method} ${ctx.path}`, {

@@ -5,8 +5,9 @@ import { ApiError, validationError } from '../http/errors';
 const QUERY_CANCELED = '57014';
 
 /**
- * The database refusals a request can cause that are not defects, as api.md's envelope answers them; any
- * other error stays unexpected (500). Errors come from the driver or wrapped by MikroORM, both with `code`.
+ * The database refusals a request can cause that are not defects, as the error envelope answers them
+ * (docs/architecture.md "Error envelope"); any other error stays unexpected (500). Errors come from the driver
+ * or wrapped by MikroORM, both with `code`.
  */
 export function databaseApiError(err: unknown): ApiError | undefined {
   if (isTooManyFieldsError(err)) {

@@ -4,7 +4,7 @@ import type { AppContext } from '../http/context';
 import { databaseApiError } from './database-errors';
 import { ApiError, PlainError } from '../http/errors';
 
-/** Turns every failure into api.md's envelope (or the plain `{ error }` body where api.md names one). */
+/** Turns every failure into the error envelope, or the plain `{ error }` body of a few endpoints (docs/architecture.md). */
 export function errorHandler(logger: Logger) {
   return async (ctx: AppContext, next: Next) => {
     try {

@@ -21,7 +21,7 @@ const statusOf = (err: unknown) =>
   err instanceof ApiError || err instanceof PlainError ? err.status : (databaseApiError(err)?.status ?? 500);
 
 /**
- * Runs a handler under api.md "Idempotency": a key is claimed per project (whatever the endpoint) before
+ * Runs a handler under docs/idempotency.md: a key is claimed per project (whatever the endpoint) before
  * the handler runs; a 4xx outcome releases it for a retry, 2xx and 5xx keep it until it expires. A request
  * whose key is held gets 409 IDEMPOTENCY_KEY_REUSED and is not performed; the original is not replayed.
  */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { badRequest } from './errors';
 
-/** api.md "Pagination": cursor lists default to 20 items and clamp larger requests to 100. */
+/** Cursor lists (docs/architecture.md "Pagination") default to 20 items and clamp larger requests to 100. */
 export const MAX_PAGE = 100;
 export const PageLimit = z.coerce
   .number()

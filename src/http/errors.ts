@@ -12,7 +12,7 @@ export interface ApiErrorExtra {
   headers?: Record<string, string>;
 }
 
-/** A failure answered with api.md's error envelope. */
+/** A failure answered with the error envelope (docs/architecture.md "Error envelope"). */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -24,7 +24,7 @@ export class ApiError extends Error {
   }
 }
 
-/** The plain `{ error: <message> }` 400 body that api.md names for a few dashboard endpoints. */
+/** The plain `{ error: <message> }` 400 body of a few dashboard endpoints (docs/architecture.md "Error envelope"). */
 export class PlainError extends Error {
   constructor(
     message: string,

@@ -37,7 +37,7 @@ hit as (
 select hit."tokens" as used, extract(epoch from hit."expires_at" - w.at) as reset_seconds from hit, w`;
 
 /**
- * The per-project request limits of api.md "Limits": an always-on requests-per-minute window and the
+ * The per-project request limits of docs/rate-limits.md: an always-on requests-per-minute window and the
  * optional token buckets. Counters live in PostgreSQL so every API process shares them; when that store
  * fails, requests are allowed.
  */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 const notFoundCodes = new WeakMap<z.ZodType, string>();
 
 /**
- * A path parameter that names a resource. Identifiers are opaque to clients (api.md), so a malformed one
+ * A path parameter that names a resource. Identifiers are opaque to clients (docs/architecture.md "Error envelope"), so a malformed one
  * answers the same 404 as an unknown one, with the resource's own code (e.g. TEMPLATE_NOT_FOUND).
  */
 export function resourceId(notFoundCode: string): z.ZodUUID {

@@ -39,7 +39,7 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
   tag: string;
   summary: string;
   auth: AuthKind;
-  /** Token bucket of api.md "Limits" this route draws from, when buckets are enabled. */
+  /** Token bucket of docs/rate-limits.md this route draws from, when buckets are enabled. */
   bucket?: Bucket;
   params?: P;
   query?: Q;
@@ -50,18 +50,18 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
   bodyContentType?: string;
   /** Body size limit in bytes; defaults to MAX_BODY_MB. */
   bodyLimit?: number;
-  /** Endpoints that answer a bad body with api.md's plain `{ error }` 400 instead of the 422 envelope. */
+  /** Endpoints that answer a bad body with the plain `{ error }` 400 instead of the 422 envelope (docs/architecture.md). */
   plainBodyErrors?: boolean;
   /** Answers a path that names nothing (a malformed parameter) when the route's 404 is not the JSON envelope, e.g. an HTML page. */
   malformedPath?: (ctx: AppContext) => void;
-  /** Honours the `Idempotency-Key` header (api.md "Idempotency"); see src/app/idempotency.ts. */
+  /** Honours the `Idempotency-Key` header (docs/idempotency.md); see src/app/idempotency.ts. */
   idempotent?: boolean;
   responses: Record<number, ResponseDoc>;
   handler: (ctx: AppContext, input: RouteInput<P, Q, B>) => Promise<void> | void;
 }
 
 /**
- * A refinement that enforces one of decisions.md's limits marks itself with `params.limit`: beyond a limit
+ * A refinement that enforces one of the limits of docs/contacts.md "Limits" marks itself with `params.limit`: beyond a limit
  * is 422 VALIDATION_ERROR naming it, also on the endpoints whose other body failures are the plain 400.
  */
 const isLimit = (issue: z.core.$ZodIssue) => issue.code === 'custom' && issue.params?.limit === true;

@@ -2,7 +2,7 @@ import { ApiError, badRequest, validationError, type FieldError } from './errors
 
 /**
  * The one place that decides what text the API accepts, for every body and query of every route
- * (decisions.md "Edges"): bytes that are not UTF-8 are a 400; a string or key holding NUL (U+0000), which
+ * (docs/architecture.md "The body pipeline"): bytes that are not UTF-8 are a 400; a string or key holding NUL (U+0000), which
  * PostgreSQL text cannot store, or a lone UTF-16 surrogate (`"\ud800"`, allowed by JSON but by no text
  * encoding) is a 422 naming the field; JSON nested deeper than MAX_JSON_DEPTH is a 422 naming the limit,
  * checked before parsing so that no recursive validator ever sees such a body.

@@ -2,7 +2,7 @@ import { startStack, type TestStack } from '../helpers/stack';
 import { query } from './helpers';
 import { newTenant, tenant, client, type Client } from '../helpers/tenants';
 
-/** decisions.md "Edges": the limits of `data`, the 1,000 fields of a project, and the statement timeout. */
+/** docs/contacts.md "Limits": the limits of `data`, the 1,000 fields of a project, and the statement timeout. */
 
 let stack: TestStack;
 beforeAll(async () => {

@@ -55,7 +55,7 @@ async function contactsOf(projectId: string): Promise<Map<string, ContactState>>
   );
 }
 
-/** One /v1/track applied to a contact's state, as docs/contacts.md and api.md define it. */
+/** One /v1/track applied to a contact's state, as docs/contacts.md and docs/events.md define it. */
 function applied(state: Omit<ContactState, 'id'> | undefined, track: Track): Omit<ContactState, 'id'> {
   const patch = toDataPatch(track.data);
   if (!state) return { subscribed: track.subscribed ?? true, data: patch.set, events: [track.event] };

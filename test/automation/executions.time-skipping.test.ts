@@ -145,7 +145,7 @@ describe('step types (time-skipping)', () => {
     await recordHistory(env, bobDone, 'trigger-wait-event-condition-exit');
   });
 
-  it('decides a CONDITION saved before any contact had its data, by the types inferred since (decisions.md "Edges")', async () => {
+  it('decides a CONDITION saved before any contact had its data, by the types inferred since (docs/filters.md)', async () => {
     const t = await tenant(stack);
     const workflow = await createWorkflow(t, { eventName: 'signup' });
     const step = async (type: string, config: object) => (await addStep(t, workflow.id, type, config)).id;

@@ -267,7 +267,7 @@ describe('steps', () => {
     expect(error.errors?.[0]?.field).toBe(field);
   });
 
-  it('takes a CONDITION on data no contact has yet, on POST and on PATCH (decisions.md "Edges")', async () => {
+  it('takes a CONDITION on data no contact has yet, on POST and on PATCH (docs/filters.md)', async () => {
     const t = await tenant(stack);
     const w = await createWorkflow(t);
     const unseen = allOf(filter('data.plan', 'equals', 'pro'), filter('data.renewal', 'within', 30, 'days'));

@@ -78,7 +78,7 @@ describe('the TRANSACTIONAL cap on /v1/send', () => {
   });
 });
 
-describe('RateLimit headers of /v1/send under a cap (api.md Limits rule 5)', () => {
+describe('RateLimit headers of /v1/send under a cap (docs/billing.md)', () => {
   it('never show more remaining than the cap allows, and then describe the cap', async () => {
     const s = await cappedSender({ TRANSACTIONAL: 5 });
     const first = await mail(s, [recipient(), recipient()]).expect(200);

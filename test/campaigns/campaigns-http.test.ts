@@ -106,7 +106,7 @@ describe('POST /campaigns', () => {
     });
   });
 
-  it('takes a FILTERED audience on data no contact has yet, and counts it once the data arrives (decisions.md "Edges")', async () => {
+  it('takes a FILTERED audience on data no contact has yet, and counts it once the data arrives (docs/filters.md)', async () => {
     const t = await campaignTenant(stack);
     await addContact(t, 'early@example.test');
     const pro = await createCampaign(t, { audienceType: 'FILTERED', audienceCondition: allOf(filter('data.plan', 'equals', 'pro')) });
@@ -515,7 +515,7 @@ describe('POST /campaigns/{id}/cancel', () => {
 });
 
 describe('GET /campaigns/{id}/stats', () => {
-  it('gives every figure of decisions.md, zero before sending, with the live audience', async () => {
+  it('gives every figure of docs/campaigns.md, zero before sending, with the live audience', async () => {
     const t = await campaignTenant(stack);
     await addContact(t, 'ann@example.test');
     const draft = await createCampaign(t);

@@ -26,7 +26,7 @@ async function contactOf(id: string) {
 }
 
 describe('POST /v1/send', () => {
-  it('records one email per recipient and answers with the envelope of api.md', async () => {
+  it('records one email per recipient and answers with the envelope of docs/sending.md "Response"', async () => {
     const { project, from } = await senderTenant(stack);
     const to = recipient();
     const res = await send(stack, project, { to, from, subject: 'Hi', body: '<p>Hello</p>' }).expect(200);

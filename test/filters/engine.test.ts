@@ -179,7 +179,7 @@ describe('filter engine: CONDITION steps read event.<key> value operators from t
   });
 });
 
-describe('filter engine: a data path no contact has yet (decisions.md "Edges")', () => {
+describe('filter engine: a data path no contact has yet (docs/filters.md)', () => {
   type Arrival = 'early' | 'a1' | 'a2' | 'a3';
   // a1 arrives first, so its values fix the inferred types, some of them other than the filter value's type.
   const ARRIVALS: Array<[Exclude<Arrival, 'early'>, Record<string, unknown>]> = [

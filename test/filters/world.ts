@@ -26,7 +26,7 @@ interface Spec {
   events: Array<{ name: string; at: Date }>;
 }
 
-// Creation order matters: ann's values fix each field's inferred type (api.md rule 9).
+// Creation order matters: ann's values fix each field's inferred type (docs/contacts.md, custom fields).
 const SPECS: Record<Label, Spec> = {
   ann: {
     email: 'ann@example.test',

@@ -6,7 +6,7 @@ import type { TestProject, TestUser } from '../helpers/fixtures';
 import { newTenant } from '../helpers/tenants';
 import { sql } from '../helpers/seed';
 
-/** decisions.md "Edges": NUL, nesting, UTF-8, unknown methods and the /v1/send body limit, through HTTP. */
+/** docs/architecture.md "The body pipeline": NUL, nesting, UTF-8, unknown methods and the /v1/send body limit, through HTTP. */
 let stack: TestStack;
 let user: TestUser;
 let project: TestProject;

@@ -6,7 +6,7 @@ import { newTenant } from '../helpers/tenants';
 
 const LIMIT = 20;
 
-/** decisions.md: public-key traffic (/v1/track) has its own per-minute budget, as large as the secret-key one. */
+/** docs/rate-limits.md: public-key traffic (/v1/track) has its own per-minute budget, as large as the secret-key one. */
 describe(`per-minute budgets, API_RATE_LIMIT_PER_MINUTE=${LIMIT}`, () => {
   let stack: TestStack;
   beforeAll(async () => {

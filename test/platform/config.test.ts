@@ -5,7 +5,7 @@ import pkg from '../../package.json';
 const flags = async (stack: TestStack) => (await stack.http().get('/config').expect(200).expect('Content-Type', /json/)).body;
 
 describe('GET /config', () => {
-  it('answers without authentication with the feature flags of decisions.md', async () => {
+  it('answers without authentication with its feature flags', async () => {
     const stack = await startStack();
     try {
       expect(await flags(stack)).toEqual({

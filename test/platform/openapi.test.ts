@@ -1,5 +1,7 @@
 import { compileErrors, validate } from '@readme/openapi-parser';
 import type Router from '@koa/router';
+import fs from 'node:fs';
+import path from 'node:path';
 import { startStack, type TestStack } from '../helpers/stack';
 
 interface Operation {
@@ -38,6 +40,15 @@ const operations = () =>
   Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ method, path, op })));
 
 describe('GET /openapi.json', () => {
+  it('is the document committed as docs/openapi.json', () => {
+    const committed: unknown = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'openapi.json'), 'utf8'));
+    const drift =
+      JSON.stringify(committed) === JSON.stringify(doc)
+        ? 'none'
+        : 'docs/openapi.json differs from the document the API serves: run `npm run openapi` and commit the file';
+    expect(drift).toBe('none');
+  });
+
   it('is a valid OpenAPI 3.1 document', async () => {
     expect(doc.openapi).toBe('3.1.0');
     const result = await validate(structuredClone(doc) as never);

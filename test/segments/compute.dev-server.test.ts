@@ -72,7 +72,7 @@ describe('segment computation (dev server, real worker)', () => {
     expect(await segmentEvents(stack, t.project.id)).toHaveLength(4);
   });
 
-  it('tracks a condition on data no contact has yet, entering contacts once it arrives (decisions.md "Edges")', async () => {
+  it('tracks a condition on data no contact has yet, entering contacts once it arrives (docs/filters.md)', async () => {
     const t = await tenant(stack);
     await addContact(t, 'early@example.test', { other: 1 });
     const s = await trackedPro(t);

@@ -125,7 +125,7 @@ describe('POST /segments', () => {
   });
 });
 
-describe('a condition on data no contact has yet (decisions.md "Edges")', () => {
+describe('a condition on data no contact has yet (docs/filters.md)', () => {
   const emails = async (t: Tenant, id: string) =>
     (await t.c.get(`/segments/${id}/contacts`).expect(200)).body.data.map((c: { email: string }) => c.email).sort();
 

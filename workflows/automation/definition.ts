@@ -1,7 +1,7 @@
 import type { FilterTree } from '../../src/modules/filters/schemas';
 
 /**
- * The vocabulary of automations (decisions.md "Workflows (automations)"), free of runtime imports: the
+ * The vocabulary of automations (docs/automations.md), free of runtime imports: the
  * Temporal workflow bundle shares it with the API.
  */
 

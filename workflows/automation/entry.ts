@@ -8,7 +8,7 @@ import { rootsOf } from './graph';
 
 export type Next =
   | { kind: 'step'; step: StepSnapshot }
-  /** No transition matches (or the last step was reached): decisions.md completes the execution. */
+  /** No transition matches (or the last step was reached): the execution completes (docs/automations.md "Running"). */
   | { kind: 'end'; status: 'COMPLETED' }
   | { kind: 'end'; status: 'EXITED'; reason: string };
 

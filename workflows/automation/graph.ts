@@ -1,7 +1,7 @@
 import type { Branch, Outcome, StepType } from './definition';
 
 /**
- * The graph rules of decisions.md, pure so that the API (which refuses a bad edit with a 400) and the
+ * The graph rules of docs/automations.md "Editing", pure so that the API (which refuses a bad edit with a 400) and the
  * interpreter's tests share them: `branch` only from CONDITION, `outcome` only from WAIT_FOR_EVENT (TIMEOUT
  * only with a timeout), at most one outgoing transition otherwise, no cycles, one entry step.
  */
@@ -100,7 +100,7 @@ export function rootsOf(steps: readonly GraphStep[], edges: readonly GraphEdge[]
   return steps.filter((s) => !entered.has(s.id));
 }
 
-/** Everything that keeps the graph from running: decisions.md "a single-rooted acyclic graph". */
+/** Everything that keeps the graph from being a single-rooted acyclic graph. */
 export function graphProblems(steps: readonly GraphStep[], edges: readonly GraphEdge[]): GraphProblem[] {
   if (steps.length === 0) return [{ field: 'steps', message: 'The workflow has no steps' }];
   const problems: GraphProblem[] = [];

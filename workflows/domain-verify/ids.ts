@@ -8,7 +8,7 @@ export interface DomainVerifyInput {
   domainId: string;
 }
 
-/** api.md: "A background check runs every 5 minutes." */
+/** docs/domains.md "Background check": every 5 minutes. */
 export const CHECK_INTERVAL = '5 minutes';
 
 /** Eight hours of checks per run, about a thousand history events, then continue-as-new. */

@@ -17,7 +17,7 @@ export interface SegmentTrackingInput extends SegmentComputeInput {
   intervalMinutes: number;
 }
 
-/** decisions.md: `POST /segments/{id}/compute` returns `{ entered, exited, memberCount }`. */
+/** docs/segments.md: `POST /segments/{id}/compute` returns `{ entered, exited, memberCount }`. */
 export interface SegmentComputeResult {
   entered: number;
   exited: number;

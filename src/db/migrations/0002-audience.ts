@@ -16,7 +16,7 @@ create index "contacts_project_created_index" on "contacts" ("project_id", "crea
 create index "contacts_project_email_sort_index" on "contacts" ("project_id", "email", "id");
 create index "contacts_email_trgm_index" on "contacts" using gin ("email" gin_trgm_ops);
 
--- The type of each custom field, inferred from its first non-null value and then fixed (api.md rule 9).
+-- The type of each custom field, inferred from its first non-null value and then fixed (docs/contacts.md, custom fields).
 create table "contact_fields" (
   "project_id" uuid not null references "projects" ("id") on delete cascade deferrable initially deferred,
   "key" varchar(255) not null,

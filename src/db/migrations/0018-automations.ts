@@ -1,10 +1,10 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Automations (api.md "workflows"): the definition (record, steps, transitions) and one row per contact
+ * Automations ("workflows" in the HTTP API, docs/automations.md): the definition (record, steps, transitions) and one row per contact
  * execution, which mirrors its Temporal workflow step by step.
  *
- * Re-entry (decisions.md) is enforced here, whatever the callers do: every execution carries the ordinal of
+ * Re-entry (docs/automations.md "Starting") is enforced here, whatever the callers do: every execution carries the ordinal of
  * the contact's entry into the automation, unique per pair; an execution started while re-entry was off
  * must be entry 1, so once a contact has entered, it can never enter again; and a partial unique index
  * allows one active (RUNNING or WAITING) execution per pair at a time.

@@ -2,7 +2,7 @@ import { Migration } from '@mikro-orm/migrations';
 import { trigger } from './0024-activity-rollups';
 
 /**
- * decisions.md "Edges": a project has at most 1,000 custom fields, and reading them must not scan its
+ * docs/contacts.md "Limits": a project has at most 1,000 custom fields, and reading them must not scan its
  * contacts (docs/contacts.md "Field catalog").
  *
  * - `contact_fields_limit`: a statement that adds a project's 1,001st field fails with SQLSTATE PWF01, which

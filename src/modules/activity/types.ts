@@ -1,6 +1,6 @@
 /**
  * What the activity feed lists (docs/activity.md): every type but FAILED is a service event of an email
- * (decisions.md "Sending"); a failed email has no event, so FAILED is read from the email records.
+ * (docs/activity.md "Types"); a failed email has no event, so FAILED is read from the email records.
  */
 export const ACTIVITY_TYPES = ['SENT', 'DELIVERED', 'OPENED', 'CLICKED', 'BOUNCED', 'COMPLAINED', 'RECEIVED', 'FAILED'] as const;
 export type ActivityType = (typeof ACTIVITY_TYPES)[number];

@@ -3,7 +3,7 @@ export const STAGES = ['sent', 'delivered', 'opened', 'clicked', 'bounced', 'com
 export type Stage = (typeof STAGES)[number];
 export type StageCounts = Record<Stage, number>;
 
-/** Rates in percent of `sent`, two decimals (decisions.md "Campaigns"); 0 when nothing was sent. */
+/** Rates in percent of `sent`, two decimals (docs/analytics.md "Stages"); 0 when nothing was sent. */
 export const RATES = {
   openRate: 'opened',
   clickRate: 'clicked',

@@ -28,7 +28,7 @@ group by k.key order by k.key`;
 /**
  * GET /workflows/fields: what a CONDITION filter can name. Contact fields with their inferred types; email
  * activity and the project's event names for the triggered* operators; and the keys of event data, which
- * value operators on `event.<key>` read from the execution context (decisions.md "Filters").
+ * value operators on `event.<key>` read from the execution context (docs/filters.md).
  */
 export async function workflowFields(em: EntityManager, projectId: string): Promise<WorkflowFieldsResponse> {
   const [contact, names, keys] = await Promise.all([

@@ -39,7 +39,7 @@ const notFound = {
 const badGraph = {
   400: {
     description:
-      'BAD_REQUEST: a graph rule of decisions.md, or a config that does not fit the project (unknown template, bad filter); `errors` names it',
+      'BAD_REQUEST: a graph rule (one root, no cycle) or a config the project rejects (unknown template, bad filter), named in `errors`',
   },
 };
 const unavailable = { 503: { description: 'SERVICE_UNAVAILABLE: Temporal cannot be reached; nothing changed' } };

@@ -106,7 +106,7 @@ export async function updateAutomation(em: EntityManager, projectId: string, id:
 export const countActive = (em: EntityManager, automationId: string) =>
   em.count(AutomationExecution, { automationId, status: { $in: [...ACTIVE_STATUSES] } });
 
-/** decisions.md: 409 while executions are active; otherwise the workflow goes with its steps and executions. */
+/** docs/automations.md "Status codes": 409 while executions are active; otherwise the workflow goes with its steps and executions. */
 export async function deleteAutomation(em: EntityManager, projectId: string, id: string): Promise<void> {
   await em.transactional(async (tx) => {
     const automation = await findAutomation(tx, projectId, id, true);

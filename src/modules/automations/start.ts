@@ -9,7 +9,7 @@ import { AutomationExecution, type Automation } from './entities';
 import { firstStep } from '../../../workflows/automation/entry';
 import { definitionOf } from './snapshots';
 
-/** Why a contact may not enter (decisions.md "allowReentry"). */
+/** Why a contact may not enter (docs/automations.md "Starting"). */
 export type EntryRefusal = 'ALREADY_ENTERED' | 'ALREADY_ACTIVE';
 
 export type StartOutcome = { started: AutomationExecution } | { refused: EntryRefusal; activeExecutionId: string | null };

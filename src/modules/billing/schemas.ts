@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Email categories with their own monthly cap (decisions.md "Users, projects, keys"). */
+/** Email categories with their own monthly cap (docs/billing.md "Limits"). */
 export const BILLING_CATEGORIES = ['TRANSACTIONAL', 'CAMPAIGN', 'WORKFLOW', 'INBOUND'] as const;
 export type BillingCategory = (typeof BILLING_CATEGORIES)[number];
 

@@ -6,7 +6,7 @@ import { limitsOf } from './service';
 import { currentPeriod, usageOf } from './usage';
 
 /**
- * api.md "Limits" rule 5, the send bucket bounded by the billing cap: on /v1/send, RateLimit-Remaining never
+ * docs/billing.md "The send bucket and the cap": the send bucket bounded by the billing cap: on /v1/send, RateLimit-Remaining never
  * exceeds the TRANSACTIONAL emails the monthly cap still allows. When the cap is the tighter limit (or the
  * only one), the three headers describe it: its size, what is left, and the seconds until the month ends.
  */

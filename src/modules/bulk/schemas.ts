@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { BULK_OPERATIONS } from '../../../workflows/jobs/ids';
 import { jobIdParams, jobStatus } from '../jobs/schemas';
 
-/** api.md "Limits": 1,000 contact IDs per call. */
+/** A bulk call takes at most 1,000 contact IDs (docs/jobs.md "Bulk rules"). */
 export const MAX_BULK_IDS = 1000;
 
 export const BulkBody = z.object({

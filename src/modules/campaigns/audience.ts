@@ -22,7 +22,7 @@ function audienceTree(audience: Audience): FilterTree | null {
 /**
  * Who a campaign goes to, as a condition on `contacts c` with relative times measured from `now`. The stored
  * tree resolves leniently: a custom field deleted since matches as absent, a deleted segment as empty.
- * Subscribed contacts only, except for TRANSACTIONAL campaigns (decisions.md). Suppression needs no
+ * Subscribed contacts only, except for TRANSACTIONAL campaigns (docs/campaigns.md "Content and audience"). Suppression needs no
  * check of its own: a permanent bounce or a complaint unsubscribes the contact.
  */
 export async function audienceCondition(em: EntityManager, audience: Audience, now: Date): Promise<SqlCondition> {

@@ -9,7 +9,7 @@ export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 export const AUDIENCE_TYPES = ['ALL', 'SEGMENT', 'FILTERED'] as const;
 export type AudienceType = (typeof AUDIENCE_TYPES)[number];
 
-/** Campaign types are the template types (api.md). */
+/** Campaign types are the template types (docs/campaigns.md). */
 export const CAMPAIGN_TYPES = TEMPLATE_TYPES;
 
 export const Campaign = defineEntity({

@@ -22,7 +22,9 @@ import { createCampaign, deleteCampaign, duplicateCampaign, findCampaign, listCa
 
 const tag = 'Campaigns';
 const notFound = { 404: { description: 'CAMPAIGN_NOT_FOUND: no such campaign in this project' } };
-const unverifiedSender = { 403: { description: "INTERNAL_SERVER_ERROR (api.md's code): the sender domain is not verified" } };
+const unverifiedSender = {
+  403: { description: "INTERNAL_SERVER_ERROR (the contract's code for this case): the sender domain is not verified" },
+};
 const badAudience = {
   400: { description: 'BAD_REQUEST: audienceCondition names an unknown field, operator or segment, or lacks a unit or value' },
   422: {

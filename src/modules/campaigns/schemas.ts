@@ -25,7 +25,7 @@ export const CampaignIdParams = z.object({ id: resourceId('CAMPAIGN_NOT_FOUND') 
 const required = (field: string, message: string) => ({ code: 'custom' as const, path: [field], message, params: { code: 'required' } });
 
 /**
- * POST and PUT (a replace): api.md's Campaign table. With `templateId`, the template supplies subject, body,
+ * POST and PUT (a replace): the Campaign fields of docs/campaigns.md "Endpoints". With `templateId`, the template supplies subject, body,
  * from, fromName, replyTo and type wherever the body leaves them out; without one, subject, body and from
  * are required. SEGMENT needs `segmentId`, FILTERED needs `audienceCondition`: a 422 naming the field. The
  * condition's content is checked by the filter engine in the service (a 400 naming the filter).

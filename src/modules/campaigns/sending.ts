@@ -99,7 +99,7 @@ export async function sendCampaign(
 }
 
 /**
- * POST /campaigns/{id}/cancel (decisions.md). SCHEDULED goes back to DRAFT. SENDING stops at once: every email
+ * POST /campaigns/{id}/cancel (docs/campaigns.md "Cancel"). SCHEDULED goes back to DRAFT. SENDING stops at once: every email
  * not yet handed over to the SMTP server is withdrawn, claimed or not, so that none begins or finishes an SMTP
  * transaction once this commits (docs/delivery.md, "Withdrawal"); if none had been handed over, the campaign
  * goes back to DRAFT as if never sent, else it is CANCELLED for good. The row lock orders this with the send's

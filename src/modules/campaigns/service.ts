@@ -81,7 +81,7 @@ async function checkedContent(em: EntityManager, projectId: string, body: Campai
 
 /**
  * A SEGMENT audience must name a segment of this project; a FILTERED one a tree the filter engine accepts
- * against what the project knows (decisions.md: a 400 naming the field or operator).
+ * against what the project knows (docs/filters.md: a 400 naming the field or operator).
  */
 async function checkedAudience(em: EntityManager, projectId: string, body: CampaignBody): Promise<Audience> {
   if (body.audienceType === 'SEGMENT') {

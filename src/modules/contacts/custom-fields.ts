@@ -3,8 +3,9 @@ import { MAX_DATA_DEPTH, MAX_DATA_KEYS, MAX_KEY_LENGTH, MAX_PATH_LENGTH } from '
 import type { FieldType } from './entities';
 
 /**
- * api.md "Custom-field rules", in one place for every writer of `data` (/v1/track, /v1/send, the contacts
- * endpoints, CSV import, UPDATE_CONTACT). `toDataPatch` is pure; `recordFieldTypes` persists rule 9.
+ * The custom-field rules of docs/contacts.md "Custom fields (`data`)", in one place for every writer of `data`
+ * (/v1/track, /v1/send, the contacts endpoints, CSV import, UPDATE_CONTACT). `toDataPatch` is pure;
+ * `recordFieldTypes` persists the type each field infers from its first non-null value.
  */
 
 /** Rule 6: silently dropped. Rule 7: the core fields live outside `data`, so they are dropped too. */
@@ -76,7 +77,8 @@ const LIMIT_MESSAGES: Record<DataLimitCode, string> = {
 };
 
 /**
- * decisions.md's limits of `data` (data-limits.ts): the first breach of each, or none. Every key of every object counts, inside arrays too; the
+ * The limits of `data` (docs/contacts.md "Limits", data-limits.ts): the first breach of each, or none. Every key
+ * of every object counts, inside arrays too; the
  * `{ value, persistent }` wrapper is transparent (its two keys are syntax, its value's keys count). Stops
  * counting past the limit, so a huge object costs no more than a small one over it.
  */

@@ -1,5 +1,5 @@
 /**
- * decisions.md "Edges": the limits of a `data` object, which keep one request (and the field catalog it
+ * docs/contacts.md "Limits": the limits of a `data` object, which keep one request (and the field catalog it
  * feeds) small enough that no tenant's writes or reads of fields can stall the others. One owner for every
  * writer: the `ContactData` schema (track, send, contacts, UPDATE_CONTACT) and each CSV import row, through
  * `dataLimitIssues` (custom-fields.ts, with the other custom-field rules).

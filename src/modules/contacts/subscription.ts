@@ -1,4 +1,4 @@
-/** api.md "Contact subscription": the service event a change of state emits. */
+/** docs/contacts.md "Subscription": the service event a change of state emits. */
 export type SubscriptionFlip = 'contact.subscribed' | 'contact.unsubscribed';
 
 /** The flip from `was` to `now`; none when the state is unchanged or the contact is new. */

@@ -8,7 +8,7 @@ import { domainOfAddress } from './hostname';
 
 /**
  * The verified domain of the project that `fromAddress` (a bare email address) sends from; otherwise the 403
- * api.md prescribes, with the code it lists for this case. Only the exact domain counts, not a parent.
+ * the contract gives this case (docs/domains.md "Choices"). Only the exact domain counts, not a parent.
  */
 export async function assertVerifiedSender(em: EntityManager, projectId: string, fromAddress: string): Promise<Domain> {
   const name = domainOfAddress(fromAddress);

@@ -36,7 +36,7 @@ export interface OutgoingEmail {
   attachments?: OutgoingAttachment[];
 }
 
-/** The largest message accepted (api.md "Limits"), measured as messageSize does. */
+/** The largest message accepted (docs/sending.md "Size: 413 over 40 MB"), measured as messageSize does. */
 export const MAX_MESSAGE_BYTES = 40 * 1024 * 1024;
 
 const base64Length = (bytes: number) => 4 * Math.ceil(bytes / 3);

@@ -29,7 +29,7 @@ export const emailEventDataSql = `jsonb_strip_nulls(jsonb_build_object('emailId'
 export type EmailEventName = 'email.delivery' | 'email.open' | 'email.click' | 'email.bounce' | 'email.complaint';
 
 /**
- * Records a service event of an email (decisions.md "Sending") on its contact, in the caller's unit of work:
+ * Records a service event of an email (docs/activity.md "Types") on its contact, in the caller's unit of work:
  * `{ emailId, subject, from, templateId?, campaignId?, sourceType }` plus `extra` (a click's link, a bounce's
  * type). Mail to an address that is no contact (a campaign test send) has no events.
  */

@@ -1,7 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { baseColumns } from '../../db/columns';
 
-/** The billing category of an email (decisions.md "Users, projects, keys"), and its delivery lane. */
+/** The billing category of an email (docs/billing.md "Limits"), and its delivery lane. */
 export const SOURCE_TYPES = ['TRANSACTIONAL', 'CAMPAIGN', 'WORKFLOW'] as const;
 export type SourceType = (typeof SOURCE_TYPES)[number];
 

@@ -13,7 +13,7 @@ const TIMESTAMP_OF: Record<LaterStatus, string> = {
   COMPLAINED: 'complained_at',
 };
 
-// decisions.md "Sending": SENT < DELIVERED < OPENED < CLICKED < BOUNCED < COMPLAINED.
+// An email's status only moves forward (docs/delivery.md "The record"): SENT < DELIVERED < OPENED < CLICKED < BOUNCED < COMPLAINED.
 const rank = (expr: string) => `array_position(array['SENT', 'DELIVERED', 'OPENED', 'CLICKED', 'BOUNCED', 'COMPLAINED'], ${expr})`;
 
 /** A sent email that delivery reports or tracking just moved, with what its service events carry. */

@@ -1,4 +1,4 @@
-/** api.md "Events" rule 1: names the service emits itself, which callers may not track. */
+/** docs/events.md "Tracking": names the service emits itself, which callers may not track. */
 export const RESERVED_EVENT_PATTERNS = [/^email\./, /^contact\.(subscribed|unsubscribed)$/, /^segment\..+\.(entry|exit)$/];
 
 export const isReservedEventName = (name: string) => RESERVED_EVENT_PATTERNS.some((r) => r.test(name));

@@ -35,7 +35,7 @@ export const APPLICABLE: Record<FieldType, readonly ValueOp[]> = {
 
 /**
  * The type a comparison takes when nothing else types it: a data path no contact has yet compares by the
- * filter's value, an execution-context key by the value found there (decisions.md "Edges"). The value's own
+ * filter's value, an execution-context key by the value found there (docs/filters.md "Choices"). The value's own
  * type, except where the operator settles it: `within`/`olderThan` take a duration and compare dates,
  * `contains` compares text, and a numeric string under an ordering is a number.
  */

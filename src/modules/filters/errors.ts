@@ -10,12 +10,12 @@ export class FilterError extends Error {
   }
 }
 
-/** decisions.md: an unknown field or operator, or a missing unit or value, is a 400 naming it. */
+/** docs/filters.md "Choices": an unknown field or operator, or a missing unit or value, is a 400 naming it. */
 function invalidFilter(err: FilterError, field: string): ApiError {
   const where = [field, err.path].filter(Boolean).join('.');
   return new ApiError(400, 'BAD_REQUEST', `Invalid ${field}: ${err.message} (at ${where})`, {
     errors: [{ field: where, message: err.message, code: 'invalid_filter' }],
-    suggestion: 'See decisions.md "Filters" for the fields, operators and units a filter tree takes.',
+    suggestion: 'See GET /openapi.json (the FilterTree schema) for the fields, operators and units a filter tree takes.',
   });
 }
 

@@ -9,7 +9,7 @@ export const CONTACT_COLUMNS = {
 } as const satisfies Record<string, FieldType>;
 export type ContactColumn = keyof typeof CONTACT_COLUMNS;
 
-/** `email.<activity>` fields read the service events of the email lifecycle (decisions.md "Sending"). */
+/** `email.<activity>` fields read the service events of the email lifecycle (docs/activity.md "Types"). */
 export const EMAIL_ACTIVITY_EVENTS = {
   sent: 'email.sent',
   delivered: 'email.delivery',

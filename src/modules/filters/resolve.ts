@@ -142,7 +142,7 @@ class Resolver {
 
   /**
    * A value filter on a column or a data path. A path no contact of the project has yet compares by the
-   * filter's value (decisions.md "Edges"); once the project infers its type, by that type. A tree being saved
+   * filter's value (docs/filters.md "Choices"); once the project infers its type, by that type. A tree being saved
    * is told when the type cannot compare the filter. A stored tree's data path may have been typed (or its
    * type deleted and inferred afresh) since it was saved: a filter that type cannot compare matches nothing,
    * as a stored value that does not read as its field's type takes part in no comparison.

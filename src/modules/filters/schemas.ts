@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** decisions.md "Filters": the full sets api.md leaves "not shown". */
+/** The full sets of fields, operators and units (docs/filters.md "Choices"). */
 export const LOGICS = ['AND', 'OR'] as const;
 export const OPERATORS = [
   'equals',
@@ -85,7 +85,7 @@ function treeSchema(depth: number): z.ZodType<FilterTree> {
   return tree as unknown as z.ZodType<FilterTree>;
 }
 
-/** The filter tree of segments, campaign audiences and CONDITION steps (decisions.md "Filters"). */
+/** The filter tree of segments, campaign audiences and CONDITION steps (docs/filters.md). */
 export const FilterTreeSchema = treeSchema(1).describe(
   'Filter tree: `logic` combines the groups; inside a group, every filter and the nested `conditions` must hold.',
 );
@@ -94,6 +94,6 @@ const { $schema: _dialect, ...documented } = z.toJSONSchema(FilterTreeSchema, { 
 
 /**
  * A request field that takes a filter tree but checks it in the handler, so that a bad tree is a 400 naming
- * the offending field or operator (decisions.md) rather than a schema failure; documented as the tree.
+ * the offending field or operator (docs/filters.md "Choices") rather than a schema failure; documented as the tree.
  */
 export const filterTreeInput = () => z.unknown().meta(documented);

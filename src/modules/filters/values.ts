@@ -6,7 +6,7 @@ import type { FieldType } from '../contacts/entities';
  * not read as the field's type takes part in no comparison.
  */
 
-/** api.md's date forms, with calendar ranges so that PostgreSQL and JavaScript accept the same strings. */
+/** The date forms a filter value takes (docs/filters.md "Choices"), with calendar ranges that PostgreSQL and JavaScript both accept. */
 export const DATE_PATTERN = /^[1-9]\d{3}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,3})?Z)?$/;
 export const NUMBER_PATTERN = /^-?(\d+(\.\d*)?|\.\d+)$/;
 
@@ -30,7 +30,7 @@ export function readDate(v: unknown): number | undefined {
   return new Date(ms).toISOString().slice(0, 10) === v.slice(0, 10) ? ms : undefined;
 }
 
-/** The type a value would get if it were the first of its field (api.md rule 9). */
+/** The type a value would get if it were the first of its field (docs/contacts.md "Custom fields (`data`)"). */
 export function typeOfValue(v: unknown): FieldType {
   if (typeof v === 'number') return 'number';
   if (typeof v === 'boolean') return 'boolean';

@@ -4,7 +4,7 @@ import { ApiError, badRequest } from '../../http/errors';
 import { readMultipartFile } from '../../http/multipart';
 import { stageRecords, type StagedImport } from './stage';
 
-/** api.md "Limits": CSV import, 5 MB. */
+/** A CSV import is at most 5 MB (docs/jobs.md "CSV rules"). */
 export const MAX_CSV_BYTES = 5 * 1024 * 1024;
 
 export interface CsvUpload extends StagedImport {

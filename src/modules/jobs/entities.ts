@@ -3,7 +3,7 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 export const JOB_KINDS = ['import', 'bulk'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
-/** decisions.md "Contacts, jobs": the states a poll reports. */
+/** The states a poll reports (docs/jobs.md "States and progress"). */
 export const JOB_STATES = ['waiting', 'active', 'completed', 'failed'] as const;
 export type JobState = (typeof JOB_STATES)[number];
 

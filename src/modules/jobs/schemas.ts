@@ -3,7 +3,7 @@ import { JOB_STATES } from './entities';
 
 export const JobAccepted = z.object({ jobId: z.string().describe('The job to poll; also the ID of its Temporal workflow') });
 
-/** decisions.md: a poll answers `{ id, state, progress, result, failedReason? }`; `result` depends on the job. */
+/** docs/jobs.md "States and progress": a poll answers `{ id, state, progress, result, failedReason? }`; `result` depends on the job. */
 export const jobStatus = <R extends z.ZodType>(result: R) =>
   z.object({
     id: z.string(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ResponseDoc, RouteDef } from '../../http/route';
 
-/** api.md's error envelope, as src/app/error-handler.ts writes it. */
+/** The error envelope (docs/architecture.md "Error envelope"), as src/app/error-handler.ts writes it. */
 export const ErrorEnvelope = z.object({
   success: z.literal(false),
   error: z.object({

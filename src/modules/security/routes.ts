@@ -6,7 +6,7 @@ import { requireMembership } from '../projects/service';
 import { SecurityResponse } from './schemas';
 import { securityState } from './service';
 
-/** One view under both paths api.md lists for it. */
+/** One view under both of its paths (docs/security.md). */
 export function securityRoutes(_deps: Deps): RouteDef[] {
   return ['/projects/{id}/security', '/users/@me/projects/{id}/security'].map((path) =>
     defineRoute({

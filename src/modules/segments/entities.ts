@@ -14,7 +14,7 @@ export const Segment = defineEntity({
     name: p.string(),
     description: p.string().nullable(),
     type: p.enum([...SEGMENT_TYPES]),
-    /** The filter tree (decisions.md "Filters"); null for STATIC segments. */
+    /** The filter tree (docs/filters.md); null for STATIC segments. */
     condition: p.json<FilterTree>().nullable(),
     trackMembership: p.boolean().default(false),
     memberCount: p.integer().default(0),

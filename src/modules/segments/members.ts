@@ -53,7 +53,7 @@ async function syncCount(em: EntityManager, segmentId: string): Promise<void> {
 
 /**
  * Adds the contacts with these emails; with `createMissing`, addresses without a contact get one (subscribed
- * as `subscribed` says; existing contacts keep their state). No entry events: decisions.md "Segments".
+ * as `subscribed` says; existing contacts keep their state). No entry events (docs/segments.md "Choices").
  */
 export async function addMembers(em: EntityManager, segment: Segment, body: AddMembersBody) {
   requireStatic(segment, 'added to');

@@ -38,7 +38,7 @@ async function checkedCondition(em: EntityManager, projectId: string, segmentId:
 }
 
 /**
- * A STATIC segment ignores its condition (api.md), but a condition that is not a filter tree at all is still
+ * A STATIC segment ignores its condition (docs/segments.md "Choices"), but a condition that is not a filter tree at all is still
  * bad input, answered as on a DYNAMIC segment rather than accepted against /openapi.json.
  */
 async function assertTreeShape(condition: unknown): Promise<void> {
@@ -108,7 +108,7 @@ export async function updateSegment(
     const wasTracked = isTracked(segment);
     if (body.name !== undefined) segment.name = body.name;
     if (body.description !== undefined) segment.description = body.description;
-    // api.md: the condition is "dynamic only"; a STATIC segment ignores it, as on create.
+    // Only a DYNAMIC segment has a condition; a STATIC segment ignores it, as on create.
     if (segment.type !== 'DYNAMIC') await assertTreeShape(body.condition);
     if (body.condition !== undefined && segment.type === 'DYNAMIC') {
       const checked = await checkedCondition(tx, projectId, id, body.condition);

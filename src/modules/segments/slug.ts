@@ -1,5 +1,5 @@
 /**
- * decisions.md "Segments": the name lowercased, spaces to hyphens, other non-word characters removed
+ * docs/segments.md "Choices": the name lowercased, spaces to hyphens, other non-word characters removed
  * ("VIP Customers!" → "vip-customers"). A name with nothing left uses the segment's id.
  */
 export function segmentSlug(name: string, id: string): string {

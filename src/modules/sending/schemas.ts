@@ -8,7 +8,7 @@ import { DISPOSITIONS } from '../emails/entities';
 export const MAX_RECIPIENTS = 50;
 /** Custom header fields per email. */
 export const MAX_HEADERS = 50;
-/** RFC 5322's line length limit, which api.md applies to subjects and header values. */
+/** RFC 5322's line length limit, which subjects and header values are held to (docs/sending.md "Body"). */
 const MAX_LINE = 998;
 
 // PostgreSQL text cannot hold U+0000, and in a header a line break would start a new field: both are refused.
@@ -161,7 +161,7 @@ function attachments({ maxCount, maxBytes }: AttachmentLimits) {
 
 const isPresent = (v: unknown) => v !== undefined && v !== null;
 
-/** The /v1/send body (api.md, decisions.md "Sending"); attachment limits are deployment settings. */
+/** The /v1/send body (docs/sending.md "Body"); attachment limits are deployment settings. */
 export function sendBody(limits: AttachmentLimits) {
   return z
     .object({

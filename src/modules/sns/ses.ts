@@ -4,7 +4,7 @@ import { recordEmailEvent, type EmailEventName } from '../emails/email-events';
 import { advanceEmail, type LaterStatus } from '../emails/status';
 import type { SesNotification, SnsResult } from './schemas';
 
-/** The bounce types of decisions.md; SES's "Undetermined" is not known to be final, so it counts as Transient. */
+/** The bounce types of docs/bounces.md; SES's "Undetermined" is not known to be final, so it counts as Transient. */
 export type BounceType = 'Permanent' | 'Transient';
 
 interface Outcome {

@@ -18,7 +18,9 @@ import type { TemplateUsageSource } from './usage';
 
 const tag = 'Templates';
 const notFoundDoc = { 404: { description: 'TEMPLATE_NOT_FOUND: no such template in this project' } };
-const unverifiedSenderDoc = { 403: { description: "INTERNAL_SERVER_ERROR (api.md's code): the sender domain is not verified" } };
+const unverifiedSenderDoc = {
+  403: { description: "INTERNAL_SERVER_ERROR (the contract's code for this case): the sender domain is not verified" },
+};
 const unparseableDoc = {
   422: { description: 'VALIDATION_ERROR: invalid fields, or Liquid that does not parse (line and reason in errors)' },
 };

@@ -24,7 +24,7 @@ const FromName = oneLine(255);
 const ReplyTo = z.email().max(320);
 const Type = z.enum(TEMPLATE_TYPES);
 
-/** The fields api.md makes required on create, in the order they are reported, with the platform's messages. */
+/** The fields required on create (docs/templates.md "Choices"), in the order they are reported, with the platform's messages. */
 const REQUIRED_ON_CREATE = [
   ['name', 'Name is required'],
   ['subject', 'Subject is required'],
@@ -35,7 +35,7 @@ const REQUIRED_ON_CREATE = [
 const isBlank = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 
 /**
- * api.md answers a missing required field on template create with a plain `{ error }` 400, while other
+ * The contract answers a missing required field on template create with a plain `{ error }` 400, while other
  * schema failures keep the 422 envelope. The check runs even when other fields failed (`when`), and throws
  * past zod so that the error handler writes the plain body.
  */

@@ -1,5 +1,5 @@
 /**
- * The `field` of every filter in a filter tree (decisions.md "Filters": `{ logic, groups: [{ filters,
+ * The `field` of every filter in a filter tree (docs/filters.md "Shape": `{ logic, groups: [{ filters,
  * conditions }] }`), read leniently: stored trees are not re-validated here, and a tree that does not have
  * that shape simply names no fields.
  */

@@ -10,7 +10,7 @@ const MAX_ADDRESS = 254;
 
 const VALID = 'Email appears to be valid';
 
-/** `/v1/verify` (decisions.md "/v1/verify rules"): bundled lists and the configured resolvers only. */
+/** `/v1/verify` (docs/verify.md): bundled lists and the configured resolvers only. */
 export async function verifyEmail(dns: DnsResolver, input: string): Promise<VerificationResult> {
   const email = input.toLowerCase();
   const at = email.lastIndexOf('@');

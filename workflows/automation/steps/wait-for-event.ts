@@ -42,7 +42,7 @@ export const waitForEvent: WorkflowStep<'WAIT_FOR_EVENT'> = {
     }
     if (!event) return { result: { kind: 'timeout' }, output: { timedOut: true } };
     inbox.take(event);
-    // decisions.md: the event's data merges into the execution context.
+    // docs/automations.md "Step types": the event's data merges into the execution context.
     mirror.context = { ...mirror.context, ...event.data };
     return { result: { kind: 'event' }, output: { eventId: event.id, eventName: event.name, data: event.data } };
   },

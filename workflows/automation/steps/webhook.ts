@@ -3,7 +3,7 @@ import type { AutomationActivities } from '../../../activities/automation';
 import { done, stepInput, type WorkflowStep } from './step';
 
 /**
- * decisions.md: each WEBHOOK attempt gives up after 10 s; network errors and 5xx are retried with backoff.
+ * docs/automations.md "WEBHOOK": each WEBHOOK attempt gives up after 10 s; network errors and 5xx are retried with backoff.
  * A regular activity: it waits on a third party, so it must not hold the workflow task.
  */
 const webhookActivities = (summary: string) =>

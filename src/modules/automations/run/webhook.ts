@@ -9,7 +9,7 @@ import { DELIVERY_HEADER, SIGNATURE_HEADER, signatureOf } from '../webhook/signa
 import { ExecutionGone, StepFailed } from './errors';
 import type { LiveExecution } from '../records';
 
-/** decisions.md: a WEBHOOK request gives up after 10 s. */
+/** A WEBHOOK request gives up after 10 s (docs/automations.md "WEBHOOK"). */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 
 const BODYLESS = new Set(['GET', 'DELETE']);

@@ -28,7 +28,7 @@ export interface ClaimedEmail {
   sizeBytes: number;
   contactId: string | null;
   marketing: boolean;
-  /** Marketing to a contact whose address bounced permanently or complained (decisions.md): not sent. */
+  /** Marketing to a contact whose address bounced permanently or complained (docs/bounces.md "Suppression"): not sent. */
   suppressed: boolean;
   trackingMode: TrackingMode;
 }

@@ -11,7 +11,7 @@ export type Outcome =
   | { kind: 'failed'; id: string; leaseId: string; error: string };
 
 // SENT applies whoever holds the lease now: the server accepted the message, whatever else is under way. The
-// `email.sent` service event (decisions.md) is recorded by the same statement, so a mark is one short write.
+// `email.sent` service event (docs/activity.md) is recorded by the same statement, so a mark is one short write.
 const MARK_SENT = `
 with sent as (
   update emails e set "status" = 'SENT', "sent_at" = s."at", "error" = null, "lease_id" = null, "updated_at" = now()
