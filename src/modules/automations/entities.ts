@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import { baseColumns } from '../../db/columns';
+import { baseColumns, insertedColumns } from '../../db/columns';
 import type { Definition, StepHistoryEntry, StepType } from '../../../workflows/automation/definition';
 import { EXECUTION_STATUSES, TRIGGER_TYPES, type TriggerConfig } from '../../../workflows/automation/definition';
 
@@ -42,11 +41,7 @@ export const AutomationTransition = defineEntity({
   name: 'AutomationTransition',
   tableName: 'automation_transitions',
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    ...insertedColumns,
     automationId: p.uuid(),
     fromStepId: p.uuid(),
     toStepId: p.uuid(),

@@ -1,15 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { insertedColumns } from '../../db/columns';
 
 export const Event = defineEntity({
   name: 'Event',
   tableName: 'events',
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => randomUUID()),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    ...insertedColumns,
     projectId: p.uuid(),
     contactId: p.uuid(),
     name: p.string(),
