@@ -42,7 +42,7 @@ async function seedEmails(em: EntityManager, projectId: string): Promise<void> {
     await em.execute(
       `insert into emails (id, created_at, updated_at, project_id, contact_id, to_address, from_address, subject, html, size_bytes,
          campaign_id, workflow_execution_id, workflow_step_id, source_type, status, sent_at, delivered_at, opened_at, clicked_at,
-         bounced_at, failed_at, next_attempt_at)
+         bounced_at, failed_at)
        select gen_random_uuid(), t, t, ?, c.id, c.email, 'news@bench.test', 'Bench ' || (i % 1000), '<p>x</p>', 500,
          case when kind = 'CAMPAIGN' then cp.id end,
          case when kind = 'WORKFLOW' then gen_random_uuid() end, case when kind = 'WORKFLOW' then gen_random_uuid() end,
@@ -54,8 +54,7 @@ async function seedEmails(em: EntityManager, projectId: string): Promise<void> {
          case when i % 100 >= 4 and i % 100 < 34 then t + interval '2 hours' end,
          case when i % 100 >= 4 and i % 100 < 12 then t + interval '3 hours' end,
          case when i % 100 = 3 then t + interval '5 minutes' end,
-         case when i % 100 < 3 then t + interval '1 minute' end,
-         t
+         case when i % 100 < 3 then t + interval '1 minute' end
        from generate_series(?::bigint, ?::bigint) i
        cross join lateral (select case when i % 20 < 14 then 'CAMPAIGN' when i % 20 < 19 then 'TRANSACTIONAL' else 'WORKFLOW' end as kind) k
        -- A campaign goes out within about an hour of its send time; the other mail spreads over the year.

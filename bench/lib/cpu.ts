@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 
 /**
  * CPU time spent by processes, from /proc (Linux): a figure that other load on the machine does not skew,
@@ -11,6 +11,8 @@ interface ProcStat {
   pid: number;
   ppid: number;
   cpuMs: number;
+  /** CPU of its children that ended and were waited for (a server's finished connection processes). */
+  reapedMs: number;
 }
 
 function stat(pid: number): ProcStat | null {
@@ -18,8 +20,9 @@ function stat(pid: number): ProcStat | null {
     const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name may hold spaces; the fields after its closing parenthesis do not.
     const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    const [utime, stime] = [Number(fields[11]), Number(fields[12])];
-    return { pid, ppid: Number(fields[1]), cpuMs: ((utime + stime) * 1000) / TICKS_PER_SECOND };
+    const [utime, stime, cutime, cstime] = [11, 12, 13, 14].map((i) => Number(fields[i]));
+    const ms = (ticks: number) => (ticks * 1000) / TICKS_PER_SECOND;
+    return { pid, ppid: Number(fields[1]), cpuMs: ms(utime! + stime!), reapedMs: ms(cutime! + cstime!) };
   } catch {
     return null;
   }
@@ -31,8 +34,7 @@ const allStats = () =>
     .map((name) => stat(Number(name)))
     .filter((s): s is ProcStat => s !== null);
 
-/** CPU milliseconds of a process and all its descendants so far. */
-export function treeCpuMs(rootPid: number): number {
+function tree(rootPid: number): ProcStat[] {
   const stats = allStats();
   const inTree = new Set([rootPid]);
   let grew = true;
@@ -45,7 +47,57 @@ export function treeCpuMs(rootPid: number): number {
       }
     }
   }
-  return stats.filter((s) => inTree.has(s.pid)).reduce((sum, s) => sum + s.cpuMs, 0);
+  return stats.filter((s) => inTree.has(s.pid));
+}
+
+/** CPU milliseconds of a process and all its descendants so far. */
+export function treeCpuMs(rootPid: number): number {
+  return tree(rootPid).reduce((sum, s) => sum + s.cpuMs, 0);
+}
+
+/**
+ * CPU milliseconds of a server and everything it ran so far, ended children included: PostgreSQL's backends
+ * come and go with their connections, and the postmaster reaps them.
+ */
+export function serverCpuMs(rootPid: number): number {
+  return tree(rootPid).reduce((sum, s) => sum + s.cpuMs + s.reapedMs, 0);
+}
+
+/** The process listening on a TCP port of this machine (IPv4 or IPv6), or null. */
+export function listenerPid(port: number): number | null {
+  const hex = port.toString(16).toUpperCase().padStart(4, '0');
+  const inodes = new Set<string>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text = '';
+    try {
+      text = readFileSync(table, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const cols = line.trim().split(/\s+/);
+      // Column 1 is local address:port, 3 the state (0A: LISTEN), 9 the socket's inode.
+      if (cols[1]?.endsWith(`:${hex}`) && cols[3] === '0A') inodes.add(cols[9]!);
+    }
+  }
+  if (inodes.size === 0) return null;
+  for (const name of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+    let fds: string[] = [];
+    try {
+      fds = readdirSync(`/proc/${name}/fd`);
+    } catch {
+      continue;
+    }
+    for (const fd of fds) {
+      try {
+        const target = readlinkSync(`/proc/${name}/fd/${fd}`);
+        if (target.startsWith('socket:[') && inodes.has(target.slice(8, -1))) return Number(name);
+      } catch {
+        // The descriptor closed meanwhile.
+      }
+    }
+  }
+  return null;
 }
 
 /** CPU milliseconds so far of each of these processes (absent ones count 0). */

@@ -114,7 +114,8 @@ describe('delivery', () => {
     expect(claimed.map((e) => e.id)).toContain(id);
     await pump();
     await new Promise((r) => setTimeout(r, 1_000));
-    expect(await emailRow(stack, id)).toMatchObject({ status: 'PENDING', attempts: 1 });
+    expect(await emailRow(stack, id)).toMatchObject({ status: 'PENDING' });
+    expect(await sql(stack, 'select attempts from email_queue where email_id = ?', [id])).toEqual([{ attempts: 1 }]);
     expect(stack.smtp.to(to)).toHaveLength(0);
     expect(await settled(stack, id)).toMatchObject({ status: 'SENT', attempts: 2 });
     expect(stack.smtp.to(to)).toHaveLength(1);

@@ -43,14 +43,16 @@ async function lease(id: string, { expired = false } = {}): Promise<string> {
   const leaseId = randomUUID();
   await sql(
     stack,
-    `update emails set lease_id = ?, attempts = attempts + 1, next_attempt_at = clock_timestamp() + ? * interval '1 second' where id = ?`,
+    `update email_queue set lease_id = ?, attempts = attempts + 1, due_at = clock_timestamp() + ? * interval '1 second' where email_id = ?`,
     [leaseId, expired ? -1 : 60, id],
   );
   return leaseId;
 }
 
+/** The email's hand-over mark while it is queued; undefined once it left the queue. */
 const handedOverAt = async (id: string) =>
-  (await sql<{ handed_over_at: string | null }>(stack, 'select handed_over_at from emails where id = ?', [id]))[0]!.handed_over_at;
+  (await sql<{ handed_over_at: string | null }>(stack, 'select handed_over_at from email_queue where email_id = ?', [id]))[0]
+    ?.handed_over_at;
 
 describe('hand-over', () => {
   it('writes the dot of an email this worker holds, under a mark that is committed', async () => {
@@ -81,11 +83,13 @@ describe('hand-over', () => {
   it('marks SENT, without sending it again, an email handed over by a worker that died before recording it', async () => {
     const { id, to } = await queued();
     await lease(id, { expired: true });
-    await sql(stack, `update emails set handed_over_at = clock_timestamp() - interval '5 seconds' where id = ?`, [id]);
+    await sql(stack, `update email_queue set handed_over_at = clock_timestamp() - interval '5 seconds' where email_id = ?`, [id]);
+    const mark = await handedOverAt(id);
     pumps.push(await startPump(stack.deps));
     const row = await settled(stack, id);
     expect(row).toMatchObject({ status: 'SENT', attempts: 1 });
-    expect(row.sent_at).toEqual(await handedOverAt(id));
+    expect(row.sent_at).toEqual(mark);
+    expect(await handedOverAt(id)).toBeUndefined();
     const events = await sql(stack, `select id from events where name = 'email.sent' and data->>'emailId' = ?`, [id]);
     expect(events).toHaveLength(1);
     await new Promise((r) => setTimeout(r, 500));
@@ -107,7 +111,7 @@ describe('hand-over', () => {
       stack.smtp.accept(to);
       expect(await settled(stack, id)).toMatchObject({ status: 'SENT' });
       expect(stack.smtp.to(to)).toHaveLength(1);
-      expect(await handedOverAt(id)).not.toBeNull();
+      expect(await handedOverAt(id)).toBeUndefined();
     } finally {
       stack.smtp.accept(to);
     }

@@ -44,6 +44,7 @@ async function campaignEmail(status: string, to = recipient()): Promise<{ campai
   const res = await send(stack, t.project, { to, from: t.from, subject: 'Spring', body: '<p>Hi</p>' }).expect(200);
   const id = res.body.data.emails[0].email as string;
   await sql(stack, `update emails set campaign_id = ?, source_type = 'CAMPAIGN' where id = ?`, [campaign.id, id]);
+  await sql(stack, `update email_queue set campaign_id = ?, source_type = 'CAMPAIGN', priority = 2 where email_id = ?`, [campaign.id, id]);
   return { campaignId: campaign.id, id, to };
 }
 
@@ -52,7 +53,7 @@ async function lease(id: string): Promise<string> {
   const leaseId = randomUUID();
   await sql(
     stack,
-    `update emails set lease_id = ?, attempts = attempts + 1, next_attempt_at = clock_timestamp() + interval '60 seconds' where id = ?`,
+    `update email_queue set lease_id = ?, attempts = attempts + 1, due_at = clock_timestamp() + interval '60 seconds' where email_id = ?`,
     [leaseId, id],
   );
   return leaseId;
@@ -60,7 +61,8 @@ async function lease(id: string): Promise<string> {
 
 const withdraw = (campaignId: string) => stack.deps.orm.em.fork().transactional((tx) => withdrawEmails(tx, { campaignId }));
 const handedOverAt = async (id: string) =>
-  (await sql<{ handed_over_at: string | null }>(stack, 'select handed_over_at from emails where id = ?', [id]))[0]?.handed_over_at ?? null;
+  (await sql<{ handed_over_at: string | null }>(stack, 'select handed_over_at from email_queue where email_id = ?', [id]))[0]?.handed_over_at ??
+  null;
 const exists = async (id: string) => (await sql(stack, 'select id from emails where id = ?', [id])).length === 1;
 
 describe('withdrawal', () => {

@@ -149,8 +149,8 @@ describe('POST /users/@me/projects/{id}/reset', () => {
     );
     await sql(
       stack,
-      `insert into emails (id, created_at, updated_at, project_id, contact_id, to_address, from_address, subject, html, size_bytes, source_type, next_attempt_at)
-       values (?, now(), now(), ?, ?, 'c@example.test', 'hi@example.test', 'Hi', '<p>Hi</p>', 100, 'TRANSACTIONAL', now() + interval '1 day')`,
+      `insert into emails (id, created_at, updated_at, project_id, contact_id, to_address, from_address, subject, html, size_bytes, source_type)
+       values (?, now(), now(), ?, ?, 'c@example.test', 'hi@example.test', 'Hi', '<p>Hi</p>', 100, 'TRANSACTIONAL')`,
       [randomUUID(), projectId, contact.id],
     );
     await sql(
@@ -205,6 +205,7 @@ describe('POST /users/@me/projects/{id}/reset', () => {
         idempotency_keys: 1,
         templates: 1,
         jobs: 0,
+        email_queue: 0,
         emails: 1,
         email_send_slots: 0,
         campaigns: 0,

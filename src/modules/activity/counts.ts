@@ -63,7 +63,7 @@ export async function countActivity(em: EntityManager, projectId: string, types:
   }
   if (types.includes('FAILED') && edges.length) {
     parts.push(
-      `select 'FAILED' as "key", count(*) as "n" from emails where "project_id" = ? and "status" = 'FAILED' and ${within('"failed_at"', edges)}`,
+      `select 'FAILED' as "key", count(*) as "n" from emails where "project_id" = ? and "status" = 'FAILED' and "failed_at" is not null and ${within('"failed_at"', edges)}`,
     );
     params.push(projectId, ...edgeParams(edges));
   }

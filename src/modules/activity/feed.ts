@@ -30,13 +30,13 @@ const FAILED_DATA = `jsonb_strip_nulls(jsonb_build_object('emailId', e."id", 'su
 
 /**
  * One arm per type, each the newest rows of that type after the cursor through its own index
- * (events by project, name and time, or by contact; failed emails by the partial index of migration 0024),
+ * (events by project, name and time, or by contact; failed emails by the partial index of migration 0032),
  * so that a page costs a few index reads per type however large the project is.
  */
 function arm(type: ActivityType, filter: FeedFilter, after: CursorPosition | undefined, projectId: string, params: unknown[]): string {
   const [table, at, where, data] =
     type === 'FAILED'
-      ? ['emails e', 'e."failed_at"', `e."project_id" = ? and e."status" = 'FAILED'`, FAILED_DATA]
+      ? ['emails e', 'e."failed_at"', `e."project_id" = ? and e."status" = 'FAILED' and e."failed_at" is not null`, FAILED_DATA]
       : ['events e', 'e."created_at"', `e."project_id" = ? and e."name" = '${EVENT_OF[type]}'`, 'e."data"'];
   params.push(projectId);
   const conditions = [where];

@@ -6,7 +6,7 @@ import { withdrawEmails } from './withdraw';
 /** Emails of the campaign not yet handed to SMTP (nor failed). */
 export async function pendingCampaignEmails(em: EntityManager, campaignId: string): Promise<number> {
   const [row] = await em.execute<Array<{ count: number }>>(
-    `select count(*)::int as count from emails where "campaign_id" = ? and "status" = 'PENDING'`,
+    `select count(*)::int as count from email_queue where "campaign_id" = ?`,
     [campaignId],
   );
   return row?.count ?? 0;

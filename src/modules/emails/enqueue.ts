@@ -5,6 +5,7 @@ import { notifyAfterCommit } from '../../db/commit-notifier';
 import { executePrepared } from '../../db/prepared';
 import { messageSize, type Mailbox, type OutgoingAttachment } from './compose';
 import { DELIVERY_CHANNEL } from './delivery/channel';
+import { QUEUE_PRIORITY } from './delivery/queue';
 import type { SourceType } from './entities';
 
 /**
@@ -92,13 +93,18 @@ const COLUMNS = [
 ];
 const NAMES = COLUMNS.map((c) => `"${c.split(' ')[0]}"`).join(', ');
 
-// Without a conflict target, DO NOTHING covers both producer keys; a draft that hit one is not returned.
+// Without a conflict target, DO NOTHING covers both producer keys; a draft that hit one is not returned. Each
+// email inserted enters the delivery queue (migration 0032) in the same statement.
 // Prepared (executePrepared): every producer runs it, /v1/send once per request.
 const INSERT = `
-insert into emails (${NAMES}, "created_at", "updated_at", "status", "next_attempt_at")
-select ${NAMES}, now(), now(), 'PENDING', now() from jsonb_to_recordset(?::jsonb) as r(${COLUMNS.join(', ')})
-on conflict do nothing
-returning "id"`;
+with inserted as (
+  insert into emails (${NAMES}, "created_at", "updated_at", "status")
+  select ${NAMES}, now(), now(), 'PENDING' from jsonb_to_recordset(?::jsonb) as r(${COLUMNS.join(', ')})
+  on conflict do nothing
+  returning "id", "project_id", "source_type", "campaign_id", "workflow_execution_id")
+insert into email_queue ("email_id", "project_id", "source_type", "priority", "campaign_id", "workflow_execution_id", "due_at")
+select "id", "project_id", "source_type", ${QUEUE_PRIORITY('"source_type"')}, "campaign_id", "workflow_execution_id", now() from inserted
+returning "email_id" as "id"`;
 
 const EXISTING = `
 select e."id", k."i" from jsonb_to_recordset(?::jsonb) as k("i" integer, "campaign_id" uuid, "contact_id" uuid, "execution_id" uuid, "step_id" uuid)

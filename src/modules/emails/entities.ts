@@ -46,10 +46,8 @@ export const Email = defineEntity({
     complainedAt: p.datetime().nullable(),
     failedAt: p.datetime().nullable(),
     error: p.text().nullable(),
+    /** Delivery attempts so far; written with each outcome (the queue counts them while the email waits). */
     attempts: p.integer(),
-    nextAttemptAt: p.datetime(),
-    leaseId: p.uuid().nullable(),
-    slotReserved: p.boolean(),
   },
 });
 export type Email = InferEntity<typeof Email>;

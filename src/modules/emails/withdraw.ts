@@ -19,11 +19,13 @@ export async function withdrawEmails(tx: EntityManager, producer: Producer): Pro
     'campaignId' in producer
       ? [`"campaign_id" = ?`, producer.campaignId]
       : [`"workflow_execution_id" = any(?::uuid[])`, `{${producer.executionIds.join(',')}}`];
-  // Rows locked in id order, as the pump's rounds lock theirs (delivery/guarded-rounds.ts): no deadlock.
+  // Queue rows locked in id order, as the pump's rounds lock theirs (delivery/guarded-rounds.ts), and before
+  // the emails, as the outcome marks lock them (delivery/outcomes.ts): no deadlock.
   const result = await tx.execute<{ affectedRows: number }>(
     `with doomed as materialized (
-       select "id" from emails where ${of} and "status" = 'PENDING' and "handed_over_at" is null order by "id" for update)
-     delete from emails e using doomed where e."id" = doomed."id"`,
+       select "email_id" from email_queue where ${of} and "handed_over_at" is null order by "email_id" for update),
+     dequeued as (delete from email_queue q using doomed where q."email_id" = doomed."email_id")
+     delete from emails e using doomed where e."id" = doomed."email_id"`,
     [key],
     'run',
   );
@@ -31,10 +33,10 @@ export async function withdrawEmails(tx: EntityManager, producer: Producer): Pro
 }
 
 /**
- * True for an email (alias `e`) whose campaign or execution was cancelled and that was not handed over: one
+ * True for a queued email (its email_queue row, alias `q`) whose campaign or execution was cancelled and that was not handed over: one
  * that came back to the queue after its withdrawal (a retry after the server refused its end), or that an
  * automation step enqueued as its execution was being cancelled. The pump withdraws these when it finds them.
  */
-export const withdrawnSql = (e: string) => `(${e}."handed_over_at" is null and (
-  exists (select 1 from campaigns c where c."id" = ${e}."campaign_id" and c."status" = 'CANCELLED')
-  or exists (select 1 from automation_executions x where x."id" = ${e}."workflow_execution_id" and x."status" = 'CANCELLED')))`;
+export const withdrawnSql = (q: string) => `(${q}."handed_over_at" is null and (
+  exists (select 1 from campaigns c where c."id" = ${q}."campaign_id" and c."status" = 'CANCELLED')
+  or exists (select 1 from automation_executions x where x."id" = ${q}."workflow_execution_id" and x."status" = 'CANCELLED')))`;

@@ -10,6 +10,7 @@
  */
 export const PROJECT_DATA_TABLES = [
   'events',
+  'email_queue',
   'emails',
   'email_send_slots',
   'automation_executions',

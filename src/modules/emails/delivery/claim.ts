@@ -5,6 +5,7 @@ import type { TrackingMode } from '../../projects/entities';
 import type { SourceType } from '../entities';
 import { withdrawnSql } from '../withdraw';
 import { markSent } from './outcomes';
+import { PRIORITIES } from './queue';
 import { planSends, type Candidate } from './throttle';
 
 /** A PENDING email this worker now holds under a lease, with what it takes to compose it. */
@@ -41,16 +42,14 @@ export interface ClaimResult {
   finished: number;
 }
 
-/** Transactional mail first, then automations, then campaigns (the generated "priority" column). */
-const PRIORITIES = [0, 1, 2];
-
 // Rows another worker holds are skipped; a row whose lease ran out is due again and can be taken over.
 const CANDIDATES = `
-select e."id", e."project_id", e."source_type", e."slot_reserved", coalesce(p."email_rate_per_second", ?) as "rate",
-  p."tracking_mode", e."handed_over_at", ${withdrawnSql('e')} as "withdrawn"
-from emails e join projects p on p."id" = e."project_id"
-where e."status" = 'PENDING' and e."priority" = ? and e."next_attempt_at" <= clock_timestamp()
-order by e."next_attempt_at" limit ? for update of e skip locked`;
+select q."email_id" as "id", q."project_id", q."source_type", q."slot_reserved", coalesce(p."email_rate_per_second", ?) as "rate",
+  p."tracking_mode", q."handed_over_at", ${withdrawnSql('q')} as "withdrawn",
+  not exists (select 1 from emails e where e."id" = q."email_id") as "orphaned"
+from email_queue q join projects p on p."id" = q."project_id"
+where q."priority" = ? and q."due_at" <= clock_timestamp()
+order by q."due_at" limit ? for update of q skip locked`;
 
 /**
  * Whether the email's contact had a permanent bounce or a complaint that no subscription came after. Checked
@@ -65,18 +64,27 @@ const SUPPRESSED = `exists (
 const IDS = `(select jsonb_array_elements_text(?::jsonb)::uuid)`;
 
 const LEASE = `
-update emails set "lease_id" = ?, "next_attempt_at" = clock_timestamp() + ? * interval '1 millisecond',
-  "attempts" = "attempts" + 1, "slot_reserved" = false, "updated_at" = now()
-where "id" in ${IDS}
-returning "id", "project_id", "created_at", "attempts", "to_address", "to_name", "from_address", "from_name", "reply_to",
-  "subject", "html", "text", "headers", "attachment_count", "size_bytes", "contact_id", "marketing",
-  emails."marketing" and ${SUPPRESSED} as "suppressed"`;
+with leased as (
+  update email_queue set "lease_id" = ?, "due_at" = clock_timestamp() + ? * interval '1 millisecond',
+    "attempts" = "attempts" + 1, "slot_reserved" = false
+  where "email_id" in ${IDS}
+  returning "email_id", "attempts")
+select emails."id", emails."project_id", emails."created_at", leased."attempts", "to_address", "to_name", "from_address", "from_name",
+  "reply_to", "subject", "html", "text", "headers", "attachment_count", "size_bytes", "contact_id", "marketing",
+  emails."marketing" and ${SUPPRESSED} as "suppressed"
+from leased join emails on emails."id" = leased."email_id"`;
 
-const WITHDRAW = `delete from emails where "id" in ${IDS}`;
+const WITHDRAW = `
+with doomed as (select jsonb_array_elements_text(?::jsonb)::uuid as "id"),
+dequeued as (delete from email_queue q using doomed where q."email_id" = doomed."id")
+delete from emails e using doomed where e."id" = doomed."id"`;
+
+/** Queue rows of emails deleted with their contact (the queue has no foreign key: migration 0032). */
+const DROP_ORPHANS = `delete from email_queue where "email_id" in ${IDS}`;
 
 const DEFER = `
-update emails e set "next_attempt_at" = clock_timestamp() + d."delay_ms" * interval '1 millisecond', "slot_reserved" = true
-from jsonb_to_recordset(?::jsonb) as d("id" uuid, "delay_ms" double precision) where e."id" = d."id"`;
+update email_queue q set "due_at" = clock_timestamp() + d."delay_ms" * interval '1 millisecond', "slot_reserved" = true
+from jsonb_to_recordset(?::jsonb) as d("id" uuid, "delay_ms" double precision) where q."email_id" = d."id"`;
 
 interface CandidateRow {
   id: string;
@@ -87,6 +95,7 @@ interface CandidateRow {
   tracking_mode: TrackingMode;
   handed_over_at: string | null;
   withdrawn: boolean;
+  orphaned: boolean;
 }
 
 interface LeasedRow {
@@ -151,12 +160,16 @@ export interface ClaimOptions {
  */
 export async function claimDue(em: EntityManager, options: ClaimOptions): Promise<ClaimResult> {
   return em.transactional(async (tx) => {
-    const rows: CandidateRow[] = [];
+    let rows: CandidateRow[] = [];
     for (const priority of PRIORITIES) {
       if (rows.length >= options.limit) break;
       rows.push(...(await tx.execute<CandidateRow[]>(CANDIDATES, [options.defaultRate, priority, options.limit - rows.length])));
     }
     if (rows.length === 0) return { seen: 0, claimed: [], finished: 0 };
+    const seen = rows.length;
+    const orphans = rows.filter((r) => r.orphaned);
+    if (orphans.length) await tx.execute(DROP_ORPHANS, [JSON.stringify(orphans.map((r) => r.id))]);
+    rows = rows.filter((r) => !r.orphaned);
     const finished = rows.filter((r) => r.handed_over_at !== null);
     if (finished.length)
       await markSent(
@@ -175,12 +188,12 @@ export async function claimDue(em: EntityManager, options: ClaimOptions): Promis
     }));
     const plan = await planSends(tx, candidates);
     if (plan.deferred.length) await tx.execute(DEFER, [JSON.stringify(plan.deferred)]);
-    if (plan.sendNow.length === 0) return { seen: rows.length, claimed: [], finished: finished.length };
+    if (plan.sendNow.length === 0) return { seen, claimed: [], finished: finished.length };
     const leaseId = randomUUID();
     const leased = await tx.execute<LeasedRow[]>(LEASE, [leaseId, options.leaseMs, JSON.stringify(plan.sendNow)]);
     // Sent in claim order: priority, then due time.
     const byId = new Map(leased.map((r) => [r.id, r]));
     const claimed = due.flatMap((r) => (byId.has(r.id) ? [toClaimed(leaseId, r, byId.get(r.id)!)] : []));
-    return { seen: rows.length, claimed, finished: finished.length };
+    return { seen, claimed, finished: finished.length };
   });
 }

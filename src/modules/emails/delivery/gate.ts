@@ -3,8 +3,8 @@ import { GuardedRounds } from './guarded-rounds';
 
 /**
  * The first step of sending: an SMTP transaction (MAIL FROM) begins only for an email this worker still
- * holds, PENDING and not handed over, under a KEY SHARE lock on its row held until the MAIL FROM is written
- * (GuardedRounds). A withdrawal (deleting the row: a cancelled campaign or execution, a deleted contact)
+ * holds, queued and not handed over, under a KEY SHARE lock on its queue row held until the MAIL FROM is written
+ * (GuardedRounds). A withdrawal (deleting the queue row: a cancelled campaign or execution, a deleted contact)
  * conflicts with that lock: it either waits for the round's COMMIT, by when the MAIL FROM has left and the
  * hand-over will refuse the dot, or it went first and the round no longer finds the row. So once a withdrawal
  * has committed, no transaction of its emails begins, whichever worker had claimed them. KEY SHARE leaves
@@ -17,9 +17,10 @@ export class TransactionGate extends GuardedRounds {
       logger,
       'SMTP transaction starts',
       (leases) => `
-      select e."id" from emails e join jsonb_to_recordset(${leases}::jsonb) as h("id" uuid, "lease_id" uuid) on e."id" = h."id"
-      where e."lease_id" = h."lease_id" and e."status" = 'PENDING' and e."handed_over_at" is null
-      order by e."id" for key share of e`,
+      select q."email_id" as "id" from email_queue q join jsonb_to_recordset(${leases}::jsonb) as h("id" uuid, "lease_id" uuid)
+        on q."email_id" = h."id"
+      where q."lease_id" = h."lease_id" and q."handed_over_at" is null
+      order by q."email_id" for key share of q`,
     );
   }
 }

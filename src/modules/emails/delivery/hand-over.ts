@@ -22,11 +22,13 @@ export class HandOver extends GuardedRounds {
       logger,
       'hand-over marks',
       (leases) => `
-      update emails e set "handed_over_at" = clock_timestamp()
-      from (select m."id" from emails m join jsonb_to_recordset(${leases}::jsonb) as h("id" uuid, "lease_id" uuid) on m."id" = h."id"
-        where m."lease_id" = h."lease_id" and m."status" = 'PENDING' order by m."id" for no key update of m) l
-      where e."id" = l."id"
-      returning e."id"`,
+      update email_queue q set "handed_over_at" = clock_timestamp()
+      from (select m."email_id" from email_queue m join jsonb_to_recordset(${leases}::jsonb) as h("id" uuid, "lease_id" uuid)
+          on m."email_id" = h."id"
+          join emails e on e."id" = m."email_id"
+        where m."lease_id" = h."lease_id" order by m."email_id" for no key update of m for key share of e) l
+      where q."email_id" = l."email_id"
+      returning q."email_id" as "id"`,
     );
   }
 }

@@ -3,10 +3,10 @@ import type { Logger } from '../../../logger';
 
 // Rows locked in id order, as a withdrawal locks them (../withdraw.ts): no deadlock.
 const RENEW = `
-update emails e set "next_attempt_at" = clock_timestamp() + ? * interval '1 millisecond'
-from (select m."id" from emails m join jsonb_to_recordset(?::jsonb) as h("id" uuid, "lease_id" uuid) on m."id" = h."id"
-  where m."lease_id" = h."lease_id" and m."status" = 'PENDING' order by m."id" for no key update of m) l
-where e."id" = l."id"`;
+update email_queue q set "due_at" = clock_timestamp() + ? * interval '1 millisecond'
+from (select m."email_id" from email_queue m join jsonb_to_recordset(?::jsonb) as h("id" uuid, "lease_id" uuid) on m."email_id" = h."id"
+  where m."lease_id" = h."lease_id" order by m."email_id" for no key update of m) l
+where q."email_id" = l."email_id"`;
 
 /**
  * Renews the leases of the emails this worker is sending, three times per lease, so that a lease runs out

@@ -10,12 +10,18 @@ export type Outcome =
   | { kind: 'retry'; id: string; leaseId: string; delayMs: number; error: string }
   | { kind: 'failed'; id: string; leaseId: string; error: string };
 
+// Every mark takes the email out of the queue, or puts it back with its next due time, and writes the email's
+// row once: its outcome (and its attempts). Queue rows are locked before the emails, as the withdrawal does.
+
 // SENT applies whoever holds the lease now: the server accepted the message, whatever else is under way. The
 // `email.sent` service event (docs/activity.md) is recorded by the same statement, so a mark is one short write.
 const MARK_SENT = `
-with sent as (
-  update emails e set "status" = 'SENT', "sent_at" = s."at", "error" = null, "lease_id" = null, "updated_at" = now()
-  from jsonb_to_recordset(?::jsonb) as s("id" uuid, "at" timestamptz)
+with s as (select * from jsonb_to_recordset(?::jsonb) as s("id" uuid, "at" timestamptz)),
+dequeued as (delete from email_queue q using s where q."email_id" = s."id" returning q."email_id", q."attempts"),
+sent as (
+  update emails e set "status" = 'SENT', "sent_at" = s."at", "error" = null, "attempts" = coalesce(d."attempts", e."attempts"),
+    "updated_at" = now()
+  from s left join dequeued d on d."email_id" = s."id"
   where e."id" = s."id" and e."status" = 'PENDING'
   returning ${emailEventColumns('e')})
 ${INSERT_EVENTS}
@@ -25,23 +31,29 @@ from sent where "contact_id" is not null`;
 // Only the current lease holder may reschedule or fail an email: a worker whose lease ran out may not undo
 // the outcome of the worker that took the email over.
 const MARK_RETRY = `
-update emails e set "next_attempt_at" = clock_timestamp() + r."delay_ms" * interval '1 millisecond', "error" = r."error",
-  "lease_id" = null, "handed_over_at" = null, "updated_at" = now()
-from jsonb_to_recordset(?::jsonb) as r("id" uuid, "lease_id" uuid, "delay_ms" double precision, "error" text)
-where e."id" = r."id" and e."lease_id" = r."lease_id" and e."status" = 'PENDING'`;
+with r as (select * from jsonb_to_recordset(?::jsonb) as r("id" uuid, "lease_id" uuid, "delay_ms" double precision, "error" text)),
+requeued as (
+  update email_queue q set "due_at" = clock_timestamp() + r."delay_ms" * interval '1 millisecond', "lease_id" = null, "handed_over_at" = null
+  from r where q."email_id" = r."id" and q."lease_id" = r."lease_id"
+  returning q."email_id", q."attempts", r."error")
+update emails e set "error" = q."error", "attempts" = q."attempts", "updated_at" = now()
+from requeued q where e."id" = q."email_id"`;
 
 const MARK_FAILED = `
-update emails e set "status" = 'FAILED', "failed_at" = clock_timestamp(), "error" = f."error", "lease_id" = null, "updated_at" = now()
-from jsonb_to_recordset(?::jsonb) as f("id" uuid, "lease_id" uuid, "error" text)
-where e."id" = f."id" and e."lease_id" = f."lease_id" and e."status" = 'PENDING'`;
+with f as (select * from jsonb_to_recordset(?::jsonb) as f("id" uuid, "lease_id" uuid, "error" text)),
+dequeued as (
+  delete from email_queue q using f where q."email_id" = f."id" and q."lease_id" = f."lease_id"
+  returning q."email_id", q."attempts", f."error")
+update emails e set "status" = 'FAILED', "failed_at" = clock_timestamp(), "error" = d."error", "attempts" = d."attempts", "updated_at" = now()
+from dequeued d where e."id" = d."email_id" and e."status" = 'PENDING'`;
 
-// Retries and failures are of emails a withdrawal may be deleting: their rows are locked first, in id order
-// as the withdrawal locks them (../withdraw.ts), so that the two never deadlock. (SENT marks are of emails
-// handed over, which a withdrawal leaves alone.)
-const LOCK_IN_ORDER = `select 1 from emails where "id" = any(?::uuid[]) order by "id" for no key update`;
+// Retries and failures are of emails a withdrawal may be deleting: their queue rows are locked first, in id
+// order as the withdrawal locks them (../withdraw.ts), so that the two never deadlock. (SENT marks are of
+// emails handed over, which a withdrawal leaves alone.)
+const LOCK_IN_ORDER = `select 1 from email_queue where "email_id" = any(?::uuid[]) order by "email_id" for no key update`;
 
 const RETRY_WRITE_MS = 1_000;
-const WRITERS = 3;
+const WRITERS = 1;
 
 /**
  * Writes delivery outcomes with group commit: an outcome is written by the next transaction to start, which

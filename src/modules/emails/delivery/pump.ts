@@ -53,8 +53,7 @@ const SUPPRESSED = 'Suppressed: the recipient bounced permanently or complained,
 const NEXT_DUE = `
 select (extract(epoch from min(n."at") - clock_timestamp()) * 1000)::float8 as ms
 from (values (0), (1), (2)) as p("priority")
-cross join lateral (select "next_attempt_at" as "at" from emails
-  where "status" = 'PENDING' and "priority" = p."priority" order by "next_attempt_at" limit 1) n`;
+cross join lateral (select "due_at" as "at" from email_queue where "priority" = p."priority" order by "due_at" limit 1) n`;
 
 interface AttachmentRow {
   filename: string;

@@ -1,0 +1,112 @@
+import { readFileSync } from 'node:fs';
+import { listenerPid, serverCpuMs, treeCpuMs } from './cpu';
+
+/** CPU milliseconds so far of the PostgreSQL backends connected now, by application_name. */
+export async function backendCpuByApplication(query: (sql: string) => Promise<Array<{ pid: number; application: string }>>) {
+  const rows = await query(`select pid, coalesce(nullif(application_name, ''), backend_type) as application from pg_stat_activity`);
+  const by = new Map<string, number>();
+  for (const { pid, application } of rows) by.set(application, (by.get(application) ?? 0) + treeCpuMs(pid));
+  return by;
+}
+
+/** The processes of the platform a sending benchmark measures; the SMTP sink is not among them. */
+export interface PlatformProcesses {
+  workers: () => number[];
+  databaseUrl: string;
+  temporalAddress: string;
+}
+
+interface Reading {
+  workers: number;
+  postgres: number;
+  temporal: number;
+}
+
+function portOf(address: string): number {
+  return Number(new URL(address.includes('://') ? address : `tcp://${address}`).port);
+}
+
+function rssMb(pid: number): number {
+  try {
+    const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('VmRSS:'));
+    return line ? Number(line.split(/\s+/)[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+function descendants(rootPid: number): number[] {
+  const children = (pid: number): number[] => {
+    try {
+      return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    } catch {
+      return [];
+    }
+  };
+  const all = [rootPid];
+  for (let i = 0; i < all.length; i++) all.push(...children(all[i]!));
+  return all;
+}
+
+/**
+ * CPU and peak memory of the platform's processes over a run: the worker processes (the sum over those that
+ * ran), the PostgreSQL server (every backend, ended ones included) and the Temporal server. CPU per email is
+ * the figure to compare across runs on a busy machine; the rate depends on what else runs.
+ */
+export class PlatformUsage {
+  private readonly postgresPid: number | null;
+  private readonly temporalPid: number | null;
+  private start: Reading = { workers: 0, postgres: 0, temporal: 0 };
+  private readonly workerStart = new Map<number, number>();
+  private readonly workerLast = new Map<number, number>();
+  private readonly peakMb = { worker: 0, postgres: 0, temporal: 0 };
+  private sampler: NodeJS.Timeout | undefined;
+
+  constructor(private readonly processes: PlatformProcesses) {
+    this.postgresPid = listenerPid(portOf(processes.databaseUrl));
+    this.temporalPid = listenerPid(portOf(processes.temporalAddress));
+  }
+
+  begin(): void {
+    this.workerStart.clear();
+    this.workerLast.clear();
+    // Workers running now count from here; any started later, from their beginning.
+    for (const pid of this.processes.workers()) this.workerStart.set(pid, treeCpuMs(pid));
+    this.start = this.read();
+    this.sampler = setInterval(() => this.sample(), 250);
+  }
+
+  /** Milliseconds of CPU since `begin`, per part, and the peak resident memory of one process of each. */
+  end(): { cpuMs: Reading; peakMb: { worker: number; postgres: number; temporal: number } } {
+    clearInterval(this.sampler);
+    const now = this.read();
+    return {
+      cpuMs: { workers: now.workers - this.start.workers, postgres: now.postgres - this.start.postgres, temporal: now.temporal - this.start.temporal },
+      peakMb: { ...this.peakMb },
+    };
+  }
+
+  private sample(): void {
+    this.read();
+    for (const pid of this.processes.workers()) this.peakMb.worker = Math.max(this.peakMb.worker, rssMb(pid));
+    if (this.postgresPid) for (const pid of descendants(this.postgresPid)) this.peakMb.postgres = Math.max(this.peakMb.postgres, rssMb(pid));
+    if (this.temporalPid) this.peakMb.temporal = Math.max(this.peakMb.temporal, rssMb(this.temporalPid));
+  }
+
+  /** Workers count from the first time they were seen; a worker killed keeps its last reading. */
+  private read(): Reading {
+    for (const pid of this.processes.workers()) {
+      const ms = treeCpuMs(pid);
+      if (!this.workerStart.has(pid)) this.workerStart.set(pid, 0);
+      if (ms > 0) this.workerLast.set(pid, ms);
+    }
+    const workers = [...this.workerLast].reduce((sum, [pid, ms]) => sum + ms - (this.workerStart.get(pid) ?? 0), 0);
+    return {
+      workers,
+      postgres: this.postgresPid ? serverCpuMs(this.postgresPid) : 0,
+      temporal: this.temporalPid ? serverCpuMs(this.temporalPid) : 0,
+    };
+  }
+}
