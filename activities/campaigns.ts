@@ -1,11 +1,11 @@
-import { ApplicationFailure, Context } from '@temporalio/activity';
+import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activity';
 import type { Deps } from '../src/deps';
 import { FilterError } from '../src/modules/filters/errors';
+import { CampaignDrainWatch } from '../src/modules/campaigns/drain-watch';
 import { beginSend, enqueueBatch, finishSend, pendingOfSend, snapshotBatch, type SendRef } from '../src/modules/campaigns/send-run';
 import { PROGRESS_INTERVAL_MS } from '../workflows/campaigns/ids';
 
 const HEARTBEAT_MS = 1_000;
-const POLL_MS = 500;
 /** An unchanged queue (SMTP down, retries backing off) is reported this often, so the wait never outlives its timeout. */
 const MAX_WAIT_MS = 60_000;
 
@@ -28,6 +28,7 @@ async function step<T>(work: () => Promise<T>): Promise<T> {
 }
 
 export function createCampaignActivities(deps: Deps) {
+  const drains = new CampaignDrainWatch(deps.config.DATABASE_URL, deps.logger);
   return {
     beginCampaignSend: (ref: SendRef) => step(() => beginSend(deps.orm.em.fork(), ref)),
 
@@ -38,19 +39,23 @@ export function createCampaignActivities(deps: Deps) {
       step(() => enqueueBatch(deps.orm.em.fork(), deps, input, input)),
 
     /**
-     * Waits, polling the queue, until none of the send's emails is pending, or `PROGRESS_INTERVAL_MS` passed
-     * with a change to report, or `MAX_WAIT_MS` passed; null when the send is no longer under way.
+     * Waits until none of the send's emails is pending, or `PROGRESS_INTERVAL_MS` passed with a change to
+     * report, or `MAX_WAIT_MS` passed; null when the send is no longer under way. The queue is counted when
+     * the outcome that took its last email notifies (CampaignDrainWatch), and every `PROGRESS_INTERVAL_MS`
+     * for the progress it reports.
      */
     async awaitCampaignDelivery(input: SendRef & { pending: number }): Promise<{ pending: number } | null> {
       const context = Context.current();
       const started = Date.now();
       for (;;) {
+        const drained = drains.next(input.campaignId, PROGRESS_INTERVAL_MS, context.cancelled);
         const pending = await pendingOfSend(deps.orm.em.fork(), input);
         if (pending === null) return null;
         const waited = Date.now() - started;
         if (pending === 0 || (pending !== input.pending && waited >= PROGRESS_INTERVAL_MS) || waited >= MAX_WAIT_MS) return { pending };
         context.heartbeat();
-        await context.sleep(POLL_MS);
+        await drained;
+        if (context.cancellationSignal.aborted) throw new CancelledFailure('the campaign send was cancelled');
       }
     },
 

@@ -2,8 +2,9 @@ import { Client } from 'pg';
 import type { Logger } from '../logger';
 
 /**
- * A dedicated connection that LISTENs on a channel and calls `onNotify` for each notification. It
- * reconnects when the connection drops; callers keep a slow poll for what arrives meanwhile.
+ * A dedicated connection that LISTENs on a channel and calls `onNotify` for each notification, with its
+ * payload. It reconnects when the connection drops, and then calls `onNotify` without a payload: anything may
+ * have been notified meanwhile. Callers keep a slow poll for what a lost connection missed.
  */
 export class NotificationListener {
   private client: Client | null = null;
@@ -13,7 +14,7 @@ export class NotificationListener {
   constructor(
     private readonly databaseUrl: string,
     private readonly channel: string,
-    private readonly onNotify: () => void,
+    private readonly onNotify: (payload?: string) => void,
     private readonly logger: Logger,
   ) {}
 
@@ -24,7 +25,7 @@ export class NotificationListener {
 
   private async connect(): Promise<void> {
     const client = new Client({ connectionString: this.databaseUrl });
-    client.on('notification', () => this.onNotify());
+    client.on('notification', (message) => this.onNotify(message.payload ?? ''));
     client.on('error', (err) => {
       this.logger.warn({ err, channel: this.channel }, 'notification connection lost; reconnecting');
       this.reconnectSoon(client);

@@ -13,6 +13,7 @@ export interface ClaimedEmail {
   id: string;
   leaseId: string;
   projectId: string;
+  campaignId: string | null;
   createdAt: Date;
   /** Attempts so far, this one included. */
   attempts: number;
@@ -44,7 +45,7 @@ export interface ClaimResult {
 
 // Rows another worker holds are skipped; a row whose lease ran out is due again and can be taken over.
 const CANDIDATES = `
-select q."email_id" as "id", q."project_id", q."source_type", q."slot_reserved", coalesce(p."email_rate_per_second", ?) as "rate",
+select q."email_id" as "id", q."project_id", q."campaign_id", q."source_type", q."slot_reserved", coalesce(p."email_rate_per_second", ?) as "rate",
   p."tracking_mode", q."handed_over_at", ${withdrawnSql('q')} as "withdrawn",
   not exists (select 1 from emails e where e."id" = q."email_id") as "orphaned"
 from email_queue q join projects p on p."id" = q."project_id"
@@ -69,7 +70,7 @@ with leased as (
     "attempts" = "attempts" + 1, "slot_reserved" = false
   where "email_id" in ${IDS}
   returning "email_id", "attempts")
-select emails."id", emails."project_id", emails."created_at", leased."attempts", "to_address", "to_name", "from_address", "from_name",
+select emails."id", emails."project_id", emails."campaign_id", emails."created_at", leased."attempts", "to_address", "to_name", "from_address", "from_name",
   "reply_to", "subject", "html", "text", "headers", "attachment_count", "size_bytes", "contact_id", "marketing",
   emails."marketing" and ${SUPPRESSED} as "suppressed"
 from leased join emails on emails."id" = leased."email_id"`;
@@ -89,6 +90,7 @@ from jsonb_to_recordset(?::jsonb) as d("id" uuid, "delay_ms" double precision) w
 interface CandidateRow {
   id: string;
   project_id: string;
+  campaign_id: string | null;
   source_type: SourceType;
   slot_reserved: boolean;
   rate: number;
@@ -101,6 +103,7 @@ interface CandidateRow {
 interface LeasedRow {
   id: string;
   project_id: string;
+  campaign_id: string | null;
   created_at: string;
   attempts: number;
   to_address: string;
@@ -123,6 +126,7 @@ const toClaimed = (leaseId: string, candidate: CandidateRow, r: LeasedRow): Clai
   id: r.id,
   leaseId,
   projectId: r.project_id,
+  campaignId: r.campaign_id,
   createdAt: new Date(r.created_at),
   attempts: r.attempts,
   toAddress: r.to_address,
@@ -174,7 +178,7 @@ export async function claimDue(em: EntityManager, options: ClaimOptions): Promis
     if (finished.length)
       await markSent(
         tx,
-        finished.map((r) => ({ id: r.id, at: r.handed_over_at! })),
+        finished.map((r) => ({ id: r.id, campaignId: r.campaign_id, at: r.handed_over_at! })),
       );
     const withdrawn = rows.filter((r) => r.withdrawn);
     if (withdrawn.length) await tx.execute(WITHDRAW, [JSON.stringify(withdrawn.map((r) => r.id))]);

@@ -2,13 +2,14 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../../db/orm';
 import type { Logger } from '../../../logger';
 import { INSERT_EVENTS, eventsRecorded } from '../../outbox/record';
+import { notifyDrained } from '../campaign-queue';
 import { emailEventColumns, emailEventDataSql } from '../email-events';
 
 /** How one delivery attempt ended. */
 export type Outcome =
-  | { kind: 'sent'; id: string; at: Date }
+  | { kind: 'sent'; id: string; campaignId: string | null; at: Date }
   | { kind: 'retry'; id: string; leaseId: string; delayMs: number; error: string }
-  | { kind: 'failed'; id: string; leaseId: string; error: string };
+  | { kind: 'failed'; id: string; campaignId: string | null; leaseId: string; error: string };
 
 // Every mark takes the email out of the queue, or puts it back with its next due time, and writes the email's
 // row once: its outcome (and its attempts). Queue rows are locked before the emails, as the withdrawal does.
@@ -110,20 +111,34 @@ export class OutcomeWriter {
   }
 }
 
-/** Marks PENDING emails SENT at the given times, with their `email.sent` events; notifies the outbox at commit. */
-export async function markSent(tx: EntityManager, sent: Array<{ id: string; at: string }>): Promise<void> {
-  await tx.execute(MARK_SENT, [JSON.stringify(sent)]);
+/**
+ * Marks PENDING emails SENT at the given times, with their `email.sent` events; notifies the outbox, and the
+ * sends of campaigns that have nothing left in the queue, at commit.
+ */
+export async function markSent(tx: EntityManager, sent: Array<{ id: string; campaignId: string | null; at: string }>): Promise<void> {
+  await tx.execute(MARK_SENT, [JSON.stringify(sent.map(({ id, at }) => ({ id, at })))]);
   eventsRecorded(tx);
+  await notifyDrained(
+    tx,
+    sent.map((s) => s.campaignId),
+  );
 }
 
 async function write(tx: EntityManager, batch: Outcome[]): Promise<void> {
-  const sent = batch.flatMap((o) => (o.kind === 'sent' ? [{ id: o.id, at: o.at.toISOString() }] : []));
+  const sent = batch.flatMap((o) => (o.kind === 'sent' ? [{ id: o.id, campaignId: o.campaignId, at: o.at.toISOString() }] : []));
   const retries = batch.flatMap((o) =>
     o.kind === 'retry' ? [{ id: o.id, lease_id: o.leaseId, delay_ms: o.delayMs, error: o.error }] : [],
   );
-  const failures = batch.flatMap((o) => (o.kind === 'failed' ? [{ id: o.id, lease_id: o.leaseId, error: o.error }] : []));
+  const failed = batch.flatMap((o) => (o.kind === 'failed' ? [o] : []));
+  const failures = failed.map((o) => ({ id: o.id, lease_id: o.leaseId, error: o.error }));
   if (sent.length) await markSent(tx, sent);
   if (retries.length + failures.length > 1) await tx.execute(LOCK_IN_ORDER, [`{${[...retries, ...failures].map((o) => o.id).join(',')}}`]);
   if (retries.length) await tx.execute(MARK_RETRY, [JSON.stringify(retries)]);
-  if (failures.length) await tx.execute(MARK_FAILED, [JSON.stringify(failures)]);
+  if (failures.length) {
+    await tx.execute(MARK_FAILED, [JSON.stringify(failures)]);
+    await notifyDrained(
+      tx,
+      failed.map((o) => o.campaignId),
+    );
+  }
 }

@@ -171,13 +171,14 @@ export class DeliveryPump {
   /** The attempt's outcome; null when the email stopped being this worker's to send, which leaves nothing to record. */
   private async attempt(email: ClaimedEmail): Promise<Outcome | null> {
     if (email.suppressed) {
-      return { kind: 'failed', id: email.id, leaseId: email.leaseId, error: SUPPRESSED };
+      return { kind: 'failed', id: email.id, campaignId: email.campaignId, leaseId: email.leaseId, error: SUPPRESSED };
     }
     const dkim = await this.keys.get(email.projectId, email.fromAddress);
     if (!dkim) {
       return {
         kind: 'failed',
         id: email.id,
+        campaignId: email.campaignId,
         leaseId: email.leaseId,
         error: 'The sender domain was removed from the project before the email was sent',
       };
@@ -212,7 +213,7 @@ export class DeliveryPump {
       });
       if (!handed) return null;
       await verdict;
-      return { kind: 'sent', id: email.id, at: new Date() };
+      return { kind: 'sent', id: email.id, campaignId: email.campaignId, at: new Date() };
     } catch (err) {
       return this.refused(email, err);
     } finally {
@@ -223,7 +224,7 @@ export class DeliveryPump {
 
   private refused(email: ClaimedEmail, err: unknown): Outcome {
     const failure = classifySmtpFailure(err);
-    if (failure.permanent) return { kind: 'failed', id: email.id, leaseId: email.leaseId, error: failure.reason };
+    if (failure.permanent) return { kind: 'failed', id: email.id, campaignId: email.campaignId, leaseId: email.leaseId, error: failure.reason };
     this.logger.warn({ emailId: email.id, attempts: email.attempts, reason: failure.reason }, 'SMTP hand-off failed; will retry');
     return this.transient(email, failure.reason);
   }
@@ -232,7 +233,13 @@ export class DeliveryPump {
   private transient(email: ClaimedEmail, reason: string): Outcome {
     const delayMs = backoffMs(email.attempts - 1, this.options.retryBaseMs, this.options.retryMaxMs);
     if (Date.now() + delayMs - email.createdAt.getTime() > this.options.giveUpAfterMs) {
-      return { kind: 'failed', id: email.id, leaseId: email.leaseId, error: `Gave up after ${email.attempts} attempts: ${reason}` };
+      return {
+        kind: 'failed',
+        id: email.id,
+        campaignId: email.campaignId,
+        leaseId: email.leaseId,
+        error: `Gave up after ${email.attempts} attempts: ${reason}`,
+      };
     }
     return { kind: 'retry', id: email.id, leaseId: email.leaseId, delayMs, error: reason };
   }
