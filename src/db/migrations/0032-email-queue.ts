@@ -31,6 +31,9 @@ create table "email_queue" (
   "handed_over_at" timestamptz null,
   "slot_reserved" boolean not null default false);
 create index "email_queue_due_index" on "email_queue" ("priority", "due_at");
+-- A queue's rows come and go: vacuumed after every few thousand, so that claims do not walk dead index entries.
+alter table "email_queue" set (autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 5000, autovacuum_vacuum_cost_delay = 0,
+  autovacuum_analyze_scale_factor = 0, autovacuum_analyze_threshold = 5000);
 create index "email_queue_campaign_index" on "email_queue" ("campaign_id") where "campaign_id" is not null;
 create index "email_queue_execution_index" on "email_queue" ("workflow_execution_id") where "workflow_execution_id" is not null;
 

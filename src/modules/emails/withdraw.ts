@@ -33,10 +33,18 @@ export async function withdrawEmails(tx: EntityManager, producer: Producer): Pro
 }
 
 /**
- * True for a queued email (its email_queue row, alias `q`) whose campaign or execution was cancelled and that was not handed over: one
- * that came back to the queue after its withdrawal (a retry after the server refused its end), or that an
- * automation step enqueued as its execution was being cancelled. The pump withdraws these when it finds them.
+ * The campaign (alias `c`) and automation execution (alias `x`) that produced a queued email (its email_queue
+ * row, alias `q`), as left joins, for withdrawnSql.
  */
-export const withdrawnSql = (q: string) => `(${q}."handed_over_at" is null and (
-  exists (select 1 from campaigns c where c."id" = ${q}."campaign_id" and c."status" = 'CANCELLED')
-  or exists (select 1 from automation_executions x where x."id" = ${q}."workflow_execution_id" and x."status" = 'CANCELLED')))`;
+export const producersOf = (q: string, c: string, x: string) => `
+left join campaigns ${c} on ${c}."id" = ${q}."campaign_id"
+left join automation_executions ${x} on ${x}."id" = ${q}."workflow_execution_id"`;
+
+/**
+ * True for a queued email whose campaign or execution (joined by producersOf) was cancelled and that was not
+ * handed over: one that came back to the queue after its withdrawal (a retry after the server refused its
+ * end), or that an automation step enqueued as its execution was being cancelled. The pump withdraws these
+ * when it finds them.
+ */
+export const withdrawnSql = (q: string, c: string, x: string) =>
+  `(${q}."handed_over_at" is null and (${c}."status" = 'CANCELLED' or ${x}."status" = 'CANCELLED')) is true`;

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { boundedEmailRate } from '../../projects/email-rate';
 import type { TrackingMode } from '../../projects/entities';
 import type { SourceType } from '../entities';
-import { withdrawnSql } from '../withdraw';
+import { producersOf, withdrawnSql } from '../withdraw';
 import { markSent } from './outcomes';
 import { PRIORITIES } from './queue';
 import { planSends, type Candidate } from './throttle';
@@ -43,24 +43,32 @@ export interface ClaimResult {
   finished: number;
 }
 
-// Rows another worker holds are skipped; a row whose lease ran out is due again and can be taken over.
+// Rows another worker holds are skipped; a row whose lease ran out is due again and can be taken over. The
+// lookups are joins, probed per row: as EXISTS subqueries the planner hashed them, reading all of emails'
+// primary key on every claim.
 const CANDIDATES = `
-select q."email_id" as "id", q."project_id", q."campaign_id", q."source_type", q."slot_reserved", coalesce(p."email_rate_per_second", ?) as "rate",
-  p."tracking_mode", q."handed_over_at", ${withdrawnSql('q')} as "withdrawn",
-  not exists (select 1 from emails e where e."id" = q."email_id") as "orphaned"
+select q."email_id" as "id", q."project_id", q."campaign_id", q."source_type", q."slot_reserved",
+  coalesce(p."email_rate_per_second", ?) as "rate", p."tracking_mode", q."handed_over_at",
+  ${withdrawnSql('q', 'c', 'x')} as "withdrawn", e."id" is null as "orphaned"
 from email_queue q join projects p on p."id" = q."project_id"
+left join emails e on e."id" = q."email_id"
+${producersOf('q', 'c', 'x')}
 where q."priority" = ? and q."due_at" <= clock_timestamp()
 order by q."due_at" limit ? for update of q skip locked`;
 
 /**
  * Whether the email's contact had a permanent bounce or a complaint that no subscription came after. Checked
  * when the email is leased, so marketing queued before the bounce stops too; a contact who subscribes again
- * is no longer suppressed.
+ * is no longer suppressed. A lateral join with a limit, probing the contact's events through their index for
+ * each email: as an EXISTS in the select list the planner hashed it, reading every project's bounces and
+ * complaints on every claim.
  */
-const SUPPRESSED = `exists (
-  select 1 from events b where b."contact_id" = emails."contact_id"
-    and (b."name" = 'email.complaint' or (b."name" = 'email.bounce' and b."data"->>'bounceType' = 'Permanent'))
-    and not exists (select 1 from events s where s."contact_id" = b."contact_id" and s."name" = 'contact.subscribed' and s."created_at" > b."created_at"))`;
+const SUPPRESSION = `
+left join lateral (select 1 as "hit" from events b
+  where emails."marketing" and b."contact_id" = emails."contact_id" and b."name" in ('email.complaint', 'email.bounce')
+    and (b."name" = 'email.complaint' or b."data"->>'bounceType' = 'Permanent')
+    and not exists (select 1 from events s where s."contact_id" = b."contact_id" and s."name" = 'contact.subscribed' and s."created_at" > b."created_at")
+  limit 1) suppression on true`;
 
 const IDS = `(select jsonb_array_elements_text(?::jsonb)::uuid)`;
 
@@ -72,8 +80,9 @@ with leased as (
   returning "email_id", "attempts")
 select emails."id", emails."project_id", emails."campaign_id", emails."created_at", leased."attempts", "to_address", "to_name", "from_address", "from_name",
   "reply_to", "subject", "html", "text", "headers", "attachment_count", "size_bytes", "contact_id", "marketing",
-  emails."marketing" and ${SUPPRESSED} as "suppressed"
-from leased join emails on emails."id" = leased."email_id"`;
+  suppression."hit" is not null as "suppressed"
+from leased join emails on emails."id" = leased."email_id"
+${SUPPRESSION}`;
 
 const WITHDRAW = `
 with doomed as (select jsonb_array_elements_text(?::jsonb)::uuid as "id"),
