@@ -56,7 +56,13 @@ async function main(): Promise<void> {
   await new Promise((resolve) => server.once('listening', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const bundle = await bundleWorkflows();
-  const workerSettings = { ...bench.env, ...workerEnv(bench.config, taskQueue), WORKER_WORKFLOW_BUNDLE: bundle, WORKER_LEASE_MS: '30000', PGAPPNAME: 'postwire worker' };
+  const workerSettings = {
+    ...bench.env,
+    ...workerEnv(bench.config, taskQueue),
+    WORKER_WORKFLOW_BUNDLE: bundle,
+    WORKER_LEASE_MS: '30000',
+    PGAPPNAME: 'postwire worker',
+  };
   const workers: WorkerProcess[] = [];
   const api = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${base}${path}`, {

@@ -83,7 +83,11 @@ export class PlatformUsage {
     clearInterval(this.sampler);
     const now = this.read();
     return {
-      cpuMs: { workers: now.workers - this.start.workers, postgres: now.postgres - this.start.postgres, temporal: now.temporal - this.start.temporal },
+      cpuMs: {
+        workers: now.workers - this.start.workers,
+        postgres: now.postgres - this.start.postgres,
+        temporal: now.temporal - this.start.temporal,
+      },
       peakMb: { ...this.peakMb },
     };
   }
@@ -91,7 +95,8 @@ export class PlatformUsage {
   private sample(): void {
     this.read();
     for (const pid of this.processes.workers()) this.peakMb.worker = Math.max(this.peakMb.worker, rssMb(pid));
-    if (this.postgresPid) for (const pid of descendants(this.postgresPid)) this.peakMb.postgres = Math.max(this.peakMb.postgres, rssMb(pid));
+    if (this.postgresPid)
+      for (const pid of descendants(this.postgresPid)) this.peakMb.postgres = Math.max(this.peakMb.postgres, rssMb(pid));
     if (this.temporalPid) this.peakMb.temporal = Math.max(this.peakMb.temporal, rssMb(this.temporalPid));
   }
 

@@ -1,5 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { startStack, type TestStack } from '../helpers/stack';
+import { rollupsAndRows } from '../helpers/rollups';
 import { sql } from '../helpers/seed';
 import { waitFor } from '../helpers/wait';
 import { bundleWorkflows, startWorkerProcess, workerEnv, type WorkerProcess } from '../helpers/worker-processes';
@@ -82,5 +83,12 @@ describe('a worker killed mid-send (dev server, worker processes)', () => {
     expect([...perRecipient.values()].every((n) => n === 1)).toBe(true);
     const messageIds = new Set(campaignMail().map((m) => /^Message-ID:\s*(\S+)/im.exec(m.raw)?.[1]));
     expect(messageIds.size).toBe(total);
+    // The counters the killed worker's batches wrote, and those its successor wrote for the emails it found
+    // handed over, add up to the rows: one SENT and one email.sent event per recipient.
+    const { rollups, rows, sentEvents } = await rollupsAndRows(stack, t.project.id);
+    expect(rollups).toEqual(rows);
+    expect(rows).toMatchObject({ sent: total, failed: 0, billable: total });
+    expect(sentEvents).toBe(total);
+    expect(await count('select count(*)::int as n from email_queue where campaign_id = ?', [campaign.id])).toBe(0);
   }, 600_000);
 });

@@ -135,8 +135,9 @@ describe('cancelling an automation execution whose email has not left', () => {
     await waitFor(
       'the email to be claimed',
       async () =>
-        (await count(`select count(*)::int as n from email_queue where workflow_execution_id = ? and lease_id is not null`, [execution.id])) ===
-        1
+        (await count(`select count(*)::int as n from email_queue where workflow_execution_id = ? and lease_id is not null`, [
+          execution.id,
+        ])) === 1
           ? true
           : undefined,
       30_000,

@@ -61,8 +61,8 @@ async function lease(id: string): Promise<string> {
 
 const withdraw = (campaignId: string) => stack.deps.orm.em.fork().transactional((tx) => withdrawEmails(tx, { campaignId }));
 const handedOverAt = async (id: string) =>
-  (await sql<{ handed_over_at: string | null }>(stack, 'select handed_over_at from email_queue where email_id = ?', [id]))[0]?.handed_over_at ??
-  null;
+  (await sql<{ handed_over_at: string | null }>(stack, 'select handed_over_at from email_queue where email_id = ?', [id]))[0]
+    ?.handed_over_at ?? null;
 const exists = async (id: string) => (await sql(stack, 'select id from emails where id = ?', [id])).length === 1;
 
 describe('withdrawal', () => {

@@ -22,10 +22,9 @@ export async function notifyDrained(tx: EntityManager, campaignIds: Iterable<str
 
 /** Emails of the campaign not yet handed to SMTP (nor failed). */
 export async function pendingCampaignEmails(em: EntityManager, campaignId: string): Promise<number> {
-  const [row] = await em.execute<Array<{ count: number }>>(
-    `select count(*)::int as count from email_queue where "campaign_id" = ?`,
-    [campaignId],
-  );
+  const [row] = await em.execute<Array<{ count: number }>>(`select count(*)::int as count from email_queue where "campaign_id" = ?`, [
+    campaignId,
+  ]);
   return row?.count ?? 0;
 }
 

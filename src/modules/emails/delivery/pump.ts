@@ -224,7 +224,8 @@ export class DeliveryPump {
 
   private refused(email: ClaimedEmail, err: unknown): Outcome {
     const failure = classifySmtpFailure(err);
-    if (failure.permanent) return { kind: 'failed', id: email.id, campaignId: email.campaignId, leaseId: email.leaseId, error: failure.reason };
+    if (failure.permanent)
+      return { kind: 'failed', id: email.id, campaignId: email.campaignId, leaseId: email.leaseId, error: failure.reason };
     this.logger.warn({ emailId: email.id, attempts: email.attempts, reason: failure.reason }, 'SMTP hand-off failed; will retry');
     return this.transient(email, failure.reason);
   }
