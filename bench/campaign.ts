@@ -169,6 +169,15 @@ async function main(): Promise<void> {
       `  at the SMTP server ` +
         `${JSON.stringify(second.counts)}: ${exact ? 'exactly one message per recipient' : 'NOT exactly one message per recipient'}`,
     );
+    // What the killed workers' batches and their successors wrote: counters against the rows they count.
+    const copyId = String(copy.id);
+    const [tally] = await bench.orm.em.fork().execute<Array<{ rows: number; rollup: number; events: number }>>(
+      `select (select count(*)::int from emails where campaign_id = ? and sent_at is not null) as rows,
+         (select coalesce(sum(sent), 0)::int from email_stats where campaign_id = ?) as rollup,
+         (select count(*)::int from events where project_id = ? and name = 'email.sent' and data->>'campaignId' = ?) as events`,
+      [copyId, copyId, bench.projectId, copyId],
+    );
+    console.log(`  SENT rows ${tally!.rows}, rollup ${tally!.rollup}, email.sent events ${tally!.events}`);
     console.log(`  ${loadNote()}`);
   } finally {
     await Promise.all(workers.map((w) => w.stop()));
