@@ -107,6 +107,21 @@ describe('delivery', () => {
     expect(stack.smtp.to(to)).toHaveLength(1);
   });
 
+  it('sends nothing to a contact deleted while its email waits, and drops the email from the queue', async () => {
+    const { to, id } = await sendOne();
+    const [{ contact_id }] = await sql<{ contact_id: string }>(stack, 'select contact_id from emails where id = ?', [id]);
+    await stack.http().delete(`/contacts/${contact_id}`).set('Authorization', bearer(sender.project)).expect(204);
+    // The email went with its contact; its queue row is left for the next claim to drop.
+    expect(await sql(stack, 'select id from emails where id = ?', [id])).toHaveLength(0);
+    expect(await sql(stack, 'select email_id from email_queue where email_id = ?', [id])).toHaveLength(1);
+    await pump();
+    await waitFor('the queue row to be dropped', async () =>
+      (await sql(stack, 'select email_id from email_queue where email_id = ?', [id])).length === 0 ? true : undefined,
+    );
+    await settle();
+    expect(stack.smtp.to(to)).toHaveLength(0);
+  });
+
   it("sends an email claimed by a worker that died once the dead worker's lease runs out", async () => {
     const { to, id } = await sendOne();
     // A worker claims the email and dies before sending it.

@@ -167,22 +167,23 @@ export interface ClaimOptions {
 /**
  * Claims up to `limit` due emails in one transaction, after marking SENT those a dead worker handed over
  * (hand-over.ts), whose messages the server has, and withdrawing those of a cancelled campaign or execution
- * (withdraw.ts): FOR UPDATE SKIP LOCKED lets any number of workers claim
- * side by side, and the lease (next_attempt_at pushed past the send, under a fresh lease_id) keeps the rows
- * from other workers once the transaction commits. Emails the throttle holds back stay PENDING until their slot.
+ * (withdraw.ts), and dropping the queue rows of emails deleted with their contact: FOR UPDATE SKIP LOCKED
+ * lets any number of workers claim side by side, and the lease (due_at pushed past the send, under a fresh
+ * lease_id) keeps the rows from other workers once the transaction commits. Emails the throttle holds back
+ * stay queued until their slot.
  */
 export async function claimDue(em: EntityManager, options: ClaimOptions): Promise<ClaimResult> {
   return em.transactional(async (tx) => {
-    let rows: CandidateRow[] = [];
+    const found: CandidateRow[] = [];
     for (const priority of PRIORITIES) {
-      if (rows.length >= options.limit) break;
-      rows.push(...(await tx.execute<CandidateRow[]>(CANDIDATES, [options.defaultRate, priority, options.limit - rows.length])));
+      if (found.length >= options.limit) break;
+      found.push(...(await tx.execute<CandidateRow[]>(CANDIDATES, [options.defaultRate, priority, options.limit - found.length])));
     }
-    if (rows.length === 0) return { seen: 0, claimed: [], finished: 0 };
-    const seen = rows.length;
-    const orphans = rows.filter((r) => r.orphaned);
+    if (found.length === 0) return { seen: 0, claimed: [], finished: 0 };
+    const seen = found.length;
+    const orphans = found.filter((r) => r.orphaned);
     if (orphans.length) await tx.execute(DROP_ORPHANS, [JSON.stringify(orphans.map((r) => r.id))]);
-    rows = rows.filter((r) => !r.orphaned);
+    const rows = found.filter((r) => !r.orphaned);
     const finished = rows.filter((r) => r.handed_over_at !== null);
     if (finished.length)
       await markSent(
