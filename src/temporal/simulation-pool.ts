@@ -1,0 +1,151 @@
+import path from 'node:path';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { Worker, WorkflowBundleOption } from '@temporalio/worker';
+import type { Logger } from '../logger';
+import { workflowsPath } from '../../workflows/path';
+
+/**
+ * Time-skipping test servers for automation simulations (docs/simulation.md). A server has one virtual clock,
+ * so each runs one simulation at a time; `size` of them run side by side, further simulations wait in a queue
+ * of `queue`, and beyond it `run` throws PoolFull. Servers start on first use, each with a worker that polls
+ * it with the activities given, and are replaced once their clock has run far ahead.
+ */
+
+export interface SimulationSlot {
+  env: TestWorkflowEnvironment;
+  taskQueue: string;
+}
+
+export interface SimulationPoolOptions {
+  size: number;
+  queue: number;
+  /** The test server binary. */
+  serverPath: string;
+  /** A prebuilt workflow bundle (WORKER_WORKFLOW_BUNDLE); the workflows are bundled at first use otherwise. */
+  bundlePath?: string;
+  activities: object;
+  logger: Logger;
+}
+
+/** Every simulation is already running or queued. */
+export class PoolFull extends Error {}
+
+const TASK_QUEUE = 'simulation';
+/** A server whose clock ran this far ahead is replaced (protobuf timestamps end at year 9999). */
+const CLOCK_HORIZON_MS = 100 * 365 * 86_400_000;
+
+/** Where `npm start` installs the test server, when TEMPORAL_TEST_SERVER_PATH does not say. */
+export const DEFAULT_TEST_SERVER = path.resolve(__dirname, '..', '..', '.tools', 'venv', 'bin', 'temporal-test-server');
+
+interface Slot extends SimulationSlot {
+  worker: Worker;
+  running: Promise<void>;
+}
+
+export class SimulationPool {
+  private readonly idle: Slot[] = [];
+  private readonly waiting: Array<(slot: Slot | null) => void> = [];
+  private started = 0;
+  private closed = false;
+  private bundle: Promise<WorkflowBundleOption> | undefined;
+  private readonly all = new Set<Slot>();
+
+  constructor(private readonly options: SimulationPoolOptions) {}
+
+  /** Simulations running and waiting now. */
+  get load(): { running: number; queued: number } {
+    return { running: this.started - this.idle.length, queued: this.waiting.length };
+  }
+
+  async run<T>(work: (slot: SimulationSlot) => Promise<T>): Promise<T> {
+    const slot = await this.acquire();
+    let keep = true;
+    try {
+      return await work(slot);
+    } catch (err) {
+      // A server in an unknown state is not handed to the next simulation.
+      keep = false;
+      throw err;
+    } finally {
+      if (keep) keep = (await slot.env.currentTimeMs().catch(() => Infinity)) < Date.now() + CLOCK_HORIZON_MS;
+      this.release(keep ? slot : null, slot);
+    }
+  }
+
+  private async acquire(): Promise<Slot> {
+    if (this.closed) throw new PoolFull('The simulation pool is closed');
+    const free = this.idle.pop();
+    if (free) return free;
+    if (this.started < this.options.size) {
+      this.started++;
+      try {
+        return await this.startSlot();
+      } catch (err) {
+        this.started--;
+        throw err;
+      }
+    }
+    if (this.waiting.length >= this.options.queue) throw new PoolFull('Too many simulations at once');
+    const slot = await new Promise<Slot | null>((resolve) => this.waiting.push(resolve));
+    if (this.closed) throw new PoolFull('The simulation pool is closed');
+    return slot ?? this.startSlot();
+  }
+
+  /** Hands the slot (or, when it was discarded, the right to start a new one) to the next in line. */
+  private release(slot: Slot | null, used: Slot): void {
+    if (!slot) void this.stopSlot(used);
+    const next = this.waiting.shift();
+    if (next) next(slot);
+    else if (slot) this.idle.push(slot);
+    else this.started--;
+  }
+
+  private async startSlot(): Promise<Slot> {
+    // Loaded at the first simulation: the SDK's worker takes about a second to load, which every API start would pay.
+    const [{ TestWorkflowEnvironment }, { Worker }] = await Promise.all([import('@temporalio/testing'), import('@temporalio/worker')]);
+    const env = await TestWorkflowEnvironment.createTimeSkipping({
+      server: { executable: { type: 'existing-path', path: this.options.serverPath } },
+    });
+    try {
+      const worker = await Worker.create({
+        connection: env.nativeConnection,
+        taskQueue: TASK_QUEUE,
+        workflowBundle: await this.workflowBundle(),
+        activities: this.options.activities,
+        maxCachedWorkflows: 100,
+      });
+      const slot: Slot = { env, taskQueue: TASK_QUEUE, worker, running: worker.run() };
+      this.all.add(slot);
+      slot.running.catch((err: unknown) => this.options.logger.error({ err }, 'simulation worker stopped'));
+      return slot;
+    } catch (err) {
+      await env.teardown();
+      throw err;
+    }
+  }
+
+  private workflowBundle(): Promise<WorkflowBundleOption> {
+    const { bundlePath } = this.options;
+    this.bundle ??= bundlePath
+      ? Promise.resolve({ codePath: bundlePath })
+      : import('@temporalio/worker').then(async ({ bundleWorkflowCode, DefaultLogger }) => {
+          const { code } = await bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') });
+          return { code };
+        });
+    return this.bundle;
+  }
+
+  private async stopSlot(slot: Slot): Promise<void> {
+    this.all.delete(slot);
+    slot.worker.shutdown();
+    await slot.running.catch(() => undefined);
+    await slot.env.teardown().catch(() => undefined);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const resolve of this.waiting.splice(0)) resolve(null);
+    this.idle.splice(0);
+    await Promise.all([...this.all].map((slot) => this.stopSlot(slot)));
+  }
+}
