@@ -78,17 +78,23 @@ export class SimulationPool {
     if (free) return free;
     if (this.started < this.options.size) {
       this.started++;
-      try {
-        return await this.startSlot();
-      } catch (err) {
-        this.started--;
-        throw err;
-      }
+      return this.startCounted();
     }
     if (this.waiting.length >= this.options.queue) throw new PoolFull('Too many simulations at once');
+    // Handed a slot, or (null) the place of one that was discarded.
     const slot = await new Promise<Slot | null>((resolve) => this.waiting.push(resolve));
     if (this.closed) throw new PoolFull('The simulation pool is closed');
-    return slot ?? this.startSlot();
+    return slot ?? this.startCounted();
+  }
+
+  /** Starts a slot already counted in `started`; a failed start gives its place back. */
+  private async startCounted(): Promise<Slot> {
+    try {
+      return await this.startSlot();
+    } catch (err) {
+      this.started--;
+      throw err;
+    }
   }
 
   /** Hands the slot (or, when it was discarded, the right to start a new one) to the next in line. */
