@@ -6,6 +6,7 @@
  * (targets < 1 s and < 2 s). The API runs in its own process on BENCH_PORT (default 3140) over
  * `postwire_bench_simulate`, with SIMULATION_SERVERS from BENCH_SERVERS (default: the API's default).
  */
+import { execFileSync } from 'node:child_process';
 import { temporalTestServer } from '../scripts/lib/paths';
 import { ensureWorkflowBundle } from '../scripts/lib/workflow-bundle';
 import { startApiProcess } from './lib/api-process';
@@ -56,6 +57,26 @@ const SCENARIO = {
   events: [{ after: '2 days', event: 'paid', data: { amount: 30 } }],
 };
 
+/** Resident memory (MB) of a process and its descendants (the API with its test servers), and of the test servers alone. */
+function treeRssMb(rootPid: number): string {
+  const rows = execFileSync('ps', ['-eo', 'pid=,ppid=,rss=,comm='], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .map((line) => {
+      const [pid, ppid, rss, comm] = line.trim().split(/\s+/);
+      return { pid: Number(pid), ppid: Number(ppid), mb: Number(rss) / 1024, server: (comm ?? '').startsWith('temporal-test') };
+    });
+  const tree = new Set([rootPid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const row of rows) if (!tree.has(row.pid) && tree.has(row.ppid)) grew = tree.add(row.pid).size > 0;
+  }
+  const mine = rows.filter((row) => tree.has(row.pid));
+  const sum = (list: typeof rows) => list.reduce((total, row) => total + row.mb, 0).toFixed(0);
+  const servers = mine.filter((row) => row.server);
+  return `${sum(mine)} MB (${servers.length} test servers: ${sum(servers)} MB)`;
+}
+
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 async function main(): Promise<void> {
@@ -69,6 +90,7 @@ async function main(): Promise<void> {
     ...(process.env.BENCH_SERVERS ? { SIMULATION_SERVERS: process.env.BENCH_SERVERS } : {}),
   });
   try {
+    const idleMb = treeRssMb(api.pid);
     const tenant = await createTenant(api.url);
     const workflowId = await sixSteps(api.url, tenant.secret);
     const simulate = async () => {
@@ -93,6 +115,8 @@ async function main(): Promise<void> {
     console.log(`simulate: ${count} simulations, ${AT_ONCE} at a time, servers ${process.env.BENCH_SERVERS ?? 'default'}`);
     console.log(`  CPU per simulation (API process and its test servers): ${(cpuMs / count).toFixed(1)} ms`);
     console.log(`  ${(count / seconds).toFixed(1)} simulations/s`);
+    console.log(`  memory of the API process tree: ${idleMb} before any simulation`);
+    console.log(`  memory of the API process tree after the run: ${treeRssMb(api.pid)}`);
     console.log(`  request latency p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms`);
   } finally {
     await api.stop();

@@ -118,7 +118,8 @@ export class SimulationPool {
         taskQueue: TASK_QUEUE,
         workflowBundle: await this.workflowBundle(),
         activities: this.options.activities,
-        maxCachedWorkflows: 100,
+        // A simulation is short; runs left waiting at the end of theirs need no place in the cache.
+        maxCachedWorkflows: 20,
       });
       const slot: Slot = { env, taskQueue: TASK_QUEUE, worker, running: worker.run() };
       this.all.add(slot);
