@@ -67,7 +67,7 @@ function treeRssMb(rootPid: number): string {
       return { pid: Number(pid), ppid: Number(ppid), mb: Number(rss) / 1024, server: (comm ?? '').startsWith('temporal-test') };
     });
   const tree = new Set([rootPid]);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const row of rows) if (!tree.has(row.pid) && tree.has(row.ppid)) grew = tree.add(row.pid).size > 0;
   }

@@ -20,7 +20,13 @@ export const simulatedWebhookActivities = (deps: Deps, runs: SimulationRuns) => 
     return asActivity(async () => {
       const run = enterSimulation(runs, input.state);
       const live = run.live(input.state);
-      const request = webhookRequest(deps, live, await webhookAutomation(deps, live), { id: input.stepId, config: input.config }, input.context);
+      const request = webhookRequest(
+        deps,
+        live,
+        await webhookAutomation(deps, live),
+        { id: input.stepId, config: input.config },
+        input.context,
+      );
       const answer = run.webhookAnswers[input.stepId] ?? { status: 200 };
       const body: unknown = request.body === null ? null : JSON.parse(request.body);
       const { method, url, headers } = request;

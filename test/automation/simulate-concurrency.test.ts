@@ -40,7 +40,14 @@ describe('two servers and a queue', () => {
       const n = days[i]!;
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ status: 'EXITED', endedAfter: `P${n + 2}D` });
-      expect(res.body.steps.map((s: { stepId: string; startedAfter: string; endedAfter: string; outcome?: string }) => [s.stepId, s.startedAfter, s.endedAfter, s.outcome ?? null])).toEqual([
+      expect(
+        res.body.steps.map((s: { stepId: string; startedAfter: string; endedAfter: string; outcome?: string }) => [
+          s.stepId,
+          s.startedAfter,
+          s.endedAfter,
+          s.outcome ?? null,
+        ]),
+      ).toEqual([
         ['delay', 'PT0S', `P${n}D`, null],
         ['wait', `P${n}D`, `P${n + 2}D`, 'EVENT'],
         ['exit', `P${n + 2}D`, `P${n + 2}D`, null],

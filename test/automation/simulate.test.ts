@@ -78,7 +78,12 @@ describe('a saved workflow with every step type', () => {
       ['WAIT_FOR_EVENT', { eventName: 'paid', timeout: 3 * 86_400 }],
       ['CONDITION', planIs('pro')],
     ]);
-    const u = (await addStep(t, workflowId, 'UPDATE_CONTACT', { data: { stage: 'customer', note: { value: 'vip', persistent: false } }, subscribed: false })).id;
+    const u = (
+      await addStep(t, workflowId, 'UPDATE_CONTACT', {
+        data: { stage: 'customer', note: { value: 'vip', persistent: false } },
+        subscribed: false,
+      })
+    ).id;
     const h = (await addStep(t, workflowId, 'WEBHOOK', { url: HOOK, headers: { 'x-team': 'growth' } })).id;
     const d = (await addStep(t, workflowId, 'DELAY', { amount: 30, unit: 'days' })).id;
     const x = (await addStep(t, workflowId, 'EXIT', { reason: 'done' })).id;
@@ -127,7 +132,11 @@ describe('a saved workflow with every step type', () => {
     expect(hook!.webhook).toMatchObject({
       method: 'POST',
       url: HOOK,
-      headers: { 'x-team': 'growth', 'content-type': 'application/json', 'x-postwire-signature': expect.stringMatching(/^sha256=[0-9a-f]{64}$/) },
+      headers: {
+        'x-team': 'growth',
+        'content-type': 'application/json',
+        'x-postwire-signature': expect.stringMatching(/^sha256=[0-9a-f]{64}$/),
+      },
       body: {
         type: 'workflow.webhook',
         workflow: { id: workflowId, name: 'Onboarding' },
@@ -224,7 +233,10 @@ describe('a stored contact', () => {
   it('counts its stored events and data, and leaves it unchanged', async () => {
     const t = await tenant(stack);
     const contact = await seedContact(stack, t.project.id);
-    await t.c.patch(`/contacts/${contact.id}`).send({ data: { plan: 'pro' } }).expect(200);
+    await t.c
+      .patch(`/contacts/${contact.id}`)
+      .send({ data: { plan: 'pro' } })
+      .expect(200);
     await seedEvents(stack, t.project.id, contact.id, [{ name: 'visited', at: new Date(Date.now() - 3_600_000) }]);
     const w = await createWorkflow(t);
     const definition = {
@@ -245,7 +257,14 @@ describe('a stored contact', () => {
           },
         },
         { id: 'later', type: 'DELAY', config: { amount: 2, unit: 'days' } },
-        { id: 'again', type: 'CONDITION', config: { logic: 'AND', groups: [{ filters: [{ field: 'event.visited', operator: 'triggeredWithin', value: 1, unit: 'days' }] }] } },
+        {
+          id: 'again',
+          type: 'CONDITION',
+          config: {
+            logic: 'AND',
+            groups: [{ filters: [{ field: 'event.visited', operator: 'triggeredWithin', value: 1, unit: 'days' }] }],
+          },
+        },
         { id: 'mark', type: 'UPDATE_CONTACT', config: { data: { plan: null, seen: true } } },
       ],
       transitions: [
@@ -284,7 +303,10 @@ describe('an unsaved definition', () => {
           { fromStepId: 'nudge', toStepId: 'bye' },
         ],
       },
-      expect: [{ stepId: 'wait', outcome: 'TIMEOUT' }, { stepId: 'bye', reached: true }],
+      expect: [
+        { stepId: 'wait', outcome: 'TIMEOUT' },
+        { stepId: 'bye', reached: true },
+      ],
     });
     expect(sim).toMatchObject({ status: 'EXITED', endedAfter: 'P1DT1H30M', passed: true });
     expect(sim.steps.map((s) => [s.stepId, s.name, s.startedAfter])).toEqual([
@@ -318,12 +340,36 @@ describe('refusals', () => {
 
   it.each([
     ['a saved workflow without steps', {}, 'steps'],
-    ['no entry step', draft([delay('a'), delay('b')], [{ fromStepId: 'a', toStepId: 'b' }, { fromStepId: 'b', toStepId: 'a' }]), 'definition.transitions.1.toStepId'],
+    [
+      'no entry step',
+      draft(
+        [delay('a'), delay('b')],
+        [
+          { fromStepId: 'a', toStepId: 'b' },
+          { fromStepId: 'b', toStepId: 'a' },
+        ],
+      ),
+      'definition.transitions.1.toStepId',
+    ],
     ['two entry steps', draft([exit('a'), exit('b')]), 'definition.transitions'],
-    ['a transition leaving EXIT', draft([exit('a'), delay('b')], [{ fromStepId: 'a', toStepId: 'b' }]), 'definition.transitions.0.fromStepId'],
+    [
+      'a transition leaving EXIT',
+      draft([exit('a'), delay('b')], [{ fromStepId: 'a', toStepId: 'b' }]),
+      'definition.transitions.0.fromStepId',
+    ],
     ['a transition to an unknown step', draft([delay('a')], [{ fromStepId: 'a', toStepId: 'zz' }]), 'definition.transitions.0.toStepId'],
-    ['a template of no project', draft([{ id: 'a', type: 'SEND_EMAIL', config: { templateId: '00000000-0000-4000-8000-000000000000' } }]), 'definition.steps.0.config.templateId'],
-    ['an unknown filter field', draft([{ id: 'a', type: 'CONDITION', config: { logic: 'AND', groups: [{ filters: [{ field: 'foo', operator: 'equals', value: 1 }] }] } }]), 'definition.steps.0.config.groups.0.filters.0.field'],
+    [
+      'a template of no project',
+      draft([{ id: 'a', type: 'SEND_EMAIL', config: { templateId: '00000000-0000-4000-8000-000000000000' } }]),
+      'definition.steps.0.config.templateId',
+    ],
+    [
+      'an unknown filter field',
+      draft([
+        { id: 'a', type: 'CONDITION', config: { logic: 'AND', groups: [{ filters: [{ field: 'foo', operator: 'equals', value: 1 }] }] } },
+      ]),
+      'definition.steps.0.config.groups.0.filters.0.field',
+    ],
     ['an expect of an unknown step', { ...draft([exit('a')]), expect: [{ stepId: 'b', reached: true }] }, 'expect.0.stepId'],
     ['a webhook answer of an unknown step', { ...draft([exit('a')]), webhookResponses: { b: { status: 200 } } }, 'webhookResponses.b'],
   ])('400 for %s', async (_what, body, field) => {
@@ -335,7 +381,11 @@ describe('refusals', () => {
     ['an offset without unit', { events: [{ after: '3', event: 'paid' }] }, 'events.0.after'],
     ['an offset beyond 400 days', { until: '401 days' }, 'until'],
     ['both contact and contactId', { contact: {}, contactId: '00000000-0000-4000-8000-000000000000' }, 'contactId'],
-    ['a DELAY over 365 days', draft([{ id: 'a', type: 'DELAY', config: { amount: 366, unit: 'days' } }]), 'definition.steps.0.config.amount'],
+    [
+      'a DELAY over 365 days',
+      draft([{ id: 'a', type: 'DELAY', config: { amount: 366, unit: 'days' } }]),
+      'definition.steps.0.config.amount',
+    ],
     ['a webhook answer without status', { webhookResponses: { a: { body: 1 } } }, 'webhookResponses.a.status'],
     ['an unknown step type', draft([{ id: 'a', type: 'TELEPORT', config: {} }]), 'definition.steps.0.type'],
   ])('422 for %s', async (_what, body, field) => {

@@ -247,7 +247,10 @@ export function automationRoutes(deps: Deps, simulator: Simulator): RouteDef[] {
       params: WorkflowIdParams,
       body: SimulateBody,
       responses: {
-        200: { description: 'The timeline: each step reached with its offsets and what it produced; passed and failures with expect', schema: SimulationResponse },
+        200: {
+          description: 'The timeline: each step reached with its offsets and what it produced; passed and failures with expect',
+          schema: SimulationResponse,
+        },
         400: {
           description:
             'BAD_REQUEST: the definition cannot run (no entry step, a cycle, a config the project rejects) or expect or webhookResponses name an unknown step',

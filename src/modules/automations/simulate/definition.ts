@@ -20,7 +20,12 @@ const under = (problems: GraphProblem[]) => problems.map((p) => ({ ...p, field: 
  * for its type and the project (422 or 400), each transition by the graph rules, then one entry step and
  * no cycle (400).
  */
-export async function draftDefinition(em: EntityManager, projectId: string, name: string, draft: SimulationDefinition): Promise<Definition> {
+export async function draftDefinition(
+  em: EntityManager,
+  projectId: string,
+  name: string,
+  draft: SimulationDefinition,
+): Promise<Definition> {
   const steps: StepSnapshot[] = [];
   for (const [i, step] of draft.steps.entries()) {
     if (steps.some((s) => s.id === step.id)) {
@@ -39,7 +44,10 @@ export async function draftDefinition(em: EntityManager, projectId: string, name
     // EVENT is what a WAIT_FOR_EVENT step's plain transition means, as for saved transitions.
     const edge = { ...t, branch: t.branch ?? null, outcome: t.outcome ?? (from?.type === 'WAIT_FOR_EVENT' ? ('EVENT' as const) : null) };
     const problem = transitionProblem(steps, transitions, edge);
-    if (problem) throw invalidGraph('The definition cannot run', [{ field: `definition.transitions.${i}.${problem.field}`, message: problem.message }]);
+    if (problem)
+      throw invalidGraph('The definition cannot run', [
+        { field: `definition.transitions.${i}.${problem.field}`, message: problem.message },
+      ]);
     transitions.push(edge);
   }
   const problems = graphProblems(steps, transitions);

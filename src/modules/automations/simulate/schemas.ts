@@ -55,8 +55,14 @@ export const SimulateBody = z
       })
       .optional()
       .describe('A hypothetical contact (the default when neither contact nor contactId is given)'),
-    contactId: z.uuid().optional().describe("A contact of the project, read and never changed; its stored events count for CONDITION steps"),
-    trigger: z.object({ event: EventName, data: EventData.default({}) }).optional().describe('The event that starts the execution; its data is the context'),
+    contactId: z
+      .uuid()
+      .optional()
+      .describe('A contact of the project, read and never changed; its stored events count for CONDITION steps'),
+    trigger: z
+      .object({ event: EventName, data: EventData.default({}) })
+      .optional()
+      .describe('The event that starts the execution; its data is the context'),
     events: z
       .array(z.object({ after: Offset('after'), event: EventName, data: EventData.default({}) }))
       .max(100)

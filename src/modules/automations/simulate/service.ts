@@ -116,7 +116,10 @@ export class Simulator {
     } catch (err) {
       if (err instanceof PoolFull) {
         this.counters.refused++;
-        this.deps.logger.warn({ projectId, automationId, ...this.counters, ...this.poolNow().load }, 'simulation refused: too many at once');
+        this.deps.logger.warn(
+          { projectId, automationId, ...this.counters, ...this.poolNow().load },
+          'simulation refused: too many at once',
+        );
         throw new ApiError(429, 'RATE_LIMIT_EXCEEDED', 'Too many simulations are running; try again shortly', {
           details: { retryAfter: 1 },
           headers: { 'Retry-After': '1' },
@@ -131,7 +134,15 @@ export class Simulator {
     const timeline = timelineOf(run, limitMs, wallMs);
     this.counters.simulated++;
     this.deps.logger.info(
-      { simulationId: run.id, projectId, automationId, draft: body.definition !== undefined, status: timeline.status, wallMs: timeline.wallMs, ...this.counters },
+      {
+        simulationId: run.id,
+        projectId,
+        automationId,
+        draft: body.definition !== undefined,
+        status: timeline.status,
+        wallMs: timeline.wallMs,
+        ...this.counters,
+      },
       'automation simulated',
     );
     if (!body.expect) return timeline;
