@@ -19,6 +19,8 @@ export interface SimulationSlot {
 export interface SimulationPoolOptions {
   size: number;
   queue: number;
+  /** Real time a simulation may take on its server; its server is replaced after. */
+  timeoutMs: number;
   /** The test server binary. */
   serverPath: string;
   /** A prebuilt workflow bundle (WORKER_WORKFLOW_BUNDLE); the workflows are bundled at first use otherwise. */
@@ -29,6 +31,9 @@ export interface SimulationPoolOptions {
 
 /** Every simulation is already running or queued. */
 export class PoolFull extends Error {}
+
+/** A simulation ran past its wall-clock budget (a run stuck in failing workflow tasks holds the clock). */
+export class SimulationTimedOut extends Error {}
 
 const TASK_QUEUE = 'simulation';
 /** A server whose clock ran this far ahead is replaced (protobuf timestamps end at year 9999). */
@@ -60,13 +65,24 @@ export class SimulationPool {
   async run<T>(work: (slot: SimulationSlot) => Promise<T>): Promise<T> {
     const slot = await this.acquire();
     let keep = true;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new SimulationTimedOut(`The simulation took over ${this.options.timeoutMs} ms`)),
+        this.options.timeoutMs,
+      );
+    });
+    const working = work(slot);
+    // Still running after a timeout: it fails as its server goes away, and nobody waits for it.
+    working.catch(() => undefined);
     try {
-      return await work(slot);
+      return await Promise.race([working, timedOut]);
     } catch (err) {
       // A server in an unknown state is not handed to the next simulation.
       keep = false;
       throw err;
     } finally {
+      clearTimeout(timer);
       if (keep) keep = (await slot.env.currentTimeMs().catch(() => Infinity)) < Date.now() + CLOCK_HORIZON_MS;
       this.release(keep ? slot : null, slot);
     }

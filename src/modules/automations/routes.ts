@@ -257,6 +257,9 @@ export function automationRoutes(deps: Deps, simulator: Simulator): RouteDef[] {
         },
         404: { description: 'WORKFLOW_NOT_FOUND, or CONTACT_NOT_FOUND for the contactId' },
         429: { description: 'RATE_LIMIT_EXCEEDED: every simulation slot and the queue are taken (details.retryAfter seconds)' },
+        503: {
+          description: 'SERVICE_UNAVAILABLE: the simulation could not run (its test server failed or it ran past 30 s); nothing changed',
+        },
       },
       handler: async (ctx, { params, body }) => {
         ctx.body = await simulator.simulate(ctx.state.em, requireProject(ctx).id, params.id, body);

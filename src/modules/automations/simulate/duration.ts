@@ -1,16 +1,17 @@
-/** Offsets of a simulation: `"<n> minutes|hours|days"` in requests, ISO 8601 durations in answers. */
+import { delayMs, type DelayUnit } from '../../../../workflows/automation/definition';
+
+/** Offsets of a simulation: `"<n> minutes|hours|days"` in requests, as DELAY units; ISO 8601 durations in answers. */
 
 export const OFFSET_PATTERN = /^(\d{1,6}) (minute|hour|day)s?$/;
-const UNIT_MS: Record<string, number> = { minute: 60_000, hour: 3_600_000, day: 86_400_000 };
 
 /** docs/simulation.md: a simulation covers at most 400 days. */
-export const MAX_SIMULATED_MS = 400 * UNIT_MS.day!;
+export const MAX_SIMULATED_MS = delayMs({ amount: 400, unit: 'days' });
 
 /** Milliseconds of an offset the schema accepted. */
 export function offsetMs(offset: string): number {
   const match = OFFSET_PATTERN.exec(offset);
   if (!match) return Number.NaN;
-  return Number(match[1]) * UNIT_MS[match[2]!]!;
+  return delayMs({ amount: Number(match[1]), unit: `${match[2]}s` as DelayUnit });
 }
 
 /** `P30DT2H5M`, to the whole second (a simulation's clock has no finer meaning). */

@@ -15,6 +15,12 @@ import { SimulationRun, SimulationRuns, type SimulatedContact, type SimulatedEve
 import type { SimulateBody, SimulationResponse } from './schemas';
 import { failuresOf, timelineOf } from './timeline';
 
+/**
+ * Real time a simulation may take once on its server; a healthy one takes milliseconds to a second. Past it the
+ * request answers 503 rather than stall, and the server is replaced.
+ */
+const SIMULATION_TIMEOUT_MS = 30_000;
+
 /** The contact a simulation without contactId or contact runs for. */
 const DEFAULT_EMAIL = 'contact@example.com';
 
@@ -90,6 +96,7 @@ export class Simulator {
     this.pool ??= new SimulationPool({
       size: config.SIMULATION_SERVERS,
       queue: config.SIMULATION_QUEUE,
+      timeoutMs: SIMULATION_TIMEOUT_MS,
       serverPath: config.TEMPORAL_TEST_SERVER_PATH ?? DEFAULT_TEST_SERVER,
       bundlePath: config.WORKER_WORKFLOW_BUNDLE,
       activities: this.activities(this.deps, this.runs),
@@ -126,12 +133,15 @@ export class Simulator {
         });
       }
       this.counters.failed++;
-      throw err;
+      this.deps.logger.error({ err, projectId, automationId, ...this.counters }, 'simulation failed');
+      throw new ApiError(503, 'SERVICE_UNAVAILABLE', 'The simulation could not run; nothing was changed', {
+        suggestion: 'Try again in a minute.',
+      });
     } finally {
       this.runs.remove(run);
     }
     const wallMs = performance.now() - started;
-    const timeline = timelineOf(run, limitMs, wallMs);
+    const timeline = timelineOf(run, definition, limitMs, wallMs);
     this.counters.simulated++;
     this.deps.logger.info(
       {

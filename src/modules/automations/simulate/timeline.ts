@@ -1,4 +1,4 @@
-import type { Branch, StepHistoryEntry } from '../../../../workflows/automation/definition';
+import { delayMs, type Branch, type Definition, type StepHistoryEntry } from '../../../../workflows/automation/definition';
 import { isoDuration } from './duration';
 import type { SimulationRun } from './run';
 import type { ExpectationFailure, SimulateBody, SimulatedStep, SimulationResponse } from './schemas';
@@ -11,33 +11,53 @@ function exitOf(entry: StepHistoryEntry): Pick<SimulatedStep, 'branch' | 'outcom
   return {};
 }
 
+/**
+ * How long a finished step held the execution, by its type's rule: a DELAY its length, a WAIT_FOR_EVENT until
+ * its event arrived or its timeout passed, every other step no time. The test server's clock also moves while a
+ * task runs (milliseconds, seconds on a loaded machine); offsets from these rules leave that noise out.
+ */
+function heldMs(definition: Definition, run: SimulationRun, entry: StepHistoryEntry, startMs: number): number {
+  const step = definition.steps.find((s) => s.id === entry.stepId);
+  if (step?.type === 'DELAY') return delayMs(step.config);
+  if (step?.type !== 'WAIT_FOR_EVENT') return 0;
+  if (entry.output?.timedOut) return (step.config.timeout ?? 0) * 1000;
+  const event = run.events.find((e) => e.id === entry.output?.eventId);
+  return event ? Math.max(0, event.afterMs - startMs) : run.elapsed(entry.completedAt!) - startMs;
+}
+
 /** The simulation's answer (docs/simulation.md): each step reached with its offsets and what it produced. */
-export function timelineOf(run: SimulationRun, simulatedMs: number, wallMs: number): Omit<SimulationResponse, 'passed' | 'failures'> {
+export function timelineOf(
+  run: SimulationRun,
+  definition: Definition,
+  limitMs: number,
+  wallMs: number,
+): Omit<SimulationResponse, 'passed' | 'failures'> {
   const state = run.state;
-  const history = state?.history ?? [];
-  const steps = history.map((entry): SimulatedStep => {
+  let at = 0;
+  const steps = (state?.history ?? []).map((entry): SimulatedStep => {
+    const startedAt = at;
+    const finished = entry.status === 'COMPLETED';
+    if (finished) at += heldMs(definition, run, entry, startedAt);
     const product = run.products.get(entry.stepId) ?? {};
     return {
       stepId: entry.stepId,
       type: entry.type,
       name: entry.name,
       status: entry.status,
-      startedAfter: isoDuration(run.elapsed(entry.startedAt)),
-      endedAfter: entry.completedAt ? isoDuration(run.elapsed(entry.completedAt)) : null,
+      startedAfter: isoDuration(startedAt),
+      endedAfter: entry.completedAt ? isoDuration(at) : null,
       ...exitOf(entry),
       ...(entry.error ? { error: entry.error } : {}),
       ...product,
     };
   });
   const ended = state?.ended ?? false;
-  const last = history[history.length - 1];
-  const endedMs = ended && last?.completedAt ? run.elapsed(last.completedAt) : ended ? 0 : null;
   return {
     status: state?.status ?? 'RUNNING',
-    endedAfter: endedMs === null ? null : isoDuration(endedMs),
+    endedAfter: ended ? isoDuration(at) : null,
     steps,
     contact: { subscribed: run.contact.subscribed, data: run.contact.data },
-    simulatedFor: isoDuration(endedMs ?? simulatedMs),
+    simulatedFor: isoDuration(ended ? at : limitMs),
     wallMs: Math.round(wallMs),
   };
 }
