@@ -36,8 +36,11 @@ export class PoolFull extends Error {}
 export class SimulationTimedOut extends Error {}
 
 const TASK_QUEUE = 'simulation';
-/** A server whose clock ran this far ahead is replaced (protobuf timestamps end at year 9999). */
-const CLOCK_HORIZON_MS = 100 * 365 * 86_400_000;
+/**
+ * A server whose clock ran this far ahead is replaced: a simulation moves it on by up to 400 days, and
+ * timestamps end at year 9999. A thousand years is some 900 simulations that run their full span.
+ */
+const CLOCK_HORIZON_MS = 1000 * 365 * 86_400_000;
 
 /** Where `npm start` installs the test server, when TEMPORAL_TEST_SERVER_PATH does not say. */
 export const DEFAULT_TEST_SERVER = path.resolve(__dirname, '..', '..', '.tools', 'venv', 'bin', 'temporal-test-server');
