@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { temporalTestServer } from '../scripts/lib/paths';
 import { ensureWorkflowBundle } from '../scripts/lib/workflow-bundle';
 import { startApiProcess } from './lib/api-process';
-import { treeCpuMs } from './lib/cpu';
+import { cpuMsOf, treeCpuMs } from './lib/cpu';
 import { openBenchDatabase } from './lib/database';
 import { createTenant } from './lib/tenant';
 
@@ -57,8 +57,14 @@ const SCENARIO = {
   events: [{ after: '2 days', event: 'paid', data: { amount: 30 } }],
 };
 
-/** Resident memory (MB) of a process and its descendants (the API with its test servers), and of the test servers alone. */
-function treeRssMb(rootPid: number): string {
+interface TreeProcess {
+  pid: number;
+  mb: number;
+  server: boolean;
+}
+
+/** The API process and its descendants, with their resident memory; `server` marks its test servers. */
+function apiTree(rootPid: number): TreeProcess[] {
   const rows = execFileSync('ps', ['-eo', 'pid=,ppid=,rss=,comm='], { encoding: 'utf8' })
     .trim()
     .split('\n')
@@ -71,11 +77,25 @@ function treeRssMb(rootPid: number): string {
     grew = false;
     for (const row of rows) if (!tree.has(row.pid) && tree.has(row.ppid)) grew = tree.add(row.pid).size > 0;
   }
-  const mine = rows.filter((row) => tree.has(row.pid));
-  const sum = (list: typeof rows) => list.reduce((total, row) => total + row.mb, 0).toFixed(0);
-  const servers = mine.filter((row) => row.server);
-  return `${sum(mine)} MB (${servers.length} test servers: ${sum(servers)} MB)`;
+  return rows.filter((row) => tree.has(row.pid));
 }
+
+/** Resident memory of the API's process tree, and of its test servers alone. */
+function memory(rootPid: number): string {
+  const tree = apiTree(rootPid);
+  const sum = (list: TreeProcess[]) => list.reduce((total, row) => total + row.mb, 0).toFixed(0);
+  const servers = tree.filter((row) => row.server);
+  return `${sum(tree)} MB (${servers.length} test servers: ${sum(servers)} MB)`;
+}
+
+const serversCpuMs = (rootPid: number) =>
+  [
+    ...cpuMsOf(
+      apiTree(rootPid)
+        .filter((row) => row.server)
+        .map((row) => row.pid),
+    ).values(),
+  ].reduce((a, b) => a + b, 0);
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
@@ -90,7 +110,7 @@ async function main(): Promise<void> {
     ...(process.env.BENCH_SERVERS ? { SIMULATION_SERVERS: process.env.BENCH_SERVERS } : {}),
   });
   try {
-    const idleMb = treeRssMb(api.pid);
+    const idleMb = memory(api.pid);
     const tenant = await createTenant(api.url);
     const workflowId = await sixSteps(api.url, tenant.secret);
     const simulate = async () => {
@@ -102,6 +122,7 @@ async function main(): Promise<void> {
     // Warm-up: starts the test servers and their workers, which a running API keeps.
     await Promise.all(Array.from({ length: AT_ONCE }, simulate));
     const cpuBefore = treeCpuMs(api.pid);
+    const serverCpuBefore = serversCpuMs(api.pid);
     const started = performance.now();
     const latencies: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
@@ -110,13 +131,16 @@ async function main(): Promise<void> {
     }
     const seconds = (performance.now() - started) / 1000;
     const cpuMs = treeCpuMs(api.pid) - cpuBefore;
+    const serverCpuMs = serversCpuMs(api.pid) - serverCpuBefore;
     const count = AT_ONCE * ROUNDS;
     latencies.sort((a, b) => a - b);
     console.log(`simulate: ${count} simulations, ${AT_ONCE} at a time, servers ${process.env.BENCH_SERVERS ?? 'default'}`);
-    console.log(`  CPU per simulation (API process and its test servers): ${(cpuMs / count).toFixed(1)} ms`);
+    console.log(
+      `  CPU per simulation: ${(cpuMs / count).toFixed(1)} ms (API process and its test servers), of which the test servers ${(serverCpuMs / count).toFixed(1)} ms`,
+    );
     console.log(`  ${(count / seconds).toFixed(1)} simulations/s`);
     console.log(`  memory of the API process tree: ${idleMb} before any simulation`);
-    console.log(`  memory of the API process tree after the run: ${treeRssMb(api.pid)}`);
+    console.log(`  memory of the API process tree after the run: ${memory(api.pid)}`);
     console.log(`  request latency p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms`);
   } finally {
     await api.stop();
