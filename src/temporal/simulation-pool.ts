@@ -41,6 +41,8 @@ const TASK_QUEUE = 'simulation';
  * timestamps end at year 9999. A thousand years is some 900 simulations that run their full span.
  */
 const CLOCK_HORIZON_MS = 1000 * 365 * 86_400_000;
+/** The test server keeps every run it was given in memory (about 0.1 MB each): after this many it is replaced. */
+const RUNS_PER_SERVER = 1_000;
 
 /** Where `npm start` installs the test server, when TEMPORAL_TEST_SERVER_PATH does not say. */
 export const DEFAULT_TEST_SERVER = path.resolve(__dirname, '..', '..', '.tools', 'venv', 'bin', 'temporal-test-server');
@@ -48,6 +50,7 @@ export const DEFAULT_TEST_SERVER = path.resolve(__dirname, '..', '..', '.tools',
 interface Slot extends SimulationSlot {
   worker: Worker;
   running: Promise<void>;
+  runs: number;
 }
 
 export class SimulationPool {
@@ -86,7 +89,7 @@ export class SimulationPool {
       throw err;
     } finally {
       clearTimeout(timer);
-      if (keep) keep = (await slot.env.currentTimeMs().catch(() => Infinity)) < Date.now() + CLOCK_HORIZON_MS;
+      keep &&= ++slot.runs < RUNS_PER_SERVER && (await slot.env.currentTimeMs().catch(() => Infinity)) < Date.now() + CLOCK_HORIZON_MS;
       this.release(keep ? slot : null, slot);
     }
   }
@@ -140,7 +143,7 @@ export class SimulationPool {
         // A simulation is short; runs left waiting at the end of theirs need no place in the cache.
         maxCachedWorkflows: 20,
       });
-      const slot: Slot = { env, taskQueue: TASK_QUEUE, worker, running: worker.run() };
+      const slot: Slot = { env, taskQueue: TASK_QUEUE, worker, running: worker.run(), runs: 0 };
       this.all.add(slot);
       slot.running.catch((err: unknown) => this.options.logger.error({ err }, 'simulation worker stopped'));
       return slot;
