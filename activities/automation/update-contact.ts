@@ -18,7 +18,9 @@ export const simulatedUpdateContactActivities = (runs: SimulationRuns) => ({
   async updateAutomationContact(input: StepInput<UpdateContactConfig>) {
     return asActivity(async () => {
       const run = enterSimulation(runs, input.state);
-      const result = applySimulatedContactUpdate(run.contact, input.config, new Date(run.realOrigin + run.stepElapsed(input.state)));
+      const afterMs = run.stepElapsed(input.state);
+      const { flip, ...result } = applySimulatedContactUpdate(run.contact, input.config, new Date(run.realOrigin + afterMs));
+      if (flip) run.recorded.push({ name: flip, afterMs });
       run.product(input.stepId).contact = { subscribed: run.contact.subscribed, data: { ...run.contact.data } };
       return result;
     });

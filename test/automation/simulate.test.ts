@@ -287,6 +287,38 @@ describe('a stored contact', () => {
   });
 });
 
+describe('service events of the simulated steps', () => {
+  it('lets a later CONDITION see the email.sent and contact.unsubscribed its steps would record', async () => {
+    const t = await tenant(stack);
+    const tpl = await template(t);
+    const w = await createWorkflow(t);
+    const triggered = (field: string) => ({ logic: 'AND', groups: [{ filters: [{ field, operator: 'triggered' }] }] });
+    const definition = {
+      steps: [
+        { id: 'sentYet', type: 'CONDITION', config: triggered('email.sent') },
+        { id: 'send', type: 'SEND_EMAIL', config: { templateId: tpl.id } },
+        { id: 'sent', type: 'CONDITION', config: triggered('email.sent') },
+        { id: 'optOut', type: 'UPDATE_CONTACT', config: { subscribed: false } },
+        { id: 'left', type: 'CONDITION', config: triggered('event.contact.unsubscribed') },
+      ],
+      transitions: [
+        { fromStepId: 'sentYet', toStepId: 'send', branch: 'no' },
+        { fromStepId: 'send', toStepId: 'sent' },
+        { fromStepId: 'sent', toStepId: 'optOut', branch: 'yes' },
+        { fromStepId: 'optOut', toStepId: 'left' },
+      ],
+    };
+    const sim = await simulated(t, w.id, { definition });
+    expect(sim.steps.map((s) => [s.stepId, s.branch ?? null])).toEqual([
+      ['sentYet', 'no'],
+      ['send', null],
+      ['sent', 'yes'],
+      ['optOut', null],
+      ['left', 'yes'],
+    ]);
+  });
+});
+
 describe('an unsaved definition', () => {
   it('simulates a draft of a workflow without steps, with a TIMEOUT transition', async () => {
     const t = await tenant(stack);

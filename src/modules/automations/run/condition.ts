@@ -26,7 +26,7 @@ export const evaluateCondition = (em: EntityManager, live: LiveExecution, tree: 
 
 /**
  * A simulated CONDITION (docs/simulation.md): the same engine over the simulated contact, the events that have
- * arrived by the step's time (beside a stored contact's own events and static segments) and the context, at
+ * arrived by the step's time (those given and those earlier steps recorded) (beside a stored contact's own events and static segments) and the context, at
  * the simulation's time. Stored data is only read.
  */
 export const evaluateSimulatedCondition = (
@@ -40,7 +40,7 @@ export const evaluateSimulatedCondition = (
     const resolved = await resolveForProject(em, run.projectId, tree, { context: true });
     const elapsed = run.stepElapsed(state);
     const stored = run.contact.stored ? await loadFilterInputs(em, run.projectId, run.contact.id, resolved) : null;
-    const arrived = run.events
+    const arrived = [...run.events, ...run.recorded]
       .filter((e) => e.afterMs <= elapsed)
       .map((e) => ({ name: e.name, createdAt: new Date(run.realOrigin + e.afterMs) }));
     const inputs: FilterInputs = {

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { dataLimitIssues, toDataPatch } from '../../contacts/custom-fields';
 import { isTooManyFieldsError, TOO_MANY_FIELDS_MESSAGE } from '../../contacts/data-limits';
+import { flipOf } from '../../contacts/subscription';
 import { updateContact } from '../../contacts/write';
 import { StepFailed } from './errors';
 import type { UpdateContactConfig } from '../../../../workflows/automation/definition';
@@ -40,7 +41,7 @@ export function applySimulatedContactUpdate(contact: SimulatedContact, config: U
   const patch = toDataPatch(config.data);
   const data = { ...contact.data, ...patch.set };
   for (const key of patch.unset) delete data[key];
-  const flip = config.subscribed !== undefined && config.subscribed !== contact.subscribed;
+  const flip = config.subscribed === undefined ? null : flipOf(contact.subscribed, config.subscribed);
   Object.assign(contact, { data, subscribed: config.subscribed ?? contact.subscribed, updatedAt: now });
-  return { variables: patch.variables, subscriptionChanged: flip };
+  return { variables: patch.variables, subscriptionChanged: flip !== null, flip };
 }

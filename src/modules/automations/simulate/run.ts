@@ -63,6 +63,8 @@ export class SimulationRun {
   /** The latest state the workflow wrote. */
   state: MirrorState | null = null;
   readonly products = new Map<string, StepProduct>();
+  /** Service events the simulated steps recorded (`email.sent`, `contact.unsubscribed`, …), for later CONDITION steps. */
+  readonly recorded: Array<{ name: string; afterMs: number }> = [];
   private settledWaiters: Array<() => void> = [];
 
   constructor(
