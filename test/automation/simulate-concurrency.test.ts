@@ -78,3 +78,21 @@ describe('one server without a queue', () => {
     expect((await t.c.post(`/workflows/${workflowId}/simulate`).send(scenario(5))).status).toBe(200);
   });
 });
+
+describe('without a test server', () => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    stack = await startStack({ env: { TEMPORAL_TEST_SERVER_PATH: '/nonexistent/temporal-test-server' } });
+  });
+  afterAll(() => stack?.close());
+
+  it('answers 503 in the error envelope, and the API goes on answering', async () => {
+    const t = await tenant(stack);
+    const workflowId = (await createWorkflow(t)).id;
+    for (const n of [1, 2]) {
+      const res = await t.c.post(`/workflows/${workflowId}/simulate`).send(scenario(n));
+      expect([res.status, res.body.error?.code]).toEqual([503, 'SERVICE_UNAVAILABLE']);
+    }
+    await t.c.get(`/workflows/${workflowId}`).expect(200);
+  });
+});

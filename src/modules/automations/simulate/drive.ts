@@ -8,8 +8,8 @@ const SETTLE_MS = 5_000;
 /**
  * Runs the automation workflow itself on a time-skipping test server: starts it, moves the server's clock to
  * each event's offset and signals the event (as the outbox consumer would), then to the end of the simulated
- * span. The clock stands still while a task runs, so everything due before an offset has happened when the
- * clock reaches it. A run still waiting at the end is left to the server: its next activity finds no
+ * span. The server skips time only while no task is pending, so everything due before an offset has happened
+ * when the clock reaches it. A run still waiting at the end is left to the server: its next activity finds no
  * simulation and ends it (terminating it could stop the server's time skipping for good).
  */
 export async function drive(slot: SimulationSlot, run: SimulationRun, input: AutomationInput, limitMs: number): Promise<void> {
