@@ -60,6 +60,7 @@ export class SimulationPool {
   private closed = false;
   private bundle: Promise<WorkflowBundleOption> | undefined;
   private readonly all = new Set<Slot>();
+  private sdkLogsRouted = false;
 
   constructor(private readonly options: SimulationPoolOptions) {}
 
@@ -130,7 +131,25 @@ export class SimulationPool {
 
   private async startSlot(): Promise<Slot> {
     // Loaded at the first simulation: the SDK's worker takes about a second to load, which every API start would pay.
-    const [{ TestWorkflowEnvironment }, { Worker }] = await Promise.all([import('@temporalio/testing'), import('@temporalio/worker')]);
+    const [{ TestWorkflowEnvironment }, { Worker, Runtime, DefaultLogger }] = await Promise.all([
+      import('@temporalio/testing'),
+      import('@temporalio/worker'),
+    ]);
+    if (!this.sdkLogsRouted) {
+      this.sdkLogsRouted = true;
+      const { logger } = this.options;
+      try {
+        // The SDK's warnings and errors join the API's JSON log; its info lines (worker states) stay out of it.
+        Runtime.install({
+          logger: new DefaultLogger('WARN', ({ level, message, meta }) =>
+            logger[level === 'ERROR' ? 'error' : 'warn'](meta ?? {}, message),
+          ),
+          telemetryOptions: { logging: { filter: { core: 'WARN', other: 'WARN' }, forward: {} } },
+        });
+      } catch {
+        // Something in this process set the SDK's runtime up first (a test's environment): its logging stands.
+      }
+    }
     const env = await TestWorkflowEnvironment.createTimeSkipping({
       server: { executable: { type: 'existing-path', path: this.options.serverPath } },
     });
