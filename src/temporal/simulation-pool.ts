@@ -115,18 +115,28 @@ export class SimulationPool {
     try {
       return await this.startSlot();
     } catch (err) {
-      this.started--;
+      this.freePlace();
       throw err;
     }
   }
 
-  /** Hands the slot (or, when it was discarded, the right to start a new one) to the next in line. */
+  /** A place in `started` is free: the next in line takes it to start a slot of its own, or the count drops. */
+  private freePlace(): void {
+    const next = this.waiting.shift();
+    if (next) next(null);
+    else this.started--;
+  }
+
+  /** Hands the slot to the next in line, or keeps it idle; a discarded one is stopped and its place freed. */
   private release(slot: Slot | null, used: Slot): void {
-    if (!slot) void this.stopSlot(used);
+    if (!slot) {
+      void this.stopSlot(used);
+      this.freePlace();
+      return;
+    }
     const next = this.waiting.shift();
     if (next) next(slot);
-    else if (slot) this.idle.push(slot);
-    else this.started--;
+    else this.idle.push(slot);
   }
 
   private async startSlot(): Promise<Slot> {

@@ -82,17 +82,16 @@ describe('one server without a queue', () => {
 describe('without a test server', () => {
   let stack: TestStack;
   beforeAll(async () => {
-    stack = await startStack({ env: { TEMPORAL_TEST_SERVER_PATH: '/nonexistent/temporal-test-server' } });
+    stack = await startStack({ env: { TEMPORAL_TEST_SERVER_PATH: '/nonexistent/temporal-test-server', SIMULATION_SERVERS: '1' } });
   });
   afterAll(() => stack?.close());
 
   it('answers 503 in the error envelope, and the API goes on answering', async () => {
     const t = await tenant(stack);
     const workflowId = (await createWorkflow(t)).id;
-    for (const n of [1, 2]) {
-      const res = await t.c.post(`/workflows/${workflowId}/simulate`).send(scenario(n));
-      expect([res.status, res.body.error?.code]).toEqual([503, 'SERVICE_UNAVAILABLE']);
-    }
+    // At once, so that some wait in the queue behind a start that fails: each is answered, none stalls.
+    const answers = await Promise.all([1, 2, 3, 4].map((n) => t.c.post(`/workflows/${workflowId}/simulate`).send(scenario(n))));
+    for (const res of answers) expect([res.status, res.body.error?.code]).toEqual([503, 'SERVICE_UNAVAILABLE']);
     await t.c.get(`/workflows/${workflowId}`).expect(200);
   });
 });
