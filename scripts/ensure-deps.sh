@@ -7,6 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 TEMPORAL_CLI_VERSION=1.9.1
+# The Dockerfile pins the same test server (the API runs simulations on it, docs/simulation.md).
 TEMPORAL_TEST_SERVER_VERSION=1.40.0
 SCHEMATHESIS_VERSION=4.32.5
 TOOLS=.tools

@@ -5,7 +5,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { dataDir, root, tsx } from './lib/paths';
+import { dataDir, root, temporalTestServer, tsx } from './lib/paths';
 import { ports } from './lib/ports';
 import { ensureDatabase, ensurePostgres } from './lib/postgres';
 import { ensureTemporal } from './lib/temporal';
@@ -84,12 +84,14 @@ async function main() {
   const migrated = spawnSync(tsx, ['src/main/migrate.ts'], { cwd: root, env, stdio: 'inherit' });
   if (migrated.status !== 0) return shutdown(1);
 
+  const workflowBundle = await ensureWorkflowBundle(log);
   spawnService('worker', 'src/main/worker.ts', {
     ...env,
-    WORKER_WORKFLOW_BUNDLE: await ensureWorkflowBundle(log),
+    WORKER_WORKFLOW_BUNDLE: workflowBundle,
     NODE_OPTIONS: workerNodeOptions(env.NODE_OPTIONS),
   });
-  spawnService('api', 'src/main/api.ts', env);
+  // The API runs simulations on time-skipping test servers with the same bundle (docs/simulation.md).
+  spawnService('api', 'src/main/api.ts', { WORKER_WORKFLOW_BUNDLE: workflowBundle, TEMPORAL_TEST_SERVER_PATH: temporalTestServer, ...env });
   await waitForPort(ports.api, 'API');
 
   const seconds = ((Date.now() - started) / 1000).toFixed(1);

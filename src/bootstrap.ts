@@ -5,6 +5,7 @@ import { createTemporalGateway } from './temporal/client';
 import { createMailer } from './mail/mailer';
 import { createDnsResolver } from './dns/resolver';
 import { sessionsFor, type Deps } from './deps';
+import { closeSimulator } from './app/simulator';
 
 /**
  * docs/settings.md "Statement timeout": no request runs a statement longer than STATEMENT_TIMEOUT_MS, so the API's connections carry
@@ -29,6 +30,7 @@ export async function createDeps(name: string, config: Config = loadConfig()): P
 }
 
 export async function closeDeps(deps: Deps): Promise<void> {
+  await closeSimulator(deps);
   await deps.mailer.close();
   await deps.orm.close();
 }

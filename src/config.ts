@@ -86,6 +86,11 @@ export const configSchema = z.object({
   SEGMENT_TRACKING_INTERVAL_MINUTES: int(15, 1),
   WEBHOOK_ALLOW_PRIVATE: bool(false),
 
+  // docs/simulation.md: time-skipping test servers of POST /workflows/{id}/simulate, each running one simulation at a time.
+  SIMULATION_SERVERS: int(2, 1, 32),
+  SIMULATION_QUEUE: int(40),
+  TEMPORAL_TEST_SERVER_PATH: optional(z.string()),
+
   UPLOADS_DIR: z.string().min(1).default('.data/uploads'),
   UPLOAD_MAX_IMAGE_MB: int(5, 1, 100),
   UPLOADS_S3_BUCKET: optional(z.string()),

@@ -1,13 +1,31 @@
 import type { Deps } from '../../src/deps';
-import { sendStepEmail } from '../../src/modules/automations/run/send-email';
+import { renderStepEmail, sendStepEmail } from '../../src/modules/automations/run/send-email';
+import type { SimulationRuns } from '../../src/modules/automations/simulate/run';
+import { EMAIL_ACTIVITY_EVENTS } from '../../src/modules/filters/fields';
 import type { SendEmailConfig } from '../../workflows/automation/definition';
-import { asActivity, enter, type StepInput } from './step';
+import { asActivity, enter, enterSimulation, type StepInput } from './step';
 
 export const sendEmailActivities = (deps: Deps) => ({
   async sendAutomationEmail(input: StepInput<SendEmailConfig>) {
     return asActivity(async () => {
       const em = deps.orm.em.fork();
       return sendStepEmail(deps.config, em, await enter(em, input.state), { id: input.stepId, config: input.config }, input.context);
+    });
+  },
+});
+
+/** Renders the email as the real step does, and keeps it for the timeline instead of sending it. */
+export const simulatedSendEmailActivities = (deps: Deps, runs: SimulationRuns) => ({
+  async sendAutomationEmail(input: StepInput<SendEmailConfig>) {
+    return asActivity(async () => {
+      const run = enterSimulation(runs, input.state);
+      const step = { id: input.stepId, config: input.config };
+      const { draft, custom } = await renderStepEmail(deps.config, deps.orm.em.fork(), run.live(input.state), step, input.context);
+      // The contact's email.sent, as the delivery path records it once the email leaves (not for a CUSTOM recipient).
+      if (!custom) run.recorded.push({ name: EMAIL_ACTIVITY_EVENTS.sent, afterMs: run.stepElapsed(input.state) });
+      const from = draft.from.name ? `${draft.from.name} <${draft.from.email}>` : draft.from.email;
+      run.product(input.stepId).email = { to: draft.to.email, from, subject: draft.subject, html: draft.html, text: draft.text ?? null };
+      return { emailId: null, to: draft.to.email };
     });
   },
 });

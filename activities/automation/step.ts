@@ -2,6 +2,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { writeAndRead, type MirrorState } from '../../src/modules/automations/records';
 import { ExecutionGone, StepFailed } from '../../src/modules/automations/run/errors';
+import type { SimulationRuns } from '../../src/modules/automations/simulate/run';
 import { EXECUTION_GONE, STEP_FAILED } from '../../workflows/automation/ids';
 
 /** What a step's activity takes (workflows/automation/steps/step.ts `stepInput`). */
@@ -31,3 +32,6 @@ export async function enter(em: EntityManager, state: MirrorState) {
   if (!live) throw new ExecutionGone(state.executionId);
   return live;
 }
+
+/** A simulated step's entry: its state goes to the simulation's record, never to the database (docs/simulation.md). */
+export const enterSimulation = (runs: SimulationRuns, state: MirrorState) => runs.enter(state);

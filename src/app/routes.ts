@@ -22,6 +22,7 @@ import { campaignRoutes } from '../modules/campaigns/routes';
 import { campaignTemplateUsage } from '../modules/campaigns/usage';
 import { automationRoutes } from '../modules/automations/routes';
 import { workflowTemplateUsage } from '../modules/automations/usage';
+import { simulatorFor } from './simulator';
 import { trackingRoutes } from '../modules/tracking/routes';
 import { preferenceRoutes } from '../modules/preferences/routes';
 import { snsRoutes } from '../modules/sns/routes';
@@ -35,7 +36,7 @@ export function allRoutes(deps: Deps): RouteDef[] {
   routes.push(...memberRoutes(deps), ...securityRoutes(deps), ...billingRoutes(deps));
   routes.push(...contactRoutes(deps, referenceSources), ...importRoutes(deps), ...bulkRoutes(deps), ...eventRoutes(deps, referenceSources));
   routes.push(...segmentRoutes(deps, activeCampaignsUsing), ...emailRoutes(deps), ...campaignRoutes(deps));
-  routes.push(...automationRoutes(deps));
+  routes.push(...automationRoutes(deps, simulatorFor(deps)));
   routes.push(...templateRoutes(deps, [campaignTemplateUsage, workflowTemplateUsage]), ...verifyRoutes(deps));
   routes.push(...trackingRoutes(deps), ...preferenceRoutes(deps), ...snsRoutes(deps));
   routes.push(...activityRoutes(deps), ...analyticsRoutes(deps), ...uploadRoutes(deps));

@@ -1,7 +1,7 @@
 import type { Definition, StepSnapshot, TransitionSnapshot } from '../../workflows/automation/definition';
 import { firstStep, type Next } from '../../workflows/automation/entry';
 import { nextStep } from '../../workflows/automation/interpreter';
-import { delayMs } from '../../workflows/automation/steps/delay';
+import { delayMs } from '../../workflows/automation/definition';
 import { graphProblems, transitionProblem, type GraphEdge } from '../../workflows/automation/graph';
 import { describeStep, stepSummary } from '../../workflows/automation/describe';
 

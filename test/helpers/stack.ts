@@ -11,6 +11,7 @@ import { sessionsFor, type Deps } from '../../src/deps';
 import { createApp, type App } from '../../src/app/app';
 import type { RouteDef } from '../../src/http/route';
 import { allRoutes } from '../../src/app/routes';
+import { closeSimulator } from '../../src/app/simulator';
 import type { DeliveryPump } from '../../src/modules/emails/delivery/pump';
 import { workerDatabaseUrl } from './database';
 import { SmtpSink } from './smtp-sink';
@@ -127,6 +128,7 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
       sessions: sessionsFor(config),
     };
     const app = createApp(deps, [...allRoutes(deps), ...(options.extraRoutes ?? [])]);
+    cleanups.push(() => closeSimulator(deps));
     const server = app.koa.listen(0, '127.0.0.1');
     cleanups.push(() => new Promise((resolve) => server.close(resolve)));
     await new Promise((resolve) => server.once('listening', resolve));

@@ -28,6 +28,11 @@ export interface DelayConfig {
   amount: number;
   unit: DelayUnit;
 }
+
+const UNIT_MS: Record<DelayUnit, number> = { minutes: 60_000, hours: 3_600_000, days: 86_400_000 };
+
+/** A DELAY's length, and any other amount of these units (a simulation's offsets). */
+export const delayMs = (config: DelayConfig) => config.amount * UNIT_MS[config.unit];
 export interface WaitForEventConfig {
   eventName: string;
   /** Seconds. */

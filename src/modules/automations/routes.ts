@@ -31,6 +31,8 @@ import { serializeStep, serializeTransition, serializeWorkflow } from './seriali
 import { createAutomation, deleteAutomation, findAutomation, listAutomations, loadGraph, updateAutomation } from './service';
 import { addStep, addTransition, deleteStep, deleteTransition, updateStep } from './steps';
 import { STEP_TYPES } from './step-types';
+import { SimulateBody, SimulationResponse } from './simulate/schemas';
+import type { Simulator } from './simulate/service';
 
 const tag = 'Workflows';
 const notFound = {
@@ -44,7 +46,7 @@ const badGraph = {
 };
 const unavailable = { 503: { description: 'SERVICE_UNAVAILABLE: Temporal cannot be reached; nothing changed' } };
 
-export function automationRoutes(deps: Deps): RouteDef[] {
+export function automationRoutes(deps: Deps, simulator: Simulator): RouteDef[] {
   const detail = async (em: Parameters<typeof loadGraph>[0], projectId: string, id: string) => {
     const automation = await findAutomation(em, projectId, id);
     const graph = await loadGraph(em, id);
@@ -233,6 +235,34 @@ export function automationRoutes(deps: Deps): RouteDef[] {
       handler: async (ctx, { params, body }) => {
         ctx.status = 201;
         ctx.body = await startManually(deps, ctx.state.em, requireProject(ctx).id, params.id, body);
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/workflows/{id}/simulate',
+      tag,
+      summary:
+        'Simulate an execution on a virtual clock (its own steps or an unsaved definition) for a real or hypothetical contact; changes nothing',
+      auth: 'secret',
+      params: WorkflowIdParams,
+      body: SimulateBody,
+      responses: {
+        200: {
+          description: 'The timeline: each step reached with its offsets and what it produced; passed and failures with expect',
+          schema: SimulationResponse,
+        },
+        400: {
+          description:
+            'BAD_REQUEST: the definition cannot run (no entry step, a cycle, a config the project rejects) or expect or webhookResponses name an unknown step',
+        },
+        404: { description: 'WORKFLOW_NOT_FOUND, or CONTACT_NOT_FOUND for the contactId' },
+        429: { description: 'RATE_LIMIT_EXCEEDED: every simulation slot and the queue are taken (details.retryAfter seconds)' },
+        503: {
+          description: 'SERVICE_UNAVAILABLE: the simulation could not run (its test server failed or it ran past 30 s); nothing changed',
+        },
+      },
+      handler: async (ctx, { params, body }) => {
+        ctx.body = await simulator.simulate(ctx.state.em, requireProject(ctx).id, params.id, body);
       },
     }),
     defineRoute({

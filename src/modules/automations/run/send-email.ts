@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../../../config';
 import { draftFor } from '../../emails/draft';
-import { enqueueEmails } from '../../emails/enqueue';
+import { enqueueEmails, type EmailDraft } from '../../emails/enqueue';
 import { executePrepared } from '../../../db/prepared';
 import type { TemplateType } from '../../templates/entities';
 import { TemplateError } from '../../templates/render';
@@ -25,18 +25,16 @@ select "id", "subject", "body", "from_address" as "from", "from_name", "reply_to
 where "id" = ? and "project_id" = ?`;
 
 /**
- * SEND_EMAIL: renders the template for the contact, with the execution context as the request's data (so
- * trigger and awaited event data are template variables), and hands the email to the delivery path. The
- * email is keyed by (execution, step): an activity that runs again finds the email it made and does not
- * send twice.
+ * The email of a SEND_EMAIL step: the template rendered for the contact, with the execution context as the
+ * request's data (so trigger and awaited event data are template variables). A simulation stops here.
  */
-export async function sendStepEmail(
+export async function renderStepEmail(
   config: Config,
   em: EntityManager,
   live: LiveExecution,
   step: { id: string; config: SendEmailConfig },
   context: Record<string, unknown>,
-): Promise<{ emailId: string; to: string }> {
+): Promise<{ draft: EmailDraft; custom: boolean }> {
   const { execution, contact } = live;
   const [template] = await executePrepared<TemplateRow>(em, 'automation_step_template', TEMPLATE, [
     step.config.templateId,
@@ -44,7 +42,6 @@ export async function sendStepEmail(
   ]);
   if (!template) throw new StepFailed(`Template ${step.config.templateId} no longer exists`);
   const custom = step.config.recipient?.type === 'CUSTOM' ? step.config.recipient.email : undefined;
-  const to = custom ?? contact.email;
   const content = {
     subject: template.subject,
     body: template.body,
@@ -53,21 +50,35 @@ export async function sendStepEmail(
     marketing: template.type === 'MARKETING',
     templateId: template.id,
   };
-  let draft;
   try {
-    draft = await draftFor(config, content, {
+    const draft = await draftFor(config, content, {
       projectId: execution.projectId,
       contact,
       sourceType: 'WORKFLOW',
-      to: { email: to },
+      to: { email: custom ?? contact.email },
       data: context,
     });
+    return { draft, custom: custom !== undefined };
   } catch (err) {
     if (err instanceof TemplateError) throw new StepFailed(`Template ${template.id} does not render: ${err.message}`);
     throw err;
   }
+}
+
+/**
+ * SEND_EMAIL: renders the email and hands it to the delivery path. The email is keyed by (execution, step): an
+ * activity that runs again finds the email it made and does not send twice.
+ */
+export async function sendStepEmail(
+  config: Config,
+  em: EntityManager,
+  live: LiveExecution,
+  step: { id: string; config: SendEmailConfig },
+  context: Record<string, unknown>,
+): Promise<{ emailId: string; to: string }> {
+  const { draft, custom } = await renderStepEmail(config, em, live, step, context);
   const [email] = await enqueueEmails(em, [
-    { ...draft, contactId: custom ? null : contact.id, workflow: { executionId: execution.id, stepId: step.id } },
+    { ...draft, contactId: custom ? null : live.contact.id, workflow: { executionId: live.execution.id, stepId: step.id } },
   ]);
-  return { emailId: email!.id, to };
+  return { emailId: email!.id, to: draft.to.email };
 }

@@ -1,0 +1,18 @@
+import { createSimulatedAutomationActivities } from '../../activities/automation';
+import type { Deps } from '../deps';
+import { Simulator } from '../modules/automations/simulate/service';
+
+/** One simulator per set of dependencies (the API process; each test stack), with its pool of test servers. */
+const simulators = new WeakMap<Deps, Simulator>();
+
+export function simulatorFor(deps: Deps): Simulator {
+  let simulator = simulators.get(deps);
+  if (!simulator) simulators.set(deps, (simulator = new Simulator(deps, createSimulatedAutomationActivities)));
+  return simulator;
+}
+
+/** Stops the simulator's test servers and workers, if it started any. */
+export async function closeSimulator(deps: Deps): Promise<void> {
+  await simulators.get(deps)?.close();
+  simulators.delete(deps);
+}

@@ -1,0 +1,36 @@
+import type { SimulationSlot } from '../../../temporal/simulation-pool';
+import { AUTOMATION_EVENT_SIGNAL, type AutomationInput } from '../../../../workflows/automation/ids';
+import type { SimulationRun } from './run';
+
+/** Real time a settled state is awaited after the clock stopped; a run still busy then is answered as it is. */
+const SETTLE_MS = 5_000;
+
+/**
+ * Runs the automation workflow itself on a time-skipping test server: starts it, moves the server's clock to
+ * each event's offset and signals the event (as the outbox consumer would), then to the end of the simulated
+ * span. The server skips time only while no task is pending, so everything due before an offset has happened
+ * when the clock reaches it. A run still waiting at the end is left to the server: its next activity finds no
+ * simulation and ends it (terminating it could stop the server's time skipping for good).
+ */
+export async function drive(slot: SimulationSlot, run: SimulationRun, input: AutomationInput, limitMs: number): Promise<void> {
+  const { env } = slot;
+  run.origin = await env.currentTimeMs();
+  const handle = await env.client.workflow.start('automation', {
+    taskQueue: slot.taskQueue,
+    workflowId: `simulation:${run.id}`,
+    args: [input],
+  });
+  const advanceTo = async (offsetMs: number) => {
+    const ms = run.origin + offsetMs - (await env.currentTimeMs());
+    if (ms > 0) await env.sleep(ms);
+  };
+  await run.whenSettled(SETTLE_MS);
+  for (const event of run.events) {
+    if (event.afterMs === 0 || event.afterMs > limitMs || run.state?.ended) continue;
+    await advanceTo(event.afterMs);
+    await handle.signal(AUTOMATION_EVENT_SIGNAL, run.delivered(event)).catch(() => undefined);
+    await run.whenSettled(SETTLE_MS);
+  }
+  if (!run.state?.ended) await advanceTo(limitMs);
+  await run.whenSettled(SETTLE_MS);
+}

@@ -1,0 +1,438 @@
+import { startStack, type TestStack } from '../helpers/stack';
+import { seedContact, seedEvents, sql } from '../helpers/seed';
+import { tenant, verifiedDomain, type Tenant } from '../helpers/tenants';
+import { addStep, chain, connect, createWorkflow } from './helpers';
+
+/**
+ * POST /workflows/{id}/simulate (docs/simulation.md) through HTTP against the real stack: the automation
+ * workflow itself on the time-skipping test server, with simulated activities.
+ */
+
+let stack: TestStack;
+beforeAll(async () => {
+  // Without the per-minute request counter (a table the request itself would write), every table can be compared whole.
+  stack = await startStack({ env: { API_RATE_LIMIT_PER_MINUTE: '0' } });
+});
+afterAll(() => stack?.close());
+
+type Simulation = {
+  status: string;
+  endedAfter: string | null;
+  steps: Array<Record<string, unknown> & { stepId: string }>;
+  contact: { subscribed: boolean; data: Record<string, unknown> };
+  simulatedFor: string;
+  wallMs: number;
+  passed?: boolean;
+  failures?: unknown[];
+};
+
+const simulate = (t: Tenant, workflowId: string, body: object) => t.c.post(`/workflows/${workflowId}/simulate`).send(body);
+
+async function simulated(t: Tenant, workflowId: string, body: object): Promise<Simulation> {
+  const res = await simulate(t, workflowId, body);
+  if (res.status !== 200) throw new Error(`simulate answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body as Simulation;
+}
+
+/** Each table's row count and a digest of its rows: a simulation must leave every one as it was. */
+async function everyTable(): Promise<Record<string, unknown>> {
+  const tables = await sql<{ name: string }>(
+    stack,
+    `select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`,
+  );
+  const state: Record<string, unknown> = {};
+  for (const { name } of tables) {
+    const [row] = await sql<{ n: string; digest: string }>(
+      stack,
+      `select count(*)::text as n, md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as digest from "${name}" t`,
+    );
+    state[name] = row;
+  }
+  return state;
+}
+
+async function template(t: Tenant): Promise<{ id: string; from: string }> {
+  const { domain } = await verifiedDomain(stack, t.project);
+  const res = await t.c
+    .post('/templates')
+    .send({ name: 'Welcome', subject: 'Hi {{ name ?? "there" }}', body: '<p>Plan {{ plan }} for {{ email }}</p>', from: `hi@${domain}` });
+  expect(res.status).toBe(201);
+  return { id: res.body.id, from: `hi@${domain}` };
+}
+
+const planIs = (value: string) => ({ logic: 'AND', groups: [{ filters: [{ field: 'data.plan', operator: 'equals', value }] }] });
+const HOOK = 'https://hooks.example.com/postwire';
+
+describe('a saved workflow with every step type', () => {
+  let t: Tenant;
+  let workflowId: string;
+  let ids: Record<string, string>;
+  let tpl: { id: string; from: string };
+  beforeAll(async () => {
+    t = await tenant(stack);
+    tpl = await template(t);
+    const w = await createWorkflow(t, { name: 'Onboarding' });
+    workflowId = w.id;
+    const [send, wait, cond] = await chain(t, workflowId, [
+      ['SEND_EMAIL', { templateId: tpl.id }],
+      ['WAIT_FOR_EVENT', { eventName: 'paid', timeout: 3 * 86_400 }],
+      ['CONDITION', planIs('pro')],
+    ]);
+    const u = (
+      await addStep(t, workflowId, 'UPDATE_CONTACT', {
+        data: { stage: 'customer', note: { value: 'vip', persistent: false } },
+        subscribed: false,
+      })
+    ).id;
+    const h = (await addStep(t, workflowId, 'WEBHOOK', { url: HOOK, headers: { 'x-team': 'growth' } })).id;
+    const d = (await addStep(t, workflowId, 'DELAY', { amount: 30, unit: 'days' })).id;
+    const x = (await addStep(t, workflowId, 'EXIT', { reason: 'done' })).id;
+    const sorry = (await addStep(t, workflowId, 'EXIT', { reason: 'not pro' })).id;
+    await connect(t, workflowId, cond!, u, { branch: 'yes' });
+    await connect(t, workflowId, cond!, sorry, { branch: 'no' });
+    await connect(t, workflowId, u, h);
+    await connect(t, workflowId, h, d);
+    await connect(t, workflowId, d, x);
+    ids = { send: send!, wait: wait!, cond: cond!, update: u, hook: h, delay: d, exit: x, sorry };
+  });
+
+  const scenario = {
+    contact: { email: 'ada@example.com', data: { plan: 'pro' } },
+    trigger: { event: 'signup', data: { name: 'Ada' } },
+    events: [{ after: '2 days', event: 'paid', data: { amount: 30 } }],
+  };
+
+  it('answers the timeline of every step, and changes no row of any table', async () => {
+    const before = await everyTable();
+    const sim = await simulated(t, workflowId, scenario);
+    expect(await everyTable()).toEqual(before);
+
+    expect(sim).toMatchObject({ status: 'EXITED', endedAfter: 'P32D', simulatedFor: 'P32D' });
+    expect(sim.wallMs).toEqual(expect.any(Number));
+    expect(sim.steps.map((s) => [s.stepId, s.type, s.status, s.startedAfter, s.endedAfter])).toEqual([
+      [ids.send, 'SEND_EMAIL', 'COMPLETED', 'PT0S', 'PT0S'],
+      [ids.wait, 'WAIT_FOR_EVENT', 'COMPLETED', 'PT0S', 'P2D'],
+      [ids.cond, 'CONDITION', 'COMPLETED', 'P2D', 'P2D'],
+      [ids.update, 'UPDATE_CONTACT', 'COMPLETED', 'P2D', 'P2D'],
+      [ids.hook, 'WEBHOOK', 'COMPLETED', 'P2D', 'P2D'],
+      [ids.delay, 'DELAY', 'COMPLETED', 'P2D', 'P32D'],
+      [ids.exit, 'EXIT', 'COMPLETED', 'P32D', 'P32D'],
+    ]);
+    const [send, wait, cond, update, hook] = sim.steps;
+    expect(send!.email).toEqual({
+      to: 'ada@example.com',
+      from: tpl.from,
+      subject: 'Hi Ada',
+      html: '<p>Plan pro for ada@example.com</p>',
+      text: null,
+    });
+    expect(wait!.outcome).toBe('EVENT');
+    expect(cond!.branch).toBe('yes');
+    expect(update!.contact).toEqual({ subscribed: false, data: { plan: 'pro', stage: 'customer' } });
+    expect(hook!.webhook).toMatchObject({
+      method: 'POST',
+      url: HOOK,
+      headers: {
+        'x-team': 'growth',
+        'content-type': 'application/json',
+        'x-postwire-signature': expect.stringMatching(/^sha256=[0-9a-f]{64}$/),
+      },
+      body: {
+        type: 'workflow.webhook',
+        workflow: { id: workflowId, name: 'Onboarding' },
+        contact: { email: 'ada@example.com', subscribed: false, data: { plan: 'pro', stage: 'customer' } },
+        // The trigger's data, the awaited event's and UPDATE_CONTACT's non-persistent value.
+        context: { name: 'Ada', amount: 30, note: 'vip' },
+      },
+      response: { status: 200, body: null },
+    });
+    expect(sim.contact).toEqual({ subscribed: false, data: { plan: 'pro', stage: 'customer' } });
+  });
+
+  it('takes the TIMEOUT outcome when the event comes too late, and the no branch', async () => {
+    const sim = await simulated(t, workflowId, {
+      contact: { data: { plan: 'free' } },
+      events: [{ after: '4 days', event: 'paid' }],
+    });
+    expect(sim.steps.map((s) => [s.stepId, s.startedAfter, s.endedAfter, s.outcome ?? s.branch ?? null])).toEqual([
+      [ids.send, 'PT0S', 'PT0S', null],
+      [ids.wait, 'PT0S', 'P3D', 'TIMEOUT'],
+    ]);
+    // No TIMEOUT transition: the execution completes there.
+    expect(sim).toMatchObject({ status: 'COMPLETED', endedAfter: 'P3D' });
+    expect(sim.steps[0]!.email).toMatchObject({ to: 'contact@example.com', subject: 'Hi there' });
+  });
+
+  it('takes the no branch to its EXIT', async () => {
+    const sim = await simulated(t, workflowId, { contact: { data: { plan: 'free' } }, events: [{ after: '1 hours', event: 'paid' }] });
+    expect(sim.steps.map((s) => [s.stepId, s.branch ?? null])).toEqual([
+      [ids.send, null],
+      [ids.wait, null],
+      [ids.cond, 'no'],
+      [ids.sorry, null],
+    ]);
+    expect(sim).toMatchObject({ status: 'EXITED', endedAfter: 'PT1H' });
+  });
+
+  it('fails at a WEBHOOK step answered with an error, as the real step ends', async () => {
+    const sim = await simulated(t, workflowId, { ...scenario, webhookResponses: { [ids.hook]: { status: 503, body: { error: 'down' } } } });
+    expect(sim.status).toBe('FAILED');
+    expect(sim.endedAfter).toBe('P2D');
+    const last = sim.steps[sim.steps.length - 1]!;
+    expect(last).toMatchObject({ stepId: ids.hook, status: 'FAILED', error: expect.stringContaining('503') });
+    expect(last.webhook).toMatchObject({ response: { status: 503, body: { error: 'down' } } });
+  });
+
+  it('stops a waiting run at until', async () => {
+    const sim = await simulated(t, workflowId, { ...scenario, until: '10 days' });
+    expect(sim).toMatchObject({ status: 'WAITING', endedAfter: null, simulatedFor: 'P10D' });
+    expect(sim.steps.map((s) => [s.stepId, s.status, s.endedAfter])).toEqual([
+      [ids.send, 'COMPLETED', 'PT0S'],
+      [ids.wait, 'COMPLETED', 'P2D'],
+      [ids.cond, 'COMPLETED', 'P2D'],
+      [ids.update, 'COMPLETED', 'P2D'],
+      [ids.hook, 'COMPLETED', 'P2D'],
+      [ids.delay, 'WAITING', null],
+    ]);
+  });
+
+  it('answers passed and failures for expect', async () => {
+    const pass = await simulated(t, workflowId, {
+      ...scenario,
+      expect: [
+        { stepId: ids.cond, reached: true, branch: 'yes' },
+        { stepId: ids.wait, outcome: 'EVENT', status: 'COMPLETED' },
+        { stepId: ids.sorry, reached: false },
+      ],
+    });
+    expect(pass).toMatchObject({ passed: true, failures: [] });
+    const fail = await simulated(t, workflowId, {
+      ...scenario,
+      expect: [
+        { stepId: ids.cond, branch: 'no' },
+        { stepId: ids.sorry, reached: true },
+        { stepId: ids.exit, status: 'COMPLETED' },
+      ],
+    });
+    expect(fail).toMatchObject({
+      passed: false,
+      failures: [
+        { stepId: ids.cond, field: 'branch', expected: 'no', actual: 'yes' },
+        { stepId: ids.sorry, field: 'reached', expected: true, actual: false },
+      ],
+    });
+  });
+
+  it('never shows a simulation among the executions', async () => {
+    await simulated(t, workflowId, scenario);
+    expect((await t.c.get(`/workflows/${workflowId}/executions`).expect(200)).body).toMatchObject({ data: [], total: 0 });
+  });
+});
+
+describe('a stored contact', () => {
+  it('counts its stored events and data, and leaves it unchanged', async () => {
+    const t = await tenant(stack);
+    const contact = await seedContact(stack, t.project.id);
+    await t.c
+      .patch(`/contacts/${contact.id}`)
+      .send({ data: { plan: 'pro' } })
+      .expect(200);
+    await seedEvents(stack, t.project.id, contact.id, [{ name: 'visited', at: new Date(Date.now() - 3_600_000) }]);
+    const w = await createWorkflow(t);
+    const definition = {
+      steps: [
+        {
+          id: 'recent',
+          type: 'CONDITION',
+          config: {
+            logic: 'AND',
+            groups: [
+              {
+                filters: [
+                  { field: 'event.visited', operator: 'triggeredWithin', value: 1, unit: 'days' },
+                  { field: 'data.plan', operator: 'equals', value: 'pro' },
+                ],
+              },
+            ],
+          },
+        },
+        { id: 'later', type: 'DELAY', config: { amount: 2, unit: 'days' } },
+        {
+          id: 'again',
+          type: 'CONDITION',
+          config: {
+            logic: 'AND',
+            groups: [{ filters: [{ field: 'event.visited', operator: 'triggeredWithin', value: 1, unit: 'days' }] }],
+          },
+        },
+        { id: 'mark', type: 'UPDATE_CONTACT', config: { data: { plan: null, seen: true } } },
+      ],
+      transitions: [
+        { fromStepId: 'recent', toStepId: 'later', branch: 'yes' },
+        { fromStepId: 'later', toStepId: 'again' },
+        { fromStepId: 'again', toStepId: 'mark', branch: 'no' },
+      ],
+    };
+    const before = await everyTable();
+    const sim = await simulated(t, w.id, { contactId: contact.id, definition });
+    expect(await everyTable()).toEqual(before);
+    // Two days on, the stored visit is older than a day: the second CONDITION reads the simulation's clock.
+    expect(sim.steps.map((s) => [s.stepId, s.branch ?? null])).toEqual([
+      ['recent', 'yes'],
+      ['later', null],
+      ['again', 'no'],
+      ['mark', null],
+    ]);
+    expect(sim.contact).toEqual({ subscribed: true, data: { seen: true } });
+  });
+});
+
+describe('service events of the simulated steps', () => {
+  it('lets a later CONDITION see the email.sent and contact.unsubscribed its steps would record', async () => {
+    const t = await tenant(stack);
+    const tpl = await template(t);
+    const w = await createWorkflow(t);
+    const triggered = (field: string) => ({ logic: 'AND', groups: [{ filters: [{ field, operator: 'triggered' }] }] });
+    const definition = {
+      steps: [
+        { id: 'sentYet', type: 'CONDITION', config: triggered('email.sent') },
+        { id: 'send', type: 'SEND_EMAIL', config: { templateId: tpl.id } },
+        { id: 'sent', type: 'CONDITION', config: triggered('email.sent') },
+        { id: 'optOut', type: 'UPDATE_CONTACT', config: { subscribed: false } },
+        { id: 'left', type: 'CONDITION', config: triggered('event.contact.unsubscribed') },
+      ],
+      transitions: [
+        { fromStepId: 'sentYet', toStepId: 'send', branch: 'no' },
+        { fromStepId: 'send', toStepId: 'sent' },
+        { fromStepId: 'sent', toStepId: 'optOut', branch: 'yes' },
+        { fromStepId: 'optOut', toStepId: 'left' },
+      ],
+    };
+    const sim = await simulated(t, w.id, { definition });
+    expect(sim.steps.map((s) => [s.stepId, s.branch ?? null])).toEqual([
+      ['sentYet', 'no'],
+      ['send', null],
+      ['sent', 'yes'],
+      ['optOut', null],
+      ['left', 'yes'],
+    ]);
+  });
+});
+
+describe('an unsaved definition', () => {
+  it('simulates a draft of a workflow without steps, with a TIMEOUT transition', async () => {
+    const t = await tenant(stack);
+    const w = await createWorkflow(t);
+    const sim = await simulated(t, w.id, {
+      definition: {
+        steps: [
+          { id: 'wait', type: 'WAIT_FOR_EVENT', config: { eventName: 'paid', timeout: 86_400 } },
+          { id: 'nudge', type: 'DELAY', config: { amount: 90, unit: 'minutes' } },
+          { id: 'bye', type: 'EXIT', name: 'Give up', config: {} },
+        ],
+        transitions: [
+          { fromStepId: 'wait', toStepId: 'nudge', outcome: 'TIMEOUT' },
+          { fromStepId: 'nudge', toStepId: 'bye' },
+        ],
+      },
+      expect: [
+        { stepId: 'wait', outcome: 'TIMEOUT' },
+        { stepId: 'bye', reached: true },
+      ],
+    });
+    expect(sim).toMatchObject({ status: 'EXITED', endedAfter: 'P1DT1H30M', passed: true });
+    expect(sim.steps.map((s) => [s.stepId, s.name, s.startedAfter])).toEqual([
+      ['wait', null, 'PT0S'],
+      ['nudge', null, 'P1D'],
+      ['bye', 'Give up', 'P1DT1H30M'],
+    ]);
+    expect((await t.c.get(`/workflows/${w.id}`).expect(200)).body.steps).toEqual([]);
+  });
+});
+
+describe('refusals', () => {
+  let t: Tenant;
+  let workflowId: string;
+  beforeAll(async () => {
+    t = await tenant(stack);
+    workflowId = (await createWorkflow(t)).id;
+  });
+
+  const draft = (steps: object[], transitions: object[] = []) => ({ definition: { steps, transitions } });
+  const exit = (id: string) => ({ id, type: 'EXIT', config: {} });
+  const delay = (id: string) => ({ id, type: 'DELAY', config: { amount: 1, unit: 'days' } });
+
+  async function refused(body: object, status: number, code: string, id = workflowId) {
+    const before = await everyTable();
+    const res = await simulate(t, id, body);
+    expect([res.status, res.body.error?.code]).toEqual([status, code]);
+    expect(await everyTable()).toEqual(before);
+    return res.body.error as { message: string; errors?: Array<{ field: string }> };
+  }
+
+  it.each([
+    ['a saved workflow without steps', {}, 'steps'],
+    [
+      'no entry step',
+      draft(
+        [delay('a'), delay('b')],
+        [
+          { fromStepId: 'a', toStepId: 'b' },
+          { fromStepId: 'b', toStepId: 'a' },
+        ],
+      ),
+      'definition.transitions.1.toStepId',
+    ],
+    ['two entry steps', draft([exit('a'), exit('b')]), 'definition.transitions'],
+    [
+      'a transition leaving EXIT',
+      draft([exit('a'), delay('b')], [{ fromStepId: 'a', toStepId: 'b' }]),
+      'definition.transitions.0.fromStepId',
+    ],
+    ['a transition to an unknown step', draft([delay('a')], [{ fromStepId: 'a', toStepId: 'zz' }]), 'definition.transitions.0.toStepId'],
+    [
+      'a template of no project',
+      draft([{ id: 'a', type: 'SEND_EMAIL', config: { templateId: '00000000-0000-4000-8000-000000000000' } }]),
+      'definition.steps.0.config.templateId',
+    ],
+    [
+      'an unknown filter field',
+      draft([
+        { id: 'a', type: 'CONDITION', config: { logic: 'AND', groups: [{ filters: [{ field: 'foo', operator: 'equals', value: 1 }] }] } },
+      ]),
+      'definition.steps.0.config.groups.0.filters.0.field',
+    ],
+    ['an expect of an unknown step', { ...draft([exit('a')]), expect: [{ stepId: 'b', reached: true }] }, 'expect.0.stepId'],
+    ['a webhook answer of an unknown step', { ...draft([exit('a')]), webhookResponses: { b: { status: 200 } } }, 'webhookResponses.b'],
+  ])('400 for %s', async (_what, body, field) => {
+    const error = await refused(body, 400, 'BAD_REQUEST');
+    expect(error.errors?.map((e) => e.field)).toContain(field);
+  });
+
+  it.each([
+    ['an offset without unit', { events: [{ after: '3', event: 'paid' }] }, 'events.0.after'],
+    ['an offset beyond 400 days', { until: '401 days' }, 'until'],
+    ['both contact and contactId', { contact: {}, contactId: '00000000-0000-4000-8000-000000000000' }, 'contactId'],
+    [
+      'a DELAY over 365 days',
+      draft([{ id: 'a', type: 'DELAY', config: { amount: 366, unit: 'days' } }]),
+      'definition.steps.0.config.amount',
+    ],
+    ['a webhook answer without status', { webhookResponses: { a: { body: 1 } } }, 'webhookResponses.a.status'],
+    ['an unknown step type', draft([{ id: 'a', type: 'TELEPORT', config: {} }]), 'definition.steps.0.type'],
+  ])('422 for %s', async (_what, body, field) => {
+    const error = await refused(body, 422, 'VALIDATION_ERROR');
+    expect(error.errors?.map((e) => e.field)).toContain(field);
+  });
+
+  it('404 for an unknown workflow, a contact of no project, and another project’s workflow or contact', async () => {
+    await refused(draft([exit('a')]), 404, 'WORKFLOW_NOT_FOUND', '00000000-0000-4000-8000-000000000000');
+    await refused({ ...draft([exit('a')]), contactId: '00000000-0000-4000-8000-000000000000' }, 404, 'CONTACT_NOT_FOUND');
+    const other = await tenant(stack);
+    const theirs = await createWorkflow(other);
+    await addStep(other, theirs.id, 'EXIT');
+    await refused({}, 404, 'WORKFLOW_NOT_FOUND', theirs.id);
+    const theirContact = await seedContact(stack, other.project.id);
+    await refused({ ...draft([exit('a')]), contactId: theirContact.id }, 404, 'CONTACT_NOT_FOUND');
+  });
+});
