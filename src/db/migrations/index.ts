@@ -22,6 +22,7 @@ import { Migration0028EmailHandOver } from './0028-email-hand-over';
 import { Migration0029SessionEndAndInvitationProof } from './0029-session-end-and-invitation-proof';
 import { Migration0030FieldCatalog } from './0030-field-catalog';
 import { Migration0031AutomationStepTypeUnchecked } from './0031-automation-step-type-unchecked';
+import { Migration0032Webhooks } from './0032-webhooks';
 
 /** Every migration, in order. Files are committed; the schema never changes at run time otherwise. */
 export const migrationsList: MigrationObject[] = [
@@ -48,4 +49,5 @@ export const migrationsList: MigrationObject[] = [
   { name: '0029-session-end-and-invitation-proof', class: Migration0029SessionEndAndInvitationProof },
   { name: '0030-field-catalog', class: Migration0030FieldCatalog },
   { name: '0031-automation-step-type-unchecked', class: Migration0031AutomationStepTypeUnchecked },
+  { name: '0032-webhooks', class: Migration0032Webhooks },
 ];
