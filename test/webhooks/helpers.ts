@@ -18,6 +18,17 @@ export interface WebhookStack {
   close(): Promise<void>;
 }
 
+/** The events outbox as a worker process runs it, with every consumer (the webhook wake among them). */
+export async function startDispatcher(stack: TestStack): Promise<EventDispatcher> {
+  const dispatcher = new EventDispatcher(stack.deps.orm, stack.deps.config.DATABASE_URL, eventConsumers(stack.deps), stack.deps.logger, {
+    pollIntervalMs: 500,
+    retryBaseMs: 200,
+    retryMaxMs: 1_000,
+  });
+  await dispatcher.start();
+  return dispatcher;
+}
+
 export async function startWebhookStack(options: { timeSkipping: boolean; env?: Record<string, string> }): Promise<WebhookStack> {
   const env = options.timeSkipping ? await timeSkippingEnv() : null;
   const stack = await startStack({
@@ -26,12 +37,7 @@ export async function startWebhookStack(options: { timeSkipping: boolean; env?: 
     worker: (deps) => startWorker(deps, env?.nativeConnection),
     terminateWorkflows: !env,
   });
-  const dispatcher = new EventDispatcher(stack.deps.orm, stack.deps.config.DATABASE_URL, eventConsumers(stack.deps), stack.deps.logger, {
-    pollIntervalMs: 500,
-    retryBaseMs: 200,
-    retryMaxMs: 1_000,
-  });
-  await dispatcher.start();
+  const dispatcher = await startDispatcher(stack);
   return {
     stack,
     env,
