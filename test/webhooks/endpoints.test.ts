@@ -148,7 +148,7 @@ describe('selection patterns', () => {
     expect(names(exact)).toEqual(['order.paid']);
     expect(names(prefix)).toEqual(['order.paid', 'order.refunded', 'signup', 'order.paid.late']);
     expect(names(star).slice(0, 5)).toEqual(['order.paid', 'order.refunded', 'orders', 'signup', 'signup.done']);
-    expect(names(star).slice(5).sort()).toEqual(['contact.unsubscribed', 'order.paid.late']);
+    expect(new Set(names(star).slice(5))).toEqual(new Set(['contact.unsubscribed', 'order.paid.late']));
     expect(names(all)).toEqual(names(star));
   });
 
