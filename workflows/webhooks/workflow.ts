@@ -22,6 +22,7 @@ import {
 const { deliverWebhookRound } = proxyActivities<WebhookActivities>({
   // A round stops starting requests after its budget (30 s) and each request gives up after 10 s.
   startToCloseTimeout: '2 minutes',
+  heartbeatTimeout: '10 seconds',
   retry: { maximumInterval: '1 minute' },
 });
 const { disableWebhookEndpoint } = proxyActivities<WebhookActivities>({
