@@ -51,6 +51,27 @@ describe('delivery of recorded events', () => {
     expect(log[0]).toMatchObject({ status: 'SUCCEEDED', attempts: 1, lastStatusCode: 200, lastError: null, nextAttemptAt: null });
   });
 
+  it('an event held back behind a transaction still running goes out once it ends, without another event', async () => {
+    const t = await tenant(ws.stack);
+    const p = path('held');
+    const endpoint = await addEndpoint(t, { url: server.url(p), events: ['held'] });
+    // A transaction that began writing before the event: the stream cannot pass it until it ends.
+    const open = ws.stack.deps.orm.em.fork();
+    await open.begin();
+    await open.execute('select pg_current_xact_id()');
+    try {
+      const id = await track(t, 'ann@example.test', 'held');
+      // Longer than the rounds started by the endpoint's creation and by the event's wake keep looking (3 s each).
+      await new Promise((r) => setTimeout(r, 8_000));
+      expect(server.to(p)).toEqual([]);
+      await open.commit();
+      await waitForCount('the held event', () => server.to(p).length, 1, 10_000);
+      expect(verified(server.to(p), endpoint.secret)[0]!.data.id).toBe(id);
+    } finally {
+      if (open.isInTransaction()) await open.rollback();
+    }
+  });
+
   it('a wrong secret or an altered body does not verify', async () => {
     const t = await tenant(ws.stack);
     const p = path('tamper');

@@ -44,10 +44,14 @@ export async function deliveryRound(
     if (!endpoint.enabled) return { kind: 'disabled' };
     const head = await queueHead(em, endpointId, options.batchSize);
     if (head.length === 0) {
-      const { scanned } = await feedQueue(em, endpointId, options.batchSize);
+      const { scanned, held } = await feedQueue(em, endpointId, options.batchSize);
       if (scanned > 0) continue;
       const now = Date.now();
-      if (now - lastWork >= options.lingerMs || now - started >= options.budgetMs) return { kind: 'idle', delivered, lastDeliveredAt };
+      // Events held back by an older transaction still running come without another wake: keep looking.
+      if (now - started >= options.budgetMs) {
+        return held ? { kind: 'busy', delivered, backlog: 0, lastDeliveredAt } : { kind: 'idle', delivered, lastDeliveredAt };
+      }
+      if (!held && now - lastWork >= options.lingerMs) return { kind: 'idle', delivered, lastDeliveredAt };
       await waitForEvents(endpoint.projectId, options.pollMs);
       continue;
     }

@@ -37,16 +37,27 @@ ins as (
 last as (select "txid", "seq" from batch order by "txid" desc, "seq" desc limit 1),
 moved as (
   update webhook_endpoints w set "cursor_txid" = last."txid", "cursor_seq" = last."seq" from last where w."id" = ? returning 1)
-select (select count(*) from batch)::int as scanned, (select count(*) from ins)::int as queued, (select count(*) from moved)::int as moved`;
+select (select count(*) from batch)::int as scanned, (select count(*) from ins)::int as queued,
+  exists (select 1 from events e cross join ep
+    where e."project_id" = ep."project_id" and e."txid" is not null and (e."txid", e."seq") > (ep."cursor_txid", ep."cursor_seq")
+      and e."txid" >= pg_snapshot_xmin(pg_current_snapshot())) as held`;
+
+export interface Fed {
+  /** Events passed. */
+  scanned: number;
+  /** Of those, the ones selected and queued. */
+  queued: number;
+  /** Committed events wait behind a transaction that is still running: the stream moves on once it ends. */
+  held: boolean;
+}
 
 /**
  * Moves up to `limit` events past the endpoint's place into its queue (those it selects), in one statement,
- * and advances its place. Nothing happens for a disabled or deleted endpoint. Returns how many events it
- * passed and how many it queued.
+ * and advances its place. Nothing happens for a disabled or deleted endpoint.
  */
-export async function feedQueue(em: EntityManager, endpointId: string, limit: number): Promise<{ scanned: number; queued: number }> {
-  const [row] = await em.execute<{ scanned: number; queued: number }[]>(FAN_OUT, [endpointId, limit, endpointId]);
-  return { scanned: row?.scanned ?? 0, queued: row?.queued ?? 0 };
+export async function feedQueue(em: EntityManager, endpointId: string, limit: number): Promise<Fed> {
+  const [row] = await em.execute<Fed[]>(FAN_OUT, [endpointId, limit, endpointId]);
+  return { scanned: row?.scanned ?? 0, queued: row?.queued ?? 0, held: row?.held ?? false };
 }
 
 const REPLAY = `
