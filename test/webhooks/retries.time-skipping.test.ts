@@ -72,6 +72,17 @@ describe('retries on durable timers (time-skipping)', () => {
     expect(new Set(receiver.ids())).toEqual(new Set([ids[0]]));
     const failures = receiver.ids().length;
     expect(failures).toBeGreaterThan(outage >= DAY ? 15 : 2);
+    // What an operator sees in the Temporal UI: the summary, and the details of how far it is.
+    const handle = ws.env!.client.workflow.getHandle(webhookEndpointWorkflowId(endpoint.id));
+    expect(await (await handle.describe()).staticSummary()).toBe(
+      `Deliver webhooks to ${server.url(receiver.path)} (project ${t.project.id})`,
+    );
+    const { currentDetails } = await handle.query<{ currentDetails: string }>('__temporal_workflow_metadata');
+    expect(currentDetails).toMatch(
+      new RegExp(
+        `^Failing for [\\d.]+ [hs]: backlog [34], attempt ${failures} of delivery ${head!.id} failed: The webhook answered 503\\. Next attempt in `,
+      ),
+    );
 
     receiver.up();
     await ws.env!.sleep(3 * HOUR + MINUTE);

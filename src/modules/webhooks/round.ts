@@ -19,6 +19,7 @@ export interface RoundOptions {
 }
 
 const RECORD_EVERY = 50;
+const FEED_WHILE_FAILING = 5;
 
 export const ROUND_DEFAULTS: RoundOptions = { budgetMs: 30_000, lingerMs: 3_000, pollMs: 250, batchSize: 200 };
 
@@ -75,6 +76,12 @@ export async function deliveryRound(
       await markSucceeded(em, done);
       const attempts = delivery.attempts + 1;
       await markAttemptFailed(em, delivery.id, outcome, new Date(outcome.at.getTime() + retryDelayMs(attempts)));
+      // Events recorded meanwhile enter the queue (and the log) while the head waits, a few batches per attempt.
+      for (
+        let fed = 0;
+        fed < FEED_WHILE_FAILING && (await feedQueue(em, endpointId, options.batchSize)).scanned === options.batchSize;
+        fed++
+      );
       const error = outcome.error ?? 'failed';
       return { kind: 'failed', delivered, backlog: await backlogOf(em, endpointId), attempts, error, deliveryId: delivery.id };
     }
