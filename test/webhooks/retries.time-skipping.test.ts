@@ -4,6 +4,7 @@ import { waitFor } from '../helpers/wait';
 import { waitForMail } from '../helpers/mail';
 import { json, WebhookServer } from '../automation/webhook-server';
 import { webhookEndpointWorkflowId } from '../../workflows/webhooks/ids';
+import { recordHistory } from './histories';
 import { addEndpoint, deliveries, startWebhookStack, track, verified, type WebhookStack } from './helpers';
 
 let ws: WebhookStack;
@@ -117,6 +118,7 @@ describe('retries on durable timers (time-skipping)', () => {
     expect(mail.text).toContain(server.url(receiver.path));
     const run = await ws.env!.client.workflow.getHandle(webhookEndpointWorkflowId(endpoint.id)).describe();
     expect(run.status.name).toBe('COMPLETED');
+    await recordHistory(ws.env!, webhookEndpointWorkflowId(endpoint.id), 'failing-3-days-disabled');
 
     // Recorded while disabled: kept, and delivered after the ones before it once enabled again.
     ids.push(await track(t, 'ann@example.test', 'o.c'));
