@@ -45,13 +45,14 @@ export function webhookWake(deps: Pick<Deps, 'orm' | 'temporal' | 'logger'>): Ev
       deps.logger.warn({ err, endpointId: endpoint.id }, 'waking a webhook endpoint failed'),
     );
 
-  const wake = async (endpoint: EndpointRef): Promise<void> => {
+  // Not awaited: while Temporal is slow or down, the outbox's other consumers must not wait on a wake.
+  const wake = (endpoint: EndpointRef): void => {
     const now = Date.now();
     const t = throttles.get(endpoint.id) ?? { last: 0, trailing: null };
     throttles.set(endpoint.id, t);
     if (now - t.last >= SIGNAL_EVERY_MS) {
       t.last = now;
-      await signal(endpoint);
+      void signal(endpoint);
       return;
     }
     if (t.trailing) return;
@@ -70,8 +71,7 @@ export function webhookWake(deps: Pick<Deps, 'orm' | 'temporal' | 'logger'>): Ev
     name: 'webhooks',
     async handle(event: OutboxEvent) {
       wakeRounds(event.projectId);
-      const endpoints = await enabledEndpoints(event.projectId);
-      await Promise.all(endpoints.map(wake));
+      for (const endpoint of await enabledEndpoints(event.projectId)) wake(endpoint);
     },
   };
 }

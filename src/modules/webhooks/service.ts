@@ -111,16 +111,17 @@ export async function updateEndpoint(
       throw err;
     }
   }
-  // A loop waiting for events ends at once instead of at its next look.
-  if (pausing) await wakeWebhookEndpoint(deps.temporal, endpoint).catch(() => undefined);
+  // A loop waiting for events ends at once instead of at its next look; not waited for (Temporal may be down).
+  if (pausing) void wakeWebhookEndpoint(deps.temporal, endpoint).catch(() => undefined);
   return endpoint;
 }
 
 export async function deleteEndpoint(deps: Deps, em: EntityManager, projectId: string, id: string): Promise<void> {
   const endpoint = await findEndpoint(em, projectId, id);
   await em.remove(endpoint).flush();
-  // The loop ends by itself when it finds the endpoint gone; stopping it now only saves it a look.
-  await stopWebhookEndpoint(deps.temporal, id).catch((err: unknown) =>
+  // The loop ends by itself when it finds the endpoint gone; stopping it now only saves it a look, so the
+  // request does not wait for it (nor for Temporal to answer at all).
+  void stopWebhookEndpoint(deps.temporal, id).catch((err: unknown) =>
     deps.logger.warn({ err, endpointId: id }, 'stopping a webhook loop failed'),
   );
 }
@@ -229,8 +230,9 @@ export async function replay(
     throw validationError([{ field: 'since', code: 'out_of_range', message: 'Must be within the last 30 days' }]);
   }
   const result = await replayInto(em, endpoint.id, since, REPLAY_LIMIT);
+  // Not waited for: the loop also finds the queue at its next look.
   if (endpoint.enabled && result.queued > 0) {
-    await wakeWebhookEndpoint(deps.temporal, endpoint).catch((err: unknown) =>
+    void wakeWebhookEndpoint(deps.temporal, endpoint).catch((err: unknown) =>
       deps.logger.warn({ err, endpointId: id }, 'waking a webhook loop failed'),
     );
   }
