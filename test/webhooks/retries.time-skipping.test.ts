@@ -18,6 +18,17 @@ afterAll(async () => {
   await ws?.close();
 });
 
+// Each test's endpoints are disabled when it ends: their loops would otherwise look at the stream every 10
+// minutes of the days the later tests skip through. Disabled rather than deleted: a delete terminates the loop,
+// and the time-skipping server keeps the activity of a terminated run pending, which stops time from skipping.
+const created: Array<{ t: Tenant; id: string }> = [];
+afterEach(async () => {
+  for (const { t, id } of created.splice(0)) await t.c.patch(`/webhook-endpoints/${id}`).send({ enabled: false });
+});
+
+/** Days of skipped time take a while of real time on a loaded machine. */
+const LONG = 180_000;
+
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
@@ -32,6 +43,7 @@ function flakyReceiver() {
 
 async function failingEndpoint(t: Tenant, receiver: { path: string }, names: string[]) {
   const endpoint = await addEndpoint(t, { url: server.url(receiver.path), events: ['o.*'] });
+  created.push({ t, id: endpoint.id });
   const ids: string[] = [];
   for (const name of names) ids.push(await track(t, 'ann@example.test', name));
   // The first attempt of the head has failed: the queue now waits on a durable timer.
@@ -101,39 +113,44 @@ describe('retries on durable timers (time-skipping)', () => {
     });
   });
 
-  it('disables an endpoint failing for 3 days, tells the owners, and resumes where it stopped when enabled', async () => {
-    const t = await tenant(ws.stack);
-    const receiver = flakyReceiver();
-    const { endpoint, ids } = await failingEndpoint(t, receiver, ['o.a', 'o.b']);
-    await ws.env!.sleep(2 * DAY);
-    expect((await t.c.get(`/webhook-endpoints/${endpoint.id}`).expect(200)).body.enabled).toBe(true);
-    await ws.env!.sleep(DAY + 3 * HOUR);
+  it(
+    'disables an endpoint failing for 3 days, tells the owners, and resumes where it stopped when enabled',
+    async () => {
+      const t = await tenant(ws.stack);
+      const receiver = flakyReceiver();
+      const { endpoint, ids } = await failingEndpoint(t, receiver, ['o.a', 'o.b']);
+      await ws.env!.sleep(2 * DAY);
+      expect((await t.c.get(`/webhook-endpoints/${endpoint.id}`).expect(200)).body.enabled).toBe(true);
+      await ws.env!.sleep(DAY + 3 * HOUR);
 
-    const disabled = await waitFor('disabled', async () => {
-      const body = (await t.c.get(`/webhook-endpoints/${endpoint.id}`).expect(200)).body;
-      return body.enabled ? undefined : body;
-    });
-    expect(disabled.disabledReason).toMatch(/^Deliveries failed for 7\d(\.\d)? h; last error: The webhook answered 503$/);
-    const mail = await waitForMail(ws.stack.smtp, t.user.email, /A webhook endpoint of .* was disabled/);
-    expect(mail.text).toContain(server.url(receiver.path));
-    const run = await ws.env!.client.workflow.getHandle(webhookEndpointWorkflowId(endpoint.id)).describe();
-    expect(run.status.name).toBe('COMPLETED');
-    await recordHistory(ws.env!, webhookEndpointWorkflowId(endpoint.id), 'failing-3-days-disabled');
+      const disabled = await waitFor('disabled', async () => {
+        const body = (await t.c.get(`/webhook-endpoints/${endpoint.id}`).expect(200)).body;
+        return body.enabled ? undefined : body;
+      });
+      expect(disabled.disabledReason).toMatch(/^Deliveries failed for 7\d(\.\d)? h; last error: The webhook answered 503$/);
+      const mail = await waitForMail(ws.stack.smtp, t.user.email, /A webhook endpoint of .* was disabled/);
+      expect(mail.text).toContain(server.url(receiver.path));
+      const run = await ws.env!.client.workflow.getHandle(webhookEndpointWorkflowId(endpoint.id)).describe();
+      expect(run.status.name).toBe('COMPLETED');
+      await recordHistory(ws.env!, webhookEndpointWorkflowId(endpoint.id), 'failing-3-days-disabled');
 
-    // Recorded while disabled: kept, and delivered after the ones before it once enabled again.
-    ids.push(await track(t, 'ann@example.test', 'o.c'));
-    const failures = receiver.ids().length;
-    receiver.up();
-    const enabled = (await t.c.patch(`/webhook-endpoints/${endpoint.id}`).send({ enabled: true }).expect(200)).body;
-    expect(enabled).toMatchObject({ enabled: true, disabledReason: null });
-    await settled(t, endpoint.id, 3);
-    expect(verified(server.to(receiver.path).slice(failures), endpoint.secret).map((b) => b.data.id)).toEqual(ids);
-  });
+      // Recorded while disabled: kept, and delivered after the ones before it once enabled again.
+      ids.push(await track(t, 'ann@example.test', 'o.c'));
+      const failures = receiver.ids().length;
+      receiver.up();
+      const enabled = (await t.c.patch(`/webhook-endpoints/${endpoint.id}`).send({ enabled: true }).expect(200)).body;
+      expect(enabled).toMatchObject({ enabled: true, disabledReason: null });
+      await settled(t, endpoint.id, 3);
+      expect(verified(server.to(receiver.path).slice(failures), endpoint.secret).map((b) => b.data.id)).toEqual(ids);
+    },
+    LONG,
+  );
 
   it('a paused endpoint sends nothing until it is enabled again', async () => {
     const t = await tenant(ws.stack);
     const p = `/paused-${randomBytes(3).toString('hex')}`;
     const endpoint = await addEndpoint(t, { url: server.url(p), events: ['o.*'] });
+    created.push({ t, id: endpoint.id });
     await t.c.patch(`/webhook-endpoints/${endpoint.id}`).send({ enabled: false }).expect(200);
     const id = await track(t, 'ann@example.test', 'o.p');
     await ws.env!.sleep(HOUR);

@@ -20,9 +20,10 @@ import {
 } from './ids';
 
 const { deliverWebhookRound } = proxyActivities<WebhookActivities>({
-  // A round stops starting requests after its budget (30 s) and each request gives up after 10 s.
-  startToCloseTimeout: '2 minutes',
-  heartbeatTimeout: '10 seconds',
+  // A round stops starting requests after its budget (30 s) and each request gives up after 10 s, so a round
+  // on a worker that died is taken up again within a minute. No heartbeat timeout: a round that missed one
+  // would be retried beside itself, two rounds sending the same queue.
+  startToCloseTimeout: '1 minute',
   retry: { maximumInterval: '1 minute' },
 });
 const { disableWebhookEndpoint } = proxyActivities<WebhookActivities>({
