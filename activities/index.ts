@@ -4,6 +4,7 @@ import { createCampaignActivities } from './campaigns';
 import { createDomainActivities } from './domains';
 import { createJobActivities } from './jobs';
 import { createSegmentActivities } from './segments';
+import { createWebhookActivities } from './webhooks';
 
 /** Every activity the worker runs, built from the process's dependencies. */
 export function createActivities(deps: Deps) {
@@ -13,6 +14,7 @@ export function createActivities(deps: Deps) {
     ...createJobActivities(deps),
     ...createCampaignActivities(deps),
     ...createAutomationActivities(deps),
+    ...createWebhookActivities(deps),
   };
 }
 

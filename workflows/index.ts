@@ -5,3 +5,4 @@ export { contactImport } from './jobs/import';
 export { contactBulk } from './jobs/bulk';
 export { campaignSend } from './campaigns/send';
 export { automation } from './automation/workflow';
+export { webhookEndpoint } from './webhooks/workflow';

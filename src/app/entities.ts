@@ -11,6 +11,7 @@ import { Job } from '../modules/jobs/entities';
 import { Email, EmailAttachment } from '../modules/emails/entities';
 import { Campaign } from '../modules/campaigns/entities';
 import { Automation, AutomationExecution, AutomationStep, AutomationTransition } from '../modules/automations/entities';
+import { WebhookDelivery, WebhookEndpoint } from '../modules/webhooks/entities';
 
 export const entities = [
   User,
@@ -34,4 +35,6 @@ export const entities = [
   AutomationStep,
   AutomationTransition,
   AutomationExecution,
+  WebhookEndpoint,
+  WebhookDelivery,
 ];

@@ -95,3 +95,15 @@ export async function sendSystemMail(mailer: Mailer, config: Config, mail: Syste
   const { from, to } = root.getEnvelope();
   await mailer.send({ from: from || '', to: to[0] ?? mail.to }, await root.build());
 }
+
+export const webhookDisabledMail = (config: Config, to: string, what: { projectName: string; url: string; reason: string }): SystemMail =>
+  compose(
+    to,
+    `A webhook endpoint of ${what.projectName} was disabled`,
+    [
+      `Postwire could not deliver events to ${what.url} and disabled the endpoint.`,
+      what.reason,
+      'Events recorded meanwhile are kept: once the receiver answers again, enable the endpoint and delivery resumes where it stopped.',
+    ],
+    { label: 'Open the dashboard', url: new URL('/', config.PUBLIC_URL).toString() },
+  );

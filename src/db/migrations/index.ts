@@ -23,6 +23,7 @@ import { Migration0029SessionEndAndInvitationProof } from './0029-session-end-an
 import { Migration0030FieldCatalog } from './0030-field-catalog';
 import { Migration0031AutomationStepTypeUnchecked } from './0031-automation-step-type-unchecked';
 import { Migration0032EmailQueue } from './0032-email-queue';
+import { Migration0033Webhooks } from './0033-webhooks';
 
 /** Every migration, in order. Files are committed; the schema never changes at run time otherwise. */
 export const migrationsList: MigrationObject[] = [
@@ -50,4 +51,5 @@ export const migrationsList: MigrationObject[] = [
   { name: '0030-field-catalog', class: Migration0030FieldCatalog },
   { name: '0031-automation-step-type-unchecked', class: Migration0031AutomationStepTypeUnchecked },
   { name: '0032-email-queue', class: Migration0032EmailQueue },
+  { name: '0033-webhooks', class: Migration0033Webhooks },
 ];

@@ -27,6 +27,8 @@ export interface SendOptions {
   /** The whole exchange, redirects included. */
   timeoutMs: number;
   maxRedirects?: number;
+  /** Keep-alive agents for callers that send many requests to one receiver; by default each request has its own connection. */
+  agents?: { http: http.Agent; https: https.Agent };
 }
 
 /** The receiver refused the request (4xx): sending it again would not help. */
@@ -71,9 +73,11 @@ async function readBody(res: IncomingMessage): Promise<unknown> {
   for await (const chunk of res as AsyncIterable<Buffer>) {
     chunks.push(chunk);
     size += chunk.length;
-    if (size >= MAX_READ) break;
+    if (size >= MAX_READ) {
+      res.destroy();
+      break;
+    }
   }
-  res.destroy();
   const text = Buffer.concat(chunks).toString('utf8');
   if (/\bjson\b/i.test(res.headers['content-type'] ?? '') && size < MAX_READ) {
     try {
@@ -85,11 +89,18 @@ async function readBody(res: IncomingMessage): Promise<unknown> {
   return text.length > MAX_KEPT ? `${text.slice(0, MAX_KEPT)}…` : text;
 }
 
-function exchange(url: URL, request: WebhookRequest, target: ResolvedTarget, signal: AbortSignal): Promise<IncomingMessage> {
+function exchange(
+  url: URL,
+  request: WebhookRequest,
+  target: ResolvedTarget,
+  signal: AbortSignal,
+  options: SendOptions,
+): Promise<IncomingMessage> {
   const transport = url.protocol === 'https:' ? https : http;
+  const agent = (url.protocol === 'https:' ? options.agents?.https : options.agents?.http) ?? false;
   const headers = { ...request.headers, ...(request.body === null ? {} : { 'content-length': String(Buffer.byteLength(request.body)) }) };
   return new Promise((resolve, reject) => {
-    const req = transport.request(url, { method: request.method, headers, lookup: pinned(target), signal, agent: false }, resolve);
+    const req = transport.request(url, { method: request.method, headers, lookup: pinned(target), signal, agent }, resolve);
     req.on('error', reject);
     req.end(request.body ?? undefined);
   });
@@ -115,7 +126,7 @@ async function exchangeFollowingRedirects(request: WebhookRequest, options: Send
   for (let hop = 0; ; hop++) {
     const url = new URL(current.url);
     const target = await resolveTarget(options.dns, url.hostname, options.policy);
-    const res = await exchange(url, current, target, signal);
+    const res = await exchange(url, current, target, signal, options);
     const location = res.headers.location;
     if (REDIRECTS.has(res.statusCode ?? 0) && location) {
       res.destroy();

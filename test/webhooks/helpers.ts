@@ -1,0 +1,76 @@
+import { randomBytes } from 'node:crypto';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Webhook } from 'standardwebhooks';
+import { eventConsumers } from '../../src/app/consumers';
+import { EventDispatcher } from '../../src/modules/outbox/dispatcher';
+import { startStack, type TestStack } from '../helpers/stack';
+import { gatewayFor, startWorker } from '../helpers/temporal';
+import { timeSkippingEnv } from '../helpers/temporal-env';
+import type { Tenant } from '../helpers/tenants';
+import { waitFor } from '../helpers/wait';
+import type { ReceivedRequest } from '../automation/webhook-server';
+
+/** The worker side of webhooks on the real stack: workflows, activities and the events outbox with every consumer. */
+export interface WebhookStack {
+  stack: TestStack;
+  /** Set on the time-skipping server. */
+  env: TestWorkflowEnvironment | null;
+  close(): Promise<void>;
+}
+
+/** The events outbox as a worker process runs it, with every consumer (the webhook wake among them). */
+export async function startDispatcher(stack: TestStack): Promise<EventDispatcher> {
+  const dispatcher = new EventDispatcher(stack.deps.orm, stack.deps.config.DATABASE_URL, eventConsumers(stack.deps), stack.deps.logger, {
+    pollIntervalMs: 500,
+    retryBaseMs: 200,
+    retryMaxMs: 1_000,
+  });
+  await dispatcher.start();
+  return dispatcher;
+}
+
+export async function startWebhookStack(options: { timeSkipping: boolean; env?: Record<string, string> }): Promise<WebhookStack> {
+  const env = options.timeSkipping ? await timeSkippingEnv() : null;
+  const stack = await startStack({
+    env: options.env,
+    ...(env ? { temporal: gatewayFor(env, `webhooks-${randomBytes(4).toString('hex')}`) } : {}),
+    worker: (deps) => startWorker(deps, env?.nativeConnection),
+    terminateWorkflows: !env,
+  });
+  const dispatcher = await startDispatcher(stack);
+  return {
+    stack,
+    env,
+    close: async () => {
+      await dispatcher.stop();
+      await stack.close();
+      await env?.teardown();
+    },
+  };
+}
+
+/** Records a tracked event for `email` (the contact is created on first use). */
+export async function track(t: Tenant, email: string, event: string, data: Record<string, unknown> = {}): Promise<string> {
+  const res = await t.c.track({ email, event, data }).expect(200);
+  return res.body.data.event as string;
+}
+
+export async function addEndpoint(t: Tenant, body: Record<string, unknown>): Promise<{ id: string; secret: string; [k: string]: unknown }> {
+  const res = await t.c.post('/webhook-endpoints').send(body).expect(201);
+  return res.body;
+}
+
+/** The bodies `requests` carried, parsed, after checking each one's Standard Webhooks signature with `secret`. */
+export function verified(requests: ReceivedRequest[], secret: string): Array<{ type: string; timestamp: string; data: any }> {
+  const wh = new Webhook(secret);
+  return requests.map((r) => wh.verify(r.body, r.headers as Record<string, string>) as { type: string; timestamp: string; data: any });
+}
+
+export async function deliveries(t: Tenant, endpointId: string, query = ''): Promise<any[]> {
+  const res = await t.c.get(`/webhook-endpoints/${endpointId}/deliveries?pageSize=100${query}`).expect(200);
+  return res.body.data;
+}
+
+/** Waits (real time) until `count()` reaches `n`. */
+export const waitForCount = (what: string, count: () => number, n: number, timeoutMs = 20_000) =>
+  waitFor(what, async () => (count() >= n ? true : undefined), timeoutMs);
