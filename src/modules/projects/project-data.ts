@@ -30,4 +30,4 @@ export const PROJECT_DATA_TABLES = [
 ] as const;
 
 /** The project's setup and history: reset keeps them. */
-export const PROJECT_SETUP_TABLES = ['project_members', 'domains', 'project_suspensions'] as const;
+export const PROJECT_SETUP_TABLES = ['project_members', 'domains', 'project_suspensions', 'webhook_endpoints'] as const;
