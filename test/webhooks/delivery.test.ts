@@ -3,7 +3,10 @@ import { Webhook } from 'standardwebhooks';
 import { tenant } from '../helpers/tenants';
 import { waitFor } from '../helpers/wait';
 import { json, WebhookServer } from '../automation/webhook-server';
-import { addEndpoint, deliveries, startWebhookStack, track, verified, waitForCount, type WebhookStack } from './helpers';
+import { addEndpoint, deliveries, startWebhookStack, STREAM_WAIT_MS, track, verified, waitForCount, type WebhookStack } from './helpers';
+
+// Waits on the event stream may take up to STREAM_WAIT_MS each (helpers.ts).
+jest.setTimeout(3 * STREAM_WAIT_MS);
 
 let ws: WebhookStack;
 let server: WebhookServer;
@@ -125,8 +128,11 @@ describe('delivery of recorded events', () => {
     await addEndpoint(b, { url: server.url(pb) });
     await track(a, 'ann@example.test', 'only.a');
     await track(b, 'bob@example.test', 'only.b');
-    await waitFor('both delivered', async () =>
-      server.to(pa).some((r) => r.body.includes('only.a')) && server.to(pb).some((r) => r.body.includes('only.b')) ? true : undefined,
+    await waitFor(
+      'both delivered',
+      async () =>
+        server.to(pa).some((r) => r.body.includes('only.a')) && server.to(pb).some((r) => r.body.includes('only.b')) ? true : undefined,
+      STREAM_WAIT_MS,
     );
     expect(server.to(pa).every((r) => !r.body.includes('bob@example.test'))).toBe(true);
     expect(server.to(pb).every((r) => !r.body.includes('ann@example.test'))).toBe(true);

@@ -5,7 +5,20 @@ import { tenant, type Tenant } from '../helpers/tenants';
 import { waitFor } from '../helpers/wait';
 import { WebhookServer } from '../automation/webhook-server';
 import type { EventDispatcher } from '../../src/modules/outbox/dispatcher';
-import { addEndpoint, deliveries, startDispatcher, startWebhookStack, track, verified, waitForCount, type WebhookStack } from './helpers';
+import {
+  addEndpoint,
+  deliveries,
+  startDispatcher,
+  startWebhookStack,
+  STREAM_WAIT_MS,
+  track,
+  verified,
+  waitForCount,
+  type WebhookStack,
+} from './helpers';
+
+// Waits on the event stream may take up to STREAM_WAIT_MS each (helpers.ts).
+jest.setTimeout(3 * STREAM_WAIT_MS);
 
 let ws: WebhookStack;
 let server: WebhookServer;
@@ -247,10 +260,14 @@ describe('SSRF rules (WEBHOOK_ALLOW_PRIVATE off)', () => {
       .set('Authorization', `Bearer ${g.project.public}`)
       .send({ email: 'ann@example.test', event: 'inward' })
       .expect(200);
-    const [queued] = await waitFor('a failed attempt', async () => {
-      const log = (await deliveries(g, e.id)).filter((d) => d.type === 'inward');
-      return log[0]?.attempts === 1 ? log : undefined;
-    });
+    const [queued] = await waitFor(
+      'a failed attempt',
+      async () => {
+        const log = (await deliveries(g, e.id)).filter((d) => d.type === 'inward');
+        return log[0]?.attempts === 1 ? log : undefined;
+      },
+      STREAM_WAIT_MS,
+    );
     expect(queued).toMatchObject({ status: 'PENDING', lastStatusCode: null, nextAttemptAt: expect.any(String) });
     expect(queued.lastError).toMatch(/resolves to 127\.0\.0\.1/);
     expect(server.requests.length).toBe(before);
@@ -263,7 +280,7 @@ it('the log pages newest first and filters by status', async () => {
   const e = await addEndpoint(t, { url: server.url(p), events: ['pg'] });
   for (let i = 0; i < 3; i++) await track(t, 'ann@example.test', 'pg', { i });
   await waitForCount('3', () => server.to(p).length, 3);
-  await waitFor('logged', async () => ((await deliveries(t, e.id, '&status=SUCCEEDED')).length === 3 ? true : undefined));
+  await waitFor('logged', async () => ((await deliveries(t, e.id, '&status=SUCCEEDED')).length === 3 ? true : undefined), STREAM_WAIT_MS);
   const page = (await t.c.get(`/webhook-endpoints/${e.id}/deliveries?page=2&pageSize=2`).expect(200)).body;
   expect(page).toMatchObject({ total: 3, page: 2, pageSize: 2, totalPages: 2 });
   expect(page.data).toHaveLength(1);

@@ -71,6 +71,14 @@ export async function deliveries(t: Tenant, endpointId: string, query = ''): Pro
   return res.body.data;
 }
 
+/**
+ * How long a wait for the event stream may take. The stream shows an event once every transaction on the
+ * PostgreSQL server that is older than it has ended (docs/webhooks.md "Order"), and the other test files that
+ * run beside this one on the same server hold transactions of their own for seconds at a time (a campaign
+ * send waiting on a Temporal that is down, a cancel waiting on the pump's row locks).
+ */
+export const STREAM_WAIT_MS = 90_000;
+
 /** Waits (real time) until `count()` reaches `n`. */
-export const waitForCount = (what: string, count: () => number, n: number, timeoutMs = 20_000) =>
+export const waitForCount = (what: string, count: () => number, n: number, timeoutMs = STREAM_WAIT_MS) =>
   waitFor(what, async () => (count() >= n ? true : undefined), timeoutMs);

@@ -5,7 +5,10 @@ import { waitForMail } from '../helpers/mail';
 import { json, WebhookServer } from '../automation/webhook-server';
 import { webhookEndpointWorkflowId } from '../../workflows/webhooks/ids';
 import { recordHistory } from './histories';
-import { addEndpoint, deliveries, startWebhookStack, track, verified, type WebhookStack } from './helpers';
+import { addEndpoint, deliveries, startWebhookStack, STREAM_WAIT_MS, track, verified, type WebhookStack } from './helpers';
+
+// Waits on the event stream may take up to STREAM_WAIT_MS each (helpers.ts).
+jest.setTimeout(3 * STREAM_WAIT_MS);
 
 let ws: WebhookStack;
 let server: WebhookServer;
@@ -47,7 +50,11 @@ async function failingEndpoint(t: Tenant, receiver: { path: string }, names: str
   const ids: string[] = [];
   for (const name of names) ids.push(await track(t, 'ann@example.test', name));
   // The first attempt of the head has failed: the queue now waits on a durable timer.
-  await waitFor('a failed first attempt', async () => ((await deliveries(t, endpoint.id)).some((d) => d.attempts >= 1) ? true : undefined));
+  await waitFor(
+    'a failed first attempt',
+    async () => ((await deliveries(t, endpoint.id)).some((d) => d.attempts >= 1) ? true : undefined),
+    STREAM_WAIT_MS,
+  );
   return { endpoint, ids };
 }
 
@@ -58,7 +65,7 @@ const settled = (t: Tenant, endpointId: string, n: number) =>
       const log = await deliveries(t, endpointId);
       return log.length === n && log.every((d) => d.status === 'SUCCEEDED') ? log : undefined;
     },
-    30_000,
+    STREAM_WAIT_MS,
   );
 
 describe('retries on durable timers (time-skipping)', () => {
