@@ -3,21 +3,13 @@ import { Webhook } from 'standardwebhooks';
 import { tenant } from '../helpers/tenants';
 import { waitFor } from '../helpers/wait';
 import { json, WebhookServer } from '../automation/webhook-server';
-import { addEndpoint, deliveries, startWebhookStack, STREAM_WAIT_MS, track, verified, waitForCount, type WebhookStack } from './helpers';
-
-// Waits on the event stream may take up to STREAM_WAIT_MS each (helpers.ts).
-jest.setTimeout(3 * STREAM_WAIT_MS);
+import { addEndpoint, deliveries, aroundWebhookTests, STREAM_WAIT_MS, track, verified, waitForCount, type WebhookStack } from './helpers';
 
 let ws: WebhookStack;
 let server: WebhookServer;
-beforeAll(async () => {
-  // The receiver runs on loopback, so this stack allows private addresses.
-  ws = await startWebhookStack({ timeSkipping: true, env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
-  server = await WebhookServer.start();
-});
-afterAll(async () => {
-  await server?.close();
-  await ws?.close();
+aroundWebhookTests((started, receiver) => {
+  ws = started;
+  server = receiver;
 });
 
 const path = (name: string) => `/${name}-${randomBytes(3).toString('hex')}`;

@@ -9,7 +9,7 @@ import {
   addEndpoint,
   deliveries,
   startDispatcher,
-  startWebhookStack,
+  aroundWebhookTests,
   STREAM_WAIT_MS,
   track,
   verified,
@@ -17,18 +17,11 @@ import {
   type WebhookStack,
 } from './helpers';
 
-// Waits on the event stream may take up to STREAM_WAIT_MS each (helpers.ts).
-jest.setTimeout(3 * STREAM_WAIT_MS);
-
 let ws: WebhookStack;
 let server: WebhookServer;
-beforeAll(async () => {
-  ws = await startWebhookStack({ timeSkipping: true, env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
-  server = await WebhookServer.start();
-});
-afterAll(async () => {
-  await server?.close();
-  await ws?.close();
+aroundWebhookTests((started, receiver) => {
+  ws = started;
+  server = receiver;
 });
 
 const path = (name: string) => `/${name}-${randomBytes(3).toString('hex')}`;

@@ -8,7 +8,7 @@ import { gatewayFor, startWorker } from '../helpers/temporal';
 import { timeSkippingEnv } from '../helpers/temporal-env';
 import type { Tenant } from '../helpers/tenants';
 import { waitFor } from '../helpers/wait';
-import type { ReceivedRequest } from '../automation/webhook-server';
+import { WebhookServer, type ReceivedRequest } from '../automation/webhook-server';
 
 /** The worker side of webhooks on the real stack: workflows, activities and the events outbox with every consumer. */
 export interface WebhookStack {
@@ -82,3 +82,23 @@ export const STREAM_WAIT_MS = 90_000;
 /** Waits (real time) until `count()` reaches `n`. */
 export const waitForCount = (what: string, count: () => number, n: number, timeoutMs = STREAM_WAIT_MS) =>
   waitFor(what, async () => (count() >= n ? true : undefined), timeoutMs);
+
+/**
+ * A test file's time-skipping stack (private addresses allowed: the receiver runs on loopback) and its
+ * receiver, started before the file's tests and closed after them; `use` takes them once started. Each wait
+ * on the event stream may take STREAM_WAIT_MS, so a test may take a few.
+ */
+export function aroundWebhookTests(use: (ws: WebhookStack, server: WebhookServer) => void): void {
+  jest.setTimeout(3 * STREAM_WAIT_MS);
+  let ws: WebhookStack | undefined;
+  let server: WebhookServer | undefined;
+  beforeAll(async () => {
+    ws = await startWebhookStack({ timeSkipping: true, env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
+    server = await WebhookServer.start();
+    use(ws, server);
+  });
+  afterAll(async () => {
+    await server?.close();
+    await ws?.close();
+  });
+}

@@ -5,20 +5,13 @@ import { waitForMail } from '../helpers/mail';
 import { json, WebhookServer } from '../automation/webhook-server';
 import { webhookEndpointWorkflowId } from '../../workflows/webhooks/ids';
 import { recordHistory } from './histories';
-import { addEndpoint, deliveries, startWebhookStack, STREAM_WAIT_MS, track, verified, type WebhookStack } from './helpers';
-
-// Waits on the event stream may take up to STREAM_WAIT_MS each (helpers.ts).
-jest.setTimeout(3 * STREAM_WAIT_MS);
+import { addEndpoint, deliveries, aroundWebhookTests, STREAM_WAIT_MS, track, verified, type WebhookStack } from './helpers';
 
 let ws: WebhookStack;
 let server: WebhookServer;
-beforeAll(async () => {
-  ws = await startWebhookStack({ timeSkipping: true, env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
-  server = await WebhookServer.start();
-});
-afterAll(async () => {
-  await server?.close();
-  await ws?.close();
+aroundWebhookTests((started, receiver) => {
+  ws = started;
+  server = receiver;
 });
 
 // Each test's endpoints are disabled when it ends: their loops would otherwise look at the stream every 10
