@@ -20,6 +20,7 @@ import { createApp } from '../src/app/app';
 import type { TemporalGateway } from '../src/temporal/client';
 import { bundleWorkflows, startWorkerProcess, workerEnv, type WorkerProcess } from '../test/helpers/worker-processes';
 import type { SinkCounts } from './lib/counting-sink-server';
+import { workerNodeOptions } from '../src/main/worker-heap';
 import { PlatformUsage, backendCpuByApplication } from './lib/platform-usage';
 import { loadNote, sendingBench, startProcess } from './lib/sending';
 
@@ -64,6 +65,8 @@ async function main(): Promise<void> {
     WORKER_WORKFLOW_BUNDLE: bundle,
     WORKER_LEASE_MS: '30000',
     PGAPPNAME: 'postwire worker',
+    // The heap settings the real worker runs with (npm start, the image).
+    NODE_OPTIONS: workerNodeOptions(process.env.NODE_OPTIONS),
   };
   const workers: WorkerProcess[] = [];
   const api = async (method: string, path: string, body?: unknown) => {

@@ -4,15 +4,18 @@
  * Settings come from the environment like the real worker's; `WORKER_LEASE_MS` shortens the pump's lease so
  * that a killed worker's emails are taken over in seconds rather than minutes; `WORKER_WORKFLOW_BUNDLE`
  * names a workflow bundle made once by the parent (bundleWorkflows), which saves each start the bundling.
+ * Its heap is limited as the real worker's is (src/main/worker-heap.ts; its parent passes the NODE_OPTIONS).
  * Prints `worker ready` once it polls.
  */
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities';
 import { createDeps, runMain } from '../../src/bootstrap';
+import { limitWorkerHeapGrowth } from '../../src/main/worker-heap';
 import { DeliveryPump } from '../../src/modules/emails/delivery/pump';
 import { workflowsPath } from '../../workflows/path';
 
 runMain(async () => {
+  limitWorkerHeapGrowth();
   Runtime.install({
     logger: new DefaultLogger('WARN'),
     telemetryOptions: { logging: { filter: { core: 'WARN', other: 'WARN' }, forward: {} } },
