@@ -15,7 +15,7 @@ import { closeSimulator } from '../../src/app/simulator';
 import type { DeliveryPump } from '../../src/modules/emails/delivery/pump';
 import { workerDatabaseUrl } from './database';
 import { SmtpSink } from './smtp-sink';
-import { DnsServer } from './dns-server';
+import { DnsServer } from '../../scripts/lib/dns-server';
 import { startPump } from './pump';
 import { Simulator } from '../../src/modules/sandbox/simulator';
 import type { RunningWorker } from './temporal';
