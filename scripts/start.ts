@@ -71,13 +71,14 @@ async function main() {
   });
   const databaseUrl = process.env.DATABASE_URL ?? (await ensureDatabase(pg.adminUrl, 'postwire'));
 
-  const capture = process.env.SMTP_URL ? null : await startMailCapture(ports.smtp, ports.mailWeb);
-  if (capture) stops.push(() => capture.stop());
-
   // docs/sandbox.md: simulator addresses, and a DNS server publishing the records of the domains added.
   const aids = developmentAids(process.env);
   const devDns = aids.devDns ? await startDevDns(ports.dns, databaseUrl) : null;
   if (devDns) stops.push(() => devDns.stop());
+
+  const dnsServers = (process.env.DNS_SERVERS ?? devDns?.address ?? '').split(',').filter(Boolean);
+  const capture = process.env.SMTP_URL ? null : await startMailCapture(ports.smtp, ports.mailWeb, dnsServers);
+  if (capture) stops.push(() => capture.stop());
 
   const env: NodeJS.ProcessEnv = {
     ...devSecrets(),
