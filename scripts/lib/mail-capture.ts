@@ -27,7 +27,8 @@ function listPage(): string {
   const rows = files.slice(0, 500).map((file) => {
     const raw = fs.readFileSync(path.join(mailDir, file), 'utf8');
     const dkim = /dkim=(\w+)/.exec(headerOf(raw, 'Authentication-Results'))?.[1] ?? '';
-    const cells = ['Date', 'From', 'To', 'Subject'].map((h) => `<td>${escape(headerOf(raw, h))}</td>`).join('') + `<td>${escape(dkim)}</td>`;
+    const cells =
+      ['Date', 'From', 'To', 'Subject'].map((h) => `<td>${escape(headerOf(raw, h))}</td>`).join('') + `<td>${escape(dkim)}</td>`;
     return `<tr>${cells}<td><a href="/messages/${encodeURIComponent(file)}">source</a></td></tr>`;
   });
   return `<!doctype html><meta charset="utf-8"><title>Postwire mail capture</title>
@@ -40,7 +41,7 @@ function listPage(): string {
  * The DKIM verdict on a received message, checked as a receiving server would (against `dnsServers`, the
  * development DNS under npm start), as an Authentication-Results header (RFC 8601) to put on top of it.
  */
-async function authenticationResults(raw: Buffer, dnsServers: string[]): Promise<string> {
+export async function authenticationResults(raw: Buffer, dnsServers: string[]): Promise<string> {
   const resolver = new Resolver({ timeout: 2_000, tries: 1 });
   if (dnsServers.length > 0) resolver.setServers(dnsServers);
   try {

@@ -14,6 +14,7 @@ import { uniqueEmail } from '../helpers/fixtures';
 import { startDevDns } from '../../scripts/lib/dev-dns';
 import { describeDevAccount, ensureDevAccount } from '../../scripts/lib/dev-account';
 import { developmentAids, developmentEnv } from '../../scripts/lib/development';
+import { authenticationResults } from '../../scripts/lib/mail-capture';
 import type { EventDispatcher } from '../../src/modules/outbox/dispatcher';
 import { startDispatcher } from '../automation/engine';
 
@@ -104,5 +105,23 @@ describe('the development account, against the development DNS server', () => {
       .expect(201);
     const res = await stack.http().get(`/domains/${added.body.id}/verify`).set('Authorization', auth).expect(200);
     expect(res.body.verified).toBe(true);
+  });
+
+  it('mail to other addresses reaches the mail capture DKIM-signed, and its check passes against the development DNS', async () => {
+    const account = await ensureDevAccount(apiUrl, options);
+    const to = uniqueEmail('reader');
+    await stack
+      .http()
+      .post('/v1/send')
+      .set('Authorization', `Bearer ${account.project.secret}`)
+      .send({ from: account.sender, to, subject: 'Signed', body: '<p>Hi</p>' })
+      .expect(200);
+    const mail = await stack.smtp.waitFor((m) => m.to.includes(to));
+    expect(await authenticationResults(Buffer.from(mail.raw), [devDns.address])).toBe(
+      `Authentication-Results: postwire-mail-capture; dkim=pass header.d=${options.domain}\r\n`,
+    );
+    expect(await authenticationResults(Buffer.from(mail.raw.replace('Subject: Signed', 'Subject: Changed')), [devDns.address])).toMatch(
+      /dkim=fail/,
+    );
   });
 });
