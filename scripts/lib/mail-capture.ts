@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import { callbackify } from 'node:util';
 import { Resolver } from 'node:dns/promises';
 import { dkimVerify } from 'mailauth/lib/dkim/verify';
 import { SMTPServer } from 'smtp-server';
@@ -67,9 +68,11 @@ export async function startMailCapture(smtpPort: number, webPort: number, dnsSer
       stream.on('end', () => {
         const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${String(seq++).padStart(6, '0')}.eml`;
         const raw = Buffer.concat(chunks);
-        void authenticationResults(raw, dnsServers).then((verdict) =>
-          fs.writeFile(path.join(mailDir, name), Buffer.concat([Buffer.from(verdict), raw]), (err) => callback(err ?? null)),
-        );
+        const keep = async () => {
+          const verdict = await authenticationResults(raw, dnsServers);
+          await fs.promises.writeFile(path.join(mailDir, name), Buffer.concat([Buffer.from(verdict), raw]));
+        };
+        callbackify(keep)((err) => callback(err ?? null));
       });
     },
   });
