@@ -47,7 +47,7 @@ export async function authenticationResults(raw: Buffer, dnsServers: string[]): 
   if (dnsServers.length > 0) resolver.setServers(dnsServers);
   try {
     const { results } = await dkimVerify(raw, { resolver: (name: string) => resolver.resolveTxt(name) });
-    const verdicts = results.map((r) => `dkim=${r.status.result} header.d=${r.signingDomain ?? ''}`);
+    const verdicts = results.map((r) => `dkim=${r.status.result}${r.signingDomain ? ` header.d=${r.signingDomain}` : ''}`);
     return `Authentication-Results: postwire-mail-capture; ${verdicts.join('; ') || 'dkim=none'}\r\n`;
   } catch {
     return 'Authentication-Results: postwire-mail-capture; dkim=temperror\r\n';
