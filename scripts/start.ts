@@ -15,6 +15,9 @@ import { withLock } from './lib/lock';
 import { waitForPort } from './lib/net';
 import { ensureWorkflowBundle } from './lib/workflow-bundle';
 import { workerNodeOptions } from '../src/main/worker-heap';
+import { developmentAids, developmentEnv } from './lib/development';
+import { startDevDns } from './lib/dev-dns';
+import { describeDevAccount, ensureDevAccount } from './lib/dev-account';
 
 const started = Date.now();
 const log = (line: string) => console.log(line);
@@ -68,13 +71,20 @@ async function main() {
   });
   const databaseUrl = process.env.DATABASE_URL ?? (await ensureDatabase(pg.adminUrl, 'postwire'));
 
-  const capture = process.env.SMTP_URL ? null : await startMailCapture(ports.smtp, ports.mailWeb);
+  // docs/sandbox.md: simulator addresses, and a DNS server publishing the records of the domains added.
+  const aids = developmentAids(process.env);
+  const devDns = aids.devDns ? await startDevDns(ports.dns, databaseUrl) : null;
+  if (devDns) stops.push(() => devDns.stop());
+
+  const dnsServers = (process.env.DNS_SERVERS ?? devDns?.address ?? '').split(',').filter(Boolean);
+  const capture = process.env.SMTP_URL ? null : await startMailCapture(ports.smtp, ports.mailWeb, dnsServers);
   if (capture) stops.push(() => capture.stop());
 
   const env: NodeJS.ProcessEnv = {
     ...devSecrets(),
     PUBLIC_URL: `http://localhost:${ports.api}`,
     SMTP_URL: `smtp://127.0.0.1:${ports.smtp}`,
+    ...developmentEnv(aids, devDns?.address ?? null),
     ...process.env,
     PORT: String(ports.api),
     DATABASE_URL: databaseUrl,
@@ -93,6 +103,8 @@ async function main() {
   // The API runs simulations on time-skipping test servers with the same bundle (docs/simulation.md).
   spawnService('api', 'src/main/api.ts', { WORKER_WORKFLOW_BUNDLE: workflowBundle, TEMPORAL_TEST_SERVER_PATH: temporalTestServer, ...env });
   await waitForPort(ports.api, 'API');
+  const apiUrl = `http://localhost:${ports.api}`;
+  const account = aids.sandbox && devDns ? await ensureDevAccount(apiUrl) : null;
 
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   log(`
@@ -102,7 +114,10 @@ Postwire is running (ready in ${seconds}s)
   Temporal gRPC    ${temporal.address}
   PostgreSQL       ${databaseUrl.replace(/:[^:@/]+@/, ':***@')}
   Mail capture     ${capture ? `http://localhost:${ports.mailWeb}  (SMTP on 127.0.0.1:${ports.smtp})` : `off: SMTP_URL=${env.SMTP_URL}`}
+  Development DNS  ${devDns ? `${devDns.address} (UDP; records of the domains added to projects)` : 'off'}
+  Sandbox          ${aids.sandbox ? 'on: mail to @simulator.postwire.test is simulated (docs/sandbox.md)' : 'off'}
   Logs             .data/logs/api.log, .data/logs/worker.log
+${account ? `\n${describeDevAccount(apiUrl, account)}\n` : ''}
 Press Ctrl-C to stop.`);
 }
 

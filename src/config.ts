@@ -99,6 +99,9 @@ export const configSchema = z.object({
   UPLOADS_S3_FORCE_PATH_STYLE: bool(false),
   UPLOADS_S3_ACCESS_KEY_ID: optional(z.string()),
   UPLOADS_S3_SECRET_ACCESS_KEY: optional(z.string()),
+
+  // docs/sandbox.md: simulator addresses for development; npm start turns it on, production refuses it.
+  SANDBOX_ENABLED: bool(false),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -114,6 +117,9 @@ export class ConfigError extends Error {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const given = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
   const parsed = configSchema.safeParse(given);
+  if (parsed.success && parsed.data.NODE_ENV === 'production' && parsed.data.SANDBOX_ENABLED) {
+    throw new ConfigError('Invalid settings:\n  SANDBOX_ENABLED: the sandbox is for development; it cannot be on with NODE_ENV=production');
+  }
   if (parsed.success) return parsed.data;
   // Values are never echoed: some are secrets.
   const lines = parsed.error.issues.map((i) => {

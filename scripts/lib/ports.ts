@@ -6,6 +6,7 @@ export const portDefaults = {
   TEMPORAL_UI_PORT: 8233,
   MAIL_CAPTURE_SMTP_PORT: 1025,
   MAIL_CAPTURE_WEB_PORT: 1080,
+  DEV_DNS_PORT: 1053,
 } as const;
 
 function port(name: keyof typeof portDefaults): number {
@@ -23,4 +24,5 @@ export const ports = {
   temporalUi: port('TEMPORAL_UI_PORT'),
   smtp: port('MAIL_CAPTURE_SMTP_PORT'),
   mailWeb: port('MAIL_CAPTURE_WEB_PORT'),
+  dns: port('DEV_DNS_PORT'),
 };

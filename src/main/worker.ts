@@ -4,6 +4,7 @@ import { createDeps, closeDeps, runMain } from '../bootstrap';
 import { createActivities } from '../../activities';
 import { workflowsPath } from '../../workflows/path';
 import { DeliveryPump } from '../modules/emails/delivery/pump';
+import { Simulator } from '../modules/sandbox/simulator';
 import { EventDispatcher } from '../modules/outbox/dispatcher';
 import { eventConsumers } from '../app/consumers';
 import { startHousekeeping } from './housekeeping';
@@ -15,6 +16,8 @@ runMain(async () => {
   // Started before Temporal is reached: events keep flowing to consumers, and those that need Temporal retry.
   const dispatcher = new EventDispatcher(deps.orm, deps.config.DATABASE_URL, eventConsumers(deps), deps.logger);
   await dispatcher.start();
+  // The simulator addresses are routed before the pump sends anything (docs/sandbox.md).
+  const simulator = deps.config.SANDBOX_ENABLED ? await Simulator.start(deps) : null;
   // Email delivery needs only PostgreSQL and SMTP, so it runs whether or not Temporal is reachable.
   const pump = new DeliveryPump(deps);
   await pump.start();
@@ -40,6 +43,7 @@ runMain(async () => {
   await worker.run();
   stopHousekeeping();
   await pump.stop();
+  await simulator?.close();
   await dispatcher.stop();
   await connection.close();
   await closeDeps(deps);

@@ -15,8 +15,9 @@ import { closeSimulator } from '../../src/app/simulator';
 import type { DeliveryPump } from '../../src/modules/emails/delivery/pump';
 import { workerDatabaseUrl } from './database';
 import { SmtpSink } from './smtp-sink';
-import { DnsServer } from './dns-server';
+import { DnsServer } from '../../scripts/lib/dns-server';
 import { startPump } from './pump';
+import { Simulator } from '../../src/modules/sandbox/simulator';
 import type { RunningWorker } from './temporal';
 
 export interface TestStack {
@@ -135,6 +136,9 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
     if (options.terminateWorkflows) cleanups.push(() => terminateRunningWorkflows(deps.temporal));
     const worker = options.worker ? await options.worker(deps) : null;
     if (worker) cleanups.push(() => worker.stop());
+    // As in the worker: the simulator addresses are served where the pump runs (docs/sandbox.md).
+    const simulator = options.pump && config.SANDBOX_ENABLED ? await Simulator.start(deps) : null;
+    if (simulator) cleanups.push(() => simulator.close());
     const pump = options.pump ? await startPump(deps) : null;
     if (pump) cleanups.push(() => pump.stop());
     return {

@@ -99,6 +99,15 @@ describe('start-up with a bad setting', () => {
   });
 });
 
+describe('SANDBOX_ENABLED (docs/sandbox.md)', () => {
+  it('is off unless asked for, and cannot be on with production settings', () => {
+    expect(loadConfig(required).SANDBOX_ENABLED).toBe(false);
+    expect(loadConfig({ ...required, NODE_ENV: 'production' }).SANDBOX_ENABLED).toBe(false);
+    expect(loadConfig({ ...required, SANDBOX_ENABLED: 'true' }).SANDBOX_ENABLED).toBe(true);
+    expect(refusal({ ...required, NODE_ENV: 'production', SANDBOX_ENABLED: 'true' }).message).toContain('SANDBOX_ENABLED: ');
+  });
+});
+
 describe('.env.example', () => {
   const lines = readFileSync(path.join(root, '.env.example'), 'utf8').split('\n');
   const listed = lines.flatMap((line, i) => {

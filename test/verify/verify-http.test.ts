@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { startStack, type TestStack } from '../helpers/stack';
 import type { TestProject } from '../helpers/fixtures';
-import type { DnsRecord } from '../helpers/dns-server';
+import type { DnsRecord } from '../../scripts/lib/dns-server';
 import { newTenant } from '../helpers/tenants';
 
 let stack: TestStack;

@@ -12,6 +12,7 @@ import { findTemplate } from '../templates/service';
 import { MAX_MESSAGE_BYTES, messageSize, type Mailbox, type OutgoingAttachment } from '../emails/compose';
 import { draftFor, type DraftContent, type DraftRecipient } from '../emails/draft';
 import { enqueueEmails, type EmailDraft } from '../emails/enqueue';
+import { assertSendableRecipients } from '../sandbox/addresses';
 import type { SendBody } from './schemas';
 
 export interface SentEmail {
@@ -90,10 +91,15 @@ export async function sendEmails(
   if (problems.length > 0) throw templateFailure(problems);
   await assertRecentlyVerifiedSender(em, projectId, content.from.email);
   const attachments = decode(body.attachments);
+  const recipients = recipientsOf(body.to);
+  assertSendableRecipients(
+    config,
+    recipients.map((r, i) => ({ field: Array.isArray(body.to) ? `to.${i}` : 'to', email: r.email })),
+  );
 
   return em.transactional(async (tx) => {
     const drafts: EmailDraft[] = [];
-    for (const recipient of recipientsOf(body.to)) {
+    for (const recipient of recipients) {
       const data: DataInput | undefined = recipient.name ? { ...body.data, name: recipient.name } : body.data;
       const { contact } = await upsertContact(
         tx,

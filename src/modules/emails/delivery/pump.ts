@@ -196,7 +196,7 @@ export class DeliveryPump {
       attachments,
     };
     const message = await signedMessage(decorate(this.config, outgoing, email), dkim);
-    const connection = await this.smtp.acquire().catch((err: unknown) => err);
+    const connection = await this.smtp.acquire(email.toAddress).catch((err: unknown) => err);
     if (!(connection instanceof SmtpConnection)) return this.refused(email, connection);
     try {
       let staged: Promise<void> = Promise.resolve();

@@ -1,0 +1,153 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { dataDir } from './paths';
+
+/** What a developer needs for a first send, made once through the API and kept in .data/dev-account.json. */
+export interface DevAccount {
+  email: string;
+  password: string;
+  project: { id: string; public: string; secret: string };
+  domain: { id: string; name: string };
+  sender: string;
+  templateId: string;
+  workflowId: string;
+}
+
+export const DEV_EVENT = 'signed-up';
+
+/** Where the account is kept, and the names it is made with (tests give their own). */
+export interface DevAccountOptions {
+  file: string;
+  email: string;
+  domain: string;
+}
+
+const defaults: DevAccountOptions = {
+  file: path.join(dataDir, 'dev-account.json'),
+  email: 'dev@postwire.test',
+  domain: 'dev.postwire.test',
+};
+
+interface Answer {
+  status: number;
+  body: Record<string, unknown>;
+  cookie: string | null;
+}
+
+class Api {
+  constructor(private readonly base: string) {}
+
+  async call(method: string, route: string, auth: { key?: string; cookie?: string } = {}, body?: object): Promise<Answer> {
+    const res = await fetch(new URL(route, this.base), {
+      method,
+      headers: {
+        ...(body ? { 'Content-Type': 'application/json' } : {}),
+        ...(auth.key ? { Authorization: `Bearer ${auth.key}` } : {}),
+        ...(auth.cookie ? { Cookie: auth.cookie } : {}),
+      },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const text = await res.text();
+    const cookie =
+      res.headers
+        .getSetCookie()
+        .find((c) => c.startsWith('postwire_session='))
+        ?.split(';')[0] ?? null;
+    return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {}, cookie };
+  }
+
+  async expect(status: number, method: string, route: string, auth: { key?: string; cookie?: string }, body?: object): Promise<Answer> {
+    const answer = await this.call(method, route, auth, body);
+    if (answer.status !== status) throw new Error(`${method} ${route} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+    return answer;
+  }
+}
+
+const read = (file: string): Partial<DevAccount> =>
+  fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<DevAccount>) : {};
+
+/** A session for the development account: its login, or a signup when the database does not know it yet. */
+async function session(api: Api, email: string, password: string): Promise<string> {
+  const login = await api.call('POST', '/auth/login', {}, { email, password });
+  if (login.status === 200 && login.cookie) return login.cookie;
+  const signup = await api.call('POST', '/auth/signup', {}, { email, password });
+  if (signup.status === 200 && signup.cookie) return signup.cookie;
+  throw new Error(`the development account ${email} could not log in or sign up (${signup.status}); remove .data to start afresh`);
+}
+
+/**
+ * Makes the development account, project, verified sender domain and sample automation through the API, the
+ * first time; a later start finds them (each checked with the API) and changes nothing. The sender domain is
+ * verified by the normal DNS check against the development DNS server, which publishes its records.
+ */
+export async function ensureDevAccount(apiUrl: string, options: Partial<DevAccountOptions> = {}): Promise<DevAccount> {
+  const { file, domain, email: defaultEmail } = { ...defaults, ...options };
+  const api = new Api(apiUrl);
+  const saved = read(file);
+  const email = saved.email ?? defaultEmail;
+  const password = saved.password ?? randomBytes(12).toString('base64url');
+  const cookie = await session(api, email, password);
+
+  let project = saved.project;
+  if (!project || (await api.call('GET', `/domains/project/${project.id}`, { key: project.secret })).status !== 200) {
+    const created = await api.expect(201, 'POST', '/users/@me/projects', { cookie }, { name: 'Development' });
+    project = { id: String(created.body.id), public: String(created.body.public), secret: String(created.body.secret) };
+  }
+  const key = { key: project.secret };
+
+  let domainId = saved.domain?.id;
+  if (!domainId || (await api.call('GET', `/domains/${domainId}`, key)).status !== 200) {
+    domainId = String((await api.expect(201, 'POST', '/domains', key, { domain })).body.id);
+  }
+  const verified = await api.expect(200, 'GET', `/domains/${domainId}/verify`, key);
+  if (verified.body.verified !== true)
+    throw new Error(`${domain} did not verify against the development DNS server: ${JSON.stringify(verified.body.records)}`);
+  const sender = `hello@${domain}`;
+
+  let templateId = saved.templateId;
+  if (!templateId || (await api.call('GET', `/templates/${templateId}`, key)).status !== 200) {
+    const template = {
+      name: 'Welcome (development)',
+      subject: 'Welcome!',
+      body: '<p>Welcome aboard. <a href="https://example.com/start">Get started</a></p>',
+      from: sender,
+      type: 'TRANSACTIONAL',
+    };
+    templateId = String((await api.expect(201, 'POST', '/templates', key, template)).body.id);
+  }
+  let workflowId = saved.workflowId;
+  if (!workflowId || (await api.call('GET', `/workflows/${workflowId}`, key)).status !== 200) {
+    workflowId = String(
+      (await api.expect(201, 'POST', '/workflows', key, { name: 'Welcome (development)', eventName: DEV_EVENT })).body.id,
+    );
+    await api.expect(201, 'POST', `/workflows/${workflowId}/steps`, key, { type: 'SEND_EMAIL', config: { templateId } });
+    await api.expect(200, 'PATCH', `/workflows/${workflowId}`, key, { enabled: true });
+  }
+
+  const account: DevAccount = { email, password, project, domain: { id: domainId, name: domain }, sender, templateId, workflowId };
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(account, null, 2), { mode: 0o600 });
+  return account;
+}
+
+/** The lines `npm start` prints: the login, both keys, the sender and the first requests to copy. */
+export function describeDevAccount(apiUrl: string, a: DevAccount): string {
+  const json = (o: object) => JSON.stringify(o);
+  const send = json({ from: a.sender, to: 'delivered@simulator.postwire.test', subject: 'Hello', body: '<p>My first email</p>' });
+  const track = json({ email: 'delivered@simulator.postwire.test', event: DEV_EVENT });
+  return `Development account (made once; the same on every start; .data/dev-account.json)
+  Login            ${a.email} / ${a.password}
+  Project          ${a.project.id}
+  Secret key       ${a.project.secret}
+  Public key       ${a.project.public}
+  Sender           ${a.sender}  (domain verified against the development DNS)
+  Automation       "Welcome (development)" runs on the event ${DEV_EVENT} and sends its welcome email
+
+First email (to the simulator: it is delivered; try bounce@, complaint@, open@, click@ too):
+  curl -s ${apiUrl}/v1/send -H 'Authorization: Bearer ${a.project.secret}' -H 'Content-Type: application/json' -d '${send}'
+First event (starts the automation):
+  curl -s ${apiUrl}/v1/track -H 'Authorization: Bearer ${a.project.public}' -H 'Content-Type: application/json' -d '${track}'
+Then:
+  curl -s ${apiUrl}/activity -H 'Authorization: Bearer ${a.project.secret}'`;
+}

@@ -1,0 +1,98 @@
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import type { Deps } from '../../deps';
+import { SIMULATOR_DOMAIN, simulatedOutcomeOf, type SimulatedOutcome } from './addresses';
+import { simulateFeedback } from './feedback';
+
+const refusal = (code: number, message: string) => Object.assign(new Error(message), { responseCode: code });
+
+function messageIdOf(raw: string): string | null {
+  const head = raw.split(/\r?\n\r?\n/, 1)[0] ?? '';
+  return /^Message-ID:\s*(<[^>\r\n]+>)/im.exec(head)?.[1] ?? null;
+}
+
+/**
+ * The receiving side of the simulator addresses (docs/sandbox.md): an SMTP server on loopback, in the process
+ * that runs the delivery pump, to which the mailer routes the simulator domain. The pump sends to it as to any
+ * server; what it answers and the feedback it reports afterwards depend on the mailbox.
+ */
+export class Simulator {
+  /** Messages refused once already (softbounce@): the next attempt is accepted. */
+  private readonly refusedOnce = new Set<string>();
+  private readonly pending = new Set<Promise<void>>();
+
+  private constructor(
+    private readonly deps: Pick<Deps, 'orm' | 'config' | 'logger'>,
+    private readonly server: SMTPServer,
+  ) {}
+
+  /** Starts the server and routes the simulator domain of `deps.mailer` to it. */
+  static async start(deps: Pick<Deps, 'orm' | 'config' | 'logger' | 'mailer'>): Promise<Simulator> {
+    let simulator: Simulator | undefined;
+    const server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      size: 60 * 1024 * 1024,
+      logger: false,
+      closeTimeout: 100,
+      onRcptTo: (address, _session, callback) => {
+        if (simulatedOutcomeOf(address.address)) return callback();
+        callback(refusal(550, `5.1.1 <${address.address}>: no such simulator mailbox`));
+      },
+      onData: (stream, session, callback) => {
+        const chunks: Buffer[] = [];
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        stream.on('end', () => {
+          const raw = Buffer.concat(chunks).toString('utf8');
+          const answer = simulator!.receive(
+            session.envelope.rcptTo.map((r) => r.address),
+            raw,
+          );
+          callback(answer ? refusal(answer.code, answer.message) : null);
+        });
+      },
+    });
+    // A sender that drops its connection mid-conversation is no failure of the simulator.
+    server.on('error', () => undefined);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    simulator = new Simulator(deps, server);
+    const { port } = server.server.address() as AddressInfo;
+    deps.mailer.route(SIMULATOR_DOMAIN, {
+      host: '127.0.0.1',
+      port,
+      secure: false,
+      ignoreTLS: true,
+      rejectUnauthorized: false,
+      auth: undefined,
+    });
+    deps.logger.info({ port }, `sandbox: ${SIMULATOR_DOMAIN} is simulated`);
+    return simulator;
+  }
+
+  /** The refusal to answer the message with, or null once it is accepted and its feedback scheduled. */
+  private receive(recipients: string[], raw: string): { code: number; message: string } | null {
+    const messageId = messageIdOf(raw);
+    const outcomes = recipients.map(simulatedOutcomeOf).filter((o): o is SimulatedOutcome => o !== null);
+    if (!messageId) return { code: 554, message: '5.6.0 The message has no Message-ID' };
+    if (outcomes.includes('softbounce') && !this.refusedOnce.has(messageId)) {
+      this.refusedOnce.add(messageId);
+      return { code: 451, message: '4.2.0 Mailbox temporarily unavailable (simulated soft bounce); try again later' };
+    }
+    this.refusedOnce.delete(messageId);
+    for (const outcome of outcomes) this.track(simulateFeedback(this.deps.orm, this.deps.config, outcome, { messageId, raw }));
+    return null;
+  }
+
+  private track(work: Promise<void>): void {
+    const done = work
+      .catch((err: unknown) => this.deps.logger.error({ err }, 'sandbox: could not record a simulated outcome'))
+      .finally(() => this.pending.delete(done));
+    this.pending.add(done);
+  }
+
+  /** Stops accepting mail and waits for the feedback already scheduled. */
+  async close(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await Promise.all([...this.pending]);
+  }
+}
