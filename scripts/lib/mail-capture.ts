@@ -1,42 +1,28 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import type { AddressInfo } from 'node:net';
 import { callbackify } from 'node:util';
 import { Resolver } from 'node:dns/promises';
 import { dkimVerify } from 'mailauth/lib/dkim/verify';
 import { SMTPServer } from 'smtp-server';
 import { dataDir } from './paths';
+import { listPage, messagePage, type CapturedMessage, type Page } from './mail-capture-pages';
 
 const mailDir = path.join(dataDir, 'mail');
 
-function headerOf(raw: string, name: string): string {
-  const head = raw.split(/\r?\n\r?\n/, 1)[0] ?? '';
-  const match = new RegExp(`^${name}:(.*(?:\\r?\\n[ \\t].*)*)`, 'im').exec(head);
-  return match ? match[1]!.replace(/\r?\n[ \t]+/g, ' ').trim() : '';
+/** The newest messages first (file names start with their arrival time), at most 500. */
+async function newest(dir: string): Promise<CapturedMessage[]> {
+  const files = (await fs.promises.readdir(dir))
+    .filter((f) => f.endsWith('.eml'))
+    .sort()
+    .reverse()
+    .slice(0, 500);
+  return Promise.all(files.map(async (file) => ({ file, raw: await fs.promises.readFile(path.join(dir, file)) })));
 }
 
-const escape = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
-
-function listPage(): string {
-  const files = fs.existsSync(mailDir)
-    ? fs
-        .readdirSync(mailDir)
-        .filter((f) => f.endsWith('.eml'))
-        .sort()
-        .reverse()
-    : [];
-  const rows = files.slice(0, 500).map((file) => {
-    const raw = fs.readFileSync(path.join(mailDir, file), 'utf8');
-    const dkim = /dkim=(\w+)/.exec(headerOf(raw, 'Authentication-Results'))?.[1] ?? '';
-    const cells =
-      ['Date', 'From', 'To', 'Subject'].map((h) => `<td>${escape(headerOf(raw, h))}</td>`).join('') + `<td>${escape(dkim)}</td>`;
-    return `<tr>${cells}<td><a href="/messages/${encodeURIComponent(file)}">source</a></td></tr>`;
-  });
-  return `<!doctype html><meta charset="utf-8"><title>Postwire mail capture</title>
-<style>body{font:14px system-ui;margin:2em}td,th{padding:4px 8px;border-bottom:1px solid #ddd;text-align:left}</style>
-<h1>Captured mail (${files.length})</h1><p>Everything Postwire sends in development lands here; nothing leaves this machine.</p>
-<table><tr><th>Date</th><th>From</th><th>To</th><th>Subject</th><th>DKIM</th><th></th></tr>${rows.join('')}</table>`;
-}
+const send = (res: http.ServerResponse, page: Page) =>
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': page.csp }).end(page.html);
 
 /**
  * The DKIM verdict on a received message, checked as a receiving server would (against `dnsServers`, the
@@ -54,10 +40,21 @@ export async function authenticationResults(raw: Buffer, dnsServers: string[]): 
   }
 }
 
-/** A local SMTP server that keeps every message under .data/mail, and a web page to read them. */
-export async function startMailCapture(smtpPort: number, webPort: number, dnsServers: string[] = []): Promise<{ stop(): Promise<void> }> {
-  fs.mkdirSync(mailDir, { recursive: true });
+export interface MailCapture {
+  smtpPort: number;
+  webPort: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * A local SMTP server that keeps every message under `dir` (.data/mail), and a web inbox to read them: the list
+ * with a search (`?q=`), one message's page, and `GET /events`, which announces each new message (Server-Sent
+ * Events) so the list refreshes itself.
+ */
+export async function startMailCapture(smtpPort: number, webPort: number, dnsServers: string[] = [], dir = mailDir): Promise<MailCapture> {
+  fs.mkdirSync(dir, { recursive: true });
   let seq = 0;
+  const listeners = new Set<http.ServerResponse>();
   const smtp = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -70,21 +67,35 @@ export async function startMailCapture(smtpPort: number, webPort: number, dnsSer
         const raw = Buffer.concat(chunks);
         const keep = async () => {
           const verdict = await authenticationResults(raw, dnsServers);
-          await fs.promises.writeFile(path.join(mailDir, name), Buffer.concat([Buffer.from(verdict), raw]));
+          await fs.promises.writeFile(path.join(dir, name), Buffer.concat([Buffer.from(verdict), raw]));
+          for (const listener of listeners) listener.write(`data: ${name}\n\n`);
         };
         callbackify(keep)((err) => callback(err ?? null));
       });
     },
   });
-  const web = http.createServer((req, res) => {
-    const match = /^\/messages\/([^/]+\.eml)$/.exec(req.url ?? '');
-    if (match) {
-      const file = path.join(mailDir, path.basename(decodeURIComponent(match[1]!)));
-      if (!fs.existsSync(file)) return void res.writeHead(404).end('not found');
-      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
-      return void fs.createReadStream(file).pipe(res);
+  const serve = async (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://capture');
+    if (url.pathname === '/events') {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' }).write(': connected\n\n');
+      listeners.add(res);
+      return void req.on('close', () => listeners.delete(res));
     }
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(listPage());
+    const match = /^\/messages\/([^/]+\.eml)$/.exec(url.pathname);
+    if (match) {
+      const file = path.basename(decodeURIComponent(match[1]!));
+      const raw = await fs.promises.readFile(path.join(dir, file)).catch(() => null);
+      if (!raw) return void res.writeHead(404).end('not found');
+      return send(res, await messagePage({ file, raw }));
+    }
+    if (url.pathname !== '/') return void res.writeHead(404).end('not found');
+    send(res, await listPage(await newest(dir), url.searchParams.get('q') ?? ''));
+  };
+  const web = http.createServer((req, res) => {
+    serve(req, res).catch(() => {
+      if (!res.headersSent) res.writeHead(500);
+      res.end('the capture could not read this message');
+    });
   });
   await new Promise<void>((resolve, reject) => {
     smtp.once('error', reject);
@@ -96,7 +107,10 @@ export async function startMailCapture(smtpPort: number, webPort: number, dnsSer
   });
   await new Promise<void>((resolve) => web.listen(webPort, '127.0.0.1', resolve));
   return {
+    smtpPort: (smtp.server.address() as AddressInfo).port,
+    webPort: (web.address() as AddressInfo).port,
     stop: async () => {
+      for (const listener of listeners) listener.end();
       await new Promise<void>((resolve) => smtp.close(() => resolve()));
       await new Promise<void>((resolve) => web.close(() => resolve()));
     },
