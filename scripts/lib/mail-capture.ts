@@ -11,14 +11,25 @@ import { listPage, messagePage, type CapturedMessage, type Page } from './mail-c
 
 const mailDir = path.join(dataDir, 'mail');
 
-/** The newest messages first (file names start with their arrival time), at most 500. */
+/** The start of a message, where its headers are: the list needs nothing else, and attachments can be large. */
+async function headOf(file: string): Promise<Buffer> {
+  const handle = await fs.promises.open(file);
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(64 * 1024), 0, 64 * 1024, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The heads of the newest messages first (file names start with their arrival time), at most 500. */
 async function newest(dir: string): Promise<CapturedMessage[]> {
   const files = (await fs.promises.readdir(dir))
     .filter((f) => f.endsWith('.eml'))
     .sort()
     .reverse()
     .slice(0, 500);
-  return Promise.all(files.map(async (file) => ({ file, raw: await fs.promises.readFile(path.join(dir, file)) })));
+  return Promise.all(files.map(async (file) => ({ file, raw: await headOf(path.join(dir, file)) })));
 }
 
 const send = (res: http.ServerResponse, page: Page) =>
@@ -81,9 +92,9 @@ export async function startMailCapture(smtpPort: number, webPort: number, dnsSer
       listeners.add(res);
       return void req.on('close', () => listeners.delete(res));
     }
-    const match = /^\/messages\/([^/]+\.eml)$/.exec(url.pathname);
+    const match = /^\/messages\/([\w.-]+\.eml)$/.exec(url.pathname);
     if (match) {
-      const file = path.basename(decodeURIComponent(match[1]!));
+      const file = path.basename(match[1]!);
       const raw = await fs.promises.readFile(path.join(dir, file)).catch(() => null);
       if (!raw) return void res.writeHead(404).end('not found');
       return send(res, await messagePage({ file, raw }));

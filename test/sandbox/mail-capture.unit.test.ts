@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import { startMailCapture, type MailCapture } from '../../scripts/lib/mail-capture';
+import { escape } from '../../scripts/lib/mail-capture-pages';
 
 /** The mail capture as a developer's inbox: mail sent to its SMTP port, read over its web port. */
 describe('the mail capture inbox', () => {
@@ -66,7 +67,7 @@ describe('the mail capture inbox', () => {
     expect(one.status).toBe(200);
     expect(one.csp).toContain("default-src 'none'");
     expect(one.csp).not.toContain('script-src');
-    expect(one.body).toContain(`<iframe id="rendered" sandbox srcdoc="${escapeHtml(html)}`);
+    expect(one.body).toContain(`<iframe id="rendered" sandbox srcdoc="${escape(html)}`);
     expect(one.body).toMatch(/srcdoc="[^"]*"><\/iframe>/);
     expect(one.body).not.toContain('<script>alert(1)');
     expect(one.body).toContain('<pre id="text">Plain words');
@@ -78,6 +79,7 @@ describe('the mail capture inbox', () => {
     expect(one.body).toContain('<ul id="links"><li>https://example.test/a?x=1&#38;y=2</li><li>https://example.test/b</li></ul>');
     expect(one.body).toContain('Open pixel: http://api.test/t/o/0b7e4a3c-1111-4222-8333-944445555666?s=sig');
     expect((await page('/messages/none.eml')).status).toBe(404);
+    expect((await page('/messages/%2e%2e%2fsecret.eml')).status).toBe(404);
   });
 
   it('announces a new message on /events', async () => {
@@ -101,5 +103,3 @@ describe('the mail capture inbox', () => {
     expect((await page(`/messages/${event}`)).body).toContain('<h1>Fresh</h1>');
   });
 });
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
