@@ -75,7 +75,7 @@ export class PlatformUsage {
     // Workers running now count from here; any started later, from their beginning.
     for (const pid of this.processes.workers()) this.workerStart.set(pid, treeCpuMs(pid));
     this.start = this.read();
-    this.sampler = setInterval(() => this.sample(), 250);
+    this.sampler = setInterval(() => this.sample(), 500);
   }
 
   /** Milliseconds of CPU since `begin`, per part, and the peak resident memory of one process of each. */
@@ -92,8 +92,9 @@ export class PlatformUsage {
     };
   }
 
+  /** Between the two readings only the workers need watching (one may be killed), and memory. */
   private sample(): void {
-    this.read();
+    this.noteWorkers();
     for (const pid of this.processes.workers()) this.peakMb.worker = Math.max(this.peakMb.worker, rssMb(pid));
     if (this.postgresPid)
       for (const pid of descendants(this.postgresPid)) this.peakMb.postgres = Math.max(this.peakMb.postgres, rssMb(pid));
@@ -101,12 +102,16 @@ export class PlatformUsage {
   }
 
   /** Workers count from the first time they were seen; a worker killed keeps its last reading. */
-  private read(): Reading {
+  private noteWorkers(): void {
     for (const pid of this.processes.workers()) {
       const ms = treeCpuMs(pid);
       if (!this.workerStart.has(pid)) this.workerStart.set(pid, 0);
       if (ms > 0) this.workerLast.set(pid, ms);
     }
+  }
+
+  private read(): Reading {
+    this.noteWorkers();
     const workers = [...this.workerLast].reduce((sum, [pid, ms]) => sum + ms - (this.workerStart.get(pid) ?? 0), 0);
     return {
       workers,

@@ -11,6 +11,15 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 export type Producer = { campaignId: string } | { executionIds: string[] };
 
 /**
+ * The statement that deletes queued emails, queue row and email, given the select of their ids (`email_id`):
+ * what taking an email back means, for a cancel and for the pump's claim alike.
+ */
+export const deleteQueued = (doomed: string) => `
+with doomed as materialized (${doomed}),
+dequeued as (delete from email_queue q using doomed where q."email_id" = doomed."email_id")
+delete from emails e using doomed where e."id" = doomed."email_id"`;
+
+/**
  * Deletes the producer's PENDING emails that were not handed over, waiting for the claims and rounds that hold
  * their rows; returns how many. Run in the cancelling transaction.
  */
@@ -22,10 +31,7 @@ export async function withdrawEmails(tx: EntityManager, producer: Producer): Pro
   // Queue rows locked in id order, as the pump's rounds lock theirs (delivery/guarded-rounds.ts), and before
   // the emails, as the outcome marks lock them (delivery/outcomes.ts): no deadlock.
   const result = await tx.execute<{ affectedRows: number }>(
-    `with doomed as materialized (
-       select "email_id" from email_queue where ${of} and "handed_over_at" is null order by "email_id" for update),
-     dequeued as (delete from email_queue q using doomed where q."email_id" = doomed."email_id")
-     delete from emails e using doomed where e."id" = doomed."email_id"`,
+    deleteQueued(`select "email_id" from email_queue where ${of} and "handed_over_at" is null order by "email_id" for update`),
     [key],
     'run',
   );

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { boundedEmailRate } from '../../projects/email-rate';
 import type { TrackingMode } from '../../projects/entities';
 import type { SourceType } from '../entities';
-import { producersOf, withdrawnSql } from '../withdraw';
+import { deleteQueued, producersOf, withdrawnSql } from '../withdraw';
 import { markSent } from './outcomes';
 import { PRIORITIES } from './queue';
 import { planSends, type Candidate } from './throttle';
@@ -84,10 +84,7 @@ select emails."id", emails."project_id", emails."campaign_id", emails."created_a
 from leased join emails on emails."id" = leased."email_id"
 ${SUPPRESSION}`;
 
-const WITHDRAW = `
-with doomed as (select jsonb_array_elements_text(?::jsonb)::uuid as "id"),
-dequeued as (delete from email_queue q using doomed where q."email_id" = doomed."id")
-delete from emails e using doomed where e."id" = doomed."id"`;
+const WITHDRAW = deleteQueued(`select jsonb_array_elements_text(?::jsonb)::uuid as "email_id"`);
 
 /** Queue rows of emails deleted with their contact (the queue has no foreign key: migration 0032). */
 const DROP_ORPHANS = `delete from email_queue where "email_id" in ${IDS}`;
