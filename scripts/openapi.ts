@@ -1,7 +1,8 @@
 /**
  * `npm run openapi`: writes the document the API serves at /openapi.json, under the default settings, to
  * docs/openapi.json, so that the repository carries its own HTTP contract. test/platform/openapi.test.ts
- * fails when the committed file and the served document differ.
+ * fails when the committed file and the served document differ. It also writes the dashboard's API types
+ * generated from that document (src/dashboard/api/schema.d.ts), which the same test checks.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -10,6 +11,7 @@ import { allRoutes } from '../src/app/routes';
 import { loadConfig } from '../src/config';
 import type { Deps } from '../src/deps';
 import { root } from './lib/paths';
+import { dashboardTypesFile, dashboardTypesOf } from './lib/dashboard-types';
 
 const file = path.join(root, 'docs', 'openapi.json');
 
@@ -41,3 +43,7 @@ const ctx: { body?: unknown } = {};
 void route.handler(ctx as never, {} as never);
 fs.writeFileSync(file, `${JSON.stringify(ctx.body, null, 2)}\n`);
 console.log(`wrote ${path.relative(root, file)}`);
+void dashboardTypesOf(ctx.body).then((types) => {
+  fs.writeFileSync(dashboardTypesFile, types);
+  console.log(`wrote ${path.relative(root, dashboardTypesFile)}`);
+});

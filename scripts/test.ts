@@ -20,6 +20,7 @@ const log = (line: string) => console.log(line);
 /** What CI checks before the tests, each a command of node_modules/.bin; a failure stops the run. */
 const CHECKS: Array<{ name: string; bin: string; args: string[] }> = [
   { name: 'typecheck', bin: 'tsc', args: ['--noEmit', '-p', 'tsconfig.json'] },
+  { name: 'typecheck the dashboard', bin: 'tsc', args: ['--noEmit', '-p', 'src/dashboard/tsconfig.json'] },
   { name: 'lint', bin: 'tsx', args: ['scripts/lint/run.ts'] },
 ];
 

@@ -92,6 +92,8 @@ export const configSchema = z.object({
   TEMPORAL_TEST_SERVER_PATH: optional(z.string()),
 
   UPLOADS_DIR: z.string().min(1).default('.data/uploads'),
+  /** Where `vite build` put the dashboard (docs/dashboard.md). */
+  DASHBOARD_DIR: z.string().min(1).default('dist/dashboard'),
   UPLOAD_MAX_IMAGE_MB: int(5, 1, 100),
   UPLOADS_S3_BUCKET: optional(z.string()),
   UPLOADS_S3_REGION: z.string().min(1).default('us-east-1'),

@@ -25,7 +25,8 @@ export function securityHeaders() {
       await next();
     } finally {
       if (ctx.response.is('html')) {
-        ctx.set('Content-Security-Policy', HTML_POLICY);
+        // The dashboard's page sets a policy of its own that allows its scripts.
+        if (!ctx.response.get('Content-Security-Policy')) ctx.set('Content-Security-Policy', HTML_POLICY);
         ctx.set('X-Frame-Options', 'DENY');
       }
     }

@@ -11,11 +11,12 @@ export interface SystemMail {
   html: string;
 }
 
-/** A dashboard page that receives the token and posts it to the API (see docs/account-emails.md). */
+/**
+ * A dashboard page that receives the token and posts it to the API (see docs/account-emails.md). The token
+ * rides after `#`, where the dashboard's pages live, so no server or proxy log ever records it.
+ */
 export function tokenLink(config: Pick<Config, 'PUBLIC_URL'>, page: string, token: string): string {
-  const url = new URL(page, config.PUBLIC_URL);
-  url.searchParams.set('token', token);
-  return url.toString();
+  return new URL(`/app/#${page}?${new URLSearchParams({ token }).toString()}`, config.PUBLIC_URL).toString();
 }
 
 function compose(to: string, subject: string, paragraphs: string[], action?: { label: string; url: string }): SystemMail {

@@ -51,8 +51,8 @@ describe('email verification', () => {
 
     const mail = await waitForMail(stack.smtp, user.email, VERIFY_SUBJECT);
     expect(mail.from?.address).toBe('no-reply@postwire.local');
-    expect(mail.text).toContain('http://localhost:3000/verify-email?token=');
-    expect(mail.html).toContain('http://localhost:3000/verify-email?token=');
+    expect(mail.text).toContain('http://localhost:3000/app/#/verify-email?token=');
+    expect(mail.html).toContain('http://localhost:3000/app/#/verify-email?token=');
     const token = linkToken(mail, '/verify-email');
 
     const res = await stack.http().post('/auth/verify-email').send({ token }).expect(200);

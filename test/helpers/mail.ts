@@ -17,11 +17,11 @@ export async function waitForMail(smtp: SmtpSink, to: string, subject: RegExp, t
   }
 }
 
-/** The token of the first link to `page` (e.g. `/verify-email`) in the text body. */
+/** The token of the first link to the dashboard's `page` (e.g. `/verify-email`, at `/app/#/verify-email?token=…`) in the text body. */
 export function linkToken(mail: Email, page: string): string {
   const url = (mail.text ?? '')
     .match(/https?:\/\/\S+/g)
-    ?.map((u) => new URL(u))
+    ?.map((u) => new URL(new URL(u).hash.slice(1), 'http://page'))
     .find((u) => u.pathname === page);
   const token = url?.searchParams.get('token');
   if (!token) throw new Error(`no ${page} link in mail "${mail.subject}"`);

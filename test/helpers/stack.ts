@@ -113,6 +113,7 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
       SMTP_URL: smtp.url,
       DNS_SERVERS: dns.address,
       PUBLIC_URL: 'http://localhost:3000',
+      ...(process.env.TEST_DASHBOARD_DIR ? { DASHBOARD_DIR: process.env.TEST_DASHBOARD_DIR } : {}),
       ...options.env,
     });
     const orm = await initOrm(config.DATABASE_URL, config.DATABASE_POOL_SIZE, config.STATEMENT_TIMEOUT_MS);

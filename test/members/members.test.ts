@@ -140,7 +140,7 @@ describe('POST /projects/{id}/members', () => {
     expect(res.body).toMatchObject({ email, role: 'MEMBER', pending: true, emailVerified: false });
 
     const mail = await waitForMail(stack.smtp, email, INVITE_SUBJECT);
-    expect(mail.text).toContain('http://localhost:3000/accept-invite?token=');
+    expect(mail.text).toContain('http://localhost:3000/app/#/accept-invite?token=');
     const token = linkToken(mail, '/accept-invite');
     const [row] = await sql<{ password_hash: string | null }>(stack, 'select password_hash from users where email = ?', [email]);
     expect(row!.password_hash).toBeNull();

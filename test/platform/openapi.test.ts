@@ -3,6 +3,7 @@ import type Router from '@koa/router';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startStack, type TestStack } from '../helpers/stack';
+import { dashboardTypesFile, dashboardTypesOf } from '../../scripts/lib/dashboard-types';
 
 interface Operation {
   parameters: Array<{ name: string; in: string; schema?: unknown }>;
@@ -46,6 +47,14 @@ describe('GET /openapi.json', () => {
       JSON.stringify(committed) === JSON.stringify(doc)
         ? 'none'
         : 'docs/openapi.json differs from the document the API serves: run `npm run openapi` and commit the file';
+    expect(drift).toBe('none');
+  });
+
+  it("is what the dashboard's committed API types were generated from", async () => {
+    const drift =
+      fs.readFileSync(dashboardTypesFile, 'utf8') === (await dashboardTypesOf(doc))
+        ? 'none'
+        : 'src/dashboard/api/schema.d.ts differs from the types of the served document: run `npm run openapi` and commit it';
     expect(drift).toBe('none');
   });
 

@@ -1,13 +1,21 @@
 import { initOrm } from '../../src/app/orm';
 import { migrate } from '../../src/db/orm';
+import os from 'node:os';
+import path from 'node:path';
 import { admin, databaseUrl, templateName } from './db';
+import { buildDashboard } from '../../scripts/lib/dashboard';
 
 const STALE_AFTER_SECONDS = 6 * 3600;
 
-/** Migrates one template database per run; each jest worker clones it (see test/helpers/database.ts). */
+/**
+ * Migrates one template database per run; each jest worker clones it (see test/helpers/database.ts). Builds
+ * the dashboard once per run, into a folder of its own, for the stacks to serve (test/dashboard/).
+ */
 export default async function globalSetup(): Promise<void> {
   const runId = `${Math.floor(Date.now() / 1000)}_${process.pid}`;
   process.env.TEST_RUN_ID = runId;
+  process.env.TEST_DASHBOARD_DIR = path.join(os.tmpdir(), `postwire-dashboard-${runId}`);
+  buildDashboard(process.env.TEST_DASHBOARD_DIR);
   const name = templateName(runId);
   await admin(async (c) => {
     // Databases left by runs that were killed before their teardown. Runs started in the last hours may

@@ -1,0 +1,50 @@
+import { useState } from 'preact/hooks';
+import { api, call } from '../../api/client';
+import { href } from '../../router';
+import { sessionChanged } from '../../session';
+import { ErrorNote } from '../../ui/feedback';
+import { Form, Submit, TextInput } from '../../ui/form';
+import { useAction } from '../../ui/use-load';
+import { AuthFrame } from './frame';
+
+export function Login() {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const login = useAction(async () => {
+    await call(api.POST('/auth/login', { body: { email, password } }));
+    sessionChanged();
+  });
+  return (
+    <AuthFrame title="Log in">
+      <Form onSubmit={() => void login.run()}>
+        <TextInput
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="username"
+          required
+          value={email}
+          onValue={setEmail}
+          error={login.error}
+        />
+        <TextInput
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onValue={setPassword}
+          error={login.error}
+        />
+        <ErrorNote error={login.error} />
+        <Submit pending={login.pending} busy="Logging in…">
+          Log in
+        </Submit>
+      </Form>
+      <p>
+        <a href={href('/forgot-password')}>Forgot your password?</a> · <a href={href('/signup')}>Create an account</a>
+      </p>
+    </AuthFrame>
+  );
+}

@@ -1,0 +1,63 @@
+import { useState } from 'preact/hooks';
+
+/** A button whose action runs only after a second, explicit confirmation (rotate keys, delete, reset). */
+export function ConfirmButton({
+  label,
+  confirm,
+  onConfirm,
+  danger = false,
+  disabled = false,
+}: {
+  label: string;
+  confirm: string;
+  onConfirm: () => void | Promise<void>;
+  danger?: boolean;
+  disabled?: boolean;
+}) {
+  const [asking, setAsking] = useState(false);
+  if (!asking) {
+    return (
+      <button type="button" class={danger ? 'danger' : ''} disabled={disabled} onClick={() => setAsking(true)}>
+        {label}
+      </button>
+    );
+  }
+  return (
+    <span class="confirm" role="group" aria-label={confirm}>
+      <span>{confirm}</span>
+      <button
+        type="button"
+        class={danger ? 'danger' : 'primary'}
+        onClick={() => {
+          setAsking(false);
+          void onConfirm();
+        }}
+      >
+        Yes, {label.toLowerCase()}
+      </button>
+      <button type="button" onClick={() => setAsking(false)} autoFocus>
+        Cancel
+      </button>
+    </span>
+  );
+}
+
+/** Text to copy (a key, a DNS record) with a button that copies it. */
+export function CopyText({ value, label }: { value: string; label: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <span class="copy">
+      <code>{value}</code>
+      <button
+        type="button"
+        aria-label={`Copy ${label}`}
+        onClick={() => {
+          void navigator.clipboard?.writeText(value).then(() => setCopied(true));
+          setTimeout(() => setCopied(false), 1500);
+        }}
+      >
+        {copied ? 'Copied' : 'Copy'}
+      </button>
+    </span>
+  );
+}

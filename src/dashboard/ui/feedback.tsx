@@ -1,0 +1,53 @@
+import type { ApiFailure } from '../api/client';
+
+/** The API's own message and suggestion, read out by screen readers when it appears. */
+export function ErrorNote({ error }: { error: ApiFailure | null }) {
+  if (!error) return null;
+  return (
+    <div class="error-note" role="alert">
+      <strong>{error.message}</strong>
+      {error.suggestion ? <p>{error.suggestion}</p> : null}
+      {error.fields.length > 0 ? (
+        <ul>
+          {error.fields.map((f) => (
+            <li key={f.field}>
+              <code>{f.field}</code>: {f.message}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
+
+export function Loading({ what = 'Loading' }: { what?: string }) {
+  return (
+    <p class="muted" role="status">
+      {what}…
+    </p>
+  );
+}
+
+/** A labelled progress bar; `value` of `max` done. */
+export function Progress({ value, max, label }: { value: number; max: number; label: string }) {
+  const percent = max > 0 ? Math.min(100, Math.round((value / max) * 100)) : 0;
+  return (
+    <div class="progress">
+      <div class="progress-label">
+        <span>{label}</span>
+        <span>
+          {value.toLocaleString()} / {max.toLocaleString()} ({percent}%)
+        </span>
+      </div>
+      <progress value={value} max={Math.max(max, 1)} aria-label={label} />
+    </div>
+  );
+}
+
+export function Empty({ children }: { children: preact.ComponentChildren }) {
+  return <p class="empty">{children}</p>;
+}
+
+export function Badge({ tone = 'neutral', children }: { tone?: 'neutral' | 'good' | 'bad' | 'warn'; children: preact.ComponentChildren }) {
+  return <span class={`badge badge-${tone}`}>{children}</span>;
+}

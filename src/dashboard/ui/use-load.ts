@@ -1,0 +1,69 @@
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { ApiFailure } from '../api/client';
+
+export interface Loaded<T> {
+  data: T | undefined;
+  error: ApiFailure | null;
+  loading: boolean;
+  reload: () => Promise<void>;
+}
+
+const asFailure = (err: unknown) => (err instanceof ApiFailure ? err : new ApiFailure(0, 'ERROR', String(err)));
+
+/**
+ * Runs `load` now and whenever `deps` change; an answer that arrives after a newer request started is
+ * dropped, so typing in a search box never shows an older page.
+ */
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
+  const [data, setData] = useState<T>();
+  const [error, setError] = useState<ApiFailure | null>(null);
+  const [loading, setLoading] = useState(true);
+  const latest = useRef(0);
+  const run = useCallback(async () => {
+    const ticket = ++latest.current;
+    setLoading(true);
+    try {
+      const value = await load();
+      if (ticket !== latest.current) return;
+      setData(value);
+      setError(null);
+    } catch (err) {
+      if (ticket === latest.current) setError(asFailure(err));
+    } finally {
+      if (ticket === latest.current) setLoading(false);
+    }
+  }, deps);
+  useEffect(() => {
+    void run();
+  }, [run]);
+  return { data, error, loading, reload: run };
+}
+
+/** Calls `load` every `ms` while the page is shown (live counts, progress). */
+export function usePoll<T>(load: () => Promise<T>, ms: number, deps: unknown[]): Loaded<T> {
+  const loaded = useLoad(load, deps);
+  useEffect(() => {
+    const timer = setInterval(() => void loaded.reload(), ms);
+    return () => clearInterval(timer);
+  }, [loaded.reload, ms]);
+  return loaded;
+}
+
+/** Runs an action, keeping its pending state and failure for the button and the error note. */
+export function useAction<A extends unknown[], T>(action: (...args: A) => Promise<T>) {
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<ApiFailure | null>(null);
+  const run = async (...args: A): Promise<T | undefined> => {
+    setPending(true);
+    setError(null);
+    try {
+      return await action(...args);
+    } catch (err) {
+      setError(asFailure(err));
+      return undefined;
+    } finally {
+      setPending(false);
+    }
+  };
+  return { run, pending, error, clear: () => setError(null) };
+}
