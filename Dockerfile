@@ -26,6 +26,8 @@ COPY activities ./activities
 RUN node node_modules/typescript/bin/tsc -p tsconfig.build.json
 # The worker's workflow bundle, made once here, so that the worker does not run webpack at every start.
 RUN node dist/src/main/bundle-workflows.js dist/workflow-bundle.js
+# The dashboard the API serves at /app (docs/dashboard.md), built into dist/dashboard.
+RUN VITE_CONFIG_NATIVE_IGNORE_WARNING=true node node_modules/vite/bin/vite.js build --config src/dashboard/vite.config.mts --logLevel warn
 
 # ---- deps: production dependencies only ------------------------------------------------------------
 FROM ${NODE_IMAGE} AS deps

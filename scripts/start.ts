@@ -18,6 +18,7 @@ import { workerNodeOptions } from '../src/main/worker-heap';
 import { developmentAids, developmentEnv } from './lib/development';
 import { startDevDns } from './lib/dev-dns';
 import { describeDevAccount, ensureDevAccount } from './lib/dev-account';
+import { buildDashboard, startDashboardDevServer } from './lib/dashboard';
 
 const started = Date.now();
 const log = (line: string) => console.log(line);
@@ -95,6 +96,8 @@ async function main() {
   if (migrated.status !== 0) return shutdown(1);
 
   const workflowBundle = await ensureWorkflowBundle(log);
+  // The API serves the built app at /app; the development server beside it reloads on every edit.
+  buildDashboard(path.join(root, 'dist', 'dashboard'));
   spawnService('worker', 'src/main/worker.ts', {
     ...env,
     WORKER_WORKFLOW_BUNDLE: workflowBundle,
@@ -104,11 +107,15 @@ async function main() {
   spawnService('api', 'src/main/api.ts', { WORKER_WORKFLOW_BUNDLE: workflowBundle, TEMPORAL_TEST_SERVER_PATH: temporalTestServer, ...env });
   await waitForPort(ports.api, 'API');
   const apiUrl = `http://localhost:${ports.api}`;
+  const dashboardDev = startDashboardDevServer(ports.dashboardDev, apiUrl, log);
+  children.push(dashboardDev);
+  await waitForPort(ports.dashboardDev, 'dashboard development server');
   const account = aids.sandbox && devDns ? await ensureDevAccount(apiUrl) : null;
 
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   log(`
 Postwire is running (ready in ${seconds}s)
+  Dashboard        http://localhost:${ports.api}/app/   (hot reload while editing src/dashboard: http://localhost:${ports.dashboardDev}/app/)
   API              http://localhost:${ports.api}        (OpenAPI: http://localhost:${ports.api}/openapi.json)
   Temporal Web UI  ${temporal.uiUrl}
   Temporal gRPC    ${temporal.address}

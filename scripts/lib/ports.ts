@@ -7,6 +7,7 @@ export const portDefaults = {
   MAIL_CAPTURE_SMTP_PORT: 1025,
   MAIL_CAPTURE_WEB_PORT: 1080,
   DEV_DNS_PORT: 1053,
+  DASHBOARD_DEV_PORT: 5173,
 } as const;
 
 function port(name: keyof typeof portDefaults): number {
@@ -25,4 +26,5 @@ export const ports = {
   smtp: port('MAIL_CAPTURE_SMTP_PORT'),
   mailWeb: port('MAIL_CAPTURE_WEB_PORT'),
   dns: port('DEV_DNS_PORT'),
+  dashboardDev: port('DASHBOARD_DEV_PORT'),
 };
