@@ -60,9 +60,9 @@ export async function listPage(messages: CapturedMessage[], query: string): Prom
     const link = `<a href="/messages/${encodeURIComponent(message.file)}">${escape(subject || '(no subject)')}</a>`;
     rows.push(`<tr>${cells}<td>${link}</td><td>${escape(dkim)}</td></tr>`);
   }
-  const html = `<!doctype html><meta charset="utf-8"><title>Postwire mail capture</title>${STYLE}
+  const html = `<!doctype html><html lang="en"><meta charset="utf-8"><title>Postwire mail capture</title>${STYLE}
 <h1>Captured mail</h1><p>Everything Postwire sends in development lands here; nothing leaves this machine.</p>
-<form method="get" action="/"><input type="search" name="q" value="${escape(query)}" placeholder="from, to or subject"> <button>Search</button></form>
+<form method="get" action="/" role="search"><label for="q">Search</label> <input type="search" id="q" name="q" value="${escape(query)}" placeholder="from, to or subject"> <button>Search</button></form>
 <table id="list"><caption>${rows.length} message(s)${needle ? ` matching “${escape(query)}”` : ''}</caption>
 <tr><th>Date</th><th>From</th><th>To</th><th>Subject</th><th>DKIM</th></tr>${rows.join('')}</table>
 <script>${REFRESH}</script>`;
@@ -85,7 +85,7 @@ export async function messagePage(message: CapturedMessage): Promise<Page> {
   const { hrefs, pixel } = linksOf(html);
   const dl = (pairs: Array<[string, string]>) => pairs.map(([k, v]) => `<dt>${escape(k)}</dt><dd>${escape(v || '(none)')}</dd>`).join('');
   const headers = email.headerLines.map((h) => escape(h.line)).join('\n');
-  const body = `<!doctype html><meta charset="utf-8"><title>${escape(email.subject ?? '(no subject)')}</title>${STYLE}
+  const body = `<!doctype html><html lang="en"><meta charset="utf-8"><title>${escape(email.subject ?? '(no subject)')}</title>${STYLE}
 <p><a href="/">← all mail</a></p><h1>${escape(email.subject ?? '(no subject)')}</h1>
 <dl id="summary">${dl([
     ['From', addresses(email.from)],
@@ -95,7 +95,7 @@ export async function messagePage(message: CapturedMessage): Promise<Page> {
     ['List-Unsubscribe', header(email, 'list-unsubscribe')],
     ['List-Unsubscribe-Post', header(email, 'list-unsubscribe-post')],
   ])}</dl>
-<h2>Rendered</h2>${html ? `<iframe id="rendered" sandbox srcdoc="${escape(html)}"></iframe>` : '<p>(no HTML part)</p>'}
+<h2>Rendered</h2>${html ? `<iframe id="rendered" title="The message as HTML, its scripts blocked" sandbox srcdoc="${escape(html)}"></iframe>` : '<p>(no HTML part)</p>'}
 <h2>Links</h2><ul id="links">${hrefs.map((h) => `<li>${escape(h)}</li>`).join('')}</ul>
 <p id="pixel">Open pixel: ${escape(pixel ?? '(none)')}</p>
 <h2>Text</h2><pre id="text">${escape(email.text ?? '')}</pre>

@@ -67,7 +67,7 @@ describe('the mail capture inbox', () => {
     expect(one.status).toBe(200);
     expect(one.csp).toContain("default-src 'none'");
     expect(one.csp).not.toContain('script-src');
-    expect(one.body).toContain(`<iframe id="rendered" sandbox srcdoc="${escape(html)}`);
+    expect(one.body).toContain(`<iframe id="rendered" title="The message as HTML, its scripts blocked" sandbox srcdoc="${escape(html)}`);
     expect(one.body).toMatch(/srcdoc="[^"]*"><\/iframe>/);
     expect(one.body).not.toContain('<script>alert(1)');
     expect(one.body).toContain('<pre id="text">Plain words');
