@@ -5,6 +5,7 @@ import type { Logger } from '../../logger';
 import { enqueueEmails, type EmailDraft } from '../emails/enqueue';
 import { pendingCampaignEmails } from '../emails/campaign-queue';
 import { TemplateError } from '../templates/render';
+import { RecipientRefused } from '../sandbox/addresses';
 import { audienceCondition } from './audience';
 import { campaignDraft } from './drafts';
 import { Campaign } from './entities';
@@ -103,7 +104,8 @@ interface RecipientRow {
  * Creates the emails of the recipients at positions `from` to `from + size - 1`, rendered for each, through
  * the delivery API. A recipient deleted since the audience was fixed is skipped, and so is one who
  * unsubscribed meanwhile (unless the campaign is TRANSACTIONAL): recipients are fixed, but an unsubscribe is
- * honoured at once. A recipient whose render fails (a template runtime limit) is skipped and logged.
+ * honoured at once. A recipient whose render fails (a template runtime limit), or whom no email may go to (an
+ * address at the simulator domain outside the sandbox, docs/sandbox.md), is skipped and logged.
  */
 export async function enqueueBatch(
   em: EntityManager,
@@ -127,6 +129,10 @@ export async function enqueueBatch(
       try {
         drafts.push(await campaignDraft(deps.config, campaign, contact));
       } catch (err) {
+        if (err instanceof RecipientRefused) {
+          deps.logger.warn({ campaignId: campaign.id, contactId: row.id, reason: err.message }, 'campaign recipient refused; skipped');
+          continue;
+        }
         if (!(err instanceof TemplateError)) throw err;
         deps.logger.warn(
           { campaignId: campaign.id, contactId: row.id, reason: err.message },

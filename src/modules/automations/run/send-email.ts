@@ -7,6 +7,7 @@ import type { TemplateType } from '../../templates/entities';
 import { TemplateError } from '../../templates/render';
 import type { SendEmailConfig } from '../../../../workflows/automation/definition';
 import { StepFailed } from './errors';
+import { RecipientRefused } from '../../sandbox/addresses';
 import type { LiveExecution } from '../records';
 
 interface TemplateRow {
@@ -61,6 +62,7 @@ export async function renderStepEmail(
     return { draft, custom: custom !== undefined };
   } catch (err) {
     if (err instanceof TemplateError) throw new StepFailed(`Template ${template.id} does not render: ${err.message}`);
+    if (err instanceof RecipientRefused) throw new StepFailed(`No email sent: ${err.message}`);
     throw err;
   }
 }
