@@ -1,0 +1,219 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import dgram from 'node:dgram';
+import fs from 'node:fs';
+import net, { type AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+/**
+ * Issue 14's proof: `npm start` from an empty data directory, as the README says, then only what it printed
+ * (its curl commands, run as printed with the address changed as it suggests, its keys and URLs): mail to
+ * delivered@, bounce@ and complaint@ at the simulator and to an ordinary address, the event that starts the
+ * sample automation; then the mail capture's pages, the email activity, the contacts' suppression and the
+ * automation's execution, read through the API with the printed key. Its own data directory and ports, so it
+ * runs beside the services the suite shares; everything it started is stopped, even when it fails.
+ */
+jest.setTimeout(420_000);
+
+const run = promisify(execFile);
+const root = path.resolve(__dirname, '..', '..');
+const SIM = 'simulator.postwire.test';
+const START_LIMIT_MS = 300_000;
+const OUTCOME_LIMIT_MS = 60_000;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A port nothing listens on now, TCP or UDP (the development DNS). */
+async function freePort(kind: 'tcp' | 'udp'): Promise<number> {
+  if (kind === 'udp') {
+    const socket = dgram.createSocket('udp4');
+    await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+    const { port } = socket.address();
+    await new Promise<void>((resolve) => socket.close(() => resolve()));
+    return port;
+  }
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+async function movedPorts(): Promise<Record<string, string>> {
+  const names = ['PORT', 'POSTGRES_PORT', 'TEMPORAL_PORT', 'TEMPORAL_UI_PORT', 'MAIL_CAPTURE_SMTP_PORT', 'MAIL_CAPTURE_WEB_PORT'];
+  const ports = new Set<number>();
+  while (ports.size < names.length) ports.add(await freePort('tcp'));
+  return { ...Object.fromEntries(names.map((n, i) => [n, String([...ports][i])])), DEV_DNS_PORT: String(await freePort('udp')) };
+}
+
+/**
+ * The developer's environment: nothing of the test run's own (its database, Temporal, SMTP sink, NODE_ENV),
+ * which would otherwise make `npm start` use those instead of starting its own.
+ */
+function developerEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const keep = ['PATH', 'HOME', 'USER', 'LANG', 'LC_ALL', 'TERM', 'TMPDIR', 'SHELL'];
+  return { ...Object.fromEntries(keep.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]])), ...extra };
+}
+
+const groupAlive = (pid: number) => {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** SIGTERM to npm start's process group (as Ctrl-C reaches all of it), then waits until all of it is gone. */
+async function stopGroup(child: ChildProcess): Promise<void> {
+  const pid = child.pid!;
+  if (groupAlive(pid)) process.kill(-pid, 'SIGTERM');
+  const deadline = Date.now() + 60_000;
+  while (groupAlive(pid) && Date.now() < deadline) await sleep(200);
+  if (groupAlive(pid)) process.kill(-pid, 'SIGKILL');
+  while (groupAlive(pid)) await sleep(100);
+}
+
+let tmp: string;
+let child: ChildProcess | undefined;
+let output = '';
+
+beforeAll(() => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'postwire-npm-start-'));
+  // Run as root, the embedded PostgreSQL runs as its own user, which must reach its data folder.
+  fs.chmodSync(tmp, 0o755);
+});
+
+afterAll(async () => {
+  if (child) await stopGroup(child);
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+/** Waits for the printed block, or fails with what npm start printed. */
+async function printedBlock(): Promise<string> {
+  const deadline = Date.now() + START_LIMIT_MS;
+  for (;;) {
+    const block = /Postwire is running[\s\S]*Press Ctrl-C to stop\./.exec(output)?.[0];
+    if (block) return block;
+    if (child!.exitCode !== null || child!.signalCode !== null) throw new Error(`npm start exited (${child!.exitCode}):\n${output}`);
+    if (Date.now() > deadline) throw new Error(`npm start printed no "Postwire is running" within ${START_LIMIT_MS / 1000} s:\n${output}`);
+    await sleep(250);
+  }
+}
+
+const field = (block: string, label: string) => {
+  const value = new RegExp(`^\\s*${label}\\s+(\\S+)`, 'm').exec(block)?.[1];
+  if (!value) throw new Error(`npm start printed no ${label}:\n${block}`);
+  return value;
+};
+
+/** Runs a printed command as a shell would, and parses its JSON answer. */
+async function shell(command: string): Promise<Record<string, unknown> & { success?: boolean; data?: unknown }> {
+  const { stdout } = await run('bash', ['-c', command]);
+  return JSON.parse(stdout);
+}
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + OUTCOME_LIMIT_MS;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${OUTCOME_LIMIT_MS / 1000} s`);
+    await sleep(500);
+  }
+}
+
+interface Sent {
+  email: string;
+  contact: { id: string };
+}
+
+it('npm start from an empty data directory: what it prints sends, simulates outcomes and runs the automation', async () => {
+  const dataDir = path.join(tmp, 'data');
+  child = spawn('npm', ['start'], {
+    cwd: root,
+    detached: true,
+    env: developerEnv({ ...(await movedPorts()), POSTWIRE_DATA_DIR: dataDir }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+
+  const block = await printedBlock();
+  const api = field(block, 'API');
+  const capture = field(block, 'Mail capture');
+  const secret = field(block, 'Secret key');
+  const curls = block
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line.startsWith('curl '));
+  const sendCommand = curls.find((c) => c.includes('/v1/send'))!;
+  const trackCommand = curls.find((c) => c.includes('/v1/track'))!;
+  const activityCommand = curls.find((c) => c.includes('/activity'))!;
+  expect([sendCommand, trackCommand, activityCommand].every(Boolean)).toBe(true);
+  expect(sendCommand).toContain(`delivered@${SIM}`);
+
+  // The first email as printed; then the same command to the other addresses it names, and to an ordinary one.
+  const sendTo = async (to: string) => {
+    const answer = await shell(sendCommand.replace(`delivered@${SIM}`, to));
+    expect(answer).toMatchObject({ success: true });
+    return (answer.data as { emails: Sent[] }).emails[0]!;
+  };
+  const delivered = await sendTo(`delivered@${SIM}`);
+  const bounced = await sendTo(`bounce@${SIM}`);
+  const complained = await sendTo(`complaint@${SIM}`);
+  const ordinary = await sendTo('you@example.com');
+  expect(await shell(trackCommand)).toMatchObject({ success: true });
+
+  const apiGet = async (route: string) => {
+    const res = await fetch(new URL(route, api), { headers: { Authorization: `Bearer ${secret}` } });
+    expect(res.status).toBe(200);
+    return (await res.json()) as Record<string, unknown> & { data: Array<Record<string, unknown>> };
+  };
+
+  // The email activity (the email.* events), through the printed command.
+  type Item = { type: string; email: { id: string; sourceType: string | null } | null; contact: { id: string } | null };
+  const activity = await waitFor('the outcomes in the activity', async () => {
+    const items = (await shell(activityCommand)).data as Item[];
+    const has = (emailId: string, type: string) => items.some((i) => i.email?.id === emailId && i.type === type);
+    const workflowDelivered = items.some((i) => i.email?.sourceType === 'WORKFLOW' && i.type === 'DELIVERED');
+    return has(delivered.email, 'DELIVERED') &&
+      has(bounced.email, 'BOUNCED') &&
+      has(complained.email, 'COMPLAINED') &&
+      has(ordinary.email, 'SENT') &&
+      workflowDelivered
+      ? items
+      : undefined;
+  });
+  expect(activity.some((i) => i.email?.id === bounced.email && i.type === 'DELIVERED')).toBe(false);
+
+  // Suppression: the contacts that bounced or complained are unsubscribed; the delivered one is not.
+  const subscribed = async (contactId: string) => (await apiGet(`/contacts/${contactId}`)).subscribed;
+  expect(await subscribed(bounced.contact.id)).toBe(false);
+  expect(await subscribed(complained.contact.id)).toBe(false);
+  expect(await subscribed(delivered.contact.id)).toBe(true);
+
+  // The sample automation ran for the tracked contact, to its end.
+  const workflows = (await apiGet('/workflows')).data;
+  const welcome = workflows.find((w) => w.name === 'Welcome (development)');
+  expect(welcome).toMatchObject({ enabled: true, triggerConfig: { eventName: 'signed-up' } });
+  const executions = await waitFor('the execution to complete', async () => {
+    const page = (await apiGet(`/workflows/${String(welcome!.id)}/executions`)).data;
+    return page.some((e) => e.status === 'COMPLETED') ? page : undefined;
+  });
+  expect(executions).toEqual([expect.objectContaining({ status: 'COMPLETED', contactId: delivered.contact.id })]);
+
+  // The mail capture: the ordinary address's email is listed, DKIM-checked against the development DNS.
+  const list = await waitFor('the email in the mail capture', async () => {
+    const page = await (await fetch(`${capture}/?q=you%40example.com`)).text();
+    return /href="\/messages\/[^"]+"/.test(page) ? page : undefined;
+  });
+  expect(list).toContain('pass');
+  const messagePath = /href="(\/messages\/[^"]+)"/.exec(list)![1]!;
+  const message = await (await fetch(`${capture}${messagePath}`)).text();
+  expect(message).toMatch(/dkim=pass header\.d=dev\.postwire\.test/);
+  expect(message).toContain('My first email');
+  // Nothing addressed to the simulator reached the capture.
+  expect(await (await fetch(`${capture}/?q=${SIM}`)).text()).not.toMatch(/href="\/messages\//);
+});
