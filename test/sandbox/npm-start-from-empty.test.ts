@@ -141,6 +141,10 @@ it('npm start from an empty data directory: what it prints sends, simulates outc
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
 
   const block = await printedBlock();
+  // It started from nothing, in the data directory it was given: a new cluster, a new account kept there.
+  expect(output).toContain(`initialising a new cluster in ${path.join(dataDir, 'pg')}`);
+  expect(block).toContain(`made once; the same on every start; ${path.join(dataDir, 'dev-account.json')}`);
+  expect(fs.existsSync(path.join(dataDir, 'dev-account.json'))).toBe(true);
   const api = field(block, 'API');
   const capture = field(block, 'Mail capture');
   const secret = field(block, 'Secret key');
@@ -166,14 +170,26 @@ it('npm start from an empty data directory: what it prints sends, simulates outc
   const ordinary = await sendTo('you@example.com');
   expect(await shell(trackCommand)).toMatchObject({ success: true });
 
-  const apiGet = async (route: string) => {
-    const res = await fetch(new URL(route, api), { headers: { Authorization: `Bearer ${secret}` } });
-    expect(res.status).toBe(200);
-    return (await res.json()) as Record<string, unknown> & { data: Array<Record<string, unknown>> };
+  /** The API with the printed secret key. */
+  const apiCall = async (method: string, route: string, status: number, body?: object) => {
+    const res = await fetch(new URL(route, api), {
+      method,
+      headers: { Authorization: `Bearer ${secret}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const json = (await res.json()) as Record<string, unknown> & { data: Array<Record<string, unknown>> };
+    if (res.status !== status) throw new Error(`${method} ${route} answered ${res.status}: ${JSON.stringify(json)}`);
+    return json;
   };
+  const apiGet = (route: string) => apiCall('GET', route, 200);
 
   // The email activity (the email.* events), through the printed command.
-  type Item = { type: string; email: { id: string; sourceType: string | null } | null; contact: { id: string } | null };
+  type Item = {
+    type: string;
+    email: { id: string; sourceType: string | null } | null;
+    contact: { id: string } | null;
+    details: Record<string, unknown>;
+  };
   const activity = await waitFor('the outcomes in the activity', async () => {
     const items = (await shell(activityCommand)).data as Item[];
     const has = (emailId: string, type: string) => items.some((i) => i.email?.id === emailId && i.type === type);
@@ -188,11 +204,37 @@ it('npm start from an empty data directory: what it prints sends, simulates outc
   });
   expect(activity.some((i) => i.email?.id === bounced.email && i.type === 'DELIVERED')).toBe(false);
 
-  // Suppression: the contacts that bounced or complained are unsubscribed; the delivered one is not.
-  const subscribed = async (contactId: string) => (await apiGet(`/contacts/${contactId}`)).subscribed;
-  expect(await subscribed(bounced.contact.id)).toBe(false);
-  expect(await subscribed(complained.contact.id)).toBe(false);
-  expect(await subscribed(delivered.contact.id)).toBe(true);
+  // The email.* events, by name, for the simulated emails.
+  type Event = { name: string; contact: { id: string }; data: Record<string, unknown> };
+  const events = async (name: string) => (await apiGet(`/events?name=${name}&limit=100`)).data as unknown as Event[];
+  const contactsOf = async (name: string) => (await events(name)).map((e) => e.contact.id).sort();
+  expect(await contactsOf('email.bounce')).toEqual([bounced.contact.id]);
+  expect(await contactsOf('email.complaint')).toEqual([complained.contact.id]);
+  expect(await contactsOf('email.delivery')).toEqual(expect.arrayContaining([delivered.contact.id, complained.contact.id]));
+  expect(await contactsOf('email.delivery')).not.toContain(bounced.contact.id);
+
+  // Suppression: marketing email to the contacts that bounced or complained is not sent; to the other one it is.
+  const template = await apiCall('POST', '/templates', 201, {
+    name: 'News',
+    subject: 'News',
+    body: '<p>News</p>',
+    from: field(block, 'Sender'),
+    type: 'MARKETING',
+  });
+  const news = async (to: string) =>
+    ((await apiCall('POST', '/v1/send', 200, { to, template: template.id })).data as unknown as { emails: Sent[] }).emails[0]!.email;
+  const [toBounced, toComplained, toDelivered] = [await news(`bounce@${SIM}`), await news(`complaint@${SIM}`), await news(`delivered@${SIM}`)];
+  const outcomes = await waitFor('the marketing emails to settle', async () => {
+    const items = (await apiCall('GET', '/activity?type=FAILED,DELIVERED&limit=100', 200)).data as unknown as Item[];
+    const of = (id: string) => items.find((i) => i.email?.id === id);
+    const settled = [of(toBounced), of(toComplained), of(toDelivered)];
+    return settled.every(Boolean) ? settled.map((i) => [i!.type, String(i!.details.error ?? '')]) : undefined;
+  });
+  expect(outcomes).toEqual([
+    ['FAILED', expect.stringMatching(/^Suppressed: /)],
+    ['FAILED', expect.stringMatching(/^Suppressed: /)],
+    ['DELIVERED', ''],
+  ]);
 
   // The sample automation ran for the tracked contact, to its end.
   const workflows = (await apiGet('/workflows')).data;
