@@ -1,83 +1,31 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import dgram from 'node:dgram';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { waitFor } from '../helpers/wait';
+import { freePorts, printedCurls, printedField as field, startIsolated, type IsolatedStart } from '../../scripts/lib/isolated-start';
 
 /**
  * Issue 14's proof: `npm start` from an empty data directory, as the README says, then only what it printed
  * (its curl commands, run as printed with the address changed as it suggests, its keys and URLs): mail to
  * delivered@, bounce@ and complaint@ at the simulator and to an ordinary address, the event that starts the
- * sample automation; then the mail capture's pages, the email activity, the contacts' suppression and the
- * automation's execution, read through the API with the printed key. Its own data directory and ports, so it
- * runs beside the services the suite shares; everything it started is stopped, even when it fails.
+ * sample automation; then the mail capture's pages, the email.* events, the suppression of the contacts that
+ * bounced or complained and the automation's execution, read through the API with the printed key. Its own
+ * data directory and ports, so it runs beside the services the suite shares; everything it started is
+ * stopped, and its folder removed, even when it fails.
  */
 jest.setTimeout(420_000);
 
 const run = promisify(execFile);
-const root = path.resolve(__dirname, '..', '..');
 const SIM = 'simulator.postwire.test';
 const START_LIMIT_MS = 300_000;
 const OUTCOME_LIMIT_MS = 60_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** A port nothing listens on now, TCP or UDP (the development DNS). */
-async function freePort(kind: 'tcp' | 'udp'): Promise<number> {
-  if (kind === 'udp') {
-    const socket = dgram.createSocket('udp4');
-    await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
-    const { port } = socket.address();
-    await new Promise<void>((resolve) => socket.close(() => resolve()));
-    return port;
-  }
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-async function movedPorts(): Promise<Record<string, string>> {
-  const names = ['PORT', 'POSTGRES_PORT', 'TEMPORAL_PORT', 'TEMPORAL_UI_PORT', 'MAIL_CAPTURE_SMTP_PORT', 'MAIL_CAPTURE_WEB_PORT'];
-  const ports = new Set<number>();
-  while (ports.size < names.length) ports.add(await freePort('tcp'));
-  return { ...Object.fromEntries(names.map((n, i) => [n, String([...ports][i])])), DEV_DNS_PORT: String(await freePort('udp')) };
-}
-
-/**
- * The developer's environment: nothing of the test run's own (its database, Temporal, SMTP sink, NODE_ENV),
- * which would otherwise make `npm start` use those instead of starting its own.
- */
-function developerEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const keep = ['PATH', 'HOME', 'USER', 'LANG', 'LC_ALL', 'TERM', 'TMPDIR', 'SHELL'];
-  return { ...Object.fromEntries(keep.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]])), ...extra };
-}
-
-const groupAlive = (pid: number) => {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-/** SIGTERM to npm start's process group (as Ctrl-C reaches all of it), then waits until all of it is gone. */
-async function stopGroup(child: ChildProcess): Promise<void> {
-  const pid = child.pid!;
-  if (groupAlive(pid)) process.kill(-pid, 'SIGTERM');
-  const deadline = Date.now() + 60_000;
-  while (groupAlive(pid) && Date.now() < deadline) await sleep(200);
-  if (groupAlive(pid)) process.kill(-pid, 'SIGKILL');
-  while (groupAlive(pid)) await sleep(100);
-}
-
 let tmp: string;
-let child: ChildProcess | undefined;
-let output = '';
+let started: IsolatedStart | undefined;
 
 beforeAll(() => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'postwire-npm-start-'));
@@ -86,42 +34,14 @@ beforeAll(() => {
 });
 
 afterAll(async () => {
-  if (child) await stopGroup(child);
+  await started?.stop();
   fs.rmSync(tmp, { recursive: true, force: true });
 });
-
-/** Waits for the printed block, or fails with what npm start printed. */
-async function printedBlock(): Promise<string> {
-  const deadline = Date.now() + START_LIMIT_MS;
-  for (;;) {
-    const block = /Postwire is running[\s\S]*Press Ctrl-C to stop\./.exec(output)?.[0];
-    if (block) return block;
-    if (child!.exitCode !== null || child!.signalCode !== null) throw new Error(`npm start exited (${child!.exitCode}):\n${output}`);
-    if (Date.now() > deadline) throw new Error(`npm start printed no "Postwire is running" within ${START_LIMIT_MS / 1000} s:\n${output}`);
-    await sleep(250);
-  }
-}
-
-const field = (block: string, label: string) => {
-  const value = new RegExp(`^\\s*${label}\\s+(\\S+)`, 'm').exec(block)?.[1];
-  if (!value) throw new Error(`npm start printed no ${label}:\n${block}`);
-  return value;
-};
 
 /** Runs a printed command as a shell would, and parses its JSON answer. */
 async function shell(command: string): Promise<Record<string, unknown> & { success?: boolean; data?: unknown }> {
   const { stdout } = await run('bash', ['-c', command]);
   return JSON.parse(stdout);
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + OUTCOME_LIMIT_MS;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${OUTCOME_LIMIT_MS / 1000} s`);
-    await sleep(500);
-  }
 }
 
 interface Sent {
@@ -131,31 +51,16 @@ interface Sent {
 
 it('npm start from an empty data directory: what it prints sends, simulates outcomes and runs the automation', async () => {
   const dataDir = path.join(tmp, 'data');
-  child = spawn('npm', ['start'], {
-    cwd: root,
-    detached: true,
-    env: developerEnv({ ...(await movedPorts()), POSTWIRE_DATA_DIR: dataDir }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-
-  const block = await printedBlock();
+  started = startIsolated({ ...(await freePorts()), POSTWIRE_DATA_DIR: dataDir });
+  const block = await started.printed(START_LIMIT_MS);
   // It started from nothing, in the data directory it was given: a new cluster, a new account kept there.
-  expect(output).toContain(`initialising a new cluster in ${path.join(dataDir, 'pg')}`);
+  expect(started.output()).toContain(`initialising a new cluster in ${path.join(dataDir, 'pg')}`);
   expect(block).toContain(`made once; the same on every start; ${path.join(dataDir, 'dev-account.json')}`);
   expect(fs.existsSync(path.join(dataDir, 'dev-account.json'))).toBe(true);
   const api = field(block, 'API');
   const capture = field(block, 'Mail capture');
   const secret = field(block, 'Secret key');
-  const curls = block
-    .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => line.startsWith('curl '));
-  const sendCommand = curls.find((c) => c.includes('/v1/send'))!;
-  const trackCommand = curls.find((c) => c.includes('/v1/track'))!;
-  const activityCommand = curls.find((c) => c.includes('/activity'))!;
-  expect([sendCommand, trackCommand, activityCommand].every(Boolean)).toBe(true);
+  const { send: sendCommand, track: trackCommand, activity: activityCommand } = printedCurls(block);
   expect(sendCommand).toContain(`delivered@${SIM}`);
 
   // The first email as printed; then the same command to the other addresses it names, and to an ordinary one.
@@ -190,18 +95,23 @@ it('npm start from an empty data directory: what it prints sends, simulates outc
     contact: { id: string } | null;
     details: Record<string, unknown>;
   };
-  const activity = await waitFor('the outcomes in the activity', async () => {
-    const items = (await shell(activityCommand)).data as Item[];
-    const has = (emailId: string, type: string) => items.some((i) => i.email?.id === emailId && i.type === type);
-    const workflowDelivered = items.some((i) => i.email?.sourceType === 'WORKFLOW' && i.type === 'DELIVERED');
-    return has(delivered.email, 'DELIVERED') &&
-      has(bounced.email, 'BOUNCED') &&
-      has(complained.email, 'COMPLAINED') &&
-      has(ordinary.email, 'SENT') &&
-      workflowDelivered
-      ? items
-      : undefined;
-  });
+  const activity = await waitFor(
+    'the outcomes in the activity',
+    async () => {
+      await sleep(250); // each look runs curl
+      const items = (await shell(activityCommand)).data as Item[];
+      const has = (emailId: string, type: string) => items.some((i) => i.email?.id === emailId && i.type === type);
+      const workflowDelivered = items.some((i) => i.email?.sourceType === 'WORKFLOW' && i.type === 'DELIVERED');
+      return has(delivered.email, 'DELIVERED') &&
+        has(bounced.email, 'BOUNCED') &&
+        has(complained.email, 'COMPLAINED') &&
+        has(ordinary.email, 'SENT') &&
+        workflowDelivered
+        ? items
+        : undefined;
+    },
+    OUTCOME_LIMIT_MS,
+  );
   expect(activity.some((i) => i.email?.id === bounced.email && i.type === 'DELIVERED')).toBe(false);
 
   // The email.* events, by name, for the simulated emails.
@@ -223,13 +133,21 @@ it('npm start from an empty data directory: what it prints sends, simulates outc
   });
   const news = async (to: string) =>
     ((await apiCall('POST', '/v1/send', 200, { to, template: template.id })).data as unknown as { emails: Sent[] }).emails[0]!.email;
-  const [toBounced, toComplained, toDelivered] = [await news(`bounce@${SIM}`), await news(`complaint@${SIM}`), await news(`delivered@${SIM}`)];
-  const outcomes = await waitFor('the marketing emails to settle', async () => {
-    const items = (await apiCall('GET', '/activity?type=FAILED,DELIVERED&limit=100', 200)).data as unknown as Item[];
-    const of = (id: string) => items.find((i) => i.email?.id === id);
-    const settled = [of(toBounced), of(toComplained), of(toDelivered)];
-    return settled.every(Boolean) ? settled.map((i) => [i!.type, String(i!.details.error ?? '')]) : undefined;
-  });
+  const [toBounced, toComplained, toDelivered] = [
+    await news(`bounce@${SIM}`),
+    await news(`complaint@${SIM}`),
+    await news(`delivered@${SIM}`),
+  ];
+  const outcomes = await waitFor(
+    'the marketing emails to settle',
+    async () => {
+      const items = (await apiCall('GET', '/activity?type=FAILED,DELIVERED&limit=100', 200)).data as unknown as Item[];
+      const of = (id: string) => items.find((i) => i.email?.id === id);
+      const settled = [of(toBounced), of(toComplained), of(toDelivered)];
+      return settled.every(Boolean) ? settled.map((i) => [i!.type, String(i!.details.error ?? '')]) : undefined;
+    },
+    OUTCOME_LIMIT_MS,
+  );
   expect(outcomes).toEqual([
     ['FAILED', expect.stringMatching(/^Suppressed: /)],
     ['FAILED', expect.stringMatching(/^Suppressed: /)],
@@ -240,17 +158,25 @@ it('npm start from an empty data directory: what it prints sends, simulates outc
   const workflows = (await apiGet('/workflows')).data;
   const welcome = workflows.find((w) => w.name === 'Welcome (development)');
   expect(welcome).toMatchObject({ enabled: true, triggerConfig: { eventName: 'signed-up' } });
-  const executions = await waitFor('the execution to complete', async () => {
-    const page = (await apiGet(`/workflows/${String(welcome!.id)}/executions`)).data;
-    return page.some((e) => e.status === 'COMPLETED') ? page : undefined;
-  });
+  const executions = await waitFor(
+    'the execution to complete',
+    async () => {
+      const page = (await apiGet(`/workflows/${String(welcome!.id)}/executions`)).data;
+      return page.some((e) => e.status === 'COMPLETED') ? page : undefined;
+    },
+    OUTCOME_LIMIT_MS,
+  );
   expect(executions).toEqual([expect.objectContaining({ status: 'COMPLETED', contactId: delivered.contact.id })]);
 
   // The mail capture: the ordinary address's email is listed, DKIM-checked against the development DNS.
-  const list = await waitFor('the email in the mail capture', async () => {
-    const page = await (await fetch(`${capture}/?q=you%40example.com`)).text();
-    return /href="\/messages\/[^"]+"/.test(page) ? page : undefined;
-  });
+  const list = await waitFor(
+    'the email in the mail capture',
+    async () => {
+      const page = await (await fetch(`${capture}/?q=you%40example.com`)).text();
+      return /href="\/messages\/[^"]+"/.test(page) ? page : undefined;
+    },
+    OUTCOME_LIMIT_MS,
+  );
   expect(list).toContain('pass');
   const messagePath = /href="(\/messages\/[^"]+)"/.exec(list)![1]!;
   const message = await (await fetch(`${capture}${messagePath}`)).text();
