@@ -144,7 +144,7 @@ it('npm start from an empty data directory: what it prints sends, simulates outc
       const items = (await apiCall('GET', '/activity?type=FAILED,DELIVERED&limit=100', 200)).data as unknown as Item[];
       const of = (id: string) => items.find((i) => i.email?.id === id);
       const settled = [of(toBounced), of(toComplained), of(toDelivered)];
-      return settled.every(Boolean) ? settled.map((i) => [i!.type, String(i!.details.error ?? '')]) : undefined;
+      return settled.every(Boolean) ? settled.map((i) => [i!.type, (i!.details.error as string | undefined) ?? '']) : undefined;
     },
     OUTCOME_LIMIT_MS,
   );

@@ -48,7 +48,10 @@ it('a campaign skips the contact at the simulator domain and sends to the others
 
 it('an automation that would email a contact at the simulator domain fails its step with the reason, and sends nothing', async () => {
   const template = (
-    await t.c.post('/templates').send({ name: 'Welcome', subject: 'Welcome', body: '<p>Hi</p>', from: t.from, type: 'TRANSACTIONAL' }).expect(201)
+    await t.c
+      .post('/templates')
+      .send({ name: 'Welcome', subject: 'Welcome', body: '<p>Hi</p>', from: t.from, type: 'TRANSACTIONAL' })
+      .expect(201)
   ).body;
   const simulated = `delivered+automation-${t.project.id.slice(0, 8)}@${SIM}`;
   const contactId = await addContact(t, simulated);

@@ -5,7 +5,7 @@ import type { Logger } from '../../logger';
 import { enqueueEmails, type EmailDraft } from '../emails/enqueue';
 import { pendingCampaignEmails } from '../emails/campaign-queue';
 import { TemplateError } from '../templates/render';
-import { RecipientRefused } from '../sandbox/addresses';
+import { simulatorRefusal } from '../sandbox/addresses';
 import { audienceCondition } from './audience';
 import { campaignDraft } from './drafts';
 import { Campaign } from './entities';
@@ -125,14 +125,18 @@ export async function enqueueBatch(
     const drafts: EmailDraft[] = [];
     for (const row of rows) {
       if (row.email === null || (campaign.type !== 'TRANSACTIONAL' && !row.subscribed)) continue;
+      const refusal = simulatorRefusal(deps.config, row.email);
+      if (refusal !== null) {
+        deps.logger.warn(
+          { campaignId: campaign.id, contactId: row.id, reason: `${row.email} ${refusal}` },
+          'campaign recipient refused; skipped',
+        );
+        continue;
+      }
       const contact = { id: row.id, email: row.email, subscribed: row.subscribed ?? false, data: row.data ?? {} };
       try {
         drafts.push(await campaignDraft(deps.config, campaign, contact));
       } catch (err) {
-        if (err instanceof RecipientRefused) {
-          deps.logger.warn({ campaignId: campaign.id, contactId: row.id, reason: err.message }, 'campaign recipient refused; skipped');
-          continue;
-        }
         if (!(err instanceof TemplateError)) throw err;
         deps.logger.warn(
           { campaignId: campaign.id, contactId: row.id, reason: err.message },

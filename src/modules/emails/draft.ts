@@ -4,8 +4,6 @@ import type { Mailbox } from './compose';
 import type { SourceType } from './entities';
 import type { EmailDraft } from './enqueue';
 import { subscriptionLinks, type LinkSettings } from '../links/subscription';
-import { RecipientRefused, simulatorRefusal } from '../sandbox/addresses';
-import type { Config } from '../../config';
 
 /** What a producer sends before rendering: a template's or a campaign's fields, or a request's. */
 export interface DraftContent extends EmailContent {
@@ -29,24 +27,16 @@ export interface DraftRecipient {
 /**
  * The email of one recipient, for every producer (/v1/send, campaigns, automations): the content rendered
  * with the contact's variables and subscription links. A template that does not render throws TemplateError,
- * and a recipient no email may go to (the simulator domain outside the sandbox, docs/sandbox.md) throws
- * RecipientRefused; each producer answers them in its own way.
+ * which each producer answers in its own way.
  */
-export async function draftFor(
-  config: LinkSettings & Pick<Config, 'SANDBOX_ENABLED'>,
-  content: DraftContent,
-  recipient: DraftRecipient,
-): Promise<EmailDraft> {
+export async function draftFor(config: LinkSettings, content: DraftContent, recipient: DraftRecipient): Promise<EmailDraft> {
   const { contact } = recipient;
-  const to = recipient.to ?? { email: contact.email };
-  const refusal = simulatorRefusal(config, to.email);
-  if (refusal !== null) throw new RecipientRefused(`${to.email} ${refusal}`);
   const scope = templateVariables({ contact, links: subscriptionLinks(config, contact.id), requestData: recipient.data });
   const rendered = await renderEmail({ subject: content.subject, body: content.body }, scope);
   return {
     projectId: recipient.projectId,
     contactId: contact.id,
-    to,
+    to: recipient.to ?? { email: contact.email },
     from: content.from,
     replyTo: content.replyTo,
     // A value with a line break would otherwise end the Subject field early.

@@ -21,15 +21,13 @@ export function simulatedOutcomeOf(address: string): SimulatedOutcome | null {
   return isOutcome(mailbox) ? mailbox : null;
 }
 
-/** A draft to a recipient that no email may go to (simulatorRefusal); each producer answers it in its own way. */
-export class RecipientRefused extends Error {}
-
 const mailboxList = () => SIMULATED_OUTCOMES.map((o) => `${o}@${SIMULATOR_DOMAIN}`).join(', ');
 
 /**
  * Why no email may go to `address`, or null when one may: with the sandbox off the simulator domain is
- * refused, and with it on only its known mailboxes are accepted. The one rule for every producer: /v1/send
- * answers it with a 422 (assertSendableRecipients), campaigns and automations meet it when drafting (draftFor).
+ * refused, and with it on only its known mailboxes are accepted. The one rule for every producer, each of which
+ * answers it in its own way: /v1/send with a 422 (assertSendableRecipients), a campaign skips the recipient, an
+ * automation's SEND_EMAIL step fails.
  */
 export function simulatorRefusal(config: Pick<Config, 'SANDBOX_ENABLED'>, address: string): string | null {
   if (!isSimulatorAddress(address)) return null;

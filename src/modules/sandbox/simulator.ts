@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { callbackify } from 'node:util';
 import { SMTPServer } from 'smtp-server';
 import type { Deps } from '../../deps';
 import { SIMULATOR_DOMAIN, simulatedOutcomeOf, type SimulatedOutcome } from './addresses';
@@ -43,16 +44,12 @@ export class Simulator {
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
         stream.on('end', () => {
           const raw = Buffer.concat(chunks).toString('utf8');
-          simulator!.receive(
-            session.envelope.rcptTo.map((r) => r.address),
-            raw,
-          ).then(
-            (answer) => callback(answer ? refusal(answer.code, answer.message) : null),
-            (err: unknown) => {
-              deps.logger.error({ err }, 'sandbox: could not answer a message');
-              callback(refusal(451, '4.3.0 The simulator could not answer; try again later'));
-            },
-          );
+          const recipients = session.envelope.rcptTo.map((r) => r.address);
+          callbackify(() => simulator!.receive(recipients, raw))((err, answer) => {
+            if (!err) return callback(answer ? refusal(answer.code, answer.message) : null);
+            deps.logger.error({ err }, 'sandbox: could not answer a message');
+            callback(refusal(451, '4.3.0 The simulator could not answer; try again later'));
+          });
         });
       },
     });
