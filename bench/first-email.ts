@@ -1,104 +1,89 @@
 /**
- * How long a new developer waits for a first email: from `npm start` until the development account is
- * printed, then until an email sent with the printed key and sender is in the mail capture (its web page
- * lists it) and until one to delivered@simulator.postwire.test is DELIVERED (docs/sandbox.md). Runs
- * `npm start` BENCH_STARTS times (default 2: the first may include first-time setup), stopping each as
- * Ctrl-C would, and prints each figure. It refuses to run while an API already answers on PORT.
+ * How long a new developer waits for a first email, by the README's steps: `npm start` on an empty data
+ * directory until it prints the development account, then the printed first-email `curl` sent to an ordinary
+ * address (README step 2) until the mail capture's page lists it; then the printed `curl` as it is, to
+ * delivered@simulator.postwire.test, until the printed activity `curl` shows it DELIVERED. Then a second
+ * `npm start` on the same data directory, measured the same way. Each start runs beside anything else (its
+ * own data folder and free ports: scripts/lib/isolated-start.ts) and is stopped as Ctrl-C would stop it; the
+ * folder is removed at the end. CPU is that of npm start's whole process tree (PostgreSQL, Temporal, API,
+ * worker, the ones that ended included) from its start to the first email in the capture.
+ * npm packages and the Temporal CLI are installed already (ensure-deps finds them); their first install is
+ * not measured.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { isPortOpen } from '../scripts/lib/net';
-import { ports } from '../scripts/lib/ports';
+import { promisify } from 'node:util';
+import { freePorts, printedCurls, printedField, startIsolated } from '../scripts/lib/isolated-start';
+import { serverCpuMs } from './lib/cpu';
 
-const root = path.resolve(__dirname, '..');
-const api = `http://127.0.0.1:${ports.api}`;
+const run = promisify(execFile);
 const TIMEOUT_MS = 600_000;
+const SIM_DELIVERED = 'delivered@simulator.postwire.test';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function answers(): Promise<boolean> {
-  try {
-    return (await fetch(`${api}/config`)).ok;
-  } catch {
-    return false;
-  }
-}
-
-function exited(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
-}
-
 /** Polls `probe` until it is true; the seconds since `started` then. */
-async function until(what: string, started: number, probe: () => Promise<boolean> | boolean): Promise<number> {
+async function until(what: string, started: number, probe: () => Promise<boolean>): Promise<number> {
   while (!(await probe())) {
     if (performance.now() - started > TIMEOUT_MS) throw new Error(`${what} did not happen within ${TIMEOUT_MS / 1000} s`);
-    await sleep(100);
+    await sleep(50);
   }
   return (performance.now() - started) / 1000;
 }
 
-async function send(secret: string, from: string, to: string): Promise<string> {
-  const res = await fetch(`${api}/v1/send`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ from, to, subject: 'First email', body: '<p>Hello</p>' }),
-  });
-  const body = (await res.json()) as { data?: { emails?: Array<{ email: string }> } };
-  const id = body.data?.emails?.[0]?.email;
-  if (!res.ok || !id) throw new Error(`/v1/send answered ${res.status}: ${JSON.stringify(body)}`);
-  return id;
-}
+const shell = async (command: string) => JSON.parse((await run('bash', ['-c', command])).stdout) as Record<string, unknown>;
 
-/** Whether the activity feed lists the email as delivered. */
-async function isDelivered(secret: string, emailId: string): Promise<boolean> {
-  const res = await fetch(`${api}/activity?type=DELIVERED&limit=50`, { headers: { Authorization: `Bearer ${secret}` } });
-  const page = (await res.json()) as { data?: Array<{ email: { id: string } | null }> };
-  return (page.data ?? []).some((item) => item.email?.id === emailId);
-}
-
-async function oneStart(run: number): Promise<void> {
+async function oneStart(label: string, env: Record<string, string>): Promise<void> {
   const started = performance.now();
-  const child = spawn('npm', ['start'], { cwd: root, detached: true, stdio: ['ignore', 'pipe', 'inherit'] });
-  const stopped = exited(child);
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const npm = startIsolated(env);
   try {
-    const printed = await until('the development account', started, () => {
-      if (child.exitCode !== null) throw new Error(`npm start exited with code ${child.exitCode}:\n${output}`);
-      return /Public key\s+\S+/.test(output);
-    });
-    const secret = /Secret key\s+(\S+)/.exec(output)![1]!;
-    const sender = /Sender\s+(\S+)/.exec(output)![1]!;
-    const captureAt = performance.now();
-    const to = `first-${randomUUID().slice(0, 8)}@example.com`;
-    await send(secret, sender, to);
-    const inCapture = await until('the email in the mail capture', captureAt, async () =>
-      (await (await fetch(`http://127.0.0.1:${ports.mailWeb}/`)).text()).includes(to),
+    const block = await npm.printed(TIMEOUT_MS);
+    const printed = (performance.now() - started) / 1000;
+    const capture = printedField(block, 'Mail capture');
+    const curls = printedCurls(block);
+
+    const to = `you+${randomUUID().slice(0, 8)}@example.com`;
+    const sentAt = performance.now();
+    await shell(curls.send.replace(SIM_DELIVERED, to));
+    const inCapture = await until('the email in the mail capture', sentAt, async () =>
+      (await (await fetch(`${capture}/?q=${encodeURIComponent(to)}`)).text()).includes('href="/messages/'),
     );
-    const simulatorAt = performance.now();
-    const simulated = `delivered+${randomUUID().slice(0, 8)}@simulator.postwire.test`;
-    const emailId = await send(secret, sender, simulated);
-    const delivered = await until('delivered@ to be DELIVERED', simulatorAt, () => isDelivered(secret, emailId));
+    const total = (performance.now() - started) / 1000;
+    const cpuSeconds = serverCpuMs(npm.child.pid!) / 1000;
+
+    const simulatedAt = performance.now();
+    const answer = (await shell(curls.send)) as { data?: { emails?: Array<{ email: string }> } };
+    const emailId = answer.data?.emails?.[0]?.email;
+    if (!emailId) throw new Error(`the printed /v1/send answered ${JSON.stringify(answer)}`);
+    const delivered = await until('delivered@ to be DELIVERED', simulatedAt, async () => {
+      const page = (await shell(curls.activity)) as { data?: Array<{ type: string; email: { id: string } | null }> };
+      return (page.data ?? []).some((item) => item.type === 'DELIVERED' && item.email?.id === emailId);
+    });
     console.log(
-      `npm start #${run}: account printed after ${printed.toFixed(1)} s${run === 1 ? ' (may include first-time setup)' : ''}; ` +
-        `first email in the mail capture ${inCapture.toFixed(2)} s after its /v1/send (${(printed + inCapture).toFixed(1)} s from npm start); ` +
-        `delivered@ DELIVERED ${delivered.toFixed(2)} s after its /v1/send`,
+      `${label}: account printed after ${printed.toFixed(1)} s; first email in the mail capture ${inCapture.toFixed(2)} s after ` +
+        `its curl, ${total.toFixed(1)} s from npm start, ${cpuSeconds.toFixed(1)} CPU-s used by then; ` +
+        `delivered@ DELIVERED ${delivered.toFixed(2)} s after its curl`,
     );
   } finally {
-    if (child.exitCode === null) process.kill(-child.pid!, 'SIGINT');
-    await stopped;
-    while (await isPortOpen(ports.api)) await sleep(100);
+    await npm.stop();
   }
 }
 
 async function main(): Promise<void> {
-  if (await answers()) {
-    console.error(`An API already answers on ${api}: stop that npm start first; this measures starting from stopped.`);
-    process.exit(2);
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'postwire-first-email-'));
+  // Run as root, the embedded PostgreSQL runs as its own user, which must reach its data folder.
+  fs.chmodSync(tmp, 0o755);
+  try {
+    const env = { ...(await freePorts()), POSTWIRE_DATA_DIR: path.join(tmp, 'data') };
+    console.log(`npm start with its data in an empty folder and its own ports (${os.cpus().length} cores, installs already present)`);
+    await oneStart('first start (empty data directory)', env);
+    await oneStart('second start (same data directory)', env);
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
   }
-  const runs = Number(process.env.BENCH_STARTS ?? 2);
-  for (let run = 1; run <= runs; run++) await oneStart(run);
 }
 
 main().catch((err: unknown) => {

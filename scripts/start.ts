@@ -1,11 +1,11 @@
 /**
  * `npm start`: PostgreSQL, the Temporal dev server with its Web UI, a local mail capture, migrations,
- * then the API and the worker. Ctrl-C stops everything this started; data stays under .data/.
+ * then the API and the worker. Ctrl-C stops everything this started; data stays under .data/ (or POSTWIRE_DATA_DIR).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { dataDir, root, temporalTestServer, tsx } from './lib/paths';
+import { dataDir, root, shownDataDir, temporalTestServer, tsx } from './lib/paths';
 import { ports } from './lib/ports';
 import { ensureDatabase, ensurePostgres } from './lib/postgres';
 import { ensureTemporal } from './lib/temporal';
@@ -44,7 +44,7 @@ function spawnService(name: string, script: string, env: NodeJS.ProcessEnv): Chi
   const child = spawn(tsx, [script], { cwd: root, env, stdio: ['ignore', out, out] });
   child.once('exit', (code) => {
     if (stopping) return;
-    log(`[postwire] ${name} exited with code ${code}; last lines of ${path.relative(root, logFile)}:`);
+    log(`[postwire] ${name} exited with code ${code}; last lines of ${shownDataDir('logs', `${name}.log`)}:`);
     log(fs.readFileSync(logFile, 'utf8').split('\n').slice(-15).join('\n'));
     void shutdown(1);
   });
@@ -85,6 +85,7 @@ async function main() {
     ...devSecrets(),
     PUBLIC_URL: `http://localhost:${ports.api}`,
     SMTP_URL: `smtp://127.0.0.1:${ports.smtp}`,
+    UPLOADS_DIR: path.join(dataDir, 'uploads'),
     ...developmentEnv(aids, devDns?.address ?? null),
     ...process.env,
     PORT: String(ports.api),
@@ -123,7 +124,7 @@ Postwire is running (ready in ${seconds}s)
   Mail capture     ${capture ? `http://localhost:${ports.mailWeb}  (SMTP on 127.0.0.1:${ports.smtp})` : `off: SMTP_URL=${env.SMTP_URL}`}
   Development DNS  ${devDns ? `${devDns.address} (UDP; records of the domains added to projects)` : 'off'}
   Sandbox          ${aids.sandbox ? 'on: mail to @simulator.postwire.test is simulated (docs/sandbox.md)' : 'off'}
-  Logs             .data/logs/api.log, .data/logs/worker.log
+  Logs             ${shownDataDir('logs', 'api.log')}, ${shownDataDir('logs', 'worker.log')}
 ${account ? `\n${describeDevAccount(apiUrl, account)}\n` : ''}
 Press Ctrl-C to stop.`);
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { dataDir } from './paths';
+import { dataDir, shownDataDir } from './paths';
 
 /** What a developer needs for a first send, made once through the API and kept in .data/dev-account.json. */
 export interface DevAccount {
@@ -136,7 +136,7 @@ export function describeDevAccount(apiUrl: string, a: DevAccount): string {
   const json = (o: object) => JSON.stringify(o);
   const send = json({ from: a.sender, to: 'delivered@simulator.postwire.test', subject: 'Hello', body: '<p>My first email</p>' });
   const track = json({ email: 'delivered@simulator.postwire.test', event: DEV_EVENT });
-  return `Development account (made once; the same on every start; .data/dev-account.json)
+  return `Development account (made once; the same on every start; ${shownDataDir('dev-account.json')})
   Login            ${a.email} / ${a.password}
   Project          ${a.project.id}
   Secret key       ${a.project.secret}

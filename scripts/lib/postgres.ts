@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
-import { dataDir } from './paths';
+import { dataDir, shownDataDir } from './paths';
 import { isPortOpen } from './net';
 
 export interface PostgresHandle {
@@ -54,7 +54,7 @@ export async function ensurePostgres(port: number, log: (line: string) => void):
     onError: (e: unknown) => log(`[postgres] ${String(e)}`),
   });
   if (!fs.existsSync(path.join(databaseDir, 'PG_VERSION'))) {
-    log('[postgres] initialising a new cluster in .data/pg');
+    log(`[postgres] initialising a new cluster in ${shownDataDir('pg')}`);
     await pg.initialise();
   }
   await pg.start();

@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import type { z } from 'zod';
 import { ConfigError, configSchema, loadConfig } from '../../src/config';
 import { portDefaults } from '../../scripts/lib/ports';
+import { DATA_DIR_SETTING } from '../../scripts/lib/paths';
 
 const root = path.resolve(__dirname, '..', '..');
 const required = {
@@ -117,8 +118,8 @@ describe('.env.example', () => {
   const schemas = configSchema.shape as Record<string, z.ZodType>;
   const ports: Record<string, number> = portDefaults;
 
-  it('lists every setting of src/config.ts and scripts/lib/ports.ts once, and nothing else', () => {
-    const expected = [...new Set([...Object.keys(schemas), ...Object.keys(ports)])].sort();
+  it('lists every setting of src/config.ts and scripts/lib/ports.ts (and the data folder) once, and nothing else', () => {
+    const expected = [...new Set([...Object.keys(schemas), ...Object.keys(ports), DATA_DIR_SETTING])].sort();
     expect(listed.map((s) => s.name).sort()).toEqual(expected);
   });
 

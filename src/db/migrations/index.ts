@@ -24,6 +24,7 @@ import { Migration0030FieldCatalog } from './0030-field-catalog';
 import { Migration0031AutomationStepTypeUnchecked } from './0031-automation-step-type-unchecked';
 import { Migration0032EmailQueue } from './0032-email-queue';
 import { Migration0033Webhooks } from './0033-webhooks';
+import { Migration0034SandboxSoftbounces } from './0034-sandbox-softbounces';
 
 /** Every migration, in order. Files are committed; the schema never changes at run time otherwise. */
 export const migrationsList: MigrationObject[] = [
@@ -52,4 +53,5 @@ export const migrationsList: MigrationObject[] = [
   { name: '0031-automation-step-type-unchecked', class: Migration0031AutomationStepTypeUnchecked },
   { name: '0032-email-queue', class: Migration0032EmailQueue },
   { name: '0033-webhooks', class: Migration0033Webhooks },
+  { name: '0034-sandbox-softbounces', class: Migration0034SandboxSoftbounces },
 ];

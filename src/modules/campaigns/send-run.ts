@@ -5,6 +5,7 @@ import type { Logger } from '../../logger';
 import { enqueueEmails, type EmailDraft } from '../emails/enqueue';
 import { pendingCampaignEmails } from '../emails/campaign-queue';
 import { TemplateError } from '../templates/render';
+import { simulatorRefusal } from '../sandbox/addresses';
 import { audienceCondition } from './audience';
 import { campaignDraft } from './drafts';
 import { Campaign } from './entities';
@@ -103,7 +104,8 @@ interface RecipientRow {
  * Creates the emails of the recipients at positions `from` to `from + size - 1`, rendered for each, through
  * the delivery API. A recipient deleted since the audience was fixed is skipped, and so is one who
  * unsubscribed meanwhile (unless the campaign is TRANSACTIONAL): recipients are fixed, but an unsubscribe is
- * honoured at once. A recipient whose render fails (a template runtime limit) is skipped and logged.
+ * honoured at once. A recipient whose render fails (a template runtime limit), or whom no email may go to (an
+ * address at the simulator domain outside the sandbox, docs/sandbox.md), is skipped and logged.
  */
 export async function enqueueBatch(
   em: EntityManager,
@@ -123,6 +125,14 @@ export async function enqueueBatch(
     const drafts: EmailDraft[] = [];
     for (const row of rows) {
       if (row.email === null || (campaign.type !== 'TRANSACTIONAL' && !row.subscribed)) continue;
+      const refusal = simulatorRefusal(deps.config, row.email);
+      if (refusal !== null) {
+        deps.logger.warn(
+          { campaignId: campaign.id, contactId: row.id, reason: `${row.email} ${refusal}` },
+          'campaign recipient refused; skipped',
+        );
+        continue;
+      }
       const contact = { id: row.id, email: row.email, subscribed: row.subscribed ?? false, data: row.data ?? {} };
       try {
         drafts.push(await campaignDraft(deps.config, campaign, contact));

@@ -21,23 +21,35 @@ export function simulatedOutcomeOf(address: string): SimulatedOutcome | null {
   return isOutcome(mailbox) ? mailbox : null;
 }
 
+const mailboxList = () => SIMULATED_OUTCOMES.map((o) => `${o}@${SIMULATOR_DOMAIN}`).join(', ');
+
 /**
- * Producers call this before recording emails: with the sandbox off the simulator domain is refused, and with
- * it on only its known mailboxes are accepted, so that a typo is a 422 rather than an email that fails later.
+ * Why no email may go to `address`, or null when one may: with the sandbox off the simulator domain is
+ * refused, and with it on only its known mailboxes are accepted. The one rule for every producer, each of which
+ * answers it in its own way: /v1/send with a 422 (assertSendableRecipients), a campaign skips the recipient, an
+ * automation's SEND_EMAIL step fails.
+ */
+export function simulatorRefusal(config: Pick<Config, 'SANDBOX_ENABLED'>, address: string): string | null {
+  if (!isSimulatorAddress(address)) return null;
+  if (!config.SANDBOX_ENABLED) return `is at ${SIMULATOR_DOMAIN}, which only a development sandbox (SANDBOX_ENABLED) accepts`;
+  return simulatedOutcomeOf(address) === null ? `is no simulator mailbox; use one of ${mailboxList()}` : null;
+}
+
+/**
+ * /v1/send calls this before recording anything, so that a refused recipient (a typo of a simulator mailbox,
+ * or the simulator domain outside development) is a 422 rather than an email that fails later.
  */
 export function assertSendableRecipients(
   config: Pick<Config, 'SANDBOX_ENABLED'>,
   recipients: Array<{ field: string; email: string }>,
 ): void {
-  const refused = recipients.filter(
-    (r) => isSimulatorAddress(r.email) && (!config.SANDBOX_ENABLED || simulatedOutcomeOf(r.email) === null),
-  );
+  const refused = recipients.flatMap((r) => {
+    const message = simulatorRefusal(config, r.email);
+    return message === null ? [] : [{ ...r, message }];
+  });
   if (refused.length === 0) return;
-  const message = config.SANDBOX_ENABLED
-    ? `is no simulator mailbox; use one of ${SIMULATED_OUTCOMES.map((o) => `${o}@${SIMULATOR_DOMAIN}`).join(', ')}`
-    : `is at ${SIMULATOR_DOMAIN}, which only a development sandbox (SANDBOX_ENABLED) accepts`;
-  throw new ApiError(422, 'VALIDATION_ERROR', `${refused[0]!.email} ${message}`, {
-    errors: refused.map((r) => ({ field: r.field, message, code: 'simulator_address' })),
+  throw new ApiError(422, 'VALIDATION_ERROR', `${refused[0]!.email} ${refused[0]!.message}`, {
+    errors: refused.map((r) => ({ field: r.field, message: r.message, code: 'simulator_address' })),
     suggestion: config.SANDBOX_ENABLED
       ? 'Pick a simulator mailbox; a suffix such as bounce+test1@ is allowed.'
       : 'Send to a real recipient, or turn the sandbox on in development (docs/sandbox.md).',

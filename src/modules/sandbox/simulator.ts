@@ -1,8 +1,10 @@
 import type { AddressInfo } from 'node:net';
+import { callbackify } from 'node:util';
 import { SMTPServer } from 'smtp-server';
 import type { Deps } from '../../deps';
 import { SIMULATOR_DOMAIN, simulatedOutcomeOf, type SimulatedOutcome } from './addresses';
 import { simulateFeedback } from './feedback';
+import { refusesSoftbounce } from './softbounce';
 
 const refusal = (code: number, message: string) => Object.assign(new Error(message), { responseCode: code });
 
@@ -17,8 +19,6 @@ function messageIdOf(raw: string): string | null {
  * server; what it answers and the feedback it reports afterwards depend on the mailbox.
  */
 export class Simulator {
-  /** Messages refused once already (softbounce@): the next attempt is accepted. */
-  private readonly refusedOnce = new Set<string>();
   private readonly pending = new Set<Promise<void>>();
 
   private constructor(
@@ -44,11 +44,12 @@ export class Simulator {
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
         stream.on('end', () => {
           const raw = Buffer.concat(chunks).toString('utf8');
-          const answer = simulator!.receive(
-            session.envelope.rcptTo.map((r) => r.address),
-            raw,
-          );
-          callback(answer ? refusal(answer.code, answer.message) : null);
+          const recipients = session.envelope.rcptTo.map((r) => r.address);
+          callbackify(() => simulator!.receive(recipients, raw))((err, answer) => {
+            if (!err) return callback(answer ? refusal(answer.code, answer.message) : null);
+            deps.logger.error({ err }, 'sandbox: could not answer a message');
+            callback(refusal(451, '4.3.0 The simulator could not answer; try again later'));
+          });
         });
       },
     });
@@ -70,15 +71,13 @@ export class Simulator {
   }
 
   /** The refusal to answer the message with, or null once it is accepted and its feedback scheduled. */
-  private receive(recipients: string[], raw: string): { code: number; message: string } | null {
+  private async receive(recipients: string[], raw: string): Promise<{ code: number; message: string } | null> {
     const messageId = messageIdOf(raw);
     const outcomes = recipients.map(simulatedOutcomeOf).filter((o): o is SimulatedOutcome => o !== null);
     if (!messageId) return { code: 554, message: '5.6.0 The message has no Message-ID' };
-    if (outcomes.includes('softbounce') && !this.refusedOnce.has(messageId)) {
-      this.refusedOnce.add(messageId);
+    if (outcomes.includes('softbounce') && (await refusesSoftbounce(this.deps.orm, messageId))) {
       return { code: 451, message: '4.2.0 Mailbox temporarily unavailable (simulated soft bounce); try again later' };
     }
-    this.refusedOnce.delete(messageId);
     for (const outcome of outcomes) this.track(simulateFeedback(this.deps.orm, this.deps.config, outcome, { messageId, raw }));
     return null;
   }

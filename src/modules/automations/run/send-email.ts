@@ -7,6 +7,7 @@ import type { TemplateType } from '../../templates/entities';
 import { TemplateError } from '../../templates/render';
 import type { SendEmailConfig } from '../../../../workflows/automation/definition';
 import { StepFailed } from './errors';
+import { simulatorRefusal } from '../../sandbox/addresses';
 import type { LiveExecution } from '../records';
 
 interface TemplateRow {
@@ -42,6 +43,9 @@ export async function renderStepEmail(
   ]);
   if (!template) throw new StepFailed(`Template ${step.config.templateId} no longer exists`);
   const custom = step.config.recipient?.type === 'CUSTOM' ? step.config.recipient.email : undefined;
+  const to = custom ?? contact.email;
+  const refusal = simulatorRefusal(config, to);
+  if (refusal !== null) throw new StepFailed(`No email sent: ${to} ${refusal}`);
   const content = {
     subject: template.subject,
     body: template.body,
@@ -55,7 +59,7 @@ export async function renderStepEmail(
       projectId: execution.projectId,
       contact,
       sourceType: 'WORKFLOW',
-      to: { email: custom ?? contact.email },
+      to: { email: to },
       data: context,
     });
     return { draft, custom: custom !== undefined };
