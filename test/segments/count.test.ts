@@ -36,7 +36,7 @@ describe('POST /segments/count', () => {
     expect(res.body.error).toMatchObject({ code: 'BAD_REQUEST', errors: [{ field: 'condition.groups.0.filters.0.operator' }] });
   });
 
-  it("refuses a condition naming the segment being edited, as saving it would", async () => {
+  it('refuses a condition naming the segment being edited, as saving it would', async () => {
     const t = await tenant(stack);
     const segment = await createSegment(t, { name: 'Pro', condition: proPlan });
     const condition = allOf(filter(`segment.${segment.id}`, 'memberOfSegment'));

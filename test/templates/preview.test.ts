@@ -17,7 +17,10 @@ describe('POST /templates/preview', () => {
   it("renders subject and body with the chosen contact's data and links, and lists the variables", async () => {
     const t = await tenant(stack);
     const contact = await t.c.post('/contacts').send({ email: 'ann@example.test', data: { name: 'Ann', plan: '<pro>' } });
-    const res = await t.c.post('/templates/preview').send({ ...content, contactId: contact.body.id }).expect(200);
+    const res = await t.c
+      .post('/templates/preview')
+      .send({ ...content, contactId: contact.body.id })
+      .expect(200);
     expect(res.body.subject).toBe('Hi Ann');
     expect(res.body.html).toContain('<p>&lt;pro&gt; for ann@example.test</p>');
     expect(res.body.html).not.toContain('VIP');

@@ -23,7 +23,16 @@ import {
 } from './schemas';
 import { serializeSegment } from './serialize';
 import type { SegmentInUse } from './in-use';
-import { computeSegment, countCondition, createSegment, deleteSegment, findSegment, listSegments, refreshCount, updateSegment } from './service';
+import {
+  computeSegment,
+  countCondition,
+  createSegment,
+  deleteSegment,
+  findSegment,
+  listSegments,
+  refreshCount,
+  updateSegment,
+} from './service';
 
 const tag = 'Segments';
 const notFound = { 404: { description: 'SEGMENT_NOT_FOUND: no such segment in this project' } };

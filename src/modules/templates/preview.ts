@@ -9,7 +9,10 @@ import { assertParses } from './service';
 
 /** The variables subject and body read, each once, subject first. */
 function usedVariables(content: EmailContent): string[] {
-  const names = [...variablesOf(parseTemplate(content.subject, 'text'), 'text'), ...variablesOf(parseTemplate(content.body, 'html'), 'html')];
+  const names = [
+    ...variablesOf(parseTemplate(content.subject, 'text'), 'text'),
+    ...variablesOf(parseTemplate(content.body, 'html'), 'html'),
+  ];
   return [...new Set(names)];
 }
 
