@@ -38,7 +38,7 @@ export function SegmentMembers({ id, version }: { id: string; version: string })
               { title: 'Added', cell: (c) => dateTime(c.createdAt), wide: true },
             ]}
           />
-          <OffsetPager page={page} totalPages={Math.ceil(data.total / PAGE_SIZE)} onPage={setPage} />
+          <OffsetPager page={data.page} totalPages={Math.ceil(data.total / data.pageSize)} onPage={setPage} />
         </>
       )}
     </Section>

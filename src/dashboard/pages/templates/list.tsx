@@ -91,7 +91,7 @@ export function TemplateList({ query }: { query: URLSearchParams }) {
               },
             ]}
           />
-          <OffsetPager page={page} totalPages={list.data.totalPages} onPage={(p) => go({ page: p })} />
+          <OffsetPager page={list.data.page} totalPages={list.data.totalPages} onPage={(p) => go({ page: p })} />
         </>
       )}
     </>
