@@ -20,7 +20,7 @@ const preview = (page: Page) => page.frameLocator('iframe[title^="Email as"]');
 const variables = (page: Page) => page.getByRole('list', { name: 'Variables used' }).locator('li');
 
 async function chooseContact(page: Page, search: string, email: string) {
-  await page.getByLabel('Find a contact (preview for)').fill(search);
+  await page.getByLabel('Find a contact').fill(search);
   await page.getByLabel('Preview for', { exact: true }).locator('option', { hasText: email }).waitFor({ state: 'attached' });
   await page.getByLabel('Preview for', { exact: true }).selectOption({ label: email });
 }

@@ -35,7 +35,7 @@ export function ContactPicker({
   const contacts = chosen && !matches.some((c) => c.id === chosen.id) ? [chosen, ...matches] : matches;
   return (
     <div class="contact-picker">
-      <Field label={`Find a contact (${label.toLowerCase()})`} hint="Type part of an email address">
+      <Field label="Find a contact" hint="Type part of an email address">
         {(id, describedBy) => (
           <input id={id} type="search" value={search} aria-describedby={describedBy} onInput={(e) => setSearch(e.currentTarget.value)} />
         )}

@@ -118,12 +118,13 @@ export const MAX_DEPTH = 5;
 let nextKey = 1;
 export const newKey = () => nextKey++;
 
+/** A new condition starts as one that already holds a count: subscribed contacts. */
 export const newFilter = (): FilterDraft => ({
   key: newKey(),
-  field: 'email',
-  valueType: 'string',
-  operator: 'contains',
-  value: '',
+  field: 'subscribed',
+  valueType: 'boolean',
+  operator: 'equals',
+  value: 'true',
   unit: 'days',
 });
 export const newGroup = (): GroupDraft => ({ key: newKey(), filters: [newFilter()] });
