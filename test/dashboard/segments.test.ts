@@ -17,7 +17,11 @@ afterAll(async () => {
 });
 
 const condition = (page: Page, name: string) => page.getByRole('group', { name, exact: true });
-const liveCount = (page: Page, n: number) => page.getByTestId('live-count').filter({ hasText: new RegExp(`^${n}$`) }).waitFor();
+const liveCount = (page: Page, n: number) =>
+  page
+    .getByTestId('live-count')
+    .filter({ hasText: new RegExp(`^${n}$`) })
+    .waitFor();
 const optionsOf = (select: Locator) => select.locator('option').allTextContents();
 
 async function withContacts(t: Tenant) {

@@ -28,8 +28,14 @@ async function chooseContact(page: Page, search: string, email: string) {
 describe('the dashboard: templates', () => {
   it('writes a template with a live preview for a chosen contact, lists its variables and shows its usage', async () => {
     const t = await senderTenant(stack);
-    await t.c.post('/contacts').send({ email: 'ann@example.test', data: { name: 'Ann', plan: 'pro' } }).expect(201);
-    await t.c.post('/contacts').send({ email: 'bob@example.test', data: { name: 'Bob', plan: 'free' } }).expect(201);
+    await t.c
+      .post('/contacts')
+      .send({ email: 'ann@example.test', data: { name: 'Ann', plan: 'pro' } })
+      .expect(201);
+    await t.c
+      .post('/contacts')
+      .send({ email: 'bob@example.test', data: { name: 'Bob', plan: 'free' } })
+      .expect(201);
     const session = await freshSession(browser);
     const { page } = session;
     await logInAs(session, t.user, t.project.id, '/templates');
@@ -42,12 +48,18 @@ describe('the dashboard: templates', () => {
     await page.getByLabel('From address').fill(t.from);
     await page.getByLabel('Subject').fill('Hi {{ name ?? "friend" }}');
     await page.getByLabel('HTML body').fill('<p id="plan">Your plan: {{ plan }}</p><script>document.title = "ran"</script>');
-    await page.getByTestId('preview-subject').filter({ hasText: /^Hi friend$/ }).waitFor();
+    await page
+      .getByTestId('preview-subject')
+      .filter({ hasText: /^Hi friend$/ })
+      .waitFor();
     expect(await variables(page).allTextContents()).toEqual(['name', 'plan']);
     await checkPage(page, 'templates-new');
 
     await chooseContact(page, 'ann', 'ann@example.test');
-    await page.getByTestId('preview-subject').filter({ hasText: /^Hi Ann$/ }).waitFor();
+    await page
+      .getByTestId('preview-subject')
+      .filter({ hasText: /^Hi Ann$/ })
+      .waitFor();
     expect(await preview(page).locator('#plan').textContent()).toBe('Your plan: pro');
     const frame = page.locator('iframe[title^="Email as"]');
     expect(await frame.getAttribute('sandbox')).toBe('');
@@ -56,13 +68,18 @@ describe('the dashboard: templates', () => {
     expect(await page.locator('main #plan').count()).toBe(0);
 
     await chooseContact(page, 'bob@', 'bob@example.test');
-    await page.getByTestId('preview-subject').filter({ hasText: /^Hi Bob$/ }).waitFor();
+    await page
+      .getByTestId('preview-subject')
+      .filter({ hasText: /^Hi Bob$/ })
+      .waitFor();
     await preview(page).locator('#plan', { hasText: 'Your plan: free' }).waitFor();
 
     await page.getByLabel('HTML body').fill('<p id="plan">{{ plan }} at {{ company.name }}</p>{% if vip %}VIP{% endif %}');
     await variables(page).filter({ hasText: 'vip' }).waitFor();
     expect(await variables(page).allTextContents()).toEqual(['name', 'plan', 'company.name', 'vip']);
-    await preview(page).locator('#plan', { hasText: /^free at $/ }).waitFor();
+    await preview(page)
+      .locator('#plan', { hasText: /^free at $/ })
+      .waitFor();
 
     await page.getByLabel('HTML body').fill('<p>{% if plan %}</p>');
     await page.getByRole('alert').filter({ hasText: 'does not parse' }).waitFor();
@@ -71,7 +88,12 @@ describe('the dashboard: templates', () => {
     await page.getByRole('button', { name: 'Create template' }).click();
     await page.getByRole('heading', { level: 1, name: 'Plan news' }).waitFor();
     const [saved] = (await t.c.get('/templates').expect(200)).body.data;
-    expect(saved).toMatchObject({ name: 'Plan news', from: t.from, subject: 'Hi {{ name ?? "friend" }}', body: '<p id="plan">{{ plan }}</p>' });
+    expect(saved).toMatchObject({
+      name: 'Plan news',
+      from: t.from,
+      subject: 'Hi {{ name ?? "friend" }}',
+      body: '<p id="plan">{{ plan }}</p>',
+    });
     expect(page.url()).toContain(`#/templates/${saved.id}`);
     await page.getByText('No campaign or automation uses this template.').waitFor();
 
@@ -88,7 +110,10 @@ describe('the dashboard: templates', () => {
     expect((await t.c.get(`/templates/${saved.id}`).expect(200)).body.subject).toBe('Plans for {{ name }}');
     await page.getByRole('button', { name: 'Delete template' }).click();
     await page.getByRole('button', { name: 'Yes, delete template' }).click();
-    await page.getByRole('alert').filter({ hasText: /workflow/i }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /workflow/i })
+      .waitFor();
     await t.c.get(`/templates/${saved.id}`).expect(200);
     await checkPage(page, 'templates-editor');
     await session.close();
@@ -102,7 +127,10 @@ describe('the dashboard: templates', () => {
         .send({ name: `Digest ${String(i).padStart(2, '0')}`, subject: `Week ${i}`, body: '<p>x</p>', from: t.from })
         .expect(201);
     }
-    await t.c.post('/templates').send({ name: 'Receipt', subject: 'Your order', body: '<p>x</p>', from: t.from, type: 'TRANSACTIONAL' }).expect(201);
+    await t.c
+      .post('/templates')
+      .send({ name: 'Receipt', subject: 'Your order', body: '<p>x</p>', from: t.from, type: 'TRANSACTIONAL' })
+      .expect(201);
     const session = await freshSession(browser);
     const { page } = session;
     await logInAs(session, t.user, t.project.id, '/templates');
@@ -130,7 +158,10 @@ describe('the dashboard: templates', () => {
     await page.getByLabel('Name', { exact: true }).fill('Off domain');
     await page.getByLabel('From address').fill('someone@not-verified.example');
     await page.getByRole('button', { name: 'Create template' }).click();
-    await page.getByRole('alert').filter({ hasText: /verified/i }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /verified/i })
+      .waitFor();
     await checkPage(page, 'templates-refused');
     expect((await t.c.get('/templates?search=Off').expect(200)).body.total).toBe(0);
 

@@ -172,6 +172,10 @@ interface LooseTree {
   groups: Array<{ filters: Array<{ field: string; operator: Operator; value?: unknown; unit?: unknown }>; conditions?: LooseTree | null }>;
 }
 
+/** A stored value as the builder's input shows it: filter values are strings, numbers or booleans. */
+const textOf = (value: unknown) =>
+  typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
+
 const unitOf = (unit: unknown): Unit => UNITS.find((u) => u.value === unit)?.value ?? 'days';
 
 /** A stored tree as the builder edits it. */
@@ -185,7 +189,7 @@ export function fromTree(tree: LooseTree): TreeDraft {
         field: f.field,
         valueType: typeOfValue(f.value),
         operator: f.operator,
-        value: f.value === undefined || f.value === null ? '' : String(f.value),
+        value: textOf(f.value),
         unit: unitOf(f.unit),
       })),
       ...(g.conditions ? { conditions: fromTree(g.conditions) } : {}),
