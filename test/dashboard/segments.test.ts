@@ -202,4 +202,32 @@ describe('the dashboard: segments', () => {
     await t.c.get(`/segments/${pro.id}`).expect(200);
     await session.close();
   });
+
+  it('makes a STATIC segment and changes its members by email', async () => {
+    const t = await tenant(stack);
+    await withContacts(t);
+    const session = await freshSession(browser);
+    const { page } = session;
+    await logInAs(session, t.user, t.project.id, '/segments/new');
+    await page.getByLabel('Name').fill('Hand-picked');
+    await page.getByLabel('Kind').selectOption('STATIC');
+    expect(await page.getByLabel('Combine groups').count()).toBe(0);
+    await page.getByRole('button', { name: 'Create segment' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Hand-picked' }).waitFor();
+    await page.getByText('No contact is in this segment.').waitFor();
+    await page.getByLabel('Email addresses').fill('ann@example.test, nobody@example.test\ncat@example.test');
+    await page.getByRole('button', { name: 'Add members' }).click();
+    await page.getByRole('status').filter({ hasText: '2 added; no contact for nobody@example.test.' }).waitFor();
+    const members = page.getByRole('region', { name: 'Members' });
+    await members.getByRole('cell', { name: 'cat@example.test' }).waitFor();
+    expect((await members.locator('tbody tr td:first-child').allTextContents()).sort()).toEqual(['ann@example.test', 'cat@example.test']);
+    await checkPage(page, 'segments-static');
+    await page.getByLabel('Email addresses').fill('cat@example.test');
+    await page.getByRole('button', { name: 'Remove members' }).click();
+    await page.getByRole('status').filter({ hasText: '1 removed.' }).waitFor();
+    await members.getByRole('cell', { name: 'cat@example.test' }).waitFor({ state: 'detached' });
+    const [segment] = (await t.c.get('/segments').expect(200)).body;
+    expect(segment).toMatchObject({ name: 'Hand-picked', type: 'STATIC', memberCount: 1 });
+    await session.close();
+  });
 });
