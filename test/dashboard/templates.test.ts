@@ -116,6 +116,12 @@ describe('the dashboard: templates', () => {
       .waitFor();
     await t.c.get(`/templates/${saved.id}`).expect(200);
     await checkPage(page, 'templates-editor');
+
+    await page.getByRole('button', { name: 'Duplicate' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Plan news (Copy)' }).waitFor();
+    expect(await page.getByLabel('Subject').inputValue()).toBe('Plans for {{ name }}');
+    await page.getByText('No campaign or automation uses this template.').waitFor();
+    expect((await t.c.get('/templates').expect(200)).body.total).toBe(2);
     await session.close();
   });
 

@@ -62,6 +62,11 @@ function EditorForm({ template }: { template: Template | null }) {
     }
     setSaved(true);
   });
+  const duplicate = useAction(async () => {
+    if (!template) return;
+    const copy = await call(api.POST('/templates/{id}/duplicate', { params: { path: { id: template.id } } }));
+    navigate(`/templates/${copy.id}`);
+  });
   const remove = useAction(async () => {
     if (!template) return;
     await call(api.DELETE('/templates/{id}', { params: { path: { id: template.id } } }));
@@ -71,8 +76,14 @@ function EditorForm({ template }: { template: Template | null }) {
   return (
     <>
       <PageHeader title={template ? template.name : 'New template'}>
+        {template ? (
+          <button type="button" disabled={duplicate.pending} aria-busy={duplicate.pending} onClick={() => void duplicate.run()}>
+            {duplicate.pending ? 'Duplicating…' : 'Duplicate'}
+          </button>
+        ) : null}
         <a href={href('/templates')}>All templates</a>
       </PageHeader>
+      <ErrorNote error={duplicate.error} />
       <div class="template-editor">
         <Form onSubmit={() => void save.run()} class="form template-fields">
           <TextInput label="Name" name="name" required value={fields.name} onValue={text('name')} error={save.error} />
