@@ -878,6 +878,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/segments/count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Count the contacts a condition matches now, without saving anything (the live count of a segment being edited) */
+        post: operations["postSegmentsCount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/segments/{id}": {
         parameters: {
             query?: never;
@@ -1310,6 +1327,23 @@ export interface paths {
         put?: never;
         /** Create a template; its sender must be on a verified domain of the project */
         post: operations["postTemplates"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/templates/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Render a subject and body for one contact, as they would receive it, and list the variables used; nothing is saved or sent */
+        post: operations["postTemplatesPreview"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6866,6 +6900,196 @@ export interface operations {
             };
             /** @description SERVICE_UNAVAILABLE: Temporal cannot be reached; nothing changed */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postSegmentsCount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Filter tree; required for DYNAMIC segments, ignored for STATIC ones */
+                    condition: {
+                        /** @enum {string} */
+                        logic: "AND" | "OR";
+                        groups: {
+                            filters?: {
+                                field: string;
+                                /** @enum {string} */
+                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                /** @description string, number or boolean; a count of `unit` for the time operators */
+                                value?: unknown;
+                                unit?: ("minutes" | "hours" | "days") | null;
+                            }[];
+                            conditions?: {
+                                /** @enum {string} */
+                                logic: "AND" | "OR";
+                                groups: {
+                                    filters?: {
+                                        field: string;
+                                        /** @enum {string} */
+                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                        /** @description string, number or boolean; a count of `unit` for the time operators */
+                                        value?: unknown;
+                                        unit?: ("minutes" | "hours" | "days") | null;
+                                    }[];
+                                    conditions?: {
+                                        /** @enum {string} */
+                                        logic: "AND" | "OR";
+                                        groups: {
+                                            filters?: {
+                                                field: string;
+                                                /** @enum {string} */
+                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                value?: unknown;
+                                                unit?: ("minutes" | "hours" | "days") | null;
+                                            }[];
+                                            conditions?: {
+                                                /** @enum {string} */
+                                                logic: "AND" | "OR";
+                                                groups: {
+                                                    filters?: {
+                                                        field: string;
+                                                        /** @enum {string} */
+                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                        /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                        value?: unknown;
+                                                        unit?: ("minutes" | "hours" | "days") | null;
+                                                    }[];
+                                                    conditions?: {
+                                                        /** @enum {string} */
+                                                        logic: "AND" | "OR";
+                                                        groups: {
+                                                            filters?: {
+                                                                field: string;
+                                                                /** @enum {string} */
+                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                                value?: unknown;
+                                                                unit?: ("minutes" | "hours" | "days") | null;
+                                                            }[];
+                                                            conditions?: unknown;
+                                                        }[];
+                                                    };
+                                                }[];
+                                            };
+                                        }[];
+                                    };
+                                }[];
+                            };
+                        }[];
+                    };
+                    /**
+                     * Format: uuid
+                     * @description The segment being edited, so that a condition naming it is refused as a cycle
+                     */
+                    segmentId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The count */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Contacts the condition matches now */
+                        memberCount: number;
+                    };
+                };
+            };
+            /** @description A DYNAMIC segment without an object condition, as `{ error }`; or BAD_REQUEST naming the unknown field or operator, or the missing unit or value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                    } | {
+                        /** @constant */
+                        success: false;
+                        error: {
+                            code: string;
+                            message: string;
+                            statusCode: number;
+                            requestId: string;
+                            errors?: {
+                                field: string;
+                                message: string;
+                                code: string;
+                                received?: unknown;
+                            }[];
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                            suggestion?: string;
+                        };
+                        timestamp: string;
+                    };
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: JSON nested deeper than 64 levels; VALIDATION_ERROR: text holding NUL (U+0000) or a lone surrogate, named in `errors`; VALIDATION_ERROR, with the fields in `errors` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12548,6 +12772,119 @@ export interface operations {
             };
             /** @description INTERNAL_SERVER_ERROR (the contract's code for this case): the sender domain is not verified */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: invalid fields, or Liquid that does not parse (line and reason in errors) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postTemplatesPreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Liquid; rendered as plain text */
+                    subject: string;
+                    /** @description HTML with Liquid; values are HTML-escaped unless piped through `raw` */
+                    body: string;
+                    /**
+                     * Format: uuid
+                     * @description The contact whose data and subscription links fill the variables; none leaves them unset
+                     */
+                    contactId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The rendered subject and body, and the variables */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The rendered subject */
+                        subject: string;
+                        /** @description The rendered HTML body */
+                        html: string;
+                        /** @description Variables the subject and body read (`plan`, `contact.email`), each once, in order of first use */
+                        variables: string[];
+                    };
+                };
+            };
+            /** @description BAD_REQUEST: malformed JSON, or a body that is not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such contact in this project */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -9,6 +9,8 @@ import {
   AddMembersBody,
   AddMembersResponse,
   ComputeResponse,
+  CountConditionBody,
+  CountConditionResponse,
   CreateSegmentBody,
   RefreshResponse,
   RemoveMembersBody,
@@ -21,7 +23,16 @@ import {
 } from './schemas';
 import { serializeSegment } from './serialize';
 import type { SegmentInUse } from './in-use';
-import { computeSegment, createSegment, deleteSegment, findSegment, listSegments, refreshCount, updateSegment } from './service';
+import {
+  computeSegment,
+  countCondition,
+  createSegment,
+  deleteSegment,
+  findSegment,
+  listSegments,
+  refreshCount,
+  updateSegment,
+} from './service';
 
 const tag = 'Segments';
 const notFound = { 404: { description: 'SEGMENT_NOT_FOUND: no such segment in this project' } };
@@ -60,6 +71,18 @@ export function segmentRoutes(deps: Deps, inUse: SegmentInUse): RouteDef[] {
         const segment = await createSegment(deps, ctx.state.em, requireProject(ctx).id, body);
         ctx.status = 201;
         ctx.body = serializeSegment(segment);
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/segments/count',
+      tag,
+      summary: 'Count the contacts a condition matches now, without saving anything (the live count of a segment being edited)',
+      auth: 'secret',
+      body: CountConditionBody,
+      responses: { 200: { description: 'The count', schema: CountConditionResponse }, ...badCondition },
+      handler: async (ctx, { body }) => {
+        ctx.body = { memberCount: await countCondition(ctx.state.em, requireProject(ctx).id, body.condition, body.segmentId) };
       },
     }),
     defineRoute({

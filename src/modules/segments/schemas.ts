@@ -80,3 +80,10 @@ export const ComputeResponse = z.object({
 });
 
 export const RefreshResponse = z.object({ memberCount: z.number().int() });
+
+export const CountConditionBody = z.object({
+  condition: Condition(),
+  segmentId: z.uuid().optional().describe('The segment being edited, so that a condition naming it is refused as a cycle'),
+});
+
+export const CountConditionResponse = z.object({ memberCount: z.number().int().describe('Contacts the condition matches now') });

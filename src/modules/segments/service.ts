@@ -28,13 +28,19 @@ const isTracked = (s: Segment) => s.type === 'DYNAMIC' && s.trackMembership;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The condition a DYNAMIC segment is saved with, checked strictly against what the project knows. */
-async function checkedCondition(em: EntityManager, projectId: string, segmentId: string, condition: unknown) {
+async function checkedCondition(em: EntityManager, projectId: string, segmentId: string | undefined, condition: unknown) {
   if (!isObject(condition)) throw new PlainError('condition is required and must be an object for DYNAMIC segments');
   return asFilterField('condition', async () => {
     const tree: FilterTree = parseFilterTree(condition);
     const resolved = await resolveForProject(em, projectId, tree, { strict: true, segmentId });
     return { tree, resolved };
   });
+}
+
+/** How many contacts a condition matches now, without saving it: the count a segment being edited would have. */
+export async function countCondition(em: EntityManager, projectId: string, condition: unknown, segmentId?: string): Promise<number> {
+  const { resolved } = await checkedCondition(em, projectId, segmentId, condition);
+  return countMatching(em, projectId, resolved);
 }
 
 /**

@@ -77,3 +77,8 @@ export async function renderParsed(templates: Template[], output: Output, scope:
     throw toTemplateError(err);
   }
 }
+
+/** The variables a parsed template reads from its scope, in order of first use (`contact.email`, `plan`). */
+export function variablesOf(templates: Template[], output: Output): string[] {
+  return engines[output].globalFullVariablesSync(templates);
+}

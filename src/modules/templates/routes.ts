@@ -6,6 +6,8 @@ import { ErrorEnvelope, PlainErrorBody } from '../openapi/failures';
 import {
   CreateTemplateBody,
   ListTemplatesQuery,
+  PreviewTemplateBody,
+  PreviewTemplateResponse,
   TemplateIdParams,
   TemplatePage,
   TemplateResponse,
@@ -15,6 +17,7 @@ import {
 import { serializeTemplate } from './serialize';
 import { createTemplate, deleteTemplate, duplicateTemplate, findTemplate, listTemplates, templateUsage, updateTemplate } from './service';
 import type { TemplateUsageSource } from './usage';
+import { previewTemplate } from './preview';
 
 const tag = 'Templates';
 const notFoundDoc = { 404: { description: 'TEMPLATE_NOT_FOUND: no such template in this project' } };
@@ -26,7 +29,7 @@ const unparseableDoc = {
 };
 
 /** `usageSources`: how campaigns and workflows report their references (see usage.ts). */
-export function templateRoutes(_deps: Deps, usageSources: readonly TemplateUsageSource[] = []): RouteDef[] {
+export function templateRoutes(deps: Deps, usageSources: readonly TemplateUsageSource[] = []): RouteDef[] {
   return [
     defineRoute({
       method: 'get',
@@ -66,6 +69,22 @@ export function templateRoutes(_deps: Deps, usageSources: readonly TemplateUsage
       handler: async (ctx, { body }) => {
         ctx.status = 201;
         ctx.body = serializeTemplate(await createTemplate(ctx.state.em, requireProject(ctx).id, body));
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/templates/preview',
+      tag,
+      summary: 'Render a subject and body for one contact, as they would receive it, and list the variables used; nothing is saved or sent',
+      auth: 'secret',
+      body: PreviewTemplateBody,
+      responses: {
+        200: { description: 'The rendered subject and body, and the variables', schema: PreviewTemplateResponse },
+        404: { description: 'NOT_FOUND: no such contact in this project' },
+        ...unparseableDoc,
+      },
+      handler: async (ctx, { body }) => {
+        ctx.body = await previewTemplate(ctx.state.em, deps.config, requireProject(ctx).id, body);
       },
     }),
     defineRoute({

@@ -118,3 +118,19 @@ export const TemplateUsageResponse = z.object({
   campaigns: z.array(Reference).describe('Campaigns that reference the template'),
   workflows: z.array(Reference).describe('Workflows with a SEND_EMAIL step that uses the template'),
 });
+
+export const PreviewTemplateBody = z.object({
+  subject: Subject,
+  body: Body,
+  contactId: z.uuid().optional().describe('The contact whose data and subscription links fill the variables; none leaves them unset'),
+});
+export type PreviewTemplateBody = z.infer<typeof PreviewTemplateBody>;
+
+export const PreviewTemplateResponse = z.object({
+  subject: z.string().describe('The rendered subject'),
+  html: z.string().describe('The rendered HTML body'),
+  variables: z
+    .array(z.string())
+    .describe('Variables the subject and body read (`plan`, `contact.email`), each once, in order of first use'),
+});
+export type PreviewTemplateResponse = z.infer<typeof PreviewTemplateResponse>;

@@ -1,0 +1,65 @@
+import { api, call } from '../../api/client';
+import { href } from '../../router';
+import { ConfirmButton } from '../../ui/actions';
+import { Badge, Empty, ErrorNote, Loading } from '../../ui/feedback';
+import { PageHeader } from '../../ui/layout';
+import { Table, dateTime } from '../../ui/lists';
+import { useAction, useLoad } from '../../ui/use-load';
+import type { Segment } from './types';
+
+/** Every segment of the project (the API answers them all at once, newest first) with its cached count. */
+export function SegmentList() {
+  const list = useLoad(() => call(api.GET('/segments')), []);
+  const remove = useAction(async (s: Segment) => {
+    await call(api.DELETE('/segments/{id}', { params: { path: { id: s.id } } }));
+    await list.reload();
+  });
+  return (
+    <>
+      <PageHeader title="Segments">
+        <a class="button primary" href={href('/segments/new')}>
+          New segment
+        </a>
+      </PageHeader>
+      <ErrorNote error={list.error ?? remove.error} />
+      {!list.data ? (
+        <Loading />
+      ) : list.data.length === 0 ? (
+        <Empty>No segments yet. A segment picks contacts by their fields, events and activity, for campaigns and automations.</Empty>
+      ) : (
+        <Table
+          caption="Segments"
+          rowKey={(s) => s.id}
+          rows={list.data}
+          columns={[
+            { title: 'Name', cell: (s) => <a href={href(`/segments/${s.id}`)}>{s.name}</a> },
+            {
+              title: 'Kind',
+              cell: (s) => (
+                <>
+                  <Badge>{s.type === 'DYNAMIC' ? 'Dynamic' : 'Static'}</Badge>{' '}
+                  {s.trackMembership ? <Badge tone="good">tracked</Badge> : null}
+                </>
+              ),
+            },
+            { title: 'Members', cell: (s) => s.memberCount.toLocaleString() },
+            { title: 'Description', cell: (s) => s.description ?? '', wide: true },
+            { title: 'Updated', cell: (s) => dateTime(s.updatedAt), wide: true },
+            {
+              title: 'Actions',
+              cell: (s) => (
+                <ConfirmButton
+                  label="Delete"
+                  confirm={`Delete ${s.name}?`}
+                  danger
+                  disabled={remove.pending}
+                  onConfirm={() => remove.run(s)}
+                />
+              ),
+            },
+          ]}
+        />
+      )}
+    </>
+  );
+}

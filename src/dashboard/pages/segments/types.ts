@@ -1,0 +1,3 @@
+import type { Answer } from '../../api/types';
+
+export type Segment = Answer<'/segments/{id}', 'get'>;

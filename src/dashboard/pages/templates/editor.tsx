@@ -1,0 +1,187 @@
+import { useState } from 'preact/hooks';
+import { api, call } from '../../api/client';
+import { href, navigate } from '../../router';
+import { ConfirmButton } from '../../ui/actions';
+import { ErrorNote, Loading } from '../../ui/feedback';
+import { Field, Form, Select, Submit, TextInput } from '../../ui/form';
+import { PageHeader, Section } from '../../ui/layout';
+import { useAction, useLoad } from '../../ui/use-load';
+import { TemplatePreview } from './preview';
+import { TEMPLATE_TYPES, type Template, type TemplateFields } from './types';
+import { TemplateUsage } from './usage';
+import './templates.css';
+
+const STARTER: TemplateFields = {
+  name: '',
+  subject: 'Hello {{ name ?? "there" }}',
+  body: '<h1>Hello {{ name ?? "there" }}</h1>\n<p>…</p>\n<p><a href="{{ unsubscribeUrl }}">Unsubscribe</a></p>',
+  from: '',
+  type: 'MARKETING',
+};
+
+const fieldsOf = (t: Template): TemplateFields => ({
+  name: t.name,
+  description: t.description,
+  subject: t.subject,
+  body: t.body,
+  from: t.from,
+  fromName: t.fromName,
+  replyTo: t.replyTo,
+  type: t.type,
+});
+
+/** Optional fields left blank are cleared (`null`), as the API takes them. */
+const blankToNull = (value: string | null | undefined) => (value && value.trim() !== '' ? value : null);
+
+/** `/templates/new` and `/templates/:id`: the fields, the body, a live preview for a chosen contact, and the usage. */
+export function TemplateEditor({ params }: { params: Record<string, string> }) {
+  const id = params.id;
+  const loaded = useLoad(async () => (id ? call(api.GET('/templates/{id}', { params: { path: { id } } })) : null), [id]);
+  if (id && !loaded.data) return loaded.error ? <ErrorNote error={loaded.error} /> : <Loading />;
+  return <EditorForm template={loaded.data ?? null} />;
+}
+
+function EditorForm({ template }: { template: Template | null }) {
+  const [fields, setFields] = useState<TemplateFields>(template ? fieldsOf(template) : STARTER);
+  const [saved, setSaved] = useState(false);
+  const set = (patch: Partial<TemplateFields>) => {
+    setFields({ ...fields, ...patch });
+    setSaved(false);
+  };
+  const save = useAction(async () => {
+    const body = {
+      ...fields,
+      description: blankToNull(fields.description),
+      fromName: blankToNull(fields.fromName),
+      replyTo: blankToNull(fields.replyTo),
+    };
+    if (template) await call(api.PATCH('/templates/{id}', { params: { path: { id: template.id } }, body }));
+    else {
+      const created = await call(api.POST('/templates', { body }));
+      navigate(`/templates/${created.id}`);
+    }
+    setSaved(true);
+  });
+  const duplicate = useAction(async () => {
+    if (!template) return;
+    const copy = await call(api.POST('/templates/{id}/duplicate', { params: { path: { id: template.id } } }));
+    navigate(`/templates/${copy.id}`);
+  });
+  const remove = useAction(async () => {
+    if (!template) return;
+    await call(api.DELETE('/templates/{id}', { params: { path: { id: template.id } } }));
+    navigate('/templates');
+  });
+  const text = (key: 'name' | 'subject' | 'from' | 'fromName' | 'replyTo' | 'description') => (value: string) => set({ [key]: value });
+  return (
+    <>
+      <PageHeader title={template ? template.name : 'New template'}>
+        {template ? (
+          <button type="button" disabled={duplicate.pending} aria-busy={duplicate.pending} onClick={() => void duplicate.run()}>
+            {duplicate.pending ? 'Duplicating…' : 'Duplicate'}
+          </button>
+        ) : null}
+        <a href={href('/templates')}>All templates</a>
+      </PageHeader>
+      <ErrorNote error={duplicate.error} />
+      <div class="template-editor">
+        <Form onSubmit={() => void save.run()} class="form template-fields">
+          <TextInput label="Name" name="name" required value={fields.name} onValue={text('name')} error={save.error} />
+          <TextInput
+            label="Description"
+            name="description"
+            value={fields.description ?? ''}
+            onValue={text('description')}
+            error={save.error}
+          />
+          <TextInput
+            label="Subject"
+            name="subject"
+            required
+            value={fields.subject}
+            onValue={text('subject')}
+            error={save.error}
+            hint="Liquid, rendered as plain text"
+          />
+          <div class="form-row">
+            <TextInput
+              label="From address"
+              name="from"
+              type="email"
+              required
+              value={fields.from}
+              onValue={text('from')}
+              error={save.error}
+              hint="On a verified sender domain of this project"
+            />
+            <TextInput label="From name" name="fromName" value={fields.fromName ?? ''} onValue={text('fromName')} error={save.error} />
+          </div>
+          <div class="form-row">
+            <TextInput
+              label="Reply-to"
+              name="replyTo"
+              type="email"
+              value={fields.replyTo ?? ''}
+              onValue={text('replyTo')}
+              error={save.error}
+            />
+            <Select
+              label="Type"
+              name="type"
+              value={fields.type ?? 'MARKETING'}
+              options={TEMPLATE_TYPES}
+              onValue={(type) => set({ type })}
+              error={save.error}
+            />
+          </div>
+          <Field
+            label="HTML body"
+            name="body"
+            error={save.error}
+            hint="HTML with Liquid: {{ plan }}, {{ contact.email }}, {% if %}…; values are escaped unless piped through raw"
+          >
+            {(fieldId, describedBy) => (
+              <textarea
+                id={fieldId}
+                name="body"
+                class="template-body"
+                spellcheck={false}
+                value={fields.body}
+                aria-describedby={describedBy}
+                onInput={(e) => set({ body: e.currentTarget.value })}
+              />
+            )}
+          </Field>
+          <ErrorNote error={save.error} />
+          <div class="actions">
+            <Submit pending={save.pending} busy="Saving…">
+              {template ? 'Save' : 'Create template'}
+            </Submit>
+            {saved && !save.pending ? (
+              <span role="status" class="muted">
+                Saved.
+              </span>
+            ) : null}
+          </div>
+        </Form>
+        <TemplatePreview subject={fields.subject} body={fields.body} />
+      </div>
+      {template ? (
+        <>
+          <TemplateUsage id={template.id} />
+          <Section title="Delete">
+            <p>A template that a workflow step sends cannot be deleted; campaigns keep their own copy.</p>
+            <ConfirmButton
+              label="Delete template"
+              confirm={`Delete ${template.name}?`}
+              danger
+              disabled={remove.pending}
+              onConfirm={() => remove.run()}
+            />
+            <ErrorNote error={remove.error} />
+          </Section>
+        </>
+      ) : null}
+    </>
+  );
+}

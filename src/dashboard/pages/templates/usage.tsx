@@ -1,0 +1,43 @@
+import { api, call } from '../../api/client';
+import { href } from '../../router';
+import { Empty, ErrorNote, Loading } from '../../ui/feedback';
+import { Section } from '../../ui/layout';
+import { useLoad } from '../../ui/use-load';
+
+/** The campaigns and workflows that reference a template. */
+export function TemplateUsage({ id }: { id: string }) {
+  const usage = useLoad(() => call(api.GET('/templates/{id}/usage', { params: { path: { id } } })), [id]);
+  return (
+    <Section title="Used by">
+      <ErrorNote error={usage.error} />
+      {!usage.data ? (
+        <Loading />
+      ) : usage.data.campaigns.length + usage.data.workflows.length === 0 ? (
+        <Empty>No campaign or automation uses this template.</Empty>
+      ) : (
+        <div class="grid">
+          <div>
+            <h3>Campaigns ({usage.data.campaigns.length})</h3>
+            <ul>
+              {usage.data.campaigns.map((c) => (
+                <li key={c.id}>
+                  <a href={href(`/campaigns/${c.id}`)}>{c.name}</a>
+                </li>
+              ))}
+            </ul>
+          </div>
+          <div>
+            <h3>Automations ({usage.data.workflows.length})</h3>
+            <ul>
+              {usage.data.workflows.map((w) => (
+                <li key={w.id}>
+                  <a href={href(`/automations/${w.id}`)}>{w.name}</a>
+                </li>
+              ))}
+            </ul>
+          </div>
+        </div>
+      )}
+    </Section>
+  );
+}
