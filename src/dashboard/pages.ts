@@ -3,6 +3,11 @@ import { Overview } from './pages/project/overview';
 import { ProjectSettings } from './pages/project/settings';
 import { ApiKeys } from './pages/project/keys';
 import { Members } from './pages/project/members';
+import { Campaigns } from './pages/campaigns/list';
+import { EditCampaign, NewCampaign } from './pages/campaigns/compose';
+import { CampaignPage } from './pages/campaigns/campaign';
+import { Domains } from './pages/domains/list';
+import { DomainDetail } from './pages/domains/detail';
 
 export interface PageDef {
   /** `/contacts/:id`-style pattern after `#`. */
@@ -15,6 +20,12 @@ export interface PageDef {
 /** Every page of a project, in sidebar order: the one list the app's router and navigation read. */
 export const projectPages: PageDef[] = [
   { path: '/', component: Overview, nav: 'Overview' },
+  { path: '/campaigns', component: Campaigns, nav: 'Campaigns' },
+  { path: '/campaigns/new', component: NewCampaign },
+  { path: '/campaigns/:id', component: CampaignPage },
+  { path: '/campaigns/:id/edit', component: EditCampaign },
+  { path: '/domains', component: Domains, nav: 'Domains' },
+  { path: '/domains/:id', component: DomainDetail },
   { path: '/settings', component: ProjectSettings, nav: 'Settings' },
   { path: '/keys', component: ApiKeys, nav: 'API keys' },
   { path: '/members', component: Members, nav: 'Team' },
