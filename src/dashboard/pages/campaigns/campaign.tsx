@@ -134,6 +134,14 @@ export function CampaignPage({ params }: { params: Record<string, string> }) {
           {stats ? (
             <Section title="Figures">
               <Stats stats={stats} />
+              {c.status === 'SENDING' ? null : (
+                <p>
+                  <button type="button" onClick={() => void loaded.reload()} disabled={loaded.loading} aria-busy={loaded.loading}>
+                    {loaded.loading ? 'Refreshing…' : 'Refresh figures'}
+                  </button>{' '}
+                  <span class="muted">Opens, clicks, bounces and complaints keep arriving after sending.</span>
+                </p>
+              )}
             </Section>
           ) : null}
         </>
