@@ -20,7 +20,7 @@ function Figure({ label, count, of }: { label: string; count: number; of?: numbe
 /** The campaign's figures as `GET /campaigns/{id}/stats` reports them; rates only where the API gives one. */
 export function Stats({ stats }: { stats: CampaignStats }) {
   return (
-    <dl class="stats" aria-label="Campaign figures">
+    <dl class="stats">
       <Figure label="Recipients" count={stats.totalRecipients} />
       <Figure label="Sent" count={stats.sentCount} />
       <Figure label="Delivered" count={stats.deliveredCount} of={stats.deliveryRate} />
