@@ -121,14 +121,22 @@ describe('the dashboard: campaigns', () => {
     expect(stats).toMatchObject({ sentCount: 5, openedCount: 1, openRate: 20 });
     await checkPage(page, 'campaigns-sent');
 
-    // Another one, scheduled for tomorrow, then cancelled: back to a draft with no schedule.
+    // Another one from a template (its subject, body and sender fill what is left empty), scheduled for
+    // tomorrow, then cancelled: back to a draft with no schedule.
+    const template = (
+      await t.c
+        .post('/templates')
+        .send({ name: 'Seasonal', subject: 'Summer', body: '<p>Summer is coming.</p>', from: t.from, type: 'MARKETING' })
+        .expect(201)
+    ).body;
     await page.goto(`${browser.base}#/campaigns/new`);
     await page.getByLabel('Name', { exact: true }).fill('Summer news');
-    await page.getByLabel('Sender address').fill('news');
-    await page.getByLabel('Subject').fill('Summer');
-    await page.getByLabel('Body (HTML with Liquid)').fill('<p>Summer is coming.</p>');
+    await page.getByLabel('Find a template').fill('seaso');
+    await page.getByRole('option', { name: 'Seasonal' }).waitFor({ state: 'attached' });
+    await page.getByLabel('Template', { exact: true }).selectOption(template.id);
     await page.getByRole('button', { name: 'Save draft' }).click();
     await page.getByRole('heading', { level: 1, name: 'Summer news' }).waitFor();
+    expect(await page.locator('.summary').textContent()).toContain(`SubjectSummerFrom${t.from}`);
     const when = new Date(Date.now() + 24 * 3600_000);
     when.setSeconds(0, 0);
     await page.getByLabel('Schedule for').fill(localInput(when));
@@ -139,7 +147,7 @@ describe('the dashboard: campaigns', () => {
       .waitFor();
     await page.getByRole('button', { name: 'Cancel schedule' }).waitFor();
     const summer = (await t.c.get('/campaigns?search=Summer').expect(200)).body.data[0];
-    expect(summer).toMatchObject({ status: 'SCHEDULED', scheduledFor: when.toISOString() });
+    expect(summer).toMatchObject({ status: 'SCHEDULED', scheduledFor: when.toISOString(), templateId: template.id, subject: 'Summer' });
     await checkPage(page, 'campaigns-scheduled');
 
     await page.getByRole('button', { name: 'Cancel schedule' }).click();
