@@ -158,6 +158,19 @@ describe('the dashboard: campaigns', () => {
     expect((await t.c.get(`/campaigns/${summer.id}`).expect(200)).body).toMatchObject({ status: 'DRAFT', scheduledFor: null });
     await checkPage(page, 'campaigns-schedule-cancelled');
 
+    // A draft is edited in the same form, which keeps what it had.
+    await page.getByRole('link', { name: 'Edit' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Edit Summer news' }).waitFor();
+    expect(await page.getByLabel('Subject').inputValue()).toBe('Summer');
+    await checkPage(page, 'campaigns-edit');
+    await page.getByLabel('Name', { exact: true }).fill('Summer news, final');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Summer news, final' }).waitFor();
+    expect((await t.c.get(`/campaigns/${summer.id}`).expect(200)).body).toMatchObject({
+      name: 'Summer news, final',
+      templateId: template.id,
+    });
+
     // The list pages and filters on the server.
     await page.goto(`${browser.base}#/campaigns`);
     await page.getByRole('row').filter({ hasText: 'Summer news' }).waitFor();
