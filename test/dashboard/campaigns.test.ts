@@ -7,6 +7,7 @@ import { parseMail, waitForMail } from '../helpers/mail';
 import { waitFor } from '../helpers/wait';
 import { addContact } from '../segments/helpers';
 import { pathOf, pixelOf } from '../tracking/helpers';
+import { createCampaign } from '../campaigns/helpers';
 
 // Limits, not targets: a loaded machine can take a while to send even a few emails through the worker.
 jest.setTimeout(180_000);
@@ -184,6 +185,57 @@ describe('the dashboard: campaigns', () => {
     await page.getByLabel('Search').fill('summ');
     await page.getByRole('row').filter({ hasText: 'Spring news' }).waitFor({ state: 'detached' });
     expect(await page.getByRole('row').filter({ hasText: 'Summer news' }).count()).toBe(1);
+    await session.close();
+  });
+  it('stops a send under way: CANCELLED, and what had left is counted', async () => {
+    const t = await campaignTenant(stack);
+    const tag = t.project.id.slice(0, 8);
+    for (const n of ['kim', 'lou', 'max']) await addContact(t, `${n}-${tag}@example.test`);
+    const campaign = await createCampaign(t, { name: 'Flash sale' });
+    const session = await freshSession(browser);
+    const { page } = session;
+    await logInAs(session, t.user, t.project.id, `/campaigns/${campaign.id}`);
+    await page.getByRole('heading', { level: 1, name: 'Flash sale' }).waitFor();
+
+    let left = 0;
+    stack.smtp.hold();
+    try {
+      await page.getByRole('button', { name: 'Send now' }).click();
+      await page.getByRole('button', { name: 'Yes, send now' }).click();
+      await page.getByRole('progressbar', { name: 'Sent' }).waitFor();
+      // A message the server has in full has left: the cancel cannot take it back.
+      await waitFor('a message to reach the server', async () => (stack.smtp.holding > 0 ? true : undefined), SEND_LIMIT_MS);
+      await page.getByRole('button', { name: 'Stop sending' }).click();
+      await page.getByRole('button', { name: 'Yes, stop sending' }).click();
+      const cancelled = page.getByRole('status').filter({ hasText: /emails had already left, the rest will not be sent/ });
+      await cancelled.waitFor();
+      left = Number(/(\d+) emails had already left/.exec((await cancelled.textContent())!)![1]);
+    } finally {
+      stack.smtp.release();
+    }
+    await page.locator('.badge', { hasText: /^Cancelled$/ }).waitFor();
+    expect(await page.getByRole('progressbar').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Stop sending' }).count()).toBe(0);
+    expect((await t.c.get(`/campaigns/${campaign.id}`).expect(200)).body.status).toBe('CANCELLED');
+    expect(left).toBeGreaterThan(0);
+    expect(left).toBeLessThanOrEqual(3);
+    // Once the server has acknowledged them, the figures count exactly what had left.
+    await waitFor(
+      'the messages that had left to be counted',
+      async () => {
+        const stats = (await t.c.get(`/campaigns/${campaign.id}/stats`).expect(200)).body;
+        return stats.sentCount === left ? stats : undefined;
+      },
+      SEND_LIMIT_MS,
+    );
+    await page.getByRole('button', { name: 'Refresh figures' }).click();
+    const figures = page.getByRole('region', { name: 'Figures' });
+    await figures
+      .locator('div', { has: page.getByRole('term').filter({ hasText: /^Sent$/ }) })
+      .getByRole('definition')
+      .filter({ hasText: new RegExp(`^${left}$`) })
+      .waitFor();
+    await checkPage(page, 'campaigns-stopped');
     await session.close();
   });
 });
