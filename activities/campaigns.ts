@@ -27,8 +27,21 @@ async function step<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+const drainWatches = new WeakMap<Deps, CampaignDrainWatch[]>();
+
+/**
+ * Closes the LISTEN connections the campaign activities built on `deps` keep open for 30 s after a send, once
+ * their worker has stopped: a test file's stack ends sooner, and its database goes with it.
+ */
+export async function closeCampaignDrainWatches(deps: Deps): Promise<void> {
+  const watches = drainWatches.get(deps) ?? [];
+  drainWatches.delete(deps);
+  await Promise.all(watches.map((w) => w.close()));
+}
+
 export function createCampaignActivities(deps: Deps) {
   const drains = new CampaignDrainWatch(deps.config.DATABASE_URL, deps.logger);
+  drainWatches.set(deps, [...(drainWatches.get(deps) ?? []), drains]);
   return {
     beginCampaignSend: (ref: SendRef) => step(() => beginSend(deps.orm.em.fork(), ref)),
 

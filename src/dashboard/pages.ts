@@ -7,6 +7,11 @@ import { SegmentList } from './pages/segments/list';
 import { SegmentEditor } from './pages/segments/editor';
 import { TemplateList } from './pages/templates/list';
 import { TemplateEditor } from './pages/templates/editor';
+import { Campaigns } from './pages/campaigns/list';
+import { EditCampaign, NewCampaign } from './pages/campaigns/compose';
+import { CampaignPage } from './pages/campaigns/campaign';
+import { Domains } from './pages/domains/list';
+import { DomainDetail } from './pages/domains/detail';
 
 export interface PageDef {
   /** `/contacts/:id`-style pattern after `#`. */
@@ -25,6 +30,12 @@ export const projectPages: PageDef[] = [
   { path: '/templates', component: TemplateList, nav: 'Templates' },
   { path: '/templates/new', component: TemplateEditor },
   { path: '/templates/:id', component: TemplateEditor },
+  { path: '/campaigns', component: Campaigns, nav: 'Campaigns' },
+  { path: '/campaigns/new', component: NewCampaign },
+  { path: '/campaigns/:id', component: CampaignPage },
+  { path: '/campaigns/:id/edit', component: EditCampaign },
+  { path: '/domains', component: Domains, nav: 'Domains' },
+  { path: '/domains/:id', component: DomainDetail },
   { path: '/settings', component: ProjectSettings, nav: 'Settings' },
   { path: '/keys', component: ApiKeys, nav: 'API keys' },
   { path: '/members', component: Members, nav: 'Team' },

@@ -1,6 +1,7 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createActivities } from '../../activities';
+import { closeCampaignDrainWatches } from '../../activities/campaigns';
 import { workflowsPath } from '../../workflows/path';
 import type { TemporalGateway } from '../../src/temporal/client';
 import type { Deps } from '../../src/deps';
@@ -33,6 +34,7 @@ export async function startWorker(deps: Deps, connection?: NativeConnection): Pr
     stop: async () => {
       worker.shutdown();
       await running;
+      await closeCampaignDrainWatches(deps);
       await own?.close();
     },
   };

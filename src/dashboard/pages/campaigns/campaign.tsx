@@ -1,0 +1,151 @@
+import { useState } from 'preact/hooks';
+import { api, call } from '../../api/client';
+import { href, navigate } from '../../router';
+import { ConfirmButton } from '../../ui/actions';
+import { ErrorNote, Loading, Progress } from '../../ui/feedback';
+import { PageHeader, Section } from '../../ui/layout';
+import { dateTime } from '../../ui/lists';
+import { useAction, useLoad } from '../../ui/use-load';
+import { usePollWhile } from '../../ui/use-poll-while';
+import { CancelButton, SendPanel } from './send-panel';
+import { Stats } from './stats';
+import { CampaignStatusBadge, editable, type Campaign } from './status';
+import './campaigns.css';
+
+const audienceOf = (c: Campaign) =>
+  c.audienceType === 'ALL' ? 'All subscribed contacts' : c.audienceType === 'SEGMENT' ? 'A segment' : 'Contacts matching a condition';
+
+function SegmentName({ id }: { id: string }) {
+  const segment = useLoad(() => call(api.GET('/segments/{id}', { params: { path: { id } } })), [id]);
+  if (segment.error) return <>: a segment that no longer exists</>;
+  return segment.data ? <>: {segment.data.name}</> : null;
+}
+
+function Summary({ campaign: c }: { campaign: Campaign }) {
+  const counted = editable(c);
+  return (
+    <dl class="summary">
+      <dt>Subject</dt>
+      <dd>{c.subject}</dd>
+      <dt>From</dt>
+      <dd>{c.fromName ? `${c.fromName} <${c.from}>` : c.from}</dd>
+      <dt>Audience</dt>
+      <dd>
+        {audienceOf(c)}
+        {c.segmentId ? <SegmentName id={c.segmentId} /> : null}
+      </dd>
+      <dt>{counted ? 'Reaches now' : 'Recipients'}</dt>
+      <dd data-testid="audience-count">
+        {c.totalRecipients.toLocaleString()} contact{c.totalRecipients === 1 ? '' : 's'}
+      </dd>
+      {c.scheduledFor ? (
+        <>
+          <dt>Scheduled for</dt>
+          <dd>{dateTime(c.scheduledFor)}</dd>
+        </>
+      ) : null}
+      {c.sentAt ? (
+        <>
+          <dt>Finished</dt>
+          <dd>{dateTime(c.sentAt)}</dd>
+        </>
+      ) : null}
+    </dl>
+  );
+}
+
+/** One campaign: what it is and whom it reaches, then sending it, its progress while sending, and its figures. */
+export function CampaignPage({ params }: { params: Record<string, string> }) {
+  const path = { id: params.id! };
+  const [message, setMessage] = useState<string | null>(null);
+  const loaded = usePollWhile(
+    async () => {
+      const campaign = await call(api.GET('/campaigns/{id}', { params: { path } }));
+      const stats =
+        campaign.status === 'DRAFT' || campaign.status === 'SCHEDULED'
+          ? null
+          : await call(api.GET('/campaigns/{id}/stats', { params: { path } }));
+      return { campaign, stats };
+    },
+    2000,
+    (d) => d?.campaign.status === 'SENDING',
+    [params.id],
+  );
+  const done = async (text: string) => {
+    setMessage(text);
+    await loaded.reload();
+  };
+  const duplicate = useAction(async () => {
+    const copy = await call(api.POST('/campaigns/{id}/duplicate', { params: { path } }));
+    navigate(`/campaigns/${copy.id}`);
+  });
+  const remove = useAction(async () => {
+    await call(api.DELETE('/campaigns/{id}', { params: { path } }));
+    navigate('/campaigns');
+  });
+  const c = loaded.data?.campaign;
+  const stats = loaded.data?.stats;
+  return (
+    <>
+      <PageHeader title={c?.name ?? 'Campaign'}>
+        {c ? <CampaignStatusBadge status={c.status} /> : null}
+        {c && editable(c) ? (
+          <a class="button" href={href(`/campaigns/${c.id}/edit`)}>
+            Edit
+          </a>
+        ) : null}
+        {c ? (
+          <button type="button" onClick={() => void duplicate.run()} disabled={duplicate.pending}>
+            Duplicate
+          </button>
+        ) : null}
+        {c && c.status !== 'SCHEDULED' && c.status !== 'SENDING' ? (
+          <ConfirmButton label="Delete" confirm={`Delete ${c.name}?`} danger onConfirm={() => remove.run()} disabled={remove.pending} />
+        ) : null}
+      </PageHeader>
+      {message ? (
+        <p class="notice" role="status">
+          {message}
+        </p>
+      ) : null}
+      <ErrorNote error={loaded.error ?? duplicate.error ?? remove.error} />
+      {!c ? (
+        loaded.error ? null : (
+          <Loading />
+        )
+      ) : (
+        <>
+          <Section title="Campaign">
+            <Summary campaign={c} />
+          </Section>
+          {c.status === 'SENDING' ? (
+            <Section title="Sending">
+              <Progress label="Sent" value={stats?.sentCount ?? c.sentCount} max={c.totalRecipients} />
+              <CancelButton campaign={c} onDone={done} />
+            </Section>
+          ) : null}
+          {c.status === 'SCHEDULED' ? (
+            <Section title="Scheduled">
+              <p>Sends on {dateTime(c.scheduledFor)}.</p>
+              <CancelButton campaign={c} onDone={done} />
+            </Section>
+          ) : null}
+          {editable(c) ? <SendPanel campaign={c} onDone={done} /> : null}
+          {stats ? (
+            <Section title="Figures">
+              <Stats stats={stats} />
+              {c.status === 'SENDING' ? null : (
+                <p>
+                  <button type="button" onClick={() => void loaded.reload()} disabled={loaded.loading} aria-busy={loaded.loading}>
+                    {loaded.loading ? 'Refreshing…' : 'Refresh figures'}
+                  </button>{' '}
+                  <span class="muted">Opens, clicks, bounces and complaints keep arriving after sending.</span>
+                </p>
+              )}
+            </Section>
+          ) : null}
+        </>
+      )}
+    </>
+  );
+}

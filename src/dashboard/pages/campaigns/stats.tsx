@@ -1,0 +1,34 @@
+import type { Answer } from '../../api/types';
+
+export type CampaignStats = Answer<'/campaigns/{id}/stats', 'get'>;
+
+/** A rate as the API gives it: percent of sent, two decimals. */
+const rate = (value: number) => `${value.toLocaleString(undefined, { maximumFractionDigits: 2 })}%`;
+
+function Figure({ label, count, of }: { label: string; count: number; of?: number }) {
+  return (
+    <div>
+      <dt>{label}</dt>
+      <dd>
+        {count.toLocaleString()}
+        {of === undefined ? null : <small class="rate"> {rate(of)}</small>}
+      </dd>
+    </div>
+  );
+}
+
+/** The campaign's figures as `GET /campaigns/{id}/stats` reports them; rates only where the API gives one. */
+export function Stats({ stats }: { stats: CampaignStats }) {
+  return (
+    <dl class="stats">
+      <Figure label="Recipients" count={stats.totalRecipients} />
+      <Figure label="Sent" count={stats.sentCount} />
+      <Figure label="Delivered" count={stats.deliveredCount} of={stats.deliveryRate} />
+      <Figure label="Opened" count={stats.openedCount} of={stats.openRate} />
+      <Figure label="Clicked" count={stats.clickedCount} of={stats.clickRate} />
+      <Figure label="Bounced" count={stats.bouncedCount} of={stats.bounceRate} />
+      <Figure label="Complaints" count={stats.complainedCount} />
+      <Figure label="Unsubscribed" count={stats.unsubscribedCount} />
+    </dl>
+  );
+}

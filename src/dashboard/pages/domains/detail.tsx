@@ -1,0 +1,103 @@
+import { useRef } from 'preact/hooks';
+import { api, call } from '../../api/client';
+import { href, navigate } from '../../router';
+import { ConfirmButton, CopyText } from '../../ui/actions';
+import { ErrorNote, Loading } from '../../ui/feedback';
+import { PageHeader, Section } from '../../ui/layout';
+import { dateTime } from '../../ui/lists';
+import { useAction } from '../../ui/use-load';
+import { usePollWhile } from '../../ui/use-poll-while';
+import { DomainStatus, RecordStatus, type DnsRecord } from './status';
+import './domains.css';
+
+const purposes: Record<DnsRecord['purpose'], string> = {
+  DKIM: 'Required: proves you control the domain and signs your mail.',
+  SPF: 'Recommended: names us as a sender for the domain.',
+  DMARC: 'Recommended: tells receivers what to do with mail that fails the checks.',
+};
+
+/** A sender domain's records to publish, checked against DNS every few seconds until it is verified. */
+export function DomainDetail({ params }: { params: Record<string, string> }) {
+  const path = { id: params.id! };
+  // The first answer is the last check, shown at once; every later one checks DNS now.
+  const checks = useRef(0);
+  const domain = usePollWhile(
+    () =>
+      call(checks.current++ === 0 ? api.GET('/domains/{id}', { params: { path } }) : api.GET('/domains/{id}/verify', { params: { path } })),
+    5000,
+    (d) => !!d && !d.verified,
+    [params.id],
+  );
+  const remove = useAction(async () => {
+    await call(api.DELETE('/domains/{id}', { params: { path } }));
+    navigate('/domains');
+  });
+  const d = domain.data;
+  return (
+    <>
+      <PageHeader title={d?.domain ?? 'Domain'}>
+        <a class="button" href={href('/domains')}>
+          All domains
+        </a>
+      </PageHeader>
+      <ErrorNote error={domain.error ?? remove.error} />
+      {!d ? (
+        domain.error ? null : (
+          <Loading />
+        )
+      ) : (
+        <>
+          <Section title="Status">
+            <p role="status" class="domain-status">
+              <DomainStatus domain={d} />{' '}
+              {d.verified
+                ? `Mail can be sent from any address @${d.domain}. Verified ${dateTime(d.verifiedAt)}.`
+                : 'Waiting for the DKIM record to appear in DNS: this page checks every few seconds.'}
+            </p>
+            <p class="muted">
+              Last checked {dateTime(d.lastCheckedAt)}. After it is verified, the domain is still checked every 5 minutes.
+            </p>
+            <button type="button" onClick={() => void domain.reload()} disabled={domain.loading} aria-busy={domain.loading}>
+              {domain.loading ? 'Checking…' : 'Check now'}
+            </button>
+          </Section>
+          <Section title="DNS records">
+            <p>Create these TXT records at your DNS provider. Changes can take a while to be visible.</p>
+            <ul class="records">
+              {d.records.map((r) => (
+                <li key={r.purpose} class="card record">
+                  <h3>
+                    {r.purpose} <RecordStatus record={r} />
+                  </h3>
+                  <p class="muted">{purposes[r.purpose]}</p>
+                  <dl>
+                    <dt>Type</dt>
+                    <dd>{r.type}</dd>
+                    <dt>Name</dt>
+                    <dd>
+                      <CopyText label={`${r.purpose} record name`} value={r.name} />
+                    </dd>
+                    <dt>Value</dt>
+                    <dd>
+                      <CopyText label={`${r.purpose} record value`} value={r.value} />
+                    </dd>
+                  </dl>
+                </li>
+              ))}
+            </ul>
+          </Section>
+          <Section title="Delete">
+            <p>Mail from this domain is refused once it is deleted, including campaigns and templates that use it.</p>
+            <ConfirmButton
+              label="Delete domain"
+              confirm={`Delete ${d.domain}?`}
+              danger
+              onConfirm={() => remove.run()}
+              disabled={remove.pending}
+            />
+          </Section>
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,68 @@
+import { useState } from 'preact/hooks';
+import { api, call } from '../../api/client';
+import { href, navigate } from '../../router';
+import { useProject } from '../../session';
+import { Empty, ErrorNote, Loading } from '../../ui/feedback';
+import { Form, Submit, TextInput } from '../../ui/form';
+import { PageHeader, Section } from '../../ui/layout';
+import { Table, dateTime } from '../../ui/lists';
+import { useAction } from '../../ui/use-load';
+import { usePollWhile } from '../../ui/use-poll-while';
+import { DomainStatus } from './status';
+
+/** The project's sender domains; the list follows the background checks while one is pending. */
+export function Domains() {
+  const project = useProject();
+  const domains = usePollWhile(
+    () => call(api.GET('/domains/project/{projectId}', { params: { path: { projectId: project.id } } })),
+    10_000,
+    (list) => !!list?.some((d) => !d.verified),
+    [project.id],
+  );
+  const [name, setName] = useState('');
+  const add = useAction(async () => {
+    const domain = await call(api.POST('/domains', { body: { domain: name } }));
+    navigate(`/domains/${domain.id}`);
+  });
+  return (
+    <>
+      <PageHeader title="Domains" />
+      <Section title="Add a sender domain">
+        <p>Campaigns and emails are sent only from domains you have proven you control, with a DNS record we give you.</p>
+        <Form onSubmit={() => void add.run()} class="form inline">
+          <TextInput
+            label="Domain"
+            name="domain"
+            placeholder="mail.example.com"
+            required
+            value={name}
+            onValue={setName}
+            error={add.error}
+          />
+          <Submit pending={add.pending} busy="Adding…">
+            Add domain
+          </Submit>
+        </Form>
+        <ErrorNote error={add.error} />
+      </Section>
+      <ErrorNote error={domains.error} />
+      {!domains.data ? (
+        <Loading />
+      ) : domains.data.length === 0 ? (
+        <Empty>No sender domain yet.</Empty>
+      ) : (
+        <Table
+          caption="Sender domains"
+          rowKey={(d) => d.id}
+          rows={domains.data}
+          columns={[
+            { title: 'Domain', cell: (d) => <a href={href(`/domains/${d.id}`)}>{d.domain}</a> },
+            { title: 'Status', cell: (d) => <DomainStatus domain={d} /> },
+            { title: 'Last checked', cell: (d) => dateTime(d.lastCheckedAt), wide: true },
+            { title: 'Added', cell: (d) => dateTime(d.createdAt), wide: true },
+          ]}
+        />
+      )}
+    </>
+  );
+}
