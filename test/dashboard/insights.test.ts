@@ -81,8 +81,10 @@ describe('the dashboard: activity, analytics, billing and security', () => {
     await checkPage(page, 'activity-filtered');
 
     await page.getByRole('checkbox', { name: 'Sent' }).uncheck();
+    await page.getByText('3 activities').waitFor();
     await page.getByRole('link', { name: s.ann.to }).first().click();
     await page.getByText(`Activity of ${s.ann.to}`).waitFor();
+    await page.getByRole('cell', { name: s.bob.to }).waitFor({ state: 'detached' });
     await page.getByText('2 activities').waitFor();
     expect((await rowsOf(session, 'Email activity')).map((r) => [r[1], r[2]])).toEqual([
       ['Opened', s.ann.to],
