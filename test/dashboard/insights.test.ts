@@ -104,6 +104,9 @@ describe('the dashboard: activity, analytics, billing and security', () => {
     // One point per day of the week (the range widened to whole UTC days), the line rising to the day of the sends.
     const line = await page.locator('figure', { hasText: 'Emails per day' }).locator('polyline[data-series="sent"]').getAttribute('points');
     expect(line!.split(' ').length).toBeGreaterThanOrEqual(7);
+    // The two recipients became the project's contacts today.
+    const contacts = page.locator('figure', { hasText: 'Contacts per day' }).locator('.legend');
+    expect(await contacts.textContent()).toMatch(/Contacts: 2.*New: 2/);
     await page.getByText('signed-up').waitFor();
     expect(await rowsOf(session, 'Events tracked most often')).toEqual([['signed-up', '2']]);
     await checkPage(page, 'analytics');

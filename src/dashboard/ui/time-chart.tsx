@@ -8,6 +8,8 @@ export interface Series<K extends string> {
   color: string;
   /** Drawn dashed, to tell lines apart without colour. */
   dashed?: boolean;
+  /** What the legend says: the sum over the range (counts per bucket), or the last value (a running total). */
+  legend?: 'sum' | 'last';
 }
 
 type Point<K extends string> = { time: string } & Record<K, number>;
@@ -50,7 +52,10 @@ export function TimeChart<K extends string>({
   const innerH = HEIGHT - PAD.top - PAD.bottom;
   const x = (i: number) => PAD.left + (points.length <= 1 ? innerW / 2 : (i * innerW) / (points.length - 1));
   const y = (v: number) => PAD.top + innerH - (v / max) * innerH;
-  const totals = series.map((s) => ({ ...s, total: points.reduce((sum, p) => sum + p[s.key], 0) }));
+  const totals = series.map((s) => ({
+    ...s,
+    total: s.legend === 'last' ? (points.at(-1)?.[s.key] ?? 0) : points.reduce((sum, p) => sum + p[s.key], 0),
+  }));
   const ticks = [0, max / 2, max];
   const xLabels = points.length > 0 ? [0, Math.floor((points.length - 1) / 2), points.length - 1] : [];
   return (

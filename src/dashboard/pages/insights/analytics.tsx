@@ -18,6 +18,10 @@ const ENGAGEMENT: Array<Series<Stage>> = [
   { key: 'opened', label: 'Opened', color: '#8a4b00' },
   { key: 'clicked', label: 'Clicked', color: '#6d28d9', dashed: true },
 ];
+const CONTACTS: Array<Series<'total' | 'created'>> = [
+  { key: 'total', label: 'Contacts', color: '#1d4ed8', legend: 'last' },
+  { key: 'created', label: 'New', color: '#067647', dashed: true },
+];
 const PROBLEMS: Array<Series<Stage>> = [
   { key: 'bounced', label: 'Bounced', color: '#b42318' },
   { key: 'complained', label: 'Complaints', color: '#4a5263', dashed: true },
@@ -54,12 +58,13 @@ export function Analytics({ query }: { query: URLSearchParams }) {
   const period = periodOf(query.get('period'));
   const load = useLoad(async () => {
     const range = { from: fromOf(period) };
-    const [series, campaigns, events] = await Promise.all([
+    const [series, contacts, campaigns, events] = await Promise.all([
       call(api.GET('/analytics/timeseries', { params: { query: { ...range, interval: period.interval } } })),
+      call(api.GET('/analytics/contacts', { params: { query: { ...range, interval: period.interval } } })),
       call(api.GET('/analytics/top-campaigns', { params: { query: { ...range, limit: 5 } } })),
       call(api.GET('/analytics/top-events', { params: { query: { ...range, limit: 10 } } })),
     ]);
-    return { series, campaigns, events };
+    return { series, contacts, campaigns, events };
   }, [project.id, period.value]);
   const d = load.data;
   const hourly = period.interval === 'hour';
@@ -89,6 +94,9 @@ export function Analytics({ query }: { query: URLSearchParams }) {
               series={PROBLEMS}
               hourly={hourly}
             />
+          </Section>
+          <Section title="Contacts">
+            <TimeChart title={`Contacts per ${hourly ? 'hour' : 'day'}`} points={d.contacts.points} series={CONTACTS} hourly={hourly} />
           </Section>
           <div class="grid">
             <Section title="Top campaigns">
