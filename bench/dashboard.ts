@@ -16,7 +16,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -232,17 +232,25 @@ async function contactsPaging(page: Page, base: string, api: ApiProcess, project
   }
   const cpu = treeCpuMs(api.pid) - cpuBefore;
   const durations = requests.map((r) => r.ms).sort((a, b) => a - b);
-  const slowest = [...requests].sort((a, b) => b.ms - a.ms)[0];
+  const slow = requests.map((r, i) => ({ ...r, i })).filter((r) => r.ms > 100);
   console.log(`\nContacts list paged ${PAGES} times (${how}); goal: no request over 100 ms:`);
   console.log(
-    `  ${requests.length} API requests: p50 ${durations.length ? quantile(durations, 0.5).toFixed(1) : '—'} ms, p99 ${quantile(durations, 0.99).toFixed(1)} ms, max ${quantile(durations, 1).toFixed(1)} ms` +
-      (slowest ? ` (${slowest.url.slice(0, 60)})` : ''),
+    `  ${requests.length} API requests: p50 ${quantile(durations, 0.5).toFixed(1)} ms, p99 ${quantile(durations, 0.99).toFixed(1)} ms, max ${quantile(durations, 1).toFixed(1)} ms`,
   );
-  console.log(`  over 100 ms: ${durations.filter((d) => d > 100).length}`);
+  console.log(
+    `  over 100 ms: ${slow.length}${slow.map((r) => `\n    request ${r.i + 1} of ${requests.length}: ${r.ms.toFixed(1)} ms`).join('')}`,
+  );
   console.log(`  API process CPU: ${(cpu / Math.max(requests.length, 1)).toFixed(2)} ms per request (${Math.round(cpu)} ms in all)`);
 }
 
 async function main(): Promise<void> {
+  // The machine's load beside the figures: wall-clock timings on a shared machine move with it.
+  const load = () =>
+    loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ');
+  console.log(`load average at start: ${load()} (${cpus().length} cores)`);
+  process.on('exit', () => console.log(`load average at end: ${load()}`));
   const appDir = buildApp();
   const db = await openBenchDatabase();
   try {

@@ -131,6 +131,7 @@ export function Activity({ query }: { query: URLSearchParams }) {
                 cell: (item) =>
                   item.contact ? (
                     <a
+                      class="break-anywhere"
                       href={href('/activity', { contact: item.contact.id, email: item.contact.email })}
                       onClick={(e) => {
                         e.preventDefault();
