@@ -3,7 +3,8 @@ import { startStack, type TestStack } from '../helpers/stack';
 import { checkPage, freshSession, logInAs, openDashboard, type BrowserSession } from '../helpers/browser';
 import { joinedUser } from '../helpers/members';
 import { seedContact, seedEvents, sql } from '../helpers/seed';
-import { newTenant, senderTenant, type SenderTenant } from '../helpers/tenants';
+import { campaignTenant, newTenant, senderTenant, type SenderTenant } from '../helpers/tenants';
+import { createCampaign } from '../campaigns/helpers';
 import { recipient } from '../emails/helpers';
 import { openMail, sendAndDeliver, type Delivered } from '../activity/helpers';
 
@@ -91,6 +92,23 @@ describe('the dashboard: activity, analytics, billing and security', () => {
       ['Sent', s.ann.to],
     ]);
     await checkPage(page, 'activity-contact');
+    await session.close();
+  });
+
+  it('shows the campaigns scheduled next above an empty feed', async () => {
+    const t = await campaignTenant(stack);
+    const campaign = await createCampaign(t, { name: 'Spring sale' });
+    const at = new Date(Date.now() + 2 * 3600_000).toISOString();
+    await t.c.post(`/campaigns/${campaign.id}/send`).send({ scheduledFor: at }).expect(200);
+    const session = await freshSession(browser);
+    const { page } = session;
+    await logInAs(session, t.user, t.project.id, '/activity');
+    await page.getByRole('region', { name: 'Coming up' }).waitFor();
+    const [row] = await rowsOf(session, 'Scheduled campaigns');
+    expect(row![0]).toBe('Spring sale');
+    expect(row![1]).toBe(await page.evaluate((iso) => new Date(iso).toLocaleString(), at));
+    await page.getByText('No activity yet').waitFor();
+    await checkPage(page, 'activity-upcoming');
     await session.close();
   });
 

@@ -7,6 +7,7 @@ import { PageHeader } from '../../ui/layout';
 import { CursorPager, Table, dateTime } from '../../ui/lists';
 import { useLoad } from '../../ui/use-load';
 import { ACTIVITY_LABELS, ACTIVITY_TYPES, detailOf, toneOf, type ActivityType } from './activity-types';
+import { Upcoming } from './upcoming';
 import './insights.css';
 
 const POLL_MS = 5_000;
@@ -85,6 +86,7 @@ export function Activity({ query }: { query: URLSearchParams }) {
   return (
     <>
       <PageHeader title="Activity" />
+      <Upcoming />
       <div class="toolbar activity-toolbar">
         <TypeFilter chosen={types} onChange={(type) => filter({ type })} />
         {contactId ? (
