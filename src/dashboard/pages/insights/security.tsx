@@ -70,7 +70,7 @@ export function SecurityPage() {
           <p class="muted">
             {s.sent.toLocaleString()} emails sent from {dateTime(s.window.from)} to {dateTime(s.window.to)}.
           </p>
-          <div class="grid">
+          <div class="grid rate-cards">
             <RateCard
               title="Bounce rate"
               value={s.bounceRate}
