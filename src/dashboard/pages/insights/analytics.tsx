@@ -7,7 +7,8 @@ import { PageHeader, Section } from '../../ui/layout';
 import { Table } from '../../ui/lists';
 import { TimeChart, type Series } from '../../ui/time-chart';
 import { useLoad } from '../../ui/use-load';
-import { PERIODS, fromOf, periodOf, rate, type PeriodName } from './period';
+import { PERIODS, fromOf, periodOf, type PeriodName } from './period';
+import { rate } from './rate';
 import './insights.css';
 
 type Stage = 'sent' | 'delivered' | 'opened' | 'clicked' | 'bounced' | 'complained';

@@ -14,6 +14,3 @@ export const periodOf = (name: string | null): Period => PERIODS.find((p) => p.v
 
 /** `from` of the period ending now; the API widens it to whole UTC buckets (docs/analytics.md). */
 export const fromOf = (period: Period) => new Date(Date.now() - period.hours * 3_600_000).toISOString();
-
-/** Rates the API gives in percent of sent, two decimals. */
-export const rate = (value: number) => `${value.toFixed(value === 0 ? 0 : 1)}%`;

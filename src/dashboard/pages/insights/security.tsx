@@ -5,7 +5,7 @@ import { Badge, Empty, ErrorNote, Loading } from '../../ui/feedback';
 import { PageHeader, Section } from '../../ui/layout';
 import { Table, dateTime } from '../../ui/lists';
 import { useLoad } from '../../ui/use-load';
-import { rate } from './period';
+import { rate } from './rate';
 import './insights.css';
 
 type Security = Answer<'/projects/{id}/security', 'get'>;
