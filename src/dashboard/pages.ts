@@ -12,6 +12,10 @@ import { EditCampaign, NewCampaign } from './pages/campaigns/compose';
 import { CampaignPage } from './pages/campaigns/campaign';
 import { Domains } from './pages/domains/list';
 import { DomainDetail } from './pages/domains/detail';
+import { Activity } from './pages/insights/activity';
+import { Analytics } from './pages/insights/analytics';
+import { Billing } from './pages/insights/billing';
+import { SecurityPage } from './pages/insights/security';
 
 export interface PageDef {
   /** `/contacts/:id`-style pattern after `#`. */
@@ -36,6 +40,10 @@ export const projectPages: PageDef[] = [
   { path: '/campaigns/:id/edit', component: EditCampaign },
   { path: '/domains', component: Domains, nav: 'Domains' },
   { path: '/domains/:id', component: DomainDetail },
+  { path: '/activity', component: Activity, nav: 'Activity' },
+  { path: '/analytics', component: Analytics, nav: 'Analytics' },
+  { path: '/billing', component: Billing, nav: 'Billing' },
+  { path: '/security', component: SecurityPage, nav: 'Security' },
   { path: '/settings', component: ProjectSettings, nav: 'Settings' },
   { path: '/keys', component: ApiKeys, nav: 'API keys' },
   { path: '/members', component: Members, nav: 'Team' },

@@ -1627,6 +1627,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/analytics/contacts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Contacts created per UTC hour or day and the running total, counting the contacts that exist now */
+        get: operations["getAnalyticsContacts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/analytics/top-campaigns": {
         parameters: {
             query?: never;
@@ -14445,6 +14462,108 @@ export interface operations {
                             clicked: number;
                             bounced: number;
                             complained: number;
+                        };
+                    };
+                };
+            };
+            /** @description BAD_REQUEST: an unknown parameter value, a malformed date, `to` not after `from`, or too many points */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a query parameter holds NUL (U+0000) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAnalyticsContacts: {
+        parameters: {
+            query?: {
+                from?: string;
+                to?: string;
+                interval?: "hour" | "day";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The series */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        interval: "hour" | "day";
+                        /**
+                         * Format: date-time
+                         * @description Start of the first bucket counted
+                         */
+                        from: string;
+                        /**
+                         * Format: date-time
+                         * @description End (exclusive) of the last bucket counted
+                         */
+                        to: string;
+                        /** @description Contacts created before `from` that exist now */
+                        before: number;
+                        /** @description Every bucket of the range, oldest first */
+                        points: {
+                            /**
+                             * Format: date-time
+                             * @description Start of the bucket (UTC)
+                             */
+                            time: string;
+                            /** @description Contacts created in the bucket that exist now */
+                            created: number;
+                            /** @description Contacts at the end of the bucket, counting those that exist now */
+                            total: number;
+                        }[];
+                        totals: {
+                            /** @description Created in the range */
+                            created: number;
+                            /** @description At the end of the range */
+                            total: number;
                         };
                     };
                 };

@@ -1,10 +1,13 @@
 import type { Deps } from '../../deps';
 import { requireProject } from '../../http/context';
 import { defineRoute, type RouteDef } from '../../http/route';
+import { contactsGrowth } from './contacts-growth';
 import { resolveRange } from './range';
 import {
   CampaignStatsQuery,
   CampaignStatsResponse,
+  ContactsGrowthQuery,
+  ContactsGrowthResponse,
   TimeseriesQuery,
   TimeseriesResponse,
   TopCampaignsQuery,
@@ -31,6 +34,18 @@ export function analyticsRoutes(_deps: Deps): RouteDef[] {
       responses: { 200: { description: 'The series', schema: TimeseriesResponse }, ...badQuery },
       handler: async (ctx, { query }) => {
         ctx.body = await timeseries(ctx.state.em, requireProject(ctx).id, resolveRange(query), query.interval);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/analytics/contacts',
+      tag,
+      summary: 'Contacts created per UTC hour or day and the running total, counting the contacts that exist now',
+      auth: 'secret',
+      query: ContactsGrowthQuery,
+      responses: { 200: { description: 'The series', schema: ContactsGrowthResponse }, ...badQuery },
+      handler: async (ctx, { query }) => {
+        ctx.body = await contactsGrowth(ctx.state.em, requireProject(ctx).id, resolveRange(query), query.interval);
       },
     }),
     defineRoute({

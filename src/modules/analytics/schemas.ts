@@ -33,6 +33,24 @@ export const TimeseriesResponse = z.object({
   totals: z.object(stageShape),
 });
 
+export const ContactsGrowthQuery = TimeseriesQuery;
+
+export const ContactsGrowthResponse = z.object({
+  interval: z.enum(Object.keys(INTERVALS) as Array<keyof typeof INTERVALS>),
+  ...RangeResponse,
+  before: Count.describe('Contacts created before `from` that exist now'),
+  points: z
+    .array(
+      z.object({
+        time: z.iso.datetime().describe('Start of the bucket (UTC)'),
+        created: Count.describe('Contacts created in the bucket that exist now'),
+        total: Count.describe('Contacts at the end of the bucket, counting those that exist now'),
+      }),
+    )
+    .describe('Every bucket of the range, oldest first'),
+  totals: z.object({ created: Count.describe('Created in the range'), total: Count.describe('At the end of the range') }),
+});
+
 export const TopCampaignsQuery = z
   .object({
     ...rangeFields,

@@ -13,7 +13,8 @@ export const INTERVALS = { hour: HOUR_MS, day: DAY_MS } as const;
 export type Interval = keyof typeof INTERVALS;
 export const MAX_POINTS = 1000;
 
-export async function timeseries(em: EntityManager, projectId: string, range: Range, interval: Interval) {
+/** The range widened to whole buckets of `interval`, and how many there are: at most MAX_POINTS (400 beyond). */
+export function bucketsOf(range: Range, interval: Interval): { unit: number; aligned: Range; points: number } {
   const unit = INTERVALS[interval];
   const aligned = alignRange(range, unit);
   const points = (aligned.to.getTime() - aligned.from.getTime()) / unit;
@@ -23,6 +24,11 @@ export async function timeseries(em: EntityManager, projectId: string, range: Ra
       suggestion: interval === 'hour' ? 'Use interval=day, or a shorter range.' : 'Use a shorter range.',
     });
   }
+  return { unit, aligned, points };
+}
+
+export async function timeseries(em: EntityManager, projectId: string, range: Range, interval: Interval) {
+  const { unit, aligned, points } = bucketsOf(range, interval);
   const rows = await em.execute<Array<Record<string, string | number>>>(
     `select (extract(epoch from date_bin(? * interval '1 millisecond', s."hour", timestamptz 'epoch')) * 1000)::float8 as "bucket",
        ${stageSums('s')}

@@ -1,0 +1,31 @@
+import type { Answer } from '../../api/types';
+
+export type ActivityItem = Answer<'/activity', 'get'>['data'][number];
+export type ActivityType = ActivityItem['type'];
+
+/** The feed's types in the API's order (docs/activity.md "Types"), with how a person names them. */
+export const ACTIVITY_LABELS: Record<ActivityType, string> = {
+  SENT: 'Sent',
+  DELIVERED: 'Delivered',
+  OPENED: 'Opened',
+  CLICKED: 'Clicked',
+  BOUNCED: 'Bounced',
+  COMPLAINED: 'Complaint',
+  RECEIVED: 'Received',
+  FAILED: 'Failed',
+};
+
+export const ACTIVITY_TYPES = Object.keys(ACTIVITY_LABELS) as ActivityType[];
+
+export const toneOf = (type: ActivityType) =>
+  type === 'BOUNCED' || type === 'COMPLAINED' || type === 'FAILED' ? 'bad' : type === 'OPENED' || type === 'CLICKED' ? 'good' : 'neutral';
+
+/** The one line of detail worth showing per type: the link clicked, the bounce's kind, the failure. */
+export function detailOf(item: ActivityItem): string | null {
+  const d = item.details;
+  const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
+  if (item.type === 'CLICKED') return text(d.link);
+  if (item.type === 'BOUNCED') return text(d.bounceType);
+  if (item.type === 'FAILED') return text(d.error);
+  return null;
+}

@@ -1,0 +1,158 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api, call } from '../../api/client';
+import { href, navigate } from '../../router';
+import { useProject } from '../../session';
+import { Badge, Empty, ErrorNote, Loading } from '../../ui/feedback';
+import { PageHeader } from '../../ui/layout';
+import { CursorPager, Table, dateTime } from '../../ui/lists';
+import { useLoad } from '../../ui/use-load';
+import { ACTIVITY_LABELS, ACTIVITY_TYPES, detailOf, toneOf, type ActivityType } from './activity-types';
+import { Upcoming } from './upcoming';
+import './insights.css';
+
+const POLL_MS = 5_000;
+
+function TypeFilter({ chosen, onChange }: { chosen: ActivityType[]; onChange: (types: ActivityType[]) => void }) {
+  return (
+    <fieldset class="type-filter">
+      <legend>Show</legend>
+      {ACTIVITY_TYPES.map((type) => (
+        <label key={type}>
+          <input
+            type="checkbox"
+            checked={chosen.includes(type)}
+            onChange={(e) => onChange(e.currentTarget.checked ? [...chosen, type] : chosen.filter((t) => t !== type))}
+          />{' '}
+          {ACTIVITY_LABELS[type]}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+/**
+ * The project's email activity, newest first, paged on the server. While the first page is shown it follows
+ * new activity: a cheap count since the last look runs every few seconds and the page reloads when it grows.
+ * On later pages the count is announced instead, so the rows being read do not move.
+ */
+export function Activity({ query }: { query: URLSearchParams }) {
+  const project = useProject();
+  const types = (query.get('type')?.split(',') ?? []).filter((t): t is ActivityType => t in ACTIVITY_LABELS);
+  const contactId = query.get('contact') ?? undefined;
+  const contactEmail = query.get('email') ?? undefined;
+  const [trail, setTrail] = useState<string[]>([]);
+  const cursor = trail.at(-1);
+  const type = types.length > 0 ? types.join(',') : undefined;
+  // What has been seen is marked by the server's clock (`until` of a count taken just before the first page
+  // is read), so a browser's skewed clock cannot hide or repeat activity.
+  const seen = useRef<string | null>(null);
+  const [fresh, setFresh] = useState(0);
+  const feed = useLoad(async () => {
+    const mark = cursor ? null : await call(api.GET('/activity/recent-count', { params: { query: { type } } }));
+    const page = await call(api.GET('/activity', { params: { query: { limit: 25, cursor, contactId, type } } }));
+    if (mark) {
+      seen.current = mark.until;
+      setFresh(0);
+    }
+    return page;
+  }, [project.id, cursor, contactId, type]);
+  useEffect(() => {
+    const look = async () => {
+      const since = seen.current;
+      if (!since || feed.loading) return;
+      try {
+        const { count } = await call(api.GET('/activity/recent-count', { params: { query: { since, type } } }));
+        if (count === 0 || since !== seen.current) return;
+        if (cursor) setFresh(count);
+        else await feed.reload();
+      } catch {
+        // A failed look is retried at the next tick; the list itself shows the API's errors.
+      }
+    };
+    const timer = setInterval(() => void look(), POLL_MS);
+    return () => clearInterval(timer);
+  }, [cursor, type, feed.loading, feed.reload]);
+
+  const filter = (next: { type?: ActivityType[]; contact?: string; email?: string }) => {
+    setTrail([]);
+    const nextTypes = next.type ?? types;
+    navigate('/activity', {
+      type: nextTypes.length > 0 && nextTypes.length < ACTIVITY_TYPES.length ? nextTypes.join(',') : undefined,
+      contact: 'contact' in next ? next.contact : contactId,
+      email: 'email' in next ? next.email : contactEmail,
+    });
+  };
+  const page = feed.data;
+  return (
+    <>
+      <PageHeader title="Activity" />
+      <Upcoming />
+      <div class="toolbar activity-toolbar">
+        <TypeFilter chosen={types} onChange={(type) => filter({ type })} />
+        {contactId ? (
+          <p class="contact-filter">
+            Activity of <strong>{contactEmail ?? contactId}</strong>{' '}
+            <button type="button" onClick={() => filter({ contact: undefined, email: undefined })}>
+              Show everyone
+            </button>
+          </p>
+        ) : null}
+      </div>
+      {fresh > 0 ? (
+        <div class="notice" role="status">
+          {fresh.toLocaleString()} new since you looked.{' '}
+          <button type="button" onClick={() => setTrail([])}>
+            Show the newest
+          </button>
+        </div>
+      ) : null}
+      <ErrorNote error={feed.error} />
+      {!page ? (
+        <Loading />
+      ) : page.data.length === 0 ? (
+        <Empty>
+          No activity{' '}
+          {types.length > 0 || contactId ? 'matches these filters' : 'yet: it appears here as emails are sent, opened and clicked'}.
+        </Empty>
+      ) : (
+        <>
+          {trail.length === 0 ? (
+            <p class="muted" role="status" aria-live="polite">
+              {page.total.toLocaleString()} {page.total === 1 ? 'activity' : 'activities'}; new ones appear as they happen.
+            </p>
+          ) : null}
+          <Table
+            caption="Email activity, newest first"
+            rowKey={(item) => `${item.type}-${item.id}`}
+            rows={page.data}
+            columns={[
+              { title: 'When', cell: (item) => dateTime(item.occurredAt) },
+              { title: 'What', cell: (item) => <Badge tone={toneOf(item.type)}>{ACTIVITY_LABELS[item.type]}</Badge> },
+              {
+                title: 'Contact',
+                cell: (item) =>
+                  item.contact ? (
+                    <a
+                      class="break-anywhere"
+                      href={href('/activity', { contact: item.contact.id, email: item.contact.email })}
+                      onClick={(e) => {
+                        e.preventDefault();
+                        filter({ contact: item.contact!.id, email: item.contact!.email });
+                      }}
+                    >
+                      {item.contact.email}
+                    </a>
+                  ) : (
+                    '—'
+                  ),
+              },
+              { title: 'Email', cell: (item) => item.email?.subject ?? '—', wide: true },
+              { title: 'Detail', cell: (item) => detailOf(item) ?? '', wide: true },
+            ]}
+          />
+          <CursorPager trail={trail} next={page.hasMore ? page.cursor : null} onMove={setTrail} />
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,215 @@
+import type { AddressInfo } from 'node:net';
+import { startStack, type TestStack } from '../helpers/stack';
+import { checkPage, freshSession, logInAs, openDashboard, type BrowserSession } from '../helpers/browser';
+import { joinedUser } from '../helpers/members';
+import { seedContact, seedEvents, sql } from '../helpers/seed';
+import { campaignTenant, newTenant, senderTenant, type SenderTenant } from '../helpers/tenants';
+import { createCampaign } from '../campaigns/helpers';
+import { recipient } from '../emails/helpers';
+import { openMail, sendAndDeliver, type Delivered } from '../activity/helpers';
+
+let stack: TestStack;
+let browser: BrowserSession;
+beforeAll(async () => {
+  stack = await startStack({ pump: true, terminateWorkflows: true });
+  browser = await openDashboard(stack.server.address() as AddressInfo);
+});
+afterAll(async () => {
+  await browser?.close();
+  await stack?.close();
+});
+
+/** A project that sent two emails (the first to be opened later in the test) and tracked a custom event. */
+interface Story {
+  sender: SenderTenant;
+  ann: Delivered;
+  bob: Delivered;
+}
+
+let s: Story;
+beforeAll(async () => {
+  const sender = await senderTenant(stack);
+  const ann = await sendAndDeliver(stack, sender, recipient('ann'), 'Welcome');
+  const bob = await sendAndDeliver(stack, sender, recipient('bob'), 'Your invoice');
+  await sender.c.track({ email: ann.to, event: 'signed-up' }).expect(200);
+  await sender.c.track({ email: bob.to, event: 'signed-up' }).expect(200);
+  s = { sender, ann, bob };
+}, 120_000);
+
+/** What the test reads of a table row in the page (this file is compiled without the DOM's types). */
+interface RowElement {
+  querySelectorAll(selector: 'td'): ArrayLike<{ textContent: string | null }>;
+}
+
+/** The rows of the page's table with this caption, as the cells' texts. */
+const rowsOf = (session: BrowserSession, caption: string) =>
+  session.page
+    .locator('table', { has: session.page.locator('caption', { hasText: caption }) })
+    .locator('tbody tr')
+    .evaluateAll((rows: RowElement[]) => rows.map((r) => Array.from(r.querySelectorAll('td'), (td) => (td.textContent ?? '').trim())));
+
+describe('the dashboard: activity, analytics, billing and security', () => {
+  it('lists the activity, follows a new open without a reload, and filters by type and contact', async () => {
+    const session = await freshSession(browser);
+    const { page } = session;
+    await logInAs(session, s.sender.user, s.sender.project.id, '/activity');
+    await page.getByRole('heading', { level: 1, name: 'Activity' }).waitFor();
+    await page.getByRole('cell', { name: s.bob.to }).waitFor();
+    expect((await rowsOf(session, 'Email activity')).map((r) => [r[1], r[2], r[3]])).toEqual([
+      ['Sent', s.bob.to, 'Your invoice'],
+      ['Sent', s.ann.to, 'Welcome'],
+    ]);
+    await page.getByText('2 activities').waitFor();
+    await checkPage(page, 'activity-list');
+
+    // Ann opens the email: the feed shows it by itself.
+    await openMail(stack, s.ann);
+    await page.getByRole('cell', { name: 'Opened' }).waitFor({ timeout: 15_000 });
+    expect((await rowsOf(session, 'Email activity')).map((r) => [r[1], r[2]])).toEqual([
+      ['Opened', s.ann.to],
+      ['Sent', s.bob.to],
+      ['Sent', s.ann.to],
+    ]);
+
+    await page.getByText('3 activities').waitFor();
+    await page.getByRole('checkbox', { name: 'Sent' }).check();
+    await page.getByText('2 activities').waitFor();
+    expect((await rowsOf(session, 'Email activity')).map((r) => [r[1], r[2]])).toEqual([
+      ['Sent', s.bob.to],
+      ['Sent', s.ann.to],
+    ]);
+    expect(page.url()).toContain('type=SENT');
+    await checkPage(page, 'activity-filtered');
+
+    await page.getByRole('checkbox', { name: 'Sent' }).uncheck();
+    await page.getByText('3 activities').waitFor();
+    await page.getByRole('link', { name: s.ann.to }).first().click();
+    await page.getByText(`Activity of ${s.ann.to}`).waitFor();
+    await page.getByRole('cell', { name: s.bob.to }).waitFor({ state: 'detached' });
+    await page.getByText('2 activities').waitFor();
+    expect((await rowsOf(session, 'Email activity')).map((r) => [r[1], r[2]])).toEqual([
+      ['Opened', s.ann.to],
+      ['Sent', s.ann.to],
+    ]);
+    await checkPage(page, 'activity-contact');
+    await session.close();
+  });
+
+  it('shows the campaigns scheduled next above an empty feed', async () => {
+    const t = await campaignTenant(stack);
+    const campaign = await createCampaign(t, { name: 'Spring sale' });
+    const at = new Date(Date.now() + 2 * 3600_000).toISOString();
+    await t.c.post(`/campaigns/${campaign.id}/send`).send({ scheduledFor: at }).expect(200);
+    const session = await freshSession(browser);
+    const { page } = session;
+    await logInAs(session, t.user, t.project.id, '/activity');
+    await page.getByRole('region', { name: 'Coming up' }).waitFor();
+    const [row] = await rowsOf(session, 'Scheduled campaigns');
+    expect(row![0]).toBe('Spring sale');
+    expect(row![1]).toBe(await page.evaluate((iso) => new Date(iso).toLocaleString(), at));
+    await page.getByText('No activity yet').waitFor();
+    await checkPage(page, 'activity-upcoming');
+    await session.close();
+  });
+
+  it('draws the emails over time with their counts, for the period chosen', async () => {
+    const session = await freshSession(browser);
+    const { page } = session;
+    await logInAs(session, s.sender.user, s.sender.project.id, '/analytics?period=7d');
+    const legend = page.locator('figure', { hasText: 'Emails per day' }).locator('.legend');
+    await legend.getByText('Sent: 2').waitFor();
+    expect(await legend.textContent()).toMatch(/Sent: 2.*Opened: [01]/);
+    // One point per day of the week (the range widened to whole UTC days), the line rising to the day of the sends.
+    const line = await page.locator('figure', { hasText: 'Emails per day' }).locator('polyline[data-series="sent"]').getAttribute('points');
+    expect(line!.split(' ').length).toBeGreaterThanOrEqual(7);
+    // The two recipients became the project's contacts today.
+    const contacts = page.locator('figure', { hasText: 'Contacts per day' }).locator('.legend');
+    expect(await contacts.textContent()).toMatch(/Contacts: 2.*New: 2/);
+    await page.getByText('signed-up').waitFor();
+    expect(await rowsOf(session, 'Events tracked most often')).toEqual([['signed-up', '2']]);
+    await checkPage(page, 'analytics');
+
+    await page.locator('figure', { hasText: 'Emails per day' }).getByText('Show as a table').click();
+    const days = await rowsOf(session, 'Emails per day');
+    expect(days.length).toBeGreaterThanOrEqual(7);
+    // Columns: day, sent, delivered, opened, clicked; the sends are today, the last row.
+    expect(days.at(-1)![1]).toBe('2');
+    expect(days.slice(0, -1).every((d) => d[1] === '0')).toBe(true);
+    await checkPage(page, 'analytics-table');
+
+    await page.getByLabel('Period').selectOption('24h');
+    await page.locator('figure', { hasText: 'Emails per hour' }).locator('.legend').getByText('Sent: 2').waitFor();
+    expect(page.url()).toContain('period=24h');
+    await checkPage(page, 'analytics-hourly');
+    await session.close();
+  });
+
+  it('lets an owner set the monthly limits, shows them to a MEMBER read-only, and shows the month used', async () => {
+    const { user: owner, project } = await newTenant(stack);
+    const session = await freshSession(browser);
+    const { page } = session;
+    await logInAs(session, owner, project.id, '/billing');
+    await page.getByRole('heading', { level: 1, name: 'Billing' }).waitFor();
+    await page.getByText('Transactional: 0 sent, no cap').waitFor();
+    expect(await page.getByRole('button', { name: 'Choose a plan' }).count()).toBe(0);
+
+    await page.getByLabel('Transactional emails per month').fill('-5');
+    await page.getByRole('button', { name: 'Save limits' }).click();
+    await page.getByRole('alert').waitFor();
+    expect(await page.locator('.field-invalid').count()).toBe(1);
+    await checkPage(page, 'billing-refused');
+
+    await page.getByLabel('Transactional emails per month').fill('1000');
+    await page.getByLabel('Campaigns emails per month').fill('0');
+    await page.getByRole('button', { name: 'Save limits' }).click();
+    await page.getByRole('status').filter({ hasText: 'Limits saved.' }).waitFor();
+    await page.getByText('0 / 1,000 (0%)').waitFor();
+    const limits = await stack.http().get(`/users/@me/projects/${project.id}/billing-limits`).set('Cookie', owner.cookie).expect(200);
+    expect(limits.body.limits).toEqual({ TRANSACTIONAL: 1000, CAMPAIGN: 0, WORKFLOW: null, INBOUND: null });
+    await checkPage(page, 'billing-owner');
+    await session.close();
+
+    const member = await joinedUser(stack, owner, project, 'MEMBER');
+    const other = await freshSession(browser);
+    await logInAs(other, member, project.id, '/billing');
+    await other.page.getByText('Only owners and admins change the limits.').waitFor();
+    expect(await rowsOf(other, 'Monthly limits')).toEqual([
+      ['Transactional', '1,000'],
+      ['Campaigns', '0'],
+      ['Automations', 'Unlimited'],
+      ['Inbound', 'Unlimited'],
+    ]);
+    expect(await other.page.getByRole('button', { name: 'Save limits' }).count()).toBe(0);
+    expect(await other.page.getByRole('spinbutton').count()).toBe(0);
+    await checkPage(other.page, 'billing-member');
+    await other.close();
+  });
+
+  it('shows the bounce and complaint rates against the thresholds, and the suspensions', async () => {
+    const { user, project } = await newTenant(stack);
+    const contact = await seedContact(stack, project.id);
+    await seedEvents(stack, project.id, contact.id, [
+      { name: 'email.sent', count: 200 },
+      { name: 'email.bounce', data: { bounceType: 'Permanent' }, count: 12 },
+      { name: 'email.complaint', count: 1 },
+    ]);
+    await sql(stack, `update projects set disabled = true, disabled_reason = 'Too many bounces' where id = ?`, [project.id]);
+    await sql(stack, `update projects set disabled = false, disabled_reason = null where id = ?`, [project.id]);
+
+    const session = await freshSession(browser);
+    const { page } = session;
+    await logInAs(session, user, project.id, '/security');
+    const bounce = page.getByRole('region', { name: 'Bounce rate' });
+    await bounce.getByText('6.0%').waitFor();
+    expect(await bounce.textContent()).toMatch(/Warning.*12 in 30 days/);
+    const complaint = page.getByRole('region', { name: 'Complaint rate' });
+    expect(await complaint.textContent()).toMatch(/0\.5%.*Critical.*1 in 30 days/);
+    await page.getByText('200 emails sent').waitFor();
+    const suspensions = await rowsOf(session, 'Recent suspensions');
+    expect(suspensions).toHaveLength(1);
+    expect(suspensions[0]![2]).toBe('Too many bounces');
+    expect(suspensions[0]![1]).not.toBe('ongoing');
+    await checkPage(page, 'security');
+    await session.close();
+  });
+});
