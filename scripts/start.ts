@@ -84,6 +84,7 @@ async function main() {
     ...devSecrets(),
     PUBLIC_URL: `http://localhost:${ports.api}`,
     SMTP_URL: `smtp://127.0.0.1:${ports.smtp}`,
+    TEMPORAL_UI_URL: temporal.uiUrl,
     ...developmentEnv(aids, devDns?.address ?? null),
     ...process.env,
     PORT: String(ports.api),
