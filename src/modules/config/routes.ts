@@ -12,7 +12,9 @@ const ConfigResponse = z.object({
   temporalUi: z
     .object({ url: z.string(), namespace: z.string() })
     .nullable()
-    .describe("The Temporal Web UI (TEMPORAL_UI_URL) and namespace: an execution's run is at {url}/namespaces/{namespace}/workflows/{temporalWorkflowId}; null when not set"),
+    .describe(
+      "The Temporal Web UI (TEMPORAL_UI_URL) and namespace: an execution's run is at {url}/namespaces/{namespace}/workflows/{temporalWorkflowId}; null when not set",
+    ),
 });
 
 export function configRoutes(deps: Deps): RouteDef[] {
