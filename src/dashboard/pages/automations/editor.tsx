@@ -26,6 +26,11 @@ export function AutomationEditor({ params }: { params: Record<string, string> })
     navigate('/automations');
   });
 
+  /** After an edit: the graph as stored, and no refusal of an enabling that no longer applies. */
+  const edited = () => {
+    toggle.clear();
+    void workflow.reload();
+  };
   const w = workflow.data;
   if (!w) return workflow.error ? <ErrorNote error={workflow.error} /> : <Loading />;
   const trees = layout(w.steps, w.transitions);
@@ -78,19 +83,13 @@ export function AutomationEditor({ params }: { params: Record<string, string> })
               onCancel={() => setSelection(null)}
               onDone={(stepId) => {
                 setSelection({ kind: 'step', stepId });
-                void workflow.reload();
+                edited();
               }}
             />
           ) : node ? (
-            <EditStepPanel
-              key={node.step.id}
-              workflowId={id}
-              node={node}
-              onCancel={() => setSelection(null)}
-              onDone={() => void workflow.reload()}
-            />
+            <EditStepPanel key={node.step.id} workflowId={id} node={node} onCancel={() => setSelection(null)} onDone={edited} />
           ) : (
-            <AutomationSettings workflow={w} onSaved={() => void workflow.reload()} />
+            <AutomationSettings workflow={w} onSaved={edited} />
           )}
         </div>
       </div>
