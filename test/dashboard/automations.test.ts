@@ -242,8 +242,32 @@ describe('the dashboard: automations', () => {
     expect(delay.config).toEqual({ amount: 3, unit: 'hours' });
     expect(graph.transitions).toMatchObject([{ fromStepId: wait.id, toStepId: delay.id, outcome: 'TIMEOUT', branch: null }]);
 
+    // A step inserted between two: the wait's timeout leads to it, and it to the delay; deleting it splices it out.
+    await addStep(
+      page,
+      'Add a step on the timeout branch of Wait for event',
+      'WEBHOOK',
+      async () => {
+        await page.getByLabel('URL').fill('https://hooks.example.test/remind');
+        await page.getByLabel('Method').selectOption('PUT');
+      },
+      'PUT https://hooks.example.test/remind',
+    );
+    const inserted = await graphOf(t, created.id);
+    const hook = inserted.steps.find((x) => x.type === 'WEBHOOK')!;
+    expect(hook.config).toEqual({ url: 'https://hooks.example.test/remind', method: 'PUT' });
+    expect(inserted.transitions.map((x) => [x.fromStepId, x.toStepId, x.outcome]).sort()).toEqual(
+      [
+        [wait.id, hook.id, 'TIMEOUT'],
+        [hook.id, delay.id, null],
+      ].sort(),
+    );
+    await page.getByRole('button', { name: 'Delete step' }).click();
+    await page.getByRole('button', { name: 'Yes, delete step' }).click();
+    await page.locator('.flow-node', { hasText: 'PUT https://hooks.example.test/remind' }).waitFor({ state: 'detached' });
+    expect((await graphOf(t, created.id)).transitions).toMatchObject([{ fromStepId: wait.id, toStepId: delay.id, outcome: 'TIMEOUT' }]);
+
     // Re-entry, a setting of the automation: the panel shows the settings once no step is chosen.
-    await page.getByRole('button', { name: 'Close', exact: true }).click();
     await page.getByLabel(/Let a contact enter again/).check();
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();

@@ -33,16 +33,16 @@ function Timeline({ simulation, workflow }: { simulation: Simulation; workflow: 
   return (
     <Section title="Simulated timeline">
       <p role="status">
-        Ends <Badge tone={statusTone(simulation.status)}>{simulation.status}</Badge> after{' '}
-        {inWords(simulation.endedAfter ?? simulation.simulatedFor)} of simulated time ({simulation.wallMs} ms to simulate).
+        Ends <Badge tone={statusTone(simulation.status)}>{simulation.status}</Badge>; simulated time:{' '}
+        {inWords(simulation.endedAfter ?? simulation.simulatedFor)} ({simulation.wallMs} ms to simulate).
       </p>
       <ol class="timeline" aria-label="Steps reached">
         {simulation.steps.map((s, i) => (
           <li key={`${s.stepId}${i}`}>
             <span class="timeline-at">{inWords(s.startedAfter)}</span>
             <div>
-              <strong>{s.name ?? stepName(s.stepId) ?? s.type}</strong> <span class="muted">{s.type}</span>{' '}
-              <Badge tone={statusTone(s.status)}>{s.status}</Badge>
+              {(s.name ?? stepName(s.stepId)) ? <strong>{s.name ?? stepName(s.stepId)} </strong> : null}
+              <span class="muted">{s.type}</span> <Badge tone={statusTone(s.status)}>{s.status}</Badge>
               {s.branch ? <span> → branch {s.branch}</span> : null}
               {s.outcome ? <span> → {s.outcome === 'EVENT' ? 'event arrived' : 'timed out'}</span> : null}
               {s.endedAfter && s.endedAfter !== s.startedAfter ? <span class="muted"> (until {inWords(s.endedAfter)})</span> : null}
