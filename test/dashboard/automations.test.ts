@@ -214,6 +214,10 @@ describe('the dashboard: automations', () => {
     const { page } = s;
     await page.getByRole('heading', { level: 1, name: 'Payment reminder' }).waitFor();
 
+    // From the keyboard: the + is a button, and its form takes the focus.
+    await page.getByRole('button', { name: 'Add the first step' }).focus();
+    await page.keyboard.press('Enter');
+    expect(await page.getByLabel('Step type').evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
     await addStep(
       page,
       'Add the first step',

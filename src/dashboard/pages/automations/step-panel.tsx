@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, call } from '../../api/client';
 import { ConfirmButton } from '../../ui/actions';
 import { ErrorNote } from '../../ui/feedback';
@@ -9,6 +9,13 @@ import type { Exit, TreeNode } from './graph';
 import { branchesUsed, deleteStep, insertStep } from './graph-edits';
 import { StepFields } from './step-fields';
 import { STEP_TYPES, configOf, type NewStep, type StepType } from './types';
+
+/** The panel's section, whose first input takes the focus when it opens, so the keyboard goes on from the graph to the form. */
+function usePanelFocus() {
+  const ref = useRef<HTMLElement>(null);
+  useEffect(() => ref.current?.querySelector<HTMLElement>('input, select')?.focus(), []);
+  return ref;
+}
 
 const typeLabel = (type: StepType) => STEP_TYPES.find((t) => t.value === type)?.label ?? type;
 
@@ -33,6 +40,7 @@ export function AddStepPanel({
 }) {
   // EXIT ends the way: it cannot go between two steps.
   const types = at?.transition ? STEP_TYPES.filter((t) => t.value !== 'EXIT') : STEP_TYPES;
+  const panel = usePanelFocus();
   const [type, setType] = useState<StepType>('SEND_EMAIL');
   const [name, setName] = useState('');
   const [draft, setDraft] = useState<Draft>(() => draftOf({}));
@@ -42,7 +50,7 @@ export function AddStepPanel({
     onDone(step.id);
   });
   return (
-    <section class="card step-panel" aria-label="Step settings">
+    <section class="card step-panel" aria-label="Step settings" ref={panel}>
       <h2>{placeOf(at)}</h2>
       <Form onSubmit={() => void add.run()}>
         <Select label="Step type" name="type" value={type} options={types} onValue={setType} error={add.error} />
@@ -75,6 +83,7 @@ export function EditStepPanel({
   onCancel: () => void;
 }) {
   const { step } = node;
+  const panel = usePanelFocus();
   const [name, setName] = useState(step.name ?? '');
   const [draft, setDraft] = useState<Draft>(() => draftOf(configOf(step)));
   const [saved, setSaved] = useState(false);
@@ -95,7 +104,7 @@ export function EditStepPanel({
   });
   const withBranches = branchesUsed(node) >= 2;
   return (
-    <section class="card step-panel" aria-label="Step settings">
+    <section class="card step-panel" aria-label="Step settings" ref={panel}>
       <h2>{typeLabel(step.type)}</h2>
       <Form onSubmit={() => (setSaved(false), void save.run())}>
         <TextInput label="Step name (optional)" name="name" value={name} onValue={setName} error={save.error} />
