@@ -309,6 +309,17 @@ describe('the dashboard: automations', () => {
     await page.getByRole('button', { name: 'Yes, cancel execution' }).click();
     await page.locator('.page-header').getByText('CANCELLED').waitFor({ timeout: 30_000 });
 
+    // Re-entry allows a second execution once the first ended; "cancel all" ends it.
+    await t.c.post(`/workflows/${created.id}/executions`).send({ email: 'cy@example.test' }).expect(201);
+    await page.goto(`${browser.base}#/automations/${created.id}/executions?status=WAITING`);
+    await page.getByText('1 execution', { exact: true }).waitFor({ timeout: 60_000 });
+    await page.getByRole('button', { name: 'Cancel active executions' }).click();
+    await page.getByRole('button', { name: 'Yes, cancel active executions' }).click();
+    await page.getByRole('status').filter({ hasText: '1 execution cancelled.' }).waitFor();
+    await page.getByText('No waiting executions.').waitFor();
+    const statuses = (await t.c.get(`/workflows/${created.id}/executions`).expect(200)).body.data.map((x: { status: string }) => x.status);
+    expect(statuses).toEqual(['CANCELLED', 'CANCELLED']);
+
     await page.goto(`${browser.base}#/automations`);
     await row.getByRole('button', { name: 'Delete' }).click();
     await row.getByRole('button', { name: 'Yes, delete' }).click();

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, call } from '../../api/client';
 import { href, navigate } from '../../router';
+import { ConfirmButton } from '../../ui/actions';
 import { Badge, Empty, ErrorNote, Loading } from '../../ui/feedback';
 import { Field, Form, Select, Submit, TextInput } from '../../ui/form';
 import { Section } from '../../ui/layout';
@@ -54,11 +55,31 @@ export function AutomationExecutions({ params, query }: { params: Record<string,
     3000,
     [id, page, status],
   );
+  const cancelAll = useAction(async () => {
+    const { cancelled } = await call(api.POST('/workflows/{id}/executions/cancel-all', { params: { path: { id } } }));
+    await list.reload();
+    return cancelled;
+  });
+  const [cancelled, setCancelled] = useState<number | null>(null);
   const w = workflow.data;
   if (!w) return workflow.error ? <ErrorNote error={workflow.error} /> : <Loading />;
   return (
     <>
-      <AutomationHeader workflow={w} tab="/executions" />
+      <AutomationHeader workflow={w} tab="/executions">
+        <ConfirmButton
+          label="Cancel active executions"
+          confirm="Cancel every running or waiting execution?"
+          danger
+          disabled={cancelAll.pending}
+          onConfirm={async () => setCancelled((await cancelAll.run()) ?? null)}
+        />
+      </AutomationHeader>
+      <ErrorNote error={cancelAll.error} />
+      {cancelled !== null ? (
+        <p role="status" class="notice">
+          {cancelled} execution{cancelled === 1 ? '' : 's'} cancelled.
+        </p>
+      ) : null}
       <div class="toolbar">
         <Select
           label="Status"
