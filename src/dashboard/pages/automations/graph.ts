@@ -20,7 +20,7 @@ export interface TreeNode {
 }
 
 /** The ways out of a step of its type: both branches of a CONDITION, EVENT (and TIMEOUT with a timeout) of a wait. */
-export function slotsOf(step: Step, transitions: Transition[]): Array<{ slot: Slot; label: string | null }> {
+function slotsOf(step: Step, transitions: Transition[]): Array<{ slot: Slot; label: string | null }> {
   switch (step.type) {
     case 'EXIT':
       return [];

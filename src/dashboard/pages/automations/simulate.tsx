@@ -17,7 +17,7 @@ interface LaterEvent {
 }
 
 /** An ISO 8601 duration of the simulation (`P2DT3H`) in words. */
-export function inWords(iso: string | null): string {
+function inWords(iso: string | null): string {
   if (!iso) return '—';
   const m = /^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$/.exec(iso);
   if (!m) return iso;

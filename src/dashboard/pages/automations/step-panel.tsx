@@ -20,7 +20,7 @@ function usePanelFocus() {
 const typeLabel = (type: StepType) => STEP_TYPES.find((t) => t.value === type)?.label ?? type;
 
 /** Where a new step goes, in words: the panel's title. */
-export function placeOf(at: Exit | null): string {
+function placeOf(at: Exit | null): string {
   if (!at) return 'Add the first step';
   const from = at.from.name ?? typeLabel(at.from.type);
   return at.label ? `Add a step on the ${at.label} branch of “${from}”` : `Add a step after “${from}”`;
