@@ -86,6 +86,7 @@ async function main() {
     PUBLIC_URL: `http://localhost:${ports.api}`,
     SMTP_URL: `smtp://127.0.0.1:${ports.smtp}`,
     UPLOADS_DIR: path.join(dataDir, 'uploads'),
+    TEMPORAL_UI_URL: temporal.uiUrl,
     ...developmentEnv(aids, devDns?.address ?? null),
     ...process.env,
     PORT: String(ports.api),

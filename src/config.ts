@@ -37,6 +37,8 @@ export const configSchema = z.object({
   TEMPORAL_ADDRESS: z.string().default('localhost:7233'),
   TEMPORAL_NAMESPACE: z.string().default('default'),
   TEMPORAL_TASK_QUEUE: z.string().default('postwire'),
+  /** The Temporal Web UI's address, for the dashboard's links to executions' runs (docs/automations.md "For operators"). */
+  TEMPORAL_UI_URL: optional(z.url({ protocol: /^https?$/ })),
   WORKER_MAX_CACHED_WORKFLOWS: int(200, 2),
   WORKER_WORKFLOW_BUNDLE: optional(z.string()),
 

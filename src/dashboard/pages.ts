@@ -16,6 +16,11 @@ import { Activity } from './pages/insights/activity';
 import { Analytics } from './pages/insights/analytics';
 import { Billing } from './pages/insights/billing';
 import { SecurityPage } from './pages/insights/security';
+import { Automations } from './pages/automations/list';
+import { AutomationEditor } from './pages/automations/editor';
+import { AutomationExecutions } from './pages/automations/executions';
+import { AutomationExecution } from './pages/automations/execution';
+import { AutomationSimulation } from './pages/automations/simulate';
 
 export interface PageDef {
   /** `/contacts/:id`-style pattern after `#`. */
@@ -44,6 +49,11 @@ export const projectPages: PageDef[] = [
   { path: '/analytics', component: Analytics, nav: 'Analytics' },
   { path: '/billing', component: Billing, nav: 'Billing' },
   { path: '/security', component: SecurityPage, nav: 'Security' },
+  { path: '/automations', component: Automations, nav: 'Automations' },
+  { path: '/automations/:id', component: AutomationEditor },
+  { path: '/automations/:id/executions', component: AutomationExecutions },
+  { path: '/automations/:id/executions/:executionId', component: AutomationExecution },
+  { path: '/automations/:id/simulate', component: AutomationSimulation },
   { path: '/settings', component: ProjectSettings, nav: 'Settings' },
   { path: '/keys', component: ApiKeys, nav: 'API keys' },
   { path: '/members', component: Members, nav: 'Team' },

@@ -14,7 +14,17 @@ describe('GET /config', () => {
         oauthProviders: [],
         trackingEnabled: true,
         version: pkg.version,
+        temporalUi: null,
       });
+    } finally {
+      await stack.close();
+    }
+  });
+
+  it('gives the Temporal Web UI and namespace with TEMPORAL_UI_URL', async () => {
+    const stack = await startStack({ env: { TEMPORAL_UI_URL: 'http://temporal.example.test:8080/', TEMPORAL_NAMESPACE: 'mail' } });
+    try {
+      expect((await flags(stack)).temporalUi).toEqual({ url: 'http://temporal.example.test:8080', namespace: 'mail' });
     } finally {
       await stack.close();
     }

@@ -1949,6 +1949,11 @@ export interface operations {
                         oauthProviders: string[];
                         trackingEnabled: boolean;
                         version: string;
+                        /** @description The Temporal Web UI (TEMPORAL_UI_URL) and namespace: an execution's run is at {url}/namespaces/{namespace}/workflows/{temporalWorkflowId}; null when not set */
+                        temporalUi: {
+                            url: string;
+                            namespace: string;
+                        } | null;
                     };
                 };
             };

@@ -9,6 +9,12 @@ const ConfigResponse = z.object({
   oauthProviders: z.array(z.string()),
   trackingEnabled: z.boolean(),
   version: z.string(),
+  temporalUi: z
+    .object({ url: z.string(), namespace: z.string() })
+    .nullable()
+    .describe(
+      "The Temporal Web UI (TEMPORAL_UI_URL) and namespace: an execution's run is at {url}/namespaces/{namespace}/workflows/{temporalWorkflowId}; null when not set",
+    ),
 });
 
 export function configRoutes(deps: Deps): RouteDef[] {
@@ -27,6 +33,9 @@ export function configRoutes(deps: Deps): RouteDef[] {
           oauthProviders: [],
           trackingEnabled: true,
           version: VERSION,
+          temporalUi: deps.config.TEMPORAL_UI_URL
+            ? { url: deps.config.TEMPORAL_UI_URL.replace(/\/+$/, ''), namespace: deps.config.TEMPORAL_NAMESPACE }
+            : null,
         } satisfies z.infer<typeof ConfigResponse>;
       },
     }),

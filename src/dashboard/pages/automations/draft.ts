@@ -1,0 +1,144 @@
+import type { StepType } from './types';
+
+/** A step's settings as the side panel's inputs hold them (text), turned into the API's config on saving. */
+export interface Draft {
+  templateId: string;
+  recipient: 'CONTACT' | 'CUSTOM';
+  recipientEmail: string;
+  amount: string;
+  unit: 'minutes' | 'hours' | 'days';
+  eventName: string;
+  timeoutAmount: string;
+  timeoutUnit: 'minutes' | 'hours' | 'days';
+  field: string;
+  operator: string;
+  value: string;
+  url: string;
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  updates: Array<{ key: string; value: string }>;
+  subscribed: '' | 'true' | 'false';
+  reason: string;
+}
+
+const SECONDS = { minutes: 60, hours: 3_600, days: 86_400 } as const;
+type Unit = keyof typeof SECONDS;
+
+const text = (v: unknown) => (v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v));
+const rec = (v: unknown): Record<string, unknown> =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+
+/** A whole number of the largest unit that divides the seconds. */
+function asDuration(seconds: unknown): { amount: string; unit: Unit } {
+  if (typeof seconds !== 'number') return { amount: '', unit: 'days' };
+  for (const unit of ['days', 'hours', 'minutes'] as const)
+    if (seconds % SECONDS[unit] === 0) return { amount: String(seconds / SECONDS[unit]), unit };
+  return { amount: String(seconds / 60), unit: 'minutes' };
+}
+
+/** The single filter a simple CONDITION holds: `{logic, groups: [{filters: [filter]}]}`. */
+export function singleFilter(config: Record<string, unknown>): Record<string, unknown> | null {
+  const groups = config.groups;
+  if (!Array.isArray(groups) || groups.length !== 1) return null;
+  const group = rec(groups[0]);
+  const filters = group.filters;
+  if (group.conditions !== undefined || !Array.isArray(filters) || filters.length !== 1) return null;
+  return rec(filters[0]);
+}
+
+export function draftOf(config: Record<string, unknown>): Draft {
+  const recipient = rec(config.recipient);
+  const timeout = asDuration(config.timeout);
+  const filter = singleFilter(config) ?? {};
+  return {
+    templateId: text(config.templateId),
+    recipient: recipient.type === 'CUSTOM' ? 'CUSTOM' : 'CONTACT',
+    recipientEmail: text(recipient.email),
+    amount: text(config.amount),
+    unit: (config.unit as Unit | undefined) ?? 'days',
+    eventName: text(config.eventName),
+    timeoutAmount: timeout.amount,
+    timeoutUnit: timeout.unit,
+    field: text(filter.field),
+    operator: text(filter.operator) || 'equals',
+    value: text(filter.value),
+    url: text(config.url),
+    method: (config.method as Draft['method'] | undefined) ?? 'POST',
+    updates: Object.entries(rec(config.data)).map(([key, value]) => ({ key, value: text(value) })),
+    subscribed: typeof config.subscribed === 'boolean' ? (String(config.subscribed) as 'true' | 'false') : '',
+    reason: text(config.reason),
+  };
+}
+
+/** A number typed in a box, or the text itself so that the API names what is wrong with it. */
+const num = (s: string): number | string => (s.trim() !== '' && Number.isFinite(Number(s)) ? Number(s) : s);
+
+/** A filter value as typed: numbers and true/false as such, anything else as text. */
+const typed = (s: string): string | number | boolean =>
+  s === 'true' ? true : s === 'false' ? false : s.trim() !== '' && Number.isFinite(Number(s)) ? Number(s) : s;
+
+const NO_VALUE = new Set(['exists', 'notExists', 'triggered', 'notTriggered']);
+
+/**
+ * The config to send for the draft. Settings the panel does not edit (a WEBHOOK's headers and body, a
+ * CONDITION of several filters left as it was) are kept from `original`.
+ */
+export function configFrom(type: StepType, d: Draft, original: Record<string, unknown>): Record<string, unknown> {
+  switch (type) {
+    case 'SEND_EMAIL':
+      return {
+        templateId: d.templateId,
+        ...(d.recipient === 'CUSTOM' ? { recipient: { type: 'CUSTOM', email: d.recipientEmail } } : {}),
+      };
+    case 'DELAY':
+      return { amount: num(d.amount), unit: d.unit };
+    case 'WAIT_FOR_EVENT': {
+      const amount = num(d.timeoutAmount);
+      return {
+        eventName: d.eventName,
+        ...(d.timeoutAmount.trim() === '' ? {} : { timeout: typeof amount === 'number' ? amount * SECONDS[d.timeoutUnit] : amount }),
+      };
+    }
+    case 'CONDITION': {
+      if (Object.keys(original).length > 0 && !singleFilter(original) && d.field === '') return original;
+      const filter = { field: d.field, operator: d.operator, ...(NO_VALUE.has(d.operator) ? {} : { value: typed(d.value) }) };
+      return { logic: 'AND', groups: [{ filters: [filter] }] };
+    }
+    case 'WEBHOOK':
+      return { ...original, url: d.url, method: d.method };
+    case 'UPDATE_CONTACT':
+      return {
+        ...(d.updates.some((u) => u.key !== '')
+          ? { data: Object.fromEntries(d.updates.filter((u) => u.key !== '').map((u) => [u.key, u.value])) }
+          : {}),
+        ...(d.subscribed === '' ? {} : { subscribed: d.subscribed === 'true' }),
+      };
+    case 'EXIT':
+      return d.reason.trim() === '' ? {} : { reason: d.reason };
+  }
+}
+
+/** A step's settings in a few words, for its node in the graph. */
+export function summary(type: StepType, config: Record<string, unknown>, templateName: (id: string) => string | undefined): string {
+  const d = draftOf(config);
+  switch (type) {
+    case 'SEND_EMAIL':
+      return `Template: ${templateName(d.templateId) ?? d.templateId}${d.recipient === 'CUSTOM' ? ` to ${d.recipientEmail}` : ''}`;
+    case 'DELAY':
+      return `${d.amount} ${d.unit}`;
+    case 'WAIT_FOR_EVENT':
+      return `${d.eventName}${d.timeoutAmount ? `, at most ${d.timeoutAmount} ${d.timeoutUnit}` : ''}`;
+    case 'CONDITION': {
+      const f = singleFilter(config);
+      return f ? `${text(f.field)} ${text(f.operator)} ${text(f.value)}`.trim() : 'Several filters';
+    }
+    case 'WEBHOOK':
+      return `${d.method} ${d.url}`;
+    case 'UPDATE_CONTACT':
+      return [
+        ...d.updates.map((u) => `${u.key} = ${u.value}`),
+        ...(d.subscribed ? [d.subscribed === 'true' ? 'subscribe' : 'unsubscribe'] : []),
+      ].join(', ');
+    case 'EXIT':
+      return d.reason;
+  }
+}

@@ -1,0 +1,129 @@
+import { api, call } from '../../api/client';
+import { href } from '../../router';
+import { ConfirmButton } from '../../ui/actions';
+import { Badge, ErrorNote, Loading } from '../../ui/feedback';
+import { PageHeader, Section } from '../../ui/layout';
+import { Table, dateTime } from '../../ui/lists';
+import { useAction, useLoad, usePoll } from '../../ui/use-load';
+import { statusTone, type Execution } from './types';
+import './automations.css';
+
+const active = (e: Execution) => e.status === 'RUNNING' || e.status === 'WAITING';
+
+function took(from: string, to: string | null): string {
+  if (!to) return '—';
+  const ms = new Date(to).getTime() - new Date(from).getTime();
+  if (ms < 1000) return `${ms} ms`;
+  const s = Math.round(ms / 1000);
+  return s < 120
+    ? `${s} s`
+    : s < 7200
+      ? `${Math.round(s / 60)} min`
+      : s < 172_800
+        ? `${Math.round(s / 3600)} h`
+        : `${Math.round(s / 86_400)} days`;
+}
+
+/** One execution: where it stands, its step history, and its run in the Temporal Web UI. */
+export function AutomationExecution({ params }: { params: Record<string, string> }) {
+  const path = { id: params.id!, executionId: params.executionId! };
+  const execution = usePoll(() => call(api.GET('/workflows/{id}/executions/{executionId}', { params: { path } })), 3000, [
+    path.id,
+    path.executionId,
+  ]);
+  const config = useLoad(() => call(api.GET('/config')), []);
+  const cancel = useAction(async () => {
+    await call(api.DELETE('/workflows/{id}/executions/{executionId}', { params: { path } }));
+    await execution.reload();
+  });
+  const e = execution.data;
+  if (!e) return execution.error ? <ErrorNote error={execution.error} /> : <Loading />;
+  const ui = config.data?.temporalUi;
+  return (
+    <>
+      <p class="crumbs">
+        <a href={href('/automations')}>Automations</a> / <a href={href(`/automations/${path.id}/executions`)}>Executions</a>
+      </p>
+      <PageHeader title={`Execution for ${e.contact?.email ?? e.contactId}`}>
+        <Badge tone={statusTone(e.status)}>{e.status}</Badge>
+        {active(e) ? (
+          <ConfirmButton
+            label="Cancel execution"
+            confirm="Cancel this execution?"
+            danger
+            disabled={cancel.pending}
+            onConfirm={() => cancel.run()}
+          />
+        ) : null}
+      </PageHeader>
+      <ErrorNote error={execution.error ?? cancel.error} />
+      <Section title="Summary">
+        <dl class="facts">
+          <dt>Started</dt>
+          <dd>{dateTime(e.startedAt)}</dd>
+          <dt>Ended</dt>
+          <dd>{dateTime(e.completedAt)}</dd>
+          <dt>Entry</dt>
+          <dd>{e.entry}</dd>
+          {e.waitingFor ? (
+            <>
+              <dt>Waiting for</dt>
+              <dd>{e.waitingFor}</dd>
+            </>
+          ) : null}
+          {e.exitReason ? (
+            <>
+              <dt>Exit reason</dt>
+              <dd>{e.exitReason}</dd>
+            </>
+          ) : null}
+          {e.error ? (
+            <>
+              <dt>Error</dt>
+              <dd class="field-error">{e.error}</dd>
+            </>
+          ) : null}
+          <dt>Temporal workflow</dt>
+          <dd>
+            {ui ? (
+              <a
+                href={`${ui.url}/namespaces/${encodeURIComponent(ui.namespace)}/workflows/${encodeURIComponent(e.temporalWorkflowId)}`}
+                target="_blank"
+                rel="noreferrer"
+              >
+                Open the run in the Temporal Web UI
+              </a>
+            ) : null}{' '}
+            <code>{e.temporalWorkflowId}</code>
+          </dd>
+        </dl>
+        <details>
+          <summary>Context</summary>
+          <pre>{JSON.stringify(e.context, null, 2)}</pre>
+        </details>
+      </Section>
+      <Section title="Step history">
+        <Table
+          caption="Step history"
+          rowKey={(h) => `${h.stepId}${h.startedAt}`}
+          rows={e.stepHistory}
+          columns={[
+            { title: 'Step', cell: (h) => (h.name ? `${h.name} (${h.type})` : h.type) },
+            { title: 'Status', cell: (h) => <Badge tone={statusTone(h.status)}>{h.status}</Badge> },
+            { title: 'Started', cell: (h) => dateTime(h.startedAt), wide: true },
+            { title: 'Took', cell: (h) => took(h.startedAt, h.completedAt) },
+            {
+              title: 'Output',
+              cell: (h) => (
+                <>
+                  {h.output ? <pre class="output">{JSON.stringify(h.output, null, 2)}</pre> : null}
+                  {h.error ? <p class="field-error">{h.error}</p> : null}
+                </>
+              ),
+            },
+          ]}
+        />
+      </Section>
+    </>
+  );
+}

@@ -1,0 +1,124 @@
+import type { Exit, TreeNode } from './graph';
+import { configOf, type StepType } from './types';
+import { summary } from './draft';
+
+export type Selection = { kind: 'step'; stepId: string } | { kind: 'add'; at: Exit | null } | null;
+
+interface ViewProps {
+  selection: Selection;
+  onSelect: (selection: Selection) => void;
+  templateName: (id: string) => string | undefined;
+  /** False while the workflow is enabled: the API refuses new steps then. */
+  editable: boolean;
+}
+
+const SHORT: Record<StepType, string> = {
+  SEND_EMAIL: 'Send email',
+  DELAY: 'Delay',
+  WAIT_FOR_EVENT: 'Wait for event',
+  CONDITION: 'Condition',
+  WEBHOOK: 'Webhook',
+  UPDATE_CONTACT: 'Update contact',
+  EXIT: 'Exit',
+};
+
+const sameExit = (a: Exit | null, b: Exit) => a !== null && a.from.id === b.from.id && JSON.stringify(a.slot) === JSON.stringify(b.slot);
+
+function AddButton({ at, props }: { at: Exit; props: ViewProps }) {
+  if (!props.editable) return null;
+  const from = at.from.name ?? SHORT[at.from.type];
+  const selected = props.selection?.kind === 'add' && sameExit(props.selection.at, at);
+  return (
+    <button
+      type="button"
+      class={`flow-add${selected ? ' selected' : ''}`}
+      aria-label={at.label ? `Add a step on the ${at.label} branch of ${from}` : `Add a step after ${from}`}
+      aria-pressed={selected}
+      onClick={() => props.onSelect({ kind: 'add', at })}
+    >
+      +
+    </button>
+  );
+}
+
+function ExitView({ exit, props }: { exit: Exit; props: ViewProps }) {
+  return (
+    <div class="flow-exit">
+      {exit.label ? <span class={`flow-label flow-label-${exit.label}`}>{exit.label}</span> : null}
+      <span class="flow-line" aria-hidden="true" />
+      <AddButton at={exit} props={props} />
+      {exit.child || exit.ref ? <span class="flow-line flow-arrow" aria-hidden="true" /> : null}
+      {exit.child ? <NodeView node={exit.child} props={props} /> : null}
+      {exit.ref ? <p class="flow-ref">then “{exit.ref.name ?? SHORT[exit.ref.type]}”</p> : null}
+      {!exit.child && !exit.ref ? <span class="flow-end">end</span> : null}
+    </div>
+  );
+}
+
+function NodeView({ node, props }: { node: TreeNode; props: ViewProps }) {
+  const { step } = node;
+  const selected = props.selection?.kind === 'step' && props.selection.stepId === step.id;
+  const detail = summary(step.type, configOf(step), props.templateName);
+  return (
+    <div class="flow-step">
+      <button
+        type="button"
+        class={`flow-node flow-node-${step.type.toLowerCase()}${selected ? ' selected' : ''}`}
+        aria-pressed={selected}
+        onClick={() => props.onSelect({ kind: 'step', stepId: step.id })}
+      >
+        <span class="flow-type">{SHORT[step.type]}</span>
+        {step.name ? <strong class="flow-name">{step.name}</strong> : null}
+        {detail ? <span class="flow-detail">{detail}</span> : null}
+      </button>
+      {node.exits.length === 0 ? null : node.exits.length === 1 ? (
+        <ExitView exit={node.exits[0]!} props={props} />
+      ) : (
+        <div class="flow-branches">
+          {node.exits.map((exit) => (
+            <ExitView key={exit.label} exit={exit} props={props} />
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/**
+ * The automation drawn top to bottom: each step a button that opens its settings; CONDITION branches (yes, no)
+ * and WAIT_FOR_EVENT outcomes (event, timeout) side by side; a + on every way out adds a step there.
+ */
+export function GraphView({ trees, trigger, ...props }: ViewProps & { trees: TreeNode[]; trigger: string }) {
+  return (
+    <div class="flow" role="group" aria-label="Steps of the automation">
+      <div class="flow-trigger">{trigger}</div>
+      <span class="flow-line flow-arrow" aria-hidden="true" />
+      {trees.length === 0 ? (
+        props.editable ? (
+          <button
+            type="button"
+            class={`flow-add flow-add-first${props.selection?.kind === 'add' && !props.selection.at ? ' selected' : ''}`}
+            onClick={() => props.onSelect({ kind: 'add', at: null })}
+          >
+            Add the first step
+          </button>
+        ) : (
+          <p class="muted">No steps yet.</p>
+        )
+      ) : (
+        <div class="flow-roots">
+          {trees.length > 1 ? (
+            <p class="flow-warning" role="note">
+              {trees.length} steps have nothing leading to them: an automation starts at one step, so it cannot be enabled like this.
+            </p>
+          ) : null}
+          <div class="flow-branches">
+            {trees.map((tree) => (
+              <NodeView key={tree.step.id} node={tree} props={props} />
+            ))}
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,225 @@
+import { useState } from 'preact/hooks';
+import type { ApiFailure } from '../../api/client';
+import { api, call } from '../../api/client';
+import { Field, Select, TextInput } from '../../ui/form';
+import { useLoad } from '../../ui/use-load';
+import type { Draft } from './draft';
+import type { StepType } from './types';
+
+interface Props {
+  type: StepType;
+  draft: Draft;
+  set: (patch: Partial<Draft>) => void;
+  error: ApiFailure | null;
+}
+
+const UNITS: Array<{ value: Draft['unit']; label: string }> = [
+  { value: 'minutes', label: 'minutes' },
+  { value: 'hours', label: 'hours' },
+  { value: 'days', label: 'days' },
+];
+
+const OPERATORS = [
+  'equals',
+  'notEquals',
+  'contains',
+  'notContains',
+  'greaterThan',
+  'lessThan',
+  'greaterThanOrEqual',
+  'lessThanOrEqual',
+  'exists',
+  'notExists',
+  'triggered',
+  'notTriggered',
+].map((o) => ({ value: o, label: o }));
+
+/** Templates found by the server's search, with the chosen one kept in the list. */
+function TemplatePicker({ draft, set, error }: Omit<Props, 'type'>) {
+  const [search, setSearch] = useState('');
+  const found = useLoad(() => call(api.GET('/templates', { params: { query: { search: search || undefined, pageSize: 50 } } })), [search]);
+  const options = (found.data?.data ?? []).map((t) => ({ value: t.id, label: t.name }));
+  if (draft.templateId && !options.some((o) => o.value === draft.templateId))
+    options.unshift({ value: draft.templateId, label: 'The chosen template' });
+  return (
+    <>
+      <TextInput label="Find a template" type="search" value={search} onValue={setSearch} />
+      <Select
+        label="Template"
+        name="config.templateId"
+        value={draft.templateId}
+        options={[{ value: '', label: found.loading ? 'Loading…' : 'Choose a template' }, ...options]}
+        onValue={(templateId) => set({ templateId })}
+        error={error}
+      />
+      <Select
+        label="Send to"
+        name="config.recipient"
+        value={draft.recipient}
+        options={[
+          { value: 'CONTACT', label: 'The contact' },
+          { value: 'CUSTOM', label: 'Another address' },
+        ]}
+        onValue={(recipient) => set({ recipient })}
+        error={error}
+      />
+      {draft.recipient === 'CUSTOM' ? (
+        <TextInput
+          label="Address"
+          type="email"
+          name="config.recipient.email"
+          value={draft.recipientEmail}
+          onValue={(recipientEmail) => set({ recipientEmail })}
+          error={error}
+        />
+      ) : null}
+    </>
+  );
+}
+
+/** The filter of a CONDITION: one field, operator and value; the fields come from GET /workflows/fields. */
+function ConditionFields({ draft, set, error }: Omit<Props, 'type'>) {
+  const fields = useLoad(() => call(api.GET('/workflows/fields')), []);
+  const path = 'config.groups.0.filters.0';
+  return (
+    <>
+      <Field label="Field" name={`${path}.field`} error={error} hint="e.g. data.plan, email, event.purchase">
+        {(id, describedBy) => (
+          <>
+            <input
+              id={id}
+              list={`${id}-fields`}
+              value={draft.field}
+              aria-describedby={describedBy}
+              onInput={(e) => set({ field: e.currentTarget.value })}
+            />
+            <datalist id={`${id}-fields`}>
+              {(fields.data?.fields ?? []).map((f) => (
+                <option key={f.field} value={f.field} />
+              ))}
+            </datalist>
+          </>
+        )}
+      </Field>
+      <Select
+        label="Operator"
+        name={`${path}.operator`}
+        value={draft.operator}
+        options={OPERATORS}
+        onValue={(operator) => set({ operator })}
+        error={error}
+      />
+      {['exists', 'notExists', 'triggered', 'notTriggered'].includes(draft.operator) ? null : (
+        <TextInput label="Value" name={`${path}.value`} value={draft.value} onValue={(value) => set({ value })} error={error} />
+      )}
+    </>
+  );
+}
+
+function ContactUpdates({ draft, set, error }: Omit<Props, 'type'>) {
+  const rows = draft.updates.length > 0 ? draft.updates : [{ key: '', value: '' }];
+  const change = (i: number, patch: Partial<{ key: string; value: string }>) =>
+    set({ updates: rows.map((r, j) => (j === i ? { ...r, ...patch } : r)) });
+  return (
+    <>
+      <fieldset class="updates">
+        <legend>Fields to set</legend>
+        {rows.map((row, i) => (
+          <div class="form inline" key={i}>
+            <TextInput
+              label={`Field ${i + 1}`}
+              name={`config.data.${row.key}`}
+              value={row.key}
+              onValue={(key) => change(i, { key })}
+              error={error}
+            />
+            <TextInput label={`Value ${i + 1}`} value={row.value} onValue={(value) => change(i, { value })} />
+          </div>
+        ))}
+        <button type="button" onClick={() => set({ updates: [...rows, { key: '', value: '' }] })}>
+          Add a field
+        </button>
+      </fieldset>
+      <Select
+        label="Subscription"
+        name="config.subscribed"
+        value={draft.subscribed}
+        options={[
+          { value: '', label: 'Leave as it is' },
+          { value: 'true', label: 'Subscribe' },
+          { value: 'false', label: 'Unsubscribe' },
+        ]}
+        onValue={(subscribed) => set({ subscribed })}
+        error={error}
+      />
+    </>
+  );
+}
+
+/** The settings of one step type, as inputs named by the API's field names so a refusal shows beside its input. */
+export function StepFields({ type, draft, set, error }: Props) {
+  switch (type) {
+    case 'SEND_EMAIL':
+      return <TemplatePicker draft={draft} set={set} error={error} />;
+    case 'DELAY':
+      return (
+        <div class="form inline">
+          <TextInput
+            label="Wait for"
+            type="number"
+            min={1}
+            name="config.amount"
+            value={draft.amount}
+            onValue={(amount) => set({ amount })}
+            error={error}
+          />
+          <Select label="Unit" name="config.unit" value={draft.unit} options={UNITS} onValue={(unit) => set({ unit })} error={error} />
+        </div>
+      );
+    case 'WAIT_FOR_EVENT':
+      return (
+        <>
+          <TextInput
+            label="Event name"
+            name="config.eventName"
+            value={draft.eventName}
+            onValue={(eventName) => set({ eventName })}
+            error={error}
+          />
+          <div class="form inline">
+            <TextInput
+              label="Timeout"
+              type="number"
+              min={1}
+              name="config.timeout"
+              hint="Empty: wait for as long as it takes"
+              value={draft.timeoutAmount}
+              onValue={(timeoutAmount) => set({ timeoutAmount })}
+              error={error}
+            />
+            <Select label="Timeout unit" value={draft.timeoutUnit} options={UNITS} onValue={(timeoutUnit) => set({ timeoutUnit })} />
+          </div>
+        </>
+      );
+    case 'CONDITION':
+      return <ConditionFields draft={draft} set={set} error={error} />;
+    case 'WEBHOOK':
+      return (
+        <>
+          <TextInput label="URL" type="url" name="config.url" value={draft.url} onValue={(url) => set({ url })} error={error} />
+          <Select
+            label="Method"
+            name="config.method"
+            value={draft.method}
+            options={(['POST', 'GET', 'PUT', 'PATCH', 'DELETE'] as const).map((m) => ({ value: m, label: m }))}
+            onValue={(method) => set({ method })}
+            error={error}
+          />
+        </>
+      );
+    case 'UPDATE_CONTACT':
+      return <ContactUpdates draft={draft} set={set} error={error} />;
+    case 'EXIT':
+      return <TextInput label="Reason" name="config.reason" value={draft.reason} onValue={(reason) => set({ reason })} error={error} />;
+  }
+}

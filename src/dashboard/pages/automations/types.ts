@@ -1,0 +1,30 @@
+import type { Answer, RequestBody } from '../../api/types';
+
+export type Workflow = Answer<'/workflows', 'get'>['data'][number];
+export type WorkflowDetail = Answer<'/workflows/{id}', 'get'>;
+export type Step = WorkflowDetail['steps'][number];
+export type StepType = Step['type'];
+export type Transition = WorkflowDetail['transitions'][number];
+export type Execution = Answer<'/workflows/{id}/executions/{executionId}', 'get'>;
+export type ExecutionStatus = Execution['status'];
+export type Simulation = Answer<'/workflows/{id}/simulate', 'post'>;
+export type NewStep = RequestBody<'/workflows/{id}/steps', 'post'>;
+export type NewTransition = RequestBody<'/workflows/{id}/transitions', 'post'>;
+
+export const STEP_TYPES: Array<{ value: StepType; label: string }> = [
+  { value: 'SEND_EMAIL', label: 'Send an email' },
+  { value: 'DELAY', label: 'Wait for a time' },
+  { value: 'WAIT_FOR_EVENT', label: 'Wait for an event' },
+  { value: 'CONDITION', label: 'Condition (yes / no)' },
+  { value: 'WEBHOOK', label: 'Call a webhook' },
+  { value: 'UPDATE_CONTACT', label: 'Update the contact' },
+  { value: 'EXIT', label: 'Exit' },
+];
+
+export const EXECUTION_STATUSES: ExecutionStatus[] = ['RUNNING', 'WAITING', 'COMPLETED', 'EXITED', 'FAILED', 'CANCELLED'];
+
+/** A step's config as a plain record: each type's form reads the keys it knows. */
+export const configOf = (step: Step): Record<string, unknown> => step.config as unknown as Record<string, unknown>;
+
+export const statusTone = (status: string): 'good' | 'bad' | 'warn' | 'neutral' =>
+  status === 'COMPLETED' || status === 'EXITED' ? 'good' : status === 'FAILED' ? 'bad' : status === 'CANCELLED' ? 'neutral' : 'warn';

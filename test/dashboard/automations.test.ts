@@ -1,0 +1,330 @@
+import type { AddressInfo } from 'node:net';
+import type { Page } from 'playwright-core';
+import { startEngine, type Engine } from '../automation/engine';
+import { addContact } from '../automation/helpers';
+import { checkPage, freshSession, logInAs, openDashboard, type BrowserSession } from '../helpers/browser';
+import { senderTenant, type SenderTenant } from '../helpers/tenants';
+
+const TEMPORAL_UI = 'http://temporal-ui.example.test:8233';
+
+let engine: Engine;
+let browser: BrowserSession;
+beforeAll(async () => {
+  engine = await startEngine({ timeSkipping: false, env: { TEMPORAL_UI_URL: TEMPORAL_UI } });
+  browser = await openDashboard(engine.stack.server.address() as AddressInfo);
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await engine?.close();
+});
+
+interface Graph {
+  enabled: boolean;
+  steps: Array<{ id: string; type: string; name: string | null; config: Record<string, unknown> }>;
+  transitions: Array<{ fromStepId: string; toStepId: string; branch: string | null; outcome: string | null }>;
+}
+
+const graphOf = async (t: SenderTenant, id: string): Promise<Graph> => (await t.c.get(`/workflows/${id}`).expect(200)).body;
+
+/** The id in the page's address: `#/automations/<id>…`. */
+const workflowIdOf = (page: Page) => /#\/automations\/([0-9a-f-]{36})/.exec(page.url())![1]!;
+
+/** Opens the side panel at `place` (a + button's label, or a node), chooses the type and fills its settings, then adds it. */
+async function addStep(page: Page, place: string, type: string, fill: () => Promise<void>, nodeText: string) {
+  await page.getByRole('button', { name: place, exact: true }).click();
+  await page.getByLabel('Step type').selectOption(type);
+  await fill();
+  await page.getByRole('button', { name: 'Add step', exact: true }).click();
+  await page.locator('.flow-node', { hasText: nodeText }).waitFor();
+}
+
+async function templateOf(t: SenderTenant, name: string): Promise<string> {
+  const res = await t.c.post('/templates').send({ name, subject: 'Welcome, {{ contact.email }}', body: '<p>Hello</p>', from: t.from });
+  expect(res.status).toBe(201);
+  return res.body.id;
+}
+
+async function session(t: SenderTenant, route: string): Promise<BrowserSession> {
+  const s = await freshSession(browser);
+  await logInAs(s, t.user, t.project.id, route);
+  return s;
+}
+
+describe('the dashboard: automations', () => {
+  it('builds an automation in the editor, enables it, and follows a tracked event to its finished execution and step history', async () => {
+    const t = await senderTenant(engine.stack);
+    const templateId = await templateOf(t, 'Welcome email');
+    const s = await session(t, '/automations');
+    const { page } = s;
+    await page.getByText('No automations yet').waitFor();
+    await checkPage(page, 'automations-empty');
+
+    await page.getByLabel('Name', { exact: true }).fill('Onboarding');
+    await page.getByLabel('Trigger event').fill('signup');
+    await page.getByRole('button', { name: 'Create automation' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Onboarding' }).waitFor();
+    const id = workflowIdOf(page);
+    expect(await graphOf(t, id)).toMatchObject({ enabled: false, triggerType: 'EVENT', triggerConfig: { eventName: 'signup' }, steps: [] });
+    await checkPage(page, 'automations-editor-empty');
+
+    // Enabling an empty graph: the API's refusal, in its own words.
+    await page.getByRole('button', { name: 'Enable' }).click();
+    const refusal = (await t.c.patch(`/workflows/${id}`).send({ enabled: true }).expect(400)).body.error.message as string;
+    await page.getByRole('alert').filter({ hasText: refusal }).waitFor();
+    expect((await graphOf(t, id)).enabled).toBe(false);
+
+    await addStep(
+      page,
+      'Add the first step',
+      'SEND_EMAIL',
+      () =>
+        page
+          .getByLabel('Template', { exact: true })
+          .selectOption({ label: 'Welcome email' })
+          .then(() => undefined),
+      'Template: Welcome email',
+    );
+    await addStep(
+      page,
+      'Add a step after Send email',
+      'CONDITION',
+      async () => {
+        await page.getByLabel('Field', { exact: true }).fill('data.plan');
+        await page.getByLabel('Operator').selectOption('equals');
+        await page.getByLabel('Value', { exact: true }).fill('pro');
+      },
+      'data.plan equals pro',
+    );
+    await addStep(
+      page,
+      'Add a step on the yes branch of Condition',
+      'EXIT',
+      async () => {
+        await page.getByLabel('Step name (optional)').fill('Pro exit');
+        await page.getByLabel('Reason').fill('Already pro');
+      },
+      'Pro exit',
+    );
+    await addStep(
+      page,
+      'Add a step on the no branch of Condition',
+      'UPDATE_CONTACT',
+      async () => {
+        await page.getByLabel('Field 1').fill('stage');
+        await page.getByLabel('Value 1').fill('nurture');
+      },
+      'stage = nurture',
+    );
+    // The yes and no branches are drawn side by side under the condition.
+    const branches = page.locator('.flow-node-condition + .flow-branches > .flow-exit');
+    expect(await branches.locator('.flow-label').allTextContents()).toEqual(['yes', 'no']);
+    const [yes, no] = [await branches.nth(0).boundingBox(), await branches.nth(1).boundingBox()];
+    expect(yes!.x + yes!.width).toBeLessThanOrEqual(no!.x);
+    expect(Math.abs(yes!.y - no!.y)).toBeLessThan(2);
+
+    // A step's settings in the side panel: saved through PATCH.
+    await page.locator('.flow-node', { hasText: 'Pro exit' }).click();
+    await page.getByLabel('Reason').fill('Already on the pro plan');
+    await page.getByRole('button', { name: 'Save step' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    await checkPage(page, 'automations-editor-graph');
+
+    const graph = await graphOf(t, id);
+    const step = (type: string) => graph.steps.find((x) => x.type === type)!;
+    expect(graph.steps.map((x) => x.type).sort()).toEqual(['CONDITION', 'EXIT', 'SEND_EMAIL', 'UPDATE_CONTACT']);
+    expect(step('SEND_EMAIL').config).toEqual({ templateId });
+    expect(step('CONDITION').config).toEqual({
+      logic: 'AND',
+      groups: [{ filters: [{ field: 'data.plan', operator: 'equals', value: 'pro' }] }],
+    });
+    expect(step('EXIT')).toMatchObject({ name: 'Pro exit', config: { reason: 'Already on the pro plan' } });
+    expect(step('UPDATE_CONTACT').config).toEqual({ data: { stage: 'nurture' } });
+    const links = graph.transitions.map((x) => [x.fromStepId, x.toStepId, x.branch]);
+    expect(links).toHaveLength(3);
+    expect(links).toEqual(
+      expect.arrayContaining([
+        [step('SEND_EMAIL').id, step('CONDITION').id, null],
+        [step('CONDITION').id, step('EXIT').id, 'yes'],
+        [step('CONDITION').id, step('UPDATE_CONTACT').id, 'no'],
+      ]),
+    );
+
+    await page.getByRole('button', { name: 'Enable' }).click();
+    await page.getByRole('button', { name: 'Disable' }).waitFor();
+    expect((await graphOf(t, id)).enabled).toBe(true);
+    expect(await page.getByRole('button', { name: /^Add a step/ }).count()).toBe(0);
+    await checkPage(page, 'automations-editor-enabled');
+
+    await t.c.track({ email: 'ada@example.test', event: 'signup', data: { plan: 'pro' } }).expect(200);
+    await t.c.track({ email: 'bob@example.test', event: 'signup', data: { plan: 'free' } }).expect(200);
+
+    await page.getByRole('link', { name: 'Executions' }).click();
+    const row = (email: string) => page.getByRole('row').filter({ hasText: email });
+    await row('bob@example.test').getByText('COMPLETED').waitFor({ timeout: 60_000 });
+    await row('ada@example.test').getByText('EXITED').waitFor({ timeout: 60_000 });
+    await checkPage(page, 'automations-executions');
+    await page.getByLabel('Status').selectOption('COMPLETED');
+    await page.getByText('1 execution', { exact: true }).waitFor();
+    expect(await row('ada@example.test').count()).toBe(0);
+    await checkPage(page, 'automations-executions-completed');
+
+    await row('bob@example.test').getByRole('link').click();
+    await page.getByRole('heading', { level: 1, name: 'Execution for bob@example.test' }).waitFor();
+    const history = page.locator('section', { hasText: 'Step history' }).getByRole('row');
+    await history.filter({ hasText: 'UPDATE_CONTACT' }).getByText('COMPLETED').waitFor();
+    expect(await history.filter({ hasText: 'SEND_EMAIL' }).getByText('COMPLETED').count()).toBe(1);
+    expect(await history.filter({ hasText: 'CONDITION' }).locator('pre').textContent()).toContain('"branch": "no"');
+    const execution = (await t.c.get(`/workflows/${id}/executions?status=COMPLETED`).expect(200)).body.data[0];
+    expect(execution.stepHistory.map((h: { type: string }) => h.type)).toEqual(['SEND_EMAIL', 'CONDITION', 'UPDATE_CONTACT']);
+    expect(await page.getByRole('link', { name: 'Open the run in the Temporal Web UI' }).getAttribute('href')).toBe(
+      `${TEMPORAL_UI}/namespaces/default/workflows/${encodeURIComponent(execution.temporalWorkflowId)}`,
+    );
+    await checkPage(page, 'automations-execution');
+
+    // The simulation of the same graph: a pro contact takes the yes branch, a free one the no branch.
+    await page.goto(`${browser.base}#/automations/${id}/simulate`);
+    await page.getByLabel("Contact's fields (JSON)").fill('{"plan": "pro"}');
+    await page.getByRole('button', { name: 'Run simulation' }).click();
+    const timeline = page.getByRole('list', { name: 'Steps reached' });
+    await timeline.waitFor();
+    expect(await timeline.getByRole('listitem').count()).toBe(3);
+    expect(await timeline.getByRole('listitem').nth(0).textContent()).toContain('Email to ada@example.com');
+    expect(await timeline.getByRole('listitem').nth(1).textContent()).toContain('branch yes');
+    expect(await timeline.getByRole('listitem').nth(2).textContent()).toContain('Pro exit');
+    expect(await page.getByRole('status').filter({ hasText: 'Ends' }).textContent()).toContain('EXITED');
+    await checkPage(page, 'automations-simulation');
+
+    await page.getByLabel("Contact's fields (JSON)").fill('{"plan": "free"}');
+    await page.getByRole('button', { name: 'Run simulation' }).click();
+    await page.getByRole('status').filter({ hasText: 'COMPLETED' }).waitFor();
+    expect(await timeline.getByRole('listitem').nth(1).textContent()).toContain('branch no');
+    expect(await timeline.getByRole('listitem').nth(2).textContent()).toContain('UPDATE_CONTACT');
+
+    await page.getByLabel("Contact's fields (JSON)").fill('{"plan": ');
+    await page.getByRole('button', { name: 'Run simulation' }).click();
+    await page.getByRole('alert').filter({ hasText: 'contact.data must be a JSON object' }).waitFor();
+    await s.close();
+  }, 240_000);
+
+  it('draws a wait with its event and timeout branches, starts an execution by hand, and deletes only once none is active', async () => {
+    const t = await senderTenant(engine.stack);
+    await addContact(t, 'cy@example.test');
+    const created = (await t.c.post('/workflows').send({ name: 'Payment reminder', eventName: 'checkout' }).expect(201)).body;
+    const s = await session(t, `/automations/${created.id}`);
+    const { page } = s;
+    await page.getByRole('heading', { level: 1, name: 'Payment reminder' }).waitFor();
+
+    // From the keyboard: the + is a button, and its form takes the focus.
+    await page.getByRole('button', { name: 'Add the first step' }).focus();
+    await page.keyboard.press('Enter');
+    expect(await page.getByLabel('Step type').evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
+    await addStep(
+      page,
+      'Add the first step',
+      'WAIT_FOR_EVENT',
+      async () => {
+        await page.getByLabel('Event name').fill('paid');
+        await page.getByLabel('Timeout', { exact: true }).fill('2');
+        await page.getByLabel('Timeout unit').selectOption('days');
+      },
+      'paid, at most 2 days',
+    );
+    expect(await page.locator('.flow-node-wait_for_event + .flow-branches .flow-label').allTextContents()).toEqual(['event', 'timeout']);
+    await addStep(
+      page,
+      'Add a step on the timeout branch of Wait for event',
+      'DELAY',
+      async () => {
+        await page.getByLabel('Wait for', { exact: true }).fill('3');
+        await page.getByLabel('Unit', { exact: true }).selectOption('hours');
+      },
+      '3 hours',
+    );
+    await checkPage(page, 'automations-editor-wait');
+    const graph = await graphOf(t, created.id);
+    const wait = graph.steps.find((x) => x.type === 'WAIT_FOR_EVENT')!;
+    const delay = graph.steps.find((x) => x.type === 'DELAY')!;
+    expect(wait.config).toEqual({ eventName: 'paid', timeout: 2 * 86_400 });
+    expect(delay.config).toEqual({ amount: 3, unit: 'hours' });
+    expect(graph.transitions).toMatchObject([{ fromStepId: wait.id, toStepId: delay.id, outcome: 'TIMEOUT', branch: null }]);
+
+    // A step inserted between two: the wait's timeout leads to it, and it to the delay; deleting it splices it out.
+    await addStep(
+      page,
+      'Add a step on the timeout branch of Wait for event',
+      'WEBHOOK',
+      async () => {
+        await page.getByLabel('URL').fill('https://hooks.example.test/remind');
+        await page.getByLabel('Method').selectOption('PUT');
+      },
+      'PUT https://hooks.example.test/remind',
+    );
+    const inserted = await graphOf(t, created.id);
+    const hook = inserted.steps.find((x) => x.type === 'WEBHOOK')!;
+    expect(hook.config).toEqual({ url: 'https://hooks.example.test/remind', method: 'PUT' });
+    const links = inserted.transitions.map((x) => [x.fromStepId, x.toStepId, x.outcome]);
+    expect(links).toHaveLength(2);
+    expect(links).toEqual(
+      expect.arrayContaining([
+        [wait.id, hook.id, 'TIMEOUT'],
+        [hook.id, delay.id, null],
+      ]),
+    );
+    await page.getByRole('button', { name: 'Delete step' }).click();
+    await page.getByRole('button', { name: 'Yes, delete step' }).click();
+    await page.locator('.flow-node', { hasText: 'PUT https://hooks.example.test/remind' }).waitFor({ state: 'detached' });
+    expect((await graphOf(t, created.id)).transitions).toMatchObject([{ fromStepId: wait.id, toStepId: delay.id, outcome: 'TIMEOUT' }]);
+
+    // Re-entry, a setting of the automation: the panel shows the settings once no step is chosen.
+    await page.getByLabel(/Let a contact enter again/).check();
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    expect((await t.c.get(`/workflows/${created.id}`).expect(200)).body.allowReentry).toBe(true);
+
+    await page.getByRole('button', { name: 'Enable' }).click();
+    await page.getByRole('button', { name: 'Disable' }).waitFor();
+    await page.getByRole('link', { name: 'Executions' }).click();
+    await page.getByText('No executions yet.').waitFor();
+    await page.getByLabel("Contact's email").fill('cy@example.test');
+    await page.getByLabel('Context (JSON, optional)').fill('{"cart": 42}');
+    await page.getByRole('button', { name: 'Start execution' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Execution for cy@example.test' }).waitFor();
+    await page.locator('.facts').getByText('paid', { exact: true }).waitFor({ timeout: 60_000 });
+    await checkPage(page, 'automations-execution-waiting');
+    const [execution] = (await t.c.get(`/workflows/${created.id}/executions`).expect(200)).body.data;
+    expect(execution).toMatchObject({ status: 'WAITING', context: { cart: 42 } });
+
+    // Deleting while it waits: the API's 409, shown; the automation stays.
+    await page.goto(`${browser.base}#/automations`);
+    const row = page.getByRole('row').filter({ hasText: 'Payment reminder' });
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await row.getByRole('button', { name: 'Yes, delete' }).click();
+    const conflict = (await t.c.delete(`/workflows/${created.id}`).expect(409)).body.error.message as string;
+    await page.getByRole('alert').filter({ hasText: conflict }).waitFor();
+    await checkPage(page, 'automations-delete-refused');
+    await t.c.get(`/workflows/${created.id}`).expect(200);
+
+    await page.goto(`${browser.base}#/automations/${created.id}/executions/${execution.id}`);
+    await page.getByRole('button', { name: 'Cancel execution' }).click();
+    await page.getByRole('button', { name: 'Yes, cancel execution' }).click();
+    await page.locator('.page-header').getByText('CANCELLED').waitFor({ timeout: 30_000 });
+
+    // Re-entry allows a second execution once the first ended; "cancel all" ends it.
+    await t.c.post(`/workflows/${created.id}/executions`).send({ email: 'cy@example.test' }).expect(201);
+    await page.goto(`${browser.base}#/automations/${created.id}/executions?status=WAITING`);
+    await page.getByText('1 execution', { exact: true }).waitFor({ timeout: 60_000 });
+    await page.getByRole('button', { name: 'Cancel active executions' }).click();
+    await page.getByRole('button', { name: 'Yes, cancel active executions' }).click();
+    await page.getByRole('status').filter({ hasText: '1 execution cancelled.' }).waitFor();
+    await page.getByText('No waiting executions.').waitFor();
+    const statuses = (await t.c.get(`/workflows/${created.id}/executions`).expect(200)).body.data.map((x: { status: string }) => x.status);
+    expect(statuses).toEqual(['CANCELLED', 'CANCELLED']);
+
+    await page.goto(`${browser.base}#/automations`);
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await row.getByRole('button', { name: 'Yes, delete' }).click();
+    await page.getByText('No automations yet').waitFor();
+    await t.c.get(`/workflows/${created.id}`).expect(404);
+    await s.close();
+  }, 240_000);
+});
