@@ -15,14 +15,16 @@ import {
 
 const HTML = 'text/html; charset=utf-8';
 
-/** The pages hold a token that acts for the contact: no caching, no framing, no referrer, no scripts. */
+/**
+ * The pages hold a token that acts for the contact: no caching, no framing, no referrer. Their script-free
+ * policy is the one every HTML page gets (src/http/security-headers.ts).
+ */
 function send(ctx: AppContext, status: number, body: string): void {
   ctx.status = status;
   ctx.type = HTML;
   ctx.set('Cache-Control', 'no-store');
   ctx.set('Referrer-Policy', 'no-referrer');
   ctx.set('X-Frame-Options', 'DENY');
-  ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'");
   ctx.body = body;
 }
 
