@@ -1,4 +1,5 @@
 import type { StepType } from './types';
+import { valueShape, type Operator } from '../../filters/model';
 
 /** A step's settings as the side panel's inputs hold them (text), turned into the API's config on saving. */
 export interface Draft {
@@ -76,8 +77,6 @@ const num = (s: string): number | string => (s.trim() !== '' && Number.isFinite(
 const typed = (s: string): string | number | boolean =>
   s === 'true' ? true : s === 'false' ? false : s.trim() !== '' && Number.isFinite(Number(s)) ? Number(s) : s;
 
-const NO_VALUE = new Set(['exists', 'notExists', 'triggered', 'notTriggered']);
-
 /**
  * The config to send for the draft. Settings the panel does not edit (a WEBHOOK's headers and body, a
  * CONDITION of several filters left as it was) are kept from `original`.
@@ -100,7 +99,11 @@ export function configFrom(type: StepType, d: Draft, original: Record<string, un
     }
     case 'CONDITION': {
       if (Object.keys(original).length > 0 && !singleFilter(original) && d.field === '') return original;
-      const filter = { field: d.field, operator: d.operator, ...(NO_VALUE.has(d.operator) ? {} : { value: typed(d.value) }) };
+      const filter = {
+        field: d.field,
+        operator: d.operator,
+        ...(valueShape(d.operator as Operator) === 'none' ? {} : { value: typed(d.value) }),
+      };
       return { logic: 'AND', groups: [{ filters: [filter] }] };
     }
     case 'WEBHOOK':

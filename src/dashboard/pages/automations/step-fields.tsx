@@ -5,6 +5,7 @@ import { Field, Select, TextInput } from '../../ui/form';
 import { useLoad } from '../../ui/use-load';
 import type { Draft } from './draft';
 import type { StepType } from './types';
+import { OPERATOR_LABELS, valueShape, type Operator } from '../../filters/model';
 
 interface Props {
   type: StepType;
@@ -19,20 +20,10 @@ const UNITS: Array<{ value: Draft['unit']; label: string }> = [
   { value: 'days', label: 'days' },
 ];
 
-const OPERATORS = [
-  'equals',
-  'notEquals',
-  'contains',
-  'notContains',
-  'greaterThan',
-  'lessThan',
-  'greaterThanOrEqual',
-  'lessThanOrEqual',
-  'exists',
-  'notExists',
-  'triggered',
-  'notTriggered',
-].map((o) => ({ value: o, label: o }));
+/** The condition step edits one filter whose value, if any, is typed in: no durations, no segments. */
+const OPERATORS = (Object.keys(OPERATOR_LABELS) as Operator[])
+  .filter((op) => valueShape(op) !== 'duration' && !op.endsWith('Segment'))
+  .map((op) => ({ value: op, label: `${OPERATOR_LABELS[op]} (${op})` }));
 
 /** Templates found by the server's search, with the chosen one kept in the list. */
 function TemplatePicker({ draft, set, error }: Omit<Props, 'type'>) {
@@ -109,7 +100,7 @@ function ConditionFields({ draft, set, error }: Omit<Props, 'type'>) {
         onValue={(operator) => set({ operator })}
         error={error}
       />
-      {['exists', 'notExists', 'triggered', 'notTriggered'].includes(draft.operator) ? null : (
+      {valueShape(draft.operator as Operator) === 'none' ? null : (
         <TextInput label="Value" name={`${path}.value`} value={draft.value} onValue={(value) => set({ value })} error={error} />
       )}
     </>

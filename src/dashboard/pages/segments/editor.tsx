@@ -7,7 +7,7 @@ import { Form, Select, Submit, TextInput } from '../../ui/form';
 import { PageHeader, Section } from '../../ui/layout';
 import { useAction, useLoad } from '../../ui/use-load';
 import { TreeEditor, type FilterCatalog } from './filter-builder';
-import { fromTree, newTree, toTree, type TreeDraft } from './filter-model';
+import { fromTree, newTree, toTree, type TreeDraft } from '../../filters/model';
 import { LiveCount } from './live-count';
 import { SegmentMembers } from './members';
 import { StaticMembers } from './static-members';

@@ -16,7 +16,7 @@ import {
   type Logic,
   type TreeDraft,
   type Unit,
-} from './filter-model';
+} from '../../filters/model';
 
 /** What the project offers to filter on: its custom fields with their types, event names and other segments. */
 export interface FilterCatalog {

@@ -2,7 +2,7 @@ import { api, call } from '../../api/client';
 import { ErrorNote } from '../../ui/feedback';
 import { useDebounced } from '../../ui/use-debounced';
 import { useLoad } from '../../ui/use-load';
-import type { Tree } from './filter-model';
+import type { Tree } from '../../filters/model';
 
 /**
  * How many contacts the condition being edited matches now (POST /segments/count, which checks it as a save

@@ -1,4 +1,4 @@
-import type { RequestBody } from '../../api/types';
+import type { RequestBody } from '../api/types';
 
 /**
  * The filter builder's picture of a filter tree (docs/filters.md): which operators each kind of field takes
