@@ -1,0 +1,11 @@
+import { useEffect, useState } from 'preact/hooks';
+
+/** `value`, once it has stayed the same for `ms`: a search box asks the server once per pause in typing. */
+export function useDebounced<T>(value: T, ms = 300): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
+}
