@@ -29,6 +29,8 @@ function rowOf(key: string, value: unknown): Row {
   return { id, key, kind: 'json', text: JSON.stringify(value) };
 }
 
+const rowsOf = (data: Record<string, unknown>) => Object.entries(data).map(([k, v]) => rowOf(k, v));
+
 /** The value a row stands for, or the reason it cannot be sent (a conversion, not a rule of the API). */
 function valueOf(row: Row): { value: unknown } | { problem: string } {
   if (row.kind === 'text') return { value: row.text };
@@ -49,8 +51,15 @@ function valueOf(row: Row): { value: unknown } | { problem: string } {
  * with their values, removed (or renamed) keys as null. The API judges it; a refused key shows its message
  * beside the row.
  */
-export function DataEditor({ data, onSave }: { data: Record<string, unknown>; onSave: (patch: Record<string, unknown>) => Promise<void> }) {
-  const [rows, setRows] = useState<Row[]>(() => Object.entries(data).map(([k, v]) => rowOf(k, v)));
+export function DataEditor({
+  data,
+  onSave,
+}: {
+  data: Record<string, unknown>;
+  /** Sends the patch; answers the data as the API then holds it. */
+  onSave: (patch: Record<string, unknown>) => Promise<Record<string, unknown>>;
+}) {
+  const [rows, setRows] = useState<Row[]>(() => rowsOf(data));
   const [saved, setSaved] = useState(false);
   const save = useAction(async () => {
     setSaved(false);
@@ -64,7 +73,7 @@ export function DataEditor({ data, onSave }: { data: Record<string, unknown>; on
       else patch[row.key] = v.value;
     }
     if (problems.length > 0) throw new ApiFailure(0, 'INPUT', 'Some values cannot be read', undefined, problems);
-    await onSave(patch);
+    setRows(rowsOf(await onSave(patch)));
     setSaved(true);
   });
   const edit = (id: number, change: Partial<Row>) => {

@@ -21,8 +21,9 @@ export function ContactDetail({ params }: { params: Record<string, string> }) {
   const contact = useLoad(() => call(api.GET('/contacts/{id}', { params: { path } })), [id]);
   const [email, setEmail] = useState<string | null>(null);
   const update = async (body: Patch) => {
-    await call(api.PATCH('/contacts/{id}', { params: { path }, body }));
+    const updated = await call(api.PATCH('/contacts/{id}', { params: { path }, body }));
     await contact.reload();
+    return updated;
   };
   const changeEmail = useAction(async () => {
     await update({ email: email ?? undefined });
@@ -90,10 +91,11 @@ export function ContactDetail({ params }: { params: Record<string, string> }) {
             <ErrorNote error={changeEmail.error} />
           </Section>
           <Section title="Custom data">
-            <DataEditor key={c.updatedAt} data={c.data} onSave={(data) => update({ data: data as Patch['data'] })} />
+            <DataEditor data={c.data} onSave={async (data) => (await update({ data: data as Patch['data'] })).data} />
           </Section>
           <Section title="Events">
-            <Timeline contactId={id} version={c.updatedAt} />
+            {/* A change of the contact (a subscription flip) can add an event: the timeline starts again at its newest. */}
+            <Timeline key={c.updatedAt} contactId={id} />
           </Section>
         </>
       )}

@@ -80,7 +80,13 @@ export function CustomFields() {
               title: 'Field',
               cell: (f) => (
                 <>
-                  <code>{f.field}</code> {f.isCustom ? null : <Badge>standard</Badge>}
+                  <code>{f.field}</code>
+                  {f.isCustom ? null : (
+                    <>
+                      {' '}
+                      <Badge>standard</Badge>
+                    </>
+                  )}
                 </>
               ),
             },

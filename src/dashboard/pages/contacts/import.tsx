@@ -43,7 +43,7 @@ export function ImportContacts() {
         <a href={href('/contacts')}>← Contacts</a>
       </p>
       <PageHeader title="Import contacts" />
-      <Section title="CSV file">
+      <Section title="Upload">
         <p>
           Comma-separated, UTF-8, at most 5 MB, with a header row. An <code>email</code> column is required and an optional{' '}
           <code>subscribed</code> column takes true/false/yes/no/1/0; every other column becomes a custom field.

@@ -7,12 +7,12 @@ import { useLoad } from '../../ui/use-load';
 const PAGE = 20;
 
 /** The contact's events, newest first, a page at a time (`GET /events/contact/{contactId}`). */
-export function Timeline({ contactId, version }: { contactId: string; version: string }) {
+export function Timeline({ contactId }: { contactId: string }) {
   const [trail, setTrail] = useState<string[]>([]);
   const cursor = trail[trail.length - 1];
   const events = useLoad(
     () => call(api.GET('/events/contact/{contactId}', { params: { path: { contactId }, query: { limit: PAGE, cursor } } })),
-    [contactId, cursor, version],
+    [contactId, cursor],
   );
   if (events.error) return <ErrorNote error={events.error} />;
   if (!events.data) return <Loading what="Loading events" />;
