@@ -109,6 +109,20 @@ describe('the dashboard: contacts, import, bulk actions and custom fields', () =
       .expect(200);
     expect(found.body.found).toEqual([expect.objectContaining({ email: 'new.one@list.test', subscribed: true })]);
     expect(page.url()).toContain(`#/contacts/${found.body.found[0].id}`);
+
+    // An email that already is a contact opens it as it is: adding never changes a subscription.
+    await page.getByRole('link', { name: '← Contacts' }).click();
+    await page.getByLabel('Email', { exact: true }).fill('p00@list.test');
+    await page.getByRole('button', { name: 'Add contact' }).click();
+    await page.getByRole('heading', { level: 1, name: 'p00@list.test' }).waitFor();
+    await page.getByRole('button', { name: 'Subscribe', exact: true }).waitFor();
+    const p00 = (
+      await t.c
+        .post('/contacts/lookup')
+        .send({ emails: ['p00@list.test'] })
+        .expect(200)
+    ).body.found[0];
+    expect(p00.subscribed).toBe(false);
     await close();
   });
 

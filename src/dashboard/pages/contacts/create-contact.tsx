@@ -10,15 +10,12 @@ import { useAction } from '../../ui/use-load';
  * `POST /contacts` creates and opens the new contact. An email that already is a contact opens that contact
  * untouched: `POST /contacts` would upsert it, and adding should not silently change someone's subscription.
  */
-export function CreateContact({ onCreated }: { onCreated: () => void }) {
+export function CreateContact() {
   const [email, setEmail] = useState('');
   const [subscribed, setSubscribed] = useState<'true' | 'false'>('true');
   const create = useAction(async () => {
-    const known = email.includes('@') ? await call(api.POST('/contacts/lookup', { body: { emails: [email] } })) : null;
-    const existing = known?.found[0];
+    const existing = (await call(api.POST('/contacts/lookup', { body: { emails: [email] } }))).found[0];
     const contact = existing ?? (await call(api.POST('/contacts', { body: { email, subscribed: subscribed === 'true' } })));
-    setEmail('');
-    onCreated();
     navigate(`/contacts/${contact.id}`);
   });
   return (

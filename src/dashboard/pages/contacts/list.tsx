@@ -61,7 +61,7 @@ export function Contacts() {
           Import CSV
         </a>
       </PageHeader>
-      <CreateContact onCreated={() => void page.reload()} />
+      <CreateContact />
       <div class="toolbar contacts-toolbar" role="search">
         <TextInput label="Search by email" type="search" value={search} onValue={restart(setSearch)} />
         <Select label="Subscription" value={subscribed} options={FILTERS} onValue={restart(setSubscribed)} />
