@@ -21,7 +21,7 @@ async function openAs(route: string): Promise<{ t: Tenant; page: Page; close: ()
   const t = await tenant(stack);
   const session = await freshSession(browser);
   await logInAs(session, t.user, t.project.id, route);
-  return { t, page: session.page, close: session.close };
+  return { t, page: session.page, close: () => session.close() };
 }
 
 async function addContact(c: Client, email: string, body: Record<string, unknown> = {}): Promise<string> {
@@ -90,7 +90,14 @@ describe('the dashboard: contacts, import, bulk actions and custom fields', () =
     await status(page, '10 contacts').waitFor();
     await rowsBecome(page, made.slice(0, 10).reverse());
     expect(await page.locator('tbody').getByText('unsubscribed').count()).toBe(10);
+    // Back from a contact, the list is searched and filtered as it was.
     await page.getByLabel('Search by email').fill('p0');
+    await status(page, '10 contacts matching “p0”').waitFor();
+    await page.getByRole('link', { name: 'p03@list.test' }).click();
+    await page.getByRole('heading', { level: 1, name: 'p03@list.test' }).waitFor();
+    await page.goBack();
+    await status(page, '10 contacts matching “p0”').waitFor();
+    expect(await page.getByLabel('Subscription').inputValue()).toBe('false');
     await page.getByLabel('Subscription').selectOption('true');
     await status(page, '0 contacts matching “p0”').waitFor();
     await page.getByText('No contact matches.').waitFor();

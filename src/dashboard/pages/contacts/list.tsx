@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api, call } from '../../api/client';
 import type { Answer } from '../../api/types';
 import { href } from '../../router';
@@ -22,17 +22,23 @@ const FILTERS: Array<{ value: Subscription; label: string }> = [
   { value: 'false', label: 'Unsubscribed' },
 ];
 const SIZES = ['20', '50', '100'].map((n) => ({ value: n, label: n }));
+const oneOf = <T extends string>(options: Array<{ value: T }>, value: string | null, fallback: T): T =>
+  options.find((o) => o.value === value)?.value ?? fallback;
 
 /** The project's contacts: searched, filtered and paged by the API; the total is on the first page. */
-export function Contacts() {
+export function Contacts({ query: initial }: { query: URLSearchParams }) {
   const project = useProject();
-  const [search, setSearch] = useState('');
-  const [subscribed, setSubscribed] = useState<Subscription>('');
-  const [limit, setLimit] = useState('20');
+  const [search, setSearch] = useState(initial.get('search') ?? '');
+  const [subscribed, setSubscribed] = useState<Subscription>(oneOf(FILTERS, initial.get('subscribed'), ''));
+  const [limit, setLimit] = useState(oneOf(SIZES, initial.get('limit'), '20'));
   const [trail, setTrail] = useState<string[]>([]);
   const [total, setTotal] = useState<number | null>(null);
   const [selected, setSelected] = useState<string[]>([]);
   const term = useDebounced(search.trim());
+  // The search and filter live in the address too, so coming back from a contact finds the list as it was.
+  useEffect(() => {
+    history.replaceState(null, '', href('/contacts', { search: term, subscribed, limit: limit === '20' ? undefined : limit }));
+  }, [term, subscribed, limit]);
   const cursor = trail[trail.length - 1];
   const page = useLoad(async () => {
     const query = { search: term || undefined, subscribed: subscribed || undefined, limit: Number(limit), cursor };
