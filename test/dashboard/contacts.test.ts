@@ -226,6 +226,7 @@ describe('the dashboard: contacts, import, bulk actions and custom fields', () =
 
     await page.getByRole('link', { name: 'See the contacts' }).click();
     await status(page, '3 contacts').waitFor();
+    await page.locator('tbody tr').nth(2).waitFor();
     expect((await emailsShown(page)).sort()).toEqual(['ann@import.test', 'bob@import.test', 'cat@import.test']);
     const listed = (await t.c.get('/contacts?subscribed=false').expect(200)).body.data;
     expect(listed.map((c: { email: string }) => c.email)).toEqual(['bob@import.test']);
@@ -244,7 +245,8 @@ describe('the dashboard: contacts, import, bulk actions and custom fields', () =
     await page.getByText('Bulk unsubscribe: done').waitFor({ timeout: 30_000 });
     await page.getByText('3 unsubscribed, 0 unchanged, 0 not found').waitFor();
     await page.getByText('0 selected').waitFor();
-    expect(await page.locator('tbody').getByText('unsubscribed').count()).toBe(3);
+    await page.locator('tbody').getByText('unsubscribed').nth(2).waitFor();
+    expect(await page.locator('tbody').getByText('subscribed', { exact: true }).count()).toBe(0);
     expect((await t.c.get('/contacts?subscribed=true').expect(200)).body.total).toBe(0);
     await checkPage(page, 'contacts-bulk-done');
 
@@ -254,7 +256,7 @@ describe('the dashboard: contacts, import, bulk actions and custom fields', () =
     await page.getByText('Bulk delete: done').waitFor({ timeout: 30_000 });
     await page.getByText('1 deleted').waitFor();
     await status(page, '2 contacts').waitFor();
-    expect((await emailsShown(page)).sort()).toEqual(['a@bulk.test', 'c@bulk.test']);
+    await rowsBecome(page, ['c@bulk.test', 'a@bulk.test']);
     expect((await t.c.get('/contacts').expect(200)).body.total).toBe(2);
     await close();
   });

@@ -76,10 +76,12 @@ export function DataEditor({
     setRows(rowsOf(await onSave(patch)));
     setSaved(true);
   });
-  const edit = (id: number, change: Partial<Row>) => {
+  /** Any edit takes back "Saved.": it spoke of the rows as they were. */
+  const change = (next: Row[]) => {
     setSaved(false);
-    setRows(rows.map((r) => (r.id === id ? { ...r, ...change } : r)));
+    setRows(next);
   };
+  const edit = (id: number, part: Partial<Row>) => change(rows.map((r) => (r.id === id ? { ...r, ...part } : r)));
   return (
     <Form onSubmit={() => void save.run()}>
       {rows.length === 0 ? <p class="muted">No custom data yet.</p> : null}
@@ -114,17 +116,13 @@ export function DataEditor({
               </Field>
             )}
           </div>
-          <button
-            type="button"
-            aria-label={`Remove ${row.key || 'new field'}`}
-            onClick={() => setRows(rows.filter((r) => r.id !== row.id))}
-          >
+          <button type="button" aria-label={`Remove ${row.key || 'new field'}`} onClick={() => change(rows.filter((r) => r.id !== row.id))}>
             Remove
           </button>
         </fieldset>
       ))}
       <div class="actions">
-        <button type="button" onClick={() => setRows([...rows, { id: nextId++, key: '', kind: 'text', text: '' }])}>
+        <button type="button" onClick={() => change([...rows, { id: nextId++, key: '', kind: 'text', text: '' }])}>
           Add field
         </button>
         <Submit pending={save.pending} busy="Saving…">

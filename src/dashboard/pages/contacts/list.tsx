@@ -45,7 +45,8 @@ export function Contacts({ query: initial }: { query: URLSearchParams }) {
     const answer = await call(api.GET('/contacts', { params: { query } }));
     // `total` counts every match on the first page only (docs/contacts.md "Listing").
     if (!cursor) setTotal(answer.total);
-    return answer;
+    // The pager numbers the page shown, not the one still loading.
+    return { ...answer, trail };
   }, [project.id, term, subscribed, limit, cursor]);
 
   /** A new search, filter or size starts again at the first page. */
@@ -118,7 +119,7 @@ export function Contacts({ query: initial }: { query: URLSearchParams }) {
             page
           </label>
           <CursorPager
-            trail={trail}
+            trail={page.data.trail}
             next={page.data.hasMore ? page.data.cursor : null}
             onMove={(t) => {
               setTrail(t);

@@ -11,12 +11,16 @@ export function Timeline({ contactId }: { contactId: string }) {
   const [trail, setTrail] = useState<string[]>([]);
   const cursor = trail[trail.length - 1];
   const events = useLoad(
-    () => call(api.GET('/events/contact/{contactId}', { params: { path: { contactId }, query: { limit: PAGE, cursor } } })),
+    async () => ({
+      ...(await call(api.GET('/events/contact/{contactId}', { params: { path: { contactId }, query: { limit: PAGE, cursor } } }))),
+      // The pager numbers the page shown, not the one still loading.
+      trail,
+    }),
     [contactId, cursor],
   );
   if (events.error) return <ErrorNote error={events.error} />;
   if (!events.data) return <Loading what="Loading events" />;
-  const { data, hasMore, cursor: next } = events.data;
+  const { data, hasMore, cursor: next, trail: shown } = events.data;
   return (
     <>
       {data.length === 0 ? (
@@ -31,7 +35,7 @@ export function Timeline({ contactId }: { contactId: string }) {
           ))}
         </ol>
       )}
-      {trail.length > 0 || hasMore ? <CursorPager trail={trail} next={hasMore ? next : null} onMove={setTrail} /> : null}
+      {shown.length > 0 || hasMore ? <CursorPager trail={shown} next={hasMore ? next : null} onMove={setTrail} /> : null}
     </>
   );
 }
