@@ -189,6 +189,9 @@ describe('the dashboard: contacts, import, bulk actions and custom fields', () =
     await page.getByRole('button', { name: 'Yes, delete contact' }).click();
     await page.getByRole('heading', { level: 1, name: 'Contacts' }).waitFor();
     await t.c.get(`/contacts/${id}`).expect(404);
+    await page.goBack();
+    await page.getByRole('alert').filter({ hasText: 'Contact not found' }).waitFor();
+    await checkPage(page, 'contact-not-found');
     await close();
   });
 

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'preact/hooks';
 import { api, call } from '../../api/client';
 import { href } from '../../router';
 import { Empty, ErrorNote, Loading } from '../../ui/feedback';
@@ -16,42 +17,47 @@ export function FieldDetails({ field }: { field: string }) {
         ...usage.data.workflows.map((s) => ({ ...s, area: 'Automation', to: `/automations/${s.id}` })),
       ]
     : [];
+  const shown = useRef<HTMLDivElement>(null);
+  // Opened from a row of a long table: bring it into view.
+  useEffect(() => shown.current?.scrollIntoView({ block: 'nearest' }), []);
   return (
-    <Section title={`Field ${field}`}>
-      <h3>Most frequent values</h3>
-      <ErrorNote error={values.error} />
-      {!values.data ? (
-        values.error ? null : (
-          <Loading />
-        )
-      ) : values.data.values.length === 0 ? (
-        <Empty>No contact has a value yet.</Empty>
-      ) : (
-        <ul>
-          {values.data.values.map((v) => (
-            <li key={JSON.stringify(v.value)}>
-              <code>{JSON.stringify(v.value)}</code>: {v.count.toLocaleString()}
-            </li>
-          ))}
-        </ul>
-      )}
-      <h3>Used by</h3>
-      <ErrorNote error={usage.error} />
-      {!usage.data ? (
-        usage.error ? null : (
-          <Loading />
-        )
-      ) : users.length === 0 ? (
-        <Empty>No segment, campaign or automation refers to it.</Empty>
-      ) : (
-        <ul>
-          {users.map((u) => (
-            <li key={u.id}>
-              {u.area}: <a href={href(u.to)}>{u.name}</a>
-            </li>
-          ))}
-        </ul>
-      )}
-    </Section>
+    <div ref={shown}>
+      <Section title={`Field ${field}`}>
+        <h3>Most frequent values</h3>
+        <ErrorNote error={values.error} />
+        {!values.data ? (
+          values.error ? null : (
+            <Loading />
+          )
+        ) : values.data.values.length === 0 ? (
+          <Empty>No contact has a value yet.</Empty>
+        ) : (
+          <ul>
+            {values.data.values.map((v) => (
+              <li key={JSON.stringify(v.value)}>
+                <code>{JSON.stringify(v.value)}</code>: {v.count.toLocaleString()}
+              </li>
+            ))}
+          </ul>
+        )}
+        <h3>Used by</h3>
+        <ErrorNote error={usage.error} />
+        {!usage.data ? (
+          usage.error ? null : (
+            <Loading />
+          )
+        ) : users.length === 0 ? (
+          <Empty>No segment, campaign or automation refers to it.</Empty>
+        ) : (
+          <ul>
+            {users.map((u) => (
+              <li key={u.id}>
+                {u.area}: <a href={href(u.to)}>{u.name}</a>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Section>
+    </div>
   );
 }
