@@ -21,6 +21,10 @@ import { AutomationEditor } from './pages/automations/editor';
 import { AutomationExecutions } from './pages/automations/executions';
 import { AutomationExecution } from './pages/automations/execution';
 import { AutomationSimulation } from './pages/automations/simulate';
+import { Contacts } from './pages/contacts/list';
+import { ImportContacts } from './pages/contacts/import';
+import { ContactDetail } from './pages/contacts/detail';
+import { CustomFields } from './pages/contacts/fields';
 
 export interface PageDef {
   /** `/contacts/:id`-style pattern after `#`. */
@@ -54,6 +58,10 @@ export const projectPages: PageDef[] = [
   { path: '/automations/:id/executions', component: AutomationExecutions },
   { path: '/automations/:id/executions/:executionId', component: AutomationExecution },
   { path: '/automations/:id/simulate', component: AutomationSimulation },
+  { path: '/contacts', component: Contacts, nav: 'Contacts' },
+  { path: '/contacts/import', component: ImportContacts },
+  { path: '/contacts/:id', component: ContactDetail },
+  { path: '/fields', component: CustomFields, nav: 'Custom fields' },
   { path: '/settings', component: ProjectSettings, nav: 'Settings' },
   { path: '/keys', component: ApiKeys, nav: 'API keys' },
   { path: '/members', component: Members, nav: 'Team' },

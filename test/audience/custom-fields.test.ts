@@ -215,6 +215,67 @@ describe('GET /contacts/fields', () => {
   });
 });
 
+describe('POST /contacts/fields', () => {
+  it('declares a field with its type, which a later value keeps, and which DELETE forgets', async () => {
+    const {
+      c,
+      project: { id: projectId },
+    } = await tenant(stack);
+    await c
+      .post('/contacts')
+      .send({ email: 'a@example.test', data: { plan: 'pro' } })
+      .expect(201);
+    const res = await c.post('/contacts/fields').send({ field: 'data.renewsOn', type: 'date' }).expect(201);
+    expect(res.body).toEqual({ field: 'data.renewsOn', type: 'date', isCustom: true, coverage: 0 });
+    await c.post('/contacts/fields').send({ field: 'profile.tier', type: 'number' }).expect(201);
+    expect((await c.get('/contacts/fields').expect(200)).body.fields.slice(4)).toEqual([
+      { field: 'data.plan', type: 'string', isCustom: true, coverage: 1 },
+      { field: 'data.profile.tier', type: 'number', isCustom: true, coverage: 0 },
+      { field: 'data.renewsOn', type: 'date', isCustom: true, coverage: 0 },
+    ]);
+    // The declared type is the first type seen (rule 9): a later value of another type is stored, the type stays.
+    await c
+      .post('/contacts')
+      .send({ email: 'a@example.test', data: { renewsOn: 'soon' } })
+      .expect(200);
+    expect((await typesOf(projectId)).renewsOn).toBe('date');
+    expect((await c.delete('/contacts/fields/data.renewsOn').expect(200)).body).toEqual({ field: 'data.renewsOn', deletedFrom: 1 });
+    await c.post('/contacts/fields').send({ field: 'renewsOn', type: 'string' }).expect(201);
+  });
+
+  it('refuses an existing field, a path under or over one, a reserved key and a path beyond the limits, changing nothing', async () => {
+    const {
+      c,
+      project: { id: projectId },
+    } = await tenant(stack);
+    await c
+      .post('/contacts')
+      .send({ email: 'a@example.test', data: { plan: 'pro', profile: { tier: 'gold' } } })
+      .expect(201);
+    for (const field of ['data.plan', 'plan', 'plan.level', 'profile', 'data.profile.tier']) {
+      const res = await c.post('/contacts/fields').send({ field, type: 'string' });
+      expect([field, res.status, res.body.error.code]).toEqual([field, 409, 'CONFLICT']);
+    }
+    for (const field of ['email', 'data.id', 'subscribed.x']) {
+      const res = await c.post('/contacts/fields').send({ field, type: 'string' });
+      expect([field, res.status, res.body.error.code]).toEqual([field, 400, 'BAD_REQUEST']);
+    }
+    for (const [field, code] of [
+      ['k'.repeat(101), 'key_too_long'],
+      ['a..b', 'key_too_long'],
+      ['data.', 'key_too_long'],
+      ['a.b.c.d.e.f', 'too_deep'],
+    ] as const) {
+      const res = await c.post('/contacts/fields').send({ field, type: 'string' });
+      expect(res.status).toBe(422);
+      expect(res.body.error.errors).toEqual([expect.objectContaining({ field: 'field', code })]);
+    }
+    const bad = await c.post('/contacts/fields').send({ field: 'score', type: 'integer' });
+    expect(bad.status).toBe(422);
+    expect(await typesOf(projectId)).toEqual({ plan: 'string', 'profile.tier': 'string' });
+  });
+});
+
 describe('GET /contacts/fields/{field}/values', () => {
   it('returns values with counts, most frequent first, typed as stored', async () => {
     const { c } = await tenant(stack);

@@ -545,7 +545,8 @@ export interface paths {
         /** Standard and custom fields with their type and the share of contacts that have them */
         get: operations["getContactsFields"];
         put?: never;
-        post?: never;
+        /** Declare a custom field and its type before any contact has it */
+        post: operations["postContactsFields"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4752,6 +4753,117 @@ export interface operations {
             };
             /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postContactsFields: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description data.<key> or a bare <key>; dots step into nested objects */
+                    field: string;
+                    /**
+                     * @description The type the field keeps (rule 9), whatever values are written later
+                     * @enum {string}
+                     */
+                    type: "string" | "number" | "boolean" | "date";
+                };
+            };
+        };
+        responses: {
+            /** @description The new field, on no contact yet */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        field: string;
+                        /** @enum {string} */
+                        type: "string" | "number" | "boolean" | "date";
+                        isCustom: boolean;
+                        /** @description Share of contacts that have the field set */
+                        coverage: number;
+                    };
+                };
+            };
+            /** @description BAD_REQUEST: a standard or reserved key (email, id, …) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: the field exists, or lies under or over one */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a path beyond the limits of data, or the project has 1,000 fields */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 
-/** `value` once it has stopped changing for `ms`: live previews and counts ask the API once per pause in typing. */
-export function useDebounced<T>(value: T, ms = 350): T {
+/** `value` once it has stopped changing for `ms`: searches, live previews and counts ask the API once per pause in typing. */
+export function useDebounced<T>(value: T, ms = 300): T {
   const [settled, setSettled] = useState(value);
   useEffect(() => {
     const timer = setTimeout(() => setSettled(value), ms);

@@ -22,6 +22,9 @@ const IGNORED_KEYS = new Set([
   'updatedAt',
 ]);
 
+/** A top-level key that no write of `data` ever stores (rules 6 and 7). */
+export const isIgnoredKey = (key: string) => IGNORED_KEYS.has(key);
+
 export type DataInput = Record<string, unknown>;
 
 export interface DataPatch {

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { badRequest, notFound } from '../../http/errors';
+import { badRequest, conflict, notFound } from '../../http/errors';
+import { isIgnoredKey } from './custom-fields';
 import { MAX_DATA_DEPTH, MAX_KEY_LENGTH } from './data-limits';
 import { ContactField, type FieldType } from './entities';
 
@@ -71,6 +72,35 @@ export async function listFields(em: EntityManager, projectId: string): Promise<
     ...STANDARD.map((s) => ({ field: s.field, type: s.type, isCustom: false, coverage: share(total) })),
     ...custom.map((f) => ({ field: `data.${f.key}`, type: f.type, isCustom: true, coverage: share(Number(f.n)) })),
   ];
+}
+
+/**
+ * Declares a custom field before any contact has it, so that segments, workflows and imports see its type
+ * from the start. The type is final, as for an inferred one (rule 9). A path that is a field, that lies
+ * under one (`plan.tier` under a `plan` value) or that has fields under it (`profile` over `profile.tier`)
+ * is 409: a field is a leaf. The project's limit of 1,000 fields is the database's (migration 0030).
+ */
+export async function createField(em: EntityManager, projectId: string, key: string, type: FieldType): Promise<FieldDescriptor> {
+  const parts = key.split('.');
+  if (isIgnoredKey(parts[0]!)) {
+    throw badRequest(`${parts[0]} is a reserved key: values under it are never stored in data`, {
+      suggestion: 'Pick another key; email, subscribed, createdAt and updatedAt are standard fields.',
+    });
+  }
+  const above = parts.slice(0, -1).map((_, i) => parts.slice(0, i + 1).join('.'));
+  const [created] = await em.execute<Array<{ key: string }>>(
+    `insert into contact_fields ("project_id", "key", "type", "created_at")
+     select ?, ?, ?, now()
+     where not exists (
+       select 1 from contact_fields where "project_id" = ? and ("key" in (select jsonb_array_elements_text(?::jsonb)) or "key" like ?))
+     on conflict ("project_id", "key") do nothing
+     returning "key"`,
+    [projectId, key, type, projectId, JSON.stringify([key, ...above]), `${likeEscape(key)}.%`],
+  );
+  if (!created) {
+    throw conflict(`data.${key} is already a field, or lies under or over one`, { field: `data.${key}` });
+  }
+  return { field: `data.${key}`, type, isCustom: true, coverage: 0 };
 }
 
 async function requireKnown(em: EntityManager, projectId: string, field: CustomField): Promise<void> {

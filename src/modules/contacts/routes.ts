@@ -2,11 +2,13 @@ import type { Deps } from '../../deps';
 import { requireProject } from '../../http/context';
 import { defineRoute, type RouteDef } from '../../http/route';
 import { UsageResponse, usageOf, type ReferenceSource } from '../usage/references';
-import { deleteField, fieldValues, listFields, parseField } from './fields';
+import { createField, deleteField, fieldValues, listFields, parseField } from './fields';
 import {
   ContactIdParams,
   ContactPage,
   ContactResponse,
+  CreateFieldBody,
+  FieldDescriptor,
   DeleteFieldResponse,
   FieldParams,
   FieldValuesResponse,
@@ -80,6 +82,25 @@ export function contactRoutes(_deps: Deps, references: readonly ReferenceSource[
       responses: { 200: { description: 'Field descriptors', schema: FieldsResponse } },
       handler: async (ctx) => {
         ctx.body = { fields: await listFields(ctx.state.em, requireProject(ctx).id) };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/contacts/fields',
+      tag,
+      summary: 'Declare a custom field and its type before any contact has it',
+      auth: 'secret',
+      bucket: 'contacts',
+      body: CreateFieldBody,
+      responses: {
+        201: { description: 'The new field, on no contact yet', schema: FieldDescriptor },
+        400: { description: 'BAD_REQUEST: a standard or reserved key (email, id, …)' },
+        409: { description: 'CONFLICT: the field exists, or lies under or over one' },
+        422: { description: 'VALIDATION_ERROR: a path beyond the limits of data, or the project has 1,000 fields' },
+      },
+      handler: async (ctx, { body }) => {
+        ctx.status = 201;
+        ctx.body = await createField(ctx.state.em, requireProject(ctx).id, body.field, body.type);
       },
     }),
     defineRoute({

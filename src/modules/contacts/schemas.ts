@@ -83,15 +83,31 @@ export const FieldParams = z.object({
     .describe('A standard field (email, subscribed, createdAt, updatedAt) or data.<key>'),
 });
 
-export const FieldsResponse = z.object({
-  fields: z.array(
-    z.object({
-      field: z.string(),
-      type: z.enum(FIELD_TYPES),
-      isCustom: z.boolean(),
-      coverage: z.number().min(0).max(1).describe('Share of contacts that have the field set'),
-    }),
-  ),
+export const FieldDescriptor = z.object({
+  field: z.string(),
+  type: z.enum(FIELD_TYPES),
+  isCustom: z.boolean(),
+  coverage: z.number().min(0).max(1).describe('Share of contacts that have the field set'),
+});
+
+export const FieldsResponse = z.object({ fields: z.array(FieldDescriptor) });
+
+/** A path within the limits of `data` (data-limits.ts): 1-5 keys of 1-100 characters. */
+const FieldPath = z
+  .string()
+  .transform((s) => (s.startsWith('data.') ? s.slice('data.'.length) : s))
+  .refine((key) => key !== '' && key.split('.').every((part) => part !== '' && part.length <= MAX_KEY_LENGTH), {
+    message: `Each key of the path is 1-${MAX_KEY_LENGTH} characters`,
+    params: { code: 'key_too_long' },
+  })
+  .refine((key) => key.split('.').length <= MAX_DATA_DEPTH, {
+    message: `A data path is at most ${MAX_DATA_DEPTH} keys deep (data.a.b.c.d.e)`,
+    params: { code: 'too_deep' },
+  });
+
+export const CreateFieldBody = z.object({
+  field: FieldPath.describe('data.<key> or a bare <key>; dots step into nested objects'),
+  type: z.enum(FIELD_TYPES).describe('The type the field keeps (rule 9), whatever values are written later'),
 });
 
 export const FieldValuesResponse = z.object({

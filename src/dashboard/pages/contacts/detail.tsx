@@ -1,0 +1,104 @@
+import { useState } from 'preact/hooks';
+import { api, call } from '../../api/client';
+import type { RequestBody } from '../../api/types';
+import { href, navigate } from '../../router';
+import { ConfirmButton } from '../../ui/actions';
+import { Badge, ErrorNote, Loading } from '../../ui/feedback';
+import { Form, Submit, TextInput } from '../../ui/form';
+import { PageHeader, Section } from '../../ui/layout';
+import { dateTime } from '../../ui/lists';
+import { useAction, useLoad } from '../../ui/use-load';
+import { DataEditor } from './data-editor';
+import { Timeline } from './timeline';
+import './contacts.css';
+
+type Patch = RequestBody<'/contacts/{id}', 'patch'>;
+
+/** One contact: email, subscription, custom data and events; deleted only after a confirmation. */
+export function ContactDetail({ params }: { params: Record<string, string> }) {
+  const id = params.id!;
+  const path = { id };
+  const contact = useLoad(() => call(api.GET('/contacts/{id}', { params: { path } })), [id]);
+  const [email, setEmail] = useState<string | null>(null);
+  const update = async (body: Patch) => {
+    const updated = await call(api.PATCH('/contacts/{id}', { params: { path }, body }));
+    await contact.reload();
+    return updated;
+  };
+  const changeEmail = useAction(async () => {
+    await update({ email: email ?? undefined });
+    setEmail(null);
+  });
+  const flip = useAction((subscribed: boolean) => update({ subscribed }));
+  const remove = useAction(async () => {
+    await call(api.DELETE('/contacts/{id}', { params: { path } }));
+    navigate('/contacts');
+  });
+
+  const c = contact.data;
+  return (
+    <>
+      <p>
+        <a href={href('/contacts')}>← Contacts</a>
+      </p>
+      <PageHeader title={c?.email ?? 'Contact'}>
+        {c ? (
+          <ConfirmButton label="Delete contact" confirm="Delete this contact and all its events?" danger onConfirm={() => remove.run()} />
+        ) : null}
+      </PageHeader>
+      <ErrorNote error={contact.error ?? remove.error} />
+      {!c ? (
+        contact.error ? null : (
+          <Loading />
+        )
+      ) : (
+        <>
+          <Section title="Contact">
+            <dl class="stats">
+              <div>
+                <dt>Subscription</dt>
+                <dd>{c.subscribed ? <Badge tone="good">subscribed</Badge> : <Badge tone="warn">unsubscribed</Badge>}</dd>
+              </div>
+              <div>
+                <dt>Created</dt>
+                <dd>{dateTime(c.createdAt)}</dd>
+              </div>
+              <div>
+                <dt>Updated</dt>
+                <dd>{dateTime(c.updatedAt)}</dd>
+              </div>
+            </dl>
+            <p>
+              <button type="button" disabled={flip.pending} onClick={() => void flip.run(!c.subscribed)}>
+                {c.subscribed ? 'Unsubscribe' : 'Subscribe'}
+              </button>
+            </p>
+            <ErrorNote error={flip.error} />
+            <Form onSubmit={() => void changeEmail.run()} class="form inline">
+              <TextInput
+                label="Email"
+                name="email"
+                type="email"
+                required
+                value={email ?? c.email}
+                onValue={setEmail}
+                error={changeEmail.error}
+              />
+              <Submit pending={changeEmail.pending} busy="Saving…">
+                Change email
+              </Submit>
+            </Form>
+            <ErrorNote error={changeEmail.error} />
+          </Section>
+          <Section title="Custom data">
+            <DataEditor data={c.data} onSave={async (data) => (await update({ data: data as Patch['data'] })).data} />
+          </Section>
+          <Section title="Events">
+            {/* A change of the contact (a subscription flip) can add an event: the timeline starts again at its newest. */}
+            <Timeline key={c.updatedAt} contactId={id} />
+          </Section>
+        </>
+      )}
+    </>
+  );
+}
