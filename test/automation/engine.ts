@@ -7,6 +7,7 @@ import { startStack, type TestStack } from '../helpers/stack';
 import { gatewayFor, startWorker } from '../helpers/temporal';
 import { timeSkippingEnv } from '../helpers/temporal-env';
 import { startPump } from '../helpers/pump';
+import { Simulator } from '../../src/modules/sandbox/simulator';
 
 /** What the worker process runs for automations: workflows and activities, the events outbox, the delivery pump. */
 export interface Engine {
@@ -44,6 +45,8 @@ export async function startEngine(options: { timeSkipping: boolean; env?: Record
     terminateWorkflows: !env,
   });
   const dispatcher = await startDispatcher(stack);
+  // As in the worker: the simulator addresses are served where the pump runs (docs/sandbox.md).
+  const simulator = stack.deps.config.SANDBOX_ENABLED ? await Simulator.start(stack.deps) : null;
   const pump = await startPump(stack.deps);
   return {
     stack,
@@ -52,6 +55,7 @@ export async function startEngine(options: { timeSkipping: boolean; env?: Record
     pump,
     close: async () => {
       await pump.stop();
+      await simulator?.close();
       await dispatcher.stop();
       await stack.close();
       await env?.teardown();

@@ -10,6 +10,7 @@ import { dateTime } from '../../ui/lists';
 import { useAction, useLoad } from '../../ui/use-load';
 import { DataEditor } from './data-editor';
 import { Timeline } from './timeline';
+import { TrackEvent } from './track-event';
 import './contacts.css';
 
 type Patch = RequestBody<'/contacts/{id}', 'patch'>;
@@ -20,6 +21,7 @@ export function ContactDetail({ params }: { params: Record<string, string> }) {
   const path = { id };
   const contact = useLoad(() => call(api.GET('/contacts/{id}', { params: { path } })), [id]);
   const [email, setEmail] = useState<string | null>(null);
+  const [tracked, setTracked] = useState(0);
   const update = async (body: Patch) => {
     const updated = await call(api.PATCH('/contacts/{id}', { params: { path }, body }));
     await contact.reload();
@@ -94,8 +96,9 @@ export function ContactDetail({ params }: { params: Record<string, string> }) {
             <DataEditor data={c.data} onSave={async (data) => (await update({ data: data as Patch['data'] })).data} />
           </Section>
           <Section title="Events">
-            {/* A change of the contact (a subscription flip) can add an event: the timeline starts again at its newest. */}
-            <Timeline key={c.updatedAt} contactId={id} />
+            <TrackEvent email={c.email} onTracked={() => setTracked((n) => n + 1)} />
+            {/* A change of the contact (a subscription flip, a tracked event) adds an event: the timeline starts again at its newest. */}
+            <Timeline key={`${c.updatedAt}/${tracked}`} contactId={id} />
           </Section>
         </>
       )}
