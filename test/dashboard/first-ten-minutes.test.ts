@@ -81,6 +81,7 @@ it('gets a newcomer from sign-up to a delivered email, a bounce on purpose and a
   // The bounced contact's page: the bounce and the unsubscription it caused, once the outcome is back.
   await waitForEvent(page, 'email.bounce');
   await page.getByText('unsubscribed', { exact: true }).waitFor();
+  expect(await page.getByText('email.delivery', { exact: true }).count()).toBe(0);
   await checkPage(page, 'first-ten-minutes-bounced-contact');
 
   await page.goto(`${automation.replace(/#.*/, '')}#/automations/${/#\/automations\/([0-9a-f-]{36})/.exec(automation)![1]}/executions`);
@@ -93,6 +94,7 @@ it('gets a newcomer from sign-up to a delivered email, a bounce on purpose and a
   await page.getByRole('link', { name: 'delivered@simulator.postwire.test' }).click();
   await waitForEvent(page, 'email.delivery');
   await page.getByText('subscribed', { exact: true }).waitFor();
+  expect(await page.getByText('email.bounce', { exact: true }).count()).toBe(0);
 }, 240_000);
 
 /** Reloads the contact's page until its timeline shows `text`: the page polls nothing here, so a person would reload. */
