@@ -21,8 +21,9 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$(fingerprint)" ] || [ ! -x node
   fingerprint > "$stamp"
 fi
 
-# The dashboard's browser tests drive Debian's chromium (docs/dashboard.md "Tests"); CHROMIUM_PATH names another.
-if [ -z "${CHROMIUM_PATH:-}" ] && ! command -v chromium >/dev/null 2>&1; then
+# `--browser` (npm test): the browser tests drive Debian's chromium (docs/dashboard.md "Tests"); CHROMIUM_PATH
+# names another. `npm start` does not need it.
+if [ "${1:-}" = "--browser" ] && [ -z "${CHROMIUM_PATH:-}" ] && ! command -v chromium >/dev/null 2>&1; then
   echo "[setup] installing chromium for the dashboard's browser tests"
   sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
   $sudo apt-get install -y --no-install-recommends chromium >/dev/null 2>&1 \
