@@ -43,8 +43,7 @@ function kindOf(filter: FilterDraft, catalog: FilterCatalog): FieldKind {
   if (column) return { kind: 'value', type: column.type };
   if (field.startsWith('data.')) return { kind: 'value', type: catalog.fields.find((f) => f.field === field)?.type ?? valueType };
   if (field.startsWith('segment.')) return { kind: 'segment' };
-  if (filter.context && catalog.context)
-    return { kind: 'value', type: catalog.context.find((f) => f.field === field)?.type ?? valueType };
+  if (filter.context && catalog.context) return { kind: 'value', type: catalog.context.find((f) => f.field === field)?.type ?? valueType };
   return { kind: 'event' };
 }
 
@@ -63,7 +62,11 @@ function settle(f: FilterDraft, catalog: FilterCatalog): FilterDraft {
 
 function TypeChoice({ filter, onChange }: { filter: FilterDraft; onChange: (f: FilterDraft) => void }) {
   return (
-    <select aria-label="Compare as" value={filter.valueType} onChange={(e) => onChange({ ...filter, valueType: e.currentTarget.value as FieldType })}>
+    <select
+      aria-label="Compare as"
+      value={filter.valueType}
+      onChange={(e) => onChange({ ...filter, valueType: e.currentTarget.value as FieldType })}
+    >
       <option value="string">text</option>
       <option value="number">number</option>
       <option value="boolean">true/false</option>
@@ -75,8 +78,7 @@ function TypeChoice({ filter, onChange }: { filter: FilterDraft; onChange: (f: F
 /** The option a filter's field shows as chosen: a known name, or one of the "another…" entries. */
 function selectedOption(filter: FilterDraft, catalog: FilterCatalog): string {
   const { field } = filter;
-  if (filter.context && catalog.context)
-    return catalog.context.some((c) => c.field === field) ? `${CONTEXT}${field}` : OTHER_CONTEXT;
+  if (filter.context && catalog.context) return catalog.context.some((c) => c.field === field) ? `${CONTEXT}${field}` : OTHER_CONTEXT;
   const known =
     COLUMNS.some((c) => c.field === field) ||
     catalog.fields.some((f) => f.field === field) ||
@@ -91,8 +93,7 @@ function FieldChoice({ filter, catalog, onChange }: { filter: FilterDraft; catal
   const selected = selectedOption(filter, catalog);
   const choose = (value: string) => {
     const context = value === OTHER_CONTEXT || value.startsWith(CONTEXT);
-    const next =
-      value === OTHER_DATA ? 'data.' : value === OTHER_EVENT || value === OTHER_CONTEXT ? 'event.' : value.replace(CONTEXT, '');
+    const next = value === OTHER_DATA ? 'data.' : value === OTHER_EVENT || value === OTHER_CONTEXT ? 'event.' : value.replace(CONTEXT, '');
     onChange({ ...filter, field: next, context, value: '' });
   };
   return (

@@ -172,10 +172,10 @@ function typeOfValue(value: unknown): FieldType {
   return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value) ? 'date' : 'string';
 }
 
-/** A tree as the API answers it (its `unit` typed loosely). */
+/** A tree as the API answers or takes it (its `unit` typed loosely, `filters` optional as a request may leave them). */
 interface LooseTree {
   logic: Logic;
-  groups: Array<{ filters: Array<{ field: string; operator: Operator; value?: unknown; unit?: unknown }>; conditions?: LooseTree | null }>;
+  groups: Array<{ filters?: Array<{ field: string; operator: Operator; value?: unknown; unit?: unknown }>; conditions?: LooseTree | null }>;
 }
 
 /** A stored value as the builder's input shows it: filter values are strings, numbers or booleans. */
@@ -190,7 +190,7 @@ export function fromTree(tree: LooseTree): TreeDraft {
     logic: tree.logic,
     groups: tree.groups.map((g) => ({
       key: newKey(),
-      filters: g.filters.map((f) => ({
+      filters: (g.filters ?? []).map((f) => ({
         key: newKey(),
         field: f.field,
         valueType: typeOfValue(f.value),
