@@ -84,16 +84,28 @@ describe('the dashboard: automations', () => {
           .then(() => undefined),
       'Template: Welcome email',
     );
+    // The condition in the filter builder: a contact field OR a key of the execution context (the trigger's data).
+    const condition = (name: string) => page.getByRole('group', { name, exact: true });
     await addStep(
       page,
       'Add a step after Send email',
       'CONDITION',
       async () => {
-        await page.getByLabel('Field', { exact: true }).fill('data.plan');
-        await page.getByLabel('Operator').selectOption('equals');
-        await page.getByLabel('Value', { exact: true }).fill('pro');
+        const plan = condition('Group 1, condition 1');
+        await plan.getByLabel('Field', { exact: true }).selectOption({ label: 'Another custom field…' });
+        await plan.getByLabel('Custom field path').fill('plan');
+        await plan.getByLabel('Compare as').selectOption({ label: 'text' });
+        await plan.getByLabel('Value', { exact: true }).fill('pro');
+        await page.getByRole('button', { name: 'Add group', exact: true }).click();
+        const coupon = condition('Group 2, condition 1');
+        await coupon.getByLabel('Field', { exact: true }).selectOption({ label: 'Another context key…' });
+        await coupon.getByLabel('Context key').fill('coupon');
+        await coupon.getByLabel('Compare as').selectOption({ label: 'text' });
+        await coupon.getByLabel('Value', { exact: true }).fill('VIP');
+        await page.getByLabel('Combine groups').selectOption({ label: 'any' });
+        await checkPage(page, 'automations-condition-builder');
       },
-      'data.plan equals pro',
+      'data.plan equals pro or event.coupon equals VIP',
     );
     await addStep(
       page,
@@ -122,6 +134,14 @@ describe('the dashboard: automations', () => {
     expect(yes!.x + yes!.width).toBeLessThanOrEqual(no!.x);
     expect(Math.abs(yes!.y - no!.y)).toBeLessThan(2);
 
+    // The saved condition opens in the builder as it was built.
+    await page.locator('.flow-node', { hasText: 'data.plan equals pro or event.coupon equals VIP' }).click();
+    expect(await page.getByLabel('Combine groups').inputValue()).toBe('OR');
+    expect(await condition('Group 1, condition 1').getByLabel('Custom field path').inputValue()).toBe('plan');
+    expect(await condition('Group 2, condition 1').getByLabel('Context key').inputValue()).toBe('coupon');
+    expect(await condition('Group 2, condition 1').getByLabel('Value', { exact: true }).inputValue()).toBe('VIP');
+    await checkPage(page, 'automations-condition-edit');
+
     // A step's settings in the side panel: saved through PATCH.
     await page.locator('.flow-node', { hasText: 'Pro exit' }).click();
     await page.getByLabel('Reason').fill('Already on the pro plan');
@@ -134,8 +154,11 @@ describe('the dashboard: automations', () => {
     expect(graph.steps.map((x) => x.type).sort()).toEqual(['CONDITION', 'EXIT', 'SEND_EMAIL', 'UPDATE_CONTACT']);
     expect(step('SEND_EMAIL').config).toEqual({ templateId });
     expect(step('CONDITION').config).toEqual({
-      logic: 'AND',
-      groups: [{ filters: [{ field: 'data.plan', operator: 'equals', value: 'pro' }] }],
+      logic: 'OR',
+      groups: [
+        { filters: [{ field: 'data.plan', operator: 'equals', value: 'pro' }] },
+        { filters: [{ field: 'event.coupon', operator: 'equals', value: 'VIP' }] },
+      ],
     });
     expect(step('EXIT')).toMatchObject({ name: 'Pro exit', config: { reason: 'Already on the pro plan' } });
     expect(step('UPDATE_CONTACT').config).toEqual({ data: { stage: 'nurture' } });
@@ -157,11 +180,16 @@ describe('the dashboard: automations', () => {
 
     await t.c.track({ email: 'ada@example.test', event: 'signup', data: { plan: 'pro' } }).expect(200);
     await t.c.track({ email: 'bob@example.test', event: 'signup', data: { plan: 'free' } }).expect(200);
+    // Cy's coupon reaches only the event's data, the execution's context: the second group is what matches.
+    await t.c
+      .track({ email: 'cy@example.test', event: 'signup', data: { plan: 'free', coupon: { value: 'VIP', persistent: false } } })
+      .expect(200);
 
     await page.getByRole('link', { name: 'Executions' }).click();
     const row = (email: string) => page.getByRole('row').filter({ hasText: email });
     await row('bob@example.test').getByText('COMPLETED').waitFor({ timeout: 60_000 });
     await row('ada@example.test').getByText('EXITED').waitFor({ timeout: 60_000 });
+    await row('cy@example.test').getByText('EXITED').waitFor({ timeout: 60_000 });
     await checkPage(page, 'automations-executions');
     await page.getByLabel('Status').selectOption('COMPLETED');
     await page.getByText('1 execution', { exact: true }).waitFor();

@@ -187,6 +187,83 @@ describe('the dashboard: campaigns', () => {
     expect(await page.getByRole('row').filter({ hasText: 'Summer news' }).count()).toBe(1);
     await session.close();
   });
+  it('builds a FILTERED audience in the filter builder, counts it live, and sends only to the contacts it matches', async () => {
+    const t = await campaignTenant(stack);
+    const tag = t.project.id.slice(0, 8);
+    const email = (n: string) => `${n}-${tag}@example.test`;
+    // Only ann is a subscribed pro who purchased: bob never purchased, cat is not pro, dan unsubscribed.
+    await addContact(t, email('ann'), { plan: 'pro' });
+    await addContact(t, email('bob'), { plan: 'pro' });
+    await addContact(t, email('cat'), { plan: 'free' });
+    await addContact(t, email('dan'), { plan: 'pro' }, false);
+    for (const n of ['ann', 'cat', 'dan']) await t.c.track({ email: email(n), event: 'purchase' }).expect(200);
+
+    const session = await freshSession(browser);
+    const { page } = session;
+    await logInAs(session, t.user, t.project.id, '/campaigns/new');
+    await page.getByRole('heading', { level: 1, name: 'New campaign' }).waitFor();
+    await page.getByLabel('Name', { exact: true }).fill('Pro buyers');
+    await page.getByRole('option', { name: `@${t.domain}` }).waitFor({ state: 'attached' });
+    await page.getByLabel('Sender address').fill('news');
+    await page.getByLabel('Subject').fill('Thanks for buying');
+    await page.getByLabel('Body (HTML with Liquid)').fill('<p>Thank you.</p>');
+
+    await page.getByRole('combobox', { name: 'Audience', exact: true }).selectOption('FILTERED');
+    const condition = (name: string) => page.getByRole('group', { name, exact: true });
+    const plan = condition('Group 1, condition 1');
+    await plan.getByLabel('Field', { exact: true }).selectOption({ label: 'plan (string)' });
+    await plan.getByLabel('Value', { exact: true }).fill('pro');
+    await page.getByRole('button', { name: 'Add condition to group 1' }).click();
+    const purchase = condition('Group 1, condition 2');
+    await purchase.getByLabel('Field', { exact: true }).selectOption({ label: 'Event purchase' });
+    expect(await purchase.getByLabel('Operator').inputValue()).toBe('triggered');
+    // The live count is the audience's: subscribed contacts only for a marketing campaign, every one for a transactional.
+    const count = page.getByRole('status').filter({ hasText: /match/ });
+    await count.filter({ hasText: '1 subscribed contact matches now' }).waitFor();
+    await checkPage(page, 'campaigns-compose-filtered');
+    await page.getByLabel('Type', { exact: true }).selectOption('TRANSACTIONAL');
+    await count.filter({ hasText: '2 contacts match now' }).waitFor();
+    await page.getByLabel('Type', { exact: true }).selectOption('MARKETING');
+    await count.filter({ hasText: '1 subscribed contact matches now' }).waitFor();
+
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Pro buyers' }).waitFor();
+    expect(await page.getByTestId('audience-count').textContent()).toBe('1 contact');
+    const [draft] = (await t.c.get('/campaigns').expect(200)).body.data;
+    expect(draft).toMatchObject({
+      audienceType: 'FILTERED',
+      totalRecipients: 1,
+      audienceCondition: {
+        logic: 'AND',
+        groups: [
+          {
+            filters: [
+              { field: 'data.plan', operator: 'equals', value: 'pro' },
+              { field: 'event.purchase', operator: 'triggered' },
+            ],
+          },
+        ],
+      },
+    });
+    expect(draft.audienceCondition.groups[0].filters[1]).not.toHaveProperty('value');
+
+    // The draft opens in the builder as it was saved.
+    await page.getByRole('link', { name: 'Edit' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Edit Pro buyers' }).waitFor();
+    expect(await condition('Group 1, condition 1').getByLabel('Value', { exact: true }).inputValue()).toBe('pro');
+    expect(await condition('Group 1, condition 2').getByLabel('Operator').inputValue()).toBe('triggered');
+    await count.filter({ hasText: '1 subscribed contact matches now' }).waitFor();
+    await checkPage(page, 'campaigns-edit-filtered');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Pro buyers' }).waitFor();
+
+    await page.getByRole('button', { name: 'Send now' }).click();
+    await page.getByRole('button', { name: 'Yes, send now' }).click();
+    await page.locator('.badge', { hasText: /^Sent$/ }).waitFor({ timeout: SEND_LIMIT_MS });
+    await waitForMail(stack.smtp, email('ann'), /^Thanks for buying$/, SEND_LIMIT_MS);
+    expect(['ann', 'bob', 'cat', 'dan'].map((n) => stack.smtp.to(email(n)).length)).toEqual([1, 0, 0, 0]);
+    await session.close();
+  });
   it('stops a send under way: CANCELLED, and what had left is counted', async () => {
     const t = await campaignTenant(stack);
     const tag = t.project.id.slice(0, 8);

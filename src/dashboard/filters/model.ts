@@ -6,7 +6,7 @@ import type { RequestBody } from '../api/types';
  * still checks every tree and its refusal is shown as it is.
  */
 export type Tree = NonNullable<RequestBody<'/segments/count', 'post'>['condition']>;
-type ApiFilter = NonNullable<Tree['groups'][number]['filters']>[number];
+export type ApiFilter = NonNullable<Tree['groups'][number]['filters']>[number];
 export type Operator = ApiFilter['operator'];
 export type Unit = NonNullable<ApiFilter['unit']>;
 export type Logic = Tree['logic'];
@@ -34,6 +34,9 @@ const VALUE_OPERATORS: Record<FieldType, Operator[]> = {
 };
 const EVENT_OPERATORS: Operator[] = ['triggered', 'notTriggered', 'triggeredWithin', 'notTriggeredWithin', 'triggeredOlderThan'];
 const SEGMENT_OPERATORS: Operator[] = ['memberOfSegment', 'notMemberOfSegment'];
+
+/** The operators that read a contact's events; on `event.<key>`, any other reads the execution context. */
+export const isEventOperator = (op: Operator) => EVENT_OPERATORS.includes(op);
 
 export function operatorsFor(kind: FieldKind): Operator[] {
   if (kind.kind === 'event') return EVENT_OPERATORS;
@@ -96,6 +99,8 @@ export interface FilterDraft {
   field: string;
   /** For `data.<path>` fields the project has no type for yet: the type its value is compared as. */
   valueType: FieldType;
+  /** An `event.<key>` compared by value: it reads the execution context of a CONDITION step (docs/filters.md). */
+  context: boolean;
   operator: Operator;
   value: string;
   unit: Unit;
@@ -123,6 +128,7 @@ export const newFilter = (): FilterDraft => ({
   key: newKey(),
   field: 'subscribed',
   valueType: 'boolean',
+  context: false,
   operator: 'equals',
   value: 'true',
   unit: 'days',
@@ -166,10 +172,10 @@ function typeOfValue(value: unknown): FieldType {
   return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value) ? 'date' : 'string';
 }
 
-/** A tree as the API answers it (its `unit` typed loosely). */
+/** A tree as the API answers or takes it (its `unit` typed loosely, `filters` optional as a request may leave them). */
 interface LooseTree {
   logic: Logic;
-  groups: Array<{ filters: Array<{ field: string; operator: Operator; value?: unknown; unit?: unknown }>; conditions?: LooseTree | null }>;
+  groups: Array<{ filters?: Array<{ field: string; operator: Operator; value?: unknown; unit?: unknown }>; conditions?: LooseTree | null }>;
 }
 
 /** A stored value as the builder's input shows it: filter values are strings, numbers or booleans. */
@@ -184,10 +190,11 @@ export function fromTree(tree: LooseTree): TreeDraft {
     logic: tree.logic,
     groups: tree.groups.map((g) => ({
       key: newKey(),
-      filters: g.filters.map((f) => ({
+      filters: (g.filters ?? []).map((f) => ({
         key: newKey(),
         field: f.field,
         valueType: typeOfValue(f.value),
+        context: f.field.startsWith('event.') && !isEventOperator(f.operator),
         operator: f.operator,
         value: textOf(f.value),
         unit: unitOf(f.unit),
@@ -195,4 +202,9 @@ export function fromTree(tree: LooseTree): TreeDraft {
       ...(g.conditions ? { conditions: fromTree(g.conditions) } : {}),
     })),
   };
+}
+
+/** The tree with `filter` also required: added to every group, so that whatever the logic, each way to match needs it. */
+export function andAlso(tree: Tree, filter: ApiFilter): Tree {
+  return { ...tree, groups: tree.groups.map((g) => ({ ...g, filters: [...(g.filters ?? []), filter] })) };
 }

@@ -1,5 +1,5 @@
 import type { StepType } from './types';
-import { valueShape, type Operator } from '../../filters/model';
+import { fromTree, newTree, toTree, type Tree, type TreeDraft } from '../../filters/model';
 
 /** A step's settings as the side panel's inputs hold them (text), turned into the API's config on saving. */
 export interface Draft {
@@ -11,9 +11,7 @@ export interface Draft {
   eventName: string;
   timeoutAmount: string;
   timeoutUnit: 'minutes' | 'hours' | 'days';
-  field: string;
-  operator: string;
-  value: string;
+  condition: TreeDraft;
   url: string;
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   updates: Array<{ key: string; value: string }>;
@@ -36,20 +34,26 @@ function asDuration(seconds: unknown): { amount: string; unit: Unit } {
   return { amount: String(seconds / 60), unit: 'minutes' };
 }
 
-/** The single filter a simple CONDITION holds: `{logic, groups: [{filters: [filter]}]}`. */
-export function singleFilter(config: Record<string, unknown>): Record<string, unknown> | null {
-  const groups = config.groups;
-  if (!Array.isArray(groups) || groups.length !== 1) return null;
-  const group = rec(groups[0]);
-  const filters = group.filters;
-  if (group.conditions !== undefined || !Array.isArray(filters) || filters.length !== 1) return null;
-  return rec(filters[0]);
+/** A CONDITION's config is a filter tree (the API has checked it). */
+const treeOf = (config: Record<string, unknown>): Tree | null =>
+  (config.logic === 'AND' || config.logic === 'OR') && Array.isArray(config.groups) ? (config as unknown as Tree) : null;
+
+/** A filter tree in a few words, for the graph: `data.plan equals pro or event.coupon equals VIP`. */
+function describe(tree: Tree): string {
+  const groups = tree.groups.map((g) => {
+    const parts = [
+      ...(g.filters ?? []).map((f) => [f.field, f.operator, text(f.value), f.unit ?? ''].filter((x) => x !== '').join(' ')),
+      ...(g.conditions ? [`(${describe(g.conditions as Tree)})`] : []),
+    ];
+    return parts.length > 1 && tree.groups.length > 1 ? `(${parts.join(' and ')})` : parts.join(' and ');
+  });
+  return groups.join(` ${tree.logic.toLowerCase()} `);
 }
 
 export function draftOf(config: Record<string, unknown>): Draft {
   const recipient = rec(config.recipient);
   const timeout = asDuration(config.timeout);
-  const filter = singleFilter(config) ?? {};
+  const tree = treeOf(config);
   return {
     templateId: text(config.templateId),
     recipient: recipient.type === 'CUSTOM' ? 'CUSTOM' : 'CONTACT',
@@ -59,9 +63,7 @@ export function draftOf(config: Record<string, unknown>): Draft {
     eventName: text(config.eventName),
     timeoutAmount: timeout.amount,
     timeoutUnit: timeout.unit,
-    field: text(filter.field),
-    operator: text(filter.operator) || 'equals',
-    value: text(filter.value),
+    condition: tree ? fromTree(tree) : newTree(),
     url: text(config.url),
     method: (config.method as Draft['method'] | undefined) ?? 'POST',
     updates: Object.entries(rec(config.data)).map(([key, value]) => ({ key, value: text(value) })),
@@ -73,13 +75,9 @@ export function draftOf(config: Record<string, unknown>): Draft {
 /** A number typed in a box, or the text itself so that the API names what is wrong with it. */
 const num = (s: string): number | string => (s.trim() !== '' && Number.isFinite(Number(s)) ? Number(s) : s);
 
-/** A filter value as typed: numbers and true/false as such, anything else as text. */
-const typed = (s: string): string | number | boolean =>
-  s === 'true' ? true : s === 'false' ? false : s.trim() !== '' && Number.isFinite(Number(s)) ? Number(s) : s;
-
 /**
- * The config to send for the draft. Settings the panel does not edit (a WEBHOOK's headers and body, a
- * CONDITION of several filters left as it was) are kept from `original`.
+ * The config to send for the draft. Settings the panel does not edit (a WEBHOOK's headers and body) are kept
+ * from `original`. A CONDITION is the filter builder's tree, its values typed as their fields.
  */
 export function configFrom(type: StepType, d: Draft, original: Record<string, unknown>): Record<string, unknown> {
   switch (type) {
@@ -97,15 +95,8 @@ export function configFrom(type: StepType, d: Draft, original: Record<string, un
         ...(d.timeoutAmount.trim() === '' ? {} : { timeout: typeof amount === 'number' ? amount * SECONDS[d.timeoutUnit] : amount }),
       };
     }
-    case 'CONDITION': {
-      if (Object.keys(original).length > 0 && !singleFilter(original) && d.field === '') return original;
-      const filter = {
-        field: d.field,
-        operator: d.operator,
-        ...(valueShape(d.operator as Operator) === 'none' ? {} : { value: typed(d.value) }),
-      };
-      return { logic: 'AND', groups: [{ filters: [filter] }] };
-    }
+    case 'CONDITION':
+      return toTree(d.condition, () => undefined);
     case 'WEBHOOK':
       return { ...original, url: d.url, method: d.method };
     case 'UPDATE_CONTACT':
@@ -131,8 +122,8 @@ export function summary(type: StepType, config: Record<string, unknown>, templat
     case 'WAIT_FOR_EVENT':
       return `${d.eventName}${d.timeoutAmount ? `, at most ${d.timeoutAmount} ${d.timeoutUnit}` : ''}`;
     case 'CONDITION': {
-      const f = singleFilter(config);
-      return f ? `${text(f.field)} ${text(f.operator)} ${text(f.value)}`.trim() : 'Several filters';
+      const tree = treeOf(config);
+      return tree ? describe(tree) : '';
     }
     case 'WEBHOOK':
       return `${d.method} ${d.url}`;

@@ -1,11 +1,13 @@
 import { useState } from 'preact/hooks';
 import type { ApiFailure } from '../../api/client';
 import { api, call } from '../../api/client';
-import { Field, Select, TextInput } from '../../ui/form';
+import { Select, TextInput } from '../../ui/form';
 import { useLoad } from '../../ui/use-load';
 import type { Draft } from './draft';
 import type { StepType } from './types';
-import { OPERATOR_LABELS, valueShape, type Operator } from '../../filters/model';
+import { TreeEditor } from '../../filters/builder';
+import { workflowCatalog } from '../../filters/catalog';
+import { ErrorNote, Loading } from '../../ui/feedback';
 
 interface Props {
   type: StepType;
@@ -19,11 +21,6 @@ const UNITS: Array<{ value: Draft['unit']; label: string }> = [
   { value: 'hours', label: 'hours' },
   { value: 'days', label: 'days' },
 ];
-
-/** The condition step edits one filter whose value, if any, is typed in: no durations, no segments. */
-const OPERATORS = (Object.keys(OPERATOR_LABELS) as Operator[])
-  .filter((op) => valueShape(op) !== 'duration' && !op.endsWith('Segment'))
-  .map((op) => ({ value: op, label: `${OPERATOR_LABELS[op]} (${op})` }));
 
 /** Templates found by the server's search, with the chosen one kept in the list. */
 function TemplatePicker({ draft, set, error }: Omit<Props, 'type'>) {
@@ -68,42 +65,18 @@ function TemplatePicker({ draft, set, error }: Omit<Props, 'type'>) {
   );
 }
 
-/** The filter of a CONDITION: one field, operator and value; the fields come from GET /workflows/fields. */
-function ConditionFields({ draft, set, error }: Omit<Props, 'type'>) {
-  const fields = useLoad(() => call(api.GET('/workflows/fields')), []);
-  const path = 'config.groups.0.filters.0';
+/**
+ * The filter tree of a CONDITION, in the filter builder, with what GET /workflows/fields lists: contact fields,
+ * events, and the execution context's keys (event data), which value operators read.
+ */
+function ConditionFields({ draft, set }: Omit<Props, 'type' | 'error'>) {
+  const catalog = useLoad(workflowCatalog, []);
+  if (!catalog.data) return catalog.error ? <ErrorNote error={catalog.error} /> : <Loading />;
   return (
-    <>
-      <Field label="Field" name={`${path}.field`} error={error} hint="e.g. data.plan, email, event.purchase">
-        {(id, describedBy) => (
-          <>
-            <input
-              id={id}
-              list={`${id}-fields`}
-              value={draft.field}
-              aria-describedby={describedBy}
-              onInput={(e) => set({ field: e.currentTarget.value })}
-            />
-            <datalist id={`${id}-fields`}>
-              {(fields.data?.fields ?? []).map((f) => (
-                <option key={f.field} value={f.field} />
-              ))}
-            </datalist>
-          </>
-        )}
-      </Field>
-      <Select
-        label="Operator"
-        name={`${path}.operator`}
-        value={draft.operator}
-        options={OPERATORS}
-        onValue={(operator) => set({ operator })}
-        error={error}
-      />
-      {valueShape(draft.operator as Operator) === 'none' ? null : (
-        <TextInput label="Value" name={`${path}.value`} value={draft.value} onValue={(value) => set({ value })} error={error} />
-      )}
-    </>
+    <fieldset class="condition">
+      <legend>Condition</legend>
+      <TreeEditor tree={draft.condition} catalog={catalog.data} onChange={(condition) => set({ condition })} />
+    </fieldset>
   );
 }
 
@@ -193,7 +166,7 @@ export function StepFields({ type, draft, set, error }: Props) {
         </>
       );
     case 'CONDITION':
-      return <ConditionFields draft={draft} set={set} error={error} />;
+      return <ConditionFields draft={draft} set={set} />;
     case 'WEBHOOK':
       return (
         <>

@@ -1,5 +1,5 @@
-import { ApiFailure } from '../../api/client';
 import type { RequestBody } from '../../api/types';
+import { fromTree, newTree, toTree, type TreeDraft } from '../../filters/model';
 import type { Campaign } from './status';
 
 export type CampaignBody = RequestBody<'/campaigns', 'post'>;
@@ -19,7 +19,7 @@ export interface Draft {
   type: CampaignType | '';
   audienceType: AudienceType;
   segmentId: string;
-  condition: string;
+  condition: TreeDraft;
 }
 
 export const emptyDraft = (fromDomain = ''): Draft => ({
@@ -34,7 +34,7 @@ export const emptyDraft = (fromDomain = ''): Draft => ({
   type: '',
   audienceType: 'ALL',
   segmentId: '',
-  condition: '',
+  condition: newTree(),
 });
 
 export function draftOf(c: Campaign): Draft {
@@ -51,28 +51,20 @@ export function draftOf(c: Campaign): Draft {
     type: c.type,
     audienceType: c.audienceType,
     segmentId: c.segmentId ?? '',
-    condition: c.audienceCondition ? JSON.stringify(c.audienceCondition, null, 2) : '',
+    condition: c.audienceCondition ? fromTree(c.audienceCondition) : newTree(),
   };
 }
 
 const given = (text: string) => (text.trim() === '' ? undefined : text);
 
+/** The FILTERED audience's tree as the API takes it (the filter builder's values are typed as their fields). */
+export const audienceTree = (d: Draft) => toTree(d.condition, () => undefined);
+
 /**
  * The API's body: a field left empty is left out, so a template fills it and, without one, the API names
- * what is missing. Only the condition's JSON syntax is checked here, since the API can only receive JSON.
+ * what is missing.
  */
 export function bodyOf(d: Draft): CampaignBody {
-  let audienceCondition: CampaignBody['audienceCondition'];
-  if (d.audienceType === 'FILTERED' && d.condition.trim() !== '') {
-    try {
-      audienceCondition = JSON.parse(d.condition) as CampaignBody['audienceCondition'];
-    } catch (err) {
-      const message = `Not valid JSON: ${err instanceof Error ? err.message : String(err)}`;
-      throw new ApiFailure(422, 'VALIDATION_ERROR', 'The audience condition is not valid JSON', undefined, [
-        { field: 'audienceCondition', message },
-      ]);
-    }
-  }
   return {
     name: d.name,
     templateId: given(d.templateId) ?? null,
@@ -84,6 +76,6 @@ export function bodyOf(d: Draft): CampaignBody {
     type: d.type || undefined,
     audienceType: d.audienceType,
     segmentId: d.audienceType === 'SEGMENT' ? (given(d.segmentId) ?? null) : null,
-    audienceCondition,
+    audienceCondition: d.audienceType === 'FILTERED' ? audienceTree(d) : undefined,
   };
 }

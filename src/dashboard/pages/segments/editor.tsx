@@ -6,9 +6,10 @@ import { ErrorNote, Loading } from '../../ui/feedback';
 import { Form, Select, Submit, TextInput } from '../../ui/form';
 import { PageHeader, Section } from '../../ui/layout';
 import { useAction, useLoad } from '../../ui/use-load';
-import { TreeEditor, type FilterCatalog } from './filter-builder';
+import { TreeEditor, type FilterCatalog } from '../../filters/builder';
+import { contactCatalog } from '../../filters/catalog';
 import { fromTree, newTree, toTree, type TreeDraft } from '../../filters/model';
-import { LiveCount } from './live-count';
+import { LiveCount } from '../../filters/live-count';
 import { SegmentMembers } from './members';
 import { StaticMembers } from './static-members';
 import type { Segment } from './types';
@@ -20,17 +21,10 @@ type SegmentType = Segment['type'];
 export function SegmentEditor({ params }: { params: Record<string, string> }) {
   const id = params.id;
   const loaded = useLoad(async () => {
-    const [segment, fields, events, segments] = await Promise.all([
+    const [segment, catalog] = await Promise.all([
       id ? call(api.GET('/segments/{id}', { params: { path: { id } } })) : null,
-      call(api.GET('/contacts/fields')),
-      call(api.GET('/events/names')),
-      call(api.GET('/segments')),
+      contactCatalog(id),
     ]);
-    const catalog: FilterCatalog = {
-      fields: fields.fields.filter((f) => f.isCustom).map((f) => ({ field: f.field, type: f.type })),
-      events: events.names.map((n) => n.name),
-      segments: segments.filter((s) => s.id !== id).map((s) => ({ id: s.id, name: s.name })),
-    };
     return { segment, catalog };
   }, [id]);
   if (!loaded.data) return loaded.error ? <ErrorNote error={loaded.error} /> : <Loading />;

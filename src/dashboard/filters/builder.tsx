@@ -16,48 +16,85 @@ import {
   type Logic,
   type TreeDraft,
   type Unit,
-} from '../../filters/model';
+} from './model';
+import './filters.css';
 
-/** What the project offers to filter on: its custom fields with their types, event names and other segments. */
+/**
+ * What the project offers to filter on: its custom fields with their types, event names and other segments;
+ * and, where the filter runs with an execution context (a CONDITION step), the known keys of event data
+ * (`event.<key>`), which value operators read from that context. Without `context` none is offered.
+ */
 export interface FilterCatalog {
   fields: Array<{ field: string; type: FieldType }>;
   events: string[];
   segments: Array<{ id: string; name: string }>;
+  context?: Array<{ field: string; type: FieldType }>;
 }
 
 const OTHER_DATA = '__data';
 const OTHER_EVENT = '__event';
+const OTHER_CONTEXT = '__context';
+/** A context key's option: the same `event.<key>` may also name an event. */
+const CONTEXT = 'context:';
 
-export function kindOf(field: string, valueType: FieldType, catalog: FilterCatalog): FieldKind {
+function kindOf(filter: FilterDraft, catalog: FilterCatalog): FieldKind {
+  const { field, valueType } = filter;
   const column = COLUMNS.find((c) => c.field === field);
   if (column) return { kind: 'value', type: column.type };
   if (field.startsWith('data.')) return { kind: 'value', type: catalog.fields.find((f) => f.field === field)?.type ?? valueType };
   if (field.startsWith('segment.')) return { kind: 'segment' };
+  if (filter.context && catalog.context) return { kind: 'value', type: catalog.context.find((f) => f.field === field)?.type ?? valueType };
   return { kind: 'event' };
 }
 
-/** The filter after a change, with an operator its field takes and a value its operator can read. */
+/**
+ * The filter after a change, with an operator its field takes, a value its operator can read, and the type
+ * its value is sent as (the field's, so that the tree needs no catalog to be sent).
+ */
 function settle(f: FilterDraft, catalog: FilterCatalog): FilterDraft {
-  const kind = kindOf(f.field, f.valueType, catalog);
+  const kind = kindOf(f, catalog);
   const operators = operatorsFor(kind);
   const operator = operators.includes(f.operator) ? f.operator : operators[0]!;
   const boolean = kind.kind === 'value' && kind.type === 'boolean' && valueShape(operator) === 'typed';
   const value = boolean && f.value !== 'true' && f.value !== 'false' ? 'true' : f.value;
-  return { ...f, operator, value };
+  return { ...f, operator, value, valueType: kind.kind === 'value' ? kind.type : f.valueType };
 }
 
-function FieldChoice({ filter, catalog, onChange }: { filter: FilterDraft; catalog: FilterCatalog; onChange: (f: FilterDraft) => void }) {
-  const known = (field: string) =>
+function TypeChoice({ filter, onChange }: { filter: FilterDraft; onChange: (f: FilterDraft) => void }) {
+  return (
+    <select
+      aria-label="Compare as"
+      value={filter.valueType}
+      onChange={(e) => onChange({ ...filter, valueType: e.currentTarget.value as FieldType })}
+    >
+      <option value="string">text</option>
+      <option value="number">number</option>
+      <option value="boolean">true/false</option>
+      <option value="date">date</option>
+    </select>
+  );
+}
+
+/** The option a filter's field shows as chosen: a known name, or one of the "another…" entries. */
+function selectedOption(filter: FilterDraft, catalog: FilterCatalog): string {
+  const { field } = filter;
+  if (filter.context && catalog.context) return catalog.context.some((c) => c.field === field) ? `${CONTEXT}${field}` : OTHER_CONTEXT;
+  const known =
     COLUMNS.some((c) => c.field === field) ||
     catalog.fields.some((f) => f.field === field) ||
     EMAIL_ACTIVITIES.some((e) => e.field === field) ||
     catalog.events.some((name) => `event.${name}` === field) ||
     catalog.segments.some((s) => `segment.${s.id}` === field);
+  return known ? field : field.startsWith('data.') ? OTHER_DATA : OTHER_EVENT;
+}
+
+function FieldChoice({ filter, catalog, onChange }: { filter: FilterDraft; catalog: FilterCatalog; onChange: (f: FilterDraft) => void }) {
   const field = filter.field;
-  const selected = known(field) ? field : field.startsWith('data.') ? OTHER_DATA : OTHER_EVENT;
+  const selected = selectedOption(filter, catalog);
   const choose = (value: string) => {
-    const next = value === OTHER_DATA ? 'data.' : value === OTHER_EVENT ? 'event.' : value;
-    onChange({ ...filter, field: next, value: '' });
+    const context = value === OTHER_CONTEXT || value.startsWith(CONTEXT);
+    const next = value === OTHER_DATA ? 'data.' : value === OTHER_EVENT || value === OTHER_CONTEXT ? 'event.' : value.replace(CONTEXT, '');
+    onChange({ ...filter, field: next, context, value: '' });
   };
   return (
     <>
@@ -92,6 +129,16 @@ function FieldChoice({ filter, catalog, onChange }: { filter: FilterDraft; catal
           ))}
           <option value={OTHER_EVENT}>Another event…</option>
         </optgroup>
+        {catalog.context ? (
+          <optgroup label="Execution context (event data)">
+            {catalog.context.map((c) => (
+              <option key={c.field} value={`${CONTEXT}${c.field}`}>
+                Context {c.field.slice('event.'.length)} ({c.type})
+              </option>
+            ))}
+            <option value={OTHER_CONTEXT}>Another context key…</option>
+          </optgroup>
+        ) : null}
         {catalog.segments.length > 0 ? (
           <optgroup label="Segments">
             {catalog.segments.map((s) => (
@@ -110,16 +157,18 @@ function FieldChoice({ filter, catalog, onChange }: { filter: FilterDraft; catal
             value={field.slice('data.'.length)}
             onInput={(e) => onChange({ ...filter, field: `data.${e.currentTarget.value}` })}
           />
-          <select
-            aria-label="Compare as"
-            value={filter.valueType}
-            onChange={(e) => onChange({ ...filter, valueType: e.currentTarget.value as FieldType })}
-          >
-            <option value="string">text</option>
-            <option value="number">number</option>
-            <option value="boolean">true/false</option>
-            <option value="date">date</option>
-          </select>
+          <TypeChoice filter={filter} onChange={onChange} />
+        </>
+      ) : null}
+      {selected === OTHER_CONTEXT ? (
+        <>
+          <input
+            aria-label="Context key"
+            placeholder="plan or order.total"
+            value={field.slice('event.'.length)}
+            onInput={(e) => onChange({ ...filter, field: `event.${e.currentTarget.value}` })}
+          />
+          <TypeChoice filter={filter} onChange={onChange} />
         </>
       ) : null}
       {selected === OTHER_EVENT ? (
@@ -179,7 +228,7 @@ function FilterRow({
   onChange: (f: FilterDraft) => void;
   onRemove: (() => void) | null;
 }) {
-  const kind = kindOf(filter.field, filter.valueType, catalog);
+  const kind = kindOf(filter, catalog);
   const change = (f: FilterDraft) => onChange(settle(f, catalog));
   return (
     <div class="filter-row" role="group" aria-label={label}>

@@ -1,14 +1,15 @@
-import { api, call } from '../../api/client';
-import { ErrorNote } from '../../ui/feedback';
-import { useDebounced } from '../../ui/use-debounced';
-import { useLoad } from '../../ui/use-load';
-import type { Tree } from '../../filters/model';
+import { api, call } from '../api/client';
+import { ErrorNote } from '../ui/feedback';
+import { useDebounced } from '../ui/use-debounced';
+import { useLoad } from '../ui/use-load';
+import type { Tree } from './model';
 
 /**
  * How many contacts the condition being edited matches now (POST /segments/count, which checks it as a save
- * would), asked once typing pauses; the API's refusal shows in place of the count.
+ * would), asked once typing pauses; the API's refusal shows in place of the count. `noun` names what is
+ * counted ("subscribed contact").
  */
-export function LiveCount({ tree, segmentId }: { tree: Tree; segmentId?: string }) {
+export function LiveCount({ tree, segmentId, noun = 'contact' }: { tree: Tree; segmentId?: string; noun?: string }) {
   const settled = useDebounced(JSON.stringify(tree), 400);
   const count = useLoad(
     () => call(api.POST('/segments/count', { body: { condition: JSON.parse(settled) as Tree, segmentId } })),
@@ -23,7 +24,7 @@ export function LiveCount({ tree, segmentId }: { tree: Tree; segmentId?: string 
         ) : count.data ? (
           <>
             <strong data-testid="live-count">{count.data.memberCount.toLocaleString()}</strong>{' '}
-            {count.data.memberCount === 1 ? 'contact matches' : 'contacts match'} now
+            {count.data.memberCount === 1 ? `${noun} matches` : `${noun}s match`} now
             {stale ? <span class="muted"> (counting…)</span> : null}
           </>
         ) : (
