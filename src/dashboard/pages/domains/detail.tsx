@@ -1,11 +1,11 @@
 import { useRef } from 'preact/hooks';
 import { api, call } from '../../api/client';
 import { href, navigate } from '../../router';
-import { ConfirmButton, CopyText } from '../../ui/actions';
+import { CopyText } from '../../ui/actions';
 import { ErrorNote, Loading } from '../../ui/feedback';
 import { PageHeader, Section } from '../../ui/layout';
 import { dateTime } from '../../ui/lists';
-import { useAction } from '../../ui/use-load';
+import { DeleteSection } from '../../ui/delete-section';
 import { usePollWhile } from '../../ui/use-poll-while';
 import { DomainStatus, RecordStatus, type DnsRecord } from './status';
 import './domains.css';
@@ -28,10 +28,6 @@ export function DomainDetail({ params }: { params: Record<string, string> }) {
     (d) => !!d && !d.verified,
     [params.id],
   );
-  const remove = useAction(async () => {
-    await call(api.DELETE('/domains/{id}', { params: { path } }));
-    navigate('/domains');
-  });
   const d = domain.data;
   return (
     <>
@@ -40,7 +36,7 @@ export function DomainDetail({ params }: { params: Record<string, string> }) {
           All domains
         </a>
       </PageHeader>
-      <ErrorNote error={domain.error ?? remove.error} />
+      <ErrorNote error={domain.error} />
       {!d ? (
         domain.error ? null : (
           <Loading />
@@ -86,16 +82,15 @@ export function DomainDetail({ params }: { params: Record<string, string> }) {
               ))}
             </ul>
           </Section>
-          <Section title="Delete">
-            <p>Mail from this domain is refused once it is deleted, including campaigns and templates that use it.</p>
-            <ConfirmButton
-              label="Delete domain"
-              confirm={`Delete ${d.domain}?`}
-              danger
-              onConfirm={() => remove.run()}
-              disabled={remove.pending}
-            />
-          </Section>
+          <DeleteSection
+            what="domain"
+            name={d.domain}
+            consequence="Mail from this domain is refused once it is deleted, including campaigns and templates that use it."
+            remove={async () => {
+              await call(api.DELETE('/domains/{id}', { params: { path } }));
+              navigate('/domains');
+            }}
+          />
         </>
       )}
     </>

@@ -1,10 +1,10 @@
 import { useState } from 'preact/hooks';
 import { api, call } from '../../api/client';
 import { href, navigate } from '../../router';
-import { ConfirmButton } from '../../ui/actions';
 import { ErrorNote, Loading } from '../../ui/feedback';
 import { Form, Select, Submit, TextInput } from '../../ui/form';
-import { PageHeader, Section } from '../../ui/layout';
+import { PageHeader } from '../../ui/layout';
+import { DeleteSection } from '../../ui/delete-section';
 import { useAction, useLoad } from '../../ui/use-load';
 import { TreeEditor, type FilterCatalog } from '../../filters/builder';
 import { contactCatalog } from '../../filters/catalog';
@@ -57,11 +57,6 @@ function SegmentForm({ segment: initial, catalog }: { segment: Segment | null; c
       navigate(`/segments/${created.id}`);
     }
     setSaved(true);
-  });
-  const remove = useAction(async () => {
-    if (!segment) return;
-    await call(api.DELETE('/segments/{id}', { params: { path: { id: segment.id } } }));
-    navigate('/segments');
   });
 
   return (
@@ -123,17 +118,15 @@ function SegmentForm({ segment: initial, catalog }: { segment: Segment | null; c
         <>
           {segment.type === 'STATIC' ? <StaticMembers id={segment.id} onChange={setSegment} /> : null}
           <SegmentMembers id={segment.id} version={segment.updatedAt + segment.memberCount} />
-          <Section title="Delete">
-            <p>Segments that name this one then count it as empty; an active campaign sending to it blocks the deletion.</p>
-            <ConfirmButton
-              label="Delete segment"
-              confirm={`Delete ${segment.name}?`}
-              danger
-              disabled={remove.pending}
-              onConfirm={() => remove.run()}
-            />
-            <ErrorNote error={remove.error} />
-          </Section>
+          <DeleteSection
+            what="segment"
+            name={segment.name}
+            consequence="Segments that name this one then count it as empty; an active campaign sending to it blocks the deletion."
+            remove={async () => {
+              await call(api.DELETE('/segments/{id}', { params: { path: { id: segment.id } } }));
+              navigate('/segments');
+            }}
+          />
         </>
       ) : null}
     </>

@@ -1,10 +1,10 @@
 import { useState } from 'preact/hooks';
 import { api, call } from '../../api/client';
 import { href, navigate } from '../../router';
-import { ConfirmButton } from '../../ui/actions';
 import { ErrorNote, Loading } from '../../ui/feedback';
 import { Field, Form, Select, Submit, TextInput } from '../../ui/form';
-import { PageHeader, Section } from '../../ui/layout';
+import { PageHeader } from '../../ui/layout';
+import { DeleteSection } from '../../ui/delete-section';
 import { useAction, useLoad } from '../../ui/use-load';
 import { TemplatePreview } from './preview';
 import { TEMPLATE_TYPES, type Template, type TemplateFields } from './types';
@@ -66,11 +66,6 @@ function EditorForm({ template }: { template: Template | null }) {
     if (!template) return;
     const copy = await call(api.POST('/templates/{id}/duplicate', { params: { path: { id: template.id } } }));
     navigate(`/templates/${copy.id}`);
-  });
-  const remove = useAction(async () => {
-    if (!template) return;
-    await call(api.DELETE('/templates/{id}', { params: { path: { id: template.id } } }));
-    navigate('/templates');
   });
   const text = (key: 'name' | 'subject' | 'from' | 'fromName' | 'replyTo' | 'description') => (value: string) => set({ [key]: value });
   return (
@@ -169,17 +164,15 @@ function EditorForm({ template }: { template: Template | null }) {
       {template ? (
         <>
           <TemplateUsage id={template.id} />
-          <Section title="Delete">
-            <p>A template that a workflow step sends cannot be deleted; campaigns keep their own copy.</p>
-            <ConfirmButton
-              label="Delete template"
-              confirm={`Delete ${template.name}?`}
-              danger
-              disabled={remove.pending}
-              onConfirm={() => remove.run()}
-            />
-            <ErrorNote error={remove.error} />
-          </Section>
+          <DeleteSection
+            what="template"
+            name={template.name}
+            consequence="A template that a workflow step sends cannot be deleted; campaigns keep their own copy."
+            remove={async () => {
+              await call(api.DELETE('/templates/{id}', { params: { path: { id: template.id } } }));
+              navigate('/templates');
+            }}
+          />
         </>
       ) : null}
     </>
