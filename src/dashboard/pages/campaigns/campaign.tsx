@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api, call } from '../../api/client';
 import { href, navigate } from '../../router';
 import { ConfirmButton } from '../../ui/actions';
@@ -85,6 +85,10 @@ export function CampaignPage({ params }: { params: Record<string, string> }) {
   });
   const c = loaded.data?.campaign;
   const stats = loaded.data?.stats;
+  // "Being sent" is the send's answer; once the campaign is sent the figures say the rest.
+  useEffect(() => {
+    if (c?.status === 'SENT') setMessage(null);
+  }, [c?.status]);
   return (
     <>
       <PageHeader title={c?.name ?? 'Campaign'}>
