@@ -100,6 +100,7 @@ describe('the dashboard: campaigns', () => {
     const figures = page.getByRole('region', { name: 'Figures' });
     await page.locator('.badge', { hasText: /^Sent$/ }).waitFor({ timeout: SEND_LIMIT_MS });
     expect(await progress.count()).toBe(0);
+    await page.getByText('Campaign is being sent to 5 recipients').waitFor({ state: 'detached' });
     const figure = (label: string) =>
       figures.locator('div', { has: page.getByRole('term').filter({ hasText: new RegExp(`^${label}$`) }) }).getByRole('definition');
     expect(await figure('Recipients').textContent()).toBe('5');
