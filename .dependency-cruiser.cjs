@@ -10,6 +10,9 @@
  *   framework    src/http, src/db, src/auth, src/deps.ts, src/temporal/client.ts (the connection)
  *   leaves       src/crypto, src/dns, src/mail, src/config.ts, src/logger.ts, src/escape-html.ts, src/version.ts
  *
+ * Beside them, src/dashboard is the browser app (docs/dashboard.md): it knows the server only through the HTTP
+ * API and the types generated from /openapi.json (the rule dashboard-apart).
+ *
  * Type-only imports count for cycles and layers alike: a type names a dependency just as a value does. The one
  * exception is workflow code naming its activities' signatures (`import type * as activities`), the SDK's idiom.
  * The exceptions below are imports that still break a rule, each with the change (and the part of issue 12) that
@@ -76,6 +79,20 @@ module.exports = {
         pathNot: '^src/modules/links/',
         dependencyTypesNot: ['type-only'],
       },
+    },
+    {
+      name: 'dashboard-apart',
+      severity: 'error',
+      comment: 'the dashboard runs in the browser: it imports only src/dashboard and its packages, never the server',
+      from: { path: '^src/dashboard/' },
+      to: { path: '^(src|workflows|activities|scripts|test|bench)/', pathNot: '^src/dashboard/' },
+    },
+    {
+      name: 'server-ignores-dashboard',
+      severity: 'error',
+      comment: 'the server serves the built dashboard as files; no server code imports it',
+      from: { path: '^(src|workflows|activities)/', pathNot: '^src/dashboard/' },
+      to: { path: '^src/dashboard/' },
     },
     layer('leaves-import-up', LEAVES, above(FRAMEWORK, WORKFLOWS, TEMPORAL, MODULES, ACTIVITIES, COMPOSITION)),
     layer('framework-imports-up', FRAMEWORK, above(WORKFLOWS, TEMPORAL, MODULES, ACTIVITIES, COMPOSITION), '^src/http/context[.]ts$'),
