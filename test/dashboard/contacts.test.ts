@@ -217,6 +217,7 @@ describe('the dashboard: contacts, import, bulk actions and custom fields', () =
     await page.getByRole('button', { name: 'Import' }).click();
     await page.getByText('Import: done').waitFor({ timeout: 30_000 });
     expect(await page.locator('progress').getAttribute('value')).toBe('100');
+    expect(await page.locator('.progress-label').textContent()).toBe('Import: done100%');
     const stat = (label: string) =>
       page
         .locator('.stats div', { has: page.locator('dt', { hasText: label }) })

@@ -28,16 +28,14 @@ export function Loading({ what = 'Loading' }: { what?: string }) {
   );
 }
 
-/** A labelled progress bar; `value` of `max` done. */
-export function Progress({ value, max, label }: { value: number; max: number; label: string }) {
-  const percent = max > 0 ? Math.min(100, Math.round((value / max) * 100)) : 0;
+/** A labelled progress bar: `value` of `max` done, or with `percent` a value that already is a percentage. */
+export function Progress({ value, max, label, percent = false }: { value: number; max: number; label: string; percent?: boolean }) {
+  const share = max > 0 ? Math.min(100, Math.round((value / max) * 100)) : 0;
   return (
     <div class="progress">
       <div class="progress-label">
         <span>{label}</span>
-        <span>
-          {value.toLocaleString()} / {max.toLocaleString()} ({percent}%)
-        </span>
+        <span>{percent ? `${share}%` : `${value.toLocaleString()} / ${max.toLocaleString()} (${share}%)`}</span>
       </div>
       <progress value={value} max={Math.max(max, 1)} aria-label={label} />
     </div>

@@ -55,7 +55,7 @@ export function JobProgress<R>({
   }, []);
   return (
     <div class="job" aria-live="polite">
-      <Progress label={`${label}: ${job ? stateLabel[job.state] : 'starting'}`} value={job?.progress ?? 0} max={100} />
+      <Progress label={`${label}: ${job ? stateLabel[job.state] : 'starting'}`} value={job?.progress ?? 0} max={100} percent />
       {job?.state === 'failed' ? <p class="field-error">{job.failedReason}</p> : null}
       <ErrorNote error={error} />
       {job ? children(job) : null}
