@@ -39,13 +39,24 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
   return { data, error, loading, reload: run };
 }
 
-/** Calls `load` every `ms` while the page is shown (live counts, progress). */
-export function usePoll<T>(load: () => Promise<T>, ms: number, deps: unknown[]): Loaded<T> {
+/**
+ * Calls `load` again `ms` after each answer while the page is shown and `active(data)` holds (live counts,
+ * progress, a domain still pending, a job still running): a slow answer never has a second request queued
+ * behind it.
+ */
+export function usePoll<T>(
+  load: () => Promise<T>,
+  ms: number,
+  deps: unknown[],
+  active: (data: T | undefined) => boolean = () => true,
+): Loaded<T> {
   const loaded = useLoad(load, deps);
+  const on = active(loaded.data);
   useEffect(() => {
-    const timer = setInterval(() => void loaded.reload(), ms);
-    return () => clearInterval(timer);
-  }, [loaded.reload, ms]);
+    if (!on || loaded.loading) return;
+    const timer = setTimeout(() => void loaded.reload(), ms);
+    return () => clearTimeout(timer);
+  }, [on, loaded.loading, loaded.reload, ms]);
   return loaded;
 }
 

@@ -5,8 +5,7 @@ import { ConfirmButton } from '../../ui/actions';
 import { ErrorNote, Loading, Progress } from '../../ui/feedback';
 import { PageHeader, Section } from '../../ui/layout';
 import { dateTime } from '../../ui/lists';
-import { useAction, useLoad } from '../../ui/use-load';
-import { usePollWhile } from '../../ui/use-poll-while';
+import { useAction, useLoad, usePoll } from '../../ui/use-load';
 import { CancelButton, SendPanel } from './send-panel';
 import { Stats } from './stats';
 import { CampaignStatusBadge, editable, type Campaign } from './status';
@@ -58,7 +57,7 @@ function Summary({ campaign: c }: { campaign: Campaign }) {
 export function CampaignPage({ params }: { params: Record<string, string> }) {
   const path = { id: params.id! };
   const [message, setMessage] = useState<string | null>(null);
-  const loaded = usePollWhile(
+  const loaded = usePoll(
     async () => {
       const campaign = await call(api.GET('/campaigns/{id}', { params: { path } }));
       const stats =
@@ -68,8 +67,8 @@ export function CampaignPage({ params }: { params: Record<string, string> }) {
       return { campaign, stats };
     },
     2000,
-    (d) => d?.campaign.status === 'SENDING',
     [params.id],
+    (d) => d?.campaign.status === 'SENDING',
   );
   const done = async (text: string) => {
     setMessage(text);

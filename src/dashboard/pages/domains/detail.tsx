@@ -1,12 +1,12 @@
 import { useRef } from 'preact/hooks';
 import { api, call } from '../../api/client';
+import { usePoll } from '../../ui/use-load';
 import { href, navigate } from '../../router';
 import { CopyText } from '../../ui/actions';
 import { ErrorNote, Loading } from '../../ui/feedback';
 import { PageHeader, Section } from '../../ui/layout';
 import { dateTime } from '../../ui/lists';
 import { DeleteSection } from '../../ui/delete-section';
-import { usePollWhile } from '../../ui/use-poll-while';
 import { DomainStatus, RecordStatus, type DnsRecord } from './status';
 import './domains.css';
 
@@ -21,12 +21,12 @@ export function DomainDetail({ params }: { params: Record<string, string> }) {
   const path = { id: params.id! };
   // The first answer is the last check, shown at once; every later one checks DNS now.
   const checks = useRef(0);
-  const domain = usePollWhile(
+  const domain = usePoll(
     () =>
       call(checks.current++ === 0 ? api.GET('/domains/{id}', { params: { path } }) : api.GET('/domains/{id}/verify', { params: { path } })),
     5000,
-    (d) => !!d && !d.verified,
     [params.id],
+    (d) => !!d && !d.verified,
   );
   const d = domain.data;
   return (

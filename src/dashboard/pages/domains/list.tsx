@@ -6,18 +6,17 @@ import { Empty, ErrorNote, Loading } from '../../ui/feedback';
 import { Form, Submit, TextInput } from '../../ui/form';
 import { PageHeader, Section } from '../../ui/layout';
 import { Table, dateTime } from '../../ui/lists';
-import { useAction } from '../../ui/use-load';
-import { usePollWhile } from '../../ui/use-poll-while';
+import { useAction, usePoll } from '../../ui/use-load';
 import { DomainStatus } from './status';
 
 /** The project's sender domains; the list follows the background checks while one is pending. */
 export function Domains() {
   const project = useProject();
-  const domains = usePollWhile(
+  const domains = usePoll(
     () => call(api.GET('/domains/project/{projectId}', { params: { path: { projectId: project.id } } })),
     10_000,
-    (list) => !!list?.some((d) => !d.verified),
     [project.id],
+    (list) => !!list?.some((d) => !d.verified),
   );
   const [name, setName] = useState('');
   const add = useAction(async () => {
