@@ -18,7 +18,7 @@ import { workerNodeOptions } from '../src/main/worker-heap';
 import { developmentAids, developmentEnv } from './lib/development';
 import { startDevDns } from './lib/dev-dns';
 import { describeDevAccount, ensureDevAccount } from './lib/dev-account';
-import { buildDashboard, startDashboardDevServer } from './lib/dashboard';
+import { ensureDashboard, startDashboardDevServer } from './lib/dashboard';
 
 const started = Date.now();
 const log = (line: string) => console.log(line);
@@ -99,14 +99,19 @@ async function main() {
 
   const workflowBundle = await ensureWorkflowBundle(log);
   // The API serves the built app at /app; the development server beside it reloads on every edit.
-  buildDashboard(path.join(root, 'dist', 'dashboard'));
+  const dashboard = ensureDashboard(log);
   spawnService('worker', 'src/main/worker.ts', {
     ...env,
     WORKER_WORKFLOW_BUNDLE: workflowBundle,
     NODE_OPTIONS: workerNodeOptions(env.NODE_OPTIONS),
   });
   // The API runs simulations on time-skipping test servers with the same bundle (docs/simulation.md).
-  spawnService('api', 'src/main/api.ts', { WORKER_WORKFLOW_BUNDLE: workflowBundle, TEMPORAL_TEST_SERVER_PATH: temporalTestServer, ...env });
+  spawnService('api', 'src/main/api.ts', {
+    WORKER_WORKFLOW_BUNDLE: workflowBundle,
+    TEMPORAL_TEST_SERVER_PATH: temporalTestServer,
+    DASHBOARD_DIR: dashboard,
+    ...env,
+  });
   await waitForPort(ports.api, 'API');
   const apiUrl = `http://localhost:${ports.api}`;
   const dashboardDev = startDashboardDevServer(ports.dashboardDev, apiUrl, log);

@@ -1,26 +1,22 @@
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { dataDir, root } from './paths';
+import { digestOf, filesUnder } from './digest';
 
-/** Everything a bundle can be made of: the workflows, the src modules they import, the locked packages. */
-function inputs(): string[] {
-  const walk = (dir: string): string[] =>
-    fs
-      .readdirSync(dir, { withFileTypes: true })
-      .flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
-  return [...walk(path.join(root, 'workflows')), ...walk(path.join(root, 'src')), path.join(root, 'package-lock.json')].sort();
-}
+/** Everything a bundle can be made of: the workflows, the server's src modules they import, the locked packages. */
+const inputs = () => [
+  ...filesUnder(path.join(root, 'workflows')),
+  ...filesUnder(path.join(root, 'src'), [path.join(root, 'src', 'dashboard')]),
+  path.join(root, 'package-lock.json'),
+];
 
 /**
  * The worker's workflow bundle for `npm start`, named by a digest of its inputs: built when the code changed
  * (a second or two), reused as it is otherwise; older bundles are removed.
  */
 export async function ensureWorkflowBundle(log: (line: string) => void): Promise<string> {
-  const hash = createHash('sha256');
-  for (const file of inputs()) hash.update(path.relative(root, file)).update('\0').update(fs.readFileSync(file));
   const dir = path.join(dataDir, 'workflow-bundle');
-  const name = `${hash.digest('hex').slice(0, 16)}.js`;
+  const name = `${digestOf(inputs())}.js`;
   const file = path.join(dir, name);
   if (fs.existsSync(file)) return file;
   fs.mkdirSync(dir, { recursive: true });
