@@ -15,15 +15,27 @@ function current(): Route {
   return { path, query: new URLSearchParams(search) };
 }
 
+/** Everyone showing the route; told at once by `navigate`, and by `hashchange` for the back button and typed addresses. */
+const followers = new Set<() => void>();
+
 export function useRoute(): Route {
   const [route, setRoute] = useState(current);
   useEffect(() => {
-    const update = () => setRoute(current());
+    const update = () => {
+      const next = current();
+      setRoute((shown) => (sameRoute(shown, next) ? shown : next));
+    };
+    followers.add(update);
     addEventListener('hashchange', update);
-    return () => removeEventListener('hashchange', update);
+    return () => {
+      followers.delete(update);
+      removeEventListener('hashchange', update);
+    };
   }, []);
   return route;
 }
+
+const sameRoute = (a: Route, b: Route) => a.path === b.path && a.query.toString() === b.query.toString();
 
 export const href = (path: string, query?: Record<string, string | undefined>) => {
   const params = new URLSearchParams(Object.entries(query ?? {}).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ''));
@@ -31,8 +43,14 @@ export const href = (path: string, query?: Record<string, string | undefined>) =
   return `#${path}${search ? `?${search}` : ''}`;
 };
 
+/**
+ * Moves to a page. The route changes in the same render as the state the caller set beside it: waiting for
+ * `hashchange` (a later task) would first render that state with the old route, and a controlled input that
+ * reads the route would snap back for a moment.
+ */
 export function navigate(path: string, query?: Record<string, string | undefined>): void {
   location.hash = href(path, query);
+  for (const follow of followers) follow();
 }
 
 /** Matches `/contacts/:id` against a path; returns the named parts, or null. */
