@@ -49,6 +49,16 @@ async function readOrNull(file: string): Promise<Buffer | null> {
  */
 export function dashboardRoutes(deps: Deps): RouteDef[] {
   const dir = path.resolve(deps.config.DASHBOARD_DIR);
+  // An asset's name changes with its content, so a file once read is that file for good; a miss is not kept,
+  // as a build may still be writing the folder.
+  const assets = new Map<string, Buffer>();
+  const asset = async (file: string) => {
+    const known = assets.get(file);
+    if (known) return known;
+    const body = await readOrNull(path.join(dir, 'assets', file));
+    if (body) assets.set(file, body);
+    return body;
+  };
   return [
     defineRoute({
       method: 'get',
@@ -81,7 +91,7 @@ export function dashboardRoutes(deps: Deps): RouteDef[] {
         404: { description: 'No such file' },
       },
       handler: async (ctx: AppContext, { params }) => {
-        const body = await readOrNull(path.join(dir, 'assets', params.file));
+        const body = await asset(params.file);
         if (!body)
           throw new ApiError(404, 'NOT_FOUND', `No dashboard asset ${params.file}`, {
             suggestion: 'Reload /app to get the current build.',

@@ -1,33 +1,28 @@
 import { useEffect } from 'preact/hooks';
+import type { Answer } from '../../api/types';
 import { ErrorNote, Progress } from '../../ui/feedback';
 import { usePoll } from '../../ui/use-load';
 
 /** What `GET /contacts/import/{jobId}` and `GET /contacts/bulk/{jobId}` answer (docs/jobs.md). */
-export interface JobView<R> {
-  id: string;
-  state: 'waiting' | 'active' | 'completed' | 'failed';
-  progress: number;
-  result: R;
-  failedReason?: string;
-}
+type JobView = Answer<'/contacts/import/{jobId}', 'get'> | Answer<'/contacts/bulk/{jobId}', 'get'>;
 
 const POLL_MS = 500;
-const finished = (state: JobView<unknown>['state']) => state === 'completed' || state === 'failed';
+const finished = (state: JobView['state']) => state === 'completed' || state === 'failed';
 
 /**
  * Follows a queued job until it completes or fails: polls half a second after each answer, then stops and
  * calls `onDone` once. Shows the progress bar meanwhile; `children` renders the counters (so far, then final).
  */
-export function JobProgress<R>({
+export function JobProgress<J extends JobView>({
   label,
   load,
   onDone,
   children,
 }: {
   label: string;
-  load: () => Promise<JobView<R>>;
-  onDone?: (job: JobView<R>) => void;
-  children: (job: JobView<R>) => preact.ComponentChildren;
+  load: () => Promise<J>;
+  onDone?: (job: J) => void;
+  children: (job: J) => preact.ComponentChildren;
 }) {
   const polled = usePoll(load, POLL_MS, [], (j) => !j || !finished(j.state));
   const job = polled.data ?? null;
@@ -45,7 +40,7 @@ export function JobProgress<R>({
   );
 }
 
-const stateLabel: Record<JobView<unknown>['state'], string> = {
+const stateLabel: Record<JobView['state'], string> = {
   waiting: 'queued',
   active: 'running',
   completed: 'done',
