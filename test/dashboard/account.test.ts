@@ -1,44 +1,35 @@
-import type { AddressInfo } from 'node:net';
-import { startStack, type TestStack } from '../helpers/stack';
-import { checkPage, freshSession, logInAs, openDashboard, signUp, type BrowserSession } from '../helpers/browser';
+import { startStack } from '../helpers/stack';
+import { checkPage, freshSession, logInAs, signUp } from '../helpers/browser';
+import { dashboardSuite } from '../helpers/dashboard-suite';
 import { createProject, signupUser, uniqueEmail } from '../helpers/fixtures';
 import { joinedUser } from '../helpers/members';
 import { linkToken, waitForMail } from '../helpers/mail';
 
-let stack: TestStack;
-let browser: BrowserSession;
-beforeAll(async () => {
-  stack = await startStack();
-  browser = await openDashboard(stack.server.address() as AddressInfo);
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
+const suite = dashboardSuite(() => startStack());
 
 describe('the dashboard: account, project, keys and team', () => {
   it('serves the app under /app with its own script policy, and its assets', async () => {
-    const page = await stack.http().get('/app').expect(200).expect('Content-Type', /html/);
+    const page = await suite.stack.http().get('/app').expect(200).expect('Content-Type', /html/);
     expect(page.headers['content-security-policy']).toContain("script-src 'self'");
     const script = /src="\/app\/assets\/([^"]+\.js)"/.exec(page.text)?.[1];
     expect(script).toBeDefined();
-    await stack
+    await suite.stack
       .http()
       .get(`/app/assets/${script}`)
       .expect(200)
       .expect('Content-Type', /javascript/)
       .expect('Cache-Control', /immutable/);
-    const missing = await stack.http().get('/app/assets/nothing-here.js').expect(404);
+    const missing = await suite.stack.http().get('/app/assets/nothing-here.js').expect(404);
     expect(missing.body.error.code).toBe('NOT_FOUND');
-    await stack.http().get('/app/assets/..%2Fpackage.json').expect(404);
+    await suite.stack.http().get('/app/assets/..%2Fpackage.json').expect(404);
   });
 
   it('signs up, verifies the address, creates a project, renames it and rotates its keys', async () => {
-    const { page } = browser;
-    await page.goto(browser.base);
+    const { page } = suite.browser;
+    await page.goto(suite.browser.base);
     await page.getByRole('heading', { name: 'Log in' }).waitFor();
     await checkPage(page, 'login');
-    await page.goto(`${browser.base}#/signup`);
+    await page.goto(`${suite.browser.base}#/signup`);
     await page.getByRole('heading', { name: 'Create your account' }).waitFor();
     await checkPage(page, 'signup');
     await page.getByLabel('Email').fill('not-an-email');
@@ -48,33 +39,33 @@ describe('the dashboard: account, project, keys and team', () => {
     expect(await page.getByRole('alert').textContent()).toMatch(/Validation failed|email/i);
 
     const email = uniqueEmail('owner');
-    await signUp(browser, email, 'correct horse battery', 'Launch');
+    await signUp(suite.browser, email, 'correct horse battery', 'Launch');
     await page.getByText('Verify your email address').waitFor();
     await checkPage(page, 'overview');
 
-    const token = linkToken(await waitForMail(stack.smtp, email, /verify/i), '/verify-email');
-    await page.goto(`${browser.base}#/verify-email?token=${encodeURIComponent(token)}`);
+    const token = linkToken(await waitForMail(suite.stack.smtp, email, /verify/i), '/verify-email');
+    await page.goto(`${suite.browser.base}#/verify-email?token=${encodeURIComponent(token)}`);
     await page.getByText('Your email address is verified').waitFor();
     await checkPage(page, 'verify-email');
 
-    await page.goto(`${browser.base}#/settings`);
+    await page.goto(`${suite.browser.base}#/settings`);
     await page.getByLabel('Name').fill('Launch 2');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     expect(await page.getByLabel('Project', { exact: true }).locator('option:checked').textContent()).toBe('Launch 2');
     await checkPage(page, 'settings');
 
-    await page.goto(`${browser.base}#/keys`);
+    await page.goto(`${suite.browser.base}#/keys`);
     const masked = await page.locator('section', { hasText: 'Secret key' }).locator('code').first().textContent();
     await page.getByRole('button', { name: 'Rotate keys' }).click();
     await page.getByRole('button', { name: 'Yes, rotate keys' }).click();
     const fresh = await page.locator('.notice code').textContent();
     expect(fresh).toMatch(/^sk_/);
     expect(fresh).not.toBe(masked);
-    await stack.http().get('/contacts').set('Authorization', `Bearer ${fresh}`).expect(200);
+    await suite.stack.http().get('/contacts').set('Authorization', `Bearer ${fresh}`).expect(200);
     await checkPage(page, 'keys');
 
-    await page.goto(`${browser.base}#/members`);
+    await page.goto(`${suite.browser.base}#/members`);
     const invitee = uniqueEmail('invitee');
     await page.getByLabel('Email').fill(invitee);
     await page.getByRole('button', { name: 'Invite' }).click();
@@ -94,17 +85,17 @@ describe('the dashboard: account, project, keys and team', () => {
   });
 
   it('shows a MEMBER no button the API would refuse them', async () => {
-    const owner = await signupUser(stack);
-    const project = await createProject(stack, owner, 'Shared');
-    const member = await joinedUser(stack, owner, project, 'MEMBER');
-    const session = await freshSession(browser);
+    const owner = await signupUser(suite.stack);
+    const project = await createProject(suite.stack, owner, 'Shared');
+    const member = await joinedUser(suite.stack, owner, project, 'MEMBER');
+    const session = await freshSession(suite.browser);
     await logInAs(session, member, project.id, '/keys');
     await session.page.getByRole('heading', { name: 'API keys' }).waitFor();
     expect(await session.page.getByRole('button', { name: 'Rotate keys' }).count()).toBe(0);
-    await session.page.goto(`${browser.base}#/settings`);
+    await session.page.goto(`${suite.browser.base}#/settings`);
     await session.page.getByText('Only owners and admins change these settings.').waitFor();
     expect(await session.page.getByRole('button', { name: 'Delete project' }).count()).toBe(0);
-    await session.page.goto(`${browser.base}#/members`);
+    await session.page.goto(`${suite.browser.base}#/members`);
     await session.page.getByRole('cell', { name: owner.email }).waitFor();
     expect(await session.page.getByRole('button', { name: 'Invite' }).count()).toBe(0);
     expect(await session.page.getByRole('combobox', { name: `Role of ${owner.email}` }).count()).toBe(0);
@@ -112,20 +103,20 @@ describe('the dashboard: account, project, keys and team', () => {
   });
 
   it('asks for a reset link and sets a new password from it', async () => {
-    const user = await signupUser(stack);
-    const session = await freshSession(browser);
+    const user = await signupUser(suite.stack);
+    const session = await freshSession(suite.browser);
     const { page } = session;
-    await page.goto(`${browser.base}#/forgot-password`);
+    await page.goto(`${suite.browser.base}#/forgot-password`);
     await page.getByLabel('Email').fill(user.email);
     await page.getByRole('button', { name: 'Send the link' }).click();
     await page.getByText('a link to set a new password is on its way').waitFor();
     await checkPage(page, 'forgot-password');
-    const token = linkToken(await waitForMail(stack.smtp, user.email, /reset/i), '/reset-password');
-    await page.goto(`${browser.base}#/reset-password?token=${encodeURIComponent(token)}`);
+    const token = linkToken(await waitForMail(suite.stack.smtp, user.email, /reset/i), '/reset-password');
+    await page.goto(`${suite.browser.base}#/reset-password?token=${encodeURIComponent(token)}`);
     await page.getByLabel('New password').fill('another good password');
     await page.getByRole('button', { name: 'Set password' }).click();
     await page.getByText('Your password is set.').waitFor();
-    await stack.http().post('/auth/login').send({ email: user.email, password: 'another good password' }).expect(200);
+    await suite.stack.http().post('/auth/login').send({ email: user.email, password: 'another good password' }).expect(200);
     await session.close();
   });
 });

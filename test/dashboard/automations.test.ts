@@ -1,22 +1,13 @@
-import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
-import { startEngine, type Engine } from '../automation/engine';
+import { startEngine } from '../automation/engine';
 import { addContact } from '../automation/helpers';
-import { checkPage, freshSession, logInAs, openDashboard, type BrowserSession } from '../helpers/browser';
+import { checkPage, freshSession, logInAs, type BrowserSession } from '../helpers/browser';
+import { dashboardSuite } from '../helpers/dashboard-suite';
 import { senderTenant, type SenderTenant } from '../helpers/tenants';
 
 const TEMPORAL_UI = 'http://temporal-ui.example.test:8233';
 
-let engine: Engine;
-let browser: BrowserSession;
-beforeAll(async () => {
-  engine = await startEngine({ timeSkipping: false, env: { TEMPORAL_UI_URL: TEMPORAL_UI } });
-  browser = await openDashboard(engine.stack.server.address() as AddressInfo);
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await engine?.close();
-});
+const suite = dashboardSuite(() => startEngine({ timeSkipping: false, env: { TEMPORAL_UI_URL: TEMPORAL_UI } }));
 
 interface Graph {
   enabled: boolean;
@@ -45,14 +36,14 @@ async function templateOf(t: SenderTenant, name: string): Promise<string> {
 }
 
 async function session(t: SenderTenant, route: string): Promise<BrowserSession> {
-  const s = await freshSession(browser);
+  const s = await freshSession(suite.browser);
   await logInAs(s, t.user, t.project.id, route);
   return s;
 }
 
 describe('the dashboard: automations', () => {
   it('builds an automation in the editor, enables it, and follows a tracked event to its finished execution and step history', async () => {
-    const t = await senderTenant(engine.stack);
+    const t = await senderTenant(suite.stack);
     const templateId = await templateOf(t, 'Welcome email');
     const s = await session(t, '/automations');
     const { page } = s;
@@ -210,7 +201,7 @@ describe('the dashboard: automations', () => {
     await checkPage(page, 'automations-execution');
 
     // The simulation of the same graph: a pro contact takes the yes branch, a free one the no branch.
-    await page.goto(`${browser.base}#/automations/${id}/simulate`);
+    await page.goto(`${suite.browser.base}#/automations/${id}/simulate`);
     await page.getByLabel("Contact's fields (JSON)").fill('{"plan": "pro"}');
     await page.getByRole('button', { name: 'Run simulation' }).click();
     const timeline = page.getByRole('list', { name: 'Steps reached' });
@@ -235,7 +226,7 @@ describe('the dashboard: automations', () => {
   }, 240_000);
 
   it('draws a wait with its event and timeout branches, starts an execution by hand, and deletes only once none is active', async () => {
-    const t = await senderTenant(engine.stack);
+    const t = await senderTenant(suite.stack);
     await addContact(t, 'cy@example.test');
     const created = (await t.c.post('/workflows').send({ name: 'Payment reminder', eventName: 'checkout' }).expect(201)).body;
     const s = await session(t, `/automations/${created.id}`);
@@ -323,7 +314,7 @@ describe('the dashboard: automations', () => {
     expect(execution).toMatchObject({ status: 'WAITING', context: { cart: 42 } });
 
     // Deleting while it waits: the API's 409, shown; the automation stays.
-    await page.goto(`${browser.base}#/automations`);
+    await page.goto(`${suite.browser.base}#/automations`);
     const row = page.getByRole('row').filter({ hasText: 'Payment reminder' });
     await row.getByRole('button', { name: 'Delete' }).click();
     await row.getByRole('button', { name: 'Yes, delete' }).click();
@@ -332,14 +323,14 @@ describe('the dashboard: automations', () => {
     await checkPage(page, 'automations-delete-refused');
     await t.c.get(`/workflows/${created.id}`).expect(200);
 
-    await page.goto(`${browser.base}#/automations/${created.id}/executions/${execution.id}`);
+    await page.goto(`${suite.browser.base}#/automations/${created.id}/executions/${execution.id}`);
     await page.getByRole('button', { name: 'Cancel execution' }).click();
     await page.getByRole('button', { name: 'Yes, cancel execution' }).click();
     await page.locator('.page-header').getByText('CANCELLED').waitFor({ timeout: 30_000 });
 
     // Re-entry allows a second execution once the first ended; "cancel all" ends it.
     await t.c.post(`/workflows/${created.id}/executions`).send({ email: 'cy@example.test' }).expect(201);
-    await page.goto(`${browser.base}#/automations/${created.id}/executions?status=WAITING`);
+    await page.goto(`${suite.browser.base}#/automations/${created.id}/executions?status=WAITING`);
     await page.getByText('1 execution', { exact: true }).waitFor({ timeout: 60_000 });
     await page.getByRole('button', { name: 'Cancel active executions' }).click();
     await page.getByRole('button', { name: 'Yes, cancel active executions' }).click();
@@ -348,7 +339,7 @@ describe('the dashboard: automations', () => {
     const statuses = (await t.c.get(`/workflows/${created.id}/executions`).expect(200)).body.data.map((x: { status: string }) => x.status);
     expect(statuses).toEqual(['CANCELLED', 'CANCELLED']);
 
-    await page.goto(`${browser.base}#/automations`);
+    await page.goto(`${suite.browser.base}#/automations`);
     await row.getByRole('button', { name: 'Delete' }).click();
     await row.getByRole('button', { name: 'Yes, delete' }).click();
     await page.getByText('No automations yet').waitFor();

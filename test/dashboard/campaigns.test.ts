@@ -1,7 +1,7 @@
-import type { AddressInfo } from 'node:net';
-import { startStack, type TestStack } from '../helpers/stack';
+import { startStack } from '../helpers/stack';
 import { startWorker } from '../helpers/temporal';
-import { checkPage, freshSession, logInAs, openDashboard, type BrowserSession } from '../helpers/browser';
+import { checkPage, freshSession, logInAs } from '../helpers/browser';
+import { dashboardSuite } from '../helpers/dashboard-suite';
 import { campaignTenant } from '../helpers/tenants';
 import { parseMail, waitForMail } from '../helpers/mail';
 import { waitFor } from '../helpers/wait';
@@ -13,16 +13,7 @@ import { createCampaign } from '../campaigns/helpers';
 jest.setTimeout(180_000);
 const SEND_LIMIT_MS = 90_000;
 
-let stack: TestStack;
-let browser: BrowserSession;
-beforeAll(async () => {
-  stack = await startStack({ worker: startWorker, pump: true, terminateWorkflows: true });
-  browser = await openDashboard(stack.server.address() as AddressInfo);
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
+const suite = dashboardSuite(() => startStack({ worker: startWorker, pump: true, terminateWorkflows: true }));
 
 /** `YYYY-MM-DDTHH:MM` as a datetime-local input takes it, in this machine's zone (the browser's too). */
 const localInput = (d: Date) => {
@@ -32,14 +23,14 @@ const localInput = (d: Date) => {
 
 describe('the dashboard: campaigns', () => {
   it('composes a campaign, shows its audience, sends a test, sends it with progress and figures, then schedules and cancels another', async () => {
-    const t = await campaignTenant(stack);
+    const t = await campaignTenant(suite.stack);
     const tag = t.project.id.slice(0, 8);
     const readers = ['ann', 'bob', 'cat', 'dan', 'eve'].map((n) => `${n}-${tag}@example.test`);
     for (const email of readers) await addContact(t, email, { name: email.slice(0, 3) });
     const unsubscribed = `out-${tag}@example.test`;
     await addContact(t, unsubscribed, {}, false);
 
-    const session = await freshSession(browser);
+    const session = await freshSession(suite.browser);
     const { page } = session;
     await logInAs(session, t.user, t.project.id, '/campaigns');
     await page.getByText('No campaign yet').waitFor();
@@ -80,11 +71,11 @@ describe('the dashboard: campaigns', () => {
       .getByRole('status')
       .filter({ hasText: `Test email queued for ${t.user.email}` })
       .waitFor();
-    const test = await waitForMail(stack.smtp, t.user.email, /^\[TEST\] Hello/, SEND_LIMIT_MS);
+    const test = await waitForMail(suite.stack.smtp, t.user.email, /^\[TEST\] Hello/, SEND_LIMIT_MS);
     expect(test.html).toContain('Spring is here');
 
     // The server keeps the messages unacknowledged for a while: the page shows the send under way at 0 of 5.
-    stack.smtp.hold();
+    suite.stack.smtp.hold();
     await page.getByRole('button', { name: 'Send now' }).click();
     await page.getByRole('button', { name: 'Yes, send now' }).click();
     await page.getByRole('status').filter({ hasText: 'Campaign is being sent to 5 recipients' }).waitFor();
@@ -93,10 +84,10 @@ describe('the dashboard: campaigns', () => {
     expect(await page.locator('.progress-label').textContent()).toContain('0 / 5');
     expect(await page.getByRole('definition').filter({ hasText: /^0$/ }).count()).toBeGreaterThan(0);
     await checkPage(page, 'campaigns-sending');
-    await waitFor('the messages to reach the server', async () => (stack.smtp.holding > 0 ? true : undefined), SEND_LIMIT_MS);
+    await waitFor('the messages to reach the server', async () => (suite.stack.smtp.holding > 0 ? true : undefined), SEND_LIMIT_MS);
 
     // Acknowledged: the figures move on the open page, and the campaign ends SENT.
-    stack.smtp.release();
+    suite.stack.smtp.release();
     const figures = page.getByRole('region', { name: 'Figures' });
     await page.locator('.badge', { hasText: /^Sent$/ }).waitFor({ timeout: SEND_LIMIT_MS });
     expect(await progress.count()).toBe(0);
@@ -106,13 +97,13 @@ describe('the dashboard: campaigns', () => {
     expect(await figure('Recipients').textContent()).toBe('5');
     expect(await figure('Sent').textContent()).toBe('5');
     expect(await figure('Opened').textContent()).toBe('0 0%');
-    expect(readers.map((r) => stack.smtp.to(r).length)).toEqual([1, 1, 1, 1, 1]);
-    expect(stack.smtp.to(unsubscribed)).toEqual([]);
-    const ann = await parseMail(stack.smtp.to(readers[0]!)[0]!);
+    expect(readers.map((r) => suite.stack.smtp.to(r).length)).toEqual([1, 1, 1, 1, 1]);
+    expect(suite.stack.smtp.to(unsubscribed)).toEqual([]);
+    const ann = await parseMail(suite.stack.smtp.to(readers[0]!)[0]!);
     expect(ann.subject).toBe('Hello ann');
 
     // One recipient opens it: the figures and the rate the API reports follow.
-    await stack
+    await suite.stack
       .http()
       .get(pathOf(pixelOf(ann.html!)!))
       .expect(200);
@@ -131,7 +122,7 @@ describe('the dashboard: campaigns', () => {
         .send({ name: 'Seasonal', subject: 'Summer', body: '<p>Summer is coming.</p>', from: t.from, type: 'MARKETING' })
         .expect(201)
     ).body;
-    await page.goto(`${browser.base}#/campaigns/new`);
+    await page.goto(`${suite.browser.base}#/campaigns/new`);
     await page.getByLabel('Name', { exact: true }).fill('Summer news');
     await page.getByLabel('Find a template').fill('seaso');
     await page.getByRole('option', { name: 'Seasonal' }).waitFor({ state: 'attached' });
@@ -174,7 +165,7 @@ describe('the dashboard: campaigns', () => {
     });
 
     // The list pages and filters on the server.
-    await page.goto(`${browser.base}#/campaigns`);
+    await page.goto(`${suite.browser.base}#/campaigns`);
     await page.getByRole('row').filter({ hasText: 'Summer news' }).waitFor();
     expect(await page.getByRole('row').filter({ hasText: 'Spring news' }).textContent()).toContain('Sent');
     expect(await page.getByRole('row').filter({ hasText: 'Summer news' }).textContent()).toContain('Draft');
@@ -189,7 +180,7 @@ describe('the dashboard: campaigns', () => {
     await session.close();
   });
   it('builds a FILTERED audience in the filter builder, counts it live, and sends only to the contacts it matches', async () => {
-    const t = await campaignTenant(stack);
+    const t = await campaignTenant(suite.stack);
     const tag = t.project.id.slice(0, 8);
     const email = (n: string) => `${n}-${tag}@example.test`;
     // Only ann is a subscribed pro who purchased: bob never purchased, cat is not pro, dan unsubscribed.
@@ -199,7 +190,7 @@ describe('the dashboard: campaigns', () => {
     await addContact(t, email('dan'), { plan: 'pro' }, false);
     for (const n of ['ann', 'cat', 'dan']) await t.c.track({ email: email(n), event: 'purchase' }).expect(200);
 
-    const session = await freshSession(browser);
+    const session = await freshSession(suite.browser);
     const { page } = session;
     await logInAs(session, t.user, t.project.id, '/campaigns/new');
     await page.getByRole('heading', { level: 1, name: 'New campaign' }).waitFor();
@@ -261,35 +252,35 @@ describe('the dashboard: campaigns', () => {
     await page.getByRole('button', { name: 'Send now' }).click();
     await page.getByRole('button', { name: 'Yes, send now' }).click();
     await page.locator('.badge', { hasText: /^Sent$/ }).waitFor({ timeout: SEND_LIMIT_MS });
-    await waitForMail(stack.smtp, email('ann'), /^Thanks for buying$/, SEND_LIMIT_MS);
-    expect(['ann', 'bob', 'cat', 'dan'].map((n) => stack.smtp.to(email(n)).length)).toEqual([1, 0, 0, 0]);
+    await waitForMail(suite.stack.smtp, email('ann'), /^Thanks for buying$/, SEND_LIMIT_MS);
+    expect(['ann', 'bob', 'cat', 'dan'].map((n) => suite.stack.smtp.to(email(n)).length)).toEqual([1, 0, 0, 0]);
     await session.close();
   });
   it('stops a send under way: CANCELLED, and what had left is counted', async () => {
-    const t = await campaignTenant(stack);
+    const t = await campaignTenant(suite.stack);
     const tag = t.project.id.slice(0, 8);
     for (const n of ['kim', 'lou', 'max']) await addContact(t, `${n}-${tag}@example.test`);
     const campaign = await createCampaign(t, { name: 'Flash sale' });
-    const session = await freshSession(browser);
+    const session = await freshSession(suite.browser);
     const { page } = session;
     await logInAs(session, t.user, t.project.id, `/campaigns/${campaign.id}`);
     await page.getByRole('heading', { level: 1, name: 'Flash sale' }).waitFor();
 
     let left = 0;
-    stack.smtp.hold();
+    suite.stack.smtp.hold();
     try {
       await page.getByRole('button', { name: 'Send now' }).click();
       await page.getByRole('button', { name: 'Yes, send now' }).click();
       await page.getByRole('progressbar', { name: 'Sent' }).waitFor();
       // A message the server has in full has left: the cancel cannot take it back.
-      await waitFor('a message to reach the server', async () => (stack.smtp.holding > 0 ? true : undefined), SEND_LIMIT_MS);
+      await waitFor('a message to reach the server', async () => (suite.stack.smtp.holding > 0 ? true : undefined), SEND_LIMIT_MS);
       await page.getByRole('button', { name: 'Stop sending' }).click();
       await page.getByRole('button', { name: 'Yes, stop sending' }).click();
       const cancelled = page.getByRole('status').filter({ hasText: /emails had already left, the rest will not be sent/ });
       await cancelled.waitFor();
       left = Number(/(\d+) emails had already left/.exec((await cancelled.textContent())!)![1]);
     } finally {
-      stack.smtp.release();
+      suite.stack.smtp.release();
     }
     await page.locator('.badge', { hasText: /^Cancelled$/ }).waitFor();
     expect(await page.getByRole('progressbar').count()).toBe(0);

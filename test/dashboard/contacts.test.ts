@@ -1,25 +1,16 @@
-import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
-import { startStack, type TestStack } from '../helpers/stack';
+import { startStack } from '../helpers/stack';
 import { startWorker } from '../helpers/temporal';
-import { checkPage, freshSession, logInAs, openDashboard, type BrowserSession } from '../helpers/browser';
+import { checkPage, freshSession, logInAs } from '../helpers/browser';
+import { dashboardSuite } from '../helpers/dashboard-suite';
 import { tenant, type Client, type Tenant } from '../helpers/tenants';
 
-let stack: TestStack;
-let browser: BrowserSession;
-beforeAll(async () => {
-  stack = await startStack({ worker: startWorker, terminateWorkflows: true });
-  browser = await openDashboard(stack.server.address() as AddressInfo);
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
+const suite = dashboardSuite(() => startStack({ worker: startWorker, terminateWorkflows: true }));
 
 /** A fresh tenant and a browser page logged in as its owner, at `route`. */
 async function openAs(route: string): Promise<{ t: Tenant; page: Page; close: () => Promise<void> }> {
-  const t = await tenant(stack);
-  const session = await freshSession(browser);
+  const t = await tenant(suite.stack);
+  const session = await freshSession(suite.browser);
   await logInAs(session, t.user, t.project.id, route);
   return { t, page: session.page, close: () => session.close() };
 }

@@ -1,6 +1,6 @@
-import type { AddressInfo } from 'node:net';
-import { startEngine, type Engine } from '../automation/engine';
-import { checkPage, openDashboard, signUp, type BrowserSession } from '../helpers/browser';
+import { startEngine } from '../automation/engine';
+import { checkPage, signUp, type BrowserSession } from '../helpers/browser';
+import { dashboardSuite } from '../helpers/dashboard-suite';
 import { uniqueEmail } from '../helpers/fixtures';
 import { publish } from '../domains/helpers';
 import type { DomainBody } from '../domains/helpers';
@@ -12,22 +12,13 @@ import type { DomainBody } from '../domains/helpers';
  * worker, the events dispatcher, the delivery pump and the sandbox's simulator, as `npm start` does; the test
  * publishes the domain's DKIM record where `npm start`'s development DNS would.
  */
-let engine: Engine;
-let browser: BrowserSession;
-beforeAll(async () => {
-  engine = await startEngine({ timeSkipping: false, env: { SANDBOX_ENABLED: 'true' } });
-  browser = await openDashboard(engine.stack.server.address() as AddressInfo);
-}, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await engine?.close();
-});
+const suite = dashboardSuite(() => startEngine({ timeSkipping: false, env: { SANDBOX_ENABLED: 'true' } }));
 
 const SLOW = { timeout: 60_000 };
 
 it('gets a newcomer from sign-up to a delivered email, a bounce on purpose and an automation that reacted, in the dashboard only', async () => {
-  const { page } = browser;
-  await signUp(browser, uniqueEmail('newcomer'), 'correct horse battery', 'First steps');
+  const { page } = suite.browser;
+  await signUp(suite.browser, uniqueEmail('newcomer'), 'correct horse battery', 'First steps');
 
   const domain = `first-${Date.now()}.example.test`;
   await page.getByRole('link', { name: 'Domains', exact: true }).click();
@@ -36,13 +27,13 @@ it('gets a newcomer from sign-up to a delivered email, a bounce on purpose and a
   await page.getByRole('heading', { level: 1, name: domain }).waitFor();
   const id = /#\/domains\/([0-9a-f-]{36})/.exec(page.url())![1]!;
   const body = (
-    await engine.stack
+    await suite.stack
       .http()
       .get(`/domains/${id}`)
-      .set('Cookie', await cookieOf(browser))
-      .set('X-Project-Id', await projectOf(browser))
+      .set('Cookie', await cookieOf(suite.browser))
+      .set('X-Project-Id', await projectOf(suite.browser))
   ).body as DomainBody;
-  publish(engine.stack, body, 'DKIM');
+  publish(suite.stack, body, 'DKIM');
   await page.getByRole('status').filter({ hasText: 'Verified' }).waitFor(SLOW);
 
   await page.getByRole('link', { name: 'Templates', exact: true }).click();

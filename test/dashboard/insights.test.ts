@@ -1,6 +1,6 @@
-import type { AddressInfo } from 'node:net';
-import { startStack, type TestStack } from '../helpers/stack';
-import { checkPage, freshSession, logInAs, openDashboard, type BrowserSession } from '../helpers/browser';
+import { startStack } from '../helpers/stack';
+import { checkPage, freshSession, logInAs, type BrowserSession } from '../helpers/browser';
+import { dashboardSuite } from '../helpers/dashboard-suite';
 import { joinedUser } from '../helpers/members';
 import { seedContact, seedEvents, sql } from '../helpers/seed';
 import { campaignTenant, newTenant, senderTenant, type SenderTenant } from '../helpers/tenants';
@@ -8,16 +8,7 @@ import { createCampaign } from '../campaigns/helpers';
 import { recipient } from '../emails/helpers';
 import { openMail, sendAndDeliver, type Delivered } from '../activity/helpers';
 
-let stack: TestStack;
-let browser: BrowserSession;
-beforeAll(async () => {
-  stack = await startStack({ pump: true, terminateWorkflows: true });
-  browser = await openDashboard(stack.server.address() as AddressInfo);
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
+const suite = dashboardSuite(() => startStack({ pump: true, terminateWorkflows: true }));
 
 /** A project that sent two emails (the first to be opened later in the test) and tracked a custom event. */
 interface Story {
@@ -28,9 +19,9 @@ interface Story {
 
 let s: Story;
 beforeAll(async () => {
-  const sender = await senderTenant(stack);
-  const ann = await sendAndDeliver(stack, sender, recipient('ann'), 'Welcome');
-  const bob = await sendAndDeliver(stack, sender, recipient('bob'), 'Your invoice');
+  const sender = await senderTenant(suite.stack);
+  const ann = await sendAndDeliver(suite.stack, sender, recipient('ann'), 'Welcome');
+  const bob = await sendAndDeliver(suite.stack, sender, recipient('bob'), 'Your invoice');
   await sender.c.track({ email: ann.to, event: 'signed-up' }).expect(200);
   await sender.c.track({ email: bob.to, event: 'signed-up' }).expect(200);
   s = { sender, ann, bob };
@@ -55,7 +46,7 @@ const rowsOf = (session: BrowserSession, caption: string) =>
 
 describe('the dashboard: activity, analytics, billing and security', () => {
   it('lists the activity, follows a new open without a reload, and filters by type and contact', async () => {
-    const session = await freshSession(browser);
+    const session = await freshSession(suite.browser);
     const { page } = session;
     await logInAs(session, s.sender.user, s.sender.project.id, '/activity');
     await page.getByRole('heading', { level: 1, name: 'Activity' }).waitFor();
@@ -68,7 +59,7 @@ describe('the dashboard: activity, analytics, billing and security', () => {
     await checkPage(page, 'activity-list');
 
     // Ann opens the email: the feed shows it by itself.
-    await openMail(stack, s.ann);
+    await openMail(suite.stack, s.ann);
     await page.getByRole('cell', { name: 'Opened' }).waitFor({ timeout: 15_000 });
     expect((await rowsOf(session, 'Email activity')).map((r) => [r[1], r[2]])).toEqual([
       ['Opened', s.ann.to],
@@ -107,11 +98,11 @@ describe('the dashboard: activity, analytics, billing and security', () => {
   });
 
   it('shows the campaigns scheduled next above an empty feed', async () => {
-    const t = await campaignTenant(stack);
+    const t = await campaignTenant(suite.stack);
     const campaign = await createCampaign(t, { name: 'Spring sale' });
     const at = new Date(Date.now() + 2 * 3600_000).toISOString();
     await t.c.post(`/campaigns/${campaign.id}/send`).send({ scheduledFor: at }).expect(200);
-    const session = await freshSession(browser);
+    const session = await freshSession(suite.browser);
     const { page } = session;
     await logInAs(session, t.user, t.project.id, '/activity');
     await page.getByRole('region', { name: 'Coming up' }).waitFor();
@@ -124,7 +115,7 @@ describe('the dashboard: activity, analytics, billing and security', () => {
   });
 
   it('draws the emails over time with their counts, for the period chosen', async () => {
-    const session = await freshSession(browser);
+    const session = await freshSession(suite.browser);
     const { page } = session;
     await logInAs(session, s.sender.user, s.sender.project.id, '/analytics?period=7d');
     const legend = page.locator('figure', { hasText: 'Emails per day' }).locator('.legend');
@@ -156,8 +147,8 @@ describe('the dashboard: activity, analytics, billing and security', () => {
   });
 
   it('lets an owner set the monthly limits, shows them to a MEMBER read-only, and shows the month used', async () => {
-    const { user: owner, project } = await newTenant(stack);
-    const session = await freshSession(browser);
+    const { user: owner, project } = await newTenant(suite.stack);
+    const session = await freshSession(suite.browser);
     const { page } = session;
     await logInAs(session, owner, project.id, '/billing');
     await page.getByRole('heading', { level: 1, name: 'Billing' }).waitFor();
@@ -175,13 +166,13 @@ describe('the dashboard: activity, analytics, billing and security', () => {
     await page.getByRole('button', { name: 'Save limits' }).click();
     await page.getByRole('status').filter({ hasText: 'Limits saved.' }).waitFor();
     await page.getByText('0 / 1,000 (0%)').waitFor();
-    const limits = await stack.http().get(`/users/@me/projects/${project.id}/billing-limits`).set('Cookie', owner.cookie).expect(200);
+    const limits = await suite.stack.http().get(`/users/@me/projects/${project.id}/billing-limits`).set('Cookie', owner.cookie).expect(200);
     expect(limits.body.limits).toEqual({ TRANSACTIONAL: 1000, CAMPAIGN: 0, WORKFLOW: null, INBOUND: null });
     await checkPage(page, 'billing-owner');
     await session.close();
 
-    const member = await joinedUser(stack, owner, project, 'MEMBER');
-    const other = await freshSession(browser);
+    const member = await joinedUser(suite.stack, owner, project, 'MEMBER');
+    const other = await freshSession(suite.browser);
     await logInAs(other, member, project.id, '/billing');
     await other.page.getByText('Only owners and admins change the limits.').waitFor();
     expect(await rowsOf(other, 'Monthly limits')).toEqual([
@@ -197,17 +188,17 @@ describe('the dashboard: activity, analytics, billing and security', () => {
   });
 
   it('shows the bounce and complaint rates against the thresholds, and the suspensions', async () => {
-    const { user, project } = await newTenant(stack);
-    const contact = await seedContact(stack, project.id);
-    await seedEvents(stack, project.id, contact.id, [
+    const { user, project } = await newTenant(suite.stack);
+    const contact = await seedContact(suite.stack, project.id);
+    await seedEvents(suite.stack, project.id, contact.id, [
       { name: 'email.sent', count: 200 },
       { name: 'email.bounce', data: { bounceType: 'Permanent' }, count: 12 },
       { name: 'email.complaint', count: 1 },
     ]);
-    await sql(stack, `update projects set disabled = true, disabled_reason = 'Too many bounces' where id = ?`, [project.id]);
-    await sql(stack, `update projects set disabled = false, disabled_reason = null where id = ?`, [project.id]);
+    await sql(suite.stack, `update projects set disabled = true, disabled_reason = 'Too many bounces' where id = ?`, [project.id]);
+    await sql(suite.stack, `update projects set disabled = false, disabled_reason = null where id = ?`, [project.id]);
 
-    const session = await freshSession(browser);
+    const session = await freshSession(suite.browser);
     const { page } = session;
     await logInAs(session, user, project.id, '/security');
     const bounce = page.getByRole('region', { name: 'Bounce rate' });

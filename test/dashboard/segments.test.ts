@@ -1,20 +1,11 @@
-import type { AddressInfo } from 'node:net';
 import type { Locator, Page } from 'playwright-core';
-import { startStack, type TestStack } from '../helpers/stack';
-import { checkPage, freshSession, logInAs, openDashboard, type BrowserSession } from '../helpers/browser';
+import { startStack } from '../helpers/stack';
+import { checkPage, freshSession, logInAs } from '../helpers/browser';
+import { dashboardSuite } from '../helpers/dashboard-suite';
 import { tenant, type Tenant } from '../helpers/tenants';
 import { addContact, createSegment, proPlan } from '../segments/helpers';
 
-let stack: TestStack;
-let browser: BrowserSession;
-beforeAll(async () => {
-  stack = await startStack({ terminateWorkflows: true });
-  browser = await openDashboard(stack.server.address() as AddressInfo);
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
+const suite = dashboardSuite(() => startStack({ terminateWorkflows: true }));
 
 const condition = (page: Page, name: string) => page.getByRole('group', { name, exact: true });
 const liveCount = (page: Page, n: number) =>
@@ -35,9 +26,9 @@ async function withContacts(t: Tenant) {
 
 describe('the dashboard: segments', () => {
   it('builds a segment with AND/OR groups, a data field and an event, counting live, then saves it and lists its members', async () => {
-    const t = await tenant(stack);
+    const t = await tenant(suite.stack);
     await withContacts(t);
-    const session = await freshSession(browser);
+    const session = await freshSession(suite.browser);
     const { page } = session;
     await logInAs(session, t.user, t.project.id, '/segments');
     await page.getByText('No segments yet.').waitFor();
@@ -146,10 +137,10 @@ describe('the dashboard: segments', () => {
   });
 
   it('nests conditions, offers segments and email activity, and deletes', async () => {
-    const t = await tenant(stack);
+    const t = await tenant(suite.stack);
     await withContacts(t);
     const pro = await createSegment(t, { name: 'Pro', condition: proPlan });
-    const session = await freshSession(browser);
+    const session = await freshSession(suite.browser);
     const { page } = session;
     await logInAs(session, t.user, t.project.id, `/segments/new`);
     await liveCount(page, 3);
@@ -204,9 +195,9 @@ describe('the dashboard: segments', () => {
   });
 
   it('makes a STATIC segment and changes its members by email', async () => {
-    const t = await tenant(stack);
+    const t = await tenant(suite.stack);
     await withContacts(t);
-    const session = await freshSession(browser);
+    const session = await freshSession(suite.browser);
     const { page } = session;
     await logInAs(session, t.user, t.project.id, '/segments/new');
     await page.getByLabel('Name').fill('Hand-picked');

@@ -1,20 +1,11 @@
-import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
-import { startStack, type TestStack } from '../helpers/stack';
-import { checkPage, freshSession, logInAs, openDashboard, type BrowserSession } from '../helpers/browser';
+import { startStack } from '../helpers/stack';
+import { checkPage, freshSession, logInAs } from '../helpers/browser';
+import { dashboardSuite } from '../helpers/dashboard-suite';
 import { senderTenant } from '../helpers/tenants';
 import { addStep, createWorkflow } from '../automation/helpers';
 
-let stack: TestStack;
-let browser: BrowserSession;
-beforeAll(async () => {
-  stack = await startStack({ terminateWorkflows: true });
-  browser = await openDashboard(stack.server.address() as AddressInfo);
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.close();
-});
+const suite = dashboardSuite(() => startStack({ terminateWorkflows: true }));
 
 const preview = (page: Page) => page.frameLocator('iframe[title^="Email as"]');
 const variables = (page: Page) => page.getByRole('list', { name: 'Variables used' }).locator('li');
@@ -27,7 +18,7 @@ async function chooseContact(page: Page, search: string, email: string) {
 
 describe('the dashboard: templates', () => {
   it('writes a template with a live preview for a chosen contact, lists its variables and shows its usage', async () => {
-    const t = await senderTenant(stack);
+    const t = await senderTenant(suite.stack);
     await t.c
       .post('/contacts')
       .send({ email: 'ann@example.test', data: { name: 'Ann', plan: 'pro' } })
@@ -36,7 +27,7 @@ describe('the dashboard: templates', () => {
       .post('/contacts')
       .send({ email: 'bob@example.test', data: { name: 'Bob', plan: 'free' } })
       .expect(201);
-    const session = await freshSession(browser);
+    const session = await freshSession(suite.browser);
     const { page } = session;
     await logInAs(session, t.user, t.project.id, '/templates');
     await page.getByText('No templates yet.').waitFor();
@@ -126,7 +117,7 @@ describe('the dashboard: templates', () => {
   });
 
   it('pages and searches the list on the server, and shows why a save is refused', async () => {
-    const t = await senderTenant(stack);
+    const t = await senderTenant(suite.stack);
     for (let i = 1; i <= 23; i++) {
       await t.c
         .post('/templates')
@@ -137,7 +128,7 @@ describe('the dashboard: templates', () => {
       .post('/templates')
       .send({ name: 'Receipt', subject: 'Your order', body: '<p>x</p>', from: t.from, type: 'TRANSACTIONAL' })
       .expect(201);
-    const session = await freshSession(browser);
+    const session = await freshSession(suite.browser);
     const { page } = session;
     await logInAs(session, t.user, t.project.id, '/templates');
     await page.getByText('24 templates').waitFor();
@@ -171,7 +162,7 @@ describe('the dashboard: templates', () => {
     await checkPage(page, 'templates-refused');
     expect((await t.c.get('/templates?search=Off').expect(200)).body.total).toBe(0);
 
-    await page.goto(`${browser.base}#/templates`);
+    await page.goto(`${suite.browser.base}#/templates`);
     const row = page.locator('tbody tr', { hasText: 'Receipt' });
     await row.getByRole('button', { name: 'Delete' }).click();
     await row.getByRole('button', { name: 'Yes, delete' }).click();
