@@ -179,7 +179,7 @@ describe('the dashboard: campaigns', () => {
     expect(await page.getByRole('row').filter({ hasText: 'Summer news' }).count()).toBe(1);
     await session.close();
   });
-  it('builds a FILTERED audience in the filter builder, counts it live, and sends only to the contacts it matches', async () => {
+  it('counts every kind of audience live before saving, builds a FILTERED one in the filter builder, and sends only to the contacts it matches', async () => {
     const t = await campaignTenant(suite.stack);
     const tag = t.project.id.slice(0, 8);
     const email = (n: string) => `${n}-${tag}@example.test`;
@@ -189,6 +189,11 @@ describe('the dashboard: campaigns', () => {
     await addContact(t, email('cat'), { plan: 'free' });
     await addContact(t, email('dan'), { plan: 'pro' }, false);
     for (const n of ['ann', 'cat', 'dan']) await t.c.track({ email: email(n), event: 'purchase' }).expect(200);
+    const picked = (await t.c.post('/segments').send({ name: 'Picked', type: 'STATIC' }).expect(201)).body;
+    await t.c
+      .post(`/segments/${picked.id}/members`)
+      .send({ emails: [email('ann'), email('dan')] })
+      .expect(200);
 
     const session = await freshSession(suite.browser);
     const { page } = session;
@@ -200,6 +205,18 @@ describe('the dashboard: campaigns', () => {
     await page.getByLabel('Subject').fill('Thanks for buying');
     await page.getByLabel('Body (HTML with Liquid)').fill('<p>Thank you.</p>');
 
+    // The live count is the audience's: subscribed contacts only for a marketing campaign, every one for a transactional.
+    const count = page.getByRole('status').filter({ hasText: /match/ });
+    await count.filter({ hasText: '3 subscribed contacts match now' }).waitFor();
+    await page.getByRole('combobox', { name: 'Audience', exact: true }).selectOption('SEGMENT');
+    await page.getByLabel('Segment', { exact: true }).selectOption(picked.id);
+    await count.filter({ hasText: '1 subscribed contact matches now' }).waitFor();
+    await page.getByLabel('Type', { exact: true }).selectOption('TRANSACTIONAL');
+    await count.filter({ hasText: '2 contacts match now' }).waitFor();
+    await page.getByRole('combobox', { name: 'Audience', exact: true }).selectOption('ALL');
+    await count.filter({ hasText: '4 contacts match now' }).waitFor();
+    await page.getByLabel('Type', { exact: true }).selectOption('MARKETING');
+
     await page.getByRole('combobox', { name: 'Audience', exact: true }).selectOption('FILTERED');
     const condition = (name: string) => page.getByRole('group', { name, exact: true });
     const plan = condition('Group 1, condition 1');
@@ -209,8 +226,6 @@ describe('the dashboard: campaigns', () => {
     const purchase = condition('Group 1, condition 2');
     await purchase.getByLabel('Field', { exact: true }).selectOption({ label: 'Event purchase' });
     expect(await purchase.getByLabel('Operator').inputValue()).toBe('triggered');
-    // The live count is the audience's: subscribed contacts only for a marketing campaign, every one for a transactional.
-    const count = page.getByRole('status').filter({ hasText: /match/ });
     await count.filter({ hasText: '1 subscribed contact matches now' }).waitFor();
     await checkPage(page, 'campaigns-compose-filtered');
     await page.getByLabel('Type', { exact: true }).selectOption('TRANSACTIONAL');

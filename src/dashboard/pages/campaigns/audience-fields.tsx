@@ -2,11 +2,10 @@ import { api, call, type ApiFailure } from '../../api/client';
 import { TreeEditor } from '../../filters/builder';
 import { contactCatalog } from '../../filters/catalog';
 import { LiveCount } from '../../filters/live-count';
-import { andAlso } from '../../filters/model';
 import { Select } from '../../ui/form';
 import { ErrorNote, Loading } from '../../ui/feedback';
 import { useLoad } from '../../ui/use-load';
-import { audienceTree, type AudienceType, type Draft } from './draft';
+import { audienceCountTree, type AudienceType, type Draft } from './draft';
 
 const audiences: Array<{ value: AudienceType; label: string }> = [
   { value: 'ALL', label: 'All subscribed contacts' },
@@ -29,31 +28,26 @@ function useSubscribedOnly(draft: Draft): boolean {
   return (draft.type || template.data?.type) !== 'TRANSACTIONAL';
 }
 
-/**
- * The FILTERED audience: the filter builder and, while it is edited, how many contacts it reaches now. A
- * campaign's condition is a segment's condition (the same tree, checked the same way), so POST
- * /segments/count counts it; the subscription rule is added as one more filter in every group.
- */
+/** The FILTERED audience's condition, in the shared filter builder. */
 function FilteredAudience({ draft, set }: Props) {
   const catalog = useLoad(() => contactCatalog(), []);
-  const subscribedOnly = useSubscribedOnly(draft);
   if (!catalog.data) return catalog.error ? <ErrorNote error={catalog.error} /> : <Loading />;
-  const tree = audienceTree(draft);
   return (
-    <>
-      <fieldset class="condition">
-        <legend>Condition</legend>
-        <TreeEditor tree={draft.condition} catalog={catalog.data} onChange={(condition) => set({ condition })} />
-      </fieldset>
-      <LiveCount
-        tree={subscribedOnly ? andAlso(tree, { field: 'subscribed', operator: 'equals', value: true }) : tree}
-        noun={subscribedOnly ? 'subscribed contact' : 'contact'}
-      />
-    </>
+    <fieldset class="condition">
+      <legend>Condition</legend>
+      <TreeEditor tree={draft.condition} catalog={catalog.data} onChange={(condition) => set({ condition })} />
+    </fieldset>
   );
 }
 
-/** Who receives the campaign; the exact count is shown by the saved draft, counted by the API. */
+/** How many contacts the audience being edited reaches now, counted by the API as it would count the saved draft. */
+function AudienceCount({ draft }: { draft: Draft }) {
+  const subscribedOnly = useSubscribedOnly(draft);
+  const tree = audienceCountTree(draft, subscribedOnly);
+  return tree ? <LiveCount tree={tree} noun={subscribedOnly ? 'subscribed contact' : 'contact'} /> : null;
+}
+
+/** Who receives the campaign, and how many contacts that is now. */
 export function AudienceFields(props: Props) {
   const { draft, set, error } = props;
   const segments = useLoad(() => call(api.GET('/segments')), []);
@@ -85,6 +79,7 @@ export function AudienceFields(props: Props) {
         </>
       ) : null}
       {draft.audienceType === 'FILTERED' ? <FilteredAudience {...props} /> : null}
+      <AudienceCount draft={draft} />
     </fieldset>
   );
 }

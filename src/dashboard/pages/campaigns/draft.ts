@@ -1,5 +1,5 @@
 import type { RequestBody } from '../../api/types';
-import { fromTree, newTree, toTree, type TreeDraft } from '../../filters/model';
+import { andAlso, fromTree, newTree, toTree, type ApiFilter, type Tree, type TreeDraft } from '../../filters/model';
 import type { Campaign } from './status';
 
 export type CampaignBody = RequestBody<'/campaigns', 'post'>;
@@ -59,6 +59,28 @@ const given = (text: string) => (text.trim() === '' ? undefined : text);
 
 /** The FILTERED audience's tree as the API takes it (the filter builder's values are typed as their fields). */
 export const audienceTree = (d: Draft) => toTree(d.condition, () => undefined);
+
+const only = (filter: ApiFilter): Tree => ({ logic: 'AND', groups: [{ filters: [filter] }] });
+
+/**
+ * The draft's audience as one condition, for POST /segments/count to count while it is edited: a segment is
+ * `memberOfSegment`, everyone is `email exists`, and a campaign for subscribed contacts adds that to every
+ * group, as the API's count does (docs/campaigns.md "Content and audience"). Null until a segment is chosen.
+ */
+export function audienceCountTree(d: Draft, subscribedOnly: boolean): Tree | null {
+  const audience =
+    d.audienceType === 'FILTERED'
+      ? audienceTree(d)
+      : d.audienceType === 'SEGMENT'
+        ? d.segmentId
+          ? only({ field: `segment.${d.segmentId}`, operator: 'memberOfSegment' })
+          : null
+        : undefined;
+  if (audience === null) return null;
+  const subscribed: ApiFilter = { field: 'subscribed', operator: 'equals', value: true };
+  if (!subscribedOnly) return audience ?? only({ field: 'email', operator: 'exists' });
+  return audience ? andAlso(audience, subscribed) : only(subscribed);
+}
 
 /**
  * The API's body: a field left empty is left out, so a template fills it and, without one, the API names
