@@ -61,13 +61,18 @@ export function createCampaignActivities(deps: Deps) {
       const context = Context.current();
       const started = Date.now();
       for (;;) {
-        const drained = drains.next(input.campaignId, PROGRESS_INTERVAL_MS, context.cancelled);
-        const pending = await pendingOfSend(deps.orm.em.fork(), input);
-        if (pending === null) return null;
-        const waited = Date.now() - started;
-        if (pending === 0 || (pending !== input.pending && waited >= PROGRESS_INTERVAL_MS) || waited >= MAX_WAIT_MS) return { pending };
-        context.heartbeat();
-        await drained;
+        const done = new AbortController();
+        const drained = drains.next(input.campaignId, PROGRESS_INTERVAL_MS, AbortSignal.any([context.cancellationSignal, done.signal]));
+        try {
+          const pending = await pendingOfSend(deps.orm.em.fork(), input);
+          if (pending === null) return null;
+          const waited = Date.now() - started;
+          if (pending === 0 || (pending !== input.pending && waited >= PROGRESS_INTERVAL_MS) || waited >= MAX_WAIT_MS) return { pending };
+          context.heartbeat();
+          await drained;
+        } finally {
+          done.abort();
+        }
         if (context.cancellationSignal.aborted) throw new CancelledFailure('the campaign send was cancelled');
       }
     },

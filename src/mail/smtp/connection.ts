@@ -131,7 +131,9 @@ export class SmtpConnection {
     if (this.broken) return;
     if (this.terminator) return this.abandon();
     const quit = this.command('QUIT').catch(() => undefined);
-    await Promise.race([quit, new Promise((resolve) => setTimeout(resolve, QUIT_WAIT_MS).unref())]);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([quit, new Promise((resolve) => (timer = setTimeout(resolve, QUIT_WAIT_MS)))]);
+    clearTimeout(timer);
     this.fail(new SmtpError('ECONNECTION', 'connection closed'));
   }
 

@@ -22,9 +22,10 @@ export class CampaignDrainWatch {
 
   /**
    * Registers now, before the caller counts what is left, and resolves on the campaign's notification, on a
-   * reconnection (anything may have happened), after `ms`, or when `cancelled` settles.
+   * reconnection (anything may have happened), after `ms`, or when `stop` aborts; a caller that stops waiting
+   * aborts it, so that neither the timer nor the waiter outlives the wait.
    */
-  next(campaignId: string, ms: number, cancelled: Promise<unknown>): Promise<void> {
+  next(campaignId: string, ms: number, stop: AbortSignal): Promise<void> {
     let wake!: () => void;
     const woken = new Promise<void>((resolve) => (wake = resolve));
     const set = this.waiters.get(campaignId) ?? new Set();
@@ -32,8 +33,11 @@ export class CampaignDrainWatch {
     this.waiters.set(campaignId, set);
     this.open();
     const timer = setTimeout(wake, ms);
-    return Promise.race([woken, cancelled.then(wake, wake)]).finally(() => {
+    if (stop.aborted) wake();
+    else stop.addEventListener('abort', wake, { once: true });
+    return woken.finally(() => {
       clearTimeout(timer);
+      stop.removeEventListener('abort', wake);
       set.delete(wake);
       if (set.size === 0) this.waiters.delete(campaignId);
       if (this.waiters.size === 0) this.closeSoon();
