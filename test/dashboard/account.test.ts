@@ -4,6 +4,8 @@ import { dashboardSuite } from '../helpers/dashboard-suite';
 import { createProject, signupUser, uniqueEmail } from '../helpers/fixtures';
 import { joinedUser } from '../helpers/members';
 import { linkToken, waitForMail } from '../helpers/mail';
+import { sql } from '../helpers/seed';
+import { waitFor } from '../helpers/wait';
 
 const suite = dashboardSuite(() => startStack());
 
@@ -24,7 +26,7 @@ describe('the dashboard: account, project, keys and team', () => {
     await suite.stack.http().get('/app/assets/..%2Fpackage.json').expect(404);
   });
 
-  it('signs up, verifies the address, creates a project, renames it and rotates its keys', async () => {
+  it('signs up, verifies the address, creates a project, renames it, rotates its keys, invites and sets roles', async () => {
     const { page } = suite.browser;
     await page.goto(suite.browser.base);
     await page.getByRole('heading', { name: 'Log in' }).waitFor();
@@ -72,6 +74,21 @@ describe('the dashboard: account, project, keys and team', () => {
     await page.getByRole('cell', { name: new RegExp(invitee) }).waitFor();
     expect(await page.getByRole('cell', { name: new RegExp(invitee) }).textContent()).toContain('invited');
     await checkPage(page, 'members');
+
+    // Roles: the invitee becomes an ADMIN; the last OWNER's own demotion is the API's refusal, and the select
+    // goes back to what is stored.
+    const inviteeRole = page.getByRole('combobox', { name: `Role of ${invitee}` });
+    await inviteeRole.selectOption('ADMIN');
+    const roleOf = async (who: string) =>
+      (await sql<{ role: string }>(suite.stack, 'select pm.role from project_members pm join users u on u.id = pm.user_id where u.email = ?', [who]))[0]?.role;
+    await waitFor('the role saved', async () => ((await roleOf(invitee)) === 'ADMIN' ? true : undefined));
+    expect(await inviteeRole.inputValue()).toBe('ADMIN');
+    const ownRole = page.getByRole('combobox', { name: `Role of ${email}` });
+    await ownRole.selectOption('MEMBER');
+    await page.getByRole('alert').filter({ hasText: /owner/i }).waitFor();
+    expect(await ownRole.inputValue()).toBe('OWNER');
+    expect(await roleOf(email)).toBe('OWNER');
+    await checkPage(page, 'members-refused');
 
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.getByRole('heading', { name: 'Log in' }).waitFor();

@@ -28,12 +28,19 @@ export function Members() {
     setEmail('');
     await members.reload();
   });
+  // The role being saved shows in its select until the list reloads; a refusal puts the stored one back.
+  const [saving, setSaving] = useState<{ userId: string; role: Role } | null>(null);
   const change = useAction(async (member: Member, next: Role) => {
-    await call(
-      api.PATCH('/projects/{id}/members/{userId}', { params: { path: { ...path, userId: member.userId } }, body: { role: next } }),
-    );
-    await members.reload();
-    if (member.userId === user.id) await refresh();
+    setSaving({ userId: member.userId, role: next });
+    try {
+      await call(
+        api.PATCH('/projects/{id}/members/{userId}', { params: { path: { ...path, userId: member.userId } }, body: { role: next } }),
+      );
+      await members.reload();
+      if (member.userId === user.id) await refresh();
+    } finally {
+      setSaving(null);
+    }
   });
   const remove = useAction(async (member: Member) => {
     await call(api.DELETE('/projects/{id}/members/{userId}', { params: { path: { ...path, userId: member.userId } } }));
@@ -70,7 +77,7 @@ export function Members() {
                 mayEdit(m) ? (
                   <select
                     aria-label={`Role of ${m.email}`}
-                    value={m.role}
+                    value={saving?.userId === m.userId ? saving.role : m.role}
                     onChange={(e) => void change.run(m, e.currentTarget.value as Role)}
                   >
                     {roles.map((r) => (
