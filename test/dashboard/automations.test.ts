@@ -134,7 +134,18 @@ describe('the dashboard: automations', () => {
     await checkPage(page, 'automations-condition-edit');
 
     // A step's settings in the side panel: saved through PATCH.
-    await page.locator('.flow-node', { hasText: 'Pro exit' }).click();
+    // The panel takes the focus as it opens, never later from a field already chosen: read a few frames after
+    // someone clicks into Reason the moment the panel shows.
+    const focusKept = await page.evaluate<boolean>(`(async () => {
+      [...document.querySelectorAll('.flow-node')].find((n) => n.textContent.includes('Pro exit')).click();
+      for (let i = 0; i < 5; i++) await Promise.resolve();
+      const label = [...document.querySelectorAll('.step-panel label')].find((l) => l.textContent.trim().startsWith('Reason'));
+      const reason = document.getElementById(label.htmlFor);
+      reason.focus();
+      await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 50))));
+      return document.activeElement === reason;
+    })()`);
+    expect(focusKept).toBe(true);
     await page.getByLabel('Reason').fill('Already on the pro plan');
     await page.getByRole('button', { name: 'Save step' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api, call } from '../../api/client';
 import { ConfirmButton } from '../../ui/actions';
 import { ErrorNote } from '../../ui/feedback';
@@ -10,10 +10,17 @@ import { branchesUsed, deleteStep, insertStep } from './graph-edits';
 import { StepFields } from './step-fields';
 import { STEP_TYPES, configOf, type NewStep, type StepType } from './types';
 
-/** The panel's section, whose first input takes the focus when it opens, so the keyboard goes on from the graph to the form. */
+/**
+ * The panel's section, whose first input takes the focus when it opens, so the keyboard goes on from the graph
+ * to the form. It does so as the panel is drawn, before anything else can happen; an effect after the paint
+ * took the focus away from a field someone had already clicked, and their typing went into the name.
+ */
 function usePanelFocus() {
   const ref = useRef<HTMLElement>(null);
-  useEffect(() => ref.current?.querySelector<HTMLElement>('input, select')?.focus(), []);
+  useLayoutEffect(() => {
+    const panel = ref.current;
+    if (panel && !panel.contains(document.activeElement)) panel.querySelector<HTMLElement>('input, select')?.focus();
+  }, []);
   return ref;
 }
 
