@@ -80,7 +80,13 @@ describe('the dashboard: account, project, keys and team', () => {
     const inviteeRole = page.getByRole('combobox', { name: `Role of ${invitee}` });
     await inviteeRole.selectOption('ADMIN');
     const roleOf = async (who: string) =>
-      (await sql<{ role: string }>(suite.stack, 'select pm.role from project_members pm join users u on u.id = pm.user_id where u.email = ?', [who]))[0]?.role;
+      (
+        await sql<{ role: string }>(
+          suite.stack,
+          'select pm.role from project_members pm join users u on u.id = pm.user_id where u.email = ?',
+          [who],
+        )
+      )[0]?.role;
     await waitFor('the role saved', async () => ((await roleOf(invitee)) === 'ADMIN' ? true : undefined));
     expect(await inviteeRole.inputValue()).toBe('ADMIN');
     const ownRole = page.getByRole('combobox', { name: `Role of ${email}` });
