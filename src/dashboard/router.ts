@@ -49,8 +49,27 @@ export const href = (path: string, query?: Record<string, string | undefined>) =
  * reads the route would snap back for a moment.
  */
 export function navigate(path: string, query?: Record<string, string | undefined>): void {
-  location.hash = href(path, query);
+  go(href(path, query));
+}
+
+function go(hash: string): void {
+  location.hash = hash;
   for (const follow of followers) follow();
+}
+
+/**
+ * A plain click on a link to a page (`href="#/…"`) moves at once too. The browser's own `hashchange` comes in a
+ * later task, and until then the page left behind is still the one shown: what is typed right after the click
+ * went into its fields (a test filling the next page's form saw it land in the previous page's "Name").
+ */
+export function followLinksAtOnce(): void {
+  document.addEventListener('click', (event) => {
+    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    const link = event.target instanceof Element ? event.target.closest('a[href^="#/"]') : null;
+    if (!(link instanceof HTMLAnchorElement) || link.target) return;
+    event.preventDefault();
+    go(link.getAttribute('href')!);
+  });
 }
 
 /** Matches `/contacts/:id` against a path; returns the named parts, or null. */

@@ -9,6 +9,12 @@ import { waitFor } from '../helpers/wait';
 
 const suite = dashboardSuite(() => startStack());
 
+/** What the test reads of a link in the page (the tests are compiled without the DOM's types). */
+interface LinkElement {
+  click(): void;
+  ownerDocument: { querySelector(selector: string): { textContent: string | null } | null; location: { hash: string } };
+}
+
 describe('the dashboard: account, project, keys and team', () => {
   it('serves the app under /app with its own script policy, and its assets', async () => {
     const page = await suite.stack.http().get('/app').expect(200).expect('Content-Type', /html/);
@@ -24,6 +30,20 @@ describe('the dashboard: account, project, keys and team', () => {
     const missing = await suite.stack.http().get('/app/assets/nothing-here.js').expect(404);
     expect(missing.body.error.code).toBe('NOT_FOUND');
     await suite.stack.http().get('/app/assets/..%2Fpackage.json').expect(404);
+  });
+
+  it('shows the page a link leads to before anything typed after the click could reach the page left', async () => {
+    const session = await freshSession(suite.browser);
+    const { page } = session;
+    await signUp(session, uniqueEmail('links'), 'correct horse battery', 'Links');
+    // Read once the click's own rendering is done, before the browser's hashchange task runs.
+    const shown = await page.getByRole('link', { name: 'Automations', exact: true }).evaluate(async (link: LinkElement) => {
+      link.click();
+      await new Promise<void>((resolve) => queueMicrotask(resolve));
+      return { heading: link.ownerDocument.querySelector('h1')?.textContent, address: link.ownerDocument.location.hash };
+    });
+    expect(shown).toEqual({ heading: 'Automations', address: '#/automations' });
+    await session.close();
   });
 
   it('signs up, verifies the address, creates a project, renames it, rotates its keys, invites and sets roles', async () => {
