@@ -25,6 +25,8 @@ import { Contacts } from './pages/contacts/list';
 import { ImportContacts } from './pages/contacts/import';
 import { ContactDetail } from './pages/contacts/detail';
 import { CustomFields } from './pages/contacts/fields';
+import { Webhooks } from './pages/webhooks/list';
+import { WebhookEndpoint } from './pages/webhooks/detail';
 
 export interface PageDef {
   /** `/contacts/:id`-style pattern after `#`. */
@@ -64,5 +66,7 @@ export const projectPages: PageDef[] = [
   { path: '/security', component: SecurityPage, nav: 'Security' },
   { path: '/settings', component: ProjectSettings, nav: 'Settings' },
   { path: '/keys', component: ApiKeys, nav: 'API keys' },
+  { path: '/webhooks', component: Webhooks, nav: 'Webhooks' },
+  { path: '/webhooks/:id', component: WebhookEndpoint },
   { path: '/members', component: Members, nav: 'Team' },
 ];
