@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { api, call } from '../../api/client';
 import { href, navigate } from '../../router';
 import { ConfirmButton, CopyText } from '../../ui/actions';
@@ -14,14 +14,15 @@ import { EndpointStatus } from './status';
 import { eventPatterns, type Endpoint } from './types';
 import './webhooks.css';
 
-function Settings({ endpoint, saved }: { endpoint: Endpoint; saved: (e: Endpoint) => void }) {
+function Settings({ endpoint, saved }: { endpoint: Endpoint; saved: () => Promise<void> }) {
   const [url, setUrl] = useState(endpoint.url);
   const [description, setDescription] = useState(endpoint.description ?? '');
   const [events, setEvents] = useState(endpoint.events.join('\n'));
   const [done, setDone] = useState(false);
   const save = useAction(async () => {
     const body = { url, description: description || null, events: eventPatterns(events) };
-    saved(await call(api.PATCH('/webhook-endpoints/{id}', { params: { path: { id: endpoint.id } }, body })));
+    await call(api.PATCH('/webhook-endpoints/{id}', { params: { path: { id: endpoint.id } }, body }));
+    await saved();
     setDone(true);
   });
   return (
@@ -50,10 +51,11 @@ function Settings({ endpoint, saved }: { endpoint: Endpoint; saved: (e: Endpoint
 }
 
 /** Pausing keeps the endpoint's place in the event stream; enabling resumes from it, after a pause or after failures. */
-function Delivery({ endpoint, saved }: { endpoint: Endpoint; saved: (e: Endpoint) => void }) {
+function Delivery({ endpoint, saved }: { endpoint: Endpoint; saved: () => Promise<void> }) {
   const toggle = useAction(async () => {
     const body = { enabled: !endpoint.enabled };
-    saved(await call(api.PATCH('/webhook-endpoints/{id}', { params: { path: { id: endpoint.id } }, body })));
+    await call(api.PATCH('/webhook-endpoints/{id}', { params: { path: { id: endpoint.id } }, body }));
+    await saved();
   });
   return (
     <Section title="Delivery">
@@ -104,8 +106,7 @@ function Secret({ endpoint }: { endpoint: Endpoint }) {
 export function WebhookEndpoint({ params }: { params: Record<string, string> }) {
   const id = params.id!;
   const loaded = useLoad(() => call(api.GET('/webhook-endpoints/{id}', { params: { path: { id } } })), [id]);
-  const [endpoint, setEndpoint] = useState<Endpoint | undefined>();
-  useEffect(() => setEndpoint(loaded.data), [loaded.data]);
+  const endpoint = loaded.data;
   return (
     <>
       <PageHeader title={endpoint ? endpoint.description || new URL(endpoint.url).host : 'Webhook endpoint'}>
@@ -123,8 +124,8 @@ export function WebhookEndpoint({ params }: { params: Record<string, string> }) 
           <p class="muted endpoint-url">
             {endpoint.url} · added {dateTime(endpoint.createdAt)}
           </p>
-          <Delivery endpoint={endpoint} saved={setEndpoint} />
-          <Settings key={endpoint.id} endpoint={endpoint} saved={setEndpoint} />
+          <Delivery endpoint={endpoint} saved={loaded.reload} />
+          <Settings key={endpoint.id} endpoint={endpoint} saved={loaded.reload} />
           <Secret endpoint={endpoint} />
           <Deliveries endpointId={endpoint.id} />
           <DeleteSection
