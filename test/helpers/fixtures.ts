@@ -34,3 +34,10 @@ export async function createProject(stack: TestStack, user: TestUser, name = 'Te
   const res = await stack.http().post('/users/@me/projects').set('Cookie', user.cookie).send({ name }).expect(201);
   return { id: res.body.id, public: res.body.public, secret: res.body.secret };
 }
+
+/**
+ * A base64url signature with its first character changed, so it never matches. Changing the last characters
+ * may not: they can already be the replacement (1 run in 4,096 for "…AA"), and the last one's low bits are
+ * padding that decoders ignore.
+ */
+export const tamperedSignature = (signature: string) => `${signature.startsWith('A') ? 'B' : 'A'}${signature.slice(1)}`;
