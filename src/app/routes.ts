@@ -30,6 +30,7 @@ import { activityRoutes } from '../modules/activity/routes';
 import { analyticsRoutes } from '../modules/analytics/routes';
 import { uploadRoutes } from '../modules/uploads/routes';
 import { webhookRoutes } from '../modules/webhooks/routes';
+import { suppressionRoutes } from '../modules/suppressions/routes';
 import { dashboardRoutes } from '../modules/dashboard/routes';
 
 /** Every HTTP route of the API, in one list: it also feeds /openapi.json. */
@@ -37,7 +38,7 @@ export function allRoutes(deps: Deps): RouteDef[] {
   const routes: RouteDef[] = [...configRoutes(deps), ...userRoutes(deps), ...projectRoutes(deps), ...domainRoutes(deps)];
   routes.push(...memberRoutes(deps), ...securityRoutes(deps), ...billingRoutes(deps));
   routes.push(...contactRoutes(deps, referenceSources), ...importRoutes(deps), ...bulkRoutes(deps), ...eventRoutes(deps, referenceSources));
-  routes.push(...segmentRoutes(deps, activeCampaignsUsing), ...emailRoutes(deps), ...campaignRoutes(deps));
+  routes.push(...segmentRoutes(deps, activeCampaignsUsing), ...emailRoutes(deps), ...suppressionRoutes(deps), ...campaignRoutes(deps));
   routes.push(...automationRoutes(deps, simulatorFor(deps)));
   routes.push(...templateRoutes(deps, [campaignTemplateUsage, workflowTemplateUsage]), ...verifyRoutes(deps));
   routes.push(...trackingRoutes(deps), ...preferenceRoutes(deps), ...snsRoutes(deps));

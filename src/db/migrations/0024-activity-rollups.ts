@@ -34,17 +34,20 @@ export const COUNTERS = ['billable', ...STAGES];
  */
 export type Slotting = false | ((alias: string) => string);
 
+/** The statuses of emails that billing does not count (migration 0050 adds those never sent: CANCELLED, SUPPRESSED). */
+export const UNBILLED_0024 = ['FAILED'];
+
 /**
  * Aggregated counter changes of `source`, rows of emails' columns with a `sign` (+1 counts a row in, -1 out):
  * one line per counter occurrence, at the hour of the timestamp that dates it. `slotted` also splits each
  * line by its slot; `source` then carries the email's id.
  */
-export const emailDeltas = (source: string, slotted: Slotting = false) => `
+export const emailDeltas = (source: string, slotted: Slotting = false, unbilled = UNBILLED_0024) => `
 select r."project_id", date_trunc('hour', m."at", 'UTC') as "hour", r."source_type", r."campaign_id",${slotted ? ` ${slotted('r')} as "slot",` : ''}
   ${COUNTERS.map((c) => `sum(r."sign") filter (where m."counter" = '${c}') as "${c}"`).join(',\n  ')}
 from (${source}) r
 cross join lateral (values
-  ('billable', case when r."status" <> 'FAILED' then r."created_at" end),
+  ('billable', case when r."status" not in (${unbilled.map((s) => `'${s}'`).join(', ')}) then r."created_at" end),
   ${STAGES.map((s) => `('${s}', r."${s}_at")`).join(', ')}) as m("counter", "at")
 where m."at" is not null
 group by ${keyPositions(slotted)}
@@ -60,10 +63,10 @@ const emailKey = (slotted: Slotting) => `"project_id", "hour", "source_type", "c
 const emailColumns = (slotted: Slotting, alias?: string) =>
   (slotted ? ['id', ...EMAIL_COLUMNS] : EMAIL_COLUMNS).map((c) => (alias ? `${alias}."${c}"` : `"${c}"`)).join(', ');
 
-export const upsertEmailDeltas = (source: string, slotted: Slotting = false) => `
+export const upsertEmailDeltas = (source: string, slotted: Slotting = false, unbilled = UNBILLED_0024) => `
 insert into "email_stats" (${emailKey(slotted)}, ${COUNTERS.map((c) => `"${c}"`).join(', ')})
 select ${emailKey(slotted)}, ${COUNTERS.map((c) => `coalesce("${c}", 0)`).join(', ')}
-from (${emailDeltas(source, slotted)}) d
+from (${emailDeltas(source, slotted, unbilled)}) d
 on conflict (${emailKey(slotted)}) do update set
   ${COUNTERS.map((c) => `"${c}" = "email_stats"."${c}" + excluded."${c}"`).join(', ')}`;
 

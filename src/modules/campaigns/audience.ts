@@ -3,6 +3,7 @@ import { FilterError } from '../filters/errors';
 import type { FilterTree } from '../filters/schemas';
 import { resolveForProject } from '../filters/service';
 import { compileFilter, type SqlCondition } from '../filters/sql';
+import { suppressedSql } from '../suppressions/rules';
 import type { Campaign } from './entities';
 
 export type Audience = Pick<Campaign, 'projectId' | 'type' | 'audienceType' | 'segmentId' | 'audienceCondition'>;
@@ -22,8 +23,9 @@ function audienceTree(audience: Audience): FilterTree | null {
 /**
  * Who a campaign goes to, as a condition on `contacts c` with relative times measured from `now`. The stored
  * tree resolves leniently: a custom field deleted since matches as absent, a deleted segment as empty.
- * Subscribed contacts only, except for TRANSACTIONAL campaigns (docs/campaigns.md "Content and audience"). Suppression needs no
- * check of its own: a permanent bounce or a complaint unsubscribes the contact.
+ * Subscribed contacts only, except for TRANSACTIONAL campaigns (docs/campaigns.md "Content and audience"); never
+ * an address the suppression list holds back from this kind of mail (docs/suppressions.md), so that it is
+ * not among the recipients at all.
  */
 export async function audienceCondition(em: EntityManager, audience: Audience, now: Date): Promise<SqlCondition> {
   const parts: string[] = [];
@@ -35,7 +37,8 @@ export async function audienceCondition(em: EntityManager, audience: Audience, n
     params.push(...compiled.params);
   }
   if (audience.type !== 'TRANSACTIONAL') parts.push('c.subscribed');
-  return { sql: parts.join(' and ') || 'true', params };
+  parts.push(`not ${suppressedSql('c."project_id"', 'c."email"', audience.type === 'MARKETING' ? 'true' : 'false')}`);
+  return { sql: parts.join(' and '), params };
 }
 
 export async function countAudience(em: EntityManager, audience: Audience, now = new Date()): Promise<number> {

@@ -3,6 +3,8 @@ import { renderEmail, templateVariables, type EmailContent, type RecipientContac
 import type { Mailbox } from './compose';
 import type { SourceType } from './entities';
 import type { EmailDraft } from './enqueue';
+import { plainTextOf } from './plain-text';
+import type { EmailTags } from './tags';
 import { subscriptionLinks, type LinkSettings } from '../links/subscription';
 
 /** What a producer sends before rendering: a template's or a campaign's fields, or a request's. */
@@ -12,6 +14,8 @@ export interface DraftContent extends EmailContent {
   /** From a MARKETING template or campaign. */
   marketing: boolean;
   templateId?: string | null;
+  /** Kept on the email and echoed by its events. */
+  tags?: EmailTags;
 }
 
 export interface DraftRecipient {
@@ -26,13 +30,14 @@ export interface DraftRecipient {
 
 /**
  * The email of one recipient, for every producer (/v1/send, campaigns, automations): the content rendered
- * with the contact's variables and subscription links. A template that does not render throws TemplateError,
- * which each producer answers in its own way.
+ * with the contact's variables and subscription links, and its plain-text part, the content's own or made
+ * from the HTML. A template that does not render throws TemplateError, which each producer answers in its
+ * own way.
  */
 export async function draftFor(config: LinkSettings, content: DraftContent, recipient: DraftRecipient): Promise<EmailDraft> {
   const { contact } = recipient;
   const scope = templateVariables({ contact, links: subscriptionLinks(config, contact.id), requestData: recipient.data });
-  const rendered = await renderEmail({ subject: content.subject, body: content.body }, scope);
+  const rendered = await renderEmail({ subject: content.subject, body: content.body, text: content.text }, scope);
   return {
     projectId: recipient.projectId,
     contactId: contact.id,
@@ -42,6 +47,8 @@ export async function draftFor(config: LinkSettings, content: DraftContent, reci
     // A value with a line break would otherwise end the Subject field early.
     subject: rendered.subject.replace(/[\r\n]+/g, ' '),
     html: rendered.body,
+    text: rendered.text ?? plainTextOf(rendered.body),
+    tags: content.tags ?? {},
     sourceType: recipient.sourceType,
     marketing: content.marketing,
     templateId: content.templateId ?? null,

@@ -6,7 +6,8 @@ import { executePrepared } from '../../db/prepared';
 import { messageSize, type Mailbox, type OutgoingAttachment } from './compose';
 import { DELIVERY_CHANNEL } from './delivery/channel';
 import { QUEUE_PRIORITY } from './delivery/queue';
-import type { SourceType } from './entities';
+import type { CopyRecipient, SourceType } from './entities';
+import type { EmailTags } from './tags';
 
 /**
  * The one way emails enter the system, for every producer: /v1/send, campaigns, automations. Producers
@@ -18,6 +19,9 @@ export interface EmailDraft {
   /** The recipient contact; null for mail to an address that is not a contact (e.g. a campaign test send). */
   contactId: string | null;
   to: Mailbox;
+  /** Copies in the same SMTP transaction: cc in the Cc header, bcc in no header. */
+  cc?: Mailbox[];
+  bcc?: Mailbox[];
   /** Its domain must be a domain of the project: the pump signs with that domain's DKIM key. */
   from: Mailbox;
   replyTo?: string | null;
@@ -31,6 +35,9 @@ export interface EmailDraft {
   /** Sent from a MARKETING template or campaign: subject to unsubscribe links and suppression. */
   marketing: boolean;
   templateId?: string | null;
+  tags?: EmailTags;
+  /** When given, the email is SCHEDULED until then (a Temporal timer releases it: schedule.ts); else it is PENDING at once. */
+  scheduledAt?: Date | null;
   /**
    * Idempotency keys of producers, each unique with the contact or step: a second draft with the same key is
    * not inserted, and its result is the first email's id. A campaign that resumes after a crash, or an
@@ -52,6 +59,8 @@ interface Row {
   contact_id: string | null;
   to_address: string;
   to_name: string | null;
+  cc: CopyRecipient[];
+  bcc: CopyRecipient[];
   from_address: string;
   from_name: string | null;
   reply_to: string | null;
@@ -59,6 +68,7 @@ interface Row {
   html: string;
   text: string | null;
   headers: Record<string, string>;
+  tags: EmailTags;
   attachment_count: number;
   size_bytes: number;
   template_id: string | null;
@@ -67,6 +77,8 @@ interface Row {
   workflow_step_id: string | null;
   source_type: SourceType;
   marketing: boolean;
+  status: 'PENDING' | 'SCHEDULED';
+  scheduled_at: string | null;
 }
 
 const COLUMNS = [
@@ -75,6 +87,8 @@ const COLUMNS = [
   'contact_id uuid',
   'to_address text',
   'to_name text',
+  'cc jsonb',
+  'bcc jsonb',
   'from_address text',
   'from_name text',
   'reply_to text',
@@ -82,6 +96,7 @@ const COLUMNS = [
   'html text',
   'text text',
   'headers jsonb',
+  'tags jsonb',
   'attachment_count integer',
   'size_bytes bigint',
   'template_id uuid',
@@ -90,21 +105,26 @@ const COLUMNS = [
   'workflow_step_id uuid',
   'source_type text',
   'marketing boolean',
+  'status text',
+  'scheduled_at timestamptz',
 ];
 const NAMES = COLUMNS.map((c) => `"${c.split(' ')[0]}"`).join(', ');
 
 // Without a conflict target, DO NOTHING covers both producer keys; a draft that hit one is not returned. Each
-// email inserted enters the delivery queue (migration 0032) in the same statement.
+// PENDING email inserted enters the delivery queue (migration 0032) in the same statement; a SCHEDULED one
+// enters it when its timer releases it (schedule.ts).
 // Prepared (executePrepared): every producer runs it, /v1/send once per request.
 const INSERT = `
 with inserted as (
-  insert into emails (${NAMES}, "created_at", "updated_at", "status")
-  select ${NAMES}, now(), now(), 'PENDING' from jsonb_to_recordset(?::jsonb) as r(${COLUMNS.join(', ')})
+  insert into emails (${NAMES}, "created_at", "updated_at")
+  select ${NAMES}, now(), now() from jsonb_to_recordset(?::jsonb) as r(${COLUMNS.join(', ')})
   on conflict do nothing
-  returning "id", "project_id", "source_type", "campaign_id", "workflow_execution_id")
-insert into email_queue ("email_id", "project_id", "source_type", "priority", "campaign_id", "workflow_execution_id", "due_at")
-select "id", "project_id", "source_type", ${QUEUE_PRIORITY('"source_type"')}, "campaign_id", "workflow_execution_id", now() from inserted
-returning "email_id" as "id"`;
+  returning "id", "project_id", "source_type", "campaign_id", "workflow_execution_id", "status"),
+queued as (
+  insert into email_queue ("email_id", "project_id", "source_type", "priority", "campaign_id", "workflow_execution_id", "due_at")
+  select "id", "project_id", "source_type", ${QUEUE_PRIORITY('"source_type"')}, "campaign_id", "workflow_execution_id", now() from inserted
+  where "status" = 'PENDING')
+select "id", "status" from inserted`;
 
 const EXISTING = `
 select e."id", k."i" from jsonb_to_recordset(?::jsonb) as k("i" integer, "campaign_id" uuid, "contact_id" uuid, "execution_id" uuid, "step_id" uuid)
@@ -118,6 +138,8 @@ function toRow(draft: EmailDraft): Row {
     contact_id: draft.contactId,
     to_address: draft.to.email,
     to_name: draft.to.name ?? null,
+    cc: (draft.cc ?? []).map(copyOf),
+    bcc: (draft.bcc ?? []).map(copyOf),
     from_address: draft.from.email,
     from_name: draft.from.name ?? null,
     reply_to: draft.replyTo ?? null,
@@ -125,6 +147,7 @@ function toRow(draft: EmailDraft): Row {
     html: draft.html,
     text: draft.text ?? null,
     headers: draft.headers ?? {},
+    tags: draft.tags ?? {},
     attachment_count: draft.attachments?.length ?? 0,
     size_bytes: messageSize(draft),
     template_id: draft.templateId ?? null,
@@ -133,8 +156,12 @@ function toRow(draft: EmailDraft): Row {
     workflow_step_id: draft.workflow?.stepId ?? null,
     source_type: draft.sourceType,
     marketing: draft.marketing,
+    status: draft.scheduledAt ? 'SCHEDULED' : 'PENDING',
+    scheduled_at: draft.scheduledAt?.toISOString() ?? null,
   };
 }
+
+const copyOf = (m: Mailbox): CopyRecipient => ({ email: m.email, name: m.name ?? null });
 
 async function insertAttachments(tx: EntityManager, emails: Array<{ id: string; attachments: OutgoingAttachment[] }>): Promise<void> {
   const rows = emails.flatMap(({ id, attachments }) =>
@@ -162,7 +189,7 @@ async function existingIds(tx: EntityManager, drafts: EmailDraft[], indexes: num
 }
 
 /**
- * Records emails as PENDING in the caller's transaction (one is opened when there is none), so they commit
+ * Records emails as PENDING (or SCHEDULED) in the caller's transaction (one is opened when there is none), so they commit
  * with whatever produced them; the delivery pumps are woken once it commits.
  * Results are in the order of the drafts.
  */
@@ -171,10 +198,9 @@ export async function enqueueEmails(em: EntityManager, drafts: EmailDraft[]): Pr
   const rows = drafts.map(toRow);
   return em.transactional(
     async (tx) => {
-      const inserted = new Set(
-        (await executePrepared<{ id: string }>(tx, 'emails_enqueue', INSERT, [JSON.stringify(rows)])).map((r) => r.id),
-      );
-      if (inserted.size > 0) notifyAfterCommit(tx, DELIVERY_CHANNEL);
+      const statuses = await executePrepared<{ id: string; status: string }>(tx, 'emails_enqueue', INSERT, [JSON.stringify(rows)]);
+      const inserted = new Set(statuses.map((r) => r.id));
+      if (statuses.some((r) => r.status === 'PENDING')) notifyAfterCommit(tx, DELIVERY_CHANNEL);
       await insertAttachments(
         tx,
         rows.flatMap((row, i) => (inserted.has(row.id) ? [{ id: row.id, attachments: drafts[i]!.attachments ?? [] }] : [])),
