@@ -56,6 +56,11 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
   malformedPath?: (ctx: AppContext) => void;
   /** Honours the `Idempotency-Key` header (docs/idempotency.md); see src/app/idempotency.ts. */
   idempotent?: boolean;
+  /**
+   * How many requests a valid body counts for in the rate limits (docs/rate-limits.md): a batch counts each of
+   * its emails. Such a route is counted once its body is read (a body refused counts once).
+   */
+  weight?: (body: Out<B>) => number;
   responses: Record<number, ResponseDoc>;
   handler: (ctx: AppContext, input: RouteInput<P, Q, B>) => Promise<void> | void;
 }

@@ -33,7 +33,7 @@ describe('POST /v1/send', () => {
     expect(res.body).toEqual({
       success: true,
       data: {
-        emails: [{ contact: { id: expect.stringMatching(UUID), email: to }, email: expect.stringMatching(UUID) }],
+        emails: [{ contact: { id: expect.stringMatching(UUID), email: to }, email: expect.stringMatching(UUID), scheduledAt: null }],
         timestamp: expect.any(String),
       },
     });

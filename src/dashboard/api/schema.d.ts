@@ -993,8 +993,60 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send an email to one or more recipients, from a template or inline content. Honours Idempotency-Key */
+        /** Send an email to one or more recipients (with cc and bcc, one), from a template or inline content, now or at sendAt. Honours Idempotency-Key */
         post: operations["postV1Send"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/send/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send 1 to 100 different emails in one request, all validated first; one Idempotency-Key covers the batch */
+        post: operations["postV1SendBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/emails/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An email's status, recipients, tags and times */
+        get: operations["getV1EmailsId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Reschedule a SCHEDULED email (a past sendAt sends it now) */
+        patch: operations["patchV1EmailsId"];
+        trace?: never;
+    };
+    "/v1/emails/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a SCHEDULED email: it becomes CANCELLED and is never sent */
+        post: operations["postV1EmailsIdCancel"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1569,7 +1621,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Email activity (sent, delivered, opened, clicked, bounced, complained, received, failed), newest first, with cursor pagination */
+        /** Email activity (sent, delivered, opened, clicked, bounced, complained, received, suppressed, failed), newest first, with cursor pagination; filters by type, contact and tag */
         get: operations["getActivity"];
         put?: never;
         post?: never;
@@ -1637,7 +1689,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Scheduled campaigns and workflow executions under way */
+        /** Scheduled campaigns, workflow executions under way and scheduled emails */
         get: operations["getActivityUpcoming"];
         put?: never;
         post?: never;
@@ -8260,8 +8312,24 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description An email address, { name, email }, or an array of either; { name } is also stored as data.name */
+                    /** @description An email address, { name, email }, or an array of either; { name } is also stored as data.name. With cc or bcc, one recipient */
                     to: (string | {
+                        name?: string | null;
+                        email: string;
+                    }) | (string | {
+                        name?: string | null;
+                        email: string;
+                    })[];
+                    /** @description Copies: in the Cc header and the same SMTP transaction; recorded on the email, not made contacts */
+                    cc?: (string | {
+                        name?: string | null;
+                        email: string;
+                    }) | (string | {
+                        name?: string | null;
+                        email: string;
+                    })[];
+                    /** @description Blind copies: in the same SMTP transaction, in no header; recorded on the email, not made contacts */
+                    bcc?: (string | {
                         name?: string | null;
                         email: string;
                     }) | (string | {
@@ -8277,6 +8345,8 @@ export interface operations {
                     subject?: string;
                     /** @description HTML with Liquid; required unless a template is used */
                     body?: string;
+                    /** @description The plain-text part, with Liquid; default: the template's, else made from the HTML */
+                    text?: string;
                     /** @description Sender; required unless the template has one; its domain must be verified */
                     from?: string | {
                         name?: string | null;
@@ -8309,11 +8379,20 @@ export interface operations {
                     data?: {
                         [key: string]: components["schemas"]["Schema113ae44d"];
                     };
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 date-time with Z or an offset, at most 30 days ahead; in the past or within 5 s means now
+                     */
+                    sendAt?: string;
+                    /** @description At most 10 tags: keys of 1-64 characters of A-Z a-z 0-9 _ -, string values of at most 256 characters */
+                    tags?: {
+                        [key: string]: string;
+                    };
                 };
             };
         };
         responses: {
-            /** @description One email per recipient, recorded for delivery */
+            /** @description One email per `to` recipient, recorded for delivery (or scheduled) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8334,6 +8413,8 @@ export interface operations {
                                  * @description The email record
                                  */
                                 email: string;
+                                /** @description When a scheduled email leaves; null when it is sent now */
+                                scheduledAt: string | null;
                             }[];
                             /** Format: date-time */
                             timestamp: string;
@@ -8359,7 +8440,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description INTERNAL_SERVER_ERROR: the sender domain is not verified in this project; BILLING_LIMIT_EXCEEDED: the recipients would pass the monthly TRANSACTIONAL cap (nothing is sent); FORBIDDEN or PROJECT_DISABLED */
+            /** @description INTERNAL_SERVER_ERROR: the sender domain is not verified in this project; BILLING_LIMIT_EXCEEDED: the emails would pass the monthly TRANSACTIONAL cap (nothing is sent); FORBIDDEN or PROJECT_DISABLED */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8386,7 +8467,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the message would exceed 40 MB, or the body 18.2 MB (more than the largest valid request) */
+            /** @description PAYLOAD_TOO_LARGE: a message would exceed 40 MB, or the body 18.2 MB (more than the largest valid request) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -8404,8 +8485,568 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description VALIDATION_ERROR, with the fields in `errors`; a template that does not render has code invalid_template */
+            /** @description VALIDATION_ERROR, with the fields in `errors`: a template that does not render has code invalid_template; a sendAt beyond 30 days names sendAt; with cc or bcc, more than one to names to */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: a scheduled email could not be put on its Temporal timer; nothing was recorded */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1SendBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Performs the request once per project and key (1-255 printable ASCII characters); see docs/idempotency.md */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description An email address, { name, email }, or an array of either; { name } is also stored as data.name. With cc or bcc, one recipient */
+                    to: (string | {
+                        name?: string | null;
+                        email: string;
+                    }) | (string | {
+                        name?: string | null;
+                        email: string;
+                    })[];
+                    /** @description Copies: in the Cc header and the same SMTP transaction; recorded on the email, not made contacts */
+                    cc?: (string | {
+                        name?: string | null;
+                        email: string;
+                    }) | (string | {
+                        name?: string | null;
+                        email: string;
+                    })[];
+                    /** @description Blind copies: in the same SMTP transaction, in no header; recorded on the email, not made contacts */
+                    bcc?: (string | {
+                        name?: string | null;
+                        email: string;
+                    }) | (string | {
+                        name?: string | null;
+                        email: string;
+                    })[];
+                    /**
+                     * Format: uuid
+                     * @description A template of the project; its subject, body, from and reply-to can be overridden
+                     */
+                    template?: string;
+                    /** @description Liquid; required unless a template is used */
+                    subject?: string;
+                    /** @description HTML with Liquid; required unless a template is used */
+                    body?: string;
+                    /** @description The plain-text part, with Liquid; default: the template's, else made from the HTML */
+                    text?: string;
+                    /** @description Sender; required unless the template has one; its domain must be verified */
+                    from?: string | {
+                        name?: string | null;
+                        email: string;
+                    };
+                    /** @description Deprecated: sender display name when `from` is a plain address */
+                    name?: string;
+                    /** @description Reply-To address */
+                    reply?: string;
+                    /** @description Extra header fields; names and values without CR or LF, values up to 998 characters */
+                    headers?: {
+                        [key: string]: string;
+                    };
+                    attachments?: {
+                        filename: string;
+                        /** @description The file, base64 */
+                        content: string;
+                        contentType: string;
+                        /** @description Referenced from the body as cid:<contentId> */
+                        contentId?: string;
+                        /**
+                         * @default attachment
+                         * @enum {string}
+                         */
+                        disposition?: "attachment" | "inline";
+                    }[];
+                    /** @description Subscription state of the recipients; new contacts default to false */
+                    subscribed?: boolean;
+                    /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; a project has at most 1000 distinct custom fields */
+                    data?: {
+                        [key: string]: components["schemas"]["Schema113ae44d"];
+                    };
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 date-time with Z or an offset, at most 30 days ahead; in the past or within 5 s means now
+                     */
+                    sendAt?: string;
+                    /** @description At most 10 tags: keys of 1-64 characters of A-Z a-z 0-9 _ -, string values of at most 256 characters */
+                    tags?: {
+                        [key: string]: string;
+                    };
+                }[];
+            };
+        };
+        responses: {
+            /** @description The /v1/send data of each item, in order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @description The /v1/send data of each item, in order */
+                            batch: {
+                                emails: {
+                                    contact: {
+                                        /** Format: uuid */
+                                        id: string;
+                                        email: string;
+                                    };
+                                    /**
+                                     * Format: uuid
+                                     * @description The email record
+                                     */
+                                    email: string;
+                                    /** @description When a scheduled email leaves; null when it is sent now */
+                                    scheduledAt: string | null;
+                                }[];
+                                /** Format: date-time */
+                                timestamp: string;
+                            }[];
+                            /** Format: date-time */
+                            timestamp: string;
+                        };
+                    };
+                };
+            };
+            /** @description BAD_REQUEST: malformed JSON or an invalid Idempotency-Key header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_SERVER_ERROR: the sender domain is not verified in this project; BILLING_LIMIT_EXCEEDED: the emails would pass the monthly TRANSACTIONAL cap (nothing is sent); FORBIDDEN or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED: the key was already claimed by this project */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: a message would exceed 40 MB, or the body 18.2 MB (more than the largest valid request) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: every problem of every item, each field prefixed by its index (`[3].subject`); an unknown template is `[i].template` (not_found), an unverified sender `[i].from` (unverified_domain); nothing is stored */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: a scheduled email could not be put on its Temporal timer; nothing was recorded */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1EmailsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The email */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            status: "SCHEDULED" | "PENDING" | "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "CANCELLED" | "SUPPRESSED";
+                            to: string;
+                            cc: string[];
+                            bcc: string[];
+                            from: string;
+                            subject: string;
+                            tags: {
+                                [key: string]: string;
+                            };
+                            /** @description When a scheduled email leaves (or left); null for one sent at once */
+                            scheduledAt: string | null;
+                            sentAt: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description The recipient contact; null for mail to an address that is none */
+                            contact: {
+                                /** Format: uuid */
+                                id: string;
+                                email: string;
+                            } | null;
+                            campaignId: string | null;
+                            /** @description The automation execution that sent it */
+                            executionId: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such email in this project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchV1EmailsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 date-time with Z or an offset, at most 30 days ahead; in the past or within 5 s means now
+                     */
+                    sendAt: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The email */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            status: "SCHEDULED" | "PENDING" | "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "CANCELLED" | "SUPPRESSED";
+                            to: string;
+                            cc: string[];
+                            bcc: string[];
+                            from: string;
+                            subject: string;
+                            tags: {
+                                [key: string]: string;
+                            };
+                            /** @description When a scheduled email leaves (or left); null for one sent at once */
+                            scheduledAt: string | null;
+                            sentAt: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description The recipient contact; null for mail to an address that is none */
+                            contact: {
+                                /** Format: uuid */
+                                id: string;
+                                email: string;
+                            } | null;
+                            campaignId: string | null;
+                            /** @description The automation execution that sent it */
+                            executionId: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description BAD_REQUEST: malformed JSON, or a body that is not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such email in this project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: the email is no longer SCHEDULED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: sendAt is not a date-time, or more than 30 days ahead */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Temporal cannot be reached to move the timer earlier; nothing changed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1EmailsIdCancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The email */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            status: "SCHEDULED" | "PENDING" | "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "CANCELLED" | "SUPPRESSED";
+                            to: string;
+                            cc: string[];
+                            bcc: string[];
+                            from: string;
+                            subject: string;
+                            tags: {
+                                [key: string]: string;
+                            };
+                            /** @description When a scheduled email leaves (or left); null for one sent at once */
+                            scheduledAt: string | null;
+                            sentAt: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description The recipient contact; null for mail to an address that is none */
+                            contact: {
+                                /** Format: uuid */
+                                id: string;
+                                email: string;
+                            } | null;
+                            campaignId: string | null;
+                            /** @description The automation execution that sent it */
+                            executionId: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such email in this project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: the email is no longer SCHEDULED */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8769,6 +9410,8 @@ export interface operations {
                             description: string | null;
                             subject: string;
                             body: string;
+                            /** @description null: made from the rendered HTML */
+                            text: string | null;
                             from: string;
                             fromName: string | null;
                             replyTo: string | null;
@@ -8857,6 +9500,9 @@ export interface operations {
                                 }[];
                             } | null;
                             scheduledFor: string | null;
+                            tags: {
+                                [key: string]: string;
+                            };
                             /** @description The live audience while DRAFT or SCHEDULED; the recipients fixed when sending started after */
                             totalRecipients: number;
                             sentCount: number;
@@ -8942,6 +9588,8 @@ export interface operations {
                     subject?: string;
                     /** @description HTML with Liquid, rendered per recipient */
                     body?: string;
+                    /** @description The plain-text part, with Liquid; default: the template's, else made from the rendered HTML */
+                    text?: string | null;
                     /** @description Sender address; its domain must be a verified domain of the project */
                     from?: string;
                     fromName?: string | null;
@@ -9029,6 +9677,10 @@ export interface operations {
                             };
                         }[];
                     };
+                    /** @description Carried by every email of the campaign and echoed by its events (docs/sending.md "Tags") */
+                    tags?: {
+                        [key: string]: string;
+                    };
                 };
             };
         };
@@ -9049,6 +9701,8 @@ export interface operations {
                             description: string | null;
                             subject: string;
                             body: string;
+                            /** @description null: made from the rendered HTML */
+                            text: string | null;
                             from: string;
                             fromName: string | null;
                             replyTo: string | null;
@@ -9137,6 +9791,9 @@ export interface operations {
                                 }[];
                             } | null;
                             scheduledFor: string | null;
+                            tags: {
+                                [key: string]: string;
+                            };
                             /** @description The live audience while DRAFT or SCHEDULED; the recipients fixed when sending started after */
                             totalRecipients: number;
                             sentCount: number;
@@ -9244,6 +9901,8 @@ export interface operations {
                         description: string | null;
                         subject: string;
                         body: string;
+                        /** @description null: made from the rendered HTML */
+                        text: string | null;
                         from: string;
                         fromName: string | null;
                         replyTo: string | null;
@@ -9332,6 +9991,9 @@ export interface operations {
                             }[];
                         } | null;
                         scheduledFor: string | null;
+                        tags: {
+                            [key: string]: string;
+                        };
                         /** @description The live audience while DRAFT or SCHEDULED; the recipients fixed when sending started after */
                         totalRecipients: number;
                         sentCount: number;
@@ -9405,6 +10067,8 @@ export interface operations {
                     subject?: string;
                     /** @description HTML with Liquid, rendered per recipient */
                     body?: string;
+                    /** @description The plain-text part, with Liquid; default: the template's, else made from the rendered HTML */
+                    text?: string | null;
                     /** @description Sender address; its domain must be a verified domain of the project */
                     from?: string;
                     fromName?: string | null;
@@ -9492,6 +10156,10 @@ export interface operations {
                             };
                         }[];
                     };
+                    /** @description Carried by every email of the campaign and echoed by its events (docs/sending.md "Tags") */
+                    tags?: {
+                        [key: string]: string;
+                    };
                 };
             };
         };
@@ -9509,6 +10177,8 @@ export interface operations {
                         description: string | null;
                         subject: string;
                         body: string;
+                        /** @description null: made from the rendered HTML */
+                        text: string | null;
                         from: string;
                         fromName: string | null;
                         replyTo: string | null;
@@ -9597,6 +10267,9 @@ export interface operations {
                             }[];
                         } | null;
                         scheduledFor: string | null;
+                        tags: {
+                            [key: string]: string;
+                        };
                         /** @description The live audience while DRAFT or SCHEDULED; the recipients fixed when sending started after */
                         totalRecipients: number;
                         sentCount: number;
@@ -9786,6 +10459,8 @@ export interface operations {
                         description: string | null;
                         subject: string;
                         body: string;
+                        /** @description null: made from the rendered HTML */
+                        text: string | null;
                         from: string;
                         fromName: string | null;
                         replyTo: string | null;
@@ -9874,6 +10549,9 @@ export interface operations {
                             }[];
                         } | null;
                         scheduledFor: string | null;
+                        tags: {
+                            [key: string]: string;
+                        };
                         /** @description The live audience while DRAFT or SCHEDULED; the recipients fixed when sending started after */
                         totalRecipients: number;
                         sentCount: number;
@@ -10087,6 +10765,8 @@ export interface operations {
                             description: string | null;
                             subject: string;
                             body: string;
+                            /** @description null: made from the rendered HTML */
+                            text: string | null;
                             from: string;
                             fromName: string | null;
                             replyTo: string | null;
@@ -10175,6 +10855,9 @@ export interface operations {
                                 }[];
                             } | null;
                             scheduledFor: string | null;
+                            tags: {
+                                [key: string]: string;
+                            };
                             /** @description The live audience while DRAFT or SCHEDULED; the recipients fixed when sending started after */
                             totalRecipients: number;
                             sentCount: number;
@@ -10763,6 +11446,10 @@ export interface operations {
                                     /** @description Required for CUSTOM */
                                     email?: string;
                                 };
+                                /** @description Carried by the step's emails and echoed by their events */
+                                tags?: {
+                                    [key: string]: string;
+                                };
                             } | {
                                 amount: number;
                                 /** @enum {string} */
@@ -11071,6 +11758,10 @@ export interface operations {
                                     /** @description Required for CUSTOM */
                                     email?: string;
                                 };
+                                /** @description Carried by the step's emails and echoed by their events */
+                                tags?: {
+                                    [key: string]: string;
+                                };
                             } | {
                                 amount: number;
                                 /** @enum {string} */
@@ -11301,6 +11992,10 @@ export interface operations {
                             /** @description Required for CUSTOM */
                             email?: string;
                         };
+                        /** @description Carried by the step's emails and echoed by their events */
+                        tags?: {
+                            [key: string]: string;
+                        };
                     };
                 } | {
                     /** @constant */
@@ -11470,6 +12165,10 @@ export interface operations {
                                 type: "CONTACT" | "CUSTOM";
                                 /** @description Required for CUSTOM */
                                 email?: string;
+                            };
+                            /** @description Carried by the step's emails and echoed by their events */
+                            tags?: {
+                                [key: string]: string;
                             };
                         } | {
                             amount: number;
@@ -11781,6 +12480,10 @@ export interface operations {
                                 type: "CONTACT" | "CUSTOM";
                                 /** @description Required for CUSTOM */
                                 email?: string;
+                            };
+                            /** @description Carried by the step's emails and echoed by their events */
+                            tags?: {
+                                [key: string]: string;
                             };
                         } | {
                             amount: number;
@@ -13093,6 +13796,8 @@ export interface operations {
                             description: string | null;
                             subject: string;
                             body: string;
+                            /** @description null: made from the rendered HTML */
+                            text: string | null;
                             from: string;
                             fromName: string | null;
                             replyTo: string | null;
@@ -13175,6 +13880,7 @@ export interface operations {
                     subject: string;
                     /** @description HTML with Liquid; values are HTML-escaped unless piped through `raw` */
                     body: string;
+                    text?: string | null;
                     /** @description Sender address; its domain must be a verified domain of the project */
                     from: string;
                     fromName?: string | null;
@@ -13201,6 +13907,8 @@ export interface operations {
                         description: string | null;
                         subject: string;
                         body: string;
+                        /** @description null: made from the rendered HTML */
+                        text: string | null;
                         from: string;
                         fromName: string | null;
                         replyTo: string | null;
@@ -13439,6 +14147,8 @@ export interface operations {
                         description: string | null;
                         subject: string;
                         body: string;
+                        /** @description null: made from the rendered HTML */
+                        text: string | null;
                         from: string;
                         fromName: string | null;
                         replyTo: string | null;
@@ -13575,6 +14285,8 @@ export interface operations {
                     subject?: string;
                     /** @description HTML with Liquid; values are HTML-escaped unless piped through `raw` */
                     body?: string;
+                    /** @description null clears it: the text is then made from the HTML */
+                    text?: string | null;
                     /** @description Sender address; its domain must be a verified domain of the project */
                     from?: string;
                     /** @description null clears it */
@@ -13600,6 +14312,8 @@ export interface operations {
                         description: string | null;
                         subject: string;
                         body: string;
+                        /** @description null: made from the rendered HTML */
+                        text: string | null;
                         from: string;
                         fromName: string | null;
                         replyTo: string | null;
@@ -13712,6 +14426,8 @@ export interface operations {
                         description: string | null;
                         subject: string;
                         body: string;
+                        /** @description null: made from the rendered HTML */
+                        text: string | null;
                         from: string;
                         fromName: string | null;
                         replyTo: string | null;
@@ -14453,6 +15169,7 @@ export interface operations {
                 cursor?: string;
                 type?: string | string[];
                 contactId?: string;
+                tag?: string;
             };
             header?: never;
             path?: never;
@@ -14474,7 +15191,7 @@ export interface operations {
                              */
                             id: string;
                             /** @enum {string} */
-                            type: "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "RECEIVED" | "FAILED";
+                            type: "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "RECEIVED" | "SUPPRESSED" | "FAILED";
                             /** Format: date-time */
                             occurredAt: string;
                             contact: {
@@ -14491,8 +15208,12 @@ export interface operations {
                                 campaignId: string | null;
                                 /** @description TRANSACTIONAL, CAMPAIGN or WORKFLOW */
                                 sourceType: string | null;
+                                /** @description The email's tags ({} for none) */
+                                tags: {
+                                    [key: string]: string;
+                                };
                             } | null;
-                            /** @description Per type: `link` (CLICKED), `bounceType` (BOUNCED), `to` and `error` (FAILED) */
+                            /** @description Per type: `link` (CLICKED), `bounceType` (BOUNCED), `reason` (SUPPRESSED), `to` and `error` (FAILED) */
                             details: {
                                 [key: string]: unknown;
                             };
@@ -14585,6 +15306,7 @@ export interface operations {
                             BOUNCED: number;
                             COMPLAINED: number;
                             RECEIVED: number;
+                            SUPPRESSED: number;
                             FAILED: number;
                         };
                     };
@@ -14730,7 +15452,7 @@ export interface operations {
                         /** @description Types the project has any activity of, in feed order */
                         types: {
                             /** @enum {string} */
-                            type: "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "RECEIVED" | "FAILED";
+                            type: "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "RECEIVED" | "SUPPRESSED" | "FAILED";
                             count: number;
                         }[];
                     };
@@ -14823,9 +15545,27 @@ export interface operations {
                             /** @description When a DELAY ends or a WAIT_FOR_EVENT times out; null otherwise */
                             resumesAt: string | null;
                         }[];
+                        /** @description SCHEDULED emails (/v1/send with sendAt), soonest first */
+                        emails: {
+                            /** Format: uuid */
+                            id: string;
+                            to: string;
+                            subject: string;
+                            /** Format: date-time */
+                            scheduledAt: string;
+                            contact: {
+                                /** Format: uuid */
+                                id: string;
+                                email: string;
+                            } | null;
+                            tags: {
+                                [key: string]: string;
+                            };
+                        }[];
                         totals: {
                             campaigns: number;
                             executions: number;
+                            emails: number;
                         };
                     };
                 };

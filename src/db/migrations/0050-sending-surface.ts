@@ -86,8 +86,9 @@ ${trigger('email_stats_insert', upsertEmailDeltas(insertedEmails(CONNECTION_SLOT
 ${trigger('email_stats_update', upsertEmailDeltas(updatedEmails(CONNECTION_SLOT), CONNECTION_SLOT, UNBILLED), true)}
 ${trigger('email_stats_delete', deletedEmails(UNBILLED), true)}
 
--- A cost of several tokens (a batch of emails). A cost above the burst passes when the bucket is full and
--- leaves it in debt, so that a batch larger than the burst is possible and still counts each email.
+-- A cost of several tokens (a batch of emails): a request passes when the bucket holds a token, as before,
+-- and takes its cost, going into debt if need be; later requests wait for the debt to refill. So a batch
+-- larger than the burst is possible, and over time each email counts.
 drop function rate_limit_take(text, double precision, double precision);
 create function rate_limit_take(p_key text, p_rate double precision, p_burst double precision, p_cost double precision default 1)
 returns table(allowed boolean, remaining double precision, reset_seconds double precision)
@@ -101,7 +102,7 @@ begin
     values (p_key, p_burst, now_ts, now_ts + interval '1 hour') on conflict ("key") do nothing;
   select "tokens", "updated_at" into cur, last from rate_limit_counters where "key" = p_key for update;
   cur := least(p_burst, cur + greatest(0, extract(epoch from (now_ts - last))) * p_rate);
-  allowed := cur >= least(p_cost, p_burst);
+  allowed := cur >= 1;
   if allowed then cur := cur - p_cost; end if;
   update rate_limit_counters set "tokens" = cur, "updated_at" = now_ts, "expires_at" = now_ts + interval '1 hour'
     where "key" = p_key;

@@ -4,7 +4,10 @@ import type { EmailDraft } from '../emails/enqueue';
 import type { RecipientContact } from '../templates/render';
 import type { Campaign } from './entities';
 
-export type CampaignContent = Pick<Campaign, 'id' | 'projectId' | 'subject' | 'body' | 'from' | 'fromName' | 'replyTo' | 'type'>;
+export type CampaignContent = Pick<
+  Campaign,
+  'id' | 'projectId' | 'subject' | 'body' | 'text' | 'from' | 'fromName' | 'replyTo' | 'type' | 'tags'
+>;
 
 const TEST_SUBJECT_PREFIX = '[TEST] ';
 
@@ -13,9 +16,11 @@ export async function campaignDraft(config: Config, campaign: CampaignContent, c
   const content = {
     subject: campaign.subject,
     body: campaign.body,
+    text: campaign.text,
     from: { email: campaign.from, name: campaign.fromName },
     replyTo: campaign.replyTo,
     marketing: campaign.type === 'MARKETING',
+    tags: campaign.tags,
   };
   const draft = await draftFor(config, content, { projectId: campaign.projectId, contact, sourceType: 'CAMPAIGN' });
   return { ...draft, campaignId: campaign.id };

@@ -12,6 +12,7 @@ export const serializeCampaign = (c: Campaign, counts: CampaignCounts): Campaign
   segmentId: c.segmentId ?? null,
   audienceCondition: c.audienceCondition ?? null,
   scheduledFor: c.scheduledFor?.toISOString() ?? null,
+  tags: c.tags,
   totalRecipients: counts.totalRecipients,
   sentCount: counts.sentCount,
   deliveredCount: counts.deliveredCount,

@@ -50,7 +50,7 @@ export function assertStatus(campaign: Campaign, allowed: readonly CampaignStatu
   });
 }
 
-type Content = Pick<Campaign, 'subject' | 'body' | 'from' | 'fromName' | 'replyTo' | 'type' | 'templateId'>;
+type Content = Pick<Campaign, 'subject' | 'body' | 'text' | 'from' | 'fromName' | 'replyTo' | 'type' | 'templateId'>;
 type Audience = Pick<Campaign, 'audienceType' | 'segmentId' | 'audienceCondition'>;
 
 const unknownReference = (field: string, message: string) =>
@@ -68,6 +68,7 @@ async function checkedContent(em: EntityManager, projectId: string, body: Campai
   const content: Content = {
     subject: body.subject ?? template!.subject,
     body: body.body ?? template!.body,
+    text: body.text !== undefined ? body.text : (template?.text ?? null),
     from: body.from ?? template!.from,
     fromName: body.fromName !== undefined ? body.fromName : (template?.fromName ?? null),
     replyTo: body.replyTo !== undefined ? body.replyTo : (template?.replyTo ?? null),
@@ -103,6 +104,7 @@ async function checkedAudience(em: EntityManager, projectId: string, body: Campa
 const fields = async (em: EntityManager, projectId: string, body: CampaignBody) => ({
   name: body.name,
   description: body.description ?? null,
+  tags: body.tags ?? {},
   ...(await checkedContent(em, projectId, body)),
   ...(await checkedAudience(em, projectId, body)),
 });
@@ -152,6 +154,8 @@ export async function duplicateCampaign(em: EntityManager, projectId: string, id
     description: source.description,
     subject: source.subject,
     body: source.body,
+    text: source.text,
+    tags: source.tags,
     from: source.from,
     fromName: source.fromName,
     replyTo: source.replyTo,

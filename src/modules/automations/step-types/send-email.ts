@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { SendEmailConfig } from '../../../../workflows/automation/definition';
 import { Template } from '../../templates/entities';
+import { Tags } from '../../emails/tags';
 import { invalidStepConfig } from '../errors';
 import type { ApiStepType } from './step-type';
 
@@ -14,6 +15,7 @@ const SendEmail: z.ZodType<SendEmailConfig> = z
       })
       .optional()
       .describe("Default: the execution's contact"),
+    tags: Tags.optional().describe("Carried by the step's emails and echoed by their events"),
   })
   .refine((c) => c.recipient?.type !== 'CUSTOM' || c.recipient.email !== undefined, {
     message: 'recipient.email is required when recipient.type is CUSTOM',
