@@ -4,9 +4,9 @@ import type { ReleaseResult } from '../workflows/scheduled-email/ids';
 
 export function createScheduledEmailActivities(deps: Deps) {
   return {
-    /** Hands a due SCHEDULED email to the delivery queue, or says when it is due now; a repeat finds it released. */
-    async releaseScheduledEmail(emailId: string): Promise<ReleaseResult> {
-      return releaseScheduled(deps.orm.em.fork(), emailId);
+    /** Hands a SCHEDULED email due by `dueAt` to the delivery queue, or says when it is due now; a repeat finds it released. */
+    async releaseScheduledEmail(emailId: string, dueAt: string): Promise<ReleaseResult> {
+      return releaseScheduled(deps.orm.em.fork(), emailId, dueAt);
     },
   };
 }

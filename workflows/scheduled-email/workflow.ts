@@ -27,10 +27,10 @@ function markSendAt(sendAt: string): void {
 
 /**
  * One scheduled email (workflow ID `scheduled-email:<emailId>`, docs/sending.md "Scheduled sends"): a durable
- * timer until the email is due, then the email goes to the delivery queue. The database is the truth about
- * when it is due: a reschedule or a cancel changes the email's row and only wakes the run (`wake` signal),
- * which then asks the row again, so a signal that arrives, or is lost, around a change can neither send an
- * email early, nor late, nor twice.
+ * timer until the email is due, then the email goes to the delivery queue. The email's row says when it is
+ * due: a reschedule or a cancel changes the row and only wakes the run (`wake` signal, with the time to wake
+ * at), which then asks the row whether it is due by the time it was woken for, so a signal that arrives, or
+ * is lost, around a change can neither send an email early, nor late, nor twice.
  */
 export async function scheduledEmail(input: ScheduledEmailInput): Promise<ScheduledEmailOutcome> {
   let dueAt = input.sendAt;
@@ -48,7 +48,7 @@ export async function scheduledEmail(input: ScheduledEmailInput): Promise<Schedu
       setCurrentDetails(`Waits until ${dueAt}`);
       if (await condition(() => woken, waitMs)) continue;
     }
-    const result = await releaseScheduledEmail(input.emailId);
+    const result = await releaseScheduledEmail(input.emailId, dueAt);
     if (result.kind !== 'later') return result.kind;
     dueAt = result.sendAt;
   }

@@ -8,17 +8,14 @@ import type { EmailStatus } from './entities';
 
 /**
  * The database half of scheduled sends (docs/sending.md "Scheduled sends"): a SCHEDULED email has no queue
- * row; its Temporal timer (workflows/scheduled-email) releases it into the queue when due. Every change
- * locks the email's row, so the release and a reschedule or cancel happen one after the other.
+ * row; its Temporal timer (workflows/scheduled-email) releases it into the queue when due, by Temporal's
+ * clock. Every change locks the email's row, so the release and a reschedule or cancel happen one after the
+ * other.
  */
 
-/** Before this, a release is a timer that fired early: the email waits again (the queue never sends before scheduled_at). */
-const EARLY_MS = 1_000;
-
-// Due no earlier than its scheduled time, so a release a moment early never makes it leave early.
 const ENQUEUE = `
 insert into email_queue ("email_id", "project_id", "source_type", "priority", "campaign_id", "workflow_execution_id", "due_at")
-select "id", "project_id", "source_type", ${QUEUE_PRIORITY('"source_type"')}, "campaign_id", "workflow_execution_id", greatest("scheduled_at", now())
+select "id", "project_id", "source_type", ${QUEUE_PRIORITY('"source_type"')}, "campaign_id", "workflow_execution_id", now()
 from emails where "id" = ?`;
 
 interface Locked {
@@ -41,13 +38,16 @@ async function release(tx: EntityManager, emailId: string): Promise<void> {
   notifyAfterCommit(tx, DELIVERY_CHANNEL);
 }
 
-/** The timer's activity: releases the email when due, says when it is due when that is later; a repeat finds it settled. */
-export async function releaseScheduled(em: EntityManager, emailId: string): Promise<ReleaseResult> {
+/**
+ * The timer's activity, run when the timer set for `dueAt` fired: releases the email unless it was
+ * rescheduled past `dueAt` since (then it says when it is due); a repeat finds it settled.
+ */
+export async function releaseScheduled(em: EntityManager, emailId: string, dueAt: string): Promise<ReleaseResult> {
   return em.transactional(async (tx) => {
     const row = await lock(tx, emailId);
     if (!row || row.status !== 'SCHEDULED') return { kind: 'settled' as const };
     const due = new Date(row.scheduled_at!);
-    if (due.getTime() - Date.now() > EARLY_MS) return { kind: 'later' as const, sendAt: due.toISOString() };
+    if (due.getTime() > Date.parse(dueAt)) return { kind: 'later' as const, sendAt: due.toISOString() };
     await release(tx, emailId);
     return { kind: 'released' as const };
   });

@@ -57,8 +57,12 @@ const recipients = () =>
 
 const SendAt = z.iso
   .datetime({ offset: true })
+  .refine((at) => Date.parse(at) - Date.now() <= MAX_SCHEDULE_DAYS * DAY_MS, {
+    message: `sendAt is at most ${MAX_SCHEDULE_DAYS} days ahead`,
+    // A value that is no date-time was refused above; it is not "too far" as well.
+    when: ({ issues }) => issues.length === 0,
+  })
   .transform((s) => new Date(s))
-  .refine((at) => at.getTime() - Date.now() <= MAX_SCHEDULE_DAYS * DAY_MS, `sendAt is at most ${MAX_SCHEDULE_DAYS} days ahead`)
   .describe(`ISO 8601 date-time with Z or an offset, at most ${MAX_SCHEDULE_DAYS} days ahead; in the past or within 5 s means now`);
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
