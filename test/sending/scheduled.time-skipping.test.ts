@@ -9,6 +9,7 @@ import { tenant, type SenderTenant } from '../helpers/tenants';
 import { quietSenderTenant, sleeping } from '../helpers/time-skipping';
 import { recipient, storedCounts } from '../emails/helpers';
 import { scheduledEmailWorkflowId } from '../../workflows/scheduled-email/ids';
+import { recordHistory } from './histories';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -89,6 +90,7 @@ describe('scheduled sends (time-skipping)', () => {
     expect(sent.scheduledAt).toBe(at.toISOString());
     expect(stack.smtp.to(to)).toHaveLength(1);
     expect((await t.c.get('/activity/upcoming').expect(200)).body.emails).toEqual([]);
+    await recordHistory(env, scheduledEmailWorkflowId(id), 'released-at-send-at');
   });
 
   it('renders the content and updates the contact when the request is taken, not when the email leaves', async () => {
@@ -128,6 +130,7 @@ describe('scheduled sends (time-skipping)', () => {
     await env.sleep(24 * HOUR);
     await settle();
     expect(stack.smtp.to(to)).toHaveLength(1);
+    await recordHistory(env, scheduledEmailWorkflowId(id), 'rescheduled-later-then-earlier');
   });
 
   it('sends at once when rescheduled to a time past', async () => {
@@ -150,6 +153,7 @@ describe('scheduled sends (time-skipping)', () => {
     const cancelled = await t.c.post(`/v1/emails/${id}/cancel`).expect(200);
     expect(cancelled.body).toEqual({ success: true, data: expect.objectContaining({ id, status: 'CANCELLED', sentAt: null }) });
     await ended(id);
+    await recordHistory(env, scheduledEmailWorkflowId(id), 'cancelled');
     await env.sleep(48 * HOUR);
     await settle();
     expect((await view(t, id)).status).toBe('CANCELLED');

@@ -1,0 +1,17 @@
+import { historiesIn, replayHistory } from '../helpers/histories';
+import { HISTORIES_DIR } from './histories';
+
+/**
+ * Replays recorded runs of scheduled emails (recorded by scheduled.time-skipping.test.ts with
+ * RECORD_SCHEDULED_EMAIL_HISTORIES=1) against the current workflow code, so that a change that would break
+ * timers in flight fails here instead of in production.
+ */
+const histories = historiesIn(HISTORIES_DIR);
+
+describe('scheduled email workflow replay', () => {
+  it('has recorded histories of a release, a reschedule later then earlier, and a cancel', () => {
+    expect(histories).toEqual(['cancelled.json', 'released-at-send-at.json', 'rescheduled-later-then-earlier.json']);
+  });
+
+  it.each(histories)('replays %s deterministically', (file) => replayHistory(HISTORIES_DIR, file));
+});
