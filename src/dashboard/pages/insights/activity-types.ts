@@ -19,7 +19,11 @@ export const ACTIVITY_LABELS: Record<ActivityType, string> = {
 export const ACTIVITY_TYPES = Object.keys(ACTIVITY_LABELS) as ActivityType[];
 
 export const toneOf = (type: ActivityType) =>
-  type === 'BOUNCED' || type === 'COMPLAINED' || type === 'FAILED' || type === 'SUPPRESSED' ? 'bad' : type === 'OPENED' || type === 'CLICKED' ? 'good' : 'neutral';
+  type === 'BOUNCED' || type === 'COMPLAINED' || type === 'FAILED' || type === 'SUPPRESSED'
+    ? 'bad'
+    : type === 'OPENED' || type === 'CLICKED'
+      ? 'good'
+      : 'neutral';
 
 /** The one line of detail worth showing per type: the link clicked, the bounce's kind, the suppression's reason, the failure. */
 export function detailOf(item: ActivityItem): string | null {
