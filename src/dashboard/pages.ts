@@ -27,6 +27,8 @@ import { ContactDetail } from './pages/contacts/detail';
 import { CustomFields } from './pages/contacts/fields';
 import { Webhooks } from './pages/webhooks/list';
 import { WebhookEndpoint } from './pages/webhooks/detail';
+import { EmailDetail } from './pages/emails/email';
+import { Suppressions } from './pages/suppressions/list';
 
 export interface PageDef {
   /** `/contacts/:id`-style pattern after `#`. */
@@ -61,6 +63,8 @@ export const projectPages: PageDef[] = [
   { path: '/domains', component: Domains, nav: 'Domains' },
   { path: '/domains/:id', component: DomainDetail },
   { path: '/activity', component: Activity, nav: 'Activity' },
+  { path: '/emails/:id', component: EmailDetail },
+  { path: '/suppressions', component: Suppressions, nav: 'Suppressions' },
   { path: '/analytics', component: Analytics, nav: 'Analytics' },
   { path: '/billing', component: Billing, nav: 'Billing' },
   { path: '/security', component: SecurityPage, nav: 'Security' },

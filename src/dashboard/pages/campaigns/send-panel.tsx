@@ -4,14 +4,11 @@ import { useSession } from '../../session';
 import { ConfirmButton } from '../../ui/actions';
 import { ErrorNote } from '../../ui/feedback';
 import { Form, Submit, TextInput } from '../../ui/form';
+import { instant, zone } from '../../ui/instant';
 import { Section } from '../../ui/layout';
 import { dateTime } from '../../ui/lists';
 import { useAction } from '../../ui/use-load';
 import type { Campaign } from './status';
-
-const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-/** `datetime-local` is the browser's wall-clock time; the API reads an instant, so it gets the offset too. */
-const instant = (local: string) => (local === '' || Number.isNaN(new Date(local).getTime()) ? local : new Date(local).toISOString());
 
 /** A test to a member, then send now or at a time; `onDone` reloads the campaign with the API's message. */
 export function SendPanel({ campaign, onDone }: { campaign: Campaign; onDone: (message: string) => Promise<void> }) {
