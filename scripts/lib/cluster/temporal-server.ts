@@ -10,6 +10,7 @@ import { Connection } from '@temporalio/client';
 import { root, toolsBin } from '../paths';
 import { waitForPort } from '../net';
 import type { ClusterPorts } from './layout';
+import { baseEnv } from './service';
 
 export interface TemporalBuild {
   version: string;
@@ -42,9 +43,6 @@ export interface PostgresLogin {
   user: string;
   password: string;
 }
-
-/** Only what a script needs: the caller's own settings (a test run's, a shell's) could change what the template renders. */
-const baseEnv = (): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR });
 
 /** Runs one of deploy/temporal/'s scripts, its output appended to `logFile`; throws with that output when it fails. */
 async function runDeployScript(script: string, env: NodeJS.ProcessEnv, logFile: string): Promise<void> {
