@@ -11,9 +11,9 @@ import { root } from '../paths';
 export const baseEnv = (): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR });
 
 /**
- * One Postwire process of a cluster (an API, a worker, the migrations): Node itself with tsx's loader, so that a
- * signal reaches the process that does the work (a SIGKILL of a worker kills that worker), its output appended
- * to its log file.
+ * One Node process of a cluster (an API, a worker, the migrations, PostgreSQL's keeper): Node itself with tsx's
+ * loader, so that a signal reaches the process that does the work (a SIGKILL of a worker kills that worker), its
+ * output appended to its log file.
  */
 export class Service {
   private readonly child: ChildProcess;
