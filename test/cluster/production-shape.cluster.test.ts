@@ -95,34 +95,42 @@ describe('the production shape: each scenario through both API processes', () =>
     const t2 = through(api2, t1);
     const thanks = await template(t1, 'Thanks for your order');
     const reminder = await template(t2, 'Your cart is waiting');
-    const workflow = await createWorkflow(t2, { triggerType: 'MANUAL' });
-    const wait = await addStep(t2, workflow.id, 'WAIT_FOR_EVENT', { eventName: 'ordered', timeout: 8 });
-    const onEvent = await addStep(t1, workflow.id, 'SEND_EMAIL', { templateId: thanks });
-    const onTimeout = await addStep(t2, workflow.id, 'SEND_EMAIL', { templateId: reminder });
-    await connect(t1, workflow.id, wait.id, onEvent.id, { outcome: 'EVENT' });
-    await connect(t2, workflow.id, wait.id, onTimeout.id, { outcome: 'TIMEOUT' });
-    await enable(t1, workflow.id);
-
+    /** WAIT_FOR_EVENT `ordered`, then a thanks email on its EVENT way or a reminder on its TIMEOUT way. */
+    const orderFlow = async (timeout: number) => {
+      const workflow = await createWorkflow(t2, { triggerType: 'MANUAL' });
+      const wait = await addStep(t2, workflow.id, 'WAIT_FOR_EVENT', { eventName: 'ordered', timeout });
+      const onEvent = await addStep(t1, workflow.id, 'SEND_EMAIL', { templateId: thanks });
+      const onTimeout = await addStep(t2, workflow.id, 'SEND_EMAIL', { templateId: reminder });
+      await connect(t1, workflow.id, wait.id, onEvent.id, { outcome: 'EVENT' });
+      await connect(t2, workflow.id, wait.id, onTimeout.id, { outcome: 'TIMEOUT' });
+      await enable(t1, workflow.id);
+      return { id: workflow.id, steps: { wait: wait.id, onEvent: onEvent.id, onTimeout: onTimeout.id } };
+    };
+    // The buyer's event comes long before an hour; nothing comes for the browser, whose wait ends after 3 s.
+    const [forBuyer, forBrowser] = [await orderFlow(3600), await orderFlow(3)];
     const [buyer, browser] = [unique('buyer'), unique('browser')];
-    const contacts = [await addContact(t1, buyer), await addContact(t2, browser)];
-    const started = [
-      await startExecution(t1, workflow.id, { contactId: contacts[0] }),
-      await startExecution(t2, workflow.id, { contactId: contacts[1] }),
-    ];
-    await waitingAt(t2, workflow.id, started[0]!.id, wait.id);
-    await t2.c.track({ email: buyer, event: 'ordered' }).expect(200);
+    const bought = await startExecution(t1, forBuyer.id, { contactId: await addContact(t2, buyer) });
+    const browsed = await startExecution(t2, forBrowser.id, { contactId: await addContact(t1, browser) });
+    await waitingAt(t2, forBuyer.id, bought.id, forBuyer.steps.wait);
+    await t1.c.track({ email: buyer, event: 'ordered' }).expect(200);
 
-    const [bought, timedOut] = await Promise.all([
-      executionIn(t1, workflow.id, started[0]!.id, ['COMPLETED'], 60_000),
-      executionIn(t2, workflow.id, started[1]!.id, ['COMPLETED'], 60_000),
+    const ways = async (t: Tenant, workflowId: string, executionId: string) =>
+      (
+        (await executionIn(t, workflowId, executionId, ['COMPLETED'], 60_000)).stepHistory as Array<{ stepId: string; output: unknown }>
+      ).map(({ stepId, output }) => ({ stepId, output }));
+    expect(await ways(t2, forBuyer.id, bought.id)).toEqual([
+      { stepId: forBuyer.steps.wait, output: expect.objectContaining({ eventName: 'ordered' }) },
+      { stepId: forBuyer.steps.onEvent, output: expect.anything() },
     ]);
-    expect((bought.stepHistory as Array<{ stepId: string }>).map((s) => s.stepId)).toEqual([wait.id, onEvent.id]);
-    expect((timedOut.stepHistory as Array<{ stepId: string; output: unknown }>).map((s) => s.stepId)).toEqual([wait.id, onTimeout.id]);
-    expect((timedOut.stepHistory as Array<{ output: unknown }>)[0]!.output).toEqual({ timedOut: true });
-    await tc.smtp.waitFor((m) => m.to.includes(browser), 30_000);
+    expect(await ways(t1, forBrowser.id, browsed.id)).toEqual([
+      { stepId: forBrowser.steps.wait, output: { timedOut: true } },
+      { stepId: forBrowser.steps.onTimeout, output: expect.anything() },
+    ]);
+    const subjects = (email: string) => tc.smtp.to(email).map((m) => /^Subject: (.*)$/m.exec(m.raw)?.[1]?.trim());
     await tc.smtp.waitFor((m) => m.to.includes(buyer), 30_000);
-    expect(tc.smtp.to(buyer).map((m) => /^Subject: (.*)$/m.exec(m.raw)?.[1]?.trim())).toEqual(['Thanks for your order']);
-    expect(tc.smtp.to(browser).map((m) => /^Subject: (.*)$/m.exec(m.raw)?.[1]?.trim())).toEqual(['Your cart is waiting']);
+    await tc.smtp.waitFor((m) => m.to.includes(browser), 30_000);
+    expect(subjects(buyer)).toEqual(['Thanks for your order']);
+    expect(subjects(browser)).toEqual(['Your cart is waiting']);
   }, 120_000);
 
   it('cancelling a waiting execution through one API ends it in Postwire and in Temporal, and sends nothing', async () => {
@@ -182,10 +190,14 @@ describe('the production shape: each scenario through both API processes', () =>
     const { project } = await senderTenant(api1).then((t) => t);
     const domain = await addDomain(api2, project);
     // A worker ran the first check as soon as the domain was added; the record was not there yet.
-    const checked = await waitFor('the first check', async () => {
-      const d = await getDomain(api1, project, domain.id);
-      return d.lastCheckedAt ? d : undefined;
-    });
+    const checked = await waitFor(
+      'the first check',
+      async () => {
+        const d = await getDomain(api1, project, domain.id);
+        return d.lastCheckedAt ? d : undefined;
+      },
+      60_000,
+    );
     expect(checked.verified).toBe(false);
     const run = tc.temporal.workflow.getHandle(domainVerifyWorkflowId(domain.id));
     expect((await run.describe()).status.name).toBe('RUNNING');
@@ -229,39 +241,45 @@ type Wave = Awaited<ReturnType<typeof automationWave>>;
 
 const completedOf = async (wave: Wave) => (await executionsOf(wave.t1, wave.workflow.id, 'COMPLETED')).total;
 
-/** A fifth of the wave's executions have completed. */
-const waveUnderWay = (wave: Wave) =>
-  waitFor('a fifth of the wave to complete', async () => ((await completedOf(wave)) >= wave.emails.length / 5 ? true : undefined), 120_000);
+/**
+ * Once a fifth of the wave's executions have completed, how far it is: the blow that follows lands in the
+ * middle when executions are still to complete and emails still to arrive.
+ */
+async function waveUnderWay(wave: Wave): Promise<{ completed: number; received: number }> {
+  await waitFor(
+    'a fifth of the wave to complete',
+    async () => ((await completedOf(wave)) >= wave.emails.length / 5 ? true : undefined),
+    120_000,
+  );
+  return { completed: await completedOf(wave), received: wave.received() };
+}
 
-/** The blow landed in the middle: executions still to complete and emails still to send. */
-async function expectMidWave(wave: Wave): Promise<void> {
-  expect(wave.received()).toBeLessThan(wave.emails.length);
-  expect(await completedOf(wave)).toBeLessThan(wave.emails.length);
+function expectMidWave(at: { completed: number; received: number }, size: number): void {
+  expect(at.completed).toBeLessThan(size);
+  expect(at.received).toBeLessThan(size);
 }
 
 /** Every execution of the wave COMPLETED, one Temporal run each, and one email at the SMTP server per contact. */
 async function expectCompletedOnce({ t1, t2, workflow, emails }: Wave): Promise<void> {
-  const completed = await waitFor(
+  await waitFor(
     'every execution to complete',
-    async () => {
-      const { total } = await executionsOf(t1, workflow.id, 'COMPLETED');
-      return total === emails.length ? total : undefined;
-    },
+    async () => ((await executionsOf(t1, workflow.id, 'COMPLETED')).total >= emails.length ? true : undefined),
     240_000,
   );
-  expect(completed).toBe(emails.length);
   expect((await executionsOf(t2, workflow.id)).total).toBe(emails.length);
   const runs = await waitFor(
-    "Temporal's visibility to list every run closed",
+    "Temporal's visibility to list the runs completed",
     async () => {
       const found: Array<{ id: string; status: string }> = [];
       for await (const wf of tc.temporal.workflow.list({ query: `AutomationId = "${workflow.id}"` })) {
         found.push({ id: wf.workflowId, status: wf.status.name });
       }
-      return found.length === emails.length && found.every((r) => r.status === 'COMPLETED') ? found : undefined;
+      return found.filter((r) => r.status === 'COMPLETED').length >= emails.length ? found : undefined;
     },
     60_000,
   );
+  expect(runs.filter((r) => r.status !== 'COMPLETED')).toEqual([]);
+  expect(runs).toHaveLength(emails.length);
   expect(new Set(runs.map((r) => r.id)).size).toBe(emails.length);
   await waitFor('every email at the SMTP server', async () => (emails.every((e) => tc.smtp.to(e).length > 0) ? true : undefined), 120_000);
   expect(emails.filter((e) => tc.smtp.to(e).length !== 1)).toEqual([]);
@@ -284,10 +302,10 @@ describe('the production shape under failures', () => {
 
   it('a worker SIGKILLed in the middle of an automation wave: every execution completes once, every email leaves once', async () => {
     const wave = await automationWave(WAVE);
-    await waveUnderWay(wave);
+    const atKill = await waveUnderWay(wave);
     const [victim] = tc.cluster.workers.filter((w) => w.running);
     await victim!.kill();
-    await expectMidWave(wave);
+    expectMidWave(atKill, WAVE);
     // As a restart policy would, a new process takes the killed one's place.
     await tc.cluster.startWorker();
     await expectCompletedOnce(wave);
@@ -305,9 +323,10 @@ describe('the production shape under failures', () => {
     await t1.c.post(`/campaigns/${campaign.id}/send`).send({}).expect(200);
     const received = () => readers.filter((r) => tc.smtp.to(r).length > 0).length;
     await waitFor('sending to be under way', async () => (received() >= 20 ? true : undefined), 120_000);
-    const victim = await workerRunning(`campaign:${campaign.id}`).catch(() => tc.cluster.workers.find((w) => w.running)!);
+    const victim = await workerRunning(`campaign:${campaign.id}`);
+    const receivedAtKill = received();
     await victim.kill();
-    expect(received()).toBeLessThan(total);
+    expect(receivedAtKill).toBeLessThan(total);
     await tc.cluster.startWorker();
 
     const sent = await waitFor(
@@ -325,11 +344,10 @@ describe('the production shape under failures', () => {
 
   it('the Temporal server restarted in the middle of an automation wave: every execution completes once, every email leaves once', async () => {
     const wave = await automationWave(WAVE);
-    await waveUnderWay(wave);
+    const atRestart = await waveUnderWay(wave);
     const stopped = tc.cluster.temporalPid();
-    const restart = tc.cluster.restartTemporal();
-    await expectMidWave(wave);
-    await restart;
+    await tc.cluster.restartTemporal();
+    expectMidWave(atRestart, WAVE);
     expect(tc.cluster.temporalPid()).not.toBe(stopped);
     await expectCompletedOnce(wave);
   }, 420_000);
