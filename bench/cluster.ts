@@ -5,38 +5,16 @@
  * else (a temporary data folder, the first free block of ports past CLUSTER_PORT's) and removes its folder.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { blockSize, freeBase } from '../scripts/lib/cluster/layout';
 import { startCluster, type Cluster } from '../scripts/lib/cluster/cluster';
 import { ports } from '../scripts/lib/ports';
 import { serverCpuMs, treeCpuMs } from './lib/cpu';
+import { descendants, pssMb } from './lib/memory';
 
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 30);
 const APIS = 2;
-
-/** Proportional set size in MB: memory shared between processes (PostgreSQL's buffers) is split among them. */
-function pssMb(pid: number): number {
-  try {
-    const line = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8')
-      .split('\n')
-      .find((l) => l.startsWith('Pss:'));
-    return line ? Number(line.split(/\s+/)[1]) / 1024 : 0;
-  } catch {
-    return 0;
-  }
-}
-
-function children(pid: number): number[] {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
-}
-
-const treePss = (pid: number): number => pssMb(pid) + children(pid).reduce((sum, child) => sum + treePss(child), 0);
 
 /** Every process of the cluster by name, with how to read its memory and CPU. */
 function processes(cluster: Cluster): Array<{ name: string; pid: number; server: boolean }> {
@@ -82,7 +60,7 @@ async function main(): Promise<void> {
     console.log(`\nat idle, over ${IDLE_SECONDS} s               memory (PSS)   CPU`);
     let total = 0;
     listed.forEach((p, i) => {
-      const mb = p.server ? treePss(p.pid) : pssMb(p.pid);
+      const mb = (p.server ? descendants(p.pid) : [p.pid]).reduce((sum, pid) => sum + pssMb(pid), 0);
       total += mb;
       const cpuPct = ((after[i]! - before[i]!) / (IDLE_SECONDS * 1000)) * 100;
       console.log(`  ${p.name.padEnd(32)} ${mb.toFixed(0).padStart(6)} MB   ${cpuPct.toFixed(1).padStart(5)} %`);

@@ -15,7 +15,7 @@ import {
   waitingAt,
   type Body,
 } from '../automation/helpers';
-import { createCampaign } from '../campaigns/helpers';
+import { createCampaign, sentCampaign } from '../campaigns/helpers';
 import { addContact, csv, settled, upload } from '../jobs/helpers';
 import { startTestCluster, through, type TestCluster } from './helpers';
 
@@ -168,14 +168,7 @@ describe('the production shape: each scenario through both API processes', () =>
 
     const campaign = await createCampaign(t2);
     await t1.c.post(`/campaigns/${campaign.id}/send`).send({}).expect(200);
-    const sent = await waitFor(
-      'the campaign to be SENT',
-      async () => {
-        const body = (await t2.c.get(`/campaigns/${campaign.id}`).expect(200)).body;
-        return body.status === 'SENT' ? body : undefined;
-      },
-      120_000,
-    );
+    const sent = await sentCampaign(t2, campaign.id, 120_000);
     expect(sent).toMatchObject({ totalRecipients: 30, sentCount: 30 });
     await waitFor(
       'every email at the SMTP server',
@@ -329,14 +322,7 @@ describe('the production shape under failures', () => {
     expect(receivedAtKill).toBeLessThan(total);
     await tc.cluster.startWorker();
 
-    const sent = await waitFor(
-      'the campaign to be SENT',
-      async () => {
-        const body = (await t2.c.get(`/campaigns/${campaign.id}`).expect(200)).body;
-        return body.status === 'SENT' ? body : undefined;
-      },
-      240_000,
-    );
+    const sent = await sentCampaign(t2, campaign.id, 240_000);
     expect(sent).toMatchObject({ totalRecipients: total, sentCount: total });
     await waitFor('every email at the SMTP server', async () => (received() === total ? true : undefined), 60_000);
     expect(readers.filter((r) => tc.smtp.to(r).length !== 1)).toEqual([]);
