@@ -66,6 +66,7 @@ ${c.apis.map((api, i) => `  API ${i + 1}            ${api.url}   (pid ${api.serv
   Workers          ${c.workers.length} processes (pids ${c.workers.map((w) => w.pid).join(', ')}) on task queue ${c.taskQueue}
   Temporal gRPC    ${c.temporalAddress}, namespace ${c.namespace} (Temporal server ${c.temporalVersion} on PostgreSQL, pid ${c.temporalPid()})
   Temporal HTTP    http://127.0.0.1:${c.ports.temporalHttp}
+  Temporal CLI     .tools/venv/bin/temporal --address ${c.temporalAddress} workflow list   (no Web UI: docs/cluster.md)
   PostgreSQL       ${c.databaseUrl.replace(/:[^:@/]+@/, ':***@')}  (Temporal's: temporal, temporal_visibility)
   Mail capture     ${capture ? `http://localhost:${capture.webPort}  (SMTP on 127.0.0.1:${capture.smtpPort})` : `off: SMTP_URL=${shell.SMTP_URL}`}
   Data             ${shownPath(dir)}

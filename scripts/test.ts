@@ -111,7 +111,12 @@ async function main(): Promise<number> {
   if (unit !== 0) return unit;
   const stack = await withServers(['--selectProjects', 'stack']);
   // Each cluster file runs a whole cluster: one at a time, after the stack tests, whatever their outcome.
-  ensureTemporalServerBuild();
+  try {
+    ensureTemporalServerBuild();
+  } catch (err) {
+    log(`[test] ${err instanceof Error ? err.message : String(err)}: the cluster tests cannot run`);
+    return 1;
+  }
   const cluster = await jest(['--selectProjects', 'cluster', '--runInBand']);
   return stack !== 0 ? stack : cluster;
 }
