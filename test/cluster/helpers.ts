@@ -40,7 +40,7 @@ export async function startTestCluster(env: Record<string, string> = {}): Promis
     // A killed worker's emails are taken over within seconds (docs/delivery.md).
     env: { SMTP_URL: smtp.url, DNS_SERVERS: dns.address, DELIVERY_LEASE_MS: '5000', ...env },
   }).catch(async (err: unknown) => {
-    await Promise.all([smtp.close(), dns.close()]);
+    await Promise.all([smtp.close(), dns.close(), rm(dir, { recursive: true, force: true })]);
     throw err;
   });
   const connection = await Connection.connect({ address: cluster.temporalAddress });
