@@ -70,7 +70,7 @@ ${c.apis.map((api, i) => `  API ${i + 1}            ${api.url}   (pid ${api.serv
   PostgreSQL       ${c.databaseUrl.replace(/:[^:@/]+@/, ':***@')}  (Temporal's: temporal, temporal_visibility)
   Mail capture     ${capture ? `http://localhost:${capture.webPort}  (SMTP on 127.0.0.1:${capture.smtpPort})` : `off: SMTP_URL=${shell.SMTP_URL}`}
   Data             ${shownPath(dir)}
-  Logs             ${logs}/{temporal,migrate,${c.apis.map((_, i) => `api-${i + 1}`).join(',')},${c.workers.map((_, i) => `worker-${i + 1}`).join(',')}}.log
+  Logs             ${logs}/{postgres,temporal,migrate,${c.apis.map((_, i) => `api-${i + 1}`).join(',')},${c.workers.map((_, i) => `worker-${i + 1}`).join(',')}}.log
 
 Press Ctrl-C to stop.`);
 }

@@ -145,9 +145,12 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
 
     const connection = await Connection.connect({ address: temporal.address });
     stops.push(() => connection.close());
+    // The APIs and workers stop together, before the Temporal server and PostgreSQL, as compose stops its services.
+    const services: Service[] = [];
+    stops.push(() => Promise.all(services.map((service) => service.stop())));
     const watch = (service: Service) => {
       service.onUnexpectedExit = (code) => options.onUnexpectedExit?.(service.name, code);
-      stops.push(() => service.stop());
+      services.push(service);
       return service;
     };
     const workers: Service[] = [];
