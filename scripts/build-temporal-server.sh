@@ -7,7 +7,8 @@
 #
 # Source and the Go toolchain the release needs both come from the Go module proxy (`go` of any version from 1.21
 # on fetches the pinned toolchain itself). Go's module and build caches stay where Go keeps them, outside the
-# repository, so another clone of it only relinks. A first build takes about 13 CPU-minutes.
+# repository, so another clone of it only relinks: seconds, where a first build takes some 5 CPU-minutes
+# (docs/cluster.md "The Temporal server build").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 exec 3>&1 1>&2
@@ -24,7 +25,9 @@ GO_TOOLCHAIN=go1.26.10
 BUILD_TAGS=disable_grpc_modules
 
 out=".tools/temporal-server-$version"
-built() { [ -x "$out/temporal-server" ] && [ -x "$out/temporal-sql-tool" ] && [ -f "$out/.complete" ]; }
+# What the folder was built with: a change of toolchain or flags builds it again.
+stamp="$version $GO_TOOLCHAIN $BUILD_TAGS"
+built() { [ -x "$out/temporal-server" ] && [ -x "$out/temporal-sql-tool" ] && [ "$(cat "$out/.complete" 2>/dev/null)" = "$stamp" ]; }
 done_() { echo "$out" >&3; exit 0; }
 built && done_
 # One build at a time (`npm test` and `npm run cluster` started together): the second waits, then finds it done.
@@ -43,7 +46,8 @@ started=$(date +%s)
 rm -rf "$out"
 staging=$(mktemp -d "${TMPDIR:-/tmp}/postwire-temporal-server.XXXXXX")
 trap 'rm -rf "$staging"' EXIT
-export GOTOOLCHAIN="$GO_TOOLCHAIN" GOFLAGS="-mod=mod" CGO_ENABLED=0
+# The caller's GOFLAGS (say -mod=vendor) and go.work have no say over a module built at a version.
+export GOTOOLCHAIN="$GO_TOOLCHAIN" GOFLAGS= GOWORK=off CGO_ENABLED=0
 GOBIN="$staging/bin" go install -tags "$BUILD_TAGS" \
   "go.temporal.io/server/cmd/server@v$version" \
   "go.temporal.io/server/cmd/tools/sql@v$version"
@@ -55,7 +59,7 @@ cp -R "$source_dir/schema/postgresql" "$staging/out/schema/postgresql"
 chmod -R u+w "$staging/out/schema"
 mv "$staging/bin/server" "$staging/out/temporal-server"
 mv "$staging/bin/sql" "$staging/out/temporal-sql-tool"
-echo "$version $GO_TOOLCHAIN $BUILD_TAGS" > "$staging/out/.complete"
+echo "$stamp" > "$staging/out/.complete"
 mv "$staging/out" "$out"
 echo "[temporal-server] built into $out in $(($(date +%s) - started))s"
 done_
