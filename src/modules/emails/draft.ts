@@ -3,7 +3,7 @@ import { renderEmail, templateVariables, type EmailContent, type RecipientContac
 import type { Mailbox } from './compose';
 import type { SourceType } from './entities';
 import type { EmailDraft } from './enqueue';
-import { plainTextOf } from './plain-text';
+import { plainTextOf, textTemplateOf } from './plain-text';
 import type { EmailTags } from './tags';
 import { subscriptionLinks, type LinkSettings } from '../links/subscription';
 
@@ -37,7 +37,10 @@ export interface DraftRecipient {
 export async function draftFor(config: LinkSettings, content: DraftContent, recipient: DraftRecipient): Promise<EmailDraft> {
   const { contact } = recipient;
   const scope = templateVariables({ contact, links: subscriptionLinks(config, contact.id), requestData: recipient.data });
-  const rendered = await renderEmail({ subject: content.subject, body: content.body, text: content.text }, scope);
+  // Without a text of its own, the text made once from the HTML template is rendered like the subject, or (when
+  // it cannot be: plain-text.ts) made from this recipient's rendered HTML.
+  const text = content.text || textTemplateOf(content.body);
+  const rendered = await renderEmail({ subject: content.subject, body: content.body, text }, scope);
   return {
     projectId: recipient.projectId,
     contactId: contact.id,
@@ -47,7 +50,7 @@ export async function draftFor(config: LinkSettings, content: DraftContent, reci
     // A value with a line break would otherwise end the Subject field early.
     subject: rendered.subject.replace(/[\r\n]+/g, ' '),
     html: rendered.body,
-    text: rendered.text ?? plainTextOf(rendered.body),
+    text: text ? rendered.text : plainTextOf(rendered.body),
     tags: content.tags ?? {},
     sourceType: recipient.sourceType,
     marketing: content.marketing,
