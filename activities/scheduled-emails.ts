@@ -1,12 +1,11 @@
 import type { Deps } from '../src/deps';
-import { releaseScheduled } from '../src/modules/emails/schedule';
-import type { ReleaseResult } from '../workflows/scheduled-email/ids';
+import { releaseDue } from '../src/modules/emails/schedule';
 
 export function createScheduledEmailActivities(deps: Deps) {
   return {
-    /** Hands a SCHEDULED email due by `dueAt` to the delivery queue, or says when it is due now; a repeat finds it released. */
-    async releaseScheduledEmail(emailId: string, dueAt: string): Promise<ReleaseResult> {
-      return releaseScheduled(deps.orm.em.fork(), emailId, dueAt);
+    /** Hands the project's SCHEDULED emails due by `dueAt` to the delivery queue; a repeat finds them released. */
+    async releaseScheduledEmails(projectId: string, dueAt: string): Promise<number> {
+      return releaseDue(deps.orm, projectId, new Date(dueAt));
     },
   };
 }

@@ -13,7 +13,7 @@ import { startApiProcess } from './lib/api-process';
 import { BackendCpu } from './lib/backend-cpu';
 import { treeCpuMs } from './lib/cpu';
 import { runBench, type BenchSpec } from './lib/run';
-import { loadNote, sendingBench } from './lib/sending';
+import { loadNote, sendingBench, signInCodes } from './lib/sending';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
@@ -30,18 +30,7 @@ async function main(): Promise<void> {
     PGAPPNAME: APPLICATION,
   });
   const database = new BackendCpu(bench.orm.em, APPLICATION);
-  const run = Date.now().toString(36);
-  let n = 0;
-  const email = () => {
-    n += 1;
-    return {
-      to: { name: `Reader ${n}`, email: `reader-${n}-${run}@bench.test` },
-      from: { name: 'Bench', email: bench.from },
-      subject: 'Your sign-in code',
-      body: '<p>Hello {{ name ?? "there" }},</p><p>your code is <b>{{ code }}</b>.</p>',
-      data: { code: { value: String(100000 + n), persistent: false } },
-    };
-  };
+  const email = signInCodes(bench.from);
   const headers = { authorization: `Bearer ${bench.secret}` };
   /** Runs `spec`; prints emails accepted per second and CPU per email, each request carrying `perRequest` emails. */
   const measured = async (spec: BenchSpec, perRequest: number) => {

@@ -6,4 +6,4 @@ export { contactBulk } from './jobs/bulk';
 export { campaignSend } from './campaigns/send';
 export { automation } from './automation/workflow';
 export { webhookEndpoint } from './webhooks/workflow';
-export { scheduledEmail } from './scheduled-email/workflow';
+export { scheduledEmails } from './scheduled-emails/workflow';

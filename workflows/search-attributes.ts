@@ -6,12 +6,12 @@ export const ContactIdKey = defineSearchAttributeKey('ContactId', SearchAttribut
 export const AutomationIdKey = defineSearchAttributeKey('AutomationId', SearchAttributeType.KEYWORD);
 export const CampaignIdKey = defineSearchAttributeKey('CampaignId', SearchAttributeType.KEYWORD);
 export const CurrentStepKey = defineSearchAttributeKey('CurrentStep', SearchAttributeType.KEYWORD);
-export const EmailIdKey = defineSearchAttributeKey('EmailId', SearchAttributeType.KEYWORD);
-/** When a scheduled email is due, kept up to date as it is rescheduled: `SendAt < "2026-12-01T09:05:00Z"`. */
+/** When the scheduled emails of a timer are due (the end of their second): `SendAt < "2026-12-01T09:05:00Z"`. */
 export const SendAtKey = defineSearchAttributeKey('SendAt', SearchAttributeType.DATETIME);
 
 const CLI_TYPES = { [SearchAttributeType.KEYWORD]: 'Keyword', [SearchAttributeType.DATETIME]: 'Datetime' } as const;
 
-export const SEARCH_ATTRIBUTES = [ProjectIdKey, ContactIdKey, AutomationIdKey, CampaignIdKey, CurrentStepKey, EmailIdKey, SendAtKey].map(
-  (key) => ({ name: key.name, cliType: CLI_TYPES[key.type] }),
-);
+export const SEARCH_ATTRIBUTES = [ProjectIdKey, ContactIdKey, AutomationIdKey, CampaignIdKey, CurrentStepKey, SendAtKey].map((key) => ({
+  name: key.name,
+  cliType: CLI_TYPES[key.type],
+}));

@@ -103,6 +103,25 @@ export async function startSmtpSink(): Promise<{ url: string; stop(): void }> {
   return { url: `smtp://127.0.0.1:${match[1]}`, stop: () => child.kill('SIGTERM') };
 }
 
+/**
+ * /v1/send bodies of one new recipient each, an inline body and a request-only variable, as bench/send and
+ * bench/send-batch load the API with them.
+ */
+export function signInCodes(from: string): () => Record<string, unknown> {
+  const run = Date.now().toString(36);
+  let n = 0;
+  return () => {
+    n += 1;
+    return {
+      to: { name: `Reader ${n}`, email: `reader-${n}-${run}@bench.test` },
+      from: { name: 'Bench', email: from },
+      subject: 'Your sign-in code',
+      body: '<p>Hello {{ name ?? "there" }},</p><p>your code is <b>{{ code }}</b>.</p>',
+      data: { code: { value: String(100000 + n), persistent: false } },
+    };
+  };
+}
+
 /** bench/lib/counting-sink-server.ts in its own process: what arrived, counted per recipient and Message-ID. */
 export async function startCountingSink() {
   const { child, match } = await startProcess('bench/lib/counting-sink-server.ts', {}, /^listening (\d+) (\d+)$/);

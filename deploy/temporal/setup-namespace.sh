@@ -8,7 +8,7 @@ set -eu
 : "${TEMPORAL_ADDRESS:=temporal:7233}"
 : "${TEMPORAL_NAMESPACE:=default}"
 : "${TEMPORAL_NAMESPACE_RETENTION:=720h}"
-SEARCH_ATTRIBUTES="ProjectId:Keyword ContactId:Keyword AutomationId:Keyword CampaignId:Keyword CurrentStep:Keyword EmailId:Keyword SendAt:Datetime"
+SEARCH_ATTRIBUTES="ProjectId:Keyword ContactId:Keyword AutomationId:Keyword CampaignId:Keyword CurrentStep:Keyword SendAt:Datetime"
 
 # The CLI can prefer an IPv6 address the server does not listen on; resolve the host to IPv4 first.
 host=${TEMPORAL_ADDRESS%:*}

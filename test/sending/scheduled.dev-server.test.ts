@@ -3,8 +3,8 @@ import { waitFor } from '../helpers/wait';
 import { senderTenant, type SenderTenant } from '../helpers/tenants';
 import { recipient } from '../emails/helpers';
 import { bundleWorkflows, startWorkerProcess, workerEnv, type WorkerProcess } from '../helpers/worker-processes';
-import { scheduledEmailWorkflowId } from '../../workflows/scheduled-email/ids';
-import { EmailIdKey, ProjectIdKey, SendAtKey } from '../../workflows/search-attributes';
+import { bucketOf, scheduledEmailsWorkflowId } from '../../workflows/scheduled-emails/ids';
+import { ProjectIdKey, SendAtKey } from '../../workflows/search-attributes';
 
 /**
  * Scheduled sends on the dev server with real time: a worker process (Temporal worker and delivery pump, as
@@ -48,18 +48,18 @@ const sentAt = (t: SenderTenant, id: string) =>
   );
 
 describe('scheduled sends (dev server, worker processes, real time)', () => {
-  it('leaves within 5 s after sendAt, its run readable in the Temporal UI: summary and search attributes', async () => {
+  it('leaves within 5 s after sendAt, its timer readable in the Temporal UI: summary and search attributes', async () => {
     worker = await startWorker();
     const t = await senderTenant(stack);
     const to = recipient('soon');
     const { id, sendAt } = await schedule(t, to, 8_000);
 
-    const description = await stack.deps.temporal.client.workflow.getHandle(scheduledEmailWorkflowId(id)).describe();
+    const dueAt = bucketOf(sendAt);
+    const description = await stack.deps.temporal.client.workflow.getHandle(scheduledEmailsWorkflowId(t.project.id, dueAt)).describe();
     expect(description.status.name).toBe('RUNNING');
-    expect(await description.staticSummary()).toBe(`Email to ${to}, due ${sendAt.toISOString()}`);
+    expect(await description.staticSummary()).toBe(`Scheduled emails of project ${t.project.id} due by ${dueAt.toISOString()}`);
     expect(description.typedSearchAttributes.get(ProjectIdKey)).toBe(t.project.id);
-    expect(description.typedSearchAttributes.get(EmailIdKey)).toBe(id);
-    expect(description.typedSearchAttributes.get(SendAtKey)?.toISOString()).toBe(sendAt.toISOString());
+    expect(description.typedSearchAttributes.get(SendAtKey)?.toISOString()).toBe(dueAt.toISOString());
     expect(stack.smtp.to(to)).toEqual([]);
 
     const sent = await sentAt(t, id);

@@ -8,7 +8,7 @@ import { waitFor } from '../helpers/wait';
 import { tenant, type SenderTenant } from '../helpers/tenants';
 import { quietSenderTenant, sleeping } from '../helpers/time-skipping';
 import { recipient, storedCounts } from '../emails/helpers';
-import { scheduledEmailWorkflowId } from '../../workflows/scheduled-email/ids';
+import { bucketOf, scheduledEmailsWorkflowId } from '../../workflows/scheduled-emails/ids';
 import { recordHistory } from './histories';
 
 const MINUTE = 60_000;
@@ -44,19 +44,22 @@ async function schedule(t: SenderTenant, to: string, sendAt: Date, extra: Record
     .expect(200);
   const [sent] = res.body.data.emails;
   expect(sent.scheduledAt).toBe(sendAt.toISOString());
-  await sleeping(env, scheduledEmailWorkflowId(sent.email as string));
+  await sleeping(env, timerOf(t, sendAt));
   return sent.email as string;
 }
+
+/** The workflow ID of the timer of the project's emails due within `at`'s second. */
+const timerOf = (t: SenderTenant, at: Date) => scheduledEmailsWorkflowId(t.project.id, bucketOf(at));
 
 const view = async (t: SenderTenant, id: string) => (await t.c.get(`/v1/emails/${id}`).expect(200)).body.data;
 
 const reach = (t: SenderTenant, id: string, status: string) =>
   waitFor(`email ${id} to be ${status}`, async () => ((await view(t, id)).status === status ? view(t, id) : undefined), 30_000);
 
-/** Waits for the email's run to end. Not through result(), which would let the test server skip time unasked. */
-const ended = (id: string) =>
-  waitFor(`the run of ${id} to end`, async () =>
-    (await env.client.workflow.getHandle(scheduledEmailWorkflowId(id)).describe()).status.name === 'COMPLETED' ? true : undefined,
+/** Waits for a timer's run to end. Not through result(), which would let the test server skip time unasked. */
+const ended = (workflowId: string) =>
+  waitFor(`the run of ${workflowId} to end`, async () =>
+    (await env.client.workflow.getHandle(workflowId).describe()).status.name === 'COMPLETED' ? true : undefined,
   );
 
 describe('scheduled sends (time-skipping)', () => {
@@ -85,12 +88,35 @@ describe('scheduled sends (time-skipping)', () => {
     expect(stack.smtp.to(to)).toEqual([]);
 
     await env.sleep(20 * MINUTE);
-    await ended(id);
+    await ended(timerOf(t, at));
     const sent = await reach(t, id, 'SENT');
     expect(sent.scheduledAt).toBe(at.toISOString());
     expect(stack.smtp.to(to)).toHaveLength(1);
     expect((await t.c.get('/activity/upcoming').expect(200)).body.emails).toEqual([]);
-    await recordHistory(env, scheduledEmailWorkflowId(id), 'released-at-send-at');
+    await recordHistory(env, timerOf(t, at), 'released-at-send-at');
+  });
+
+  it('gives the emails a project has due within one second one timer, which sends them all', async () => {
+    const t = await quietSenderTenant(stack, env);
+    const at = await inHours(5);
+    const recipients = [recipient('one'), recipient('two'), recipient('three')];
+    const items = recipients.map((to, i) => ({
+      to,
+      from: t.from,
+      subject: 'Same second',
+      body: '<p>Hi</p>',
+      sendAt: new Date(at.getTime() + i * 200).toISOString(),
+    }));
+    await t.c.post('/v1/send/batch').send(items).expect(200);
+    await sleeping(env, timerOf(t, at));
+    expect((await t.c.get('/activity/upcoming').expect(200)).body.totals.emails).toBe(3);
+    await env.sleep(6 * HOUR);
+    await ended(timerOf(t, at));
+    await waitFor(
+      'the three emails to arrive',
+      async () => (recipients.every((to) => stack.smtp.to(to).length === 1) ? true : undefined),
+      30_000,
+    );
   });
 
   it('renders the content and updates the contact when the request is taken, not when the email leaves', async () => {
@@ -125,12 +151,13 @@ describe('scheduled sends (time-skipping)', () => {
     const earlier = await inHours(2);
     await t.c.patch(`/v1/emails/${id}`).send({ sendAt: earlier.toISOString() }).expect(200);
     await env.sleep(3 * HOUR);
-    await ended(id);
+    await ended(timerOf(t, earlier));
     expect((await reach(t, id, 'SENT')).scheduledAt).toBe(earlier.toISOString());
     await env.sleep(24 * HOUR);
     await settle();
     expect(stack.smtp.to(to)).toHaveLength(1);
-    await recordHistory(env, scheduledEmailWorkflowId(id), 'rescheduled-later-then-earlier');
+    // The first and second times' timers fired and found it due later, then sent: they released nothing.
+    await ended(timerOf(t, later));
   });
 
   it('sends at once when rescheduled to a time past', async () => {
@@ -142,19 +169,19 @@ describe('scheduled sends (time-skipping)', () => {
       .send({ sendAt: new Date(Date.now() - MINUTE).toISOString() })
       .expect(200);
     await reach(t, id, 'SENT');
-    await ended(id);
     expect(stack.smtp.to(to)).toHaveLength(1);
   });
 
-  it('is cancelled: CANCELLED, never sent, its timer ended; then 409 for cancel and reschedule', async () => {
+  it('is cancelled: CANCELLED, never sent (its timer finds nothing to release); then 409 for cancel and reschedule', async () => {
     const t = await quietSenderTenant(stack, env);
     const to = recipient('cancelled');
-    const id = await schedule(t, to, await inHours(24));
+    const at = await inHours(24);
+    const id = await schedule(t, to, at);
     const cancelled = await t.c.post(`/v1/emails/${id}/cancel`).expect(200);
     expect(cancelled.body).toEqual({ success: true, data: expect.objectContaining({ id, status: 'CANCELLED', sentAt: null }) });
-    await ended(id);
-    await recordHistory(env, scheduledEmailWorkflowId(id), 'cancelled');
     await env.sleep(48 * HOUR);
+    await ended(timerOf(t, at));
+    await recordHistory(env, timerOf(t, at), 'cancelled-nothing-to-release');
     await settle();
     expect((await view(t, id)).status).toBe('CANCELLED');
     expect(stack.smtp.to(to)).toEqual([]);

@@ -1,16 +1,16 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { notifyAfterCommit } from '../../db/commit-notifier';
 import { conflict, notFound } from '../../http/errors';
-import type { ReleaseResult } from '../../../workflows/scheduled-email/ids';
+import type { Orm } from '../../db/orm';
 import { DELIVERY_CHANNEL } from './delivery/channel';
 import { QUEUE_PRIORITY } from './delivery/queue';
 import type { EmailStatus } from './entities';
 
 /**
  * The database half of scheduled sends (docs/sending.md "Scheduled sends"): a SCHEDULED email has no queue
- * row; its Temporal timer (workflows/scheduled-email) releases it into the queue when due, by Temporal's
- * clock. Every change locks the email's row, so the release and a reschedule or cancel happen one after the
- * other.
+ * row; the timer of its project and second (workflows/scheduled-emails) releases it into the queue when
+ * due, by Temporal's clock. Every change locks the email's row, so the release and a reschedule or cancel
+ * happen one after the other.
  */
 
 const ENQUEUE = `
@@ -18,17 +18,28 @@ insert into email_queue ("email_id", "project_id", "source_type", "priority", "c
 select "id", "project_id", "source_type", ${QUEUE_PRIORITY('"source_type"')}, "campaign_id", "workflow_execution_id", now()
 from emails where "id" = ?`;
 
-interface Locked {
-  status: EmailStatus;
-  scheduled_at: string | null;
-}
+/** Emails released per transaction: a second may hold thousands of a project's emails. */
+const RELEASE_CHUNK = 1_000;
 
-const lock = async (tx: EntityManager, emailId: string, projectId?: string): Promise<Locked | undefined> =>
+// The rows are locked (waiting for a reschedule or cancel under way), then PENDING and in the queue, due now.
+const RELEASE_DUE = `
+with due as (
+  select "id" from emails where "project_id" = ? and "status" = 'SCHEDULED' and "scheduled_at" <= ?
+  order by "id" limit ${RELEASE_CHUNK} for update),
+released as (
+  update emails e set "status" = 'PENDING', "updated_at" = now() from due where e."id" = due."id" and e."status" = 'SCHEDULED'
+  returning e."id", e."project_id", e."source_type", e."campaign_id", e."workflow_execution_id"),
+queued as (
+  insert into email_queue ("email_id", "project_id", "source_type", "priority", "campaign_id", "workflow_execution_id", "due_at")
+  select "id", "project_id", "source_type", ${QUEUE_PRIORITY('"source_type"')}, "campaign_id", "workflow_execution_id", now() from released)
+select (select count(*) from due)::int as "seen", (select count(*) from released)::int as "released"`;
+
+const lock = async (tx: EntityManager, emailId: string, projectId: string) =>
   (
-    await tx.execute<Locked[]>(
-      `select "status", "scheduled_at" from emails where "id" = ? and (?::uuid is null or "project_id" = ?) for update`,
-      [emailId, projectId ?? null, projectId ?? null],
-    )
+    await tx.execute<Array<{ status: EmailStatus }>>(`select "status" from emails where "id" = ? and "project_id" = ? for update`, [
+      emailId,
+      projectId,
+    ])
   )[0];
 
 /** SCHEDULED → PENDING, into the delivery queue; the pumps are woken at commit. */
@@ -39,31 +50,33 @@ async function release(tx: EntityManager, emailId: string): Promise<void> {
 }
 
 /**
- * The timer's activity, run when the timer set for `dueAt` fired: releases the email unless it was
- * rescheduled past `dueAt` since (then it says when it is due); a repeat finds it settled.
+ * The timer's activity: every email of the project still SCHEDULED and due by `dueAt` (the timer's second)
+ * goes to the delivery queue, a chunk per transaction, the pumps woken at each commit. Returns how many; a
+ * repeat finds them released.
  */
-export async function releaseScheduled(em: EntityManager, emailId: string, dueAt: string): Promise<ReleaseResult> {
-  return em.transactional(async (tx) => {
-    const row = await lock(tx, emailId);
-    if (!row || row.status !== 'SCHEDULED') return { kind: 'settled' as const };
-    const due = new Date(row.scheduled_at!);
-    if (due.getTime() > Date.parse(dueAt)) return { kind: 'later' as const, sendAt: due.toISOString() };
-    await release(tx, emailId);
-    return { kind: 'released' as const };
-  });
+export async function releaseDue(orm: Orm, projectId: string, dueAt: Date): Promise<number> {
+  let released = 0;
+  for (;;) {
+    const [row] = await orm.em.fork().transactional(async (tx) => {
+      const rows = await tx.execute<Array<{ seen: number; released: number }>>(RELEASE_DUE, [projectId, dueAt]);
+      if (rows[0]!.released > 0) notifyAfterCommit(tx, DELIVERY_CHANNEL);
+      return rows;
+    });
+    released += row!.released;
+    if (row!.seen < RELEASE_CHUNK) return released;
+  }
 }
 
 /**
  * Locks a SCHEDULED email of the project for a reschedule or a cancel, in the caller's transaction: 404 for
- * an unknown email or another project's, 409 for one that is no longer SCHEDULED. Returns its due time.
+ * an unknown email or another project's, 409 for one that is no longer SCHEDULED.
  */
-export async function lockScheduled(tx: EntityManager, projectId: string, emailId: string): Promise<Date> {
+export async function lockScheduled(tx: EntityManager, projectId: string, emailId: string): Promise<void> {
   const row = await lock(tx, emailId, projectId);
   if (!row) throw notFound('Email');
   if (row.status !== 'SCHEDULED') {
     throw conflict(`The email is ${row.status}; only a SCHEDULED email can be rescheduled or cancelled`, { status: row.status });
   }
-  return new Date(row.scheduled_at!);
 }
 
 /** A locked SCHEDULED email gets a new due time; null releases it now. */

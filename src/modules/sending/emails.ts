@@ -1,9 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Logger } from '../../logger';
 import { notFound } from '../../http/errors';
 import type { TemporalGateway } from '../../temporal/client';
 import { callTemporal } from '../../temporal/unavailable';
-import { wakeScheduledEmail } from '../../temporal/scheduled-email';
+import { ensureScheduledRelease } from '../../temporal/scheduled-email';
 import type { CopyRecipient, EmailStatus } from '../emails/entities';
 import { cancelScheduled, lockScheduled, setScheduledAt } from '../emails/schedule';
 import type { EmailView } from './schemas';
@@ -57,49 +56,33 @@ export async function emailView(em: EntityManager, projectId: string, id: string
   };
 }
 
-interface ScheduleDeps {
-  temporal: TemporalGateway;
-  logger: Logger;
-}
-
-/** After the change committed, the run is told to look again; if it cannot be told, it looks at its old time anyway. */
-async function wakeAfterCommit(deps: ScheduleDeps, emailId: string, at: Date): Promise<void> {
-  await wakeScheduledEmail(deps.temporal, emailId, at).catch((err: unknown) =>
-    deps.logger.warn({ err, emailId }, 'could not wake the timer of a scheduled email; it looks again when it was due'),
-  );
-}
-
 /**
- * PATCH /v1/emails/{id}: a new due time for a SCHEDULED email (409 otherwise), in the email's row, which its
- * timer reads when it wakes. Earlier: the timer is woken at the new time before the change commits (503 with
- * nothing changed when Temporal is unreachable), and waits for the commit on the row's lock. Later: it is told
- * after the commit, and would otherwise wake at the old time and sleep again. Now (past or within 5 s): the
- * email goes to the delivery queue in this transaction.
+ * PATCH /v1/emails/{id}: a new due time for a SCHEDULED email (409 otherwise). The timer of the new time's
+ * second is made sure of before the change commits (503 with nothing changed when Temporal is unreachable);
+ * the old time's timer then finds the email due later and leaves it. Now (past or within 5 s): the email goes
+ * to the delivery queue in this transaction.
  */
 export async function rescheduleEmail(
   em: EntityManager,
-  deps: ScheduleDeps,
+  temporal: TemporalGateway,
   projectId: string,
   id: string,
   sendAt: Date,
 ): Promise<EmailView> {
   const at = scheduledTime(sendAt);
-  const later = await em.transactional(async (tx) => {
-    const due = await lockScheduled(tx, projectId, id);
+  await em.transactional(async (tx) => {
+    await lockScheduled(tx, projectId, id);
     await setScheduledAt(tx, id, at);
-    if (at && at < due) await callTemporal('the email was not rescheduled', () => wakeScheduledEmail(deps.temporal, id, at));
-    return at === null || at >= due;
+    if (at) await callTemporal('the email was not rescheduled', () => ensureScheduledRelease(temporal, projectId, at));
   });
-  if (later) await wakeAfterCommit(deps, id, at ?? new Date());
   return emailView(em, projectId, id);
 }
 
-/** POST /v1/emails/{id}/cancel: a SCHEDULED email (409 otherwise) becomes CANCELLED; its timer then ends. */
-export async function cancelEmail(em: EntityManager, deps: ScheduleDeps, projectId: string, id: string): Promise<EmailView> {
+/** POST /v1/emails/{id}/cancel: a SCHEDULED email (409 otherwise) becomes CANCELLED; its timer then finds nothing of it. */
+export async function cancelEmail(em: EntityManager, projectId: string, id: string): Promise<EmailView> {
   await em.transactional(async (tx) => {
     await lockScheduled(tx, projectId, id);
     await cancelScheduled(tx, id);
   });
-  await wakeAfterCommit(deps, id, new Date());
   return emailView(em, projectId, id);
 }

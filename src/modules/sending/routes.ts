@@ -136,10 +136,13 @@ export function emailRoutes(deps: Deps): RouteDef[] {
         ...notFound,
         409: { description: 'CONFLICT: the email is no longer SCHEDULED' },
         422: { description: 'VALIDATION_ERROR: sendAt is not a date-time, or more than 30 days ahead' },
-        503: { description: 'SERVICE_UNAVAILABLE: Temporal cannot be reached to move the timer earlier; nothing changed' },
+        503: { description: 'SERVICE_UNAVAILABLE: Temporal cannot be reached to set the timer of the new time; nothing changed' },
       },
       handler: async (ctx, { params, body }) => {
-        ctx.body = { success: true, data: await rescheduleEmail(ctx.state.em, deps, requireProject(ctx).id, params.id, body.sendAt) };
+        ctx.body = {
+          success: true,
+          data: await rescheduleEmail(ctx.state.em, deps.temporal, requireProject(ctx).id, params.id, body.sendAt),
+        };
       },
     }),
     defineRoute({
@@ -155,7 +158,7 @@ export function emailRoutes(deps: Deps): RouteDef[] {
         409: { description: 'CONFLICT: the email is no longer SCHEDULED' },
       },
       handler: async (ctx, { params }) => {
-        ctx.body = { success: true, data: await cancelEmail(ctx.state.em, deps, requireProject(ctx).id, params.id) };
+        ctx.body = { success: true, data: await cancelEmail(ctx.state.em, requireProject(ctx).id, params.id) };
       },
     }),
   ];

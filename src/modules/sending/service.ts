@@ -3,7 +3,8 @@ import type { Config } from '../../config';
 import { ApiError, type FieldError } from '../../http/errors';
 import type { TemporalGateway } from '../../temporal/client';
 import { callTemporal } from '../../temporal/unavailable';
-import { startScheduledEmail } from '../../temporal/scheduled-email';
+import { ensureScheduledRelease } from '../../temporal/scheduled-email';
+import { bucketOf } from '../../../workflows/scheduled-emails/ids';
 import type { DataInput } from '../contacts/custom-fields';
 import { assertWithinBillingCap, type CapStanding } from '../billing/caps';
 import { upsertContact } from '../contacts/write';
@@ -153,8 +154,8 @@ async function draftsOf(tx: EntityManager, config: Config, projectId: string, se
 
 /**
  * Records the drafts of one request in its transaction, after the billing cap allowed all of them (403
- * BILLING_LIMIT_EXCEEDED otherwise, nothing recorded), and starts the timer of each scheduled one before the
- * transaction commits: Temporal unreachable is a 503 that records nothing.
+ * BILLING_LIMIT_EXCEEDED otherwise, nothing recorded), and makes sure of the timer of each second that
+ * scheduled ones are due in, before the transaction commits: Temporal unreachable is a 503 that records nothing.
  */
 async function record(tx: EntityManager, deps: SendingDeps, project: Project, drafts: EmailDraft[]) {
   const cap = await assertWithinBillingCap(tx, project, 'TRANSACTIONAL', drafts.length);
@@ -164,20 +165,11 @@ async function record(tx: EntityManager, deps: SendingDeps, project: Project, dr
     email: enqueued[i]!.id,
     scheduledAt: draft.scheduledAt?.toISOString() ?? null,
   }));
-  const scheduled = sent.flatMap((s, i) => (drafts[i]!.scheduledAt ? [{ sent: s, at: drafts[i]!.scheduledAt! }] : []));
-  if (scheduled.length) {
+  // One timer per second the emails are due in, however many emails share it.
+  const seconds = new Map(drafts.flatMap((d) => (d.scheduledAt ? [[bucketOf(d.scheduledAt).getTime(), d.scheduledAt] as const] : [])));
+  if (seconds.size) {
     await callTemporal('no email was recorded', () =>
-      Promise.all(
-        scheduled.map(({ sent: s, at }) =>
-          startScheduledEmail(deps.temporal, {
-            id: s.email,
-            projectId: project.id,
-            contactId: s.contact.id,
-            to: s.contact.email,
-            sendAt: at,
-          }),
-        ),
-      ),
+      Promise.all([...seconds.values()].map((at) => ensureScheduledRelease(deps.temporal, project.id, at))),
     );
   }
   return { sent, cap };
