@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { notFound } from '../../http/errors';
 import type { TemporalGateway } from '../../temporal/client';
 import { callTemporal } from '../../temporal/unavailable';
-import { ensureScheduledRelease } from '../../temporal/scheduled-email';
+import { ensureScheduledRelease } from '../../temporal/scheduled-emails';
 import type { CopyRecipient, EmailStatus } from '../emails/entities';
 import { cancelScheduled, lockScheduled, setScheduledAt } from '../emails/schedule';
 import type { EmailView } from './schemas';

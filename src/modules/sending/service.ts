@@ -3,7 +3,7 @@ import type { Config } from '../../config';
 import { ApiError, type FieldError } from '../../http/errors';
 import type { TemporalGateway } from '../../temporal/client';
 import { callTemporal } from '../../temporal/unavailable';
-import { ensureScheduledRelease } from '../../temporal/scheduled-email';
+import { ensureScheduledRelease } from '../../temporal/scheduled-emails';
 import { bucketOf } from '../../../workflows/scheduled-emails/ids';
 import type { DataInput } from '../contacts/custom-fields';
 import { assertWithinBillingCap, type CapStanding } from '../billing/caps';
