@@ -5,6 +5,10 @@ export type JsonSchema = Record<string, unknown>;
 
 const LOCAL_REF = '#/$defs/';
 
+/** A zod schema as JSON Schema, the same way for /openapi.json and the MCP tools (docs/mcp.md). */
+export const toJsonSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema =>
+  z.toJSONSchema(schema, { io, unrepresentable: 'any', override: keepPatternOnly }) as JsonSchema;
+
 /**
  * zod checks an email address against the `pattern` it emits, not against RFC 5321 (a local part of more than
  * 64 characters passes); `format: email` would promise that stricter rule, so the pattern alone stands.
@@ -22,7 +26,7 @@ export class SchemaCollector {
   private readonly hashes = new Map<string, string>();
 
   convert(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-    const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', override: keepPatternOnly }) as JsonSchema;
+    const json = toJsonSchema(schema, io);
     const { $schema: _dialect, $defs, ...rest } = json as JsonSchema & { $defs?: Record<string, JsonSchema> };
     if (!$defs) return rest;
     const names = new Map(Object.entries($defs).map(([local, def]) => [local, this.claim(local, def)]));
