@@ -128,9 +128,7 @@ describe('POST /mcp with the official SDK client', () => {
     const { project } = await tenant(stack);
     const client = await mcpClient(stack, bearer(project.secret));
     const { resources } = await client.listResources();
-    expect(resources.map((r) => r.uri)).toEqual(
-      expect.arrayContaining(['postwire://openapi.json', 'postwire://docs/architecture.md']),
-    );
+    expect(resources.map((r) => r.uri)).toEqual(expect.arrayContaining(['postwire://openapi.json', 'postwire://docs/architecture.md']));
     const openapi = await client.readResource({ uri: 'postwire://openapi.json' });
     expect(JSON.parse((openapi.contents[0] as { text: string }).text)).toMatchObject({ openapi: '3.1.0' });
     const page = await client.readResource({ uri: 'postwire://docs/architecture.md' });
