@@ -75,7 +75,7 @@ function verdictOf(items: Item[]): { verdict: string; explanation: string[] } {
       explanation: [
         `The receiving server refused it (${kind} bounce, ${bounced.occurredAt}).`,
         kind === 'Permanent'
-          ? 'A permanent bounce means the mailbox does not exist or refuses mail for good: the contact was unsubscribed and the address suppressed.'
+          ? 'A permanent bounce means the mailbox does not exist or refuses mail for good; Postwire unsubscribes the contact and suppresses the address.'
           : 'A transient bounce is temporary (a full mailbox, a server down); a later email may arrive.',
       ],
     };
