@@ -6,7 +6,14 @@ import { commandsOf, findCommand } from '../../src/modules/agent/cli/commands';
 import { InputError, requestOf } from '../../src/modules/agent/request';
 
 const route = (def: Partial<RouteDef> & Pick<RouteDef, 'method' | 'path'>): RouteDef =>
-  defineRoute({ tag: 'Things', summary: 'A thing', auth: 'secret', responses: { 200: { description: 'ok' } }, handler: () => undefined, ...def } as RouteDef);
+  defineRoute({
+    tag: 'Things',
+    summary: 'A thing',
+    auth: 'secret',
+    responses: { 200: { description: 'ok' } },
+    handler: () => undefined,
+    ...def,
+  } as never);
 
 const BASE = 'http://api.test/';
 
@@ -18,7 +25,16 @@ describe('operations, from the route list', () => {
     expect(operations).toHaveLength(routes.filter(isEligible).length);
     expect(new Set(operations.map((o) => o.name)).size).toBe(operations.length);
     const paths = operations.map((o) => o.path);
-    for (const left of ['/mcp', '/auth/login', '/v1/track', '/t/o/{emailId}', '/webhooks/sns', '/app/assets/{file}', '/users/@me/projects/{id}/reset', '/openapi.json']) {
+    for (const left of [
+      '/mcp',
+      '/auth/login',
+      '/v1/track',
+      '/t/o/{emailId}',
+      '/webhooks/sns',
+      '/app/assets/{file}',
+      '/users/@me/projects/{id}/reset',
+      '/openapi.json',
+    ]) {
       expect(paths).not.toContain(left);
     }
   });
@@ -55,8 +71,15 @@ describe('operations, from the route list', () => {
     const byName = (name: string) => operations.find((o) => o.name === name)!;
     const list = await requestOf(byName('contacts_list'), { limit: 5, search: 'ann' }, BASE);
     expect([list.method, list.url]).toEqual(['GET', `${BASE}contacts?limit=5&search=ann`]);
-    const send = await requestOf(byName('emails_send'), { to: 'a@example.test', subject: 'Hi', idempotencyKey: 'k1' }, BASE, { authorization: 'Bearer sk_x' });
-    expect([send.method, send.url, send.headers.get('idempotency-key'), send.headers.get('authorization')]).toEqual(['POST', `${BASE}v1/send`, 'k1', 'Bearer sk_x']);
+    const send = await requestOf(byName('emails_send'), { to: 'a@example.test', subject: 'Hi', idempotencyKey: 'k1' }, BASE, {
+      authorization: 'Bearer sk_x',
+    });
+    expect([send.method, send.url, send.headers.get('idempotency-key'), send.headers.get('authorization')]).toEqual([
+      'POST',
+      `${BASE}v1/send`,
+      'k1',
+      'Bearer sk_x',
+    ]);
     expect(await send.json()).toEqual({ to: 'a@example.test', subject: 'Hi' });
     const step = await requestOf(byName('workflows_steps_create'), { id: 'w1', body: { type: 'EXIT' } }, BASE);
     expect([step.url, await step.json()]).toEqual([`${BASE}workflows/w1/steps`, { type: 'EXIT' }]);
@@ -72,9 +95,18 @@ describe('operations, from the route list', () => {
 
   it('are the CLI commands, found by their words, hyphens or the synonym show', () => {
     const commands = commandsOf(operations);
-    expect(findCommand(commands, ['executions', 'show', 'e1'])).toMatchObject({ command: { op: { name: 'executions_get' } }, rest: ['e1'] });
-    expect(findCommand(commands, ['executions', 'history', 'e1'])).toMatchObject({ command: { op: { name: 'executions_history' } }, rest: ['e1'] });
-    expect(findCommand(commands, ['contacts', 'fields-list'])).toMatchObject({ command: { op: { name: 'contacts_fields_list' } }, rest: [] });
+    expect(findCommand(commands, ['executions', 'show', 'e1'])).toMatchObject({
+      command: { op: { name: 'executions_get' } },
+      rest: ['e1'],
+    });
+    expect(findCommand(commands, ['executions', 'history', 'e1'])).toMatchObject({
+      command: { op: { name: 'executions_history' } },
+      rest: ['e1'],
+    });
+    expect(findCommand(commands, ['contacts', 'fields-list'])).toMatchObject({
+      command: { op: { name: 'contacts_fields_list' } },
+      rest: [],
+    });
     expect(findCommand(commands, ['send'])).toMatchObject({ command: { op: { name: 'emails_send' }, aliases: { html: 'body' } } });
     expect(findCommand(commands, ['nope'])).toBeUndefined();
   });

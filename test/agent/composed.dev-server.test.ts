@@ -28,12 +28,15 @@ describe('composed tools', () => {
     const client = await mcpClient(engine.stack, bearer(project.secret));
     const sendTo = async (to: string) => {
       const res = structured<{ data: { emails: Array<{ email: string }> } }>(
-        await client.callTool({ name: 'emails_send', arguments: { to, from, subject: 'Receipt', body: '<p>Thanks</p>', subscribed: true } }),
+        await client.callTool({
+          name: 'emails_send',
+          arguments: { to, from, subject: 'Receipt', body: '<p>Thanks</p>', subscribed: true },
+        }),
       );
       return res.data.emails[0]!.email;
     };
     // The outcome's parts land in turn (the email's status, then the contact's change): wait for all of them.
-    const explain = (args: object, verdict: string, done: (out: Explained) => boolean = () => true) =>
+    const explain = (args: Record<string, unknown>, verdict: string, done: (out: Explained) => boolean = () => true) =>
       waitFor(`verdict ${verdict}`, async () => {
         const out = structured<Explained>(await client.callTool({ name: 'explain_email', arguments: args }));
         return out.verdict === verdict && done(out) ? out : undefined;
@@ -49,7 +52,9 @@ describe('composed tools', () => {
     const refused = await explain({ emailId: bounced, to: address }, 'BOUNCED', (out) => out.contact?.subscribed === false);
     expect(refused.explanation.join(' ')).toMatch(/Permanent bounce.*suppresses the address.*is unsubscribed \(bounce\)/);
 
-    const unknown = structured<Explained>(await client.callTool({ name: 'explain_email', arguments: { emailId: '00000000-0000-4000-8000-000000000000' } }));
+    const unknown = structured<Explained>(
+      await client.callTool({ name: 'explain_email', arguments: { emailId: '00000000-0000-4000-8000-000000000000' } }),
+    );
     expect(unknown.verdict).toBe('NOT_FOUND');
     const bad = await client.callTool({ name: 'explain_email', arguments: {} });
     expect(bad).toMatchObject({ isError: true, structuredContent: { error: { code: 'VALIDATION_ERROR' } } });
@@ -69,7 +74,10 @@ describe('composed tools', () => {
       await client.callTool({ name: 'automation_for_contact', arguments: { workflowId: workflow.id, email } }),
     );
     expect(out.outcome).toBe('COMPLETED after P2D');
-    expect(out.steps).toEqual([expect.stringMatching(/^after PT?0S?: UPDATE_CONTACT COMPLETED/), expect.stringMatching(/: DELAY COMPLETED/)]);
+    expect(out.steps).toEqual([
+      expect.stringMatching(/^after PT?0S?: UPDATE_CONTACT COMPLETED/),
+      expect.stringMatching(/: DELAY COMPLETED/),
+    ]);
     expect(out.simulation.contact.data).toMatchObject({ stage: 'welcomed' });
     await client.close();
   });
@@ -84,9 +92,11 @@ describe('composed tools', () => {
     const started = await startExecution(t, workflow.id, { contactId });
     await waitingAt(t, workflow.id, started.id, stepIds[1]!);
     const client = await mcpClient(engine.stack, bearer(t.project.secret));
-    const out = structured<{ execution: { status: string; workflow: { name: string } }; temporal: { workflowId: string }; timeline: Array<{ source: string; summary: string }> }>(
-      await client.callTool({ name: 'execution_timeline', arguments: { executionId: started.id } }),
-    );
+    const out = structured<{
+      execution: { status: string; workflow: { name: string } };
+      temporal: { workflowId: string };
+      timeline: Array<{ source: string; summary: string }>;
+    }>(await client.callTool({ name: 'execution_timeline', arguments: { executionId: started.id } }));
     expect(out.execution).toMatchObject({ status: 'WAITING', workflow: { name: 'Welcome series' } });
     expect(out.temporal.workflowId).toBe(`automation:${workflow.id}:${contactId}`);
     const said = out.timeline.map((e) => `${e.source}: ${e.summary}`);
