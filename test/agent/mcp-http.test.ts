@@ -128,12 +128,29 @@ describe('POST /mcp with the official SDK client', () => {
     const { project } = await tenant(stack);
     const client = await mcpClient(stack, bearer(project.secret));
     const { resources } = await client.listResources();
-    expect(resources.map((r) => r.uri)).toEqual(expect.arrayContaining(['postwire://openapi.json', 'postwire://docs/architecture.md']));
+    expect(resources.map((r) => r.uri)).toEqual(
+      expect.arrayContaining(['postwire://openapi.json', 'postwire://docs/mcp.md', 'postwire://docs/architecture.md']),
+    );
     const openapi = await client.readResource({ uri: 'postwire://openapi.json' });
     expect(JSON.parse((openapi.contents[0] as { text: string }).text)).toMatchObject({ openapi: '3.1.0' });
     const page = await client.readResource({ uri: 'postwire://docs/architecture.md' });
     expect((page.contents[0] as { text: string }).text).toMatch(/^# Architecture/);
     await expect(client.readResource({ uri: 'postwire://docs/../package.json' })).rejects.toThrow(/Unknown resource/);
     await client.close();
+  });
+
+  it('answers what is not an MCP client in the error envelope: Accept, a message that is not JSON-RPC, GET, a notification', async () => {
+    const { project } = await tenant(stack);
+    const post = () => stack.http().post('/mcp').set('Authorization', `Bearer ${project.secret}`);
+    const ping = { jsonrpc: '2.0', id: 1, method: 'ping' };
+    const notAccepted = await post().set('Accept', 'application/json').send(ping).expect(406);
+    expect(notAccepted.body.error).toMatchObject({ code: 'NOT_ACCEPTABLE', suggestion: expect.stringContaining('text/event-stream') });
+    const accept = 'application/json, text/event-stream';
+    const invalid = await post().set('Accept', accept).send({ jsonrpc: '1.0', method: 'ping' }).expect(422);
+    expect(invalid.body.error).toMatchObject({ code: 'VALIDATION_ERROR' });
+    expect((await post().set('Accept', accept).send(ping).expect(200)).body).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
+    await post().set('Accept', accept).send({ jsonrpc: '2.0', method: 'notifications/initialized' }).expect(202);
+    const get = await stack.http().get('/mcp').set('Authorization', `Bearer ${project.secret}`).expect(405);
+    expect(get.body.error.code).toBe('METHOD_NOT_ALLOWED');
   });
 });
