@@ -26,7 +26,8 @@ describe('POST /mcp with the official SDK client', () => {
     expect(tools.map((t) => t.name)).toEqual(
       expect.arrayContaining(['contacts_list', 'emails_send', 'campaigns_send', 'executions_get', ...composed]),
     );
-    const ajv = new Ajv2020({ strict: false });
+    // Strict: an unknown keyword or a malformed schema fails; formats are names here, not checked.
+    const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, validateFormats: false });
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe('object');
       expect(() => ajv.compile(tool.inputSchema)).not.toThrow();

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Method, RouteDef } from '../../http/route';
-import { toJsonSchema, type JsonSchema } from '../openapi/schemas';
+import { relinkLocalRefs, toJsonSchema, type JsonSchema } from '../openapi/schemas';
 import { operationName, toolName, type OperationName } from './names';
 
 /** One route as the MCP server and the CLI offer it: a tool, a command (docs/mcp.md "Tools", docs/cli.md). */
@@ -64,17 +64,7 @@ function part(schema: unknown, prefix: string, defs: Record<string, JsonSchema>)
   } = toJsonSchema(schema as z.ZodType, 'input') as JsonSchema & {
     $defs?: Record<string, JsonSchema>;
   };
-  const relink = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.map(relink);
-    if (!value || typeof value !== 'object') return value;
-    return Object.fromEntries(
-      Object.entries(value).map(([key, inner]) =>
-        key === '$ref' && typeof inner === 'string' && inner.startsWith('#/$defs/')
-          ? [key, `#/$defs/${prefix}_${inner.slice('#/$defs/'.length)}`]
-          : [key, relink(inner)],
-      ),
-    );
-  };
+  const relink = (value: unknown) => relinkLocalRefs(value, (name) => `#/$defs/${prefix}_${name}`);
   for (const [name, def] of Object.entries($defs ?? {})) defs[`${prefix}_${name}`] = relink(def) as JsonSchema;
   const linked = relink(json) as JsonSchema;
   const properties = (linked.properties ?? {}) as Record<string, JsonSchema>;

@@ -17,6 +17,19 @@ function keepPatternOnly({ jsonSchema }: { jsonSchema: Record<string, unknown> }
   if (jsonSchema.format === 'email' && typeof jsonSchema.pattern === 'string') delete jsonSchema.format;
 }
 
+/** `value` with each `$ref` to a local definition (`#/$defs/<name>`) pointed at `to(name)` instead. */
+export function relinkLocalRefs(value: unknown, to: (name: string) => string): unknown {
+  if (Array.isArray(value)) return value.map((v) => relinkLocalRefs(v, to));
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) =>
+      key === '$ref' && typeof inner === 'string' && inner.startsWith(LOCAL_REF)
+        ? [key, to(inner.slice(LOCAL_REF.length))]
+        : [key, relinkLocalRefs(inner, to)],
+    ),
+  );
+}
+
 /**
  * Converts the zod schemas of one OpenAPI document. A recursive schema comes out of zod with its own
  * `$defs`, which a `$ref` inside the document cannot reach; they move to `components.schemas`.
@@ -30,17 +43,7 @@ export class SchemaCollector {
     const { $schema: _dialect, $defs, ...rest } = json as JsonSchema & { $defs?: Record<string, JsonSchema> };
     if (!$defs) return rest;
     const names = new Map(Object.entries($defs).map(([local, def]) => [local, this.claim(local, def)]));
-    const relink = (value: unknown): unknown => {
-      if (Array.isArray(value)) return value.map(relink);
-      if (!value || typeof value !== 'object') return value;
-      return Object.fromEntries(
-        Object.entries(value).map(([key, inner]) =>
-          key === '$ref' && typeof inner === 'string' && inner.startsWith(LOCAL_REF)
-            ? [key, `#/components/schemas/${names.get(inner.slice(LOCAL_REF.length))}`]
-            : [key, relink(inner)],
-        ),
-      );
-    };
+    const relink = (value: unknown) => relinkLocalRefs(value, (local) => `#/components/schemas/${names.get(local)}`);
     for (const [local, def] of Object.entries($defs)) this.components[names.get(local)!] = relink(def) as JsonSchema;
     return relink(rest) as JsonSchema;
   }

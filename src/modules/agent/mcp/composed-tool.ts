@@ -18,16 +18,27 @@ export interface ComposedSpec<S extends z.ZodType> {
   run(api: AgentApi, input: z.output<S>): Promise<unknown>;
 }
 
-/** A composed tool from its spec: input as JSON Schema, refused in the API's VALIDATION_ERROR shape when invalid. */
-export function composed<S extends z.ZodType>(api: AgentApi, spec: ComposedSpec<S>): ComposedTool {
-  const { $schema: _dialect, ...inputSchema } = toJsonSchema(spec.input, 'input');
-  return {
-    tool: {
+/** The tool of a spec, converted once (the stateless endpoint makes a server per message). */
+const tools = new WeakMap<object, Tool>();
+function toolOf(spec: ComposedSpec<z.ZodType>): Tool {
+  let tool = tools.get(spec);
+  if (!tool) {
+    const { $schema: _dialect, ...inputSchema } = toJsonSchema(spec.input, 'input');
+    tool = {
       name: spec.name,
       description: spec.description,
       inputSchema: inputSchema as Tool['inputSchema'],
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
-    },
+    };
+    tools.set(spec, tool);
+  }
+  return tool;
+}
+
+/** A composed tool from its spec: input as JSON Schema, refused in the API's VALIDATION_ERROR shape when invalid. */
+export function composed<S extends z.ZodType>(api: AgentApi, spec: ComposedSpec<S>): ComposedTool {
+  return {
+    tool: toolOf(spec as unknown as ComposedSpec<z.ZodType>),
     run: async (args) => {
       const parsed = spec.input.safeParse(args, { reportInput: true });
       if (!parsed.success) {

@@ -73,7 +73,8 @@ export async function answerMcp(ctx: AppContext, operations: readonly Operation[
     response.headers.forEach((value, name) => {
       if (name !== 'content-length') ctx.set(name, value);
     });
-    ctx.body = text ? (JSON.parse(text) as unknown) : '';
+    // The transport's JSON as it is, under its Content-Type, rather than parsed here to be written again.
+    ctx.body = text;
   } finally {
     await server.close();
   }

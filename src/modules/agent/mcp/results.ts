@@ -6,7 +6,8 @@ const isRecord = (value: unknown): value is Record<string, unknown> => !!value &
 /** The API's JSON as the tool's structured content (an object; other answers are wrapped with their status). */
 export function successOf(answer: Pick<ApiAnswer, 'status' | 'body'>): CallToolResult {
   const structured = isRecord(answer.body) ? answer.body : { status: answer.status, body: answer.body };
-  return { content: [{ type: 'text', text: JSON.stringify(structured, null, 2) }], structuredContent: structured };
+  // Compact: the text is what clients without structured content show the model, and every byte is a token.
+  return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
 }
 
 /** The API's error as a tool error: the message an assistant reads, with the fields at fault and the suggestion. */

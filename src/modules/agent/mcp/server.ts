@@ -41,6 +41,14 @@ export function toolOf(op: Operation): Tool {
   };
 }
 
+/** The tools of an operation list, made once: every message of the stateless endpoint gets a new server. */
+const toolLists = new WeakMap<readonly Operation[], Tool[]>();
+function toolsOf(operations: readonly Operation[]): Tool[] {
+  let tools = toolLists.get(operations);
+  if (!tools) toolLists.set(operations, (tools = operations.map(toolOf)));
+  return tools;
+}
+
 const unexpected = (err: unknown): CallToolResult =>
   failureResult({ code: 'INTERNAL_ERROR', message: err instanceof Error ? err.message : String(err), statusCode: 500 });
 
@@ -55,7 +63,7 @@ export function createMcpServer(api: AgentApi): Server {
   );
   const composed = composedTools(api);
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...api.operations.map(toolOf), ...composed.map((c) => c.tool)] }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...toolsOf(api.operations), ...composed.map((c) => c.tool)] }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const { name, arguments: args = {} } = request.params;
