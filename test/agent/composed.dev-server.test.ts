@@ -56,8 +56,12 @@ describe('composed tools', () => {
       await client.callTool({ name: 'explain_email', arguments: { emailId: '00000000-0000-4000-8000-000000000000' } }),
     );
     expect(unknown.verdict).toBe('NOT_FOUND');
+    const nobody = structured<Explained>(await client.callTool({ name: 'explain_email', arguments: { to: 'nobody@example.test' } }));
+    expect(nobody).toMatchObject({ verdict: 'NOT_FOUND', contact: null });
+    expect(nobody.explanation).toContain('No contact of the project has the address nobody@example.test.');
     const bad = await client.callTool({ name: 'explain_email', arguments: {} });
     expect(bad).toMatchObject({ isError: true, structuredContent: { error: { code: 'VALIDATION_ERROR' } } });
+
     await client.close();
   });
 

@@ -9,7 +9,6 @@ export interface Operation extends OperationName {
   name: string;
   method: Method;
   path: string;
-  tag: string;
   summary: string;
   readOnly: boolean;
   destructive: boolean;
@@ -81,7 +80,7 @@ function describe(def: RouteDef, body: Operation['body'], idempotencyKey: boolea
   return `${def.summary}\n\n(${notes.join('; ')})`;
 }
 
-export function operationOf(def: RouteDef, routes: readonly RouteDef[]): Operation {
+function operationOf(def: RouteDef, routes: readonly RouteDef[]): Operation {
   const name = operationName(def, routes);
   const defs: Record<string, JsonSchema> = {};
   const params = part(def.params, 'path', defs);
@@ -132,7 +131,6 @@ export function operationOf(def: RouteDef, routes: readonly RouteDef[]): Operati
     name: toolName(name),
     method: def.method,
     path: def.path,
-    tag: def.tag,
     summary: def.summary,
     readOnly,
     destructive: !readOnly && (def.method === 'delete' || DESTRUCTIVE.test(lastWord)),

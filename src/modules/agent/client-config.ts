@@ -11,14 +11,14 @@ export interface ClientConfig {
   file: string | undefined;
 }
 
-export const DEFAULT_URL = 'http://localhost:3000';
+const DEFAULT_URL = 'http://localhost:3000';
 
 const ConfigFile = z.object({ url: z.url().optional(), apiKey: z.string().min(1).optional() });
 
 /** A configuration file that cannot be used: the message names it. */
 export class ConfigError extends Error {}
 
-export function defaultConfigFile(env: NodeJS.ProcessEnv): string {
+function defaultConfigFile(env: NodeJS.ProcessEnv): string {
   const base = env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config');
   return path.join(base, 'postwire', 'config.json');
 }

@@ -6,7 +6,7 @@ import type { Command } from './commands';
 /** A command line the CLI cannot turn into a request: exit code 2, with the message. */
 export class UsageError extends Error {}
 
-export interface GlobalFlags {
+interface GlobalFlags {
   json: boolean;
   help: boolean;
   version: boolean;

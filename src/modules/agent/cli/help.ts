@@ -14,7 +14,7 @@ function typeOf(schema: JsonSchema, file: boolean): string {
   return shown.join('|') || 'json';
 }
 
-export interface Flag {
+interface Flag {
   flag: string;
   type: string;
   required: boolean;
@@ -22,7 +22,7 @@ export interface Flag {
 }
 
 /** The flags of a command: the input's properties but the path parameters, as their aliases where they have one. */
-export function flagsOf(command: Command): Flag[] {
+function flagsOf(command: Command): Flag[] {
   const { op } = command;
   const properties = (op.inputSchema.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((op.inputSchema.required ?? []) as string[]);

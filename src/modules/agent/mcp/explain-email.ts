@@ -114,30 +114,33 @@ function contactNotes(contact: Contact | undefined, events: Event[]): string[] {
   return [`The contact ${contact.email} is unsubscribed${reason}: campaigns and marketing email leave them out.`];
 }
 
+async function explain(api: AgentApi, { emailId, to }: z.output<typeof Input>) {
+  let contact = to ? await findContact(api, to) : undefined;
+  const activity = await activityOf(api, contact, emailId);
+  const id = emailId ?? activity.find((i) => i.email)?.email?.id;
+  const items = activity.filter((i) => i.email?.id === id);
+  const contactRef = contact ?? items.find((i) => i.contact)?.contact ?? undefined;
+  if (!contact && contactRef) contact = await api.data<Contact>('get', '/contacts/{id}', { id: contactRef.id });
+  const events = contact
+    ? (await api.data<Page<Event>>('get', '/events/contact/{contactId}', { contactId: contact.id, limit: 50 })).data
+    : [];
+  const { verdict, explanation } = verdictOf(items);
+  if (to && !contact && items.length === 0) explanation.push(`No contact of the project has the address ${to}.`);
+  return {
+    emailId: id ?? null,
+    verdict,
+    explanation: [...explanation, ...contactNotes(contact, events)],
+    email: items.find((i) => i.email)?.email ?? null,
+    activity: items.map(({ type, occurredAt, details }) => ({ type, occurredAt, details })),
+    contact: contact ? { id: contact.id, email: contact.email, subscribed: contact.subscribed } : null,
+    contactEvents: events.slice(0, 20).map(({ name, data, createdAt }) => ({ name, data, createdAt })),
+  };
+}
+
 export const explainEmail: ComposedSpec<typeof Input> = {
   name: 'explain_email',
   description:
     'Explain why an email did or did not arrive: its activity (sent, delivered, opened, bounced, failed), the contact and its subscription, and a verdict in words. Give the email id, the recipient, or both.',
   input: Input,
-  run: async (api, { emailId, to }) => {
-    let contact = to ? await findContact(api, to) : undefined;
-    const activity = await activityOf(api, contact, emailId);
-    const id = emailId ?? activity.find((i) => i.email)?.email?.id;
-    const items = activity.filter((i) => i.email?.id === id);
-    const contactRef = contact ?? items.find((i) => i.contact)?.contact ?? undefined;
-    if (!contact && contactRef) contact = await api.data<Contact>('get', '/contacts/{id}', { id: contactRef.id });
-    const events = contact
-      ? (await api.data<Page<Event>>('get', '/events/contact/{contactId}', { contactId: contact.id, limit: 50 })).data
-      : [];
-    const { verdict, explanation } = verdictOf(items);
-    return {
-      emailId: id ?? null,
-      verdict,
-      explanation: [...explanation, ...contactNotes(contact, events)],
-      email: items.find((i) => i.email)?.email ?? null,
-      activity: items.map(({ type, occurredAt, details }) => ({ type, occurredAt, details })),
-      contact: contact ? { id: contact.id, email: contact.email, subscribed: contact.subscribed } : null,
-      contactEvents: events.slice(0, 20).map(({ name, data, createdAt }) => ({ name, data, createdAt })),
-    };
-  },
+  run: explain,
 };
