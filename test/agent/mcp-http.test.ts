@@ -154,4 +154,22 @@ describe('POST /mcp with the official SDK client', () => {
     const get = await stack.http().get('/mcp').set('Authorization', `Bearer ${project.secret}`).expect(405);
     expect(get.body.error.code).toBe('METHOD_NOT_ALLOWED');
   });
+
+  it('answers every tool called with no arguments, and with every argument of the wrong type, without a 5xx or a crash', async () => {
+    const { project } = await tenant(stack);
+    const client = await mcpClient(stack, bearer(project.secret));
+    const { tools } = await client.listTools();
+    const failures: string[] = [];
+    for (const tool of tools) {
+      const properties = Object.keys((tool.inputSchema.properties ?? {}) as object);
+      for (const args of [{}, Object.fromEntries(properties.map((p) => [p, { wrong: [1, 'two'] }]))]) {
+        const res = await client.callTool({ name: tool.name, arguments: args });
+        const error = (res.structuredContent as { error?: { statusCode: number; code: string } } | undefined)?.error;
+        if (res.isError && (!error || error.statusCode >= 500))
+          failures.push(`${tool.name} ${JSON.stringify(args)}: ${JSON.stringify(res.content)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    await client.close();
+  });
 });
