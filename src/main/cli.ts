@@ -3,13 +3,14 @@ import { readFileSync } from 'node:fs';
 import { declaredRoutes } from '../app/declared-routes';
 import { operationsOf } from '../modules/agent/catalog';
 import { runCli } from '../modules/agent/cli/run';
+import { remoteDispatch } from '../modules/agent/request';
 import { VERSION } from '../version';
 
 runCli(process.argv.slice(2), operationsOf(declaredRoutes()), {
   env: process.env,
   out: (text) => process.stdout.write(`${text}\n`),
   err: (text) => process.stderr.write(`${text}\n`),
-  fetch: (request) => fetch(request),
+  dispatch: remoteDispatch,
   readStdin: () => readFileSync(0),
   version: VERSION,
 }).then(

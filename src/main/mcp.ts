@@ -9,6 +9,7 @@ import { AgentApi } from '../modules/agent/api';
 import { operationsOf } from '../modules/agent/catalog';
 import { ConfigError, clientConfig } from '../modules/agent/client-config';
 import { createMcpServer } from '../modules/agent/mcp/server';
+import { remoteDispatch } from '../modules/agent/request';
 
 async function main(): Promise<void> {
   const config = clientConfig(process.env);
@@ -18,7 +19,7 @@ async function main(): Promise<void> {
     );
     process.exit(2);
   }
-  const api = new AgentApi(operationsOf(declaredRoutes()), (request) => fetch(request), config.url, {
+  const api = new AgentApi(operationsOf(declaredRoutes()), remoteDispatch(config.url), config.url, {
     authorization: `Bearer ${config.key}`,
   });
   await createMcpServer(api).connect(new StdioServerTransport());

@@ -17,9 +17,9 @@ afterAll(() => stack?.close());
 const BIN = path.resolve(__dirname, '..', '..', 'bin', 'postwire-mcp.js');
 
 /** The official SDK's client on `postwire-mcp`, started as an assistant starts it: a process, key in its environment. */
-async function stdioClient(key: string): Promise<Client> {
+async function stdioClient(key: string, url = baseUrl(stack)): Promise<Client> {
   const client = new Client({ name: 'postwire-test', version: '1.0.0' });
-  const env = { PATH: process.env.PATH ?? '', HOME: '/nonexistent', POSTWIRE_API_KEY: key, POSTWIRE_URL: baseUrl(stack) };
+  const env = { PATH: process.env.PATH ?? '', HOME: '/nonexistent', POSTWIRE_API_KEY: key, POSTWIRE_URL: url };
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN], env, stderr: 'pipe' }));
   return client;
 }
@@ -50,6 +50,17 @@ describe('postwire-mcp over stdio with the official SDK client', () => {
     try {
       const res = await client.callTool({ name: 'contacts_list', arguments: {} });
       expect(res).toMatchObject({ isError: true, structuredContent: { error: { code: 'INVALID_API_KEY', statusCode: 401 } } });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('says so, as a tool error, when the API cannot be reached', async () => {
+    const client = await stdioClient('sk_any', 'http://127.0.0.1:9');
+    try {
+      const res = await client.callTool({ name: 'contacts_list', arguments: {} });
+      expect(res).toMatchObject({ isError: true, structuredContent: { error: { code: 'API_UNREACHABLE', statusCode: 503 } } });
+      expect((res.content as Array<{ text: string }>)[0]!.text).toContain('could not reach the API at http://127.0.0.1:9');
     } finally {
       await client.close();
     }

@@ -22,6 +22,24 @@ export interface ApiFailure {
   suggestion?: string;
 }
 
+/** The API could not be reached at all (no answer, not an error answer). */
+export class Unreachable extends Error {
+  constructor(baseUrl: string, reason: string) {
+    super(`could not reach the API at ${baseUrl} (${reason})`);
+  }
+}
+
+/** `fetch` to the API at `baseUrl`, the clients' dispatch: a failure to connect is Unreachable. */
+export const remoteDispatch =
+  (baseUrl: string): Dispatch =>
+  async (request) => {
+    try {
+      return await fetch(request);
+    } catch (err) {
+      throw new Unreachable(baseUrl, err instanceof Error ? ((err.cause as Error | undefined)?.message ?? err.message) : String(err));
+    }
+  };
+
 /** A call that never reached the API, refused for the same reason the API would refuse it, in its shape. */
 export class InputError extends Error {
   constructor(readonly failure: ApiFailure) {

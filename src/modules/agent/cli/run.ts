@@ -1,6 +1,6 @@
 import type { Operation } from '../catalog';
 import { ConfigError, clientConfig } from '../client-config';
-import { InputError, answerOf, failureOf, requestOf } from '../request';
+import { InputError, Unreachable, answerOf, failureOf, requestOf, type Dispatch } from '../request';
 import { UsageError, argumentsOf, tokenize } from './args';
 import { commandsOf, findCommand } from './commands';
 import { commandHelp, groupHelp, mainHelp } from './help';
@@ -11,7 +11,8 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
   out: (text: string) => void;
   err: (text: string) => void;
-  fetch: (request: Request) => Promise<Response>;
+  /** How requests reach the API at a base URL: `remoteDispatch`, or the app in-process in a test. */
+  dispatch: (baseUrl: string) => Dispatch;
   readStdin: () => Buffer;
   version: string;
 }
@@ -55,15 +56,7 @@ export async function runCli(argv: string[], operations: readonly Operation[], i
       );
     const args = argumentsOf(command, rest, tokens, io.readStdin);
     const request = await requestOf(command.op, args, config.url, { authorization: `Bearer ${config.key}` });
-    let response: Response;
-    try {
-      response = await io.fetch(request);
-    } catch (err) {
-      const cause = err instanceof Error ? ((err.cause as Error | undefined)?.message ?? err.message) : String(err);
-      io.err(`Error: could not reach the API at ${config.url} (${cause}). Is it running? POSTWIRE_URL or --url names another.`);
-      return EXIT.unreachable;
-    }
-    const answer = await answerOf(response);
+    const answer = await answerOf(await io.dispatch(config.url)(request));
     if (answer.ok) {
       io.out(tokens.globals.json ? JSON.stringify(answer.body, null, 2) : readable(answer.body, answer.status));
       return EXIT.ok;
@@ -75,6 +68,10 @@ export async function runCli(argv: string[], operations: readonly Operation[], i
     if (err instanceof InputError) {
       io.err(readableFailure(err.failure));
       return EXIT.usage;
+    }
+    if (err instanceof Unreachable) {
+      io.err(`Error: ${err.message}. Is it running? POSTWIRE_URL or --url names another.`);
+      return EXIT.unreachable;
     }
     if (err instanceof UsageError || err instanceof ConfigError) {
       io.err(`Error: ${err.message}`);

@@ -12,7 +12,7 @@ import {
 import { VERSION } from '../../../version';
 import { ApiCallError, type AgentApi } from '../api';
 import type { Operation } from '../catalog';
-import { InputError, failureOf } from '../request';
+import { InputError, Unreachable, failureOf } from '../request';
 import { composedTools } from './composed';
 import { OPENAPI_URI, listResources, readDoc } from './resources';
 import { failureResult, successOf } from './results';
@@ -76,6 +76,14 @@ export function createMcpServer(api: AgentApi): Server {
       return answer.ok ? successOf(answer) : failureResult(failureOf(answer));
     } catch (err) {
       if (err instanceof InputError || err instanceof ApiCallError) return failureResult(err.failure);
+      if (err instanceof Unreachable) {
+        return failureResult({
+          code: 'API_UNREACHABLE',
+          message: err.message,
+          statusCode: 503,
+          suggestion: 'Start the API, or point POSTWIRE_URL at it.',
+        });
+      }
       return unexpected(err);
     }
   });
