@@ -33,7 +33,27 @@ function text(payload: Payload | null | undefined): string | undefined {
   }
 }
 
-const seconds = (duration: Stamp | null | undefined) => `${Math.round(millis(duration) / 1000)} s`;
+/** A timer's duration in the largest unit that holds it whole: `2 days`, `90 min`, `45 s`. */
+function duration(stamp: Stamp | null | undefined): string {
+  const s = Math.round(millis(stamp) / 1000);
+  const [size, unit] = (
+    [
+      [86_400, 'day'],
+      [3600, 'h'],
+      [60, 'min'],
+    ] as const
+  ).find(([n]) => s >= n && s % n === 0) ?? [1, 's'];
+  const n = s / size;
+  return unit === 'day' ? `${n} day${n === 1 ? '' : 's'}` : `${n} ${unit}`;
+}
+
+/** `CurrentStep=…, ProjectId=…`: the search attributes an upsert set. */
+function attributes(a: Json): string {
+  const fields = ((a?.searchAttributes as Json)?.indexedFields ?? {}) as Record<string, Payload>;
+  return Object.entries(fields)
+    .map(([name, payload]) => `${name}=${text(payload) ?? '?'}`)
+    .join(', ');
+}
 const failureOf = (a: Json) => ((a?.failure as Json)?.message as string | undefined) ?? 'no message';
 
 /** Workflow tasks and markers are the SDK's bookkeeping: left out. */
@@ -54,9 +74,11 @@ function summaryOf(type: string, a: Json, userSummary: string | undefined): stri
       case 'ActivityTaskFailed':
         return `Activity failed: ${failureOf(a)}`;
       case 'TimerStarted':
-        return `Timer of ${seconds(a?.startToFireTimeout as Stamp)} started`;
+        return `Timer of ${duration(a?.startToFireTimeout as Stamp)} started`;
       case 'TimerFired':
         return 'Timer fired';
+      case 'UpsertWorkflowSearchAttributes':
+        return `Search attributes set: ${attributes(a)}`;
       case 'WorkflowExecutionSignaled':
         return `Signal ${a?.signalName as string} received`;
       case 'WorkflowExecutionFailed':

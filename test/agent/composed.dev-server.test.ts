@@ -108,7 +108,7 @@ describe('composed tools', () => {
       expect.arrayContaining([
         'temporal: Started automation: Welcome series: bob@example.test',
         'step: UPDATE_CONTACT started',
-        'temporal: Timer of 172800 s started: Welcome series: step 2, DELAY 2 days',
+        'temporal: Timer of 2 days started: Welcome series: step 2, DELAY 2 days',
       ]),
     );
     await client.close();
