@@ -6,6 +6,10 @@ import { startStack, type TestStack } from '../helpers/stack';
 import { senderTenant, tenant } from '../helpers/tenants';
 import { recipient } from '../emails/helpers';
 import { baseUrl } from './helpers';
+import { declaredRoutes } from '../../src/app/declared-routes';
+import { operationsOf } from '../../src/modules/agent/catalog';
+import { runCli } from '../../src/modules/agent/cli/run';
+import { remoteDispatch } from '../../src/modules/agent/request';
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -22,16 +26,40 @@ interface Run {
   stderr: string;
 }
 
-/** The CLI as a user runs it: the bin, with the key and URL in the environment (HOME elsewhere: no config file). */
-function postwire(args: string[], env: Record<string, string | undefined> = {}): Promise<Run> {
+const environment = (env: Record<string, string | undefined>) => ({
+  PATH: process.env.PATH,
+  HOME: dir,
+  POSTWIRE_URL: baseUrl(stack),
+  ...env,
+});
+
+/** The CLI as a user runs it: the bin in a process of its own, with the key and URL in the environment (HOME elsewhere: no config file). */
+function spawned(args: string[], env: Record<string, string | undefined> = {}): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [BIN, ...args],
-      { env: { PATH: process.env.PATH, HOME: dir, POSTWIRE_URL: baseUrl(stack), ...env }, timeout: 30_000 },
-      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stdout, stderr }),
+    execFile(process.execPath, [BIN, ...args], { env: environment(env), timeout: 50_000 }, (err, stdout, stderr) =>
+      resolve({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stdout, stderr }),
     );
   });
+}
+
+const operations = operationsOf(declaredRoutes());
+
+/**
+ * The same CLI in this process, against the stack over HTTP: a command's own process costs about 1.5 s of CPU to
+ * start (docs/cli.md), so two tests spawn the bin and the others run its code here.
+ */
+async function postwire(args: string[], env: Record<string, string | undefined> = {}): Promise<Run> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(args, operations, {
+    env: environment(env),
+    out: (text) => (stdout += `${text}\n`),
+    err: (text) => (stderr += `${text}\n`),
+    dispatch: remoteDispatch,
+    readStdin: () => Buffer.alloc(0),
+    version: 'test',
+  });
+  return { code, stdout, stderr };
 }
 
 const json = (run: Run) => {
@@ -41,7 +69,7 @@ const json = (run: Run) => {
 
 describe('postwire, the command-line client, against the running stack', () => {
   it('prints its generated help: groups, a group, a command with its flags (exit 0)', async () => {
-    const main = await postwire(['--help']);
+    const main = await spawned(['--help']);
     expect(main).toMatchObject({ code: 0, stdout: expect.stringContaining('Groups: domains, contacts') });
     const group = await postwire(['campaigns', '--help']);
     expect(group.stdout).toContain('postwire campaigns send <id>');
@@ -77,7 +105,7 @@ describe('postwire, the command-line client, against the running stack', () => {
     const file = path.join(dir, 'welcome.html');
     writeFileSync(file, '<p>Welcome aboard</p>');
     const sent = json(
-      await postwire(['send', '--from', from, '--to', to, '--subject', 'From the CLI', '--html', `@${file}`, '--json'], {
+      await spawned(['send', '--from', from, '--to', to, '--subject', 'From the CLI', '--html', `@${file}`, '--json'], {
         POSTWIRE_API_KEY: project.secret,
       }),
     );
