@@ -38,6 +38,15 @@ const CODES: Record<number, string> = {
   415: 'UNSUPPORTED_MEDIA_TYPE',
 };
 
+/** The message of the transport's JSON-RPC error body, if it has one. */
+function refusalOf(text: string): string | undefined {
+  try {
+    return (JSON.parse(text) as { error?: { message?: string } }).error?.message;
+  } catch {
+    return undefined;
+  }
+}
+
 function headersOf(ctx: AppContext): Headers {
   const headers = new Headers();
   for (const [name, value] of Object.entries(ctx.headers)) {
@@ -64,8 +73,7 @@ export async function answerMcp(ctx: AppContext, operations: readonly Operation[
     });
     const text = await response.text();
     if (!response.ok) {
-      const message = (JSON.parse(text || '{}') as { error?: { message?: string } }).error?.message ?? 'The MCP request was refused';
-      throw new ApiError(response.status, CODES[response.status] ?? 'BAD_REQUEST', message, {
+      throw new ApiError(response.status, CODES[response.status] ?? 'BAD_REQUEST', refusalOf(text) ?? 'The MCP request was refused', {
         suggestion: 'Send JSON-RPC messages with Accept: application/json, text/event-stream, as MCP clients do (docs/mcp.md).',
       });
     }
