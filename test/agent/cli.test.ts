@@ -5,6 +5,7 @@ import path from 'node:path';
 import { startStack, type TestStack } from '../helpers/stack';
 import { senderTenant, tenant } from '../helpers/tenants';
 import { recipient } from '../emails/helpers';
+import { createCampaign } from '../campaigns/helpers';
 import { baseUrl } from './helpers';
 import { declaredRoutes } from '../../src/app/declared-routes';
 import { operationsOf } from '../../src/modules/agent/catalog';
@@ -112,6 +113,19 @@ describe('postwire, the command-line client, against the running stack', () => {
     expect(sent.data.emails).toHaveLength(1);
     const mail = await stack.smtp.waitFor((m) => m.to.includes(to));
     expect(mail.raw).toContain('From the CLI');
+  });
+
+  it('sends a campaign with postwire campaigns send <id>, then cancels it', async () => {
+    const t = await senderTenant(stack);
+    const env = { POSTWIRE_API_KEY: t.project.secret };
+    await t.c.post('/contacts').send({ email: recipient() }).expect(201);
+    const campaign = await createCampaign(t);
+    const sending = await postwire(['campaigns', 'send', campaign.id], env);
+    expect(sending.code).toBe(0);
+    expect(sending.stdout).toMatch(/^Campaign is being sent to 1 recipient\n\nid: .*\nname: Spring sale\nstatus: SENDING\n/);
+    expect(json(await postwire(['campaigns', 'show', campaign.id, '--json'], env))).toMatchObject({ id: campaign.id, status: 'SENDING' });
+    const cancelled = json(await postwire(['campaigns', 'cancel', campaign.id, '--json'], env));
+    expect(cancelled).toMatchObject({ success: true, data: { id: campaign.id } });
   });
 
   it('imports a CSV file through the multipart route and polls its job', async () => {

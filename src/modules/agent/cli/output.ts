@@ -31,10 +31,12 @@ const keyValues = (value: Record<string, unknown>) =>
     .map(([k, v]) => `${k}: ${isScalar(v) ? String(v as string) : JSON.stringify(v)}`)
     .join('\n');
 
-/** An answer for a person: lists as tables (with what paging says), objects as `key: value` lines. */
+/** An answer for a person: the envelope's message first, lists as tables (with what paging says), objects as `key: value` lines. */
 export function readable(body: unknown, status: number): string {
   if (body === null || body === '') return `Done (HTTP ${status}).`;
-  const value = isRecord(body) && body.success === true && 'data' in body ? body.data : body;
+  const enveloped = isRecord(body) && body.success === true && 'data' in body;
+  if (enveloped && typeof body.message === 'string') return `${body.message}\n\n${readable(body.data, status)}`;
+  const value = enveloped ? body.data : body;
   if (Array.isArray(value)) return table(value);
   if (isRecord(value) && Array.isArray(value.data)) {
     const { data, ...paging } = value;
