@@ -62,6 +62,7 @@ export function emailRoutes(deps: Deps): RouteDef[] {
       summary:
         'Send an email to one or more recipients (with cc and bcc, one), from a template or inline content, now or at sendAt. Honours Idempotency-Key',
       auth: 'secret',
+      agent: { name: 'emails_send' },
       bucket: 'send',
       idempotent: true,
       bodyLimit,
