@@ -23,7 +23,7 @@ interface Explained {
 }
 
 describe('composed tools', () => {
-  it('explain_email tells a delivered email, a permanent bounce (and the contact unsubscribed), and an unknown id', async () => {
+  it('explain_email tells a delivered email, a permanent bounce (and the contact unsubscribed), a suppressed one, and an unknown id', async () => {
     const { project, from } = await senderTenant(engine.stack);
     const client = await mcpClient(engine.stack, bearer(project.secret));
     const sendTo = async (to: string) => {
@@ -50,7 +50,10 @@ describe('composed tools', () => {
     const address = unique('bounce');
     const bounced = await sendTo(address);
     const refused = await explain({ emailId: bounced, to: address }, 'BOUNCED', (out) => out.contact?.subscribed === false);
-    expect(refused.explanation.join(' ')).toMatch(/Permanent bounce.*suppresses the address.*is unsubscribed \(bounce\)/);
+    expect(refused.explanation.join(' ')).toMatch(/Permanent bounce.*suppression list \(BOUNCE\).*is unsubscribed \(bounce\)/);
+    // The bounce put the address on the suppression list: the next email to it is held back.
+    const held = await explain({ emailId: await sendTo(address) }, 'SUPPRESSED');
+    expect(held.explanation[0]).toMatch(/^Not sent: the address is on the project's suppression list \(BOUNCE\)/);
 
     const unknown = structured<Explained>(
       await client.callTool({ name: 'explain_email', arguments: { emailId: '00000000-0000-4000-8000-000000000000' } }),

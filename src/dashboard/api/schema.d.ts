@@ -9007,7 +9007,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SERVICE_UNAVAILABLE: Temporal cannot be reached to move the timer earlier; nothing changed */
+            /** @description SERVICE_UNAVAILABLE: Temporal cannot be reached to set the timer of the new time; nothing changed */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -92,6 +92,7 @@ export function emailRoutes(deps: Deps): RouteDef[] {
       bucket: 'send',
       idempotent: true,
       weight: (items: SendBody[]) => items.length,
+      agent: { name: 'emails_send_batch' },
       bodyLimit,
       body: batchBody(limits),
       responses: {

@@ -8,7 +8,7 @@ interface Item {
   occurredAt: string;
   contact: { id: string; email: string } | null;
   email: { id: string; subject: string | null; from: string | null; sourceType: string | null } | null;
-  details: { error?: string; bounceType?: string; link?: string };
+  details: { error?: string; bounceType?: string; link?: string; reason?: string };
 }
 interface Page<T> {
   data: T[];
@@ -59,6 +59,7 @@ const at = (items: Item[], type: string) => items.find((i) => i.type === type);
 /** What the activity of one email says happened to it, in words, most telling first. */
 function verdictOf(items: Item[]): { verdict: string; explanation: string[] } {
   const failed = at(items, 'FAILED');
+  const suppressed = at(items, 'SUPPRESSED');
   const bounced = at(items, 'BOUNCED');
   const complained = at(items, 'COMPLAINED');
   const delivered = at(items, 'DELIVERED');
@@ -68,6 +69,14 @@ function verdictOf(items: Item[]): { verdict: string; explanation: string[] } {
       verdict: 'FAILED',
       explanation: [`Not sent: ${failed.details.error ?? 'the delivery failed'} (${failed.occurredAt}).`],
     };
+  if (suppressed)
+    return {
+      verdict: 'SUPPRESSED',
+      explanation: [
+        `Not sent: the address is on the project's suppression list (${suppressed.details.reason ?? 'unknown reason'}), so it was held back (${suppressed.occurredAt}).`,
+        'GET /suppressions/{email} tells why and since when; DELETE /suppressions/{email} lets mail go to it again (docs/suppressions.md).',
+      ],
+    };
   if (bounced) {
     const kind = bounced.details.bounceType ?? 'unknown';
     return {
@@ -75,7 +84,7 @@ function verdictOf(items: Item[]): { verdict: string; explanation: string[] } {
       explanation: [
         `The receiving server refused it (${kind} bounce, ${bounced.occurredAt}).`,
         kind === 'Permanent'
-          ? 'A permanent bounce means the mailbox does not exist or refuses mail for good; Postwire unsubscribes the contact and suppresses the address.'
+          ? 'A permanent bounce means the mailbox does not exist or refuses mail for good; Postwire unsubscribes the contact and puts the address on the suppression list (BOUNCE), so later email to it is held back.'
           : 'A transient bounce is temporary (a full mailbox, a server down); a later email may arrive.',
       ],
     };
