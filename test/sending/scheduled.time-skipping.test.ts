@@ -177,7 +177,13 @@ describe('scheduled sends (time-skipping)', () => {
     const to = recipient('cancelled');
     const at = await inHours(24);
     const id = await schedule(t, to, at);
+    const used = async () =>
+      (await stack.http().get(`/users/@me/projects/${t.project.id}/billing-consumption`).set('Cookie', t.user.cookie).expect(200)).body
+        .categories.TRANSACTIONAL.used;
+    // Counted when accepted, no longer once cancelled: it never leaves.
+    expect(await used()).toBe(1);
     const cancelled = await t.c.post(`/v1/emails/${id}/cancel`).expect(200);
+    expect(await used()).toBe(0);
     expect(cancelled.body).toEqual({ success: true, data: expect.objectContaining({ id, status: 'CANCELLED', sentAt: null }) });
     await env.sleep(48 * HOUR);
     await ended(timerOf(t, at));

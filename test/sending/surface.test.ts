@@ -134,7 +134,7 @@ describe('tags', () => {
     await sendAs(t, { to: recipient(), tags: { ['k'.repeat(64)]: 'v'.repeat(256), 'A_b-9': '' } }).expect(200);
   });
 
-  it('are carried by a campaign to its emails', async () => {
+  it('are carried by a campaign to its emails, with the campaign text', async () => {
     const t = await senderTenant(stack, 'news');
     await t.c
       .post('/contacts')
@@ -142,20 +142,31 @@ describe('tags', () => {
       .expect(201);
     const created = await t.c
       .post('/campaigns')
-      .send({ name: 'C', subject: 'S', body: '<p>B</p>', from: t.from, audienceType: 'ALL', tags: { campaign: 'spring' } })
+      .send({
+        name: 'C',
+        subject: 'S',
+        body: '<p>B</p>',
+        text: 'Spring, plain, for {{ email }}',
+        from: t.from,
+        audienceType: 'ALL',
+        tags: { campaign: 'spring' },
+      })
       .expect(201);
-    expect(created.body.data.tags).toEqual({ campaign: 'spring' });
+    expect(created.body.data).toMatchObject({ tags: { campaign: 'spring' }, text: 'Spring, plain, for {{ email }}' });
     await t.c
       .post(`/campaigns/${created.body.data.id as string}/send`)
       .send({})
       .expect(200);
     const [email] = await waitFor('the campaign email', async () => {
-      const rows = await sql<{ tags: Record<string, string> }>(stack, 'select tags from emails where campaign_id = ?', [
-        created.body.data.id,
-      ]);
+      const rows = await sql<{ tags: Record<string, string>; text: string; to_address: string }>(
+        stack,
+        'select tags, text, to_address from emails where campaign_id = ?',
+        [created.body.data.id],
+      );
       return rows.length ? rows : undefined;
     });
     expect(email!.tags).toEqual({ campaign: 'spring' });
+    expect(email!.text).toBe(`Spring, plain, for ${email!.to_address}`);
   });
 });
 

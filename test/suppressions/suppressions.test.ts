@@ -163,6 +163,13 @@ describe('what the list holds back (docs/suppressions.md)', () => {
       [to],
     );
     expect(row).toEqual({ status: 'SUPPRESSED', sent_at: null });
+    // Never sent, so never billed.
+    const consumption = await stack
+      .http()
+      .get(`/users/@me/projects/${t.project.id}/billing-consumption`)
+      .set('Cookie', t.user.cookie)
+      .expect(200);
+    expect(consumption.body.categories.TRANSACTIONAL.used).toBe(0);
   });
 
   it('BOUNCE (a permanent bounce adds it): neither kind of mail goes; the entry names the email that bounced', async () => {
