@@ -12,7 +12,9 @@ export type AuthKind =
   /** `Bearer sk_…`, or a member's session cookie with `X-Project-Id`. */
   | 'secret'
   /** `Bearer pk_…` only (/v1/track). */
-  | 'public';
+  | 'public'
+  /** `Bearer <ADMIN_TOKEN>`: the deployment's operators (docs/operators.md). */
+  | 'admin';
 
 export type Bucket = 'track' | 'send' | 'contacts';
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -56,6 +58,12 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
   malformedPath?: (ctx: AppContext) => void;
   /** Honours the `Idempotency-Key` header (docs/idempotency.md); see src/app/idempotency.ts. */
   idempotent?: boolean;
+  /**
+   * Makes mail go (a send, a test send, a campaign or an automation started): a suspended project refuses it
+   * with 403 PROJECT_DISABLED under the dashboard's session cookie too, which otherwise still reads and edits
+   * it (docs/security.md). Its API keys are refused on every route.
+   */
+  sends?: boolean;
   responses: Record<number, ResponseDoc>;
   handler: (ctx: AppContext, input: RouteInput<P, Q, B>) => Promise<void> | void;
 }
