@@ -2555,6 +2555,8 @@ export interface operations {
                         /** @description Secret key (sk_…): in full only when created or rotated, masked afterwards */
                         secret: string;
                         disabled: boolean;
+                        /** @description Why the project is suspended (docs/security.md); null while it is active */
+                        disabledReason: string | null;
                         /**
                          * @description Which emails carry the open pixel and click redirects (docs/tracking.md)
                          * @enum {string}
@@ -2612,6 +2614,8 @@ export interface operations {
                         /** @description Secret key (sk_…): in full only when created or rotated, masked afterwards */
                         secret: string;
                         disabled: boolean;
+                        /** @description Why the project is suspended (docs/security.md); null while it is active */
+                        disabledReason: string | null;
                         /**
                          * @description Which emails carry the open pixel and click redirects (docs/tracking.md)
                          * @enum {string}
@@ -2767,6 +2771,8 @@ export interface operations {
                         /** @description Secret key (sk_…): in full only when created or rotated, masked afterwards */
                         secret: string;
                         disabled: boolean;
+                        /** @description Why the project is suspended (docs/security.md); null while it is active */
+                        disabledReason: string | null;
                         /**
                          * @description Which emails carry the open pixel and click redirects (docs/tracking.md)
                          * @enum {string}
@@ -2931,6 +2937,8 @@ export interface operations {
                         /** @description Secret key (sk_…): in full only when created or rotated, masked afterwards */
                         secret: string;
                         disabled: boolean;
+                        /** @description Why the project is suspended (docs/security.md); null while it is active */
+                        disabledReason: string | null;
                         /**
                          * @description Which emails carry the open pixel and click redirects (docs/tracking.md)
                          * @enum {string}
