@@ -4,7 +4,7 @@ import { rollupsAndRows } from '../helpers/rollups';
 import { sql } from '../helpers/seed';
 import { waitFor } from '../helpers/wait';
 import { bundleWorkflows, startWorkerProcess, workerEnv, type WorkerProcess } from '../helpers/worker-processes';
-import { createCampaign, seedContacts } from './helpers';
+import { createCampaign, seedContacts, sentCampaign } from './helpers';
 import { campaignTenant } from '../helpers/tenants';
 
 /**
@@ -30,7 +30,7 @@ async function startWorker(): Promise<WorkerProcess> {
   const worker = await startWorkerProcess({
     ...workerEnv(stack.deps.config, stack.deps.temporal.taskQueue),
     WORKER_WORKFLOW_BUNDLE: bundle,
-    WORKER_LEASE_MS: '3000',
+    DELIVERY_LEASE_MS: '3000',
   });
   workers.push(worker);
   return worker;
@@ -68,14 +68,7 @@ describe('a worker killed mid-send (dev server, worker processes)', () => {
     expect(await sentInDatabase()).toBeLessThan(receivedBeforeKill);
 
     await startWorker();
-    const sent = await waitFor(
-      'the campaign to be SENT',
-      async () => {
-        const body = (await t.c.get(`/campaigns/${campaign.id}`).expect(200)).body;
-        return body.status === 'SENT' ? body : undefined;
-      },
-      180_000,
-    );
+    const sent = await sentCampaign(t, campaign.id, 180_000);
     expect(sent).toMatchObject({ totalRecipients: total, sentCount: total });
     const perRecipient = new Map<string, number>();
     for (const mail of campaignMail()) for (const to of mail.to) perRecipient.set(to, (perRecipient.get(to) ?? 0) + 1);
