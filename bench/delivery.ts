@@ -12,7 +12,7 @@ import { createLogger } from '../src/logger';
 import { DeliveryPump } from '../src/modules/emails/delivery/pump';
 import { enqueueEmails, type EmailDraft } from '../src/modules/emails/enqueue';
 import { createMailer } from '../src/mail/mailer';
-import { cpuMsOf } from './lib/cpu';
+import { BackendCpu } from './lib/backend-cpu';
 import { loadNote, sendingBench, startSmtpSink } from './lib/sending';
 
 const EMAILS = Number(process.env.BENCH_EMAILS ?? 20_000);
@@ -48,14 +48,11 @@ async function main(): Promise<void> {
     const pump = new DeliveryPump({ orm: bench.orm, config: bench.config, mailer, logger: createLogger('warn', 'bench') });
     // PostgreSQL's side of the pump: every backend on this database (only this process uses it), the gate's and
     // hand-over's connections among them, which the pump opens as it starts.
-    const backends = async () =>
-      (await bench.orm.em.fork().execute<{ pid: number }[]>('select pid from pg_stat_activity where datname = current_database()')).map(
-        (r) => r.pid,
-      );
+    const database = new BackendCpu(bench.orm.em);
     const t0 = performance.now();
     const cpu0 = process.cpuUsage();
     await pump.start();
-    const db0 = cpuMsOf(await backends());
+    await database.start();
     const em = bench.orm.em.fork();
     for (;;) {
       const [row] = await em.execute<{ n: string }[]>(`select count(*) as n from emails where project_id = ? and status = 'PENDING'`, [
@@ -66,8 +63,7 @@ async function main(): Promise<void> {
     }
     const seconds = (performance.now() - t0) / 1000;
     const cpu = process.cpuUsage(cpu0);
-    const db1 = cpuMsOf(await backends());
-    const dbMs = [...db1].reduce((sum, [pid, ms]) => sum + ms - (db0.get(pid) ?? 0), 0);
+    const dbMs = await database.elapsedMs();
     await pump.stop();
     const [sent] = await em.execute<{ n: string }[]>(`select count(*) as n from emails where project_id = ? and status = 'SENT'`, [
       bench.projectId,

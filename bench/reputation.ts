@@ -11,7 +11,7 @@ import { createMailer } from '../src/mail/mailer';
 import { judgeableProjects } from '../src/modules/reputation/figures';
 import { checkAfterFeedback } from '../src/modules/reputation/guard';
 import { applySesNotification } from '../src/modules/sns/ses';
-import { cpuMsOf } from './lib/cpu';
+import { BackendCpu } from './lib/backend-cpu';
 import { loadNote, sendingBench, startSmtpSink } from './lib/sending';
 
 const PROJECTS = Number(process.env.BENCH_PROJECTS ?? 1_000);
@@ -24,18 +24,16 @@ async function main(): Promise<void> {
   const mailer = createMailer(sink.url, 4);
   const deps = { orm: bench.orm, config: bench.config, mailer, logger: createLogger('warn', 'bench') };
   const em = () => bench.orm.em.fork();
-  const backends = async () =>
-    (await em().execute<{ pid: number }[]>('select pid from pg_stat_activity where datname = current_database()')).map((r) => r.pid);
   /** Process and database CPU milliseconds spent by `work`. */
   async function cpuOf(work: () => Promise<void>): Promise<{ process: number; database: number; wall: number }> {
-    const db0 = cpuMsOf(await backends());
+    const database = new BackendCpu(bench.orm.em);
+    await database.start();
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     await work();
     const wall = performance.now() - t0;
     const cpu = process.cpuUsage(cpu0);
-    const db1 = cpuMsOf(await backends());
-    return { process: (cpu.user + cpu.system) / 1000, database: [...db1].reduce((s, [pid, ms]) => s + ms - (db0.get(pid) ?? 0), 0), wall };
+    return { process: (cpu.user + cpu.system) / 1000, database: await database.elapsedMs(), wall };
   }
   try {
     // Other projects with a week of hourly rollup rows: what the sweep reads (seeded once).

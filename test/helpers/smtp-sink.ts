@@ -152,6 +152,19 @@ export class SmtpSink {
     return this.messages.filter((m) => m.to.includes(address.toLowerCase()) || m.to.includes(address));
   }
 
+  /** Resolves once no transaction has begun for `quietMs`: whatever senders still held has gone, or never will. */
+  async untilQuiet(quietMs = 2_000, timeoutMs = 120_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    let last = -1;
+    let since = Date.now();
+    for (;;) {
+      if (this.transactionsBegun !== last) [last, since] = [this.transactionsBegun, Date.now()];
+      if (Date.now() - since >= quietMs) return;
+      if (Date.now() > deadline) throw new Error(`the SMTP server did not go quiet within ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
   async waitFor(predicate: (m: ReceivedMail) => boolean, timeoutMs = 10_000): Promise<ReceivedMail> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {

@@ -92,20 +92,6 @@ async function followUp(
   return { workflowId: workflow.id, executions };
 }
 
-/** Waits until the SMTP server has seen no new transaction for 2 s. */
-async function quiet(): Promise<void> {
-  let last = -1;
-  let since = Date.now();
-  await waitFor(
-    'the SMTP server to go quiet',
-    async () => {
-      if (stack.smtp.transactionsBegun !== last) [last, since] = [stack.smtp.transactionsBegun, Date.now()];
-      return Date.now() - since >= 2_000 ? true : undefined;
-    },
-    120_000,
-  );
-}
-
 it('holds a half-sent campaign and automation emails from the suspension on, loses nothing, and sends each once after the reinstatement', async () => {
   const total = 150;
   const t = await campaignTenant(stack);
@@ -175,7 +161,7 @@ it('holds a half-sent campaign and automation emails from the suspension on, los
     async () => ((await metadata(campaignWorkflowId(campaign.id))).includes('held: the project is suspended') ? true : undefined),
     90_000,
   );
-  await quiet();
+  await stack.smtp.untilQuiet();
   const leftBefore = received();
   const lastLeft = Math.max(...leftBefore.map((m) => m.at));
   const lastBegun = Math.max(...stack.smtp.begun.filter((b) => b.from === t.from).map((b) => b.at));
@@ -234,7 +220,7 @@ it('holds a half-sent campaign and automation emails from the suspension on, los
     );
   }
   await settledAll(stack, bounces, 'BOUNCED');
-  await quiet();
+  await stack.smtp.untilQuiet();
 
   // Every recipient mailed once: each campaign recipient one message, each follow-up contact A then B.
   const byRecipient = new Map<string, number>();
