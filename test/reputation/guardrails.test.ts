@@ -117,12 +117,14 @@ describe(`automatic suspension (REPUTATION_MIN_SENT ${MIN_SENT}, simulated mail 
 
     const reason = 'Bounce rate 10% over 7 days is above the critical level of 10%';
     expect(await projectRow(stack, t.project.id)).toEqual({ disabled: true, disabled_reason: reason });
-    const [{ bounced_at, started_at }] = await sql<{ bounced_at: Date; started_at: Date }>(
+    // From the bounce's record (its email.bounce event, written in the same transaction) to the suspension's.
+    const [{ recorded_at, started_at }] = await sql<{ recorded_at: Date; started_at: Date }>(
       stack,
-      `select e.bounced_at, s.started_at from emails e, project_suspensions s where e.id = ? and s.project_id = ?`,
+      `select ev.created_at as recorded_at, s.started_at from events ev, project_suspensions s
+       where ev.name = 'email.bounce' and ev.data->>'emailId' = ? and s.project_id = ?`,
       [critical, t.project.id],
     );
-    console.log(`critical bounce recorded → project suspended: ${new Date(started_at).getTime() - new Date(bounced_at).getTime()} ms`);
+    console.log(`critical bounce recorded → project suspended: ${new Date(started_at).getTime() - new Date(recorded_at).getTime()} ms`);
 
     const state = await security(t);
     expect(state).toMatchObject({ disabled: true, disabledReason: reason, sent: 20, bounced: 2, bounceRate: 10 });

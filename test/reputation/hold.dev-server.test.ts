@@ -128,10 +128,11 @@ it('holds a half-sent campaign and automation emails from the suspension on, los
     reason: expect.stringMatching(/^Bounce rate \d+(\.\d+)?% over 7 days is above the critical level of 10%$/),
   });
   const suspendedAt = new Date(suspension!.started_at).getTime();
-  const [critical] = await sql<{ bounced_at: Date }>(
+  // The last bounce recorded (its email.bounce event, written in the same transaction) before the suspension.
+  const [critical] = await sql<{ recorded_at: Date }>(
     stack,
-    `select max(bounced_at) as bounced_at from emails where id = any(?::uuid[]) and bounced_at <= ?`,
-    [`{${bounces.join(',')}}`, suspension!.started_at],
+    `select max(created_at) as recorded_at from events where project_id = ? and name = 'email.bounce' and created_at <= ?`,
+    [t.project.id, suspension!.started_at],
   );
 
   // Another project keeps sending throughout.
@@ -166,7 +167,7 @@ it('holds a half-sent campaign and automation emails from the suspension on, los
   const lastLeft = Math.max(...leftBefore.map((m) => m.at));
   const lastBegun = Math.max(...stack.smtp.begun.filter((b) => b.from === t.from).map((b) => b.at));
   console.log(
-    `critical bounce → suspension: ${suspendedAt - new Date(critical!.bounced_at).getTime()} ms; ` +
+    `critical bounce recorded → suspension: ${suspendedAt - new Date(critical!.recorded_at).getTime()} ms; ` +
       `suspension → last transaction begun: ${lastBegun - suspendedAt} ms, last message accepted: ${lastLeft - suspendedAt} ms; ` +
       `${leftBefore.filter((m) => m.to[0]!.startsWith(prefix)).length} of ${total} campaign emails had left`,
   );
