@@ -10,6 +10,7 @@ import { waitFor } from '../helpers/wait';
 import { suspensionOf } from '../../src/modules/reputation/suspension';
 import { ADMIN_TOKEN, admin, projectRow, sendTo, settledAll, simulator, subjectsTo } from './helpers';
 import { waitForMail } from '../helpers/mail';
+import { hrefsOf, mailTo, pathOf, pixelOf } from '../tracking/helpers';
 
 /**
  * The guardrails through HTTP against the real stack (docs/security.md): the simulator's addresses bounce and
@@ -200,6 +201,38 @@ describe(`automatic suspension (REPUTATION_MIN_SENT ${MIN_SENT}, simulated mail 
     await cookie(stack.http().get(`/templates/${template.body.id}`)).expect(200);
     expect((await sql(stack, 'select 1 from emails where project_id = ?', [t.project.id])).length).toBe(0);
     expect((await sql(stack, `select status from campaigns where id = ?`, [campaign.id]))[0]).toEqual({ status: 'DRAFT' });
+  });
+
+  it("keeps a suspended project's recipients' links working: the open pixel, a tracked link, the subscription pages", async () => {
+    const t = await namedTenant();
+    const to = `reader-${randomUUID().slice(0, 8)}@example.test`;
+    const body = `<p>Read <a href="https://example.test/offer">the offer</a> <a href="{{ unsubscribeUrl }}">Unsubscribe</a></p>`;
+    const sent = await t.c.post('/v1/send').send({ to, from: t.from, subject: 'Links', body, subscribed: true }).expect(200);
+    const emailId = sent.body.data.emails[0].email as string;
+    const mail = await mailTo(stack, to);
+    await admin(stack).post(`/admin/projects/${t.project.id}/suspend`).send({ reason: 'Review' }).expect(200);
+
+    await stack
+      .http()
+      .get(pathOf(pixelOf(mail.html!)!))
+      .expect(200);
+    const links = hrefsOf(mail.html!).map(pathOf);
+    const click = await stack.http().get(links.find((l) => l.startsWith('/t/c/'))!);
+    expect([click.status, click.headers.location]).toEqual([302, 'https://example.test/offer']);
+    const unsubscribe = links.find((l) => l.startsWith('/unsubscribe/'))!;
+    expect((await stack.http().get(unsubscribe)).status).toBe(200);
+    await stack.http().post(unsubscribe).type('form').send({}).expect(200);
+    const [email] = await sql<{ opened: boolean; clicked: boolean }>(
+      stack,
+      'select opened_at is not null as opened, clicked_at is not null as clicked from emails where id = ?',
+      [emailId],
+    );
+    expect(email).toEqual({ opened: true, clicked: true });
+    const [contact] = await sql<{ subscribed: boolean }>(stack, 'select subscribed from contacts where email = ? and project_id = ?', [
+      to,
+      t.project.id,
+    ]);
+    expect(contact!.subscribed).toBe(false);
   });
 
   it('after a reinstatement, waits until REPUTATION_MIN_SENT more were sent before suspending again', async () => {
