@@ -20,6 +20,10 @@ export type CheckOutcome = 'none' | 'warned' | 'suspended';
 async function act(deps: CheckDeps, figures: ReputationFigures): Promise<CheckOutcome> {
   const verdict = verdictOf(figures, deps.config.REPUTATION_MIN_SENT);
   const em = deps.orm.em.fork();
+  // Once enough was sent since a reinstatement, the grace is over: the figures stop counting from it.
+  if (figures.sentSinceReinstatement !== null && figures.sentSinceReinstatement >= deps.config.REPUTATION_MIN_SENT) {
+    await em.execute(`update projects set "reputation_grace_hour" = null where "id" = ?`, [figures.projectId]);
+  }
   if (verdict.action === 'suspend') {
     const outcome = await suspendProject(em, figures.projectId, verdict.reason, 'automatic');
     if (outcome === 'suspended')
@@ -28,10 +32,6 @@ async function act(deps: CheckDeps, figures: ReputationFigures): Promise<CheckOu
   }
   if (verdict.action === 'warn')
     return (await em.transactional((tx) => recordWarning(tx, figures.projectId, verdict.reason))) ? 'warned' : 'none';
-  // Once enough was sent since a reinstatement, the grace is over: the figures stop counting it.
-  if (figures.sentSinceReinstatement !== null && figures.sentSinceReinstatement >= deps.config.REPUTATION_MIN_SENT) {
-    await em.execute(`update projects set "reputation_grace_hour" = null where "id" = ?`, [figures.projectId]);
-  }
   return 'none';
 }
 
