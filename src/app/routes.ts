@@ -32,6 +32,7 @@ import { uploadRoutes } from '../modules/uploads/routes';
 import { webhookRoutes } from '../modules/webhooks/routes';
 import { dashboardRoutes } from '../modules/dashboard/routes';
 import { adminRoutes } from '../modules/admin/routes';
+import { agentRoutes } from '../modules/agent/routes';
 
 /** Every HTTP route of the API, in one list: it also feeds /openapi.json. */
 export function allRoutes(deps: Deps): RouteDef[] {
@@ -44,5 +45,6 @@ export function allRoutes(deps: Deps): RouteDef[] {
   routes.push(...trackingRoutes(deps), ...preferenceRoutes(deps), ...snsRoutes(deps));
   routes.push(...activityRoutes(deps), ...analyticsRoutes(deps), ...uploadRoutes(deps));
   routes.push(...webhookRoutes(deps), ...dashboardRoutes(deps), ...adminRoutes(deps));
+  routes.push(...agentRoutes(() => routes));
   return [...routes, ...openapiRoutes(() => routes)];
 }

@@ -12,6 +12,7 @@ const SECURITY: Record<RouteDef['auth'], Array<Record<string, string[]>>> = {
   secret: [{ secretKey: [] }, { sessionCookie: [], projectHeader: [] }],
   public: [{ publicKey: [] }],
   admin: [{ adminToken: [] }],
+  secretKey: [{ secretKey: [] }],
 };
 
 const templateNames = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);

@@ -20,6 +20,7 @@ export function emailRoutes(deps: Deps): RouteDef[] {
       summary: 'Send an email to one or more recipients, from a template or inline content. Honours Idempotency-Key',
       auth: 'secret',
       sends: true,
+      agent: { name: 'emails_send' },
       bucket: 'send',
       idempotent: true,
       bodyLimit,
