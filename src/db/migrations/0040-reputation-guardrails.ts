@@ -22,7 +22,7 @@ import { CONNECTION_SLOT, connectionSlotDelete } from './0026-rollup-slot-per-co
  *
  * Projects: the trigger that keeps the suspension history (migration 0003) now also says who acted
  * (`postwire.actor`: automatic or operator, the default for a flip typed in SQL), writes the operators' audit
- * list and queues the owners' notice; `reputation_warned_at` keeps the warning email to once a day, and the
+ * list, queues the owners' notice and, on a reinstatement, makes the held emails due again; `reputation_warned_at` keeps the warning email to once a day, and the
  * grace columns make automatic suspension wait after a reinstatement.
  *
  * The queue: a held email (its project suspended) is due at 'infinity', so claims pass over it at no cost;
@@ -101,6 +101,8 @@ begin
   elsif old."disabled" and not new."disabled" then
     update "project_suspensions" set "ended_at" = clock_timestamp()
       where "project_id" = new."id" and "ended_at" is null;
+    -- The emails the delivery pump held (due at 'infinity') are due again, each to be sent once.
+    update "email_queue" set "due_at" = clock_timestamp() where "project_id" = new."id" and "due_at" = 'infinity';
     insert into "project_audit" ("project_id", "action", "reason", "by", "at")
       values (new."id", 'reinstate', note, actor, clock_timestamp());
     insert into "reputation_notices" ("project_id", "kind", "reason") values (new."id", 'reinstated', note);

@@ -64,10 +64,9 @@ update projects p set "disabled" = false, "disabled_reason" = null, "updated_at"
 where p."id" = ? and p."disabled"
 returning p."id"`;
 
-// The held emails (due at 'infinity', delivery/claim.ts) are due again; their automation executions, which
-// wait for the reinstatement, are woken by the caller once this commits.
-const RELEASE = `update email_queue set "due_at" = clock_timestamp() where "project_id" = ? and "due_at" = 'infinity'`;
-
+// The trigger on projects.disabled (migration 0040) made the held emails due again (delivery/claim.ts holds
+// them at 'infinity'), whoever reinstated; the automation executions that wait for them are woken by the caller
+// once this commits.
 const WAITING_EXECUTIONS = `
 select distinct x."temporal_workflow_id" as "workflow_id" from email_queue q
 join automation_executions x on x."id" = q."workflow_execution_id"
@@ -90,7 +89,6 @@ export async function reinstateProject(
     await actAs(tx, 'operator', reason);
     const changed = await tx.execute<{ id: string }[]>(REINSTATE, [settings.REPUTATION_COUNT_SIMULATED, projectId]);
     if (changed.length === 0) return { outcome: (await existing(tx, projectId)) ? 'active' : 'missing', waiting: [] };
-    await tx.execute(RELEASE, [projectId]);
     notifyAfterCommit(tx, DELIVERY_CHANNEL);
     const waiting = await tx.execute<{ workflow_id: string }[]>(WAITING_EXECUTIONS, [projectId]);
     return { outcome: 'reinstated', waiting: waiting.map((w) => w.workflow_id) };
