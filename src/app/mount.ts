@@ -16,7 +16,7 @@ export function mountRoutes(router: Router<AppContext['state']>, routes: RouteDe
   for (const def of routes) {
     router[def.method](koaPath(def.path), async (raw) => {
       const ctx = raw as unknown as AppContext;
-      await authenticate(deps, ctx, def.auth);
+      await authenticate(deps, ctx, def.auth, def.sends);
       const project = ctx.state.project;
       const limit = (cost: number) => limiter.enforce(ctx, project!.id, def.auth, def.bucket, cost);
       // A weighed route counts once its body says how much; a body refused before that counts once.

@@ -1,13 +1,14 @@
 import { Migration } from '@mikro-orm/migrations';
 import {
-  COUNTERS,
-  EMAIL_COLUMNS,
-  UNBILLED_0024,
+  SHAPE_0024,
+  countersOf,
   emailDeltas,
   insertedEmails,
+  sameKey,
   trigger,
   updatedEmails,
   upsertEmailDeltas,
+  type RollupShape,
 } from './0024-activity-rollups';
 
 /**
@@ -22,20 +23,21 @@ import {
  */
 export const CONNECTION_SLOT = () => 'pg_backend_pid() % 16';
 
-export const deletedEmails = (unbilled = UNBILLED_0024) => `
-update "email_stats" s set ${COUNTERS.map((c) => `"${c}" = s."${c}" - coalesce(d."${c}", 0)`).join(', ')}
-from (${emailDeltas(`select ${EMAIL_COLUMNS.map((c) => `"${c}"`).join(', ')}, 1 as "sign" from "old_rows"`, false, unbilled)}) d
-where s."project_id" = d."project_id" and s."hour" = d."hour" and s."source_type" = d."source_type"
-  and s."campaign_id" is not distinct from d."campaign_id"
+export const connectionSlotDelete = (shape: RollupShape = SHAPE_0024) => `
+update "email_stats" s set ${countersOf(shape)
+  .map((c) => `"${c}" = s."${c}" - coalesce(d."${c}", 0)`)
+  .join(', ')}
+from (${emailDeltas(`select ${shape.columns.map((c) => `"${c}"`).join(', ')}, 1 as "sign" from "old_rows"`, false, shape)}) d
+where s."project_id" = d."project_id" and s."hour" = d."hour" and ${sameKey(shape, 's', 'd')}
   and s."slot" = (select min(x."slot") from "email_stats" x where x."project_id" = d."project_id" and x."hour" = d."hour"
-    and x."source_type" = d."source_type" and x."campaign_id" is not distinct from d."campaign_id")`;
+    and ${sameKey(shape, 'x', 'd')})`;
 
 export class Migration0026RollupSlotPerConnection extends Migration {
   override async up(): Promise<void> {
     this.addSql(`
 ${trigger('email_stats_insert', upsertEmailDeltas(insertedEmails(CONNECTION_SLOT), CONNECTION_SLOT), true)}
 ${trigger('email_stats_update', upsertEmailDeltas(updatedEmails(CONNECTION_SLOT), CONNECTION_SLOT), true)}
-${trigger('email_stats_delete', deletedEmails(), true)}
+${trigger('email_stats_delete', connectionSlotDelete(), true)}
 ${trigger(
   'event_stats_insert',
   `

@@ -1,9 +1,10 @@
 import { Migration } from '@mikro-orm/migrations';
-import { UNBILLED_0024, insertedEmails, trigger, updatedEmails, upsertEmailDeltas } from './0024-activity-rollups';
-import { CONNECTION_SLOT, deletedEmails } from './0026-rollup-slot-per-connection';
+import { insertedEmails, trigger, updatedEmails, upsertEmailDeltas, type RollupShape } from './0024-activity-rollups';
+import { CONNECTION_SLOT, connectionSlotDelete } from './0026-rollup-slot-per-connection';
+import { SHAPE_0040 } from './0040-reputation-guardrails';
 
-/** Emails billing does not count: those that never left (docs/billing.md). */
-const UNBILLED = [...UNBILLED_0024, 'CANCELLED', 'SUPPRESSED'];
+/** The rollup as 0040 shaped it, with the emails that never left besides FAILED unbilled (docs/billing.md). */
+const SHAPE_0050: RollupShape = { ...SHAPE_0040, unbilled: ['FAILED', 'CANCELLED', 'SUPPRESSED'] };
 
 /**
  * Contacts suppressed until now: a permanent bounce or a complaint that no subscription came after. A bounce
@@ -82,9 +83,10 @@ create index "suppressions_project_created_index" on "suppressions" ("project_id
 
 ${SUPPRESSIONS_FROM_EVENTS};
 
-${trigger('email_stats_insert', upsertEmailDeltas(insertedEmails(CONNECTION_SLOT), CONNECTION_SLOT, UNBILLED), true)}
-${trigger('email_stats_update', upsertEmailDeltas(updatedEmails(CONNECTION_SLOT), CONNECTION_SLOT, UNBILLED), true)}
-${trigger('email_stats_delete', deletedEmails(UNBILLED), true)}
+-- No email is CANCELLED or SUPPRESSED yet: the counts stand, only the triggers change.
+${trigger('email_stats_insert', upsertEmailDeltas(insertedEmails(CONNECTION_SLOT, SHAPE_0050), CONNECTION_SLOT, SHAPE_0050), true)}
+${trigger('email_stats_update', upsertEmailDeltas(updatedEmails(CONNECTION_SLOT, SHAPE_0050), CONNECTION_SLOT, SHAPE_0050), true)}
+${trigger('email_stats_delete', connectionSlotDelete(SHAPE_0050), true)}
 
 -- A cost of several tokens (a batch of emails): a request passes when the bucket holds a token, as before,
 -- and takes its cost, going into debt if need be; later requests wait for the debt to refill. So a batch

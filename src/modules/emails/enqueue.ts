@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../db/columns';
 import { notifyAfterCommit } from '../../db/commit-notifier';
 import { executePrepared } from '../../db/prepared';
+import { isSimulatorAddress } from '../../mail/simulator-domain';
 import { messageSize, type Mailbox, type OutgoingAttachment } from './compose';
 import { DELIVERY_CHANNEL } from './delivery/channel';
 import { QUEUE_PRIORITY } from './delivery/queue';
@@ -77,6 +78,7 @@ interface Row {
   workflow_step_id: string | null;
   source_type: SourceType;
   marketing: boolean;
+  simulated: boolean;
   status: 'PENDING' | 'SCHEDULED';
   scheduled_at: string | null;
 }
@@ -105,6 +107,7 @@ const COLUMNS = [
   'workflow_step_id uuid',
   'source_type text',
   'marketing boolean',
+  'simulated boolean',
   'status text',
   'scheduled_at timestamptz',
 ];
@@ -156,6 +159,8 @@ function toRow(draft: EmailDraft): Row {
     workflow_step_id: draft.workflow?.stepId ?? null,
     source_type: draft.sourceType,
     marketing: draft.marketing,
+    // Left out of reputation, analytics and billing (docs/security.md "Simulated mail").
+    simulated: isSimulatorAddress(draft.to.email),
     status: draft.scheduledAt ? 'SCHEDULED' : 'PENDING',
     scheduled_at: draft.scheduledAt?.toISOString() ?? null,
   };

@@ -1,3 +1,4 @@
+import type { Config } from '../../config';
 import type { Deps } from '../../deps';
 import { requireProject, type AppContext } from '../../http/context';
 import { defineRoute, type RouteDef } from '../../http/route';
@@ -35,7 +36,7 @@ const refusals = (bodyLimit: number) => ({
 });
 
 /** Answers a send, with the billing cap bounding the send rate headers; a refused send asks where the cap stands. */
-async function answerSend(ctx: AppContext, send: () => Promise<{ data: unknown; cap: CapStanding | null }>): Promise<void> {
+async function answerSend(ctx: AppContext, config: Config, send: () => Promise<{ data: unknown; cap: CapStanding | null }>): Promise<void> {
   const project = requireProject(ctx);
   let cap: CapStanding | null | undefined;
   try {
@@ -43,7 +44,7 @@ async function answerSend(ctx: AppContext, send: () => Promise<{ data: unknown; 
     cap = sent.cap;
     ctx.body = { success: true, data: sent.data };
   } finally {
-    boundSendRateByCap(ctx, cap !== undefined ? cap : await transactionalStanding(ctx.state.em, project));
+    boundSendRateByCap(ctx, cap !== undefined ? cap : await transactionalStanding(ctx.state.em, config, project));
   }
 }
 
@@ -62,6 +63,7 @@ export function emailRoutes(deps: Deps): RouteDef[] {
       summary:
         'Send an email to one or more recipients (with cc and bcc, one), from a template or inline content, now or at sendAt. Honours Idempotency-Key',
       auth: 'secret',
+      sends: true,
       agent: { name: 'emails_send' },
       bucket: 'send',
       idempotent: true,
@@ -77,7 +79,7 @@ export function emailRoutes(deps: Deps): RouteDef[] {
         },
       },
       handler: async (ctx, { body }) => {
-        await answerSend(ctx, async () => {
+        await answerSend(ctx, config, async () => {
           const sent = await sendEmails(ctx.state.em, deps, requireProject(ctx), body);
           return { data: { emails: sent.emails, timestamp: timestamp() }, cap: sent.cap };
         });
@@ -89,6 +91,7 @@ export function emailRoutes(deps: Deps): RouteDef[] {
       tag,
       summary: `Send 1 to ${MAX_BATCH} different emails in one request, all validated first; one Idempotency-Key covers the batch`,
       auth: 'secret',
+      sends: true,
       bucket: 'send',
       idempotent: true,
       weight: (items: SendBody[]) => items.length,
@@ -104,7 +107,7 @@ export function emailRoutes(deps: Deps): RouteDef[] {
         },
       },
       handler: async (ctx, { body }) => {
-        await answerSend(ctx, async () => {
+        await answerSend(ctx, config, async () => {
           const sent = await sendBatch(ctx.state.em, deps, requireProject(ctx), body);
           return {
             data: { batch: sent.batch.map((emails) => ({ emails, timestamp: timestamp() })), timestamp: timestamp() },
@@ -131,6 +134,7 @@ export function emailRoutes(deps: Deps): RouteDef[] {
       tag,
       summary: 'Reschedule a SCHEDULED email (a past sendAt sends it now)',
       auth: 'secret',
+      sends: true,
       params: EmailIdParams,
       body: RescheduleBody,
       responses: {

@@ -158,7 +158,13 @@ async function draftsOf(tx: EntityManager, config: Config, projectId: string, se
  * scheduled ones are due in, before the transaction commits: Temporal unreachable is a 503 that records nothing.
  */
 async function record(tx: EntityManager, deps: SendingDeps, project: Project, drafts: EmailDraft[]) {
-  const cap = await assertWithinBillingCap(tx, project, 'TRANSACTIONAL', drafts.length);
+  const cap = await assertWithinBillingCap(
+    tx,
+    deps.config,
+    project,
+    'TRANSACTIONAL',
+    drafts.map((d) => d.to.email),
+  );
   const enqueued = await enqueueEmails(tx, drafts);
   const sent = drafts.map((draft, i): SentEmail => ({
     contact: { id: draft.contactId!, email: draft.to.email },

@@ -50,7 +50,7 @@ export const PUMP_DEFAULTS: Omit<PumpOptions, 'leaseMs'> = {
 const NEXT_DUE = `
 select (extract(epoch from min(n."at") - clock_timestamp()) * 1000)::float8 as ms
 from (values (0), (1), (2)) as p("priority")
-cross join lateral (select "due_at" as "at" from email_queue where "priority" = p."priority" order by "due_at" limit 1) n`;
+cross join lateral (select "due_at" as "at" from email_queue where "priority" = p."priority" and "due_at" < 'infinity' order by "due_at" limit 1) n`;
 
 interface AttachmentRow {
   filename: string;
@@ -166,7 +166,10 @@ export class DeliveryPump {
     }
   }
 
-  /** The attempt's outcome; null when the email stopped being this worker's to send, which leaves nothing to record. */
+  /**
+   * The attempt's outcome; null when the email stopped being this worker's to send after its transaction began,
+   * which leaves nothing to record.
+   */
   private async attempt(email: ClaimedEmail): Promise<Outcome | null> {
     if (email.suppressed) {
       return { kind: 'suppressed', id: email.id, campaignId: email.campaignId, leaseId: email.leaseId, reason: email.suppressed };
@@ -205,7 +208,8 @@ export class DeliveryPump {
         // Looked at below; until then a refusal is not "unhandled".
         staged.catch(() => undefined);
       });
-      if (!begun) return null;
+      // Not begun: suspended (to be held), withdrawn, or another worker's; the lease goes back.
+      if (!begun) return { kind: 'released', id: email.id, leaseId: email.leaseId };
       await staged;
       let verdict: Promise<void> = Promise.resolve();
       const handed = await this.handOver.pass(email.id, email.leaseId, () => {
