@@ -34,6 +34,8 @@ import { suppressionRoutes } from '../modules/suppressions/routes';
 import { dashboardRoutes } from '../modules/dashboard/routes';
 import { adminRoutes } from '../modules/admin/routes';
 import { agentRoutes } from '../modules/agent/routes';
+import { inboundRoutes } from '../modules/inbound/routes';
+import { imageStoreFor } from '../modules/uploads/service';
 
 /** Every HTTP route of the API, in one list: it also feeds /openapi.json. */
 export function allRoutes(deps: Deps): RouteDef[] {
@@ -45,7 +47,7 @@ export function allRoutes(deps: Deps): RouteDef[] {
   routes.push(...templateRoutes(deps, [campaignTemplateUsage, workflowTemplateUsage]), ...verifyRoutes(deps));
   routes.push(...trackingRoutes(deps), ...preferenceRoutes(deps), ...snsRoutes(deps));
   routes.push(...activityRoutes(deps), ...analyticsRoutes(deps), ...uploadRoutes(deps));
-  routes.push(...webhookRoutes(deps), ...dashboardRoutes(deps), ...adminRoutes(deps));
+  routes.push(...webhookRoutes(deps), ...dashboardRoutes(deps), ...adminRoutes(deps), ...inboundRoutes(deps, imageStoreFor(deps.config)));
   routes.push(...agentRoutes(() => routes));
   return [...routes, ...openapiRoutes(() => routes)];
 }
