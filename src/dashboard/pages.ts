@@ -29,6 +29,8 @@ import { Webhooks } from './pages/webhooks/list';
 import { WebhookEndpoint } from './pages/webhooks/detail';
 import { EmailDetail } from './pages/emails/email';
 import { Suppressions } from './pages/suppressions/list';
+import { InboundList } from './pages/inbound/list';
+import { InboundMessage } from './pages/inbound/message';
 
 export interface PageDef {
   /** `/contacts/:id`-style pattern after `#`. */
@@ -64,6 +66,8 @@ export const projectPages: PageDef[] = [
   { path: '/domains/:id', component: DomainDetail },
   { path: '/activity', component: Activity, nav: 'Activity' },
   { path: '/emails/:id', component: EmailDetail },
+  { path: '/inbound', component: InboundList, nav: 'Inbound' },
+  { path: '/inbound/:id', component: InboundMessage },
   { path: '/suppressions', component: Suppressions, nav: 'Suppressions' },
   { path: '/analytics', component: Analytics, nav: 'Analytics' },
   { path: '/billing', component: Billing, nav: 'Billing' },
