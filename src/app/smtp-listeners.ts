@@ -3,6 +3,8 @@ import type { SMTPServer } from 'smtp-server';
 import type { Deps } from '../deps';
 import { inboundSmtpServer } from '../modules/inbound/server';
 import { imageStoreFor } from '../modules/uploads/service';
+import { relaySmtpServer } from '../modules/relay/server';
+import { RateLimiter } from '../http/rate-limit';
 
 /** The SMTP servers of the API process (docs/smtp.md); a port is null where its server is off. */
 export interface SmtpListeners {
@@ -37,7 +39,13 @@ export async function startSmtpListeners(deps: Deps, ports: { inbound?: number; 
       servers.push(server);
       inboundPort = await listen(server, ports.inbound, deps.config.HOST);
     }
-    return { inboundPort, relayPort: null, close };
+    let relayPort: number | null = null;
+    if (ports.relay !== undefined) {
+      const server = relaySmtpServer({ ...deps, limiter: new RateLimiter(deps.orm, deps.config, deps.logger) });
+      servers.push(server);
+      relayPort = await listen(server, ports.relay, deps.config.HOST);
+    }
+    return { inboundPort, relayPort, close };
   } catch (err) {
     await close();
     throw err;

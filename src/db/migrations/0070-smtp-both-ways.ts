@@ -43,7 +43,7 @@ create table "relayed_messages" (
   "project_id" uuid not null references "projects" ("id") on delete cascade,
   "message_id" text,
   "dedup_key" text,
-  "first_email_id" uuid not null,
+  "first_email_id" uuid,
   "raw" bytea not null,
   "created_at" timestamptz not null default now()
 );

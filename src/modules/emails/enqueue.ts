@@ -46,6 +46,13 @@ export interface EmailDraft {
    */
   campaignId?: string | null;
   workflow?: { executionId: string; stepId: string } | null;
+  /**
+   * A message the SMTP relay accepted (relayed_messages): sent as given, signed but not rebuilt from the
+   * fields above, which describe it for the API and the dashboard (docs/smtp.md "Relay").
+   */
+  relayedMessageId?: string | null;
+  /** The message's size when it is not built from the fields (a relayed one). */
+  sizeBytes?: number;
 }
 
 export interface EnqueuedEmail {
@@ -81,6 +88,7 @@ interface Row {
   simulated: boolean;
   status: 'PENDING' | 'SCHEDULED';
   scheduled_at: string | null;
+  relayed_message_id: string | null;
 }
 
 const COLUMNS = [
@@ -110,6 +118,7 @@ const COLUMNS = [
   'simulated boolean',
   'status text',
   'scheduled_at timestamptz',
+  'relayed_message_id uuid',
 ];
 const NAMES = COLUMNS.map((c) => `"${c.split(' ')[0]}"`).join(', ');
 
@@ -152,7 +161,7 @@ function toRow(draft: EmailDraft): Row {
     headers: draft.headers ?? {},
     tags: draft.tags ?? {},
     attachment_count: draft.attachments?.length ?? 0,
-    size_bytes: messageSize(draft),
+    size_bytes: draft.sizeBytes ?? messageSize(draft),
     template_id: draft.templateId ?? null,
     campaign_id: draft.campaignId ?? null,
     workflow_execution_id: draft.workflow?.executionId ?? null,
@@ -163,6 +172,7 @@ function toRow(draft: EmailDraft): Row {
     simulated: isSimulatorAddress(draft.to.email),
     status: draft.scheduledAt ? 'SCHEDULED' : 'PENDING',
     scheduled_at: draft.scheduledAt?.toISOString() ?? null,
+    relayed_message_id: draft.relayedMessageId ?? null,
   };
 }
 
