@@ -81,6 +81,9 @@ async function main() {
   const capture = process.env.SMTP_URL ? null : await startMailCapture(ports.smtp, ports.mailWeb, dnsServers);
   if (capture) stops.push(() => capture.stop());
 
+  // docs/smtp.md: the API serves inbound mail and the relay on these ports.
+  const inboundSmtp = Number(process.env.INBOUND_SMTP_PORT || 2525);
+  const relaySmtp = Number(process.env.RELAY_SMTP_PORT || 2587);
   const env: NodeJS.ProcessEnv = {
     ...devSecrets(),
     PUBLIC_URL: `http://localhost:${ports.api}`,
@@ -90,6 +93,8 @@ async function main() {
     ...developmentEnv(aids, devDns?.address ?? null),
     ...process.env,
     PORT: String(ports.api),
+    INBOUND_SMTP_PORT: String(inboundSmtp),
+    RELAY_SMTP_PORT: String(relaySmtp),
     DATABASE_URL: databaseUrl,
     TEMPORAL_ADDRESS: temporal.address,
   };
@@ -113,6 +118,8 @@ async function main() {
     ...env,
   });
   await waitForPort(ports.api, 'API');
+  await waitForPort(inboundSmtp, 'inbound SMTP server');
+  await waitForPort(relaySmtp, 'SMTP relay');
   const apiUrl = `http://localhost:${ports.api}`;
   const dashboardDev = startDashboardDevServer(ports.dashboardDev, apiUrl, log);
   children.push(dashboardDev);
@@ -127,11 +134,13 @@ Postwire is running (ready in ${seconds}s)
   Temporal Web UI  ${temporal.uiUrl}
   Temporal gRPC    ${temporal.address}
   PostgreSQL       ${databaseUrl.replace(/:[^:@/]+@/, ':***@')}
+  Inbound SMTP     127.0.0.1:${inboundSmtp}  (mail for the domains with inbound on: GET /inbound; docs/smtp.md)
+  SMTP relay       127.0.0.1:${relaySmtp}  (AUTH with any user name and the secret key; docs/smtp.md)
   Mail capture     ${capture ? `http://localhost:${ports.mailWeb}  (SMTP on 127.0.0.1:${ports.smtp})` : `off: SMTP_URL=${env.SMTP_URL}`}
   Development DNS  ${devDns ? `${devDns.address} (UDP; records of the domains added to projects)` : 'off'}
   Sandbox          ${aids.sandbox ? 'on: mail to @simulator.postwire.test is simulated (docs/sandbox.md)' : 'off'}
   Logs             ${shownDataDir('logs', 'api.log')}, ${shownDataDir('logs', 'worker.log')}
-${account ? `\n${describeDevAccount(apiUrl, account)}\n` : ''}
+${account ? `\n${describeDevAccount(apiUrl, account, { inbound: inboundSmtp, relay: relaySmtp })}\n` : ''}
 Press Ctrl-C to stop.`);
 }
 
