@@ -72,7 +72,7 @@ describe('composed tools', () => {
     const unknown = structured<Explained>(
       await client.callTool({ name: 'explain_email', arguments: { emailId: '00000000-0000-4000-8000-000000000000' } }),
     );
-    expect(unknown).toMatchObject({ verdict: 'NOT_FOUND', status: null });
+    expect(unknown).toMatchObject({ verdict: 'NOT_FOUND', status: null, explanation: ['No email of this project has that id.'] });
     const nobody = structured<Explained>(await client.callTool({ name: 'explain_email', arguments: { to: 'nobody@example.test' } }));
     expect(nobody).toMatchObject({ verdict: 'NOT_FOUND', contact: null });
     expect(nobody.explanation).toContain('No contact of the project has the address nobody@example.test.');

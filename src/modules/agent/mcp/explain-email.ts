@@ -25,6 +25,7 @@ interface EmailRecord {
   id: string;
   status: string;
   scheduledAt: string | null;
+  sentAt: string | null;
   contact: { id: string; email: string } | null;
 }
 interface Event {
@@ -82,8 +83,12 @@ interface Verdict {
  * What the email's record says when its activity is silent: an email that has not left yet (SCHEDULED,
  * PENDING) or never will (CANCELLED) records no activity.
  */
-function beforeSending(record: EmailRecord | null): Verdict {
-  if (!record) return { verdict: 'NOT_FOUND', explanation: ['No email of this project has that id, and no activity names it.'] };
+function fromRecord(record: EmailRecord | null, id: string | undefined): Verdict {
+  if (!record)
+    return {
+      verdict: 'NOT_FOUND',
+      explanation: [id ? 'No email of this project has that id.' : 'No email to this address has any activity.'],
+    };
   if (record.status === 'SCHEDULED')
     return {
       verdict: 'SCHEDULED',
@@ -99,16 +104,23 @@ function beforeSending(record: EmailRecord | null): Verdict {
         `Not sent: it was cancelled while scheduled${record.scheduledAt ? ` for ${record.scheduledAt}` : ''}, and will never be sent.`,
       ],
     };
+  if (record.status === 'PENDING')
+    return {
+      verdict: 'QUEUED',
+      explanation: [
+        'Not sent yet: it waits in the delivery queue, for the send rate, a retry after the mail server refused it for a while, or a held project (docs/delivery.md).',
+      ],
+    };
   return {
-    verdict: 'QUEUED',
+    verdict: record.status,
     explanation: [
-      `Not sent yet (${record.status}): it waits in the delivery queue, for the send rate, a retry after the mail server refused it for a while, or a held project (docs/delivery.md).`,
+      `Its status is ${record.status}${record.sentAt ? `, sent ${record.sentAt}` : ''}; the activity read holds nothing of it.`,
     ],
   };
 }
 
 /** What the activity of one email says happened to it, in words, most telling first; its record when the activity is silent. */
-function verdictOf(items: Item[], record: EmailRecord | null): Verdict {
+function verdictOf(items: Item[], record: EmailRecord | null, id: string | undefined): Verdict {
   const failed = at(items, 'FAILED');
   const suppressed = at(items, 'SUPPRESSED');
   const bounced = at(items, 'BOUNCED');
@@ -158,7 +170,7 @@ function verdictOf(items: Item[], record: EmailRecord | null): Verdict {
     };
   }
   if (sent) return { verdict: 'SENT', explanation: [`Handed to the mail server (${sent.occurredAt}); no delivery report yet.`] };
-  return beforeSending(record);
+  return fromRecord(record, id);
 }
 
 function contactNotes(contact: Contact | undefined, events: Event[]): string[] {
@@ -183,7 +195,7 @@ async function explain(api: AgentApi, { emailId, to }: z.output<typeof Input>) {
   const events = contact
     ? (await api.data<Page<Event>>('get', '/events/contact/{contactId}', { contactId: contact.id, limit: 50 })).data
     : [];
-  const { verdict, explanation } = verdictOf(items, record);
+  const { verdict, explanation } = verdictOf(items, record, id);
   if (to && !contact && items.length === 0) explanation.push(`No contact of the project has the address ${to}.`);
   return {
     emailId: id ?? null,
