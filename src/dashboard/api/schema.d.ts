@@ -623,6 +623,24 @@ export interface paths {
         patch: operations["patchContactsId"];
         trace?: never;
     };
+    "/contacts/{id}/consent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The contact's topics, double opt-in confirmation and snooze */
+        get: operations["getContactsIdConsent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Join or leave topics, snooze marketing for a while or end a snooze; each change records its event */
+        patch: operations["patchContactsIdConsent"];
+        trace?: never;
+    };
     "/contacts/import": {
         parameters: {
             query?: never;
@@ -1421,6 +1439,80 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/topics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's topics in the order they were created, with cursor pagination */
+        get: operations["getTopics"];
+        put?: never;
+        /** Create a topic contacts can be in or out of */
+        post: operations["postTopics"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/topics/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One topic, with its member count */
+        get: operations["getTopicsId"];
+        put?: never;
+        post?: never;
+        /** Delete a topic and every contact's choice of it */
+        delete: operations["deleteTopicsId"];
+        options?: never;
+        head?: never;
+        /** Rename a topic, change its description or its default */
+        patch: operations["patchTopicsId"];
+        trace?: never;
+    };
+    "/forms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's signup forms, newest first, with cursor pagination */
+        get: operations["getForms"];
+        put?: never;
+        /** Create a signup form: its hosted page and its snippet take signups at once */
+        post: operations["postForms"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/forms/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One signup form, with its URL and snippet */
+        get: operations["getFormsId"];
+        put?: never;
+        post?: never;
+        /** Delete a signup form: its page and snippet stop taking signups; pending confirmations still work */
+        delete: operations["deleteFormsId"];
+        options?: never;
+        head?: never;
+        /** Change a signup form; pages and snippets already out take the change at once */
+        patch: operations["patchFormsId"];
+        trace?: never;
+    };
     "/t/o/{emailId}": {
         parameters: {
             query?: never;
@@ -1462,10 +1554,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Unsubscribe page: asks to confirm (GET), unsubscribes (POST) */
+        /** Unsubscribe page: asks to confirm (GET), unsubscribes (POST); with `topic`, from that topic only */
         get: operations["getUnsubscribeToken"];
         put?: never;
-        /** Unsubscribes the link's contact: the page's confirmation, or a mail client's RFC 8058 one-click POST */
+        /** Unsubscribes the link's contact (with `topic`, leaves that topic only): the page's confirmation, or a mail client's RFC 8058 one-click POST */
         post: operations["postUnsubscribeToken"];
         delete?: never;
         options?: never;
@@ -1498,11 +1590,115 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Preferences page: shows the subscription state with a choice (GET), sets it (POST) */
+        /** Preference center: the subscription, topics to toggle and a snooze (GET); POST sets the subscription */
         get: operations["getManageToken"];
         put?: never;
         /** Sets the subscription state of the link's contact */
         post: operations["postManageToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/manage/{token}/topics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Joins the checked topics and leaves the other ones shown, for the link's contact */
+        post: operations["postManageTokenTopics"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/manage/{token}/snooze": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pauses marketing email to the link's contact for the period chosen */
+        post: operations["postManageTokenSnooze"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/manage/{token}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ends the snooze of the link's contact now */
+        post: operations["postManageTokenResume"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/confirm/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Double opt-in confirmation page: asks to confirm (GET), confirms (POST) */
+        get: operations["getConfirmToken"];
+        put?: never;
+        /** Confirms the link's signup: subscribes, joins its topics and records contact.confirmed */
+        post: operations["postConfirmToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/f/{formId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The hosted page of a signup form */
+        get: operations["getFFormId"];
+        put?: never;
+        /** Takes a signup from the hosted page or the snippet; authenticated by the form alone */
+        post: operations["postFFormId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/f/{formId}/embed.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The snippet's script: fills in when the form was shown, for the bot check */
+        get: operations["getFFormIdEmbedJs"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4477,6 +4673,13 @@ export interface operations {
                     data?: {
                         [key: string]: components["schemas"]["Schema113ae44d"];
                     };
+                    /** @description Subscribe only once the contact follows the link mailed to it (docs/consent.md "Double opt-in"); leave out subscribed */
+                    doubleOptIn?: boolean;
+                    /**
+                     * Format: uuid
+                     * @description With doubleOptIn: the template of the confirmation email; it must show {{ confirmUrl }}
+                     */
+                    confirmationTemplateId?: string;
                 };
             };
         };
@@ -4502,6 +4705,16 @@ export interface operations {
                         _meta: {
                             isNew: boolean;
                             isUpdate: boolean;
+                            /** @description With doubleOptIn only */
+                            confirmation?: {
+                                /**
+                                 * @description SENT: a new confirmation was mailed; RESENT: the pending one was mailed again; NOT_RESENT: it was mailed within the hour
+                                 * @enum {string}
+                                 */
+                                status: "SENT" | "RESENT" | "NOT_RESENT";
+                                /** Format: date-time */
+                                expiresAt: string;
+                            };
                         };
                     };
                 };
@@ -4527,6 +4740,16 @@ export interface operations {
                         _meta: {
                             isNew: boolean;
                             isUpdate: boolean;
+                            /** @description With doubleOptIn only */
+                            confirmation?: {
+                                /**
+                                 * @description SENT: a new confirmation was mailed; RESENT: the pending one was mailed again; NOT_RESENT: it was mailed within the hour
+                                 * @enum {string}
+                                 */
+                                status: "SENT" | "RESENT" | "NOT_RESENT";
+                                /** Format: date-time */
+                                expiresAt: string;
+                            };
                         };
                     };
                 };
@@ -4598,7 +4821,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description VALIDATION_ERROR: JSON nested deeper than 64 levels; VALIDATION_ERROR: text holding NUL (U+0000) or a lone surrogate, named in `errors` */
+            /** @description VALIDATION_ERROR: a limit of data, or (doubleOptIn) a confirmation template that is not the project's or lacks {{ confirmUrl }} */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4609,6 +4832,15 @@ export interface operations {
             };
             /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Temporal cannot be reached to start a double opt-in confirmation; nothing is stored */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5334,6 +5566,248 @@ export interface operations {
             };
             /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getContactsIdConsent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The contact's consent */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        contactId: string;
+                        subscribed: boolean;
+                        confirmation: {
+                            /**
+                             * @description NOT_REQUIRED: never asked to confirm; UNCONFIRMED: signed up with double opt-in and not confirmed (no marketing)
+                             * @enum {string}
+                             */
+                            state: "NOT_REQUIRED" | "UNCONFIRMED" | "CONFIRMED";
+                            confirmedAt: string | null;
+                            /** @description The confirmation waiting for its link to be followed */
+                            pending: {
+                                /** Format: date-time */
+                                expiresAt: string;
+                                /** Format: date-time */
+                                lastSentAt: string;
+                                remindedAt: string | null;
+                                formId: string | null;
+                            } | null;
+                        };
+                        /** @description Marketing is paused until then */
+                        snoozedUntil: string | null;
+                        topics: {
+                            /** Format: uuid */
+                            topicId: string;
+                            name: string;
+                            description: string | null;
+                            member: boolean;
+                            /** @description Whether the contact chose; when false, the topic's default holds */
+                            chosen: boolean;
+                            /** @description When the contact last chose */
+                            changedAt: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such contact in the project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchContactsIdConsent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Topics to join (member true) or leave; others keep their state */
+                    topics?: {
+                        /** Format: uuid */
+                        topicId: string;
+                        member: boolean;
+                    }[];
+                    /** @description Pause marketing for this long from now (a month is 30 days); null ends a snooze */
+                    snooze?: ("TWO_WEEKS" | "ONE_MONTH" | "THREE_MONTHS") | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The contact's consent after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        contactId: string;
+                        subscribed: boolean;
+                        confirmation: {
+                            /**
+                             * @description NOT_REQUIRED: never asked to confirm; UNCONFIRMED: signed up with double opt-in and not confirmed (no marketing)
+                             * @enum {string}
+                             */
+                            state: "NOT_REQUIRED" | "UNCONFIRMED" | "CONFIRMED";
+                            confirmedAt: string | null;
+                            /** @description The confirmation waiting for its link to be followed */
+                            pending: {
+                                /** Format: date-time */
+                                expiresAt: string;
+                                /** Format: date-time */
+                                lastSentAt: string;
+                                remindedAt: string | null;
+                                formId: string | null;
+                            } | null;
+                        };
+                        /** @description Marketing is paused until then */
+                        snoozedUntil: string | null;
+                        topics: {
+                            /** Format: uuid */
+                            topicId: string;
+                            name: string;
+                            description: string | null;
+                            member: boolean;
+                            /** @description Whether the contact chose; when false, the topic's default holds */
+                            chosen: boolean;
+                            /** @description When the contact last chose */
+                            changedAt: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description BAD_REQUEST: malformed JSON, or a body that is not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such contact in the project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a bad field, or a topic that is not the project's (nothing is changed) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Temporal cannot be reached to start the snooze (nothing is changed) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6639,7 +7113,7 @@ export interface operations {
                                 filters: {
                                     field: string;
                                     /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                     value?: unknown;
                                     unit?: unknown;
@@ -6652,7 +7126,7 @@ export interface operations {
                                         filters: {
                                             field: string;
                                             /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                             value?: unknown;
                                             unit?: unknown;
@@ -6665,7 +7139,7 @@ export interface operations {
                                                 filters: {
                                                     field: string;
                                                     /** @enum {string} */
-                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                     value?: unknown;
                                                     unit?: unknown;
@@ -6678,7 +7152,7 @@ export interface operations {
                                                         filters: {
                                                             field: string;
                                                             /** @enum {string} */
-                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                                             value?: unknown;
                                                             unit?: unknown;
@@ -6691,7 +7165,7 @@ export interface operations {
                                                                 filters: {
                                                                     field: string;
                                                                     /** @enum {string} */
-                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                     value?: unknown;
                                                                     unit?: unknown;
@@ -6773,7 +7247,7 @@ export interface operations {
                             filters?: {
                                 field: string;
                                 /** @enum {string} */
-                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                 value?: unknown;
                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -6785,7 +7259,7 @@ export interface operations {
                                     filters?: {
                                         field: string;
                                         /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                         value?: unknown;
                                         unit?: ("minutes" | "hours" | "days") | null;
@@ -6797,7 +7271,7 @@ export interface operations {
                                             filters?: {
                                                 field: string;
                                                 /** @enum {string} */
-                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                 value?: unknown;
                                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -6809,7 +7283,7 @@ export interface operations {
                                                     filters?: {
                                                         field: string;
                                                         /** @enum {string} */
-                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                                         value?: unknown;
                                                         unit?: ("minutes" | "hours" | "days") | null;
@@ -6821,7 +7295,7 @@ export interface operations {
                                                             filters?: {
                                                                 field: string;
                                                                 /** @enum {string} */
-                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                 value?: unknown;
                                                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -6867,7 +7341,7 @@ export interface operations {
                                 filters: {
                                     field: string;
                                     /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                     value?: unknown;
                                     unit?: unknown;
@@ -6880,7 +7354,7 @@ export interface operations {
                                         filters: {
                                             field: string;
                                             /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                             value?: unknown;
                                             unit?: unknown;
@@ -6893,7 +7367,7 @@ export interface operations {
                                                 filters: {
                                                     field: string;
                                                     /** @enum {string} */
-                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                     value?: unknown;
                                                     unit?: unknown;
@@ -6906,7 +7380,7 @@ export interface operations {
                                                         filters: {
                                                             field: string;
                                                             /** @enum {string} */
-                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                                             value?: unknown;
                                                             unit?: unknown;
@@ -6919,7 +7393,7 @@ export interface operations {
                                                                 filters: {
                                                                     field: string;
                                                                     /** @enum {string} */
-                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                     value?: unknown;
                                                                     unit?: unknown;
@@ -7061,7 +7535,7 @@ export interface operations {
                             filters?: {
                                 field: string;
                                 /** @enum {string} */
-                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                 value?: unknown;
                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -7073,7 +7547,7 @@ export interface operations {
                                     filters?: {
                                         field: string;
                                         /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                         value?: unknown;
                                         unit?: ("minutes" | "hours" | "days") | null;
@@ -7085,7 +7559,7 @@ export interface operations {
                                             filters?: {
                                                 field: string;
                                                 /** @enum {string} */
-                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                 value?: unknown;
                                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -7097,7 +7571,7 @@ export interface operations {
                                                     filters?: {
                                                         field: string;
                                                         /** @enum {string} */
-                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                                         value?: unknown;
                                                         unit?: ("minutes" | "hours" | "days") | null;
@@ -7109,7 +7583,7 @@ export interface operations {
                                                             filters?: {
                                                                 field: string;
                                                                 /** @enum {string} */
-                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                 value?: unknown;
                                                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -7265,7 +7739,7 @@ export interface operations {
                                 filters: {
                                     field: string;
                                     /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                     value?: unknown;
                                     unit?: unknown;
@@ -7278,7 +7752,7 @@ export interface operations {
                                         filters: {
                                             field: string;
                                             /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                             value?: unknown;
                                             unit?: unknown;
@@ -7291,7 +7765,7 @@ export interface operations {
                                                 filters: {
                                                     field: string;
                                                     /** @enum {string} */
-                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                     value?: unknown;
                                                     unit?: unknown;
@@ -7304,7 +7778,7 @@ export interface operations {
                                                         filters: {
                                                             field: string;
                                                             /** @enum {string} */
-                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                                             value?: unknown;
                                                             unit?: unknown;
@@ -7317,7 +7791,7 @@ export interface operations {
                                                                 filters: {
                                                                     field: string;
                                                                     /** @enum {string} */
-                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                     value?: unknown;
                                                                     unit?: unknown;
@@ -7471,7 +7945,7 @@ export interface operations {
                             filters?: {
                                 field: string;
                                 /** @enum {string} */
-                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                 value?: unknown;
                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -7483,7 +7957,7 @@ export interface operations {
                                     filters?: {
                                         field: string;
                                         /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                         value?: unknown;
                                         unit?: ("minutes" | "hours" | "days") | null;
@@ -7495,7 +7969,7 @@ export interface operations {
                                             filters?: {
                                                 field: string;
                                                 /** @enum {string} */
-                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                 value?: unknown;
                                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -7507,7 +7981,7 @@ export interface operations {
                                                     filters?: {
                                                         field: string;
                                                         /** @enum {string} */
-                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                                         value?: unknown;
                                                         unit?: ("minutes" | "hours" | "days") | null;
@@ -7519,7 +7993,7 @@ export interface operations {
                                                             filters?: {
                                                                 field: string;
                                                                 /** @enum {string} */
-                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                 value?: unknown;
                                                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -7561,7 +8035,7 @@ export interface operations {
                                 filters: {
                                     field: string;
                                     /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                     value?: unknown;
                                     unit?: unknown;
@@ -7574,7 +8048,7 @@ export interface operations {
                                         filters: {
                                             field: string;
                                             /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                             value?: unknown;
                                             unit?: unknown;
@@ -7587,7 +8061,7 @@ export interface operations {
                                                 filters: {
                                                     field: string;
                                                     /** @enum {string} */
-                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                     value?: unknown;
                                                     unit?: unknown;
@@ -7600,7 +8074,7 @@ export interface operations {
                                                         filters: {
                                                             field: string;
                                                             /** @enum {string} */
-                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                                             value?: unknown;
                                                             unit?: unknown;
@@ -7613,7 +8087,7 @@ export interface operations {
                                                                 filters: {
                                                                     field: string;
                                                                     /** @enum {string} */
-                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                     value?: unknown;
                                                                     unit?: unknown;
@@ -8437,7 +8911,7 @@ export interface operations {
                                     filters: {
                                         field: string;
                                         /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                         value?: unknown;
                                         unit?: unknown;
@@ -8450,7 +8924,7 @@ export interface operations {
                                             filters: {
                                                 field: string;
                                                 /** @enum {string} */
-                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                 value?: unknown;
                                                 unit?: unknown;
@@ -8463,7 +8937,7 @@ export interface operations {
                                                     filters: {
                                                         field: string;
                                                         /** @enum {string} */
-                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                                         value?: unknown;
                                                         unit?: unknown;
@@ -8476,7 +8950,7 @@ export interface operations {
                                                             filters: {
                                                                 field: string;
                                                                 /** @enum {string} */
-                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                 value?: unknown;
                                                                 unit?: unknown;
@@ -8489,7 +8963,7 @@ export interface operations {
                                                                     filters: {
                                                                         field: string;
                                                                         /** @enum {string} */
-                                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                         value?: unknown;
                                                                         unit?: unknown;
@@ -8505,6 +8979,7 @@ export interface operations {
                                     };
                                 }[];
                             } | null;
+                            topicId: string | null;
                             scheduledFor: string | null;
                             /** @description The live audience while DRAFT or SCHEDULED; the recipients fixed when sending started after */
                             totalRecipients: number;
@@ -8614,7 +9089,7 @@ export interface operations {
                             filters?: {
                                 field: string;
                                 /** @enum {string} */
-                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                 value?: unknown;
                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -8626,7 +9101,7 @@ export interface operations {
                                     filters?: {
                                         field: string;
                                         /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                         value?: unknown;
                                         unit?: ("minutes" | "hours" | "days") | null;
@@ -8638,7 +9113,7 @@ export interface operations {
                                             filters?: {
                                                 field: string;
                                                 /** @enum {string} */
-                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                 value?: unknown;
                                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -8650,7 +9125,7 @@ export interface operations {
                                                     filters?: {
                                                         field: string;
                                                         /** @enum {string} */
-                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                                         value?: unknown;
                                                         unit?: ("minutes" | "hours" | "days") | null;
@@ -8662,7 +9137,7 @@ export interface operations {
                                                             filters?: {
                                                                 field: string;
                                                                 /** @enum {string} */
-                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                 value?: unknown;
                                                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -8678,6 +9153,8 @@ export interface operations {
                             };
                         }[];
                     };
+                    /** @description MARKETING only: a topic of the project; the campaign goes to its members only, and its unsubscribe links leave that topic */
+                    topicId?: string | null;
                 };
             };
         };
@@ -8717,7 +9194,7 @@ export interface operations {
                                     filters: {
                                         field: string;
                                         /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                         value?: unknown;
                                         unit?: unknown;
@@ -8730,7 +9207,7 @@ export interface operations {
                                             filters: {
                                                 field: string;
                                                 /** @enum {string} */
-                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                 value?: unknown;
                                                 unit?: unknown;
@@ -8743,7 +9220,7 @@ export interface operations {
                                                     filters: {
                                                         field: string;
                                                         /** @enum {string} */
-                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                                         value?: unknown;
                                                         unit?: unknown;
@@ -8756,7 +9233,7 @@ export interface operations {
                                                             filters: {
                                                                 field: string;
                                                                 /** @enum {string} */
-                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                 value?: unknown;
                                                                 unit?: unknown;
@@ -8769,7 +9246,7 @@ export interface operations {
                                                                     filters: {
                                                                         field: string;
                                                                         /** @enum {string} */
-                                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                         value?: unknown;
                                                                         unit?: unknown;
@@ -8785,6 +9262,7 @@ export interface operations {
                                     };
                                 }[];
                             } | null;
+                            topicId: string | null;
                             scheduledFor: string | null;
                             /** @description The live audience while DRAFT or SCHEDULED; the recipients fixed when sending started after */
                             totalRecipients: number;
@@ -8912,7 +9390,7 @@ export interface operations {
                                 filters: {
                                     field: string;
                                     /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                     value?: unknown;
                                     unit?: unknown;
@@ -8925,7 +9403,7 @@ export interface operations {
                                         filters: {
                                             field: string;
                                             /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                             value?: unknown;
                                             unit?: unknown;
@@ -8938,7 +9416,7 @@ export interface operations {
                                                 filters: {
                                                     field: string;
                                                     /** @enum {string} */
-                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                     value?: unknown;
                                                     unit?: unknown;
@@ -8951,7 +9429,7 @@ export interface operations {
                                                         filters: {
                                                             field: string;
                                                             /** @enum {string} */
-                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                                             value?: unknown;
                                                             unit?: unknown;
@@ -8964,7 +9442,7 @@ export interface operations {
                                                                 filters: {
                                                                     field: string;
                                                                     /** @enum {string} */
-                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                     value?: unknown;
                                                                     unit?: unknown;
@@ -8980,6 +9458,7 @@ export interface operations {
                                 };
                             }[];
                         } | null;
+                        topicId: string | null;
                         scheduledFor: string | null;
                         /** @description The live audience while DRAFT or SCHEDULED; the recipients fixed when sending started after */
                         totalRecipients: number;
@@ -9077,7 +9556,7 @@ export interface operations {
                             filters?: {
                                 field: string;
                                 /** @enum {string} */
-                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                 value?: unknown;
                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -9089,7 +9568,7 @@ export interface operations {
                                     filters?: {
                                         field: string;
                                         /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                         value?: unknown;
                                         unit?: ("minutes" | "hours" | "days") | null;
@@ -9101,7 +9580,7 @@ export interface operations {
                                             filters?: {
                                                 field: string;
                                                 /** @enum {string} */
-                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                 value?: unknown;
                                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -9113,7 +9592,7 @@ export interface operations {
                                                     filters?: {
                                                         field: string;
                                                         /** @enum {string} */
-                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                                         value?: unknown;
                                                         unit?: ("minutes" | "hours" | "days") | null;
@@ -9125,7 +9604,7 @@ export interface operations {
                                                             filters?: {
                                                                 field: string;
                                                                 /** @enum {string} */
-                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                 value?: unknown;
                                                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -9141,6 +9620,8 @@ export interface operations {
                             };
                         }[];
                     };
+                    /** @description MARKETING only: a topic of the project; the campaign goes to its members only, and its unsubscribe links leave that topic */
+                    topicId?: string | null;
                 };
             };
         };
@@ -9177,7 +9658,7 @@ export interface operations {
                                 filters: {
                                     field: string;
                                     /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                     value?: unknown;
                                     unit?: unknown;
@@ -9190,7 +9671,7 @@ export interface operations {
                                         filters: {
                                             field: string;
                                             /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                             value?: unknown;
                                             unit?: unknown;
@@ -9203,7 +9684,7 @@ export interface operations {
                                                 filters: {
                                                     field: string;
                                                     /** @enum {string} */
-                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                     value?: unknown;
                                                     unit?: unknown;
@@ -9216,7 +9697,7 @@ export interface operations {
                                                         filters: {
                                                             field: string;
                                                             /** @enum {string} */
-                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                                             value?: unknown;
                                                             unit?: unknown;
@@ -9229,7 +9710,7 @@ export interface operations {
                                                                 filters: {
                                                                     field: string;
                                                                     /** @enum {string} */
-                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                     value?: unknown;
                                                                     unit?: unknown;
@@ -9245,6 +9726,7 @@ export interface operations {
                                 };
                             }[];
                         } | null;
+                        topicId: string | null;
                         scheduledFor: string | null;
                         /** @description The live audience while DRAFT or SCHEDULED; the recipients fixed when sending started after */
                         totalRecipients: number;
@@ -9454,7 +9936,7 @@ export interface operations {
                                 filters: {
                                     field: string;
                                     /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                     value?: unknown;
                                     unit?: unknown;
@@ -9467,7 +9949,7 @@ export interface operations {
                                         filters: {
                                             field: string;
                                             /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                             value?: unknown;
                                             unit?: unknown;
@@ -9480,7 +9962,7 @@ export interface operations {
                                                 filters: {
                                                     field: string;
                                                     /** @enum {string} */
-                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                     value?: unknown;
                                                     unit?: unknown;
@@ -9493,7 +9975,7 @@ export interface operations {
                                                         filters: {
                                                             field: string;
                                                             /** @enum {string} */
-                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                                             value?: unknown;
                                                             unit?: unknown;
@@ -9506,7 +9988,7 @@ export interface operations {
                                                                 filters: {
                                                                     field: string;
                                                                     /** @enum {string} */
-                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                     value?: unknown;
                                                                     unit?: unknown;
@@ -9522,6 +10004,7 @@ export interface operations {
                                 };
                             }[];
                         } | null;
+                        topicId: string | null;
                         scheduledFor: string | null;
                         /** @description The live audience while DRAFT or SCHEDULED; the recipients fixed when sending started after */
                         totalRecipients: number;
@@ -9755,7 +10238,7 @@ export interface operations {
                                     filters: {
                                         field: string;
                                         /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                         value?: unknown;
                                         unit?: unknown;
@@ -9768,7 +10251,7 @@ export interface operations {
                                             filters: {
                                                 field: string;
                                                 /** @enum {string} */
-                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                 value?: unknown;
                                                 unit?: unknown;
@@ -9781,7 +10264,7 @@ export interface operations {
                                                     filters: {
                                                         field: string;
                                                         /** @enum {string} */
-                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                                         value?: unknown;
                                                         unit?: unknown;
@@ -9794,7 +10277,7 @@ export interface operations {
                                                             filters: {
                                                                 field: string;
                                                                 /** @enum {string} */
-                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                 value?: unknown;
                                                                 unit?: unknown;
@@ -9807,7 +10290,7 @@ export interface operations {
                                                                     filters: {
                                                                         field: string;
                                                                         /** @enum {string} */
-                                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                         value?: unknown;
                                                                         unit?: unknown;
@@ -9823,6 +10306,7 @@ export interface operations {
                                     };
                                 }[];
                             } | null;
+                            topicId: string | null;
                             scheduledFor: string | null;
                             /** @description The live audience while DRAFT or SCHEDULED; the recipients fixed when sending started after */
                             totalRecipients: number;
@@ -10412,6 +10896,11 @@ export interface operations {
                                     /** @description Required for CUSTOM */
                                     email?: string;
                                 };
+                                /**
+                                 * Format: uuid
+                                 * @description A topic of the project: the email (from a MARKETING template) goes only to the topic's members, and its unsubscribe links leave the topic
+                                 */
+                                topicId?: string;
                             } | {
                                 amount: number;
                                 /** @enum {string} */
@@ -10428,7 +10917,7 @@ export interface operations {
                                     filters: {
                                         field: string;
                                         /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                         value?: unknown;
                                         unit?: unknown;
@@ -10441,7 +10930,7 @@ export interface operations {
                                             filters: {
                                                 field: string;
                                                 /** @enum {string} */
-                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                 value?: unknown;
                                                 unit?: unknown;
@@ -10454,7 +10943,7 @@ export interface operations {
                                                     filters: {
                                                         field: string;
                                                         /** @enum {string} */
-                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                                         value?: unknown;
                                                         unit?: unknown;
@@ -10467,7 +10956,7 @@ export interface operations {
                                                             filters: {
                                                                 field: string;
                                                                 /** @enum {string} */
-                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                 value?: unknown;
                                                                 unit?: unknown;
@@ -10480,7 +10969,7 @@ export interface operations {
                                                                     filters: {
                                                                         field: string;
                                                                         /** @enum {string} */
-                                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                         value?: unknown;
                                                                         unit?: unknown;
@@ -10720,6 +11209,11 @@ export interface operations {
                                     /** @description Required for CUSTOM */
                                     email?: string;
                                 };
+                                /**
+                                 * Format: uuid
+                                 * @description A topic of the project: the email (from a MARKETING template) goes only to the topic's members, and its unsubscribe links leave the topic
+                                 */
+                                topicId?: string;
                             } | {
                                 amount: number;
                                 /** @enum {string} */
@@ -10736,7 +11230,7 @@ export interface operations {
                                     filters: {
                                         field: string;
                                         /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                         value?: unknown;
                                         unit?: unknown;
@@ -10749,7 +11243,7 @@ export interface operations {
                                             filters: {
                                                 field: string;
                                                 /** @enum {string} */
-                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                 value?: unknown;
                                                 unit?: unknown;
@@ -10762,7 +11256,7 @@ export interface operations {
                                                     filters: {
                                                         field: string;
                                                         /** @enum {string} */
-                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                                         value?: unknown;
                                                         unit?: unknown;
@@ -10775,7 +11269,7 @@ export interface operations {
                                                             filters: {
                                                                 field: string;
                                                                 /** @enum {string} */
-                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                 value?: unknown;
                                                                 unit?: unknown;
@@ -10788,7 +11282,7 @@ export interface operations {
                                                                     filters: {
                                                                         field: string;
                                                                         /** @enum {string} */
-                                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                         value?: unknown;
                                                                         unit?: unknown;
@@ -10950,6 +11444,11 @@ export interface operations {
                             /** @description Required for CUSTOM */
                             email?: string;
                         };
+                        /**
+                         * Format: uuid
+                         * @description A topic of the project: the email (from a MARKETING template) goes only to the topic's members, and its unsubscribe links leave the topic
+                         */
+                        topicId?: string;
                     };
                 } | {
                     /** @constant */
@@ -10986,7 +11485,7 @@ export interface operations {
                             filters?: {
                                 field: string;
                                 /** @enum {string} */
-                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                 value?: unknown;
                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -10998,7 +11497,7 @@ export interface operations {
                                     filters?: {
                                         field: string;
                                         /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                         value?: unknown;
                                         unit?: ("minutes" | "hours" | "days") | null;
@@ -11010,7 +11509,7 @@ export interface operations {
                                             filters?: {
                                                 field: string;
                                                 /** @enum {string} */
-                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                 value?: unknown;
                                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -11022,7 +11521,7 @@ export interface operations {
                                                     filters?: {
                                                         field: string;
                                                         /** @enum {string} */
-                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                                         value?: unknown;
                                                         unit?: ("minutes" | "hours" | "days") | null;
@@ -11034,7 +11533,7 @@ export interface operations {
                                                             filters?: {
                                                                 field: string;
                                                                 /** @enum {string} */
-                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                 value?: unknown;
                                                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -11120,6 +11619,11 @@ export interface operations {
                                 /** @description Required for CUSTOM */
                                 email?: string;
                             };
+                            /**
+                             * Format: uuid
+                             * @description A topic of the project: the email (from a MARKETING template) goes only to the topic's members, and its unsubscribe links leave the topic
+                             */
+                            topicId?: string;
                         } | {
                             amount: number;
                             /** @enum {string} */
@@ -11136,7 +11640,7 @@ export interface operations {
                                 filters: {
                                     field: string;
                                     /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                     value?: unknown;
                                     unit?: unknown;
@@ -11149,7 +11653,7 @@ export interface operations {
                                         filters: {
                                             field: string;
                                             /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                             value?: unknown;
                                             unit?: unknown;
@@ -11162,7 +11666,7 @@ export interface operations {
                                                 filters: {
                                                     field: string;
                                                     /** @enum {string} */
-                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                     value?: unknown;
                                                     unit?: unknown;
@@ -11175,7 +11679,7 @@ export interface operations {
                                                         filters: {
                                                             field: string;
                                                             /** @enum {string} */
-                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                                             value?: unknown;
                                                             unit?: unknown;
@@ -11188,7 +11692,7 @@ export interface operations {
                                                                 filters: {
                                                                     field: string;
                                                                     /** @enum {string} */
-                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                     value?: unknown;
                                                                     unit?: unknown;
@@ -11431,6 +11935,11 @@ export interface operations {
                                 /** @description Required for CUSTOM */
                                 email?: string;
                             };
+                            /**
+                             * Format: uuid
+                             * @description A topic of the project: the email (from a MARKETING template) goes only to the topic's members, and its unsubscribe links leave the topic
+                             */
+                            topicId?: string;
                         } | {
                             amount: number;
                             /** @enum {string} */
@@ -11447,7 +11956,7 @@ export interface operations {
                                 filters: {
                                     field: string;
                                     /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                     value?: unknown;
                                     unit?: unknown;
@@ -11460,7 +11969,7 @@ export interface operations {
                                         filters: {
                                             field: string;
                                             /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                             value?: unknown;
                                             unit?: unknown;
@@ -11473,7 +11982,7 @@ export interface operations {
                                                 filters: {
                                                     field: string;
                                                     /** @enum {string} */
-                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                     value?: unknown;
                                                     unit?: unknown;
@@ -11486,7 +11995,7 @@ export interface operations {
                                                         filters: {
                                                             field: string;
                                                             /** @enum {string} */
-                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                                             value?: unknown;
                                                             unit?: unknown;
@@ -11499,7 +12008,7 @@ export interface operations {
                                                                 filters: {
                                                                     field: string;
                                                                     /** @enum {string} */
-                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                     value?: unknown;
                                                                     unit?: unknown;
@@ -13443,6 +13952,12 @@ export interface operations {
                             id: string;
                             name: string;
                         }[];
+                        /** @description Signup forms whose double opt-in confirmation email the template is */
+                        forms: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                        }[];
                     };
                 };
             };
@@ -13598,6 +14113,1032 @@ export interface operations {
             };
         };
     };
+    getTopics: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A cursor page of topics */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            description: string | null;
+                            /** @enum {string} */
+                            defaultMembership: "IN" | "OUT";
+                            /** @description Contacts in the topic now: those who joined, and those who never chose when the default is IN */
+                            memberCount: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        /** @description Pass as `cursor` to get the next page; null on the last page */
+                        cursor: string | null;
+                        hasMore: boolean;
+                        /** @description Matches in the whole list on the first page; 0 on later pages */
+                        total: number;
+                    };
+                };
+            };
+            /** @description BAD_REQUEST: invalid query parameters, or not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a query parameter holds NUL (U+0000) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postTopics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Shown to contacts on the preference page; unique in the project, ignoring case */
+                    name: string;
+                    /** @description Shown under the name on the preference page */
+                    description?: string | null;
+                    /**
+                     * @description Whether a contact who never chose is in the topic
+                     * @default OUT
+                     * @enum {string}
+                     */
+                    defaultMembership?: "IN" | "OUT";
+                };
+            };
+        };
+        responses: {
+            /** @description The new topic */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        description: string | null;
+                        /** @enum {string} */
+                        defaultMembership: "IN" | "OUT";
+                        /** @description Contacts in the topic now: those who joined, and those who never chose when the default is IN */
+                        memberCount: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description BAD_REQUEST: malformed JSON, or a body that is not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: another topic of the project has this name */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a bad field, or the project has 100 topics */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTopicsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The topic */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        description: string | null;
+                        /** @enum {string} */
+                        defaultMembership: "IN" | "OUT";
+                        /** @description Contacts in the topic now: those who joined, and those who never chose when the default is IN */
+                        memberCount: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such topic in the project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteTopicsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such topic in the project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: a campaign not yet sent, a form or an automation step names the topic (listed in details) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchTopicsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Shown to contacts on the preference page; unique in the project, ignoring case */
+                    name?: string;
+                    /** @description Shown under the name on the preference page */
+                    description?: string | null;
+                    /**
+                     * @description Whether a contact who never chose is in the topic
+                     * @enum {string}
+                     */
+                    defaultMembership?: "IN" | "OUT";
+                };
+            };
+        };
+        responses: {
+            /** @description The topic */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        description: string | null;
+                        /** @enum {string} */
+                        defaultMembership: "IN" | "OUT";
+                        /** @description Contacts in the topic now: those who joined, and those who never chose when the default is IN */
+                        memberCount: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description BAD_REQUEST: malformed JSON, or a body that is not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such topic in the project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: another topic of the project has this name */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: JSON nested deeper than 64 levels; VALIDATION_ERROR: text holding NUL (U+0000) or a lone surrogate, named in `errors`; VALIDATION_ERROR, with the fields in `errors` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getForms: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A cursor page of forms */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            title: string;
+                            fields: {
+                                key: string;
+                                label: string;
+                                /** @enum {string} */
+                                type: "email" | "text" | "number" | "date" | "checkbox";
+                                required: boolean;
+                            }[];
+                            topicIds: string[];
+                            doubleOptIn: boolean;
+                            confirmationTemplateId: string | null;
+                            redirectUrl: string | null;
+                            successMessage: string | null;
+                            submitLabel: string;
+                            /**
+                             * Format: uri
+                             * @description The hosted page
+                             */
+                            url: string;
+                            /** @description The snippet to paste into a page of your site */
+                            embedHtml: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        /** @description Pass as `cursor` to get the next page; null on the last page */
+                        cursor: string | null;
+                        hasMore: boolean;
+                        /** @description Matches in the whole list on the first page; 0 on later pages */
+                        total: number;
+                    };
+                };
+            };
+            /** @description BAD_REQUEST: invalid query parameters, or not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a query parameter holds NUL (U+0000) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postForms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description For the dashboard */
+                    name: string;
+                    /** @description The heading of the hosted page; the name by default */
+                    title?: string;
+                    /** @description The inputs, in order: exactly one `email`, the others `data.<key>` custom fields */
+                    fields?: {
+                        /** @description `email`, or `data.<key>` (dots step into nested objects) for a custom field */
+                        key: string;
+                        label: string;
+                        /**
+                         * @description The input; `email` is the type of the email field
+                         * @default text
+                         * @enum {string}
+                         */
+                        type?: "email" | "text" | "number" | "date" | "checkbox";
+                        /** @default false */
+                        required?: boolean;
+                    }[];
+                    /** @description Topics of the project a signup joins */
+                    topicIds?: string[];
+                    /** @description Signups must confirm by the link mailed to them before they get marketing */
+                    doubleOptIn?: boolean;
+                    /** @description The template of the confirmation email (it must show {{ confirmUrl }}); required with doubleOptIn */
+                    confirmationTemplateId?: string | null;
+                    /** @description Where the browser goes after a signup (303); without it, the thank-you text is shown */
+                    redirectUrl?: string | null;
+                    /** @description The thank-you text shown after a signup */
+                    successMessage?: string | null;
+                    /** @description The button; "Subscribe" by default */
+                    submitLabel?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The new form, with its URL and snippet */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        title: string;
+                        fields: {
+                            key: string;
+                            label: string;
+                            /** @enum {string} */
+                            type: "email" | "text" | "number" | "date" | "checkbox";
+                            required: boolean;
+                        }[];
+                        topicIds: string[];
+                        doubleOptIn: boolean;
+                        confirmationTemplateId: string | null;
+                        redirectUrl: string | null;
+                        successMessage: string | null;
+                        submitLabel: string;
+                        /**
+                         * Format: uri
+                         * @description The hosted page
+                         */
+                        url: string;
+                        /** @description The snippet to paste into a page of your site */
+                        embedHtml: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description BAD_REQUEST: malformed JSON, or a body that is not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a bad field, a topic or template that is not the project's, double opt-in without a template */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getFormsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The form */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        title: string;
+                        fields: {
+                            key: string;
+                            label: string;
+                            /** @enum {string} */
+                            type: "email" | "text" | "number" | "date" | "checkbox";
+                            required: boolean;
+                        }[];
+                        topicIds: string[];
+                        doubleOptIn: boolean;
+                        confirmationTemplateId: string | null;
+                        redirectUrl: string | null;
+                        successMessage: string | null;
+                        submitLabel: string;
+                        /**
+                         * Format: uri
+                         * @description The hosted page
+                         */
+                        url: string;
+                        /** @description The snippet to paste into a page of your site */
+                        embedHtml: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such form in the project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteFormsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such form in the project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchFormsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description For the dashboard */
+                    name?: string;
+                    /** @description The heading of the hosted page; the name by default */
+                    title?: string;
+                    /** @description The inputs, in order: exactly one `email`, the others `data.<key>` custom fields */
+                    fields?: {
+                        /** @description `email`, or `data.<key>` (dots step into nested objects) for a custom field */
+                        key: string;
+                        label: string;
+                        /**
+                         * @description The input; `email` is the type of the email field
+                         * @default text
+                         * @enum {string}
+                         */
+                        type?: "email" | "text" | "number" | "date" | "checkbox";
+                        /** @default false */
+                        required?: boolean;
+                    }[];
+                    /** @description Topics of the project a signup joins */
+                    topicIds?: string[];
+                    /** @description Signups must confirm by the link mailed to them before they get marketing */
+                    doubleOptIn?: boolean;
+                    /** @description The template of the confirmation email (it must show {{ confirmUrl }}); required with doubleOptIn */
+                    confirmationTemplateId?: string | null;
+                    /** @description Where the browser goes after a signup (303); without it, the thank-you text is shown */
+                    redirectUrl?: string | null;
+                    /** @description The thank-you text shown after a signup */
+                    successMessage?: string | null;
+                    /** @description The button; "Subscribe" by default */
+                    submitLabel?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The form */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        title: string;
+                        fields: {
+                            key: string;
+                            label: string;
+                            /** @enum {string} */
+                            type: "email" | "text" | "number" | "date" | "checkbox";
+                            required: boolean;
+                        }[];
+                        topicIds: string[];
+                        doubleOptIn: boolean;
+                        confirmationTemplateId: string | null;
+                        redirectUrl: string | null;
+                        successMessage: string | null;
+                        submitLabel: string;
+                        /**
+                         * Format: uri
+                         * @description The hosted page
+                         */
+                        url: string;
+                        /** @description The snippet to paste into a page of your site */
+                        embedHtml: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description BAD_REQUEST: malformed JSON, or a body that is not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such form in the project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a bad field, a topic or template that is not the project's, double opt-in without a template */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getTOEmailId: {
         parameters: {
             query: {
@@ -13703,7 +15244,9 @@ export interface operations {
     };
     getUnsubscribeToken: {
         parameters: {
-            query?: never;
+            query?: {
+                topic?: string;
+            };
             header?: never;
             path: {
                 token: string;
@@ -13721,6 +15264,15 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description BAD_REQUEST: invalid query parameters, or not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The link is forged, malformed, or its contact was deleted; nothing changed */
             404: {
                 headers: {
@@ -13730,11 +15282,22 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description VALIDATION_ERROR: a query parameter holds NUL (U+0000) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     postUnsubscribeToken: {
         parameters: {
-            query?: never;
+            query?: {
+                topic?: string;
+            };
             header?: never;
             path: {
                 token: string;
@@ -13761,7 +15324,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description BAD_REQUEST: a body that is not UTF-8 */
+            /** @description BAD_REQUEST: invalid query parameters, or not UTF-8; BAD_REQUEST: a body that is not UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13788,7 +15351,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description VALIDATION_ERROR: text holding NUL (U+0000) or a lone surrogate, named in `errors`; VALIDATION_ERROR, with the fields in `errors` */
+            /** @description VALIDATION_ERROR: a query parameter holds NUL (U+0000); VALIDATION_ERROR: text holding NUL (U+0000) or a lone surrogate, named in `errors`; VALIDATION_ERROR, with the fields in `errors` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -13984,6 +15547,478 @@ export interface operations {
             };
             /** @description VALIDATION_ERROR: text holding NUL (U+0000) or a lone surrogate, named in `errors`; VALIDATION_ERROR, with the fields in `errors` */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postManageTokenTopics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The topic ids the page showed, space-separated */
+                    shown: string;
+                } & {
+                    [key: string]: "in";
+                };
+            };
+        };
+        responses: {
+            /** @description The page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description BAD_REQUEST: a body that is not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The link is forged, malformed, or its contact was deleted; nothing changed */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: text holding NUL (U+0000) or a lone surrogate, named in `errors`; VALIDATION_ERROR, with the fields in `errors` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postManageTokenSnooze: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * @description How long to pause marketing email (a month is 30 days)
+                     * @enum {string}
+                     */
+                    period: "TWO_WEEKS" | "ONE_MONTH" | "THREE_MONTHS";
+                };
+            };
+        };
+        responses: {
+            /** @description The page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description BAD_REQUEST: a body that is not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The link is forged, malformed, or its contact was deleted; nothing changed */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: text holding NUL (U+0000) or a lone surrogate, named in `errors`; VALIDATION_ERROR, with the fields in `errors` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Temporal cannot be reached; nothing changed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postManageTokenResume: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description BAD_REQUEST: a body that is not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The link is forged, malformed, or its contact was deleted; nothing changed */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: text holding NUL (U+0000) or a lone surrogate, named in `errors`; VALIDATION_ERROR, with the fields in `errors` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getConfirmToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The link is forged or malformed, or its contact was deleted; nothing changed */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The link expired (a week after the signup); nothing changed */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    postConfirmToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description BAD_REQUEST: a body that is not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The link is forged or malformed, or its contact was deleted; nothing changed */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The link expired (a week after the signup); nothing changed */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: text holding NUL (U+0000) or a lone surrogate, named in `errors`; VALIDATION_ERROR, with the fields in `errors` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getFFormId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                formId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The form */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No such form */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    postFFormId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                formId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    [key: string]: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Signed up (or a confirmation link mailed): the thank-you page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Signed up: on to the form's redirect URL */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Refused as a bot (the honeypot was filled); nothing stored */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No such form */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not taken: the form again, with what to correct (a field, or submitted too quickly); nothing stored */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Too many signups from this client or for this address within the hour; nothing stored */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Temporal cannot be reached (double opt-in); nothing stored */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getFFormIdEmbedJs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                formId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JavaScript */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/javascript": string;
+                };
+            };
+            /** @description NOT_FOUND: no such form */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
