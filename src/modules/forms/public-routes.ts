@@ -90,7 +90,11 @@ export function publicFormRoutes(deps: Deps): RouteDef[] {
       body: Submission,
       responses: {
         200: pageDoc('Signed up (or a confirmation link mailed): the thank-you page'),
-        303: { description: "Signed up: on to the form's redirect URL" },
+        303: {
+          description: "Signed up: on to the form's redirect URL (Location)",
+          contentType: 'text/html',
+          schema: z.string().describe('A link to it'),
+        },
         400: pageDoc('Refused as a bot (the honeypot was filled); nothing stored'),
         404: pageDoc('No such form'),
         422: pageDoc('Not taken: the form again, with what to correct (a field, or submitted too quickly); nothing stored'),
