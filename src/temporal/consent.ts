@@ -10,6 +10,7 @@ import {
   confirmationWorkflowId,
   snoozeSummary,
   snoozeWorkflowId,
+  type SnoozeEnd,
 } from '../../workflows/consent/ids';
 
 const attributes = (temporal: TemporalGateway, projectId: string, contactId: string) =>
@@ -23,18 +24,18 @@ const attributes = (temporal: TemporalGateway, projectId: string, contactId: str
     : {};
 
 /**
- * Snoozes the contact until `until`: starts its snooze workflow, or moves the end of the one running. The
+ * Snoozes the contact until `end`: starts its snooze workflow, or moves the end of the one running. The
  * workflow ends the snooze by itself (docs/consent.md "Snooze").
  */
-export async function startSnooze(temporal: TemporalGateway, ref: { projectId: string; contactId: string }, until: string): Promise<void> {
-  await temporal.client.workflow.signalWithStart<typeof contactSnooze, [string | null]>('contactSnooze', {
+export async function startSnooze(temporal: TemporalGateway, ref: { projectId: string; contactId: string }, end: SnoozeEnd): Promise<void> {
+  await temporal.client.workflow.signalWithStart<typeof contactSnooze, [SnoozeEnd | null]>('contactSnooze', {
     taskQueue: temporal.taskQueue,
     workflowId: snoozeWorkflowId(ref.contactId),
-    args: [{ projectId: ref.projectId, contactId: ref.contactId, until }],
+    args: [{ projectId: ref.projectId, contactId: ref.contactId, ...end }],
     workflowIdReusePolicy: 'ALLOW_DUPLICATE',
     staticSummary: snoozeSummary(ref.contactId, ref.projectId),
     signal: SNOOZE_CHANGED_SIGNAL,
-    signalArgs: [until],
+    signalArgs: [end],
     ...attributes(temporal, ref.projectId, ref.contactId),
   });
 }

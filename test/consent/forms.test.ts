@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { startStack, type TestStack } from '../helpers/stack';
-import { senderTenant, tenant, type SenderTenant } from '../helpers/tenants';
+import { senderTenant, tenant } from '../helpers/tenants';
 import {
   confirmationTemplate,
   consentEvents,

@@ -5,14 +5,21 @@ export const snoozeWorkflowId = (contactId: string) => `snooze:${contactId}`;
 export const snoozeSummary = (contactId: string, projectId: string) =>
   `Snooze marketing email of contact ${contactId} (project ${projectId})`;
 
-export interface SnoozeInput {
-  projectId: string;
-  contactId: string;
-  /** ISO 8601: when marketing mail resumes. */
+/**
+ * When a snooze ends: `until` as the API recorded it (what the end clears), and `ms`, its length from when it
+ * was recorded, which the timer counts on Temporal's clock (it need not agree with the API's).
+ */
+export interface SnoozeEnd {
   until: string;
+  ms: number;
 }
 
-/** A new end of the snooze, or null when it was ended early (the API has already recorded it). */
+export interface SnoozeInput extends SnoozeEnd {
+  projectId: string;
+  contactId: string;
+}
+
+/** A new end of the snooze (SnoozeEnd), or null when it was ended early (the API has already recorded it). */
 export const SNOOZE_CHANGED_SIGNAL = 'snoozeChanged';
 
 /** One workflow per pending double opt-in confirmation. */

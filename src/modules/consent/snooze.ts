@@ -50,7 +50,8 @@ export async function snoozeContact(
   return em.transactional(
     async (tx) => {
       if (!(await lockContact(tx, ref))) return null;
-      const until = snoozeEnd(period, new Date());
+      const now = new Date();
+      const until = snoozeEnd(period, now);
       await tx.execute(
         `insert into contact_consent ("contact_id", "snoozed_until", "snoozed_at") values (?, ?, now())
          on conflict ("contact_id") do update set "snoozed_until" = excluded."snoozed_until", "snoozed_at" = excluded."snoozed_at"`,
@@ -58,7 +59,8 @@ export async function snoozeContact(
       );
       recordEvents(tx, [{ ...ref, name: 'contact.snoozed', data: { until: until.toISOString(), period, reason } }]);
       await tx.flush();
-      await callTemporal('the contact was not snoozed', () => startSnooze(temporal, ref, until.toISOString()));
+      const end = { until: until.toISOString(), ms: until.getTime() - now.getTime() };
+      await callTemporal('the contact was not snoozed', () => startSnooze(temporal, ref, end));
       return until;
     },
     { propagation: TransactionPropagation.REQUIRED },
