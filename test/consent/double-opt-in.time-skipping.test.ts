@@ -104,7 +104,11 @@ describe('double opt-in through a form', () => {
     const done = await stack.http().post(link).type('form').send('').expect(200);
     expect(done.text).toContain('Subscription confirmed');
     const consent = (await t.c.get(`/contacts/${contact.id}/consent`).expect(200)).body;
-    expect(consent).toMatchObject({ subscribed: true, confirmation: { state: 'CONFIRMED', pending: null }, topics: [{ topicId: topic.id, member: true }] });
+    expect(consent).toMatchObject({
+      subscribed: true,
+      confirmation: { state: 'CONFIRMED', pending: null },
+      topics: [{ topicId: topic.id, member: true }],
+    });
     expect(await audience(t)).toBe(1);
     expect(await audience(t, topic.id)).toBe(1);
     await stack.http().post(link).type('form').send('').expect(200);
@@ -124,7 +128,12 @@ describe('double opt-in through a form', () => {
     const t = await senderTenant(stack);
     const { topic, form } = await doubleOptInForm(t);
     const other = await createTopic(t, { name: 'Offers' });
-    const second = await createForm(t, { fields: FIELDS, topicIds: [other.id], doubleOptIn: true, confirmationTemplateId: form.confirmationTemplateId });
+    const second = await createForm(t, {
+      fields: FIELDS,
+      topicIds: [other.id],
+      doubleOptIn: true,
+      confirmationTemplateId: form.confirmationTemplateId,
+    });
     await submit(stack, form.id, { email: 'bob@example.test' }).expect(200);
     await waitForMail(stack.smtp, 'bob@example.test', /Please confirm/);
     await submit(stack, second.id, { email: 'bob@example.test', 'data.firstName': 'Bob' }).expect(200);
@@ -163,10 +172,16 @@ describe('double opt-in through a form', () => {
 
     await env.sleep(6 * DAY);
     await waitFor('the expiry', async () => ((await confirmationOf(contact.id))[0]!.status === 'EXPIRED' ? true : undefined), 30_000);
-    for (const res of [await stack.http().get(linkIn(first, 'confirm')), await stack.http().post(linkIn(first, 'confirm')).type('form').send('')]) {
+    for (const res of [
+      await stack.http().get(linkIn(first, 'confirm')),
+      await stack.http().post(linkIn(first, 'confirm')).type('form').send(''),
+    ]) {
       expect([res.status, res.text.includes('This link has expired')]).toEqual([410, true]);
     }
-    expect((await t.c.get(`/contacts/${contact.id}/consent`)).body).toMatchObject({ subscribed: false, confirmation: { state: 'UNCONFIRMED', pending: null } });
+    expect((await t.c.get(`/contacts/${contact.id}/consent`)).body).toMatchObject({
+      subscribed: false,
+      confirmation: { state: 'UNCONFIRMED', pending: null },
+    });
     expect(mailsTo('cat@example.test')).toBe(2);
 
     await submit(stack, form.id, { email: 'cat@example.test' }).expect(200);
@@ -183,9 +198,16 @@ describe('double opt-in through POST /contacts', () => {
       .post('/contacts')
       .send({ email: 'dan@example.test', data: { firstName: 'Dan' }, doubleOptIn: true, confirmationTemplateId: template })
       .expect(201);
-    expect(res.body).toMatchObject({ subscribed: false, data: { firstName: 'Dan' }, _meta: { isNew: true, confirmation: { status: 'SENT', expiresAt: expect.any(String) } } });
+    expect(res.body).toMatchObject({
+      subscribed: false,
+      data: { firstName: 'Dan' },
+      _meta: { isNew: true, confirmation: { status: 'SENT', expiresAt: expect.any(String) } },
+    });
     const mail = await waitForMail(stack.smtp, 'dan@example.test', /Confirm, please/);
-    const again = await t.c.post('/contacts').send({ email: 'dan@example.test', doubleOptIn: true, confirmationTemplateId: template }).expect(200);
+    const again = await t.c
+      .post('/contacts')
+      .send({ email: 'dan@example.test', doubleOptIn: true, confirmationTemplateId: template })
+      .expect(200);
     expect(again.body._meta.confirmation.status).toBe('NOT_RESENT');
     await stack.http().post(linkIn(mail, 'confirm')).type('form').send('').expect(200);
     expect((await t.c.get(`/contacts/${res.body.id}`)).body.subscribed).toBe(true);
@@ -202,7 +224,11 @@ describe('double opt-in through POST /contacts', () => {
       const res = await t.c.post('/contacts').send(body);
       expect([res.status, typeof res.body.error]).toEqual([400, 'string']);
     }
-    expectError(await t.c.post('/contacts').send({ email: 'eve@example.test', doubleOptIn: true, confirmationTemplateId: noLink }), 422, 'VALIDATION_ERROR');
+    expectError(
+      await t.c.post('/contacts').send({ email: 'eve@example.test', doubleOptIn: true, confirmationTemplateId: noLink }),
+      422,
+      'VALIDATION_ERROR',
+    );
     expect(await contactOf(stack, t.project.id, 'eve@example.test')).toBeUndefined();
   });
 });
@@ -219,7 +245,9 @@ describe('snooze', () => {
     await env.client.workflow.getHandle(snoozeWorkflowId(id)).result();
     expect((await t.c.get(`/contacts/${id}/consent`)).body.snoozedUntil).toBeNull();
     expect(await audience(t)).toBe(1);
-    expect((await consentEvents(stack, t.project.id)).slice(-1)).toEqual([['contact.unsnoozed', { reason: 'ended', snoozedUntil: snoozed.snoozedUntil }]]);
+    expect((await consentEvents(stack, t.project.id)).slice(-1)).toEqual([
+      ['contact.unsnoozed', { reason: 'ended', snoozedUntil: snoozed.snoozedUntil }],
+    ]);
   });
 
   it('moves the end when snoozed again, and stops at once when resumed', async () => {

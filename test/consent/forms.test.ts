@@ -49,9 +49,18 @@ describe('forms through the API', () => {
     expect(form.embedHtml).toContain(`<script src="http://localhost:3000/f/${form.id}/embed.js" async></script>`);
     expect(form.embedHtml).not.toMatch(/sk_|pk_/);
     const second = await createForm(t, { name: 'Second' });
-    expect((await t.c.get('/forms').expect(200)).body).toMatchObject({ data: [{ id: second.id }, { id: form.id }], total: 2, hasMore: false });
+    expect((await t.c.get('/forms').expect(200)).body).toMatchObject({
+      data: [{ id: second.id }, { id: form.id }],
+      total: 2,
+      hasMore: false,
+    });
     const changed = await t.c.patch(`/forms/${form.id}`).send({ title: 'Join us', successMessage: 'Welcome!', fields: FIELDS }).expect(200);
-    expect(changed.body).toMatchObject({ name: 'Newsletter', title: 'Join us', successMessage: 'Welcome!', fields: FIELDS.map((f) => ({ required: false, ...f })) });
+    expect(changed.body).toMatchObject({
+      name: 'Newsletter',
+      title: 'Join us',
+      successMessage: 'Welcome!',
+      fields: FIELDS.map((f) => ({ required: false, ...f })),
+    });
     await t.c.delete(`/forms/${form.id}`).expect(204);
     expectError(await t.c.get(`/forms/${form.id}`), 404, 'NOT_FOUND');
   });
@@ -97,7 +106,7 @@ describe('forms through the API', () => {
     expect((await t.c.get(`/forms/${form.id}`).expect(200)).body).toMatchObject({ name: 'Signup', doubleOptIn: false });
   });
 
-  it("keep their confirmation template: it cannot be deleted while a form uses it", async () => {
+  it('keep their confirmation template: it cannot be deleted while a form uses it', async () => {
     const t = await senderTenant(stack);
     const template = await confirmationTemplate(t);
     const form = await createForm(t, { doubleOptIn: true, confirmationTemplateId: template });
@@ -118,12 +127,16 @@ describe('the public endpoint', () => {
     expect(page.headers['x-frame-options']).toBe('DENY');
     expect(page.text).toContain('<title>Join &lt;us&gt;</title>');
     expect(page.text).toMatch(/name="_pw_started" value="\d+\.[\w-]{22}"/);
-    expect(page.text).toMatch(/<div style="[^"]*left:-10000px[^"]*" aria-hidden="true"><label for="[^"]+">Leave this field empty<\/label><input [^>]*name="website"[^>]*tabindex="-1"/);
+    expect(page.text).toMatch(
+      /<div style="[^"]*left:-10000px[^"]*" aria-hidden="true"><label for="[^"]+">Leave this field empty<\/label><input [^>]*name="website"[^>]*tabindex="-1"/,
+    );
     expect(page.text).toMatch(/<label for="(pw-[\w-]+)">First name<\/label><input id="\1" type="text" name="data.firstName"/);
     const script = await stack.http().get(`/f/${form.id}/embed.js`).expect(200);
     expect(script.headers['content-type']).toBe('application/javascript; charset=utf-8');
     expect(script.headers['cache-control']).toBe('no-store');
-    expect(script.text).toMatch(new RegExp(`var t="\\d+\\.[\\w-]{22}";document.querySelectorAll\\("form\\[data-postwire-form=\\\\"${form.id}\\\\"\\]`));
+    expect(script.text).toMatch(
+      new RegExp(`var t="\\d+\\.[\\w-]{22}";document.querySelectorAll\\("form\\[data-postwire-form=\\\\"${form.id}\\\\"\\]`),
+    );
     for (const path of [`/f/${randomUUID()}`, '/f/not-a-form']) {
       const missing = await stack.http().get(path);
       expect([path, missing.status, missing.headers['content-type']]).toEqual([path, 404, 'text/html; charset=utf-8']);
@@ -131,11 +144,16 @@ describe('the public endpoint', () => {
     expect((await stack.http().get(`/f/${randomUUID()}/embed.js`)).status).toBe(404);
   });
 
-  it('takes a signup: the contact with its data, the form\'s topics, form.submitted; then the thank-you page or the redirect', async () => {
+  it("takes a signup: the contact with its data, the form's topics, form.submitted; then the thank-you page or the redirect", async () => {
     const t = await tenant(stack);
     const topic = await createTopic(t, { name: 'Digest' });
     const form = await createForm(t, { fields: FIELDS, topicIds: [topic.id], successMessage: 'Welcome aboard.\n\nSee you soon.' });
-    const res = await submit(stack, form.id, { email: ' Ann@Example.test ', 'data.firstName': 'Ann', 'data.profile.age': '42', 'data.terms': 'on' }).expect(200);
+    const res = await submit(stack, form.id, {
+      email: ' Ann@Example.test ',
+      'data.firstName': 'Ann',
+      'data.profile.age': '42',
+      'data.terms': 'on',
+    }).expect(200);
     expect(res.text).toContain('<p>Welcome aboard.</p><p>See you soon.</p>');
     const contact = await contactOf(stack, t.project.id, 'ann@example.test');
     expect(contact).toMatchObject({ subscribed: true, data: { firstName: 'Ann', profile: { age: 42 }, terms: true } });
@@ -149,10 +167,13 @@ describe('the public endpoint', () => {
     expect(await contactOf(stack, t.project.id, 'bob@example.test')).toMatchObject({ subscribed: true, data: { firstName: 'Bob' } });
   });
 
-  it('subscribes an unsubscribed contact again (single opt-in) and writes only into the form\'s project', async () => {
+  it("subscribes an unsubscribed contact again (single opt-in) and writes only into the form's project", async () => {
     const t = await tenant(stack);
     const other = await tenant(stack);
-    await other.c.post('/contacts').send({ email: 'ann@example.test', subscribed: false, data: { firstName: 'Other' } }).expect(201);
+    await other.c
+      .post('/contacts')
+      .send({ email: 'ann@example.test', subscribed: false, data: { firstName: 'Other' } })
+      .expect(201);
     await t.c.post('/contacts').send({ email: 'ann@example.test', subscribed: false }).expect(201);
     const form = await createForm(t, { fields: FIELDS });
     await submit(stack, form.id, { email: 'ann@example.test', 'data.firstName': 'Ann' }).expect(200);
@@ -169,10 +190,25 @@ describe('the public endpoint', () => {
     const cases: Array<[string, () => Promise<{ status: number; text: string; headers: Record<string, string> }>, number, RegExp]> = [
       ['honeypot filled', () => submit(stack, form.id, valid, { honeypot: 'http://spam.example' }), 400, /Signup refused/],
       ['no start token', () => submit(stack, form.id, valid, { token: null }), 422, /Please submit the form again/],
-      ['forged token', () => submit(stack, form.id, valid, { token: `${Date.now() - 60_000}.AAAAAAAAAAAAAAAAAAAAAA` }), 422, /Please submit the form again/],
-      ["another form's token", () => submit(stack, form.id, valid, { token: shownAgo(stack, randomUUID()) }), 422, /Please submit the form again/],
+      [
+        'forged token',
+        () => submit(stack, form.id, valid, { token: `${Date.now() - 60_000}.AAAAAAAAAAAAAAAAAAAAAA` }),
+        422,
+        /Please submit the form again/,
+      ],
+      [
+        "another form's token",
+        () => submit(stack, form.id, valid, { token: shownAgo(stack, randomUUID()) }),
+        422,
+        /Please submit the form again/,
+      ],
       ['filled too fast', () => submit(stack, form.id, valid, { token: shownAgo(stack, form.id, 500) }), 422, /That was quick/],
-      ['open too long', () => submit(stack, form.id, valid, { token: shownAgo(stack, form.id, 25 * 3_600_000) }), 422, /open for a long time/],
+      [
+        'open too long',
+        () => submit(stack, form.id, valid, { token: shownAgo(stack, form.id, 25 * 3_600_000) }),
+        422,
+        /open for a long time/,
+      ],
       ['no email', () => submit(stack, form.id, { 'data.firstName': 'Ann' }), 422, /Please fill in “Email”/],
       ['bad email', () => submit(stack, form.id, { ...valid, email: 'not-an-email' }), 422, /“Email” is not an email address/],
       ['missing required', () => submit(stack, form.id, { email: 'ann@example.test' }), 422, /Please fill in “First name”/],
@@ -180,13 +216,26 @@ describe('the public endpoint', () => {
     ];
     for (const [what, send, status, text] of cases) {
       const res = await send();
-      expect([what, res.status, res.headers['content-type'], text.test(res.text)]).toEqual([what, status, 'text/html; charset=utf-8', true]);
+      expect([what, res.status, res.headers['content-type'], text.test(res.text)]).toEqual([
+        what,
+        status,
+        'text/html; charset=utf-8',
+        true,
+      ]);
     }
     const again = await submit(stack, form.id, { ...valid, email: 'bad<b>' });
     expect(again.text).toContain('value="bad&lt;b&gt;"');
     expect(again.text).toMatch(/aria-invalid="true" aria-describedby="pw-[\w-]+-error"/);
     expect(again.text).toMatch(/name="_pw_started" value="\d+\.[\w-]{22}"/);
-    expect((await stack.http().post(`/f/${form.id}`).type('form').send(`email=${'a'.repeat(70_000)}`)).status).toBe(413);
+    expect(
+      (
+        await stack
+          .http()
+          .post(`/f/${form.id}`)
+          .type('form')
+          .send(`email=${'a'.repeat(70_000)}`)
+      ).status,
+    ).toBe(413);
     expect((await stack.http().post(`/f/${randomUUID()}`).type('form').send('email=ann@example.test')).status).toBe(404);
     expect((await stack.http().post('/f/nope').type('form').send('email=ann@example.test')).status).toBe(404);
     expect(await signupState(stack, t.project.id)).toEqual(before);
@@ -197,7 +246,11 @@ describe('the public endpoint', () => {
     const form = await createForm(t);
     for (let i = 0; i < 3; i++) await submit(stack, form.id, { email: 'ann@example.test' }).expect(200);
     const address = await submit(stack, form.id, { email: 'ANN@example.test' });
-    expect([address.status, Number(address.headers['retry-after']) > 0, address.text]).toEqual([429, true, expect.stringContaining('Too many signups')]);
+    expect([address.status, Number(address.headers['retry-after']) > 0, address.text]).toEqual([
+      429,
+      true,
+      expect.stringContaining('Too many signups'),
+    ]);
     const events = (await consentEvents(stack, t.project.id)).length;
     // The client address counted every submission so far (4 of 20); bots' refused ones count too.
     await submit(stack, form.id, { email: 'bob@example.test' }, { honeypot: 'x' }).expect(400);
