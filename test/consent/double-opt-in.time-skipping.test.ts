@@ -11,6 +11,7 @@ import { listDomains } from '../domains/helpers';
 import { stopDomainVerify } from '../../src/temporal/domain-verify';
 import { domainVerifyWorkflowId } from '../../workflows/domain-verify/ids';
 import { parseMail } from '../helpers/mail';
+import { recordHistory } from './histories';
 import { createCampaign } from '../campaigns/helpers';
 import { confirmationWorkflowId, snoozeWorkflowId } from '../../workflows/consent/ids';
 import { confirmationTemplate, consentEvents, contactOf, createForm, createTopic, expectError, linkIn, submit } from './helpers';
@@ -121,6 +122,7 @@ describe('double opt-in through a form', () => {
     ]);
     // Confirming ended the workflow: no reminder will come.
     await env.client.workflow.getHandle(confirmationWorkflowId(confirmation!.id)).result();
+    await recordHistory(env, confirmationWorkflowId(confirmation!.id), 'confirmation-confirmed');
     expect(mailsTo('ann@example.test')).toBe(1);
   });
 
@@ -172,6 +174,9 @@ describe('double opt-in through a form', () => {
 
     await env.sleep(6 * DAY);
     await waitFor('the expiry', async () => ((await confirmationOf(contact.id))[0]!.status === 'EXPIRED' ? true : undefined), 30_000);
+    const expired = confirmationWorkflowId((await confirmationOf(contact.id))[0]!.id);
+    await env.client.workflow.getHandle(expired).result();
+    await recordHistory(env, expired, 'confirmation-reminded-expired');
     for (const res of [
       await stack.http().get(linkIn(first, 'confirm')),
       await stack.http().post(linkIn(first, 'confirm')).type('form').send(''),
@@ -243,6 +248,7 @@ describe('snooze', () => {
     expect((await t.c.get(`/contacts/${id}/consent`)).body.snoozedUntil).toBe(snoozed.snoozedUntil);
     await env.sleep(20 * MINUTE);
     await env.client.workflow.getHandle(snoozeWorkflowId(id)).result();
+    await recordHistory(env, snoozeWorkflowId(id), 'snooze-ended');
     expect((await t.c.get(`/contacts/${id}/consent`)).body.snoozedUntil).toBeNull();
     expect(await audience(t)).toBe(1);
     expect((await consentEvents(stack, t.project.id)).slice(-1)).toEqual([
@@ -259,6 +265,7 @@ describe('snooze', () => {
     expect((await t.c.get(`/contacts/${id}/consent`)).body.snoozedUntil).toBe(moved.snoozedUntil);
     await t.c.patch(`/contacts/${id}/consent`).send({ snooze: null }).expect(200);
     await env.client.workflow.getHandle(snoozeWorkflowId(id)).result();
+    await recordHistory(env, snoozeWorkflowId(id), 'snooze-moved-resumed');
     expect(await audience(t)).toBe(1);
     expect((await consentEvents(stack, t.project.id)).map(([name, data]) => [name, data.reason])).toEqual([
       ['contact.snoozed', 'api'],
