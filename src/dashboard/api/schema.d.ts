@@ -15934,12 +15934,14 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Signed up: on to the form's redirect URL */
+            /** @description Signed up: on to the form's redirect URL (Location) */
             303: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
             };
             /** @description Refused as a bot (the honeypot was filled); nothing stored */
             400: {
