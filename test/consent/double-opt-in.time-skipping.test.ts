@@ -6,15 +6,22 @@ import { timeSkippingEnv } from '../helpers/temporal-env';
 import { waitForMail } from '../helpers/mail';
 import { sql } from '../helpers/seed';
 import { waitFor } from '../helpers/wait';
-import { senderTenant as domainTenant, type SenderTenant } from '../helpers/tenants';
-import { listDomains } from '../domains/helpers';
-import { stopDomainVerify } from '../../src/temporal/domain-verify';
-import { domainVerifyWorkflowId } from '../../workflows/domain-verify/ids';
+import type { SenderTenant } from '../helpers/tenants';
 import { parseMail } from '../helpers/mail';
 import { recordHistory } from './histories';
 import { createCampaign } from '../campaigns/helpers';
 import { confirmationWorkflowId, snoozeWorkflowId } from '../../workflows/consent/ids';
-import { confirmationTemplate, consentEvents, contactOf, createForm, createTopic, expectError, linkIn, submit } from './helpers';
+import {
+  confirmationTemplate,
+  consentEvents,
+  contactOf,
+  createForm,
+  createTopic,
+  expectError,
+  linkIn,
+  quietSenderTenant,
+  submit,
+} from './helpers';
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -37,22 +44,7 @@ afterAll(async () => {
   await env?.teardown();
 });
 
-/**
- * A sender tenant whose domain check loop is stopped once it sleeps: it would run every five minutes of the
- * days these tests skip, each check a real DNS lookup (and the test server keeps time from skipping for good
- * when a run is terminated while one of its tasks is under way).
- */
-async function senderTenant(s: TestStack): Promise<SenderTenant> {
-  const t = await domainTenant(s);
-  for (const domain of await listDomains(s, t.project)) {
-    const id = domainVerifyWorkflowId(domain.id);
-    await waitFor(`${id} to sleep on its timer`, async () =>
-      (await env.client.workflow.getHandle(id).fetchHistory()).events?.some((e) => e.timerStartedEventAttributes) ? true : undefined,
-    );
-    await stopDomainVerify(s.deps.temporal, domain.id);
-  }
-  return t;
-}
+const senderTenant = (s: TestStack) => quietSenderTenant(s, env);
 
 const FIELDS = [
   { key: 'email', label: 'Email', type: 'email', required: true },

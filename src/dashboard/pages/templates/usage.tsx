@@ -13,7 +13,7 @@ export function TemplateUsage({ id }: { id: string }) {
       {!usage.data ? (
         <Loading />
       ) : usage.data.campaigns.length + usage.data.workflows.length + usage.data.forms.length === 0 ? (
-        <Empty>No campaign, automation or signup form uses this template.</Empty>
+        <Empty>No campaign or automation uses this template.</Empty>
       ) : (
         <div class="grid">
           <div>
