@@ -64,7 +64,7 @@ export const contactOf = async (stack: TestStack, projectId: string, email: stri
 export async function consentEvents(stack: TestStack, projectId: string): Promise<Array<[string, Json]>> {
   const rows = await sql<{ name: string; data: Json }>(
     stack,
-    `select name, data from events where project_id = ? and (name like 'contact.%' or name = 'form.submitted') order by created_at, id`,
+    `select name, data from events where project_id = ? and (name like 'contact.%' or name = 'form.submitted') order by seq`,
     [projectId],
   );
   return rows.map((r) => [r.name, r.data]);

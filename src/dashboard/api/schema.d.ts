@@ -15943,7 +15943,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Refused as a bot (the honeypot was filled); nothing stored */
+            /** @description Refused as a bot (the honeypot was filled), or a body that is not UTF-8: nothing stored */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15961,16 +15961,16 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE */
+            /** @description A body over 64 KB: the form again; nothing stored */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
                 };
             };
-            /** @description Not taken: the form again, with what to correct (a field, or submitted too quickly); nothing stored */
+            /** @description Not taken: the form again, with what to correct (a field, text holding NUL, or submitted too quickly); nothing stored */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { Deps } from '../../deps';
 import type { AppContext } from '../../http/context';
-import { notFound } from '../../http/errors';
+import { readFormBody } from '../../http/body';
+import { ApiError, notFound } from '../../http/errors';
 import { defineRoute, type ResponseDoc, type RouteDef } from '../../http/route';
 import { sendPage } from '../pages/html';
 import { HtmlPage } from '../pages/schemas';
@@ -85,8 +86,9 @@ export function publicFormRoutes(deps: Deps): RouteDef[] {
       auth: 'none',
       params: FormParams,
       malformedPath: missing,
-      bodyType: 'form',
-      bodyLimit: SUBMISSION_LIMIT,
+      // Read by the handler, so that a body that cannot be read is answered with the form's page too.
+      bodyType: 'none',
+      bodyContentType: 'application/x-www-form-urlencoded',
       body: Submission,
       responses: {
         200: pageDoc('Signed up (or a confirmation link mailed): the thank-you page'),
@@ -95,15 +97,25 @@ export function publicFormRoutes(deps: Deps): RouteDef[] {
           contentType: 'text/html',
           schema: z.string().describe('A link to it'),
         },
-        400: pageDoc('Refused as a bot (the honeypot was filled); nothing stored'),
+        400: pageDoc('Refused as a bot (the honeypot was filled), or a body that is not UTF-8: nothing stored'),
         404: pageDoc('No such form'),
-        422: pageDoc('Not taken: the form again, with what to correct (a field, or submitted too quickly); nothing stored'),
+        413: pageDoc('A body over 64 KB: the form again; nothing stored'),
+        422: pageDoc(
+          'Not taken: the form again, with what to correct (a field, text holding NUL, or submitted too quickly); nothing stored',
+        ),
         429: pageDoc('Too many signups from this client or for this address within the hour; nothing stored'),
         503: { description: 'SERVICE_UNAVAILABLE: Temporal cannot be reached (double opt-in); nothing stored' },
       },
-      handler: async (ctx, { params, body }) => {
+      handler: async (ctx, { params }) => {
         const form = await findForm(ctx, params.formId);
         if (!form) return missing(ctx);
+        let body: Record<string, string>;
+        try {
+          body = await readFormBody(ctx, SUBMISSION_LIMIT);
+        } catch (err) {
+          if (!(err instanceof ApiError) || err.status >= 500) throw err;
+          return sendPage(ctx, err.status, formPage(form, { ...shown(form), notice: `The form could not be read: ${err.message}` }));
+        }
         answer(ctx, form, await submitForm(ctx.state.em, deps, form, body, ctx.ip));
       },
     }),
