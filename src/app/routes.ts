@@ -31,6 +31,8 @@ import { analyticsRoutes } from '../modules/analytics/routes';
 import { uploadRoutes } from '../modules/uploads/routes';
 import { webhookRoutes } from '../modules/webhooks/routes';
 import { dashboardRoutes } from '../modules/dashboard/routes';
+import { adminRoutes } from '../modules/admin/routes';
+import { agentRoutes } from '../modules/agent/routes';
 import { topicRoutes } from '../modules/topics/routes';
 import { formRoutes } from '../modules/forms/routes';
 import { publicFormRoutes } from '../modules/forms/public-routes';
@@ -56,6 +58,7 @@ export function allRoutes(deps: Deps): RouteDef[] {
   routes.push(...topicRoutes(deps, [campaignTopicUsage, formTopicUsage, workflowTopicUsage]), ...formRoutes(deps));
   routes.push(...trackingRoutes(deps), ...preferenceRoutes(deps), ...confirmRoutes(deps), ...publicFormRoutes(deps), ...snsRoutes(deps));
   routes.push(...activityRoutes(deps), ...analyticsRoutes(deps), ...uploadRoutes(deps));
-  routes.push(...webhookRoutes(deps), ...dashboardRoutes(deps));
+  routes.push(...webhookRoutes(deps), ...dashboardRoutes(deps), ...adminRoutes(deps));
+  routes.push(...agentRoutes(() => routes));
   return [...routes, ...openapiRoutes(() => routes)];
 }

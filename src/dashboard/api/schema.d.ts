@@ -370,7 +370,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Bounce and complaint rates of the last 30 days and recent suspensions (any member) */
+        /** Bounce and complaint rates over the reputation window, their levels, and recent suspensions (any member) */
         get: operations["getProjectsIdSecurity"];
         put?: never;
         post?: never;
@@ -387,7 +387,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Bounce and complaint rates of the last 30 days and recent suspensions (any member) */
+        /** Bounce and complaint rates over the reputation window, their levels, and recent suspensions (any member) */
         get: operations["getUsersMeProjectsIdSecurity"];
         put?: never;
         post?: never;
@@ -1334,6 +1334,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/executions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One execution by its id alone, whichever workflow it belongs to (the same view as under its workflow) */
+        get: operations["getExecutionsId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/executions/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The Temporal history of the execution's run, summarized: activities, timers, signals and how it ended, oldest first */
+        get: operations["getExecutionsIdHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/templates": {
         parameters: {
             query?: never;
@@ -2065,6 +2099,91 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/projects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every project of the deployment, newest first, with its owners, reputation figures and levels (operators' token) */
+        get: operations["getAdminProjects"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/projects/{id}/suspend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Suspend a project with a reason: its keys are refused, it sends nothing, its mail waits; the owners are emailed */
+        post: operations["postAdminProjectsIdSuspend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/projects/{id}/reinstate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reinstate a suspended project: its keys work again and the mail that waited goes, each email once; the owners are emailed */
+        post: operations["postAdminProjectsIdReinstate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every suspension and reinstatement, automatic or by an operator, newest first */
+        get: operations["getAdminAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The Model Context Protocol endpoint (Streamable HTTP, stateless, JSON answers): a tool per API operation, composed tools, the docs as resources */
+        post: operations["postMcp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -2683,6 +2802,8 @@ export interface operations {
                         /** @description Secret key (sk_…): in full only when created or rotated, masked afterwards */
                         secret: string;
                         disabled: boolean;
+                        /** @description Why the project is suspended (docs/security.md); null while it is active */
+                        disabledReason: string | null;
                         /**
                          * @description Which emails carry the open pixel and click redirects (docs/tracking.md)
                          * @enum {string}
@@ -2740,6 +2861,8 @@ export interface operations {
                         /** @description Secret key (sk_…): in full only when created or rotated, masked afterwards */
                         secret: string;
                         disabled: boolean;
+                        /** @description Why the project is suspended (docs/security.md); null while it is active */
+                        disabledReason: string | null;
                         /**
                          * @description Which emails carry the open pixel and click redirects (docs/tracking.md)
                          * @enum {string}
@@ -2895,6 +3018,8 @@ export interface operations {
                         /** @description Secret key (sk_…): in full only when created or rotated, masked afterwards */
                         secret: string;
                         disabled: boolean;
+                        /** @description Why the project is suspended (docs/security.md); null while it is active */
+                        disabledReason: string | null;
                         /**
                          * @description Which emails carry the open pixel and click redirects (docs/tracking.md)
                          * @enum {string}
@@ -3059,6 +3184,8 @@ export interface operations {
                         /** @description Secret key (sk_…): in full only when created or rotated, masked afterwards */
                         secret: string;
                         disabled: boolean;
+                        /** @description Why the project is suspended (docs/security.md); null while it is active */
+                        disabledReason: string | null;
                         /**
                          * @description Which emails carry the open pixel and click redirects (docs/tracking.md)
                          * @enum {string}
@@ -4004,6 +4131,7 @@ export interface operations {
                         projectId: string;
                         disabled: boolean;
                         disabledReason: string | null;
+                        /** @description The last REPUTATION_WINDOW_DAYS days, from the start of the hour */
                         window: {
                             days: number;
                             /** Format: date-time */
@@ -4011,13 +4139,14 @@ export interface operations {
                             /** Format: date-time */
                             to: string;
                         };
+                        /** @description Emails that left in the window, bounced ones included */
                         sent: number;
                         /** @description Permanent bounces */
                         bounced: number;
                         complained: number;
-                        /** @description % of sent */
+                        /** @description % of sent, 2 decimals */
                         bounceRate: number;
-                        /** @description % of sent */
+                        /** @description % of sent, 2 decimals */
                         complaintRate: number;
                         levels: {
                             /** @enum {string} */
@@ -4035,8 +4164,22 @@ export interface operations {
                                 critical: number;
                             };
                         };
+                        /** @description REPUTATION_MIN_SENT: below it in the window, nothing is judged (no warning, no suspension) */
+                        minSent: number;
+                        /** @description Mail to the sandbox simulator domain */
+                        simulated: {
+                            /** @description REPUTATION_COUNT_SIMULATED: mail to the simulator domain counts in the figures */
+                            counted: boolean;
+                            /** @description Simulated emails sent in the window and left out of the figures (0 when counted) */
+                            leftOut: number;
+                        };
+                        /** @description While suspended: emails waiting to be sent once the project is reinstated */
+                        heldEmails: number;
+                        /** @description The 10 most recent, newest first */
                         suspensions: {
                             reason: string | null;
+                            /** @enum {string} */
+                            by: "automatic" | "operator";
                             /** Format: date-time */
                             startedAt: string;
                             endedAt: string | null;
@@ -4095,6 +4238,7 @@ export interface operations {
                         projectId: string;
                         disabled: boolean;
                         disabledReason: string | null;
+                        /** @description The last REPUTATION_WINDOW_DAYS days, from the start of the hour */
                         window: {
                             days: number;
                             /** Format: date-time */
@@ -4102,13 +4246,14 @@ export interface operations {
                             /** Format: date-time */
                             to: string;
                         };
+                        /** @description Emails that left in the window, bounced ones included */
                         sent: number;
                         /** @description Permanent bounces */
                         bounced: number;
                         complained: number;
-                        /** @description % of sent */
+                        /** @description % of sent, 2 decimals */
                         bounceRate: number;
-                        /** @description % of sent */
+                        /** @description % of sent, 2 decimals */
                         complaintRate: number;
                         levels: {
                             /** @enum {string} */
@@ -4126,8 +4271,22 @@ export interface operations {
                                 critical: number;
                             };
                         };
+                        /** @description REPUTATION_MIN_SENT: below it in the window, nothing is judged (no warning, no suspension) */
+                        minSent: number;
+                        /** @description Mail to the sandbox simulator domain */
+                        simulated: {
+                            /** @description REPUTATION_COUNT_SIMULATED: mail to the simulator domain counts in the figures */
+                            counted: boolean;
+                            /** @description Simulated emails sent in the window and left out of the figures (0 when counted) */
+                            leftOut: number;
+                        };
+                        /** @description While suspended: emails waiting to be sent once the project is reinstated */
+                        heldEmails: number;
+                        /** @description The 10 most recent, newest first */
                         suspensions: {
                             reason: string | null;
+                            /** @enum {string} */
+                            by: "automatic" | "operator";
                             /** Format: date-time */
                             startedAt: string;
                             endedAt: string | null;
@@ -13221,6 +13380,203 @@ export interface operations {
             };
         };
     };
+    getExecutionsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The execution */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        workflowId: string;
+                        /** Format: uuid */
+                        contactId: string;
+                        contact: {
+                            /** Format: uuid */
+                            id: string;
+                            email: string;
+                        } | null;
+                        /** @enum {string} */
+                        status: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "FAILED" | "CANCELLED";
+                        currentStepId: string | null;
+                        currentStep: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT";
+                            name: string | null;
+                        } | null;
+                        /** @description The event a WAIT_FOR_EVENT step awaits */
+                        waitingFor: string | null;
+                        context: {
+                            [key: string]: unknown;
+                        };
+                        stepHistory: {
+                            /** Format: uuid */
+                            stepId: string;
+                            /** @enum {string} */
+                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT";
+                            name: string | null;
+                            /** @enum {string} */
+                            status: "RUNNING" | "WAITING" | "COMPLETED" | "FAILED" | "CANCELLED";
+                            /** Format: date-time */
+                            startedAt: string;
+                            completedAt: string | null;
+                            output: {
+                                [key: string]: unknown;
+                            } | null;
+                            error: string | null;
+                        }[];
+                        exitReason: string | null;
+                        error: string | null;
+                        /** @description The contact's entry into the workflow, 1 for the first */
+                        entry: number;
+                        triggerEventId: string | null;
+                        temporalWorkflowId: string;
+                        temporalRunId: string | null;
+                        /** Format: date-time */
+                        startedAt: string;
+                        completedAt: string | null;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such execution in this project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getExecutionsIdHistory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The summarized history */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        executionId: string;
+                        temporalWorkflowId: string;
+                        temporalRunId: string | null;
+                        /** @description False when Temporal no longer keeps the run (past the namespace retention); events is then empty */
+                        retained: boolean;
+                        /** @description The run's events oldest first, without the SDK's bookkeeping (workflow tasks, markers) */
+                        events: {
+                            eventId: number;
+                            /** Format: date-time */
+                            at: string;
+                            /** @description The Temporal event type: ActivityTaskScheduled, TimerStarted, WorkflowExecutionSignaled, … */
+                            type: string;
+                            /** @description What happened, in words, with the summary the workflow gave its timer or activity */
+                            summary: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such execution in this project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Temporal cannot be reached */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getTemplates: {
         parameters: {
             query?: {
@@ -18075,6 +18431,573 @@ export interface operations {
             };
             /** @description No such file */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAdminProjects: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+                search?: string;
+                disabled?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A cursor page of projects */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            disabled: boolean;
+                            disabledReason: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description The owners' addresses */
+                            owners: string[];
+                            /** @description Emails sent in the reputation window (simulated mail left out unless REPUTATION_COUNT_SIMULATED) */
+                            sent: number;
+                            /** @description % of sent, 2 decimals */
+                            bounceRate: number;
+                            /** @description % of sent, 2 decimals */
+                            complaintRate: number;
+                            levels: {
+                                /** @enum {string} */
+                                bounce: "healthy" | "warning" | "critical";
+                                /** @enum {string} */
+                                complaint: "healthy" | "warning" | "critical";
+                            };
+                        }[];
+                        /** @description Pass as `cursor` to get the next page; null on the last page */
+                        cursor: string | null;
+                        hasMore: boolean;
+                        /** @description Matches in the whole list on the first page; 0 on later pages */
+                        total: number;
+                    };
+                };
+            };
+            /** @description BAD_REQUEST: invalid query parameters, or not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or wrong ADMIN_TOKEN */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: this deployment has no ADMIN_TOKEN, so /admin does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a query parameter holds NUL (U+0000) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAdminProjectsIdSuspend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Becomes the disabledReason */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The project, suspended */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        disabled: boolean;
+                        disabledReason: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @description The owners' addresses */
+                        owners: string[];
+                        /** @description Emails sent in the reputation window (simulated mail left out unless REPUTATION_COUNT_SIMULATED) */
+                        sent: number;
+                        /** @description % of sent, 2 decimals */
+                        bounceRate: number;
+                        /** @description % of sent, 2 decimals */
+                        complaintRate: number;
+                        levels: {
+                            /** @enum {string} */
+                            bounce: "healthy" | "warning" | "critical";
+                            /** @enum {string} */
+                            complaint: "healthy" | "warning" | "critical";
+                        };
+                    };
+                };
+            };
+            /** @description BAD_REQUEST: malformed JSON, or a body that is not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or wrong ADMIN_TOKEN */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: the project is already suspended */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: JSON nested deeper than 64 levels; VALIDATION_ERROR: text holding NUL (U+0000) or a lone surrogate, named in `errors`; VALIDATION_ERROR, with the fields in `errors` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAdminProjectsIdReinstate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Why; kept in the audit list and told to the owners */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The project, active */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        disabled: boolean;
+                        disabledReason: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @description The owners' addresses */
+                        owners: string[];
+                        /** @description Emails sent in the reputation window (simulated mail left out unless REPUTATION_COUNT_SIMULATED) */
+                        sent: number;
+                        /** @description % of sent, 2 decimals */
+                        bounceRate: number;
+                        /** @description % of sent, 2 decimals */
+                        complaintRate: number;
+                        levels: {
+                            /** @enum {string} */
+                            bounce: "healthy" | "warning" | "critical";
+                            /** @enum {string} */
+                            complaint: "healthy" | "warning" | "critical";
+                        };
+                    };
+                };
+            };
+            /** @description BAD_REQUEST: malformed JSON, or a body that is not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or wrong ADMIN_TOKEN */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: the project is not suspended */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: JSON nested deeper than 64 levels; VALIDATION_ERROR: text holding NUL (U+0000) or a lone surrogate, named in `errors`; VALIDATION_ERROR, with the fields in `errors` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAdminAudit: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A cursor page of audit entries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            action: "suspend" | "reinstate";
+                            /** Format: uuid */
+                            projectId: string;
+                            reason: string | null;
+                            /** @enum {string} */
+                            by: "automatic" | "operator";
+                            /** Format: date-time */
+                            at: string;
+                        }[];
+                        /** @description Pass as `cursor` to get the next page; null on the last page */
+                        cursor: string | null;
+                        hasMore: boolean;
+                        /** @description Matches in the whole list on the first page; 0 on later pages */
+                        total: number;
+                    };
+                };
+            };
+            /** @description BAD_REQUEST: invalid query parameters, or not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or wrong ADMIN_TOKEN */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: this deployment has no ADMIN_TOKEN, so /admin does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a query parameter holds NUL (U+0000) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postMcp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": ({
+                    /** @constant */
+                    jsonrpc: "2.0";
+                    id?: string | number;
+                    method?: string;
+                    params?: {
+                        [key: string]: unknown;
+                    };
+                    result?: {
+                        [key: string]: unknown;
+                    };
+                    error?: {
+                        code: number;
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                } & {
+                    [key: string]: unknown;
+                }) | ({
+                    /** @constant */
+                    jsonrpc: "2.0";
+                    id?: string | number;
+                    method?: string;
+                    params?: {
+                        [key: string]: unknown;
+                    };
+                    result?: {
+                        [key: string]: unknown;
+                    };
+                    error?: {
+                        code: number;
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                } & {
+                    [key: string]: unknown;
+                })[];
+            };
+        };
+        responses: {
+            /** @description The JSON-RPC answer(s) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": ({
+                        /** @constant */
+                        jsonrpc: "2.0";
+                        id: (string | number) | null;
+                        result?: {
+                            [key: string]: unknown;
+                        };
+                        error?: {
+                            code: number;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    }) | ({
+                        /** @constant */
+                        jsonrpc: "2.0";
+                        id: (string | number) | null;
+                        result?: {
+                            [key: string]: unknown;
+                        };
+                        error?: {
+                            code: number;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                };
+            };
+            /** @description Notifications or responses only: accepted, nothing to answer */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description BAD_REQUEST: not a JSON-RPC message the protocol allows */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_ACCEPTABLE: Accept must name application/json and text/event-stream */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: JSON nested deeper than 64 levels; VALIDATION_ERROR: text holding NUL (U+0000) or a lone surrogate, named in `errors`; VALIDATION_ERROR, with the fields in `errors` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
