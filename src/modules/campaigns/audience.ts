@@ -3,7 +3,7 @@ import { FilterError } from '../filters/errors';
 import type { FilterTree } from '../filters/schemas';
 import { resolveForProject } from '../filters/service';
 import { compileFilter, type SqlCondition } from '../filters/sql';
-import { marketingConsentSql } from '../consent/rules';
+import { mailTopic, marketingConsentSql } from '../consent/rules';
 import type { Campaign } from './entities';
 
 export type Audience = Pick<Campaign, 'projectId' | 'type' | 'audienceType' | 'segmentId' | 'audienceCondition' | 'topicId'>;
@@ -37,7 +37,7 @@ export async function audienceCondition(em: EntityManager, audience: Audience, n
     params.push(...compiled.params);
   }
   if (audience.type !== 'TRANSACTIONAL') {
-    const consent = marketingConsentSql('c', audience.topicId ?? null);
+    const consent = marketingConsentSql('c', audience.topicId ? await mailTopic(em, audience.projectId, audience.topicId) : null);
     parts.push(consent.sql);
     params.push(...consent.params);
   }

@@ -7,7 +7,7 @@ import { pendingCampaignEmails } from '../emails/campaign-queue';
 import { TemplateError } from '../templates/render';
 import { simulatorRefusal } from '../sandbox/addresses';
 import { audienceCondition } from './audience';
-import { marketingConsentSql } from '../consent/rules';
+import { mailTopic, marketingConsentSql } from '../consent/rules';
 import { campaignDraft } from './drafts';
 import { Campaign } from './entities';
 
@@ -119,7 +119,8 @@ export async function enqueueBatch(
   const batch = await em.transactional(async (tx) => {
     const campaign = await lockedSend(tx, ref, LockMode.PESSIMISTIC_READ, ['SENDING']);
     if (!campaign) return null;
-    const consent = campaign.type === 'TRANSACTIONAL' ? { sql: 'true', params: [] } : marketingConsentSql('c', campaign.topicId ?? null);
+    const topic = campaign.topicId ? await mailTopic(tx, campaign.projectId, campaign.topicId) : null;
+    const consent = campaign.type === 'TRANSACTIONAL' ? { sql: 'true', params: [] } : marketingConsentSql('c', topic);
     const rows = await tx.execute<RecipientRow[]>(
       `select r.contact_id as id, c.email, c.subscribed, c.data, ${consent.sql} as allowed
        from campaign_recipients r left join contacts c on c.id = r.contact_id

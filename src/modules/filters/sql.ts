@@ -118,7 +118,7 @@ class Compiler {
         return `${not}exists (select 1 from segment_members m where m.segment_id = ${this.bind(p.segmentId)} and m.contact_id = c.id)`;
       case 'topic':
         if (p.defaultIn === null) return p.negate ? 'true' : 'false';
-        return `${not}${topicMemberSql(`${this.bind(p.topicId)}::uuid`, 'c.id', p.defaultIn ? 'true' : 'false')}`;
+        return `${not}(${topicMemberSql(`${this.bind(p.topicId)}::uuid`, 'c.id', p.defaultIn)})`;
       case 'context':
         throw new Error('execution-context filters are evaluated in memory, never in SQL');
     }
