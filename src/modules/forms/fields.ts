@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isIgnoredKey } from '../contacts/custom-fields';
 import { MAX_DATA_DEPTH, MAX_KEY_LENGTH } from '../contacts/data-limits';
+import { oneLineText } from '../../http/one-line';
 
 /**
  * The fields of a signup form and how a submission's values become contact data (docs/consent.md "Signup
@@ -37,12 +38,7 @@ export const FormFieldSchema = z.object({
     .max(520)
     .regex(/^[^\s"'<>&\u0000-\u001f]+$/, 'A field key has no spaces, quotes or angle brackets')
     .describe('`email`, or `data.<key>` (dots step into nested objects) for a custom field'),
-  label: z
-    .string()
-    .trim()
-    .min(1)
-    .max(200)
-    .regex(/^[^\r\n]*$/, 'Must not contain line breaks'),
+  label: oneLineText(200),
   type: z.enum(FIELD_INPUTS).default('text').describe('The input; `email` is the type of the email field'),
   required: z.boolean().default(false),
 });

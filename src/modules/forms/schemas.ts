@@ -1,16 +1,9 @@
 import { z } from 'zod';
 import { PageLimit, cursorPage } from '../../http/cursor';
+import { oneLineText } from '../../http/one-line';
 import { FIELD_INPUTS, FormFieldSchema, MAX_FIELDS, fieldsProblems } from './fields';
 
 export const MAX_FORM_TOPICS = 20;
-
-const oneLine = (max: number) =>
-  z
-    .string()
-    .trim()
-    .min(1)
-    .max(max)
-    .regex(/^[^\r\n]*$/, 'Must not contain line breaks');
 
 export const FormIdParams = z.object({ id: z.uuid() });
 
@@ -36,8 +29,8 @@ const RedirectUrl = z
   .describe('Where the browser goes after a signup (303); without it, the thank-you text is shown');
 
 const formFields = {
-  name: oneLine(100).describe('For the dashboard'),
-  title: oneLine(200).optional().describe('The heading of the hosted page; the name by default'),
+  name: oneLineText(100).describe('For the dashboard'),
+  title: oneLineText(200).optional().describe('The heading of the hosted page; the name by default'),
   fields: Fields.optional(),
   topicIds: TopicIds.optional(),
   doubleOptIn: z.boolean().optional().describe('Signups must confirm by the link mailed to them before they get marketing'),
@@ -47,7 +40,7 @@ const formFields = {
     .describe('The template of the confirmation email (it must show {{ confirmUrl }}); required with doubleOptIn'),
   redirectUrl: RedirectUrl,
   successMessage: z.string().trim().min(1).max(2000).nullish().describe('The thank-you text shown after a signup'),
-  submitLabel: oneLine(50).optional().describe('The button; "Subscribe" by default'),
+  submitLabel: oneLineText(50).optional().describe('The button; "Subscribe" by default'),
 };
 
 export const CreateFormBody = z.object(formFields);

@@ -160,7 +160,7 @@ export function preferenceRoutes(deps: Deps): RouteDef[] {
       "Joins the checked topics and leaves the other ones shown, for the link's contact",
       ManageTopicsForm,
       async (ctx, token, form) => {
-        const shown = form.shown.trim() === '' ? [] : form.shown.trim().toLowerCase().split(/\s+/);
+        const shown = form.shown.trim() === '' ? [] : form.shown.trim().toLowerCase().split(/ +/);
         const changes = shown.map((topicId) => ({ topicId, member: form[topicField(topicId)] === 'in' }));
         answer(ctx, await setTopics(ctx.state.em, config, token, changes, 'preferences_page'), saved);
       },

@@ -1,22 +1,15 @@
 import { z } from 'zod';
 import { PageLimit, cursorPage } from '../../http/cursor';
+import { oneLineText } from '../../http/one-line';
 import { DEFAULT_MEMBERSHIPS } from './entities';
 
 export const MAX_TOPICS = 100;
 export const MAX_TOPIC_NAME = 100;
 export const MAX_TOPIC_DESCRIPTION = 500;
 
-const oneLine = (max: number) =>
-  z
-    .string()
-    .trim()
-    .min(1)
-    .max(max)
-    .regex(/^[^\r\n]*$/, 'Must not contain line breaks');
-
 export const TopicIdParams = z.object({ id: z.uuid() });
 
-const Name = oneLine(MAX_TOPIC_NAME).describe('Shown to contacts on the preference page; unique in the project, ignoring case');
+const Name = oneLineText(MAX_TOPIC_NAME).describe('Shown to contacts on the preference page; unique in the project, ignoring case');
 const Description = z.string().max(MAX_TOPIC_DESCRIPTION).nullish().describe('Shown under the name on the preference page');
 const Default = z.enum(DEFAULT_MEMBERSHIPS).describe('Whether a contact who never chose is in the topic');
 
