@@ -125,7 +125,7 @@ describe('the preference center through HTTP', () => {
     expect(await consentEvents(stack, t.project.id)).toEqual([]);
   });
 
-  it('a forged, malformed or unknown confirmation link is the 404 page and confirms nothing', async () => {
+  it("a forged, malformed or unknown confirmation link is the 404 page and confirms nothing; the real one has the public pages' headers", async () => {
     const t = await quietSenderTenant(stack, env);
     const template = await confirmationTemplate(t);
     const form = await createForm(t, { doubleOptIn: true, confirmationTemplateId: template });
@@ -134,6 +134,14 @@ describe('the preference center through HTTP', () => {
     const [{ id: confirmationId }] = await sql<{ id: string }>(stack, 'select id from confirmations where contact_id = ?', [contact.id]);
     const [, token] = new URL(confirmationUrl(stack.deps.config, confirmationId!)).pathname.split('/confirm/');
     const [, signature] = token!.split('.');
+    // The real link's page has the headers of every public page.
+    const page = await stack.http().get(`/confirm/${token}`).expect(200);
+    expect([page.headers['cache-control'], page.headers['x-frame-options'], page.headers['referrer-policy']]).toEqual([
+      'no-store',
+      'DENY',
+      'no-referrer',
+    ]);
+    expect(page.headers['content-security-policy']).toContain("default-src 'none'");
     const before = await signupState(stack, t.project.id);
     for (const forged of [
       `${confirmationId}.${tamperedSignature(signature!)}`,
