@@ -89,7 +89,7 @@ export const configSchema = z.object({
 
   SEGMENT_TRACKING_INTERVAL_MINUTES: int(15, 1),
 
-  // docs/consent.md "Bot protection": the public signup forms' checks, without third parties.
+  // docs/consent.md "The public endpoint": the public signup forms' checks, without third parties.
   SIGNUP_MIN_FILL_SECONDS: int(3, 0, 3600),
   SIGNUP_LIMIT_PER_IP: int(20, 1),
   SIGNUP_LIMIT_PER_ADDRESS: int(5, 1),

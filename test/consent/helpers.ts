@@ -39,7 +39,7 @@ export async function createForm(t: Tenant, body: Json = {}): Promise<Json> {
 /** A start token as the form's page would have given it `agoMs` ago. */
 export const shownAgo = (stack: TestStack, formId: string, agoMs = 10_000) => startToken(stack.deps.config, formId, Date.now() - agoMs);
 
-/** Posts a signup to the public endpoint, as the hosted page or the snippet would, from `client` (X-Forwarded-For is not trusted: the socket's address counts). */
+/** Posts a signup to the public endpoint, as the hosted page or the snippet would, from the test's loopback address (no X-Forwarded-For). */
 export function submit(
   stack: TestStack,
   formId: string,

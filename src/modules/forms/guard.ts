@@ -4,7 +4,7 @@ import { digest } from '../../crypto/keys';
 import { countInWindow } from '../../http/window-counter';
 import type { Logger } from '../../logger';
 
-/** The limits of signups, per hour (docs/consent.md "Bot protection"). */
+/** The limits of signups, per hour (docs/consent.md "The public endpoint"). */
 export const SIGNUP_WINDOW_MINUTES = 60;
 
 /**

@@ -1,7 +1,7 @@
 import { html, join, page, raw, type Html } from '../pages/html';
 import type { FieldValue, FormField } from './fields';
 
-/** The honeypot: an input people never see or fill, and form-filling bots do (docs/consent.md "Bot protection"). */
+/** The honeypot: an input people never see or fill, and form-filling bots do (docs/consent.md "The public endpoint"). */
 export const HONEYPOT_FIELD = 'website';
 /** The hidden input that carries the start token. */
 export const START_FIELD = '_pw_started';

@@ -1,7 +1,7 @@
 import { linkSigner, type LinkSecrets } from '../../crypto/link-signer';
 
 /**
- * The start token of a signup form (docs/consent.md "Bot protection"): when the form was shown, signed for
+ * The start token of a signup form (docs/consent.md "The public endpoint"): when the form was shown, signed for
  * that form, so that a submission says how long it took to fill in and a bot cannot claim more.
  */
 
