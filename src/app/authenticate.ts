@@ -108,6 +108,10 @@ async function projectByMembership(deps: Deps, ctx: AppContext): Promise<Project
 
 export async function authenticate(deps: Deps, ctx: AppContext, kind: AuthKind): Promise<void> {
   if (kind === 'none') return;
+  if (kind === 'optional-session') {
+    ctx.state.user = (await sessionUser(deps, ctx)) ?? undefined;
+    return;
+  }
   if (kind === 'session') {
     const user = await sessionUser(deps, ctx);
     if (!user) throw unauthorized('Log in first: this endpoint needs a session cookie');

@@ -129,7 +129,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Verify an email address with the token of an emailed link */
+        /** Verify an email address with the token of an emailed link, within a session of the address's own account */
         post: operations["postAuthVerifyEmail"];
         delete?: never;
         options?: never;
@@ -163,7 +163,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set a new password with the token of a reset or invitation link; ends existing sessions */
+        /** Set a new password with the token of a reset, verification or invitation link; proves the address and ends every session */
         post: operations["postAuthResetPassword"];
         delete?: never;
         options?: never;
@@ -2294,6 +2294,15 @@ export interface operations {
             };
             /** @description INVALID_TOKEN: unknown, expired or already used */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: no session of the token's own account; nothing changed. Set a password with the same token instead (POST /auth/reset-password) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
