@@ -4482,7 +4482,7 @@ export interface operations {
                     email: string;
                     /** @description Default true for a new contact; omitted keeps an existing state */
                     subscribed?: boolean;
-                    /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; a project has at most 1000 distinct custom fields */
+                    /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; arrays of at most 1000 elements; a project has at most 1000 distinct custom fields */
                     data?: {
                         [key: string]: components["schemas"]["Schema113ae44d"];
                     };
@@ -5240,7 +5240,7 @@ export interface operations {
                 "application/json": {
                     email?: string;
                     subscribed?: boolean;
-                    /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; a project has at most 1000 distinct custom fields */
+                    /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; arrays of at most 1000 elements; a project has at most 1000 distinct custom fields */
                     data?: {
                         [key: string]: components["schemas"]["Schema113ae44d"];
                     };
@@ -5947,7 +5947,7 @@ export interface operations {
                     event: string;
                     /** @description Changes the subscription state; omitted keeps it */
                     subscribed?: boolean;
-                    /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; a project has at most 1000 distinct custom fields */
+                    /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; arrays of at most 1000 elements; a project has at most 1000 distinct custom fields */
                     data?: {
                         [key: string]: components["schemas"]["Schema113ae44d"];
                     };
@@ -6067,7 +6067,7 @@ export interface operations {
                     event: string;
                     /** @description Changes the subscription state; omitted keeps it */
                     subscribed?: boolean;
-                    /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; a project has at most 1000 distinct custom fields */
+                    /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; arrays of at most 1000 elements; a project has at most 1000 distinct custom fields */
                     data?: {
                         [key: string]: components["schemas"]["Schema113ae44d"];
                     };
@@ -8278,7 +8278,7 @@ export interface operations {
                     }[];
                     /** @description Subscription state of the recipients; new contacts default to false */
                     subscribed?: boolean;
-                    /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; a project has at most 1000 distinct custom fields */
+                    /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; arrays of at most 1000 elements; a project has at most 1000 distinct custom fields */
                     data?: {
                         [key: string]: components["schemas"]["Schema113ae44d"];
                     };
@@ -10518,7 +10518,7 @@ export interface operations {
                                 /** @description JSON sent as the body; by default a payload describing the execution and its contact */
                                 body?: components["schemas"]["Schema113ae44d"];
                             } | {
-                                /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; a project has at most 1000 distinct custom fields */
+                                /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; arrays of at most 1000 elements; a project has at most 1000 distinct custom fields */
                                 data?: {
                                     [key: string]: components["schemas"]["Schemafbc378f5"];
                                 };
@@ -10826,7 +10826,7 @@ export interface operations {
                                 /** @description JSON sent as the body; by default a payload describing the execution and its contact */
                                 body?: components["schemas"]["Schema113ae44d"];
                             } | {
-                                /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; a project has at most 1000 distinct custom fields */
+                                /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; arrays of at most 1000 elements; a project has at most 1000 distinct custom fields */
                                 data?: {
                                     [key: string]: components["schemas"]["Schemafbc378f5"];
                                 };
@@ -11084,7 +11084,7 @@ export interface operations {
                     name?: string | null;
                     /** @default {} */
                     config?: {
-                        /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; a project has at most 1000 distinct custom fields */
+                        /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; arrays of at most 1000 elements; a project has at most 1000 distinct custom fields */
                         data?: {
                             [key: string]: components["schemas"]["Schemafbc378f5"];
                         };
@@ -11226,7 +11226,7 @@ export interface operations {
                             /** @description JSON sent as the body; by default a payload describing the execution and its contact */
                             body?: components["schemas"]["Schema113ae44d"];
                         } | {
-                            /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; a project has at most 1000 distinct custom fields */
+                            /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; arrays of at most 1000 elements; a project has at most 1000 distinct custom fields */
                             data?: {
                                 [key: string]: components["schemas"]["Schemafbc378f5"];
                             };
@@ -11537,7 +11537,7 @@ export interface operations {
                             /** @description JSON sent as the body; by default a payload describing the execution and its contact */
                             body?: components["schemas"]["Schema113ae44d"];
                         } | {
-                            /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; a project has at most 1000 distinct custom fields */
+                            /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; arrays of at most 1000 elements; a project has at most 1000 distinct custom fields */
                             data?: {
                                 [key: string]: components["schemas"]["Schemafbc378f5"];
                             };
@@ -12154,10 +12154,7 @@ export interface operations {
                         email?: string;
                         /** @default true */
                         subscribed?: boolean;
-                        /**
-                         * @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; a project has at most 1000 distinct custom fields
-                         * @default {}
-                         */
+                        /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; arrays of at most 1000 elements; a project has at most 1000 distinct custom fields */
                         data?: {
                             [key: string]: components["schemas"]["Schema113ae44d"];
                         };
