@@ -18,6 +18,12 @@ export function decodeUtf8(raw: Buffer): string {
   }
 }
 
+/**
+ * What every string of a body or query must match, for the OpenAPI document (src/modules/openapi/schemas.ts): no
+ * NUL. The checks below enforce it before any route's schema sees the text.
+ */
+export const NUL_FREE_PATTERN = '^[^\\u0000]*$';
+
 // Decoding UTF-8 never yields NUL's escape or a lone surrogate; only a \u escape in JSON text can.
 const SUSPECT_ESCAPE = /\\u(?:0000|[dD][89a-fA-F])/;
 

@@ -1911,14 +1911,20 @@ export interface components {
             };
             timestamp: string;
         };
+        Schemada273d31: string | number | boolean | null | components["schemas"]["Schemada273d31"][] | {
+            [key: string]: components["schemas"]["Schemada273d31"];
+        };
         Schema113ae44d: string | number | boolean | null | components["schemas"]["Schema113ae44d"][] | {
             [key: string]: components["schemas"]["Schema113ae44d"];
         };
         Schemafbc378f5: string | number | boolean | null | components["schemas"]["Schemafbc378f5"][] | {
             [key: string]: components["schemas"]["Schemafbc378f5"];
         };
-        Schema682d67ac: string | number | boolean | null | components["schemas"]["Schema682d67ac"][] | {
-            [key: string]: components["schemas"]["Schema682d67ac"];
+        Schemacd1df915: string | number | boolean | null | components["schemas"]["Schemacd1df915"][] | {
+            [key: string]: components["schemas"]["Schemacd1df915"];
+        };
+        Schemac4c8274d: string | number | boolean | null | components["schemas"]["Schemac4c8274d"][] | {
+            [key: string]: components["schemas"]["Schemac4c8274d"];
         };
     };
     responses: never;
@@ -1970,7 +1976,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    email: string;
+                    email: string & (unknown & unknown);
                     password: string;
                 };
             };
@@ -2056,7 +2062,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    email: string;
+                    email: string & (unknown & unknown);
                     password: string;
                 };
             };
@@ -3506,7 +3512,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    email: string;
+                    email: string & (unknown & unknown);
                     /**
                      * @default MEMBER
                      * @enum {string}
@@ -4484,7 +4490,7 @@ export interface operations {
                     subscribed?: boolean;
                     /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; arrays of at most 1000 elements; a project has at most 1000 distinct custom fields */
                     data?: {
-                        [key: string]: components["schemas"]["Schema113ae44d"];
+                        [key: string]: components["schemas"]["Schemada273d31"];
                     };
                 };
             };
@@ -5242,7 +5248,7 @@ export interface operations {
                     subscribed?: boolean;
                     /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; arrays of at most 1000 elements; a project has at most 1000 distinct custom fields */
                     data?: {
-                        [key: string]: components["schemas"]["Schema113ae44d"];
+                        [key: string]: components["schemas"]["Schemada273d31"];
                     };
                 };
             };
@@ -5949,7 +5955,7 @@ export interface operations {
                     subscribed?: boolean;
                     /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; arrays of at most 1000 elements; a project has at most 1000 distinct custom fields */
                     data?: {
-                        [key: string]: components["schemas"]["Schema113ae44d"];
+                        [key: string]: components["schemas"]["Schemada273d31"];
                     };
                 };
             };
@@ -6069,7 +6075,7 @@ export interface operations {
                     subscribed?: boolean;
                     /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; arrays of at most 1000 elements; a project has at most 1000 distinct custom fields */
                     data?: {
-                        [key: string]: components["schemas"]["Schema113ae44d"];
+                        [key: string]: components["schemas"]["Schemada273d31"];
                     };
                 };
             };
@@ -8280,7 +8286,7 @@ export interface operations {
                     subscribed?: boolean;
                     /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; arrays of at most 1000 elements; a project has at most 1000 distinct custom fields */
                     data?: {
-                        [key: string]: components["schemas"]["Schema113ae44d"];
+                        [key: string]: components["schemas"]["Schemada273d31"];
                     };
                 };
             };
@@ -11076,7 +11082,7 @@ export interface operations {
                             [key: string]: string;
                         };
                         /** @description JSON sent as the body; by default a payload describing the execution and its contact */
-                        body?: components["schemas"]["Schema113ae44d"];
+                        body?: components["schemas"]["Schemada273d31"];
                     };
                 } | {
                     /** @constant */
@@ -11086,7 +11092,7 @@ export interface operations {
                     config?: {
                         /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; arrays of at most 1000 elements; a project has at most 1000 distinct custom fields */
                         data?: {
-                            [key: string]: components["schemas"]["Schemafbc378f5"];
+                            [key: string]: components["schemas"]["Schemacd1df915"];
                         };
                         subscribed?: boolean;
                     };
@@ -11974,7 +11980,7 @@ export interface operations {
                      * @default {}
                      */
                     context?: {
-                        [key: string]: components["schemas"]["Schema113ae44d"];
+                        [key: string]: components["schemas"]["Schemada273d31"];
                     };
                 };
             };
@@ -12156,7 +12162,7 @@ export interface operations {
                         subscribed?: boolean;
                         /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; arrays of at most 1000 elements; a project has at most 1000 distinct custom fields */
                         data?: {
-                            [key: string]: components["schemas"]["Schema113ae44d"];
+                            [key: string]: components["schemas"]["Schemada273d31"];
                         };
                     };
                     /**
@@ -12169,7 +12175,7 @@ export interface operations {
                         event: string;
                         /** @default {} */
                         data?: {
-                            [key: string]: components["schemas"]["Schemafbc378f5"];
+                            [key: string]: components["schemas"]["Schemacd1df915"];
                         };
                     };
                     /**
@@ -12181,7 +12187,7 @@ export interface operations {
                         event: string;
                         /** @default {} */
                         data?: {
-                            [key: string]: components["schemas"]["Schemafbc378f5"];
+                            [key: string]: components["schemas"]["Schemacd1df915"];
                         };
                     }[];
                     /**
@@ -12189,7 +12195,7 @@ export interface operations {
                      * @default {}
                      */
                     context?: {
-                        [key: string]: components["schemas"]["Schemafbc378f5"];
+                        [key: string]: components["schemas"]["Schemacd1df915"];
                     };
                     /** @description An unsaved graph to simulate instead of the workflow's own steps */
                     definition?: {
@@ -12220,7 +12226,7 @@ export interface operations {
                     webhookResponses?: {
                         [key: string]: {
                             status: number;
-                            body?: components["schemas"]["Schema682d67ac"];
+                            body?: components["schemas"]["Schemac4c8274d"];
                         };
                     };
                     /** @description Assertions; the answer then adds passed and failures */

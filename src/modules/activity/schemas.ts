@@ -4,21 +4,22 @@ import { orderedRange, rangeFields } from '../analytics/range';
 import { ACTIVITY_TYPES } from './types';
 
 const Type = z.enum(ACTIVITY_TYPES);
+type Type = z.infer<typeof Type>;
 const Count = z.number().int().min(0);
 const counts = z.object(Object.fromEntries(ACTIVITY_TYPES.map((t) => [t, Count])) as Record<(typeof ACTIVITY_TYPES)[number], typeof Count>);
 
+/** A type in any case, `[Ss][Ee][Nn][Tt]`: a pattern the OpenAPI document can carry, which has no flags. */
+const anyCase = (word: string) => word.replace(/[A-Z]/g, (c) => `[${c}${c.toLowerCase()}]`);
+const TYPE = `(?:${ACTIVITY_TYPES.map(anyCase).join('|')})`;
+/** One or more types separated by commas, spaces or tabs around each: exactly what `type` takes, documented as is. */
+const TYPE_LIST = new RegExp(`^[ \\t]*${TYPE}(?:[ \\t]*,[ \\t]*${TYPE})*[ \\t]*$`);
+const TypeList = z.string().regex(TYPE_LIST, `One or more of ${ACTIVITY_TYPES.join(', ')}, comma-separated, in any case`);
+
 /** `type=OPENED,CLICKED` or `type=OPENED&type=CLICKED`, any case; omitted means every type. */
 const Types = z
-  .union([z.string(), z.array(z.string())])
-  .transform((v) =>
-    (Array.isArray(v) ? v : [v])
-      .flatMap((s) => s.split(','))
-      .map((s) => s.trim().toUpperCase())
-      .filter(Boolean),
-  )
-  .pipe(z.array(Type).min(1, 'Name at least one type'))
-  .transform((list) => [...new Set(list)])
-  .describe(`Only these types, comma-separated or repeated: ${ACTIVITY_TYPES.join(', ')}`);
+  .union([TypeList, z.array(TypeList).min(1)])
+  .transform((v) => [...new Set((Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')).map((s) => s.trim().toUpperCase() as Type))])
+  .describe(`Only these types, comma-separated or repeated, in any case: ${ACTIVITY_TYPES.join(', ')}`);
 
 export const FeedQuery = z.object({
   limit: PageLimit,

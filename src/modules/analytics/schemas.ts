@@ -20,7 +20,7 @@ export const TimeseriesQuery = z
     interval: z
       .enum(Object.keys(INTERVALS) as Array<keyof typeof INTERVALS>)
       .default('day')
-      .describe(`UTC hours or days; at most ${MAX_POINTS} points`),
+      .describe(`UTC hours or days; at most ${MAX_POINTS} points, the latest of a longer range`),
   })
   .superRefine(orderedRange);
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { NUL_FREE_PATTERN } from '../../http/well-formed';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -14,6 +15,20 @@ function keepPatternOnly({ jsonSchema }: { jsonSchema: Record<string, unknown> }
 }
 
 /**
+ * The body pipeline refuses NUL in every string of a request (src/http/well-formed.ts) before any route's schema
+ * runs, so a request string without a pattern of its own gets the pipeline's: otherwise the document would call
+ * a string with NUL valid, and the service refuse it. Patterns of the schemas themselves exclude NUL
+ * (test/platform/openapi.test.ts checks each); file contents (`format: binary`) may hold any byte.
+ */
+function nulFree(ctx: { jsonSchema: Record<string, unknown> }): void {
+  keepPatternOnly(ctx);
+  const { jsonSchema } = ctx;
+  if (jsonSchema.type !== 'string' || jsonSchema.format === 'binary') return;
+  if ('pattern' in jsonSchema || 'allOf' in jsonSchema || 'enum' in jsonSchema || 'const' in jsonSchema) return;
+  jsonSchema.pattern = NUL_FREE_PATTERN;
+}
+
+/**
  * Converts the zod schemas of one OpenAPI document. A recursive schema comes out of zod with its own
  * `$defs`, which a `$ref` inside the document cannot reach; they move to `components.schemas`.
  */
@@ -22,7 +37,7 @@ export class SchemaCollector {
   private readonly hashes = new Map<string, string>();
 
   convert(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-    const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', override: keepPatternOnly }) as JsonSchema;
+    const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', override: io === 'input' ? nulFree : keepPatternOnly }) as JsonSchema;
     const { $schema: _dialect, $defs, ...rest } = json as JsonSchema & { $defs?: Record<string, JsonSchema> };
     if (!$defs) return rest;
     const names = new Map(Object.entries($defs).map(([local, def]) => [local, this.claim(local, def)]));
