@@ -119,12 +119,17 @@ describe('/openapi.json states what requests are accepted', () => {
     expect(documentTakes(email, uniqueEmail())).toBe(true);
   });
 
-  it('answers any range the document allows: a long one is cut to its latest 1000 buckets', async () => {
+  it('answers any range the document allows: a long one cut to its latest 1000 buckets, a reversed one empty', async () => {
     for (const query of ['interval=hour&from=2000-01-01T00:00:00Z', 'interval=day&from=0020-02-29T00:00:00Z&to=2024-02-29T00:00:00Z']) {
       for (const path of ['/analytics/timeseries', '/analytics/contacts']) {
         const res = await t.c.get(`${path}?${query}`).expect(200);
         expect(res.body.points).toHaveLength(1000);
       }
     }
+    const reversed = 'from=2026-02-01T00:00:00Z&to=2026-01-01T00:00:00Z';
+    for (const path of ['timeseries', 'contacts', 'top-campaigns', 'campaign-stats', 'top-events'])
+      await t.c.get(`/analytics/${path}?${reversed}`).expect(200);
+    await t.c.get(`/activity/stats?${reversed}`).expect(200);
+    await t.c.get('/activity/recent-count?since=2999-01-01T00:00:00Z').expect(200);
   });
 });

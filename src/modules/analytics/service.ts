@@ -13,9 +13,9 @@ export type Interval = keyof typeof INTERVALS;
 export const MAX_POINTS = 1000;
 
 /**
- * The range widened to whole buckets of `interval`, and how many there are: at most MAX_POINTS, the latest ones
- * of a longer range (the answer's `from` says where they start). Any two instants make a valid range, as the
- * document says, so a long one is cut rather than refused.
+ * The range widened to whole buckets of `interval`, and how many there are: none for an empty range, at most
+ * MAX_POINTS, the latest ones of a longer range (the answer's `from` says where they start). Any two instants
+ * make a valid range, as the document says, so a long one is cut rather than refused.
  */
 export function bucketsOf(range: Range, interval: Interval): { unit: number; aligned: Range; points: number } {
   const unit = INTERVALS[interval];
