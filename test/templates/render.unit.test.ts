@@ -151,7 +151,7 @@ describe('safety limits', () => {
     } finally {
       clearInterval(counting);
     }
-    // A second of rendering in slices of about 10 ms; in one piece the timer would not have run at all.
+    // A second of rendering in slices of about 5 ms; in one piece the timer would not have run at all.
     expect(turns).toBeGreaterThan(20);
   });
 

@@ -12,7 +12,7 @@ export const MAX_TEMPLATE_LENGTH = 1_000_000;
  */
 export const MAX_TEMPLATE_TAGS = 2_000;
 /** The longest a render keeps the event loop before it lets other work run; its 1 s budget is unchanged. */
-const RENDER_SLICE_MS = 10;
+const RENDER_SLICE_MS = 5;
 /** Wall-clock budget of one render, in milliseconds. */
 const RENDER_LIMIT_MS = 1_000;
 /** Rough allocation budget of one render (loop ranges, string building), in Liquid's own units. */
