@@ -1,7 +1,8 @@
 import { workflowInfo } from '@temporalio/workflow';
 
 /**
- * History events a run of a long workflow (a campaign send, a contact job) gathers before it continues as new.
+ * History events a run of a long workflow (a campaign send, a contact job, the loops of domain checks, segment
+ * tracking and webhook deliveries) gathers before it continues as new.
  *
  * After a worker dies, the next one replays a run's history from the start within one workflow task, and
  * Temporal gives that task 10 s. The replay handles each of the run's workflow tasks in a round trip
