@@ -30,7 +30,7 @@ const activities: CampaignActivities = {
     await new Promise((resolve) => setTimeout(resolve, ((from / size) % ENQUEUE_CONCURRENCY) * 10));
     return { processed: size, emails: size, pending: from + size };
   },
-  awaitCampaignDelivery: async () => ({ pending: 0 }),
+  awaitCampaignDelivery: async () => ({ pending: 0, held: null }),
   finishCampaignSend: async () => true,
 };
 const env = stubActivityWorker(taskQueue, activities);
