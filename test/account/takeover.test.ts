@@ -112,6 +112,12 @@ describe('an impostor who signs up with the address after it was invited', () =>
     await expectRefusedWithoutChange(signupLink, impostor, project.id, owner.cookie);
     await expectHolderTakesTheAccount(signupLink, impostor, project.id);
   });
+
+  it("gains nothing when the holder follows the invitation's link to set a password", async () => {
+    const { project, impostor, invitation } = await setUp();
+    await expectNoAccess(impostor, project.id);
+    await expectHolderTakesTheAccount(invitation, impostor, project.id);
+  });
 });
 
 describe("the account's own session", () => {
