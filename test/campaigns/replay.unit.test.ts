@@ -9,8 +9,8 @@ import { stubActivityWorker } from '../helpers/temporal-env';
 
 /**
  * The campaign send's recorded histories replay under the current code, and the longest run a send can make
- * replays quickly enough that a worker taking over a send after another died stays far inside Temporal's 10 s
- * workflow task timeout (workflows/run-length.ts).
+ * holds few enough workflow tasks that a worker taking over a send after another died replays it far inside
+ * Temporal's 10 s workflow task timeout (workflows/run-length.ts; the timings are `npm run bench -- replay`'s).
  *
  * - `steps-per-run.json`: a send of 40 batches after 3 snapshot pages, recorded before the campaign-short-runs
  *   patch (293 events in one run; the patched code would have continued as new at 120).
@@ -34,14 +34,6 @@ const activities: CampaignActivities = {
   finishCampaignSend: async () => true,
 };
 const env = stubActivityWorker(taskQueue, activities);
-
-/** CPU time of the whole process (the replay runs on the SDK's threads and a workflow thread) while `fn` runs. */
-async function cpuMsOf(fn: () => Promise<void>): Promise<number> {
-  const before = process.cpuUsage();
-  await fn();
-  const used = process.cpuUsage(before);
-  return (used.user + used.system) / 1000;
-}
 
 const workflowTasks = (history: History) => (history.events ?? []).filter((e) => e.workflowTaskCompletedEventAttributes).length;
 
@@ -71,12 +63,10 @@ describe('campaign send workflow replay', () => {
 
     // A step adds at most one window's events (three per batch and per workflow task) past the mark.
     expect(history.events?.length).toBeLessThanOrEqual(RUN_EVENTS + 6 * ENQUEUE_CONCURRENCY + 4);
+    // A cold replay costs a round trip to the worker's main thread per workflow task, so the tasks bound it: before
+    // the patch this run held about 400 (2,400 events). What a task costs, idle and on a busy main thread, is
+    // `npm run bench -- replay`'s figure (docs/campaigns.md "Operators"); speed is never asserted here.
     expect(workflowTasks(history)).toBeLessThanOrEqual(30);
-
-    // Timed by CPU, which load on the machine does not inflate as it does wall time. Before the patch this
-    // run took 2,400 events and about 1 s of CPU to replay; a small history's replay (about 40 ms) is the floor.
-    await replayHistory(loadHistory(path.join(HISTORIES_DIR, 'steps-per-run.json')), 'warm-up');
-    const cpuMs = await cpuMsOf(() => replayHistory(history, 'longest-run'));
-    expect(cpuMs).toBeLessThan(400);
+    await replayHistory(history, 'longest-run');
   });
 });
