@@ -6,6 +6,7 @@ import { createJobActivities } from './jobs';
 import { createSegmentActivities } from './segments';
 import { createScheduledEmailActivities } from './scheduled-emails';
 import { createWebhookActivities } from './webhooks';
+import { createConsentActivities } from './consent';
 
 /** Every activity the worker runs, built from the process's dependencies. */
 export function createActivities(deps: Deps) {
@@ -17,6 +18,7 @@ export function createActivities(deps: Deps) {
     ...createAutomationActivities(deps),
     ...createWebhookActivities(deps),
     ...createScheduledEmailActivities(deps),
+    ...createConsentActivities(deps),
   };
 }
 

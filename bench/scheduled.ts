@@ -1,7 +1,7 @@
 /**
  * BENCH_EMAILS scheduled emails (default 10,000) due in the same minute (docs/sending.md "Scheduled sends"):
- * each /v1/send email's own Temporal workflow sleeps until its `sendAt`, then hands the email to the delivery
- * queue. The emails are created through POST /v1/send/batch (100 a request, BENCH_CONCURRENCY requests at a
+ * the Temporal timer of each project and second sleeps until that second ends, then hands the project's
+ * emails due by then to the delivery queue. The emails are created through POST /v1/send/batch (100 a request, BENCH_CONCURRENCY requests at a
  * time, default 4), due across the first whole minute that begins at least BENCH_LEAD_SECONDS (default 150)
  * after the run starts, one every 60/N s (BENCH_SPREAD=0: all at the minute's first instant). Prints:
  * - the Temporal server's empty-workflow start rate right now, the ceiling of the rest on a shared machine;

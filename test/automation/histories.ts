@@ -4,6 +4,7 @@ import { recordHistory as record } from '../helpers/histories';
 
 export const HISTORIES_DIR = path.join(__dirname, 'histories');
 
-/** With RECORD_AUTOMATION_HISTORIES=1, saves the execution's history for replay.unit.test.ts (test/helpers/histories.ts). */
-export const recordHistory = (env: TestWorkflowEnvironment, execution: Record<string, unknown>, name: string) =>
-  record(env, String(execution.temporalWorkflowId), HISTORIES_DIR, name, 'RECORD_AUTOMATION_HISTORIES');
+/** With RECORD_AUTOMATION_HISTORIES=1, saves the execution's history as test/automation/histories/<name>.json (test/helpers/histories.ts). */
+export async function recordHistory(env: TestWorkflowEnvironment, execution: Record<string, unknown>, name: string): Promise<void> {
+  await record('RECORD_AUTOMATION_HISTORIES', env.client.workflow.getHandle(String(execution.temporalWorkflowId)), HISTORIES_DIR, name);
+}

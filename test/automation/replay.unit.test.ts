@@ -1,4 +1,5 @@
-import { historiesIn, replayHistory } from '../helpers/histories';
+import path from 'node:path';
+import { historyFiles, loadHistory, replayHistory } from '../helpers/histories';
 import { HISTORIES_DIR } from './histories';
 
 /**
@@ -6,7 +7,7 @@ import { HISTORIES_DIR } from './histories';
  * time-skipping tests with RECORD_AUTOMATION_HISTORIES=1) against the current workflow code. A change that
  * would make runs in flight take other steps (non-determinism) fails here instead of in production.
  */
-const histories = historiesIn(HISTORIES_DIR);
+const histories = historyFiles(HISTORIES_DIR);
 
 describe('automation workflow replay', () => {
   it('has recorded histories of each step type and ending', () => {
@@ -29,5 +30,7 @@ describe('automation workflow replay', () => {
     );
   });
 
-  it.each(histories)('replays %s deterministically', (file) => replayHistory(HISTORIES_DIR, file));
+  it.each(histories)('replays %s deterministically', async (file) => {
+    await replayHistory(loadHistory(path.join(HISTORIES_DIR, file)), file);
+  });
 });

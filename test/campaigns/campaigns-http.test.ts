@@ -56,6 +56,7 @@ describe('POST /campaigns', () => {
         audienceType: 'ALL',
         segmentId: null,
         audienceCondition: null,
+        topicId: null,
         scheduledFor: null,
         tags: {},
         totalRecipients: 1,
@@ -150,6 +151,7 @@ describe('POST /campaigns', () => {
     expect((await t.c.get(`/templates/${template.id}/usage`).expect(200)).body).toEqual({
       campaigns: [{ id: res.body.data.id, name: 'From T' }],
       workflows: [],
+      forms: [],
     });
   });
 

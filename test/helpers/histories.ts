@@ -1,41 +1,37 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { WorkflowHandle } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { workflowBundle } from './temporal-env';
 
 /**
- * Recorded Temporal histories, replayed by the areas' replay.unit.test.ts against the current workflow code:
+ * Recorded Temporal histories, replayed against the current workflow code (each area's replay.unit.test.ts):
  * a change that would make runs in flight take other steps (non-determinism) fails there instead of in
- * production. A time-skipping test records one with its area's RECORD_…_HISTORIES=1; record again only when a
- * change is meant to be incompatible with runs in flight (and then version it).
+ * production. Record again only when a change is meant to be incompatible with runs in flight, and then
+ * version it (`patched`), keeping the old recordings.
  */
 
-/** Saves the run's history as `<dir>/<name>.json` when `flag` is set to 1 in the environment. */
-export async function recordHistory(
-  env: TestWorkflowEnvironment,
-  workflowId: string,
-  dir: string,
-  name: string,
-  flag: string,
-): Promise<void> {
-  if (process.env[flag] !== '1') return;
-  const history = await env.client.workflow.getHandle(workflowId).fetchHistory();
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, `${name}.json`), `${JSON.stringify(history, null, 1)}\n`);
-}
+export type History = temporal.api.history.v1.IHistory;
 
-/** The recorded histories of `dir`, by file name. */
-export const historiesIn = (dir: string) =>
+/** The `.json` histories of a folder, sorted. */
+export const historyFiles = (dir: string) =>
   readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
     .sort();
 
-/** Replays `<dir>/<file>` with the current workflow bundle; throws on non-determinism. */
-export async function replayHistory(dir: string, file: string): Promise<void> {
-  // Decoded by @temporalio/proto itself: this install holds two copies of protobufjs, so the SDK's
-  // historyFromJSON cannot read its own types.
-  const history = temporal.api.history.v1.History.fromObject(JSON.parse(readFileSync(path.join(dir, file), 'utf8')));
-  await Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history, `replay-${file}`);
+/** Decoded by @temporalio/proto itself: this install holds two copies of protobufjs, so the SDK's historyFromJSON cannot read its own types. */
+export const loadHistory = (file: string): History => temporal.api.history.v1.History.fromObject(JSON.parse(readFileSync(file, 'utf8')));
+
+/** When `flag` is set in the environment, saves the run's history as `<dir>/<name>.json`. */
+export async function recordHistory(flag: string, handle: WorkflowHandle, dir: string, name: string): Promise<void> {
+  if (process.env[flag] !== '1') return;
+  const history = await handle.fetchHistory();
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, `${name}.json`), `${JSON.stringify(history, null, 1)}\n`);
+}
+
+/** Replays a history with the current workflow bundle; throws on non-determinism. */
+export async function replayHistory(history: History, name: string): Promise<void> {
+  await Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history, `replay-${name}`);
 }

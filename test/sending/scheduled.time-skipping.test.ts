@@ -10,6 +10,7 @@ import { quietSenderTenant, sleeping } from '../helpers/time-skipping';
 import { recipient, storedCounts } from '../emails/helpers';
 import { bucketOf, scheduledEmailsWorkflowId } from '../../workflows/scheduled-emails/ids';
 import { recordHistory } from './histories';
+import { OVERDUE_MS, releaseOverdue } from '../../src/modules/emails/schedule';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -261,5 +262,22 @@ describe('scheduled sends (time-skipping)', () => {
     await env.sleep(7 * HOUR);
     await reach(t, id, 'SUPPRESSED');
     expect(stack.smtp.to(to)).toEqual([]);
+  });
+
+  it('is released by the sweep when its timer missed it: a minute overdue by the database clock, not before', async () => {
+    const t = await quietSenderTenant(stack, env);
+    const [missed, late] = [recipient('missed'), recipient('late')];
+    const at = await inHours(3);
+    const ids = [await schedule(t, missed, at), await schedule(t, late, at)];
+    // As if the requests had committed after their second's timer fired: no timer will release them.
+    await env.client.workflow.getHandle(timerOf(t, at)).terminate('a timer that missed its emails');
+    await sql(stack, `update emails set scheduled_at = now() - make_interval(secs => ?) where id = ?`, [OVERDUE_MS / 1000 + 5, ids[0]]);
+    await sql(stack, `update emails set scheduled_at = now() - make_interval(secs => ?) where id = ?`, [5, ids[1]]);
+    // Not counted: a worker's housekeeping elsewhere on the database may have released it first.
+    await releaseOverdue(stack.deps.orm.em);
+    await reach(t, ids[0]!, 'SENT');
+    expect(stack.smtp.to(missed)).toHaveLength(1);
+    expect((await view(t, ids[1]!)).status).toBe('SCHEDULED');
+    await t.c.post(`/v1/emails/${ids[1]!}/cancel`).expect(200);
   });
 });

@@ -1,4 +1,5 @@
-import { historiesIn, replayHistory } from '../helpers/histories';
+import path from 'node:path';
+import { historyFiles, loadHistory, replayHistory } from '../helpers/histories';
 import { HISTORIES_DIR } from './histories';
 
 /**
@@ -6,12 +7,14 @@ import { HISTORIES_DIR } from './histories';
  * RECORD_WEBHOOK_HISTORIES=1) against the current workflow code, so a change that would break runs in flight
  * fails here instead of in production.
  */
-const histories = historiesIn(HISTORIES_DIR);
+const histories = historyFiles(HISTORIES_DIR);
 
 describe('webhook endpoint workflow replay', () => {
   it('has a recorded history of a loop that retried for 3 days and disabled its endpoint', () => {
     expect(histories).toContain('failing-3-days-disabled.json');
   });
 
-  it.each(histories)('replays %s deterministically', (file) => replayHistory(HISTORIES_DIR, file));
+  it.each(histories)('replays %s deterministically', async (file) => {
+    await replayHistory(loadHistory(path.join(HISTORIES_DIR, file)), file);
+  });
 });

@@ -129,7 +129,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Verify an email address with the token of an emailed link */
+        /** Verify an email address with the token of an emailed link, within a session of the address's own account */
         post: operations["postAuthVerifyEmail"];
         delete?: never;
         options?: never;
@@ -163,7 +163,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set a new password with the token of a reset or invitation link; ends existing sessions */
+        /** Set a new password with the token of a reset, verification or invitation link; proves the address and ends every session */
         post: operations["postAuthResetPassword"];
         delete?: never;
         options?: never;
@@ -622,6 +622,24 @@ export interface paths {
         head?: never;
         /** Change email, subscription or data (patched); a subscription change emits contact.subscribed/unsubscribed */
         patch: operations["patchContactsId"];
+        trace?: never;
+    };
+    "/contacts/{id}/consent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The contact's topics, double opt-in confirmation and snooze */
+        get: operations["getContactsIdConsent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Join or leave topics, snooze marketing for a while or end a snooze; each change records its event */
+        patch: operations["patchContactsIdConsent"];
         trace?: never;
     };
     "/contacts/import": {
@@ -1544,6 +1562,80 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/topics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's topics in the order they were created, with cursor pagination */
+        get: operations["getTopics"];
+        put?: never;
+        /** Create a topic contacts can be in or out of */
+        post: operations["postTopics"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/topics/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One topic, with its member count */
+        get: operations["getTopicsId"];
+        put?: never;
+        post?: never;
+        /** Delete a topic and every contact's choice of it */
+        delete: operations["deleteTopicsId"];
+        options?: never;
+        head?: never;
+        /** Rename a topic, change its description or its default */
+        patch: operations["patchTopicsId"];
+        trace?: never;
+    };
+    "/forms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's signup forms, newest first, with cursor pagination */
+        get: operations["getForms"];
+        put?: never;
+        /** Create a signup form: its hosted page and its snippet take signups at once */
+        post: operations["postForms"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/forms/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One signup form, with its URL and snippet */
+        get: operations["getFormsId"];
+        put?: never;
+        post?: never;
+        /** Delete a signup form: its page and snippet stop taking signups; pending confirmations still work */
+        delete: operations["deleteFormsId"];
+        options?: never;
+        head?: never;
+        /** Change a signup form; pages and snippets already out take the change at once */
+        patch: operations["patchFormsId"];
+        trace?: never;
+    };
     "/t/o/{emailId}": {
         parameters: {
             query?: never;
@@ -1585,10 +1677,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Unsubscribe page: asks to confirm (GET), unsubscribes (POST) */
+        /** Unsubscribe page: asks to confirm (GET), unsubscribes (POST); with `topic`, from that topic only */
         get: operations["getUnsubscribeToken"];
         put?: never;
-        /** Unsubscribes the link's contact: the page's confirmation, or a mail client's RFC 8058 one-click POST */
+        /** Unsubscribes the link's contact (with `topic`, leaves that topic only): the page's confirmation, or a mail client's RFC 8058 one-click POST */
         post: operations["postUnsubscribeToken"];
         delete?: never;
         options?: never;
@@ -1621,11 +1713,115 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Preferences page: shows the subscription state with a choice (GET), sets it (POST) */
+        /** Preference center: the subscription, topics to toggle and a snooze (GET); POST sets the subscription */
         get: operations["getManageToken"];
         put?: never;
         /** Sets the subscription state of the link's contact */
         post: operations["postManageToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/manage/{token}/topics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Joins the checked topics and leaves the other ones shown, for the link's contact */
+        post: operations["postManageTokenTopics"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/manage/{token}/snooze": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pauses marketing email to the link's contact for the period chosen */
+        post: operations["postManageTokenSnooze"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/manage/{token}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ends the snooze of the link's contact now */
+        post: operations["postManageTokenResume"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/confirm/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Double opt-in confirmation page: asks to confirm (GET), confirms (POST) */
+        get: operations["getConfirmToken"];
+        put?: never;
+        /** Confirms the link's signup: subscribes, joins its topics and records contact.confirmed */
+        post: operations["postConfirmToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/f/{formId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The hosted page of a signup form */
+        get: operations["getFFormId"];
+        put?: never;
+        /** Takes a signup from the hosted page or the snippet; authenticated by the form alone */
+        post: operations["postFFormId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/f/{formId}/embed.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The snippet's script: fills in when the form was shown, for the bot check */
+        get: operations["getFFormIdEmbedJs"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2187,14 +2383,20 @@ export interface components {
             };
             timestamp: string;
         };
+        Schemada273d31: string | number | boolean | null | components["schemas"]["Schemada273d31"][] | {
+            [key: string]: components["schemas"]["Schemada273d31"];
+        };
         Schema113ae44d: string | number | boolean | null | components["schemas"]["Schema113ae44d"][] | {
             [key: string]: components["schemas"]["Schema113ae44d"];
         };
         Schemafbc378f5: string | number | boolean | null | components["schemas"]["Schemafbc378f5"][] | {
             [key: string]: components["schemas"]["Schemafbc378f5"];
         };
-        Schema682d67ac: string | number | boolean | null | components["schemas"]["Schema682d67ac"][] | {
-            [key: string]: components["schemas"]["Schema682d67ac"];
+        Schemacd1df915: string | number | boolean | null | components["schemas"]["Schemacd1df915"][] | {
+            [key: string]: components["schemas"]["Schemacd1df915"];
+        };
+        Schemac4c8274d: string | number | boolean | null | components["schemas"]["Schemac4c8274d"][] | {
+            [key: string]: components["schemas"]["Schemac4c8274d"];
         };
     };
     responses: never;
@@ -2246,7 +2448,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    email: string;
+                    email: string & (unknown & unknown);
                     password: string;
                 };
             };
@@ -2332,7 +2534,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    email: string;
+                    email: string & (unknown & unknown);
                     password: string;
                 };
             };
@@ -2570,6 +2772,15 @@ export interface operations {
             };
             /** @description INVALID_TOKEN: unknown, expired or already used */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: no session of the token's own account; nothing changed. Set a password with the same token instead (POST /auth/reset-password) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4017,7 +4228,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    email: string;
+                    email: string & (unknown & unknown);
                     /**
                      * @default MEMBER
                      * @enum {string}
@@ -5025,10 +5236,17 @@ export interface operations {
                     email: string;
                     /** @description Default true for a new contact; omitted keeps an existing state */
                     subscribed?: boolean;
-                    /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; a project has at most 1000 distinct custom fields */
+                    /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; arrays of at most 1000 elements; a project has at most 1000 distinct custom fields */
                     data?: {
-                        [key: string]: components["schemas"]["Schema113ae44d"];
+                        [key: string]: components["schemas"]["Schemada273d31"];
                     };
+                    /** @description Subscribe only once the contact follows the link mailed to it (docs/consent.md "Double opt-in"); leave out subscribed */
+                    doubleOptIn?: boolean;
+                    /**
+                     * Format: uuid
+                     * @description With doubleOptIn: the template of the confirmation email; it must show {{ confirmUrl }}
+                     */
+                    confirmationTemplateId?: string;
                 };
             };
         };
@@ -5054,6 +5272,16 @@ export interface operations {
                         _meta: {
                             isNew: boolean;
                             isUpdate: boolean;
+                            /** @description With doubleOptIn only */
+                            confirmation?: {
+                                /**
+                                 * @description SENT: a new confirmation was mailed; RESENT: the pending one was mailed again; NOT_RESENT: it was mailed within the hour
+                                 * @enum {string}
+                                 */
+                                status: "SENT" | "RESENT" | "NOT_RESENT";
+                                /** Format: date-time */
+                                expiresAt: string;
+                            };
                         };
                     };
                 };
@@ -5079,6 +5307,16 @@ export interface operations {
                         _meta: {
                             isNew: boolean;
                             isUpdate: boolean;
+                            /** @description With doubleOptIn only */
+                            confirmation?: {
+                                /**
+                                 * @description SENT: a new confirmation was mailed; RESENT: the pending one was mailed again; NOT_RESENT: it was mailed within the hour
+                                 * @enum {string}
+                                 */
+                                status: "SENT" | "RESENT" | "NOT_RESENT";
+                                /** Format: date-time */
+                                expiresAt: string;
+                            };
                         };
                     };
                 };
@@ -5150,7 +5388,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description VALIDATION_ERROR: JSON nested deeper than 64 levels; VALIDATION_ERROR: text holding NUL (U+0000) or a lone surrogate, named in `errors` */
+            /** @description VALIDATION_ERROR: a limit of data, or (doubleOptIn) a confirmation template that is not the project's or lacks {{ confirmUrl }} */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5161,6 +5399,15 @@ export interface operations {
             };
             /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Temporal cannot be reached to start a double opt-in confirmation; nothing is stored */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5783,9 +6030,9 @@ export interface operations {
                 "application/json": {
                     email?: string;
                     subscribed?: boolean;
-                    /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; a project has at most 1000 distinct custom fields */
+                    /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; arrays of at most 1000 elements; a project has at most 1000 distinct custom fields */
                     data?: {
-                        [key: string]: components["schemas"]["Schema113ae44d"];
+                        [key: string]: components["schemas"]["Schemada273d31"];
                     };
                 };
             };
@@ -5886,6 +6133,248 @@ export interface operations {
             };
             /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getContactsIdConsent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The contact's consent */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        contactId: string;
+                        subscribed: boolean;
+                        confirmation: {
+                            /**
+                             * @description NOT_REQUIRED: never asked to confirm; UNCONFIRMED: signed up with double opt-in and not confirmed (no marketing)
+                             * @enum {string}
+                             */
+                            state: "NOT_REQUIRED" | "UNCONFIRMED" | "CONFIRMED";
+                            confirmedAt: string | null;
+                            /** @description The confirmation waiting for its link to be followed */
+                            pending: {
+                                /** Format: date-time */
+                                expiresAt: string;
+                                /** Format: date-time */
+                                lastSentAt: string;
+                                remindedAt: string | null;
+                                formId: string | null;
+                            } | null;
+                        };
+                        /** @description Marketing is paused until then */
+                        snoozedUntil: string | null;
+                        topics: {
+                            /** Format: uuid */
+                            topicId: string;
+                            name: string;
+                            description: string | null;
+                            member: boolean;
+                            /** @description Whether the contact chose; when false, the topic's default holds */
+                            chosen: boolean;
+                            /** @description When the contact last chose */
+                            changedAt: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such contact in the project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchContactsIdConsent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Topics to join (member true) or leave; others keep their state */
+                    topics?: {
+                        /** Format: uuid */
+                        topicId: string;
+                        member: boolean;
+                    }[];
+                    /** @description Pause marketing for this long from now (a month is 30 days); null ends a snooze */
+                    snooze?: ("TWO_WEEKS" | "ONE_MONTH" | "THREE_MONTHS") | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The contact's consent after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        contactId: string;
+                        subscribed: boolean;
+                        confirmation: {
+                            /**
+                             * @description NOT_REQUIRED: never asked to confirm; UNCONFIRMED: signed up with double opt-in and not confirmed (no marketing)
+                             * @enum {string}
+                             */
+                            state: "NOT_REQUIRED" | "UNCONFIRMED" | "CONFIRMED";
+                            confirmedAt: string | null;
+                            /** @description The confirmation waiting for its link to be followed */
+                            pending: {
+                                /** Format: date-time */
+                                expiresAt: string;
+                                /** Format: date-time */
+                                lastSentAt: string;
+                                remindedAt: string | null;
+                                formId: string | null;
+                            } | null;
+                        };
+                        /** @description Marketing is paused until then */
+                        snoozedUntil: string | null;
+                        topics: {
+                            /** Format: uuid */
+                            topicId: string;
+                            name: string;
+                            description: string | null;
+                            member: boolean;
+                            /** @description Whether the contact chose; when false, the topic's default holds */
+                            chosen: boolean;
+                            /** @description When the contact last chose */
+                            changedAt: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description BAD_REQUEST: malformed JSON, or a body that is not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such contact in the project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a bad field, or a topic that is not the project's (nothing is changed) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Temporal cannot be reached to start the snooze (nothing is changed) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6490,9 +6979,9 @@ export interface operations {
                     event: string;
                     /** @description Changes the subscription state; omitted keeps it */
                     subscribed?: boolean;
-                    /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; a project has at most 1000 distinct custom fields */
+                    /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; arrays of at most 1000 elements; a project has at most 1000 distinct custom fields */
                     data?: {
-                        [key: string]: components["schemas"]["Schema113ae44d"];
+                        [key: string]: components["schemas"]["Schemada273d31"];
                     };
                 };
             };
@@ -6610,9 +7099,9 @@ export interface operations {
                     event: string;
                     /** @description Changes the subscription state; omitted keeps it */
                     subscribed?: boolean;
-                    /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; a project has at most 1000 distinct custom fields */
+                    /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; arrays of at most 1000 elements; a project has at most 1000 distinct custom fields */
                     data?: {
-                        [key: string]: components["schemas"]["Schema113ae44d"];
+                        [key: string]: components["schemas"]["Schemada273d31"];
                     };
                 };
             };
@@ -7191,7 +7680,7 @@ export interface operations {
                                 filters: {
                                     field: string;
                                     /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                     value?: unknown;
                                     unit?: unknown;
@@ -7204,7 +7693,7 @@ export interface operations {
                                         filters: {
                                             field: string;
                                             /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                             value?: unknown;
                                             unit?: unknown;
@@ -7217,7 +7706,7 @@ export interface operations {
                                                 filters: {
                                                     field: string;
                                                     /** @enum {string} */
-                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                     value?: unknown;
                                                     unit?: unknown;
@@ -7230,7 +7719,7 @@ export interface operations {
                                                         filters: {
                                                             field: string;
                                                             /** @enum {string} */
-                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                                             value?: unknown;
                                                             unit?: unknown;
@@ -7243,7 +7732,7 @@ export interface operations {
                                                                 filters: {
                                                                     field: string;
                                                                     /** @enum {string} */
-                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                     value?: unknown;
                                                                     unit?: unknown;
@@ -7325,7 +7814,7 @@ export interface operations {
                             filters?: {
                                 field: string;
                                 /** @enum {string} */
-                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                 value?: unknown;
                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -7337,7 +7826,7 @@ export interface operations {
                                     filters?: {
                                         field: string;
                                         /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                         value?: unknown;
                                         unit?: ("minutes" | "hours" | "days") | null;
@@ -7349,7 +7838,7 @@ export interface operations {
                                             filters?: {
                                                 field: string;
                                                 /** @enum {string} */
-                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                 value?: unknown;
                                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -7361,7 +7850,7 @@ export interface operations {
                                                     filters?: {
                                                         field: string;
                                                         /** @enum {string} */
-                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                                         value?: unknown;
                                                         unit?: ("minutes" | "hours" | "days") | null;
@@ -7373,7 +7862,7 @@ export interface operations {
                                                             filters?: {
                                                                 field: string;
                                                                 /** @enum {string} */
-                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                 value?: unknown;
                                                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -7419,7 +7908,7 @@ export interface operations {
                                 filters: {
                                     field: string;
                                     /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                     value?: unknown;
                                     unit?: unknown;
@@ -7432,7 +7921,7 @@ export interface operations {
                                         filters: {
                                             field: string;
                                             /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                             value?: unknown;
                                             unit?: unknown;
@@ -7445,7 +7934,7 @@ export interface operations {
                                                 filters: {
                                                     field: string;
                                                     /** @enum {string} */
-                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                     value?: unknown;
                                                     unit?: unknown;
@@ -7458,7 +7947,7 @@ export interface operations {
                                                         filters: {
                                                             field: string;
                                                             /** @enum {string} */
-                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                                             value?: unknown;
                                                             unit?: unknown;
@@ -7471,7 +7960,7 @@ export interface operations {
                                                                 filters: {
                                                                     field: string;
                                                                     /** @enum {string} */
-                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                     value?: unknown;
                                                                     unit?: unknown;
@@ -7613,7 +8102,7 @@ export interface operations {
                             filters?: {
                                 field: string;
                                 /** @enum {string} */
-                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                 value?: unknown;
                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -7625,7 +8114,7 @@ export interface operations {
                                     filters?: {
                                         field: string;
                                         /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                         value?: unknown;
                                         unit?: ("minutes" | "hours" | "days") | null;
@@ -7637,7 +8126,7 @@ export interface operations {
                                             filters?: {
                                                 field: string;
                                                 /** @enum {string} */
-                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                 value?: unknown;
                                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -7649,7 +8138,7 @@ export interface operations {
                                                     filters?: {
                                                         field: string;
                                                         /** @enum {string} */
-                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                                         value?: unknown;
                                                         unit?: ("minutes" | "hours" | "days") | null;
@@ -7661,7 +8150,7 @@ export interface operations {
                                                             filters?: {
                                                                 field: string;
                                                                 /** @enum {string} */
-                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                 value?: unknown;
                                                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -7817,7 +8306,7 @@ export interface operations {
                                 filters: {
                                     field: string;
                                     /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                     value?: unknown;
                                     unit?: unknown;
@@ -7830,7 +8319,7 @@ export interface operations {
                                         filters: {
                                             field: string;
                                             /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                             value?: unknown;
                                             unit?: unknown;
@@ -7843,7 +8332,7 @@ export interface operations {
                                                 filters: {
                                                     field: string;
                                                     /** @enum {string} */
-                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                     value?: unknown;
                                                     unit?: unknown;
@@ -7856,7 +8345,7 @@ export interface operations {
                                                         filters: {
                                                             field: string;
                                                             /** @enum {string} */
-                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                                             value?: unknown;
                                                             unit?: unknown;
@@ -7869,7 +8358,7 @@ export interface operations {
                                                                 filters: {
                                                                     field: string;
                                                                     /** @enum {string} */
-                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                     value?: unknown;
                                                                     unit?: unknown;
@@ -8023,7 +8512,7 @@ export interface operations {
                             filters?: {
                                 field: string;
                                 /** @enum {string} */
-                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                 value?: unknown;
                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -8035,7 +8524,7 @@ export interface operations {
                                     filters?: {
                                         field: string;
                                         /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                         value?: unknown;
                                         unit?: ("minutes" | "hours" | "days") | null;
@@ -8047,7 +8536,7 @@ export interface operations {
                                             filters?: {
                                                 field: string;
                                                 /** @enum {string} */
-                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                 value?: unknown;
                                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -8059,7 +8548,7 @@ export interface operations {
                                                     filters?: {
                                                         field: string;
                                                         /** @enum {string} */
-                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                                         value?: unknown;
                                                         unit?: ("minutes" | "hours" | "days") | null;
@@ -8071,7 +8560,7 @@ export interface operations {
                                                             filters?: {
                                                                 field: string;
                                                                 /** @enum {string} */
-                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                 value?: unknown;
                                                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -8113,7 +8602,7 @@ export interface operations {
                                 filters: {
                                     field: string;
                                     /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                     value?: unknown;
                                     unit?: unknown;
@@ -8126,7 +8615,7 @@ export interface operations {
                                         filters: {
                                             field: string;
                                             /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                             value?: unknown;
                                             unit?: unknown;
@@ -8139,7 +8628,7 @@ export interface operations {
                                                 filters: {
                                                     field: string;
                                                     /** @enum {string} */
-                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                     value?: unknown;
                                                     unit?: unknown;
@@ -8152,7 +8641,7 @@ export interface operations {
                                                         filters: {
                                                             field: string;
                                                             /** @enum {string} */
-                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                                             value?: unknown;
                                                             unit?: unknown;
@@ -8165,7 +8654,7 @@ export interface operations {
                                                                 filters: {
                                                                     field: string;
                                                                     /** @enum {string} */
-                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                     value?: unknown;
                                                                     unit?: unknown;
@@ -8839,9 +9328,9 @@ export interface operations {
                     }[];
                     /** @description Subscription state of the recipients; new contacts default to false */
                     subscribed?: boolean;
-                    /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; a project has at most 1000 distinct custom fields */
+                    /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; arrays of at most 1000 elements; a project has at most 1000 distinct custom fields */
                     data?: {
-                        [key: string]: components["schemas"]["Schema113ae44d"];
+                        [key: string]: components["schemas"]["Schemada273d31"];
                     };
                     /**
                      * Format: date-time
@@ -9054,9 +9543,9 @@ export interface operations {
                     }[];
                     /** @description Subscription state of the recipients; new contacts default to false */
                     subscribed?: boolean;
-                    /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; a project has at most 1000 distinct custom fields */
+                    /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; arrays of at most 1000 elements; a project has at most 1000 distinct custom fields */
                     data?: {
-                        [key: string]: components["schemas"]["Schema113ae44d"];
+                        [key: string]: components["schemas"]["Schemada273d31"];
                     };
                     /**
                      * Format: date-time
@@ -9895,7 +10384,7 @@ export interface operations {
                                     filters: {
                                         field: string;
                                         /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                         value?: unknown;
                                         unit?: unknown;
@@ -9908,7 +10397,7 @@ export interface operations {
                                             filters: {
                                                 field: string;
                                                 /** @enum {string} */
-                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                 value?: unknown;
                                                 unit?: unknown;
@@ -9921,7 +10410,7 @@ export interface operations {
                                                     filters: {
                                                         field: string;
                                                         /** @enum {string} */
-                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                                         value?: unknown;
                                                         unit?: unknown;
@@ -9934,7 +10423,7 @@ export interface operations {
                                                             filters: {
                                                                 field: string;
                                                                 /** @enum {string} */
-                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                 value?: unknown;
                                                                 unit?: unknown;
@@ -9947,7 +10436,7 @@ export interface operations {
                                                                     filters: {
                                                                         field: string;
                                                                         /** @enum {string} */
-                                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                         value?: unknown;
                                                                         unit?: unknown;
@@ -9963,6 +10452,7 @@ export interface operations {
                                     };
                                 }[];
                             } | null;
+                            topicId: string | null;
                             scheduledFor: string | null;
                             tags: {
                                 [key: string]: string;
@@ -10077,7 +10567,7 @@ export interface operations {
                             filters?: {
                                 field: string;
                                 /** @enum {string} */
-                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                 value?: unknown;
                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -10089,7 +10579,7 @@ export interface operations {
                                     filters?: {
                                         field: string;
                                         /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                         value?: unknown;
                                         unit?: ("minutes" | "hours" | "days") | null;
@@ -10101,7 +10591,7 @@ export interface operations {
                                             filters?: {
                                                 field: string;
                                                 /** @enum {string} */
-                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                 value?: unknown;
                                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -10113,7 +10603,7 @@ export interface operations {
                                                     filters?: {
                                                         field: string;
                                                         /** @enum {string} */
-                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                                         value?: unknown;
                                                         unit?: ("minutes" | "hours" | "days") | null;
@@ -10125,7 +10615,7 @@ export interface operations {
                                                             filters?: {
                                                                 field: string;
                                                                 /** @enum {string} */
-                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                 value?: unknown;
                                                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -10145,6 +10635,8 @@ export interface operations {
                     tags?: {
                         [key: string]: string;
                     };
+                    /** @description MARKETING only: a topic of the project; the campaign goes to its members only, and its unsubscribe links leave that topic */
+                    topicId?: string | null;
                 };
             };
         };
@@ -10186,7 +10678,7 @@ export interface operations {
                                     filters: {
                                         field: string;
                                         /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                         value?: unknown;
                                         unit?: unknown;
@@ -10199,7 +10691,7 @@ export interface operations {
                                             filters: {
                                                 field: string;
                                                 /** @enum {string} */
-                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                 value?: unknown;
                                                 unit?: unknown;
@@ -10212,7 +10704,7 @@ export interface operations {
                                                     filters: {
                                                         field: string;
                                                         /** @enum {string} */
-                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                                         value?: unknown;
                                                         unit?: unknown;
@@ -10225,7 +10717,7 @@ export interface operations {
                                                             filters: {
                                                                 field: string;
                                                                 /** @enum {string} */
-                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                 value?: unknown;
                                                                 unit?: unknown;
@@ -10238,7 +10730,7 @@ export interface operations {
                                                                     filters: {
                                                                         field: string;
                                                                         /** @enum {string} */
-                                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                         value?: unknown;
                                                                         unit?: unknown;
@@ -10254,6 +10746,7 @@ export interface operations {
                                     };
                                 }[];
                             } | null;
+                            topicId: string | null;
                             scheduledFor: string | null;
                             tags: {
                                 [key: string]: string;
@@ -10386,7 +10879,7 @@ export interface operations {
                                 filters: {
                                     field: string;
                                     /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                     value?: unknown;
                                     unit?: unknown;
@@ -10399,7 +10892,7 @@ export interface operations {
                                         filters: {
                                             field: string;
                                             /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                             value?: unknown;
                                             unit?: unknown;
@@ -10412,7 +10905,7 @@ export interface operations {
                                                 filters: {
                                                     field: string;
                                                     /** @enum {string} */
-                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                     value?: unknown;
                                                     unit?: unknown;
@@ -10425,7 +10918,7 @@ export interface operations {
                                                         filters: {
                                                             field: string;
                                                             /** @enum {string} */
-                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                                             value?: unknown;
                                                             unit?: unknown;
@@ -10438,7 +10931,7 @@ export interface operations {
                                                                 filters: {
                                                                     field: string;
                                                                     /** @enum {string} */
-                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                     value?: unknown;
                                                                     unit?: unknown;
@@ -10454,6 +10947,7 @@ export interface operations {
                                 };
                             }[];
                         } | null;
+                        topicId: string | null;
                         scheduledFor: string | null;
                         tags: {
                             [key: string]: string;
@@ -10556,7 +11050,7 @@ export interface operations {
                             filters?: {
                                 field: string;
                                 /** @enum {string} */
-                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                 value?: unknown;
                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -10568,7 +11062,7 @@ export interface operations {
                                     filters?: {
                                         field: string;
                                         /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                         value?: unknown;
                                         unit?: ("minutes" | "hours" | "days") | null;
@@ -10580,7 +11074,7 @@ export interface operations {
                                             filters?: {
                                                 field: string;
                                                 /** @enum {string} */
-                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                 value?: unknown;
                                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -10592,7 +11086,7 @@ export interface operations {
                                                     filters?: {
                                                         field: string;
                                                         /** @enum {string} */
-                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                                         value?: unknown;
                                                         unit?: ("minutes" | "hours" | "days") | null;
@@ -10604,7 +11098,7 @@ export interface operations {
                                                             filters?: {
                                                                 field: string;
                                                                 /** @enum {string} */
-                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                 value?: unknown;
                                                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -10624,6 +11118,8 @@ export interface operations {
                     tags?: {
                         [key: string]: string;
                     };
+                    /** @description MARKETING only: a topic of the project; the campaign goes to its members only, and its unsubscribe links leave that topic */
+                    topicId?: string | null;
                 };
             };
         };
@@ -10662,7 +11158,7 @@ export interface operations {
                                 filters: {
                                     field: string;
                                     /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                     value?: unknown;
                                     unit?: unknown;
@@ -10675,7 +11171,7 @@ export interface operations {
                                         filters: {
                                             field: string;
                                             /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                             value?: unknown;
                                             unit?: unknown;
@@ -10688,7 +11184,7 @@ export interface operations {
                                                 filters: {
                                                     field: string;
                                                     /** @enum {string} */
-                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                     value?: unknown;
                                                     unit?: unknown;
@@ -10701,7 +11197,7 @@ export interface operations {
                                                         filters: {
                                                             field: string;
                                                             /** @enum {string} */
-                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                                             value?: unknown;
                                                             unit?: unknown;
@@ -10714,7 +11210,7 @@ export interface operations {
                                                                 filters: {
                                                                     field: string;
                                                                     /** @enum {string} */
-                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                     value?: unknown;
                                                                     unit?: unknown;
@@ -10730,6 +11226,7 @@ export interface operations {
                                 };
                             }[];
                         } | null;
+                        topicId: string | null;
                         scheduledFor: string | null;
                         tags: {
                             [key: string]: string;
@@ -10944,7 +11441,7 @@ export interface operations {
                                 filters: {
                                     field: string;
                                     /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                     value?: unknown;
                                     unit?: unknown;
@@ -10957,7 +11454,7 @@ export interface operations {
                                         filters: {
                                             field: string;
                                             /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                             value?: unknown;
                                             unit?: unknown;
@@ -10970,7 +11467,7 @@ export interface operations {
                                                 filters: {
                                                     field: string;
                                                     /** @enum {string} */
-                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                     value?: unknown;
                                                     unit?: unknown;
@@ -10983,7 +11480,7 @@ export interface operations {
                                                         filters: {
                                                             field: string;
                                                             /** @enum {string} */
-                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                                             value?: unknown;
                                                             unit?: unknown;
@@ -10996,7 +11493,7 @@ export interface operations {
                                                                 filters: {
                                                                     field: string;
                                                                     /** @enum {string} */
-                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                     value?: unknown;
                                                                     unit?: unknown;
@@ -11012,6 +11509,7 @@ export interface operations {
                                 };
                             }[];
                         } | null;
+                        topicId: string | null;
                         scheduledFor: string | null;
                         tags: {
                             [key: string]: string;
@@ -11250,7 +11748,7 @@ export interface operations {
                                     filters: {
                                         field: string;
                                         /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                         value?: unknown;
                                         unit?: unknown;
@@ -11263,7 +11761,7 @@ export interface operations {
                                             filters: {
                                                 field: string;
                                                 /** @enum {string} */
-                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                 value?: unknown;
                                                 unit?: unknown;
@@ -11276,7 +11774,7 @@ export interface operations {
                                                     filters: {
                                                         field: string;
                                                         /** @enum {string} */
-                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                                         value?: unknown;
                                                         unit?: unknown;
@@ -11289,7 +11787,7 @@ export interface operations {
                                                             filters: {
                                                                 field: string;
                                                                 /** @enum {string} */
-                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                 value?: unknown;
                                                                 unit?: unknown;
@@ -11302,7 +11800,7 @@ export interface operations {
                                                                     filters: {
                                                                         field: string;
                                                                         /** @enum {string} */
-                                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                         value?: unknown;
                                                                         unit?: unknown;
@@ -11318,6 +11816,7 @@ export interface operations {
                                     };
                                 }[];
                             } | null;
+                            topicId: string | null;
                             scheduledFor: string | null;
                             tags: {
                                 [key: string]: string;
@@ -11914,6 +12413,11 @@ export interface operations {
                                 tags?: {
                                     [key: string]: string;
                                 };
+                                /**
+                                 * Format: uuid
+                                 * @description A topic of the project: the email (from a MARKETING template) goes only to the topic's members, and its unsubscribe links leave the topic
+                                 */
+                                topicId?: string;
                             } | {
                                 amount: number;
                                 /** @enum {string} */
@@ -11930,7 +12434,7 @@ export interface operations {
                                     filters: {
                                         field: string;
                                         /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                         value?: unknown;
                                         unit?: unknown;
@@ -11943,7 +12447,7 @@ export interface operations {
                                             filters: {
                                                 field: string;
                                                 /** @enum {string} */
-                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                 value?: unknown;
                                                 unit?: unknown;
@@ -11956,7 +12460,7 @@ export interface operations {
                                                     filters: {
                                                         field: string;
                                                         /** @enum {string} */
-                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                                         value?: unknown;
                                                         unit?: unknown;
@@ -11969,7 +12473,7 @@ export interface operations {
                                                             filters: {
                                                                 field: string;
                                                                 /** @enum {string} */
-                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                 value?: unknown;
                                                                 unit?: unknown;
@@ -11982,7 +12486,7 @@ export interface operations {
                                                                     filters: {
                                                                         field: string;
                                                                         /** @enum {string} */
-                                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                         value?: unknown;
                                                                         unit?: unknown;
@@ -12011,7 +12515,7 @@ export interface operations {
                                 /** @description JSON sent as the body; by default a payload describing the execution and its contact */
                                 body?: components["schemas"]["Schema113ae44d"];
                             } | {
-                                /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; a project has at most 1000 distinct custom fields */
+                                /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; arrays of at most 1000 elements; a project has at most 1000 distinct custom fields */
                                 data?: {
                                     [key: string]: components["schemas"]["Schemafbc378f5"];
                                 };
@@ -12226,6 +12730,11 @@ export interface operations {
                                 tags?: {
                                     [key: string]: string;
                                 };
+                                /**
+                                 * Format: uuid
+                                 * @description A topic of the project: the email (from a MARKETING template) goes only to the topic's members, and its unsubscribe links leave the topic
+                                 */
+                                topicId?: string;
                             } | {
                                 amount: number;
                                 /** @enum {string} */
@@ -12242,7 +12751,7 @@ export interface operations {
                                     filters: {
                                         field: string;
                                         /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                         value?: unknown;
                                         unit?: unknown;
@@ -12255,7 +12764,7 @@ export interface operations {
                                             filters: {
                                                 field: string;
                                                 /** @enum {string} */
-                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                 value?: unknown;
                                                 unit?: unknown;
@@ -12268,7 +12777,7 @@ export interface operations {
                                                     filters: {
                                                         field: string;
                                                         /** @enum {string} */
-                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                                         value?: unknown;
                                                         unit?: unknown;
@@ -12281,7 +12790,7 @@ export interface operations {
                                                             filters: {
                                                                 field: string;
                                                                 /** @enum {string} */
-                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                 value?: unknown;
                                                                 unit?: unknown;
@@ -12294,7 +12803,7 @@ export interface operations {
                                                                     filters: {
                                                                         field: string;
                                                                         /** @enum {string} */
-                                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                         value?: unknown;
                                                                         unit?: unknown;
@@ -12323,7 +12832,7 @@ export interface operations {
                                 /** @description JSON sent as the body; by default a payload describing the execution and its contact */
                                 body?: components["schemas"]["Schema113ae44d"];
                             } | {
-                                /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; a project has at most 1000 distinct custom fields */
+                                /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; arrays of at most 1000 elements; a project has at most 1000 distinct custom fields */
                                 data?: {
                                     [key: string]: components["schemas"]["Schemafbc378f5"];
                                 };
@@ -12460,6 +12969,11 @@ export interface operations {
                         tags?: {
                             [key: string]: string;
                         };
+                        /**
+                         * Format: uuid
+                         * @description A topic of the project: the email (from a MARKETING template) goes only to the topic's members, and its unsubscribe links leave the topic
+                         */
+                        topicId?: string;
                     };
                 } | {
                     /** @constant */
@@ -12496,7 +13010,7 @@ export interface operations {
                             filters?: {
                                 field: string;
                                 /** @enum {string} */
-                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                 value?: unknown;
                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -12508,7 +13022,7 @@ export interface operations {
                                     filters?: {
                                         field: string;
                                         /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                         value?: unknown;
                                         unit?: ("minutes" | "hours" | "days") | null;
@@ -12520,7 +13034,7 @@ export interface operations {
                                             filters?: {
                                                 field: string;
                                                 /** @enum {string} */
-                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                 value?: unknown;
                                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -12532,7 +13046,7 @@ export interface operations {
                                                     filters?: {
                                                         field: string;
                                                         /** @enum {string} */
-                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                                         value?: unknown;
                                                         unit?: ("minutes" | "hours" | "days") | null;
@@ -12544,7 +13058,7 @@ export interface operations {
                                                             filters?: {
                                                                 field: string;
                                                                 /** @enum {string} */
-                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                 value?: unknown;
                                                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -12577,7 +13091,7 @@ export interface operations {
                             [key: string]: string;
                         };
                         /** @description JSON sent as the body; by default a payload describing the execution and its contact */
-                        body?: components["schemas"]["Schema113ae44d"];
+                        body?: components["schemas"]["Schemada273d31"];
                     };
                 } | {
                     /** @constant */
@@ -12585,9 +13099,9 @@ export interface operations {
                     name?: string | null;
                     /** @default {} */
                     config?: {
-                        /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; a project has at most 1000 distinct custom fields */
+                        /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; arrays of at most 1000 elements; a project has at most 1000 distinct custom fields */
                         data?: {
-                            [key: string]: components["schemas"]["Schemafbc378f5"];
+                            [key: string]: components["schemas"]["Schemacd1df915"];
                         };
                         subscribed?: boolean;
                     };
@@ -12634,6 +13148,11 @@ export interface operations {
                             tags?: {
                                 [key: string]: string;
                             };
+                            /**
+                             * Format: uuid
+                             * @description A topic of the project: the email (from a MARKETING template) goes only to the topic's members, and its unsubscribe links leave the topic
+                             */
+                            topicId?: string;
                         } | {
                             amount: number;
                             /** @enum {string} */
@@ -12650,7 +13169,7 @@ export interface operations {
                                 filters: {
                                     field: string;
                                     /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                     value?: unknown;
                                     unit?: unknown;
@@ -12663,7 +13182,7 @@ export interface operations {
                                         filters: {
                                             field: string;
                                             /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                             value?: unknown;
                                             unit?: unknown;
@@ -12676,7 +13195,7 @@ export interface operations {
                                                 filters: {
                                                     field: string;
                                                     /** @enum {string} */
-                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                     value?: unknown;
                                                     unit?: unknown;
@@ -12689,7 +13208,7 @@ export interface operations {
                                                         filters: {
                                                             field: string;
                                                             /** @enum {string} */
-                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                                             value?: unknown;
                                                             unit?: unknown;
@@ -12702,7 +13221,7 @@ export interface operations {
                                                                 filters: {
                                                                     field: string;
                                                                     /** @enum {string} */
-                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                     value?: unknown;
                                                                     unit?: unknown;
@@ -12731,7 +13250,7 @@ export interface operations {
                             /** @description JSON sent as the body; by default a payload describing the execution and its contact */
                             body?: components["schemas"]["Schema113ae44d"];
                         } | {
-                            /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; a project has at most 1000 distinct custom fields */
+                            /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; arrays of at most 1000 elements; a project has at most 1000 distinct custom fields */
                             data?: {
                                 [key: string]: components["schemas"]["Schemafbc378f5"];
                             };
@@ -12949,6 +13468,11 @@ export interface operations {
                             tags?: {
                                 [key: string]: string;
                             };
+                            /**
+                             * Format: uuid
+                             * @description A topic of the project: the email (from a MARKETING template) goes only to the topic's members, and its unsubscribe links leave the topic
+                             */
+                            topicId?: string;
                         } | {
                             amount: number;
                             /** @enum {string} */
@@ -12965,7 +13489,7 @@ export interface operations {
                                 filters: {
                                     field: string;
                                     /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                     value?: unknown;
                                     unit?: unknown;
@@ -12978,7 +13502,7 @@ export interface operations {
                                         filters: {
                                             field: string;
                                             /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                             value?: unknown;
                                             unit?: unknown;
@@ -12991,7 +13515,7 @@ export interface operations {
                                                 filters: {
                                                     field: string;
                                                     /** @enum {string} */
-                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                     value?: unknown;
                                                     unit?: unknown;
@@ -13004,7 +13528,7 @@ export interface operations {
                                                         filters: {
                                                             field: string;
                                                             /** @enum {string} */
-                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                                             value?: unknown;
                                                             unit?: unknown;
@@ -13017,7 +13541,7 @@ export interface operations {
                                                                 filters: {
                                                                     field: string;
                                                                     /** @enum {string} */
-                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                     value?: unknown;
                                                                     unit?: unknown;
@@ -13046,7 +13570,7 @@ export interface operations {
                             /** @description JSON sent as the body; by default a payload describing the execution and its contact */
                             body?: components["schemas"]["Schema113ae44d"];
                         } | {
-                            /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; a project has at most 1000 distinct custom fields */
+                            /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; arrays of at most 1000 elements; a project has at most 1000 distinct custom fields */
                             data?: {
                                 [key: string]: components["schemas"]["Schemafbc378f5"];
                             };
@@ -13483,7 +14007,7 @@ export interface operations {
                      * @default {}
                      */
                     context?: {
-                        [key: string]: components["schemas"]["Schema113ae44d"];
+                        [key: string]: components["schemas"]["Schemada273d31"];
                     };
                 };
             };
@@ -13663,12 +14187,9 @@ export interface operations {
                         email?: string;
                         /** @default true */
                         subscribed?: boolean;
-                        /**
-                         * @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; a project has at most 1000 distinct custom fields
-                         * @default {}
-                         */
+                        /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; arrays of at most 1000 elements; a project has at most 1000 distinct custom fields */
                         data?: {
-                            [key: string]: components["schemas"]["Schema113ae44d"];
+                            [key: string]: components["schemas"]["Schemada273d31"];
                         };
                     };
                     /**
@@ -13681,7 +14202,7 @@ export interface operations {
                         event: string;
                         /** @default {} */
                         data?: {
-                            [key: string]: components["schemas"]["Schemafbc378f5"];
+                            [key: string]: components["schemas"]["Schemacd1df915"];
                         };
                     };
                     /**
@@ -13693,7 +14214,7 @@ export interface operations {
                         event: string;
                         /** @default {} */
                         data?: {
-                            [key: string]: components["schemas"]["Schemafbc378f5"];
+                            [key: string]: components["schemas"]["Schemacd1df915"];
                         };
                     }[];
                     /**
@@ -13701,7 +14222,7 @@ export interface operations {
                      * @default {}
                      */
                     context?: {
-                        [key: string]: components["schemas"]["Schemafbc378f5"];
+                        [key: string]: components["schemas"]["Schemacd1df915"];
                     };
                     /** @description An unsaved graph to simulate instead of the workflow's own steps */
                     definition?: {
@@ -13732,7 +14253,7 @@ export interface operations {
                     webhookResponses?: {
                         [key: string]: {
                             status: number;
-                            body?: components["schemas"]["Schema682d67ac"];
+                            body?: components["schemas"]["Schemac4c8274d"];
                         };
                     };
                     /** @description Assertions; the answer then adds passed and failures */
@@ -15171,6 +15692,12 @@ export interface operations {
                             id: string;
                             name: string;
                         }[];
+                        /** @description Signup forms whose double opt-in confirmation email the template is */
+                        forms: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                        }[];
                     };
                 };
             };
@@ -15326,6 +15853,1032 @@ export interface operations {
             };
         };
     };
+    getTopics: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A cursor page of topics */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            description: string | null;
+                            /** @enum {string} */
+                            defaultMembership: "IN" | "OUT";
+                            /** @description Contacts in the topic now: those who joined, and those who never chose when the default is IN */
+                            memberCount: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        /** @description Pass as `cursor` to get the next page; null on the last page */
+                        cursor: string | null;
+                        hasMore: boolean;
+                        /** @description Matches in the whole list on the first page; 0 on later pages */
+                        total: number;
+                    };
+                };
+            };
+            /** @description BAD_REQUEST: invalid query parameters, or not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a query parameter holds NUL (U+0000) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postTopics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Shown to contacts on the preference page; unique in the project, ignoring case */
+                    name: string;
+                    /** @description Shown under the name on the preference page */
+                    description?: string | null;
+                    /**
+                     * @description Whether a contact who never chose is in the topic
+                     * @default OUT
+                     * @enum {string}
+                     */
+                    defaultMembership?: "IN" | "OUT";
+                };
+            };
+        };
+        responses: {
+            /** @description The new topic */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        description: string | null;
+                        /** @enum {string} */
+                        defaultMembership: "IN" | "OUT";
+                        /** @description Contacts in the topic now: those who joined, and those who never chose when the default is IN */
+                        memberCount: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description BAD_REQUEST: malformed JSON, or a body that is not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: another topic of the project has this name */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a bad field, or the project has 100 topics */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTopicsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The topic */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        description: string | null;
+                        /** @enum {string} */
+                        defaultMembership: "IN" | "OUT";
+                        /** @description Contacts in the topic now: those who joined, and those who never chose when the default is IN */
+                        memberCount: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such topic in the project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteTopicsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such topic in the project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: a campaign not yet sent, a form or an automation step names the topic (listed in details) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchTopicsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Shown to contacts on the preference page; unique in the project, ignoring case */
+                    name?: string;
+                    /** @description Shown under the name on the preference page */
+                    description?: string | null;
+                    /**
+                     * @description Whether a contact who never chose is in the topic
+                     * @enum {string}
+                     */
+                    defaultMembership?: "IN" | "OUT";
+                };
+            };
+        };
+        responses: {
+            /** @description The topic */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        description: string | null;
+                        /** @enum {string} */
+                        defaultMembership: "IN" | "OUT";
+                        /** @description Contacts in the topic now: those who joined, and those who never chose when the default is IN */
+                        memberCount: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description BAD_REQUEST: malformed JSON, or a body that is not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such topic in the project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: another topic of the project has this name */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: JSON nested deeper than 64 levels; VALIDATION_ERROR: text holding NUL (U+0000) or a lone surrogate, named in `errors`; VALIDATION_ERROR, with the fields in `errors` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getForms: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A cursor page of forms */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            title: string;
+                            fields: {
+                                key: string;
+                                label: string;
+                                /** @enum {string} */
+                                type: "email" | "text" | "number" | "date" | "checkbox";
+                                required: boolean;
+                            }[];
+                            topicIds: string[];
+                            doubleOptIn: boolean;
+                            confirmationTemplateId: string | null;
+                            redirectUrl: string | null;
+                            successMessage: string | null;
+                            submitLabel: string;
+                            /**
+                             * Format: uri
+                             * @description The hosted page
+                             */
+                            url: string;
+                            /** @description The snippet to paste into a page of your site */
+                            embedHtml: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        /** @description Pass as `cursor` to get the next page; null on the last page */
+                        cursor: string | null;
+                        hasMore: boolean;
+                        /** @description Matches in the whole list on the first page; 0 on later pages */
+                        total: number;
+                    };
+                };
+            };
+            /** @description BAD_REQUEST: invalid query parameters, or not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a query parameter holds NUL (U+0000) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postForms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description For the dashboard */
+                    name: string;
+                    /** @description The heading of the hosted page; the name by default */
+                    title?: string;
+                    /** @description The inputs, in order: exactly one `email`, the others `data.<key>` custom fields */
+                    fields?: {
+                        /** @description `email`, or `data.<key>` (dots step into nested objects) for a custom field */
+                        key: string;
+                        label: string;
+                        /**
+                         * @description The input; `email` is the type of the email field
+                         * @default text
+                         * @enum {string}
+                         */
+                        type?: "email" | "text" | "number" | "date" | "checkbox";
+                        /** @default false */
+                        required?: boolean;
+                    }[];
+                    /** @description Topics of the project a signup joins */
+                    topicIds?: string[];
+                    /** @description Signups must confirm by the link mailed to them before they get marketing */
+                    doubleOptIn?: boolean;
+                    /** @description The template of the confirmation email (it must show {{ confirmUrl }}); required with doubleOptIn */
+                    confirmationTemplateId?: string | null;
+                    /** @description Where the browser goes after a signup (303); without it, the thank-you text is shown */
+                    redirectUrl?: string | null;
+                    /** @description The thank-you text shown after a signup */
+                    successMessage?: string | null;
+                    /** @description The button; "Subscribe" by default */
+                    submitLabel?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The new form, with its URL and snippet */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        title: string;
+                        fields: {
+                            key: string;
+                            label: string;
+                            /** @enum {string} */
+                            type: "email" | "text" | "number" | "date" | "checkbox";
+                            required: boolean;
+                        }[];
+                        topicIds: string[];
+                        doubleOptIn: boolean;
+                        confirmationTemplateId: string | null;
+                        redirectUrl: string | null;
+                        successMessage: string | null;
+                        submitLabel: string;
+                        /**
+                         * Format: uri
+                         * @description The hosted page
+                         */
+                        url: string;
+                        /** @description The snippet to paste into a page of your site */
+                        embedHtml: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description BAD_REQUEST: malformed JSON, or a body that is not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a bad field, a topic or template that is not the project's, double opt-in without a template */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getFormsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The form */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        title: string;
+                        fields: {
+                            key: string;
+                            label: string;
+                            /** @enum {string} */
+                            type: "email" | "text" | "number" | "date" | "checkbox";
+                            required: boolean;
+                        }[];
+                        topicIds: string[];
+                        doubleOptIn: boolean;
+                        confirmationTemplateId: string | null;
+                        redirectUrl: string | null;
+                        successMessage: string | null;
+                        submitLabel: string;
+                        /**
+                         * Format: uri
+                         * @description The hosted page
+                         */
+                        url: string;
+                        /** @description The snippet to paste into a page of your site */
+                        embedHtml: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such form in the project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteFormsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such form in the project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchFormsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description For the dashboard */
+                    name?: string;
+                    /** @description The heading of the hosted page; the name by default */
+                    title?: string;
+                    /** @description The inputs, in order: exactly one `email`, the others `data.<key>` custom fields */
+                    fields?: {
+                        /** @description `email`, or `data.<key>` (dots step into nested objects) for a custom field */
+                        key: string;
+                        label: string;
+                        /**
+                         * @description The input; `email` is the type of the email field
+                         * @default text
+                         * @enum {string}
+                         */
+                        type?: "email" | "text" | "number" | "date" | "checkbox";
+                        /** @default false */
+                        required?: boolean;
+                    }[];
+                    /** @description Topics of the project a signup joins */
+                    topicIds?: string[];
+                    /** @description Signups must confirm by the link mailed to them before they get marketing */
+                    doubleOptIn?: boolean;
+                    /** @description The template of the confirmation email (it must show {{ confirmUrl }}); required with doubleOptIn */
+                    confirmationTemplateId?: string | null;
+                    /** @description Where the browser goes after a signup (303); without it, the thank-you text is shown */
+                    redirectUrl?: string | null;
+                    /** @description The thank-you text shown after a signup */
+                    successMessage?: string | null;
+                    /** @description The button; "Subscribe" by default */
+                    submitLabel?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The form */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        title: string;
+                        fields: {
+                            key: string;
+                            label: string;
+                            /** @enum {string} */
+                            type: "email" | "text" | "number" | "date" | "checkbox";
+                            required: boolean;
+                        }[];
+                        topicIds: string[];
+                        doubleOptIn: boolean;
+                        confirmationTemplateId: string | null;
+                        redirectUrl: string | null;
+                        successMessage: string | null;
+                        submitLabel: string;
+                        /**
+                         * Format: uri
+                         * @description The hosted page
+                         */
+                        url: string;
+                        /** @description The snippet to paste into a page of your site */
+                        embedHtml: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description BAD_REQUEST: malformed JSON, or a body that is not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such form in the project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a bad field, a topic or template that is not the project's, double opt-in without a template */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getTOEmailId: {
         parameters: {
             query: {
@@ -15431,7 +16984,9 @@ export interface operations {
     };
     getUnsubscribeToken: {
         parameters: {
-            query?: never;
+            query?: {
+                topic?: string;
+            };
             header?: never;
             path: {
                 token: string;
@@ -15449,6 +17004,15 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description BAD_REQUEST: invalid query parameters, or not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The link is forged, malformed, or its contact was deleted; nothing changed */
             404: {
                 headers: {
@@ -15458,11 +17022,22 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description VALIDATION_ERROR: a query parameter holds NUL (U+0000) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     postUnsubscribeToken: {
         parameters: {
-            query?: never;
+            query?: {
+                topic?: string;
+            };
             header?: never;
             path: {
                 token: string;
@@ -15489,7 +17064,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description BAD_REQUEST: a body that is not UTF-8 */
+            /** @description BAD_REQUEST: invalid query parameters, or not UTF-8; BAD_REQUEST: a body that is not UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15516,7 +17091,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description VALIDATION_ERROR: text holding NUL (U+0000) or a lone surrogate, named in `errors`; VALIDATION_ERROR, with the fields in `errors` */
+            /** @description VALIDATION_ERROR: a query parameter holds NUL (U+0000); VALIDATION_ERROR: text holding NUL (U+0000) or a lone surrogate, named in `errors`; VALIDATION_ERROR, with the fields in `errors` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -15712,6 +17287,480 @@ export interface operations {
             };
             /** @description VALIDATION_ERROR: text holding NUL (U+0000) or a lone surrogate, named in `errors`; VALIDATION_ERROR, with the fields in `errors` */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postManageTokenTopics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The topic ids the page showed, space-separated */
+                    shown: string;
+                } & {
+                    [key: string]: "in";
+                };
+            };
+        };
+        responses: {
+            /** @description The page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description BAD_REQUEST: a body that is not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The link is forged, malformed, or its contact was deleted; nothing changed */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: text holding NUL (U+0000) or a lone surrogate, named in `errors`; VALIDATION_ERROR, with the fields in `errors` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postManageTokenSnooze: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * @description How long to pause marketing email (a month is 30 days)
+                     * @enum {string}
+                     */
+                    period: "TWO_WEEKS" | "ONE_MONTH" | "THREE_MONTHS";
+                };
+            };
+        };
+        responses: {
+            /** @description The page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description BAD_REQUEST: a body that is not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The link is forged, malformed, or its contact was deleted; nothing changed */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: text holding NUL (U+0000) or a lone surrogate, named in `errors`; VALIDATION_ERROR, with the fields in `errors` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Temporal cannot be reached; nothing changed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postManageTokenResume: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description BAD_REQUEST: a body that is not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The link is forged, malformed, or its contact was deleted; nothing changed */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: text holding NUL (U+0000) or a lone surrogate, named in `errors`; VALIDATION_ERROR, with the fields in `errors` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getConfirmToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The link is forged or malformed, or its contact was deleted; nothing changed */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The link expired (a week after the signup); nothing changed */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    postConfirmToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description BAD_REQUEST: a body that is not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The link is forged or malformed, or its contact was deleted; nothing changed */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The link expired (a week after the signup); nothing changed */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: text holding NUL (U+0000) or a lone surrogate, named in `errors`; VALIDATION_ERROR, with the fields in `errors` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getFFormId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                formId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The form */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No such form */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    postFFormId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                formId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    [key: string]: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Signed up (or a confirmation link mailed): the thank-you page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Signed up: on to the form's redirect URL (Location) */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Refused as a bot (the honeypot was filled), or a body that is not UTF-8: nothing stored */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No such form */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A body over 64 KB: the form again; nothing stored */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not taken: the form again, with what to correct (a field, text holding NUL, or submitted too quickly); nothing stored */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Too many signups from this client or for this address within the hour; nothing stored */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Temporal cannot be reached (double opt-in); nothing stored */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getFFormIdEmbedJs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                formId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JavaScript */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/javascript": string;
+                };
+            };
+            /** @description NOT_FOUND: no such form */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -6,7 +6,7 @@ import type { Campaign } from './entities';
 
 export type CampaignContent = Pick<
   Campaign,
-  'id' | 'projectId' | 'subject' | 'body' | 'text' | 'from' | 'fromName' | 'replyTo' | 'type' | 'tags'
+  'id' | 'projectId' | 'subject' | 'body' | 'text' | 'from' | 'fromName' | 'replyTo' | 'type' | 'tags' | 'topicId'
 >;
 
 const TEST_SUBJECT_PREFIX = '[TEST] ';
@@ -21,6 +21,7 @@ export async function campaignDraft(config: Config, campaign: CampaignContent, c
     replyTo: campaign.replyTo,
     marketing: campaign.type === 'MARKETING',
     tags: campaign.tags,
+    topicId: campaign.topicId ?? null,
   };
   const draft = await draftFor(config, content, { projectId: campaign.projectId, contact, sourceType: 'CAMPAIGN' });
   return { ...draft, campaignId: campaign.id };

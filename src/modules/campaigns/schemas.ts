@@ -15,7 +15,7 @@ const oneLine = (max: number) =>
   z
     .string()
     .max(max)
-    .regex(/^[^\r\n]*$/, 'Must not contain line breaks');
+    .regex(/^[^\r\n\u0000]*$/, 'Must not contain line breaks');
 
 const Status = z.enum(CAMPAIGN_STATUSES);
 const Type = z.enum(CAMPAIGN_TYPES);
@@ -52,6 +52,12 @@ export const CampaignBody = z
     segmentId: z.uuid().nullish().describe('Required when audienceType is SEGMENT'),
     audienceCondition: filterTreeInput().optional().describe('Filter tree; required when audienceType is FILTERED'),
     tags: Tags.optional().describe('Carried by every email of the campaign and echoed by its events (docs/sending.md "Tags")'),
+    topicId: z
+      .uuid()
+      .nullish()
+      .describe(
+        'MARKETING only: a topic of the project; the campaign goes to its members only, and its unsubscribe links leave that topic',
+      ),
   })
   .superRefine((b, ctx) => {
     if (!b.templateId) {
@@ -101,6 +107,7 @@ export const CampaignResponse = MessageResponse.extend({
   audienceType: AudienceType,
   segmentId: z.uuid().nullable(),
   audienceCondition: FilterTreeSchema.nullable(),
+  topicId: z.uuid().nullable(),
   scheduledFor: z.iso.datetime().nullable(),
   tags: z.record(z.string(), z.string()),
   totalRecipients: z.number().int().describe('The live audience while DRAFT or SCHEDULED; the recipients fixed when sending started after'),

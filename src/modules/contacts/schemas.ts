@@ -4,21 +4,27 @@ import { PageLimit, cursorPage } from '../../http/cursor';
 import { Email } from '../users/schemas';
 import { FIELD_TYPES } from './entities';
 import { dataLimitIssues } from './custom-fields';
-import { MAX_CUSTOM_FIELDS, MAX_DATA_DEPTH, MAX_DATA_KEYS, MAX_KEY_LENGTH, MAX_PATH_LENGTH } from './data-limits';
+import { MAX_ARRAY_ELEMENTS, MAX_CUSTOM_FIELDS, MAX_DATA_DEPTH, MAX_DATA_KEYS, MAX_KEY_LENGTH, MAX_PATH_LENGTH } from './data-limits';
 
 /**
  * A `data` object: JSON values by key; the custom-field rules decide what is stored. Text with NUL never
  * gets here: the body pipeline refuses it (src/http/well-formed.ts).
  */
 export const ContactData = z
-  .record(z.string().min(1), z.json())
-  .superRefine((data, ctx) => {
-    for (const issue of dataLimitIssues(data))
-      ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message, params: { code: issue.code, limit: true } });
-  })
+  .preprocess(
+    (data, ctx) => {
+      // The limits come first: a value beyond them is refused before its every element is validated.
+      if (typeof data !== 'object' || data === null || Array.isArray(data)) return data;
+      for (const issue of dataLimitIssues(data as Record<string, unknown>))
+        ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message, params: { code: issue.code, limit: true } });
+      return data;
+    },
+    z.record(z.string().min(1), z.json()),
+  )
   .describe(
     'Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. ' +
       `At most ${MAX_DATA_KEYS} keys, nested keys included; keys of at most ${MAX_KEY_LENGTH} characters; paths at most ${MAX_DATA_DEPTH} keys deep; ` +
+      `arrays of at most ${MAX_ARRAY_ELEMENTS} elements; ` +
       `a project has at most ${MAX_CUSTOM_FIELDS} distinct custom fields`,
   );
 
@@ -33,14 +39,50 @@ export const ContactResponse = z.object({
   updatedAt: z.iso.datetime(),
 });
 
-export const UpsertContactBody = z.object({
-  email: Email,
-  subscribed: z.boolean().optional().describe('Default true for a new contact; omitted keeps an existing state'),
-  data: ContactData.optional(),
-});
+export const UpsertContactBody = z
+  .object({
+    email: Email,
+    subscribed: z.boolean().optional().describe('Default true for a new contact; omitted keeps an existing state'),
+    data: ContactData.optional(),
+    doubleOptIn: z
+      .boolean()
+      .optional()
+      .describe('Subscribe only once the contact follows the link mailed to it (docs/consent.md "Double opt-in"); leave out subscribed'),
+    confirmationTemplateId: z
+      .uuid()
+      .optional()
+      .describe('With doubleOptIn: the template of the confirmation email; it must show {{ confirmUrl }}'),
+  })
+  .superRefine((b, ctx) => {
+    if (!b.doubleOptIn) return;
+    if (b.subscribed !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['subscribed'],
+        message: 'Leave out subscribed with doubleOptIn: the contact is subscribed once it confirms',
+      });
+    }
+    if (b.confirmationTemplateId === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['confirmationTemplateId'], message: 'confirmationTemplateId is required with doubleOptIn' });
+    }
+  });
 
 export const UpsertContactResponse = ContactResponse.extend({
-  _meta: z.object({ isNew: z.boolean(), isUpdate: z.boolean() }),
+  _meta: z.object({
+    isNew: z.boolean(),
+    isUpdate: z.boolean(),
+    confirmation: z
+      .object({
+        status: z
+          .enum(['SENT', 'RESENT', 'NOT_RESENT'])
+          .describe(
+            'SENT: a new confirmation was mailed; RESENT: the pending one was mailed again; NOT_RESENT: it was mailed within the hour',
+          ),
+        expiresAt: z.iso.datetime(),
+      })
+      .optional()
+      .describe('With doubleOptIn only'),
+  }),
 });
 
 export const UpdateContactBody = z.object({

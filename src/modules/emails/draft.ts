@@ -16,6 +16,8 @@ export interface DraftContent extends EmailContent {
   templateId?: string | null;
   /** Kept on the email and echoed by its events. */
   tags?: EmailTags;
+  /** The topic the email is about (docs/consent.md): its unsubscribe links leave that topic only. */
+  topicId?: string | null;
 }
 
 export interface DraftRecipient {
@@ -36,7 +38,11 @@ export interface DraftRecipient {
  */
 export async function draftFor(config: LinkSettings, content: DraftContent, recipient: DraftRecipient): Promise<EmailDraft> {
   const { contact } = recipient;
-  const scope = templateVariables({ contact, links: subscriptionLinks(config, contact.id), requestData: recipient.data });
+  const scope = templateVariables({
+    contact,
+    links: subscriptionLinks(config, contact.id, content.topicId ?? null),
+    requestData: recipient.data,
+  });
   // Without a text of its own, the text made once from the HTML template is rendered like the subject, or (when
   // it cannot be: plain-text.ts) made from this recipient's rendered HTML.
   const text = content.text || textTemplateOf(content.body);
@@ -55,5 +61,6 @@ export async function draftFor(config: LinkSettings, content: DraftContent, reci
     sourceType: recipient.sourceType,
     marketing: content.marketing,
     templateId: content.templateId ?? null,
+    topicId: content.topicId ?? null,
   };
 }

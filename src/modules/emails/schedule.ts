@@ -21,11 +21,16 @@ from emails where "id" = ?`;
 /** Emails released per transaction: a second may hold thousands of a project's emails. */
 const RELEASE_CHUNK = 1_000;
 
-// The rows are locked (waiting for a reschedule or cancel under way), then PENDING and in the queue, due now.
-const RELEASE_DUE = `
-with due as (
-  select "id" from emails where "project_id" = ? and "status" = 'SCHEDULED' and "scheduled_at" <= ?
-  order by "id" limit ${RELEASE_CHUNK} for update),
+/**
+ * How long past its time a SCHEDULED email is left to its timer before the sweep releases it. A timer misses an
+ * email whose scheduling request committed after the timer had fired (a request slower than sendAt's 5 s
+ * margin), and none fires while no worker runs.
+ */
+export const OVERDUE_MS = 60_000;
+
+// The rows are locked, then PENDING and in the queue, due now. `due` picks the emails and locks them.
+const releasing = (due: string) => `
+with due as (${due}),
 released as (
   update emails e set "status" = 'PENDING', "updated_at" = now() from due where e."id" = due."id" and e."status" = 'SCHEDULED'
   returning e."id", e."project_id", e."source_type", e."campaign_id", e."workflow_execution_id"),
@@ -33,6 +38,30 @@ queued as (
   insert into email_queue ("email_id", "project_id", "source_type", "priority", "campaign_id", "workflow_execution_id", "due_at")
   select "id", "project_id", "source_type", ${QUEUE_PRIORITY('"source_type"')}, "campaign_id", "workflow_execution_id", now() from released)
 select (select count(*) from due)::int as "seen", (select count(*) from released)::int as "released"`;
+
+// A timer's: waits for a reschedule or cancel under way, which may move the email out of its second.
+const RELEASE_DUE = releasing(`
+  select "id" from emails where "project_id" = ? and "status" = 'SCHEDULED' and "scheduled_at" <= ?
+  order by "id" limit ${RELEASE_CHUNK} for update`);
+
+// The sweep's: every project, emails a minute overdue; one being rescheduled or cancelled is left to that.
+const RELEASE_OVERDUE = releasing(`
+  select "id" from emails where "status" = 'SCHEDULED' and "scheduled_at" <= now() - make_interval(secs => ${OVERDUE_MS / 1000})
+  order by "scheduled_at" limit ${RELEASE_CHUNK} for update skip locked`);
+
+/** Runs a release statement a chunk per transaction, the pumps woken at each commit, until a chunk is not full. */
+async function releaseChunks(em: EntityManager, statement: string, params: unknown[]): Promise<number> {
+  let released = 0;
+  for (;;) {
+    const [row] = await em.fork().transactional(async (tx) => {
+      const rows = await tx.execute<Array<{ seen: number; released: number }>>(statement, params);
+      if (rows[0]!.released > 0) notifyAfterCommit(tx, DELIVERY_CHANNEL);
+      return rows;
+    });
+    released += row!.released;
+    if (row!.seen < RELEASE_CHUNK) return released;
+  }
+}
 
 const lock = async (tx: EntityManager, emailId: string, projectId: string) =>
   (
@@ -51,21 +80,16 @@ async function release(tx: EntityManager, emailId: string): Promise<void> {
 
 /**
  * The timer's activity: every email of the project still SCHEDULED and due by `dueAt` (the timer's second)
- * goes to the delivery queue, a chunk per transaction, the pumps woken at each commit. Returns how many; a
- * repeat finds them released.
+ * goes to the delivery queue. Returns how many; a repeat finds them released.
  */
-export async function releaseDue(orm: Orm, projectId: string, dueAt: Date): Promise<number> {
-  let released = 0;
-  for (;;) {
-    const [row] = await orm.em.fork().transactional(async (tx) => {
-      const rows = await tx.execute<Array<{ seen: number; released: number }>>(RELEASE_DUE, [projectId, dueAt]);
-      if (rows[0]!.released > 0) notifyAfterCommit(tx, DELIVERY_CHANNEL);
-      return rows;
-    });
-    released += row!.released;
-    if (row!.seen < RELEASE_CHUNK) return released;
-  }
-}
+export const releaseDue = (orm: Orm, projectId: string, dueAt: Date): Promise<number> =>
+  releaseChunks(orm.em, RELEASE_DUE, [projectId, dueAt]);
+
+/**
+ * The safety net of the timers, run by every worker's housekeeping: emails of any project still SCHEDULED a
+ * minute (OVERDUE_MS) after their time go to the delivery queue. Returns how many.
+ */
+export const releaseOverdue = (em: EntityManager): Promise<number> => releaseChunks(em, RELEASE_OVERDUE, []);
 
 /**
  * Locks a SCHEDULED email of the project for a reschedule or a cancel, in the caller's transaction: 404 for

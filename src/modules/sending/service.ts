@@ -153,11 +153,17 @@ async function draftsOf(tx: EntityManager, config: Config, projectId: string, se
 }
 
 /**
- * Records the drafts of one request in its transaction, after the billing cap allowed all of them (403
- * BILLING_LIMIT_EXCEEDED otherwise, nothing recorded), and makes sure of the timer of each second that
- * scheduled ones are due in, before the transaction commits: Temporal unreachable is a 503 that records nothing.
+ * Queues the TRANSACTIONAL drafts of one request in its transaction, after the billing cap allowed all of
+ * them (403 BILLING_LIMIT_EXCEEDED otherwise, nothing recorded), and makes sure of the timer of each second
+ * that scheduled ones are due in, before the transaction commits: Temporal unreachable is a 503 that records
+ * nothing. sendEmails and sendBatch end here; a producer that composes its drafts itself (the SMTP relay) too.
  */
-async function record(tx: EntityManager, deps: SendingDeps, project: Project, drafts: EmailDraft[]) {
+export async function queueDrafts(
+  tx: EntityManager,
+  deps: SendingDeps,
+  project: Project,
+  drafts: EmailDraft[],
+): Promise<{ sent: SentEmail[]; cap: CapStanding | null }> {
   const cap = await assertWithinBillingCap(
     tx,
     deps.config,
@@ -195,7 +201,7 @@ export async function sendEmails(
 ): Promise<{ emails: SentEmail[]; cap: CapStanding | null }> {
   const checked = await check(em, deps.config, project.id, body, Date.now());
   return em.transactional(async (tx) => {
-    const { sent, cap } = await record(tx, deps, project, await draftsOf(tx, deps.config, project.id, checked));
+    const { sent, cap } = await queueDrafts(tx, deps, project, await draftsOf(tx, deps.config, project.id, checked));
     return { emails: sent, cap };
   });
 }
@@ -260,7 +266,7 @@ export async function sendBatch(
       }
     }
     if (errors.length) throw invalidBatch(errors);
-    const { sent, cap } = await record(tx, deps, project, drafts.flat());
+    const { sent, cap } = await queueDrafts(tx, deps, project, drafts.flat());
     let at = 0;
     return { batch: drafts.map((d) => sent.slice(at, (at += d.length))), cap };
   });

@@ -13,7 +13,7 @@ const oneLine = (max: number) =>
   z
     .string()
     .max(max)
-    .regex(/^[^\r\n]*$/, 'Must not contain line breaks');
+    .regex(/^[^\r\n\u0000]*$/, 'Must not contain line breaks');
 
 const Name = oneLine(MAX_NAME_LENGTH).trim().min(1);
 const Description = z.string().max(5000);
@@ -125,6 +125,7 @@ const Reference = z.object({ id: z.uuid(), name: z.string() });
 export const TemplateUsageResponse = z.object({
   campaigns: z.array(Reference).describe('Campaigns that reference the template'),
   workflows: z.array(Reference).describe('Workflows with a SEND_EMAIL step that uses the template'),
+  forms: z.array(Reference).describe('Signup forms whose double opt-in confirmation email the template is'),
 });
 
 export const PreviewTemplateBody = z.object({

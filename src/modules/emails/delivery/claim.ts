@@ -35,6 +35,8 @@ export interface ClaimedEmail {
   sizeBytes: number;
   contactId: string | null;
   marketing: boolean;
+  /** The topic a marketing email is about (docs/consent.md). */
+  topicId: string | null;
   /** The suppression list's entry that holds the email back (docs/suppressions.md): not sent, SUPPRESSED. */
   suppressed: SuppressionReason | null;
   trackingMode: TrackingMode;
@@ -96,7 +98,7 @@ with leased as (
   returning "email_id", "attempts")
 select emails."id", emails."project_id", emails."campaign_id", coalesce(emails."scheduled_at", emails."created_at") as "due_since", leased."attempts",
   "to_address", "to_name", "cc", "bcc", "from_address", "from_name", "reply_to", "subject", "html", "text", "headers", "attachment_count",
-  "size_bytes", "contact_id", "marketing", "relayed_message_id", suppression."reason" as "suppressed", suppressed_copies."addresses" as "suppressed_copies"
+  "size_bytes", "contact_id", "marketing", "relayed_message_id", "topic_id", suppression."reason" as "suppressed", suppressed_copies."addresses" as "suppressed_copies"
 from leased join emails on emails."id" = leased."email_id"
 ${SUPPRESSION}`;
 
@@ -145,6 +147,7 @@ interface LeasedRow {
   contact_id: string | null;
   marketing: boolean;
   relayed_message_id: string | null;
+  topic_id: string | null;
   suppressed: SuppressionReason | null;
   suppressed_copies: string[];
 }
@@ -174,6 +177,7 @@ const toClaimed = (leaseId: string, candidate: CandidateRow, r: LeasedRow): Clai
     sizeBytes: Number(r.size_bytes),
     contactId: r.contact_id,
     marketing: r.marketing,
+    topicId: r.topic_id,
     suppressed: r.suppressed,
     trackingMode: candidate.tracking_mode,
     relayedMessageId: r.relayed_message_id,
