@@ -95,6 +95,10 @@ describe('inbound mail', () => {
     expect(text).toMatch(/Authentication-Results: /);
     expect(text).toMatch(/Subject: Re: Your order/);
 
+    const byContact = await t.c.get(`/inbound?contactId=${one.body.data.contactId}`).expect(200);
+    expect(byContact.body.data.map((m: { id: string }) => m.id)).toEqual([item.id]);
+    expect((await t.c.get(`/inbound?contactId=${t.project.id}`).expect(200)).body.total).toBe(0);
+    await t.c.get('/inbound?campaignId=not-a-uuid').expect(400);
     const contact = await t.c.get(`/contacts/${one.body.data.contactId}`).expect(200);
     expect(contact.body.email ?? contact.body.data?.email).toBe('customer@client.example.test');
     expect(contact.body.subscribed ?? contact.body.data?.subscribed).toBe(false);

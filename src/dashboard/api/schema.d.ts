@@ -20250,6 +20250,8 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
                 search?: string;
+                contactId?: string;
+                campaignId?: string;
             };
             header?: never;
             path?: never;

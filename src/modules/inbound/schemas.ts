@@ -51,6 +51,8 @@ export const ListInboundQuery = z.object({
   limit: PageLimit,
   cursor: z.string().optional(),
   search: z.string().max(320).optional().describe("Case-insensitive substring of the sender's address or the subject"),
+  contactId: z.uuid().optional().describe("Only the mail of this contact (the sender's)"),
+  campaignId: z.uuid().optional().describe("Only replies to this campaign's emails"),
 });
 
 export const InboundIdParams = z.object({ id: resourceId('NOT_FOUND') });

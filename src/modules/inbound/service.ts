@@ -65,6 +65,8 @@ export interface InboundQuery {
   limit: number;
   cursor?: string;
   search?: string;
+  contactId?: string;
+  campaignId?: string;
 }
 
 /** The project's inbound emails, newest first, without their text, html and headers. */
@@ -72,6 +74,14 @@ export async function listInbound(em: EntityManager, publicUrl: string, projectI
   const after = q.cursor ? decodeCursor(q.cursor, ORDERING) : undefined;
   const where = ['i."project_id" = ?'];
   const params: unknown[] = [projectId];
+  if (q.contactId) {
+    where.push('i."contact_id" = ?');
+    params.push(q.contactId);
+  }
+  if (q.campaignId) {
+    where.push('e."campaign_id" = ?');
+    params.push(q.campaignId);
+  }
   const search = q.search?.trim();
   if (search) {
     where.push('(i."from_address" ilike ? or i."subject" ilike ?)');
@@ -89,7 +99,7 @@ export async function listInbound(em: EntityManager, publicUrl: string, projectI
       limit: q.limit,
       after,
     }),
-    after ? 0 : countRows(em, 'inbound_emails i', where, params),
+    after ? 0 : countRows(em, FROM, where, params),
   ]);
   return {
     data: page.rows.map((r) => summaryOf(publicUrl, r)),

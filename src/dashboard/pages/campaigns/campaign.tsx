@@ -9,6 +9,7 @@ import { useAction, useLoad, usePoll } from '../../ui/use-load';
 import { CancelButton, SendPanel } from './send-panel';
 import { Stats } from './stats';
 import { CampaignStatusBadge, editable, type Campaign } from './status';
+import { Replies } from '../inbound/replies';
 import './campaigns.css';
 
 const audienceOf = (c: Campaign) =>
@@ -146,6 +147,9 @@ export function CampaignPage({ params }: { params: Record<string, string> }) {
                 </p>
               )}
             </Section>
+          ) : null}
+          {c.status === 'SENT' || c.status === 'SENDING' ? (
+            <Replies title="Replies" filter={{ campaignId: c.id }} empty="No reply yet (replies reach a domain with inbound mail on)." />
           ) : null}
         </>
       )}
