@@ -1,17 +1,11 @@
-/** The end of the header section: after the first empty line (CRLF or bare LF), or the whole message. */
-function headerEnd(raw: Buffer): number {
-  const crlf = raw.indexOf('\r\n\r\n');
-  const lf = raw.indexOf('\n\n');
-  if (crlf >= 0 && (lf < 0 || crlf + 2 <= lf)) return crlf + 2;
-  return lf >= 0 ? lf + 1 : raw.length;
-}
+import { bodyStart } from '../emails/dkim-signature';
 
 /**
  * The message without its Bcc fields (their folded lines included), the rest byte for byte: a relayed
  * message is sent as given, but Bcc recipients must not be named to the others (RFC 5322 3.6.3).
  */
 export function withoutBcc(raw: Buffer): Buffer {
-  const end = headerEnd(raw);
+  const end = bodyStart(raw);
   const lines = raw
     .subarray(0, end)
     .toString('latin1')
