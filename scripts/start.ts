@@ -17,7 +17,7 @@ import { ensureWorkflowBundle } from './lib/workflow-bundle';
 import { workerNodeOptions } from '../src/main/worker-heap';
 import { developmentAids, developmentEnv } from './lib/development';
 import { startDevDns } from './lib/dev-dns';
-import { describeDevAccount, ensureDevAccount } from './lib/dev-account';
+import { describeDevAccount, ensureDevAccount, verificationToken } from './lib/dev-account';
 import { ensureDashboard, startDashboardDevServer } from './lib/dashboard';
 
 const started = Date.now();
@@ -117,7 +117,9 @@ async function main() {
   const dashboardDev = startDashboardDevServer(ports.dashboardDev, apiUrl, log);
   children.push(dashboardDev);
   await waitForPort(ports.dashboardDev, 'dashboard development server');
-  const account = aids.sandbox && devDns ? await ensureDevAccount(apiUrl) : null;
+  // The account's verification mail lands in the capture; its link verifies the account as a click would.
+  const inbox = capture ? (to: string) => capture.waitFor((raw) => raw.includes(to) && verificationToken(raw) !== null) : undefined;
+  const account = aids.sandbox && devDns ? await ensureDevAccount(apiUrl, { inbox }) : null;
 
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   log(`

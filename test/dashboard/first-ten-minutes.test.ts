@@ -92,7 +92,7 @@ it('gets a newcomer from sign-up to a delivered email, a bounce on purpose and a
 async function waitForEvent(page: BrowserSession['page'], text: string): Promise<void> {
   const deadline = Date.now() + SLOW.timeout;
   for (;;) {
-    await page.getByRole('region', { name: 'Events' }).locator('.timeline, .empty').first().waitFor();
+    await page.getByRole('region', { name: 'Events' }).locator('.contact-timeline, .empty').first().waitFor();
     if ((await page.getByText(text, { exact: true }).count()) > 0) return;
     if (Date.now() > deadline)
       throw new Error(`"${text}" did not show within ${SLOW.timeout / 1000} s: ${await page.locator('main').innerText()}`);

@@ -9,7 +9,7 @@ import { waitFor } from '../helpers/wait';
 import { uniqueDomain } from '../domains/helpers';
 import { startEngine, type Engine } from '../automation/engine';
 import { startDevDns } from '../../scripts/lib/dev-dns';
-import { ensureDevAccount, type DevAccount } from '../../scripts/lib/dev-account';
+import { ensureDevAccount, verificationToken, type DevAccount } from '../../scripts/lib/dev-account';
 import { developmentEnv } from '../../scripts/lib/development';
 
 /**
@@ -56,6 +56,7 @@ beforeAll(async () => {
     file: path.join(dir, 'dev-account.json'),
     email: uniqueEmail('tour'),
     domain: uniqueDomain('tour'),
+    inbox: async (to) => (await engine.stack.smtp.waitFor((m) => m.to.includes(to) && verificationToken(m.raw) !== null)).raw,
   });
   // The README's first steps: an email to each simulator address, then the sample automation's event.
   for (const to of SIMULATOR) await api('post', '/v1/send', { from: account.sender, to, subject: 'Hello', body: '<p>Hi</p>' });

@@ -12,7 +12,7 @@ import { waitFor } from '../helpers/wait';
 import { uniqueDomain } from '../domains/helpers';
 import { uniqueEmail } from '../helpers/fixtures';
 import { startDevDns } from '../../scripts/lib/dev-dns';
-import { describeDevAccount, ensureDevAccount } from '../../scripts/lib/dev-account';
+import { describeDevAccount, ensureDevAccount, SAMPLE_CONTACTS, verificationToken } from '../../scripts/lib/dev-account';
 import { developmentAids, developmentEnv } from '../../scripts/lib/development';
 import { authenticationResults } from '../../scripts/lib/mail-capture';
 import type { EventDispatcher } from '../../src/modules/outbox/dispatcher';
@@ -35,7 +35,13 @@ describe('the development account, against the development DNS server', () => {
   let apiUrl: string;
   let dispatcher: EventDispatcher;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'postwire-dev-'));
-  const options = { file: path.join(dir, 'dev-account.json'), email: uniqueEmail('dev'), domain: uniqueDomain('dev') };
+  const options = {
+    file: path.join(dir, 'dev-account.json'),
+    email: uniqueEmail('dev'),
+    domain: uniqueDomain('dev'),
+    // npm start reads the mail capture; here the stack's SMTP sink receives the verification mail.
+    inbox: async (to: string) => (await stack.smtp.waitFor((m) => m.to.includes(to) && verificationToken(m.raw) !== null)).raw,
+  };
 
   beforeAll(async () => {
     devDns = await startDevDns(0, await workerDatabaseUrl());
@@ -56,11 +62,23 @@ describe('the development account, against the development DNS server', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('is made once with a verified sender domain, and found the same on a second start', async () => {
+  it('is made once, its address verified, with a verified sender domain and subscribed sample contacts, and found the same on a second start', async () => {
     const first = await ensureDevAccount(apiUrl, options);
     expect(first).toMatchObject({ email: options.email, domain: { name: options.domain }, sender: `hello@${options.domain}` });
     const [domain] = await sql<{ verified: boolean }>(stack, 'select verified from domains where id = ?', [first.domain.id]);
     expect(domain!.verified).toBe(true);
+    // No "verify your address" note greets the account: it was verified through the emailed link.
+    const [user] = await sql<{ email_verified: boolean }>(stack, 'select email_verified from users where email = ?', [options.email]);
+    expect(user!.email_verified).toBe(true);
+    // The README's campaign reaches the simulator addresses: they start as subscribed contacts.
+    const contacts = await sql<{ email: string; subscribed: boolean }>(
+      stack,
+      'select email, subscribed from contacts where project_id = ? order by email',
+      [first.project.id],
+    );
+    expect(contacts).toEqual(
+      SAMPLE_CONTACTS.map((c) => ({ email: c.email, subscribed: true })).sort((a, b) => a.email.localeCompare(b.email)),
+    );
     expect(await ensureDevAccount(apiUrl, options)).toEqual(first);
     const [{ n }] = await sql<{ n: string }>(
       stack,

@@ -2006,6 +2006,18 @@ export interface operations {
                             url: string;
                             namespace: string;
                         } | null;
+                        /** @description What a development sandbox offers (SANDBOX_ENABLED, docs/sandbox.md); null outside development */
+                        development: {
+                            /** @description The simulator addresses and what each does */
+                            simulator: {
+                                address: string;
+                                outcome: string;
+                            }[];
+                            /** @description The local mail capture (MAIL_CAPTURE_URL), where mail to other addresses lands */
+                            mailCaptureUrl: string | null;
+                            /** @description The local webhook capture (WEBHOOK_CAPTURE_URL): an endpoint to point webhooks at, with a page of what it received */
+                            webhookCaptureUrl: string | null;
+                        } | null;
                     };
                 };
             };
@@ -4455,6 +4467,16 @@ export interface operations {
                             createdAt: string;
                             /** Format: date-time */
                             updatedAt: string;
+                            /** @description Set while the address is suppressed: marketing is not sent to it and a bulk subscribe skips it (docs/bounces.md) */
+                            suppression: {
+                                /**
+                                 * @description BOUNCE: a permanent bounce; COMPLAINT: marked as spam
+                                 * @enum {string}
+                                 */
+                                reason: "BOUNCE" | "COMPLAINT";
+                                /** Format: date-time */
+                                since: string;
+                            } | null;
                         }[];
                         /** @description Pass as `cursor` to get the next page; null on the last page */
                         cursor: string | null;
@@ -5153,7 +5175,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The contact */
+            /** @description The contact, with its suppression */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5171,6 +5193,16 @@ export interface operations {
                         createdAt: string;
                         /** Format: date-time */
                         updatedAt: string;
+                        /** @description Set while the address is suppressed: marketing is not sent to it and a bulk subscribe skips it (docs/bounces.md) */
+                        suppression: {
+                            /**
+                             * @description BOUNCE: a permanent bounce; COMPLAINT: marked as spam
+                             * @enum {string}
+                             */
+                            reason: "BOUNCE" | "COMPLAINT";
+                            /** Format: date-time */
+                            since: string;
+                        } | null;
                     };
                 };
             };
@@ -9731,7 +9763,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description VALIDATION_ERROR: the audience segment no longer exists */
+            /** @description VALIDATION_ERROR: the audience segment no longer exists; or, sending now, the audience reaches nobody (errors[0].code empty_audience) */
             422: {
                 headers: {
                     [name: string]: unknown;

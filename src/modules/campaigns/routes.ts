@@ -143,7 +143,10 @@ export function campaignRoutes(deps: Deps): RouteDef[] {
         ...unverifiedSender,
         ...notFound,
         409: { description: 'CONFLICT: the campaign is SENDING, SENT or CANCELLED' },
-        422: { description: 'VALIDATION_ERROR: the audience segment no longer exists' },
+        422: {
+          description:
+            'VALIDATION_ERROR: the audience segment no longer exists; or, sending now, the audience reaches nobody (errors[0].code empty_audience)',
+        },
         ...unavailable,
       },
       handler: async (ctx, { params, body }) => {

@@ -36,10 +36,10 @@ function Timeline({ simulation, workflow }: { simulation: Simulation; workflow: 
         Ends <Badge tone={statusTone(simulation.status)}>{simulation.status}</Badge>; simulated time:{' '}
         {inWords(simulation.endedAfter ?? simulation.simulatedFor)} ({simulation.wallMs} ms to simulate).
       </p>
-      <ol class="timeline" aria-label="Steps reached">
+      <ol class="simulation-timeline" aria-label="Steps reached">
         {simulation.steps.map((s, i) => (
           <li key={`${s.stepId}${i}`}>
-            <span class="timeline-at">{inWords(s.startedAfter)}</span>
+            <span class="simulation-at">{inWords(s.startedAfter)}</span>
             <div>
               {(s.name ?? stepName(s.stepId)) ? <strong>{s.name ?? stepName(s.stepId)} </strong> : null}
               <span class="muted">{s.type}</span> <Badge tone={statusTone(s.status)}>{s.status}</Badge>

@@ -4,7 +4,7 @@ import { href, navigate } from '../../router';
 import { ConfirmButton } from '../../ui/actions';
 import { ErrorNote, Loading, Progress } from '../../ui/feedback';
 import { PageHeader, Section } from '../../ui/layout';
-import { dateTime } from '../../ui/lists';
+import { dateTime } from '../../ui/format';
 import { useAction, useLoad, usePoll } from '../../ui/use-load';
 import { CancelButton, SendPanel } from './send-panel';
 import { Stats } from './stats';

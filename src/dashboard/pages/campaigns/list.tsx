@@ -4,7 +4,8 @@ import { href } from '../../router';
 import { Empty, ErrorNote, Loading } from '../../ui/feedback';
 import { Select } from '../../ui/form';
 import { PageHeader } from '../../ui/layout';
-import { OffsetPager, Table, dateTime } from '../../ui/lists';
+import { OffsetPager, Table } from '../../ui/lists';
+import { dateTime } from '../../ui/format';
 import { useLoad } from '../../ui/use-load';
 import { CampaignStatusBadge, STATUSES, statusLabel, type CampaignStatus } from './status';
 

@@ -5,7 +5,7 @@ import { ConfirmButton } from '../../ui/actions';
 import { ErrorNote } from '../../ui/feedback';
 import { Form, Submit, TextInput } from '../../ui/form';
 import { Section } from '../../ui/layout';
-import { dateTime } from '../../ui/lists';
+import { dateTime } from '../../ui/format';
 import { useAction } from '../../ui/use-load';
 import type { Campaign } from './status';
 

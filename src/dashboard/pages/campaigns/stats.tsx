@@ -11,7 +11,7 @@ function Figure({ label, count, of }: { label: string; count: number; of?: numbe
       <dt>{label}</dt>
       <dd>
         {count.toLocaleString()}
-        {of === undefined ? null : <small class="rate"> {rate(of)}</small>}
+        {of === undefined ? null : <small> {rate(of)}</small>}
       </dd>
     </div>
   );

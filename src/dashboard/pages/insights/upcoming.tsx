@@ -2,7 +2,8 @@ import { api, call } from '../../api/client';
 import { useProject } from '../../session';
 import { Badge, ErrorNote } from '../../ui/feedback';
 import { Section } from '../../ui/layout';
-import { Table, dateTime } from '../../ui/lists';
+import { Table } from '../../ui/lists';
+import { dateTime } from '../../ui/format';
 import { useLoad } from '../../ui/use-load';
 
 const LIMIT = 5;

@@ -6,7 +6,8 @@ import { ConfirmButton } from '../../ui/actions';
 import { Badge, ErrorNote, Loading } from '../../ui/feedback';
 import { Form, Select, Submit, TextInput } from '../../ui/form';
 import { PageHeader, Section } from '../../ui/layout';
-import { Table, dateTime } from '../../ui/lists';
+import { Table } from '../../ui/lists';
+import { dateTime } from '../../ui/format';
 import { useAction, useLoad } from '../../ui/use-load';
 
 type Member = Answer<'/projects/{id}/members', 'get'>[number];

@@ -3,7 +3,7 @@ import { href } from '../../router';
 import { useProject, useSession } from '../../session';
 import { ErrorNote, Loading } from '../../ui/feedback';
 import { PageHeader, Section } from '../../ui/layout';
-import { dateTime } from '../../ui/lists';
+import { dateTime } from '../../ui/format';
 import { useAction, useLoad } from '../../ui/use-load';
 
 function Step({ done, children }: { done: boolean; children: preact.ComponentChildren }) {

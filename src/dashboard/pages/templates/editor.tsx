@@ -80,7 +80,7 @@ function EditorForm({ template }: { template: Template | null }) {
       </PageHeader>
       <ErrorNote error={duplicate.error} />
       <div class="template-editor">
-        <Form onSubmit={() => void save.run()} class="form template-fields">
+        <Form onSubmit={() => void save.run()} class="form">
           <TextInput label="Name" name="name" required value={fields.name} onValue={text('name')} error={save.error} />
           <TextInput
             label="Description"
