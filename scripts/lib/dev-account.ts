@@ -14,6 +14,8 @@ export interface DevAccount {
   workflowId: string;
   /** The sample contacts were made (once: a later start does not make again those you deleted). */
   sampleContacts: boolean;
+  /** The endpoint to the development webhook capture, with its signing secret (the capture checks with it). */
+  webhook?: { id: string; secret: string };
 }
 
 export const DEV_EVENT = 'signed-up';
@@ -37,6 +39,8 @@ export interface DevAccountOptions {
    * verifies the account as a person's click would. Without it the account stays unverified.
    */
   inbox?: (to: string) => Promise<Buffer | string>;
+  /** The development webhook capture's address: the account gets an endpoint to it, once. */
+  webhookCaptureUrl?: string;
 }
 
 const defaults: DevAccountOptions = {
@@ -132,7 +136,7 @@ async function ensureSampleContacts(api: Api, key: { key: string }): Promise<voi
  * which publishes its records.
  */
 export async function ensureDevAccount(apiUrl: string, options: Partial<DevAccountOptions> = {}): Promise<DevAccount> {
-  const { file, domain, email: defaultEmail, inbox } = { ...defaults, ...options };
+  const { file, domain, email: defaultEmail, inbox, webhookCaptureUrl } = { ...defaults, ...options };
   const api = new Api(apiUrl);
   const saved = read(file);
   const email = saved.email ?? defaultEmail;
@@ -178,6 +182,13 @@ export async function ensureDevAccount(apiUrl: string, options: Partial<DevAccou
     await api.expect(200, 'PATCH', `/workflows/${workflowId}`, key, { enabled: true });
   }
 
+  let webhook = saved.webhook;
+  if (webhookCaptureUrl && (!webhook || (await api.call('GET', `/webhook-endpoints/${webhook.id}`, key)).status !== 200)) {
+    const endpoint = { url: webhookCaptureUrl, description: 'Webhook capture (development)', events: [], enabled: true };
+    const created = await api.expect(201, 'POST', '/webhook-endpoints', key, endpoint);
+    webhook = { id: String(created.body.id), secret: String(created.body.secret) };
+  }
+
   const account: DevAccount = {
     email,
     password,
@@ -187,6 +198,7 @@ export async function ensureDevAccount(apiUrl: string, options: Partial<DevAccou
     templateId,
     workflowId,
     sampleContacts: true,
+    ...(webhook ? { webhook } : {}),
   };
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, JSON.stringify(account, null, 2), { mode: 0o600 });
@@ -205,7 +217,9 @@ export function describeDevAccount(apiUrl: string, a: DevAccount): string {
   Public key       ${a.project.public}
   Sender           ${a.sender}  (domain verified against the development DNS)
   Automation       "Welcome (development)" runs on the event ${DEV_EVENT} and sends its welcome email
-  Contacts         the simulator addresses, subscribed: a campaign to "All subscribed contacts" reaches them
+  Contacts         the simulator addresses, subscribed: a campaign to "All subscribed contacts" reaches them${
+    a.webhook ? '\n  Webhook          every event goes to the webhook capture, signed (its page checks the signatures)' : ''
+  }
 
 First email (to the simulator: it is delivered; try bounce@, complaint@, open@, click@ too):
   curl -s ${apiUrl}/v1/send -H 'Authorization: Bearer ${a.project.secret}' -H 'Content-Type: application/json' -d '${send}'

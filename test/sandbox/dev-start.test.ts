@@ -15,6 +15,7 @@ import { startDevDns } from '../../scripts/lib/dev-dns';
 import { describeDevAccount, ensureDevAccount, SAMPLE_CONTACTS, verificationToken } from '../../scripts/lib/dev-account';
 import { developmentAids, developmentEnv } from '../../scripts/lib/development';
 import { authenticationResults } from '../../scripts/lib/mail-capture';
+import { startWebhookCapture, type WebhookCapture } from '../../scripts/lib/webhook-capture';
 import type { EventDispatcher } from '../../src/modules/outbox/dispatcher';
 import { startDispatcher } from '../automation/engine';
 
@@ -34,6 +35,7 @@ describe('the development account, against the development DNS server', () => {
   let devDns: Awaited<ReturnType<typeof startDevDns>>;
   let apiUrl: string;
   let dispatcher: EventDispatcher;
+  let hooks: WebhookCapture;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'postwire-dev-'));
   const options = {
     file: path.join(dir, 'dev-account.json'),
@@ -41,10 +43,14 @@ describe('the development account, against the development DNS server', () => {
     domain: uniqueDomain('dev'),
     // npm start reads the mail capture; here the stack's SMTP sink receives the verification mail.
     inbox: async (to: string) => (await stack.smtp.waitFor((m) => m.to.includes(to) && verificationToken(m.raw) !== null)).raw,
+    get webhookCaptureUrl() {
+      return hooks.url;
+    },
   };
 
   beforeAll(async () => {
     devDns = await startDevDns(0, await workerDatabaseUrl());
+    hooks = await startWebhookCapture(0);
     stack = await startStack({
       pump: true,
       worker: (deps) => startWorker(deps),
@@ -59,6 +65,7 @@ describe('the development account, against the development DNS server', () => {
     await dispatcher?.stop();
     await stack?.close();
     await devDns?.stop();
+    await hooks?.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
@@ -110,6 +117,21 @@ describe('the development account, against the development DNS server', () => {
       30_000,
     );
     expect(delivered.map((r) => r.source_type)).toEqual(['TRANSACTIONAL', 'WORKFLOW']);
+  });
+
+  it('has an endpoint to the webhook capture on loopback, whose test message arrives there signed and verified', async () => {
+    const account = await ensureDevAccount(apiUrl, options);
+    expect(account.webhook).toMatchObject({ secret: expect.stringMatching(/^whsec_/) });
+    hooks.addSecret(account.webhook!.secret);
+    await stack
+      .http()
+      .post(`/webhook-endpoints/${account.webhook!.id}/test`)
+      .set('Authorization', `Bearer ${account.project.secret}`)
+      .expect(200);
+    const received = await waitFor('the test message at the capture', async () =>
+      hooks.requests().find((r) => JSON.parse(r.body).type === 'webhook.test'),
+    );
+    expect(received.verdict).toEqual({ ok: true, secret: account.webhook!.secret });
   });
 
   it('a domain added through the API while developing verifies the same way', async () => {

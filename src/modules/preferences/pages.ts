@@ -1,4 +1,5 @@
 import { escapeHtml } from '../../escape-html';
+import { brandLine, pageCss } from '../../design/page';
 
 /**
  * The subscription pages, as plain HTML that works in any browser without scripts: each form posts back to
@@ -20,10 +21,8 @@ const part = (v: string | Html) => (typeof v === 'string' ? escapeHtml(v) : v.ht
 /** Markup taken as it is: for the service's own constants only. */
 const raw = (markup: string): Html => ({ html: markup });
 
-const STYLE = `body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;background:#f5f5f7;color:#1d1d1f;margin:0}
-main{max-width:28rem;margin:4rem auto;background:#fff;border-radius:12px;padding:2rem;box-shadow:0 1px 3px rgba(0,0,0,.1)}
-h1{font-size:1.4rem;margin-top:0}button{font:inherit;padding:.6rem 1.2rem;border-radius:8px;border:0;background:#1d1d1f;color:#fff;cursor:pointer}
-button.secondary{background:#e5e5ea;color:#1d1d1f}form{display:inline-block;margin:.5rem .5rem 0 0}.note{color:#6e6e73;font-size:.9rem}`;
+/** The design tokens and the shared page styles (src/design), light or dark as the reader's system is. */
+const STYLE = pageCss();
 
 export function page(title: string, body: Html): string {
   return html`<!doctype html>
@@ -35,7 +34,8 @@ export function page(title: string, body: Html): string {
 <title>${title}</title>
 <style>${raw(STYLE)}</style>
 </head>
-<body><main>
+<body><main class="narrow">
+${raw(brandLine())}
 <h1>${title}</h1>
 ${body}
 </main></body>
