@@ -301,6 +301,7 @@ describe('GET /campaigns', () => {
 
   it('filters by status, and answers an unrecognised status with 400', async () => {
     const t = await campaignTenant(stack);
+    await addContact(t, 'reader@example.test');
     const { a } = await threeCampaigns(t);
     await sendNow(t, a.id);
     const sending = (await t.c.get('/campaigns?status=SENDING').expect(200)).body;
@@ -368,6 +369,7 @@ describe('GET, PUT and DELETE /campaigns/{id}', () => {
 
   it('refuses to replace or delete a SENDING campaign with 409, changing nothing', async () => {
     const t = await campaignTenant(stack);
+    await addContact(t, 'reader@example.test');
     const draft = await createCampaign(t);
     await sendNow(t, draft.id);
     await expectUnchanged(t, async () => {
@@ -493,6 +495,7 @@ describe('POST /campaigns/{id}/send', () => {
 
   it('refuses a SENDING campaign with 409, changing nothing', async () => {
     const t = await campaignTenant(stack);
+    await addContact(t, 'reader@example.test');
     const draft = await createCampaign(t);
     await sendNow(t, draft.id);
     await expectUnchanged(t, () => t.c.post(`/campaigns/${draft.id}/send`).send({}).expect(409));
