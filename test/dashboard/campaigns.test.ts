@@ -96,7 +96,7 @@ describe('the dashboard: campaigns', () => {
       figures.locator('div', { has: page.getByRole('term').filter({ hasText: new RegExp(`^${label}$`) }) }).getByRole('definition');
     expect(await figure('Recipients').textContent()).toBe('5');
     expect(await figure('Sent').textContent()).toBe('5');
-    expect(await figure('Opened').textContent()).toBe('0 0%');
+    expect(await figure('Opened').textContent()).toBe('0 0.0%');
     expect(readers.map((r) => suite.stack.smtp.to(r).length)).toEqual([1, 1, 1, 1, 1]);
     expect(suite.stack.smtp.to(unsubscribed)).toEqual([]);
     const ann = await parseMail(suite.stack.smtp.to(readers[0]!)[0]!);
@@ -108,8 +108,8 @@ describe('the dashboard: campaigns', () => {
       .get(pathOf(pixelOf(ann.html!)!))
       .expect(200);
     await page.getByRole('button', { name: 'Refresh figures' }).click();
-    await figures.getByText('20%').waitFor();
-    expect(await figure('Opened').textContent()).toBe('1 20%');
+    await figures.getByText('20.0%').waitFor();
+    expect(await figure('Opened').textContent()).toBe('1 20.0%');
     const stats = (await t.c.get(`/campaigns/${draft.id}/stats`).expect(200)).body;
     expect(stats).toMatchObject({ sentCount: 5, openedCount: 1, openRate: 20 });
     await checkPage(page, 'campaigns-sent');

@@ -70,21 +70,24 @@ export function Layout({ nav, active, children }: { nav: NavItem[]; active: stri
         </div>
         <nav id="nav" aria-label="Main">
           {groupsOf(nav).map((group, i) => (
-            <ul key={group.title ?? i} class="nav-group" aria-label={group.title}>
+            <div key={group.title ?? i} class="nav-section">
+              {/* A visual heading only: the links say where they go, and a label would compete with the forms' own. */}
               {group.title ? (
-                <li class="nav-title" aria-hidden="true">
+                <p class="nav-title" aria-hidden="true">
                   {group.title}
-                </li>
+                </p>
               ) : null}
-              {group.items.map((item) => (
-                <li key={item.path}>
-                  <a href={href(item.path)} aria-current={current(item.path) ? 'page' : undefined} onClick={() => setOpen(false)}>
-                    <Icon icon={item.icon ?? DOT} />
-                    {item.label}
-                  </a>
-                </li>
-              ))}
-            </ul>
+              <ul class="nav-group">
+                {group.items.map((item) => (
+                  <li key={item.path}>
+                    <a href={href(item.path)} aria-current={current(item.path) ? 'page' : undefined} onClick={() => setOpen(false)}>
+                      <Icon icon={item.icon ?? DOT} />
+                      {item.label}
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </div>
           ))}
         </nav>
         <div class="sidebar-foot">
