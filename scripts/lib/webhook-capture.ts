@@ -63,7 +63,8 @@ function pretty(body: string): string {
 
 const typeOf = (body: string) => {
   try {
-    return String((JSON.parse(body) as { type?: unknown }).type ?? '');
+    const type = (JSON.parse(body) as { type?: unknown }).type;
+    return typeof type === 'string' ? type : '';
   } catch {
     return '';
   }

@@ -177,7 +177,8 @@ export function unfinished(tree: Tree): boolean {
         (f) =>
           !f.field ||
           /\.$/.test(f.field) ||
-          (valueShape(f.operator) !== 'none' && (f.value === undefined || f.value === '' || (typeof f.value === 'number' && !Number.isFinite(f.value)))),
+          (valueShape(f.operator) !== 'none' &&
+            (f.value === undefined || f.value === '' || (typeof f.value === 'number' && !Number.isFinite(f.value)))),
       ) || (g.conditions ? unfinished(g.conditions as Tree) : false),
   );
 }
