@@ -6,7 +6,7 @@ import { PageHeader, Section } from '../../ui/layout';
 import { Table } from '../../ui/lists';
 import { dateTime } from '../../ui/format';
 import { useAction, useLoad, usePoll } from '../../ui/use-load';
-import { statusTone, type Execution } from './types';
+import { statusTone, stepLabel, type Execution } from './types';
 import './automations.css';
 
 const active = (e: Execution) => e.status === 'RUNNING' || e.status === 'WAITING';
@@ -132,7 +132,7 @@ export function AutomationExecution({ params }: { params: Record<string, string>
           rowKey={(h) => `${h.stepId}${h.startedAt}`}
           rows={e.stepHistory}
           columns={[
-            { title: 'Step', cell: (h) => (h.name ? `${h.name} (${h.type})` : h.type) },
+            { title: 'Step', cell: (h) => h.name ?? stepLabel(h.type) },
             { title: 'Status', cell: (h) => <Badge tone={statusTone(h.status)}>{h.status}</Badge> },
             { title: 'Started', cell: (h) => dateTime(h.startedAt), wide: true },
             { title: 'Took', cell: (h) => took(h.startedAt, h.completedAt) },

@@ -16,7 +16,7 @@ const POLL_MS = 5_000;
 function TypeFilter({ chosen, onChange }: { chosen: ActivityType[]; onChange: (types: ActivityType[]) => void }) {
   return (
     <fieldset class="type-filter">
-      <legend>Show</legend>
+      <legend>Show only {chosen.length === 0 ? <span class="muted">(nothing ticked: every type)</span> : null}</legend>
       {ACTIVITY_TYPES.map((type) => (
         <label key={type}>
           <input
