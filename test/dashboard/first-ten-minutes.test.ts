@@ -71,7 +71,7 @@ it('gets a newcomer from sign-up to a delivered email, a bounce on purpose and a
 
   // The bounced contact's page: the bounce and the unsubscription it caused, once the outcome is back.
   await waitForEvent(page, 'email.bounce');
-  await page.getByText('unsubscribed', { exact: true }).waitFor();
+  await page.getByText('suppressed: bounced', { exact: true }).waitFor();
   expect(await page.getByText('email.delivery', { exact: true }).count()).toBe(0);
   await checkPage(page, 'first-ten-minutes-bounced-contact');
 
