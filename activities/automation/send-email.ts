@@ -4,13 +4,25 @@ import type { SimulationRuns } from '../../src/modules/automations/simulate/run'
 import { EMAIL_ACTIVITY_EVENTS } from '../../src/modules/filters/fields';
 import type { SendEmailConfig } from '../../workflows/automation/definition';
 import { asActivity, enter, enterSimulation, type StepInput } from './step';
+import { suspensionOf } from '../../src/modules/reputation/suspension';
+
+/** A suspended project's reason, or null: the step holds while it is not null (workflows/automation/hold.ts). */
+const heldBy = async (deps: Deps, projectId: string) => (await suspensionOf(deps.orm.em.fork(), projectId))?.reason ?? null;
 
 export const sendEmailActivities = (deps: Deps) => ({
-  async sendAutomationEmail(input: StepInput<SendEmailConfig>) {
+  /** Queues the step's email; `held` says the project is suspended, so the email waits and so does the step. */
+  async sendAutomationEmail(input: StepInput<SendEmailConfig>): Promise<{ emailId: string | null; to: string; held: string | null }> {
     return asActivity(async () => {
       const em = deps.orm.em.fork();
-      return sendStepEmail(deps.config, em, await enter(em, input.state), { id: input.stepId, config: input.config }, input.context);
+      const live = await enter(em, input.state);
+      const sent = await sendStepEmail(deps.config, em, live, { id: input.stepId, config: input.config }, input.context);
+      return { ...sent, held: await heldBy(deps, live.execution.projectId) };
     });
+  },
+
+  /** Asked by a step held by its project's suspension: still suspended (the reason), or null. */
+  async projectSuspension(projectId: string): Promise<string | null> {
+    return heldBy(deps, projectId);
   },
 });
 
@@ -25,7 +37,12 @@ export const simulatedSendEmailActivities = (deps: Deps, runs: SimulationRuns) =
       if (!custom) run.recorded.push({ name: EMAIL_ACTIVITY_EVENTS.sent, afterMs: run.stepElapsed(input.state) });
       const from = draft.from.name ? `${draft.from.name} <${draft.from.email}>` : draft.from.email;
       run.product(input.stepId).email = { to: draft.to.email, from, subject: draft.subject, html: draft.html, text: draft.text ?? null };
-      return { emailId: null, to: draft.to.email };
+      return { emailId: null, to: draft.to.email, held: null };
     });
+  },
+
+  /** A simulation never waits for a suspension. */
+  async projectSuspension(_projectId: string): Promise<string | null> {
+    return null;
   },
 });

@@ -29,6 +29,8 @@ describe('automation workflow replay', () => {
         'trigger-wait-event-condition-exit-one-write.json',
         'trigger-wait-event-condition-yes-one-write.json',
         'wait-timeout-one-write.json',
+        // A SEND_EMAIL held by a suspension, woken by the reinstatement (the hold-while-suspended patch).
+        'send-email-held.json',
       ]),
     );
   });

@@ -16,17 +16,20 @@ import { AutomationIdKey, CurrentStepKey } from '../search-attributes';
 import {
   AUTOMATION_EVENT_SIGNAL,
   EXECUTION_GONE,
+  PROJECT_REINSTATED_SIGNAL,
   STEP_FAILED,
   type AutomationEvent,
   type AutomationInput,
   type AutomationResult,
 } from './ids';
+import { Hold } from './hold';
 import { Inbox } from './inbox';
 import { ExecutionGoneSignal, Mirror } from './mirror';
 import { runStep } from './steps';
 import { saveAutomationState } from './steps/activities';
 
 export const automationEvent = defineSignal<[AutomationEvent]>(AUTOMATION_EVENT_SIGNAL);
+export const projectReinstated = defineSignal(PROJECT_REINSTATED_SIGNAL);
 
 /** The activity's own failure: wrapped in an ActivityFailure, or (local activities) as it is. */
 const applicationFailure = (err: unknown) =>
@@ -56,6 +59,8 @@ function markCurrentStep(stepId: string): void {
 export async function automation(input: AutomationInput): Promise<AutomationResult> {
   const inbox = new Inbox();
   setHandler(automationEvent, (event) => inbox.add(event));
+  const hold = new Hold();
+  setHandler(projectReinstated, () => hold.wake());
   const mirror = new Mirror(input.executionId, input.context, saveAutomationState);
   let next: Next = firstStep(input.definition);
   let steps = 0;
@@ -66,7 +71,7 @@ export async function automation(input: AutomationInput): Promise<AutomationResu
       setCurrentDetails(summary);
       markCurrentStep(step.id);
       mirror.enter(step);
-      const run = await runStep(step, { executionId: input.executionId, mirror, inbox, summary });
+      const run = await runStep(step, { executionId: input.executionId, projectId: input.projectId, mirror, inbox, hold, summary });
       mirror.complete(run.output);
       next = nextStep(input.definition, step, run.result);
     }

@@ -3,7 +3,7 @@ import type { IconNode } from 'lucide';
 import { href } from '../router';
 import { useSession } from '../session';
 import { Brand } from './brand';
-import { ChevronLeft, Icon, LogOut, Menu, X } from './icons';
+import { ChevronLeft, Icon, LogOut, Menu, TriangleAlert, X } from './icons';
 import { ThemeSwitch } from './theme';
 
 export interface NavItem {
@@ -42,6 +42,28 @@ function groupsOf(nav: NavItem[]): Array<{ title: string | undefined; items: Nav
 }
 
 const DOT: IconNode = [['circle', { cx: '12', cy: '12', r: '3' }]];
+
+/**
+ * On every page of a suspended project: why, and what it means (docs/security.md). Its keys are refused and
+ * its mail waits; the dashboard still reads everything.
+ */
+function SuspensionBanner() {
+  const { project } = useSession();
+  if (!project?.disabled) return null;
+  return (
+    <div class="error-note suspended-banner" role="alert">
+      <Icon icon={TriangleAlert} />
+      <div class="note-body">
+        <strong>This project is suspended: it sends nothing.</strong>
+        <p>{project.disabledReason ?? 'No reason was given.'}</p>
+        <p>
+          Its API keys are refused, and its queued emails, campaigns and automation emails wait until an operator of this deployment
+          reinstates it; nothing is lost. <a href={href('/security')}>Security</a>
+        </p>
+      </div>
+    </div>
+  );
+}
 
 export function Layout({ nav, active, children }: { nav: NavItem[]; active: string; children: preact.ComponentChildren }) {
   const { user, logout } = useSession();
@@ -102,7 +124,10 @@ export function Layout({ nav, active, children }: { nav: NavItem[]; active: stri
         </div>
       </div>
       <main id="main" tabIndex={-1}>
-        <div class="content">{children}</div>
+        <div class="content">
+          <SuspensionBanner />
+          {children}
+        </div>
       </main>
     </div>
   );

@@ -136,6 +136,7 @@ export function campaignRoutes(deps: Deps): RouteDef[] {
       summary:
         'Send a DRAFT now (SENDING) or at scheduledFor (SCHEDULED); on a SCHEDULED campaign, reschedule it or send it now (Temporal workflow campaign:<id>)',
       auth: 'secret',
+      sends: true,
       params: CampaignIdParams,
       body: SendCampaignBody,
       responses: {
@@ -190,6 +191,7 @@ export function campaignRoutes(deps: Deps): RouteDef[] {
       tag,
       summary: 'Send the campaign once to a member of the project, subject prefixed "[TEST] "',
       auth: 'secret',
+      sends: true,
       params: CampaignIdParams,
       body: TestSendBody,
       responses: {

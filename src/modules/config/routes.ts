@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { Deps } from '../../deps';
 import { defineRoute, type RouteDef } from '../../http/route';
 import { VERSION } from '../../version';
-import { SIMULATED_OUTCOMES, SIMULATED_OUTCOME_TEXT, SIMULATOR_DOMAIN } from '../sandbox/addresses';
+import { SIMULATOR_DOMAIN } from '../../mail/simulator-domain';
+import { SIMULATED_OUTCOMES, SIMULATED_OUTCOME_TEXT } from '../sandbox/addresses';
 
 const ConfigResponse = z.object({
   signupsEnabled: z.boolean(),

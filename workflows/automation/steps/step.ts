@@ -1,4 +1,5 @@
 import type { StepConfigs, StepOf, StepResult, StepType } from '../definition';
+import type { Hold } from '../hold';
 import type { Inbox } from '../inbox';
 import type { Mirror } from '../mirror';
 
@@ -25,8 +26,11 @@ export interface StepRun {
 
 export interface StepEnv {
   executionId: string;
+  projectId: string;
   mirror: Mirror;
   inbox: Inbox;
+  /** Where a step waits while its project is suspended. */
+  hold: Hold;
   summary: string;
 }
 
