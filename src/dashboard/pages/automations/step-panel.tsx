@@ -24,7 +24,6 @@ function usePanelFocus() {
   return ref;
 }
 
-
 /** Where a new step goes, in words: the panel's title. */
 function placeOf(at: Exit | null): string {
   if (!at) return 'Add the first step';

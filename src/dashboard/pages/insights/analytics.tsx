@@ -9,6 +9,7 @@ import { TimeChart, type Series } from '../../ui/time-chart';
 import { useLoad } from '../../ui/use-load';
 import { PERIODS, fromOf, periodOf, type PeriodName } from './period';
 import { rate } from './rate';
+import { SimulatedNote } from './simulated-note';
 import './insights.css';
 
 type Stage = 'sent' | 'delivered' | 'opened' | 'clicked' | 'bounced' | 'complained';
@@ -79,6 +80,7 @@ export function Analytics({ query }: { query: URLSearchParams }) {
           onValue={(value) => navigate('/analytics', { period: value })}
         />
       </PageHeader>
+      <SimulatedNote what="these figures" />
       <ErrorNote error={load.error} />
       {!d ? (
         <Loading />
