@@ -59,6 +59,8 @@ export async function accessibilityProblems(page: Page): Promise<string[]> {
 /** Screenshots of the page as it is now at desktop and phone width, `name`.png and `name`.phone.png under `dir`. */
 export async function photograph(page: Page, name: string, dir = screenshots): Promise<void> {
   fs.mkdirSync(dir, { recursive: true });
+  // From the top: a full-page picture of a page scrolled down draws its sticky sidebar where the scroll left it.
+  await page.evaluate(() => (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 0));
   await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
   const viewport = page.viewportSize();
   await page.setViewportSize({ width: 390, height: 844 });

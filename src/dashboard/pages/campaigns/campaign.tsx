@@ -152,10 +152,10 @@ export function CampaignPage({ params }: { params: Record<string, string> }) {
             </Section>
           ) : null}
           {stats ? (
-            <div class="grid campaign-results">
+            <>
               <Recipients campaignId={c.id} version={JSON.stringify(stats)} />
               <ClickedLinks campaignId={c.id} version={JSON.stringify(stats)} />
-            </div>
+            </>
           ) : null}
         </>
       )}
