@@ -201,9 +201,11 @@ describe('the dashboard: automations', () => {
     await row('bob@example.test').getByRole('link').click();
     await page.getByRole('heading', { level: 1, name: 'Execution for bob@example.test' }).waitFor();
     const history = page.locator('section', { hasText: 'Step history' }).getByRole('row');
-    await history.filter({ hasText: 'UPDATE_CONTACT' }).getByText('COMPLETED').waitFor();
-    expect(await history.filter({ hasText: 'SEND_EMAIL' }).getByText('COMPLETED').count()).toBe(1);
-    expect(await history.filter({ hasText: 'CONDITION' }).locator('pre').textContent()).toContain('"branch": "no"');
+    // Step types in words, not their constants.
+    await history.filter({ hasText: 'Update the contact' }).getByText('COMPLETED').waitFor();
+    expect(await history.filter({ hasText: 'Send an email' }).getByText('COMPLETED').count()).toBe(1);
+    expect(await history.filter({ hasText: 'Condition (yes / no)' }).locator('pre').textContent()).toContain('"branch": "no"');
+    expect(await history.filter({ hasText: 'SEND_EMAIL' }).count()).toBe(0);
     const execution = (await t.c.get(`/workflows/${id}/executions?status=COMPLETED`).expect(200)).body.data[0];
     expect(execution.stepHistory.map((h: { type: string }) => h.type)).toEqual(['SEND_EMAIL', 'CONDITION', 'UPDATE_CONTACT']);
     expect(await page.getByRole('link', { name: 'Open the run in the Temporal Web UI' }).getAttribute('href')).toBe(
@@ -228,7 +230,7 @@ describe('the dashboard: automations', () => {
     await page.getByRole('button', { name: 'Run simulation' }).click();
     await page.getByRole('status').filter({ hasText: 'COMPLETED' }).waitFor();
     expect(await timeline.getByRole('listitem').nth(1).textContent()).toContain('branch no');
-    expect(await timeline.getByRole('listitem').nth(2).textContent()).toContain('UPDATE_CONTACT');
+    expect(await timeline.getByRole('listitem').nth(2).textContent()).toContain('Update the contact');
 
     await page.getByLabel("Contact's fields (JSON)").fill('{"plan": ');
     await page.getByRole('button', { name: 'Run simulation' }).click();

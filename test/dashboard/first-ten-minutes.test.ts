@@ -60,7 +60,7 @@ it('gets a newcomer from sign-up to a delivered email, a bounce on purpose and a
   const automation = page.url();
 
   for (const who of ['delivered', 'bounce']) {
-    await page.getByRole('link', { name: 'Contacts', exact: true }).click();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Contacts', exact: true }).click();
     await page.getByLabel('Email', { exact: true }).fill(`${who}@simulator.postwire.test`);
     await page.getByRole('button', { name: 'Add contact' }).click();
     await page.getByRole('heading', { level: 1, name: `${who}@simulator.postwire.test` }).waitFor();
@@ -81,7 +81,7 @@ it('gets a newcomer from sign-up to a delivered email, a bounce on purpose and a
   await row('bounce@simulator.postwire.test').getByText('COMPLETED').waitFor(SLOW);
   await checkPage(page, 'first-ten-minutes-executions');
 
-  await page.getByRole('link', { name: 'Contacts', exact: true }).click();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Contacts', exact: true }).click();
   await page.getByRole('link', { name: 'delivered@simulator.postwire.test' }).click();
   await waitForEvent(page, 'email.delivery');
   await page.getByText('subscribed', { exact: true }).waitFor();
