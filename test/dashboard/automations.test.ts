@@ -206,6 +206,12 @@ describe('the dashboard: automations', () => {
     expect(await history.filter({ hasText: 'Send an email' }).getByText('COMPLETED').count()).toBe(1);
     expect(await history.filter({ hasText: 'Condition (yes / no)' }).locator('pre').textContent()).toContain('"branch": "no"');
     expect(await history.filter({ hasText: 'SEND_EMAIL' }).count()).toBe(0);
+    // The email sent links to its activity, the contact's.
+    expect(await history.filter({ hasText: 'Condition (yes / no)' }).getByRole('link').count()).toBe(0);
+    await history.filter({ hasText: 'Send an email' }).getByRole('link', { name: "The email's activity" }).click();
+    await page.locator('.contact-filter', { hasText: 'Activity of bob@example.test' }).waitFor();
+    await page.goBack();
+    await page.getByRole('heading', { level: 1, name: 'Execution for bob@example.test' }).waitFor();
     const execution = (await t.c.get(`/workflows/${id}/executions?status=COMPLETED`).expect(200)).body.data[0];
     expect(execution.stepHistory.map((h: { type: string }) => h.type)).toEqual(['SEND_EMAIL', 'CONDITION', 'UPDATE_CONTACT']);
     expect(await page.getByRole('link', { name: 'Open the run in the Temporal Web UI' }).getAttribute('href')).toBe(

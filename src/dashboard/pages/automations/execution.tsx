@@ -141,6 +141,10 @@ export function AutomationExecution({ params }: { params: Record<string, string>
               cell: (h) => (
                 <>
                   {h.output ? <pre class="output">{JSON.stringify(h.output, null, 2)}</pre> : null}
+                  {typeof h.output?.emailId === 'string' ? (
+                    // The email's delivery, opens and clicks are in the contact's activity.
+                    <a href={href('/activity', { contact: e.contactId, email: e.contact?.email ?? e.contactId })}>The email's activity</a>
+                  ) : null}
                   {h.error ? <p class="field-error">{h.error}</p> : null}
                 </>
               ),
