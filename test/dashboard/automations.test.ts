@@ -68,11 +68,25 @@ describe('the dashboard: automations', () => {
       page,
       'Add the first step',
       'SEND_EMAIL',
-      () =>
-        page
-          .getByLabel('Template', { exact: true })
-          .selectOption({ label: 'Welcome email' })
-          .then(() => undefined),
+      async () => {
+        // A template written in a new tab, without leaving the graph, is offered once this window has the focus.
+        const [tab] = await Promise.all([page.waitForEvent('popup'), page.getByRole('link', { name: 'Write a new template' }).click()]);
+        await tab.getByRole('heading', { level: 1, name: 'New template' }).waitFor();
+        await tab.getByLabel('Name', { exact: true }).fill('Written on the way');
+        await tab.getByLabel('From address').fill('hello');
+        await tab
+          .getByLabel('Sender domain')
+          .locator('option', { hasText: `@${t.domain}` })
+          .waitFor({ state: 'attached' });
+        await tab.getByRole('button', { name: 'Create template' }).click();
+        await tab.getByRole('heading', { level: 1, name: 'Written on the way' }).waitFor();
+        await tab.close();
+        await page.bringToFront();
+        await page.evaluate("window.dispatchEvent(new Event('focus'))");
+        const template = page.getByLabel('Template', { exact: true });
+        await template.locator('option', { hasText: 'Written on the way' }).waitFor({ state: 'attached' });
+        await template.selectOption({ label: 'Welcome email' });
+      },
       'Template: Welcome email',
     );
     // The condition in the filter builder: a contact field OR a key of the execution context (the trigger's data).
