@@ -3,6 +3,7 @@ import type { IconNode } from 'lucide';
 import {
   Activity as ActivityIcon,
   BarChart3,
+  ClipboardList,
   CreditCard,
   FileText,
   Globe,
@@ -12,6 +13,7 @@ import {
   Settings,
   ShieldCheck,
   SlidersHorizontal,
+  Tags,
   Users,
   UsersRound,
   Webhook,
@@ -46,6 +48,10 @@ import { ContactDetail } from './pages/contacts/detail';
 import { CustomFields } from './pages/contacts/fields';
 import { Webhooks } from './pages/webhooks/list';
 import { WebhookEndpoint } from './pages/webhooks/detail';
+import { Topics } from './pages/consent/topics';
+import { TopicDetail } from './pages/consent/topic';
+import { Forms } from './pages/consent/forms';
+import { SignupFormDetail } from './pages/consent/form';
 
 export interface PageDef {
   /** `/contacts/:id`-style pattern after `#`. */
@@ -66,6 +72,10 @@ export const projectPages: PageDef[] = [
   { path: '/contacts/import', component: ImportContacts },
   { path: '/contacts/:id', component: ContactDetail },
   { path: '/fields', component: CustomFields, nav: 'Custom fields', icon: SlidersHorizontal },
+  { path: '/topics', component: Topics, nav: 'Topics', icon: Tags },
+  { path: '/topics/:id', component: TopicDetail },
+  { path: '/forms', component: Forms, nav: 'Signup forms', icon: ClipboardList },
+  { path: '/forms/:id', component: SignupFormDetail },
   { path: '/segments', component: SegmentList, nav: 'Segments', icon: Filter },
   { path: '/segments/new', component: SegmentEditor },
   { path: '/segments/:id', component: SegmentEditor },

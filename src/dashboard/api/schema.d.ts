@@ -623,6 +623,24 @@ export interface paths {
         patch: operations["patchContactsId"];
         trace?: never;
     };
+    "/contacts/{id}/consent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The contact's topics, double opt-in confirmation and snooze */
+        get: operations["getContactsIdConsent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Join or leave topics, snooze marketing for a while or end a snooze; each change records its event */
+        patch: operations["patchContactsIdConsent"];
+        trace?: never;
+    };
     "/contacts/import": {
         parameters: {
             query?: never;
@@ -1489,6 +1507,80 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/topics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's topics in the order they were created, with cursor pagination */
+        get: operations["getTopics"];
+        put?: never;
+        /** Create a topic contacts can be in or out of */
+        post: operations["postTopics"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/topics/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One topic, with its member count */
+        get: operations["getTopicsId"];
+        put?: never;
+        post?: never;
+        /** Delete a topic and every contact's choice of it */
+        delete: operations["deleteTopicsId"];
+        options?: never;
+        head?: never;
+        /** Rename a topic, change its description or its default */
+        patch: operations["patchTopicsId"];
+        trace?: never;
+    };
+    "/forms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's signup forms, newest first, with cursor pagination */
+        get: operations["getForms"];
+        put?: never;
+        /** Create a signup form: its hosted page and its snippet take signups at once */
+        post: operations["postForms"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/forms/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One signup form, with its URL and snippet */
+        get: operations["getFormsId"];
+        put?: never;
+        post?: never;
+        /** Delete a signup form: its page and snippet stop taking signups; pending confirmations still work */
+        delete: operations["deleteFormsId"];
+        options?: never;
+        head?: never;
+        /** Change a signup form; pages and snippets already out take the change at once */
+        patch: operations["patchFormsId"];
+        trace?: never;
+    };
     "/t/o/{emailId}": {
         parameters: {
             query?: never;
@@ -1530,10 +1622,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Unsubscribe page: asks to confirm (GET), unsubscribes (POST) */
+        /** Unsubscribe page: asks to confirm (GET), unsubscribes (POST); with `topic`, from that topic only */
         get: operations["getUnsubscribeToken"];
         put?: never;
-        /** Unsubscribes the link's contact: the page's confirmation, or a mail client's RFC 8058 one-click POST */
+        /** Unsubscribes the link's contact (with `topic`, leaves that topic only): the page's confirmation, or a mail client's RFC 8058 one-click POST */
         post: operations["postUnsubscribeToken"];
         delete?: never;
         options?: never;
@@ -1566,11 +1658,115 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Preferences page: shows the subscription state with a choice (GET), sets it (POST) */
+        /** Preference center: the subscription, topics to toggle and a snooze (GET); POST sets the subscription */
         get: operations["getManageToken"];
         put?: never;
         /** Sets the subscription state of the link's contact */
         post: operations["postManageToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/manage/{token}/topics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Joins the checked topics and leaves the other ones shown, for the link's contact */
+        post: operations["postManageTokenTopics"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/manage/{token}/snooze": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pauses marketing email to the link's contact for the period chosen */
+        post: operations["postManageTokenSnooze"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/manage/{token}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ends the snooze of the link's contact now */
+        post: operations["postManageTokenResume"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/confirm/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Double opt-in confirmation page: asks to confirm (GET), confirms (POST) */
+        get: operations["getConfirmToken"];
+        put?: never;
+        /** Confirms the link's signup: subscribes, joins its topics and records contact.confirmed */
+        post: operations["postConfirmToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/f/{formId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The hosted page of a signup form */
+        get: operations["getFFormId"];
+        put?: never;
+        /** Takes a signup from the hosted page or the snippet; authenticated by the form alone */
+        post: operations["postFFormId"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/f/{formId}/embed.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The snippet's script: fills in when the form was shown, for the bot check */
+        get: operations["getFFormIdEmbedJs"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4707,6 +4903,13 @@ export interface operations {
                     data?: {
                         [key: string]: components["schemas"]["Schemada273d31"];
                     };
+                    /** @description Subscribe only once the contact follows the link mailed to it (docs/consent.md "Double opt-in"); leave out subscribed */
+                    doubleOptIn?: boolean;
+                    /**
+                     * Format: uuid
+                     * @description With doubleOptIn: the template of the confirmation email; it must show {{ confirmUrl }}
+                     */
+                    confirmationTemplateId?: string;
                 };
             };
         };
@@ -4732,6 +4935,16 @@ export interface operations {
                         _meta: {
                             isNew: boolean;
                             isUpdate: boolean;
+                            /** @description With doubleOptIn only */
+                            confirmation?: {
+                                /**
+                                 * @description SENT: a new confirmation was mailed; RESENT: the pending one was mailed again; NOT_RESENT: it was mailed within the hour
+                                 * @enum {string}
+                                 */
+                                status: "SENT" | "RESENT" | "NOT_RESENT";
+                                /** Format: date-time */
+                                expiresAt: string;
+                            };
                         };
                     };
                 };
@@ -4757,6 +4970,16 @@ export interface operations {
                         _meta: {
                             isNew: boolean;
                             isUpdate: boolean;
+                            /** @description With doubleOptIn only */
+                            confirmation?: {
+                                /**
+                                 * @description SENT: a new confirmation was mailed; RESENT: the pending one was mailed again; NOT_RESENT: it was mailed within the hour
+                                 * @enum {string}
+                                 */
+                                status: "SENT" | "RESENT" | "NOT_RESENT";
+                                /** Format: date-time */
+                                expiresAt: string;
+                            };
                         };
                     };
                 };
@@ -4828,7 +5051,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description VALIDATION_ERROR: JSON nested deeper than 64 levels; VALIDATION_ERROR: text holding NUL (U+0000) or a lone surrogate, named in `errors` */
+            /** @description VALIDATION_ERROR: a limit of data, or (doubleOptIn) a confirmation template that is not the project's or lacks {{ confirmUrl }} */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4839,6 +5062,15 @@ export interface operations {
             };
             /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Temporal cannot be reached to start a double opt-in confirmation; nothing is stored */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5574,6 +5806,248 @@ export interface operations {
             };
             /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getContactsIdConsent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The contact's consent */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        contactId: string;
+                        subscribed: boolean;
+                        confirmation: {
+                            /**
+                             * @description NOT_REQUIRED: never asked to confirm; UNCONFIRMED: signed up with double opt-in and not confirmed (no marketing)
+                             * @enum {string}
+                             */
+                            state: "NOT_REQUIRED" | "UNCONFIRMED" | "CONFIRMED";
+                            confirmedAt: string | null;
+                            /** @description The confirmation waiting for its link to be followed */
+                            pending: {
+                                /** Format: date-time */
+                                expiresAt: string;
+                                /** Format: date-time */
+                                lastSentAt: string;
+                                remindedAt: string | null;
+                                formId: string | null;
+                            } | null;
+                        };
+                        /** @description Marketing is paused until then */
+                        snoozedUntil: string | null;
+                        topics: {
+                            /** Format: uuid */
+                            topicId: string;
+                            name: string;
+                            description: string | null;
+                            member: boolean;
+                            /** @description Whether the contact chose; when false, the topic's default holds */
+                            chosen: boolean;
+                            /** @description When the contact last chose */
+                            changedAt: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such contact in the project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchContactsIdConsent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Topics to join (member true) or leave; others keep their state */
+                    topics?: {
+                        /** Format: uuid */
+                        topicId: string;
+                        member: boolean;
+                    }[];
+                    /** @description Pause marketing for this long from now (a month is 30 days); null ends a snooze */
+                    snooze?: ("TWO_WEEKS" | "ONE_MONTH" | "THREE_MONTHS") | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The contact's consent after the change */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        contactId: string;
+                        subscribed: boolean;
+                        confirmation: {
+                            /**
+                             * @description NOT_REQUIRED: never asked to confirm; UNCONFIRMED: signed up with double opt-in and not confirmed (no marketing)
+                             * @enum {string}
+                             */
+                            state: "NOT_REQUIRED" | "UNCONFIRMED" | "CONFIRMED";
+                            confirmedAt: string | null;
+                            /** @description The confirmation waiting for its link to be followed */
+                            pending: {
+                                /** Format: date-time */
+                                expiresAt: string;
+                                /** Format: date-time */
+                                lastSentAt: string;
+                                remindedAt: string | null;
+                                formId: string | null;
+                            } | null;
+                        };
+                        /** @description Marketing is paused until then */
+                        snoozedUntil: string | null;
+                        topics: {
+                            /** Format: uuid */
+                            topicId: string;
+                            name: string;
+                            description: string | null;
+                            member: boolean;
+                            /** @description Whether the contact chose; when false, the topic's default holds */
+                            chosen: boolean;
+                            /** @description When the contact last chose */
+                            changedAt: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description BAD_REQUEST: malformed JSON, or a body that is not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such contact in the project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a bad field, or a topic that is not the project's (nothing is changed) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Temporal cannot be reached to start the snooze (nothing is changed) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6879,7 +7353,7 @@ export interface operations {
                                 filters: {
                                     field: string;
                                     /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                     value?: unknown;
                                     unit?: unknown;
@@ -6892,7 +7366,7 @@ export interface operations {
                                         filters: {
                                             field: string;
                                             /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                             value?: unknown;
                                             unit?: unknown;
@@ -6905,7 +7379,7 @@ export interface operations {
                                                 filters: {
                                                     field: string;
                                                     /** @enum {string} */
-                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                     value?: unknown;
                                                     unit?: unknown;
@@ -6918,7 +7392,7 @@ export interface operations {
                                                         filters: {
                                                             field: string;
                                                             /** @enum {string} */
-                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                                             value?: unknown;
                                                             unit?: unknown;
@@ -6931,7 +7405,7 @@ export interface operations {
                                                                 filters: {
                                                                     field: string;
                                                                     /** @enum {string} */
-                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                     value?: unknown;
                                                                     unit?: unknown;
@@ -7013,7 +7487,7 @@ export interface operations {
                             filters?: {
                                 field: string;
                                 /** @enum {string} */
-                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                 value?: unknown;
                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -7025,7 +7499,7 @@ export interface operations {
                                     filters?: {
                                         field: string;
                                         /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                         value?: unknown;
                                         unit?: ("minutes" | "hours" | "days") | null;
@@ -7037,7 +7511,7 @@ export interface operations {
                                             filters?: {
                                                 field: string;
                                                 /** @enum {string} */
-                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                 value?: unknown;
                                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -7049,7 +7523,7 @@ export interface operations {
                                                     filters?: {
                                                         field: string;
                                                         /** @enum {string} */
-                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                                         value?: unknown;
                                                         unit?: ("minutes" | "hours" | "days") | null;
@@ -7061,7 +7535,7 @@ export interface operations {
                                                             filters?: {
                                                                 field: string;
                                                                 /** @enum {string} */
-                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                 value?: unknown;
                                                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -7107,7 +7581,7 @@ export interface operations {
                                 filters: {
                                     field: string;
                                     /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                     value?: unknown;
                                     unit?: unknown;
@@ -7120,7 +7594,7 @@ export interface operations {
                                         filters: {
                                             field: string;
                                             /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                             value?: unknown;
                                             unit?: unknown;
@@ -7133,7 +7607,7 @@ export interface operations {
                                                 filters: {
                                                     field: string;
                                                     /** @enum {string} */
-                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                     value?: unknown;
                                                     unit?: unknown;
@@ -7146,7 +7620,7 @@ export interface operations {
                                                         filters: {
                                                             field: string;
                                                             /** @enum {string} */
-                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                                             value?: unknown;
                                                             unit?: unknown;
@@ -7159,7 +7633,7 @@ export interface operations {
                                                                 filters: {
                                                                     field: string;
                                                                     /** @enum {string} */
-                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                     value?: unknown;
                                                                     unit?: unknown;
@@ -7301,7 +7775,7 @@ export interface operations {
                             filters?: {
                                 field: string;
                                 /** @enum {string} */
-                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                 value?: unknown;
                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -7313,7 +7787,7 @@ export interface operations {
                                     filters?: {
                                         field: string;
                                         /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                         value?: unknown;
                                         unit?: ("minutes" | "hours" | "days") | null;
@@ -7325,7 +7799,7 @@ export interface operations {
                                             filters?: {
                                                 field: string;
                                                 /** @enum {string} */
-                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                 value?: unknown;
                                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -7337,7 +7811,7 @@ export interface operations {
                                                     filters?: {
                                                         field: string;
                                                         /** @enum {string} */
-                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                                         value?: unknown;
                                                         unit?: ("minutes" | "hours" | "days") | null;
@@ -7349,7 +7823,7 @@ export interface operations {
                                                             filters?: {
                                                                 field: string;
                                                                 /** @enum {string} */
-                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                 value?: unknown;
                                                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -7505,7 +7979,7 @@ export interface operations {
                                 filters: {
                                     field: string;
                                     /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                     value?: unknown;
                                     unit?: unknown;
@@ -7518,7 +7992,7 @@ export interface operations {
                                         filters: {
                                             field: string;
                                             /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                             value?: unknown;
                                             unit?: unknown;
@@ -7531,7 +8005,7 @@ export interface operations {
                                                 filters: {
                                                     field: string;
                                                     /** @enum {string} */
-                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                     value?: unknown;
                                                     unit?: unknown;
@@ -7544,7 +8018,7 @@ export interface operations {
                                                         filters: {
                                                             field: string;
                                                             /** @enum {string} */
-                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                                             value?: unknown;
                                                             unit?: unknown;
@@ -7557,7 +8031,7 @@ export interface operations {
                                                                 filters: {
                                                                     field: string;
                                                                     /** @enum {string} */
-                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                     value?: unknown;
                                                                     unit?: unknown;
@@ -7711,7 +8185,7 @@ export interface operations {
                             filters?: {
                                 field: string;
                                 /** @enum {string} */
-                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                 value?: unknown;
                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -7723,7 +8197,7 @@ export interface operations {
                                     filters?: {
                                         field: string;
                                         /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                         value?: unknown;
                                         unit?: ("minutes" | "hours" | "days") | null;
@@ -7735,7 +8209,7 @@ export interface operations {
                                             filters?: {
                                                 field: string;
                                                 /** @enum {string} */
-                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                 value?: unknown;
                                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -7747,7 +8221,7 @@ export interface operations {
                                                     filters?: {
                                                         field: string;
                                                         /** @enum {string} */
-                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                                         value?: unknown;
                                                         unit?: ("minutes" | "hours" | "days") | null;
@@ -7759,7 +8233,7 @@ export interface operations {
                                                             filters?: {
                                                                 field: string;
                                                                 /** @enum {string} */
-                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                 value?: unknown;
                                                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -7801,7 +8275,7 @@ export interface operations {
                                 filters: {
                                     field: string;
                                     /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                     value?: unknown;
                                     unit?: unknown;
@@ -7814,7 +8288,7 @@ export interface operations {
                                         filters: {
                                             field: string;
                                             /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                             value?: unknown;
                                             unit?: unknown;
@@ -7827,7 +8301,7 @@ export interface operations {
                                                 filters: {
                                                     field: string;
                                                     /** @enum {string} */
-                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                     value?: unknown;
                                                     unit?: unknown;
@@ -7840,7 +8314,7 @@ export interface operations {
                                                         filters: {
                                                             field: string;
                                                             /** @enum {string} */
-                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                                             value?: unknown;
                                                             unit?: unknown;
@@ -7853,7 +8327,7 @@ export interface operations {
                                                                 filters: {
                                                                     field: string;
                                                                     /** @enum {string} */
-                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                     value?: unknown;
                                                                     unit?: unknown;
@@ -8677,7 +9151,7 @@ export interface operations {
                                     filters: {
                                         field: string;
                                         /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                         value?: unknown;
                                         unit?: unknown;
@@ -8690,7 +9164,7 @@ export interface operations {
                                             filters: {
                                                 field: string;
                                                 /** @enum {string} */
-                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                 value?: unknown;
                                                 unit?: unknown;
@@ -8703,7 +9177,7 @@ export interface operations {
                                                     filters: {
                                                         field: string;
                                                         /** @enum {string} */
-                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                                         value?: unknown;
                                                         unit?: unknown;
@@ -8716,7 +9190,7 @@ export interface operations {
                                                             filters: {
                                                                 field: string;
                                                                 /** @enum {string} */
-                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                 value?: unknown;
                                                                 unit?: unknown;
@@ -8729,7 +9203,7 @@ export interface operations {
                                                                     filters: {
                                                                         field: string;
                                                                         /** @enum {string} */
-                                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                         value?: unknown;
                                                                         unit?: unknown;
@@ -8745,6 +9219,7 @@ export interface operations {
                                     };
                                 }[];
                             } | null;
+                            topicId: string | null;
                             scheduledFor: string | null;
                             /** @description The live audience while DRAFT or SCHEDULED; the recipients fixed when sending started after */
                             totalRecipients: number;
@@ -8854,7 +9329,7 @@ export interface operations {
                             filters?: {
                                 field: string;
                                 /** @enum {string} */
-                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                 value?: unknown;
                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -8866,7 +9341,7 @@ export interface operations {
                                     filters?: {
                                         field: string;
                                         /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                         value?: unknown;
                                         unit?: ("minutes" | "hours" | "days") | null;
@@ -8878,7 +9353,7 @@ export interface operations {
                                             filters?: {
                                                 field: string;
                                                 /** @enum {string} */
-                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                 value?: unknown;
                                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -8890,7 +9365,7 @@ export interface operations {
                                                     filters?: {
                                                         field: string;
                                                         /** @enum {string} */
-                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                                         value?: unknown;
                                                         unit?: ("minutes" | "hours" | "days") | null;
@@ -8902,7 +9377,7 @@ export interface operations {
                                                             filters?: {
                                                                 field: string;
                                                                 /** @enum {string} */
-                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                 value?: unknown;
                                                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -8918,6 +9393,8 @@ export interface operations {
                             };
                         }[];
                     };
+                    /** @description MARKETING only: a topic of the project; the campaign goes to its members only, and its unsubscribe links leave that topic */
+                    topicId?: string | null;
                 };
             };
         };
@@ -8957,7 +9434,7 @@ export interface operations {
                                     filters: {
                                         field: string;
                                         /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                         value?: unknown;
                                         unit?: unknown;
@@ -8970,7 +9447,7 @@ export interface operations {
                                             filters: {
                                                 field: string;
                                                 /** @enum {string} */
-                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                 value?: unknown;
                                                 unit?: unknown;
@@ -8983,7 +9460,7 @@ export interface operations {
                                                     filters: {
                                                         field: string;
                                                         /** @enum {string} */
-                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                                         value?: unknown;
                                                         unit?: unknown;
@@ -8996,7 +9473,7 @@ export interface operations {
                                                             filters: {
                                                                 field: string;
                                                                 /** @enum {string} */
-                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                 value?: unknown;
                                                                 unit?: unknown;
@@ -9009,7 +9486,7 @@ export interface operations {
                                                                     filters: {
                                                                         field: string;
                                                                         /** @enum {string} */
-                                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                         value?: unknown;
                                                                         unit?: unknown;
@@ -9025,6 +9502,7 @@ export interface operations {
                                     };
                                 }[];
                             } | null;
+                            topicId: string | null;
                             scheduledFor: string | null;
                             /** @description The live audience while DRAFT or SCHEDULED; the recipients fixed when sending started after */
                             totalRecipients: number;
@@ -9152,7 +9630,7 @@ export interface operations {
                                 filters: {
                                     field: string;
                                     /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                     value?: unknown;
                                     unit?: unknown;
@@ -9165,7 +9643,7 @@ export interface operations {
                                         filters: {
                                             field: string;
                                             /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                             value?: unknown;
                                             unit?: unknown;
@@ -9178,7 +9656,7 @@ export interface operations {
                                                 filters: {
                                                     field: string;
                                                     /** @enum {string} */
-                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                     value?: unknown;
                                                     unit?: unknown;
@@ -9191,7 +9669,7 @@ export interface operations {
                                                         filters: {
                                                             field: string;
                                                             /** @enum {string} */
-                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                                             value?: unknown;
                                                             unit?: unknown;
@@ -9204,7 +9682,7 @@ export interface operations {
                                                                 filters: {
                                                                     field: string;
                                                                     /** @enum {string} */
-                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                     value?: unknown;
                                                                     unit?: unknown;
@@ -9220,6 +9698,7 @@ export interface operations {
                                 };
                             }[];
                         } | null;
+                        topicId: string | null;
                         scheduledFor: string | null;
                         /** @description The live audience while DRAFT or SCHEDULED; the recipients fixed when sending started after */
                         totalRecipients: number;
@@ -9317,7 +9796,7 @@ export interface operations {
                             filters?: {
                                 field: string;
                                 /** @enum {string} */
-                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                 value?: unknown;
                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -9329,7 +9808,7 @@ export interface operations {
                                     filters?: {
                                         field: string;
                                         /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                         value?: unknown;
                                         unit?: ("minutes" | "hours" | "days") | null;
@@ -9341,7 +9820,7 @@ export interface operations {
                                             filters?: {
                                                 field: string;
                                                 /** @enum {string} */
-                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                 value?: unknown;
                                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -9353,7 +9832,7 @@ export interface operations {
                                                     filters?: {
                                                         field: string;
                                                         /** @enum {string} */
-                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                                         value?: unknown;
                                                         unit?: ("minutes" | "hours" | "days") | null;
@@ -9365,7 +9844,7 @@ export interface operations {
                                                             filters?: {
                                                                 field: string;
                                                                 /** @enum {string} */
-                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                 value?: unknown;
                                                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -9381,6 +9860,8 @@ export interface operations {
                             };
                         }[];
                     };
+                    /** @description MARKETING only: a topic of the project; the campaign goes to its members only, and its unsubscribe links leave that topic */
+                    topicId?: string | null;
                 };
             };
         };
@@ -9417,7 +9898,7 @@ export interface operations {
                                 filters: {
                                     field: string;
                                     /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                     value?: unknown;
                                     unit?: unknown;
@@ -9430,7 +9911,7 @@ export interface operations {
                                         filters: {
                                             field: string;
                                             /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                             value?: unknown;
                                             unit?: unknown;
@@ -9443,7 +9924,7 @@ export interface operations {
                                                 filters: {
                                                     field: string;
                                                     /** @enum {string} */
-                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                     value?: unknown;
                                                     unit?: unknown;
@@ -9456,7 +9937,7 @@ export interface operations {
                                                         filters: {
                                                             field: string;
                                                             /** @enum {string} */
-                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                                             value?: unknown;
                                                             unit?: unknown;
@@ -9469,7 +9950,7 @@ export interface operations {
                                                                 filters: {
                                                                     field: string;
                                                                     /** @enum {string} */
-                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                     value?: unknown;
                                                                     unit?: unknown;
@@ -9485,6 +9966,7 @@ export interface operations {
                                 };
                             }[];
                         } | null;
+                        topicId: string | null;
                         scheduledFor: string | null;
                         /** @description The live audience while DRAFT or SCHEDULED; the recipients fixed when sending started after */
                         totalRecipients: number;
@@ -9694,7 +10176,7 @@ export interface operations {
                                 filters: {
                                     field: string;
                                     /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                     value?: unknown;
                                     unit?: unknown;
@@ -9707,7 +10189,7 @@ export interface operations {
                                         filters: {
                                             field: string;
                                             /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                             value?: unknown;
                                             unit?: unknown;
@@ -9720,7 +10202,7 @@ export interface operations {
                                                 filters: {
                                                     field: string;
                                                     /** @enum {string} */
-                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                     value?: unknown;
                                                     unit?: unknown;
@@ -9733,7 +10215,7 @@ export interface operations {
                                                         filters: {
                                                             field: string;
                                                             /** @enum {string} */
-                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                                             value?: unknown;
                                                             unit?: unknown;
@@ -9746,7 +10228,7 @@ export interface operations {
                                                                 filters: {
                                                                     field: string;
                                                                     /** @enum {string} */
-                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                     value?: unknown;
                                                                     unit?: unknown;
@@ -9762,6 +10244,7 @@ export interface operations {
                                 };
                             }[];
                         } | null;
+                        topicId: string | null;
                         scheduledFor: string | null;
                         /** @description The live audience while DRAFT or SCHEDULED; the recipients fixed when sending started after */
                         totalRecipients: number;
@@ -9995,7 +10478,7 @@ export interface operations {
                                     filters: {
                                         field: string;
                                         /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                         value?: unknown;
                                         unit?: unknown;
@@ -10008,7 +10491,7 @@ export interface operations {
                                             filters: {
                                                 field: string;
                                                 /** @enum {string} */
-                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                 value?: unknown;
                                                 unit?: unknown;
@@ -10021,7 +10504,7 @@ export interface operations {
                                                     filters: {
                                                         field: string;
                                                         /** @enum {string} */
-                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                                         value?: unknown;
                                                         unit?: unknown;
@@ -10034,7 +10517,7 @@ export interface operations {
                                                             filters: {
                                                                 field: string;
                                                                 /** @enum {string} */
-                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                 value?: unknown;
                                                                 unit?: unknown;
@@ -10047,7 +10530,7 @@ export interface operations {
                                                                     filters: {
                                                                         field: string;
                                                                         /** @enum {string} */
-                                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                         value?: unknown;
                                                                         unit?: unknown;
@@ -10063,6 +10546,7 @@ export interface operations {
                                     };
                                 }[];
                             } | null;
+                            topicId: string | null;
                             scheduledFor: string | null;
                             /** @description The live audience while DRAFT or SCHEDULED; the recipients fixed when sending started after */
                             totalRecipients: number;
@@ -10819,6 +11303,11 @@ export interface operations {
                                     /** @description Required for CUSTOM */
                                     email?: string;
                                 };
+                                /**
+                                 * Format: uuid
+                                 * @description A topic of the project: the email (from a MARKETING template) goes only to the topic's members, and its unsubscribe links leave the topic
+                                 */
+                                topicId?: string;
                             } | {
                                 amount: number;
                                 /** @enum {string} */
@@ -10835,7 +11324,7 @@ export interface operations {
                                     filters: {
                                         field: string;
                                         /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                         value?: unknown;
                                         unit?: unknown;
@@ -10848,7 +11337,7 @@ export interface operations {
                                             filters: {
                                                 field: string;
                                                 /** @enum {string} */
-                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                 value?: unknown;
                                                 unit?: unknown;
@@ -10861,7 +11350,7 @@ export interface operations {
                                                     filters: {
                                                         field: string;
                                                         /** @enum {string} */
-                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                                         value?: unknown;
                                                         unit?: unknown;
@@ -10874,7 +11363,7 @@ export interface operations {
                                                             filters: {
                                                                 field: string;
                                                                 /** @enum {string} */
-                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                 value?: unknown;
                                                                 unit?: unknown;
@@ -10887,7 +11376,7 @@ export interface operations {
                                                                     filters: {
                                                                         field: string;
                                                                         /** @enum {string} */
-                                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                         value?: unknown;
                                                                         unit?: unknown;
@@ -11127,6 +11616,11 @@ export interface operations {
                                     /** @description Required for CUSTOM */
                                     email?: string;
                                 };
+                                /**
+                                 * Format: uuid
+                                 * @description A topic of the project: the email (from a MARKETING template) goes only to the topic's members, and its unsubscribe links leave the topic
+                                 */
+                                topicId?: string;
                             } | {
                                 amount: number;
                                 /** @enum {string} */
@@ -11143,7 +11637,7 @@ export interface operations {
                                     filters: {
                                         field: string;
                                         /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                         value?: unknown;
                                         unit?: unknown;
@@ -11156,7 +11650,7 @@ export interface operations {
                                             filters: {
                                                 field: string;
                                                 /** @enum {string} */
-                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                 value?: unknown;
                                                 unit?: unknown;
@@ -11169,7 +11663,7 @@ export interface operations {
                                                     filters: {
                                                         field: string;
                                                         /** @enum {string} */
-                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                                         value?: unknown;
                                                         unit?: unknown;
@@ -11182,7 +11676,7 @@ export interface operations {
                                                             filters: {
                                                                 field: string;
                                                                 /** @enum {string} */
-                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                 value?: unknown;
                                                                 unit?: unknown;
@@ -11195,7 +11689,7 @@ export interface operations {
                                                                     filters: {
                                                                         field: string;
                                                                         /** @enum {string} */
-                                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                         value?: unknown;
                                                                         unit?: unknown;
@@ -11357,6 +11851,11 @@ export interface operations {
                             /** @description Required for CUSTOM */
                             email?: string;
                         };
+                        /**
+                         * Format: uuid
+                         * @description A topic of the project: the email (from a MARKETING template) goes only to the topic's members, and its unsubscribe links leave the topic
+                         */
+                        topicId?: string;
                     };
                 } | {
                     /** @constant */
@@ -11393,7 +11892,7 @@ export interface operations {
                             filters?: {
                                 field: string;
                                 /** @enum {string} */
-                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                 value?: unknown;
                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -11405,7 +11904,7 @@ export interface operations {
                                     filters?: {
                                         field: string;
                                         /** @enum {string} */
-                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                         value?: unknown;
                                         unit?: ("minutes" | "hours" | "days") | null;
@@ -11417,7 +11916,7 @@ export interface operations {
                                             filters?: {
                                                 field: string;
                                                 /** @enum {string} */
-                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                 value?: unknown;
                                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -11429,7 +11928,7 @@ export interface operations {
                                                     filters?: {
                                                         field: string;
                                                         /** @enum {string} */
-                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                         /** @description string, number or boolean; a count of `unit` for the time operators */
                                                         value?: unknown;
                                                         unit?: ("minutes" | "hours" | "days") | null;
@@ -11441,7 +11940,7 @@ export interface operations {
                                                             filters?: {
                                                                 field: string;
                                                                 /** @enum {string} */
-                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                 /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                 value?: unknown;
                                                                 unit?: ("minutes" | "hours" | "days") | null;
@@ -11527,6 +12026,11 @@ export interface operations {
                                 /** @description Required for CUSTOM */
                                 email?: string;
                             };
+                            /**
+                             * Format: uuid
+                             * @description A topic of the project: the email (from a MARKETING template) goes only to the topic's members, and its unsubscribe links leave the topic
+                             */
+                            topicId?: string;
                         } | {
                             amount: number;
                             /** @enum {string} */
@@ -11543,7 +12047,7 @@ export interface operations {
                                 filters: {
                                     field: string;
                                     /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                     value?: unknown;
                                     unit?: unknown;
@@ -11556,7 +12060,7 @@ export interface operations {
                                         filters: {
                                             field: string;
                                             /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                             value?: unknown;
                                             unit?: unknown;
@@ -11569,7 +12073,7 @@ export interface operations {
                                                 filters: {
                                                     field: string;
                                                     /** @enum {string} */
-                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                     value?: unknown;
                                                     unit?: unknown;
@@ -11582,7 +12086,7 @@ export interface operations {
                                                         filters: {
                                                             field: string;
                                                             /** @enum {string} */
-                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                                             value?: unknown;
                                                             unit?: unknown;
@@ -11595,7 +12099,7 @@ export interface operations {
                                                                 filters: {
                                                                     field: string;
                                                                     /** @enum {string} */
-                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                     value?: unknown;
                                                                     unit?: unknown;
@@ -11838,6 +12342,11 @@ export interface operations {
                                 /** @description Required for CUSTOM */
                                 email?: string;
                             };
+                            /**
+                             * Format: uuid
+                             * @description A topic of the project: the email (from a MARKETING template) goes only to the topic's members, and its unsubscribe links leave the topic
+                             */
+                            topicId?: string;
                         } | {
                             amount: number;
                             /** @enum {string} */
@@ -11854,7 +12363,7 @@ export interface operations {
                                 filters: {
                                     field: string;
                                     /** @enum {string} */
-                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                     value?: unknown;
                                     unit?: unknown;
@@ -11867,7 +12376,7 @@ export interface operations {
                                         filters: {
                                             field: string;
                                             /** @enum {string} */
-                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                             value?: unknown;
                                             unit?: unknown;
@@ -11880,7 +12389,7 @@ export interface operations {
                                                 filters: {
                                                     field: string;
                                                     /** @enum {string} */
-                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                     value?: unknown;
                                                     unit?: unknown;
@@ -11893,7 +12402,7 @@ export interface operations {
                                                         filters: {
                                                             field: string;
                                                             /** @enum {string} */
-                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                             /** @description string, number or boolean; a count of `unit` for the time operators */
                                                             value?: unknown;
                                                             unit?: unknown;
@@ -11906,7 +12415,7 @@ export interface operations {
                                                                 filters: {
                                                                     field: string;
                                                                     /** @enum {string} */
-                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment";
+                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
                                                                     /** @description string, number or boolean; a count of `unit` for the time operators */
                                                                     value?: unknown;
                                                                     unit?: unknown;
@@ -14044,6 +14553,12 @@ export interface operations {
                             id: string;
                             name: string;
                         }[];
+                        /** @description Signup forms whose double opt-in confirmation email the template is */
+                        forms: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                        }[];
                     };
                 };
             };
@@ -14199,6 +14714,1032 @@ export interface operations {
             };
         };
     };
+    getTopics: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A cursor page of topics */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            description: string | null;
+                            /** @enum {string} */
+                            defaultMembership: "IN" | "OUT";
+                            /** @description Contacts in the topic now: those who joined, and those who never chose when the default is IN */
+                            memberCount: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        /** @description Pass as `cursor` to get the next page; null on the last page */
+                        cursor: string | null;
+                        hasMore: boolean;
+                        /** @description Matches in the whole list on the first page; 0 on later pages */
+                        total: number;
+                    };
+                };
+            };
+            /** @description BAD_REQUEST: invalid query parameters, or not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a query parameter holds NUL (U+0000) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postTopics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Shown to contacts on the preference page; unique in the project, ignoring case */
+                    name: string;
+                    /** @description Shown under the name on the preference page */
+                    description?: string | null;
+                    /**
+                     * @description Whether a contact who never chose is in the topic
+                     * @default OUT
+                     * @enum {string}
+                     */
+                    defaultMembership?: "IN" | "OUT";
+                };
+            };
+        };
+        responses: {
+            /** @description The new topic */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        description: string | null;
+                        /** @enum {string} */
+                        defaultMembership: "IN" | "OUT";
+                        /** @description Contacts in the topic now: those who joined, and those who never chose when the default is IN */
+                        memberCount: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description BAD_REQUEST: malformed JSON, or a body that is not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: another topic of the project has this name */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a bad field, or the project has 100 topics */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTopicsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The topic */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        description: string | null;
+                        /** @enum {string} */
+                        defaultMembership: "IN" | "OUT";
+                        /** @description Contacts in the topic now: those who joined, and those who never chose when the default is IN */
+                        memberCount: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such topic in the project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteTopicsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such topic in the project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: a campaign not yet sent, a form or an automation step names the topic (listed in details) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchTopicsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Shown to contacts on the preference page; unique in the project, ignoring case */
+                    name?: string;
+                    /** @description Shown under the name on the preference page */
+                    description?: string | null;
+                    /**
+                     * @description Whether a contact who never chose is in the topic
+                     * @enum {string}
+                     */
+                    defaultMembership?: "IN" | "OUT";
+                };
+            };
+        };
+        responses: {
+            /** @description The topic */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        description: string | null;
+                        /** @enum {string} */
+                        defaultMembership: "IN" | "OUT";
+                        /** @description Contacts in the topic now: those who joined, and those who never chose when the default is IN */
+                        memberCount: number;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description BAD_REQUEST: malformed JSON, or a body that is not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such topic in the project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: another topic of the project has this name */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: JSON nested deeper than 64 levels; VALIDATION_ERROR: text holding NUL (U+0000) or a lone surrogate, named in `errors`; VALIDATION_ERROR, with the fields in `errors` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getForms: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A cursor page of forms */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            title: string;
+                            fields: {
+                                key: string;
+                                label: string;
+                                /** @enum {string} */
+                                type: "email" | "text" | "number" | "date" | "checkbox";
+                                required: boolean;
+                            }[];
+                            topicIds: string[];
+                            doubleOptIn: boolean;
+                            confirmationTemplateId: string | null;
+                            redirectUrl: string | null;
+                            successMessage: string | null;
+                            submitLabel: string;
+                            /**
+                             * Format: uri
+                             * @description The hosted page
+                             */
+                            url: string;
+                            /** @description The snippet to paste into a page of your site */
+                            embedHtml: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        /** @description Pass as `cursor` to get the next page; null on the last page */
+                        cursor: string | null;
+                        hasMore: boolean;
+                        /** @description Matches in the whole list on the first page; 0 on later pages */
+                        total: number;
+                    };
+                };
+            };
+            /** @description BAD_REQUEST: invalid query parameters, or not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a query parameter holds NUL (U+0000) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postForms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description For the dashboard */
+                    name: string;
+                    /** @description The heading of the hosted page; the name by default */
+                    title?: string;
+                    /** @description The inputs, in order: exactly one `email`, the others `data.<key>` custom fields */
+                    fields?: {
+                        /** @description `email`, or `data.<key>` (dots step into nested objects) for a custom field */
+                        key: string;
+                        label: string;
+                        /**
+                         * @description The input; `email` is the type of the email field
+                         * @default text
+                         * @enum {string}
+                         */
+                        type?: "email" | "text" | "number" | "date" | "checkbox";
+                        /** @default false */
+                        required?: boolean;
+                    }[];
+                    /** @description Topics of the project a signup joins */
+                    topicIds?: string[];
+                    /** @description Signups must confirm by the link mailed to them before they get marketing */
+                    doubleOptIn?: boolean;
+                    /** @description The template of the confirmation email (it must show {{ confirmUrl }}); required with doubleOptIn */
+                    confirmationTemplateId?: string | null;
+                    /** @description Where the browser goes after a signup (303); without it, the thank-you text is shown */
+                    redirectUrl?: string | null;
+                    /** @description The thank-you text shown after a signup */
+                    successMessage?: string | null;
+                    /** @description The button; "Subscribe" by default */
+                    submitLabel?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The new form, with its URL and snippet */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        title: string;
+                        fields: {
+                            key: string;
+                            label: string;
+                            /** @enum {string} */
+                            type: "email" | "text" | "number" | "date" | "checkbox";
+                            required: boolean;
+                        }[];
+                        topicIds: string[];
+                        doubleOptIn: boolean;
+                        confirmationTemplateId: string | null;
+                        redirectUrl: string | null;
+                        successMessage: string | null;
+                        submitLabel: string;
+                        /**
+                         * Format: uri
+                         * @description The hosted page
+                         */
+                        url: string;
+                        /** @description The snippet to paste into a page of your site */
+                        embedHtml: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description BAD_REQUEST: malformed JSON, or a body that is not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a bad field, a topic or template that is not the project's, double opt-in without a template */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getFormsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The form */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        title: string;
+                        fields: {
+                            key: string;
+                            label: string;
+                            /** @enum {string} */
+                            type: "email" | "text" | "number" | "date" | "checkbox";
+                            required: boolean;
+                        }[];
+                        topicIds: string[];
+                        doubleOptIn: boolean;
+                        confirmationTemplateId: string | null;
+                        redirectUrl: string | null;
+                        successMessage: string | null;
+                        submitLabel: string;
+                        /**
+                         * Format: uri
+                         * @description The hosted page
+                         */
+                        url: string;
+                        /** @description The snippet to paste into a page of your site */
+                        embedHtml: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such form in the project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteFormsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such form in the project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchFormsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description For the dashboard */
+                    name?: string;
+                    /** @description The heading of the hosted page; the name by default */
+                    title?: string;
+                    /** @description The inputs, in order: exactly one `email`, the others `data.<key>` custom fields */
+                    fields?: {
+                        /** @description `email`, or `data.<key>` (dots step into nested objects) for a custom field */
+                        key: string;
+                        label: string;
+                        /**
+                         * @description The input; `email` is the type of the email field
+                         * @default text
+                         * @enum {string}
+                         */
+                        type?: "email" | "text" | "number" | "date" | "checkbox";
+                        /** @default false */
+                        required?: boolean;
+                    }[];
+                    /** @description Topics of the project a signup joins */
+                    topicIds?: string[];
+                    /** @description Signups must confirm by the link mailed to them before they get marketing */
+                    doubleOptIn?: boolean;
+                    /** @description The template of the confirmation email (it must show {{ confirmUrl }}); required with doubleOptIn */
+                    confirmationTemplateId?: string | null;
+                    /** @description Where the browser goes after a signup (303); without it, the thank-you text is shown */
+                    redirectUrl?: string | null;
+                    /** @description The thank-you text shown after a signup */
+                    successMessage?: string | null;
+                    /** @description The button; "Subscribe" by default */
+                    submitLabel?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The form */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        title: string;
+                        fields: {
+                            key: string;
+                            label: string;
+                            /** @enum {string} */
+                            type: "email" | "text" | "number" | "date" | "checkbox";
+                            required: boolean;
+                        }[];
+                        topicIds: string[];
+                        doubleOptIn: boolean;
+                        confirmationTemplateId: string | null;
+                        redirectUrl: string | null;
+                        successMessage: string | null;
+                        submitLabel: string;
+                        /**
+                         * Format: uri
+                         * @description The hosted page
+                         */
+                        url: string;
+                        /** @description The snippet to paste into a page of your site */
+                        embedHtml: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description BAD_REQUEST: malformed JSON, or a body that is not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such form in the project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a bad field, a topic or template that is not the project's, double opt-in without a template */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getTOEmailId: {
         parameters: {
             query: {
@@ -14304,7 +15845,9 @@ export interface operations {
     };
     getUnsubscribeToken: {
         parameters: {
-            query?: never;
+            query?: {
+                topic?: string;
+            };
             header?: never;
             path: {
                 token: string;
@@ -14322,6 +15865,15 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description BAD_REQUEST: invalid query parameters, or not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The link is forged, malformed, or its contact was deleted; nothing changed */
             404: {
                 headers: {
@@ -14331,11 +15883,22 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description VALIDATION_ERROR: a query parameter holds NUL (U+0000) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     postUnsubscribeToken: {
         parameters: {
-            query?: never;
+            query?: {
+                topic?: string;
+            };
             header?: never;
             path: {
                 token: string;
@@ -14362,7 +15925,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description BAD_REQUEST: a body that is not UTF-8 */
+            /** @description BAD_REQUEST: invalid query parameters, or not UTF-8; BAD_REQUEST: a body that is not UTF-8 */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14389,7 +15952,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description VALIDATION_ERROR: text holding NUL (U+0000) or a lone surrogate, named in `errors`; VALIDATION_ERROR, with the fields in `errors` */
+            /** @description VALIDATION_ERROR: a query parameter holds NUL (U+0000); VALIDATION_ERROR: text holding NUL (U+0000) or a lone surrogate, named in `errors`; VALIDATION_ERROR, with the fields in `errors` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -14585,6 +16148,480 @@ export interface operations {
             };
             /** @description VALIDATION_ERROR: text holding NUL (U+0000) or a lone surrogate, named in `errors`; VALIDATION_ERROR, with the fields in `errors` */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postManageTokenTopics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The topic ids the page showed, space-separated */
+                    shown: string;
+                } & {
+                    [key: string]: "in";
+                };
+            };
+        };
+        responses: {
+            /** @description The page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description BAD_REQUEST: a body that is not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The link is forged, malformed, or its contact was deleted; nothing changed */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: text holding NUL (U+0000) or a lone surrogate, named in `errors`; VALIDATION_ERROR, with the fields in `errors` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postManageTokenSnooze: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * @description How long to pause marketing email (a month is 30 days)
+                     * @enum {string}
+                     */
+                    period: "TWO_WEEKS" | "ONE_MONTH" | "THREE_MONTHS";
+                };
+            };
+        };
+        responses: {
+            /** @description The page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description BAD_REQUEST: a body that is not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The link is forged, malformed, or its contact was deleted; nothing changed */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: text holding NUL (U+0000) or a lone surrogate, named in `errors`; VALIDATION_ERROR, with the fields in `errors` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Temporal cannot be reached; nothing changed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postManageTokenResume: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description BAD_REQUEST: a body that is not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The link is forged, malformed, or its contact was deleted; nothing changed */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: text holding NUL (U+0000) or a lone surrogate, named in `errors`; VALIDATION_ERROR, with the fields in `errors` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getConfirmToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The link is forged or malformed, or its contact was deleted; nothing changed */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The link expired (a week after the signup); nothing changed */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    postConfirmToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description BAD_REQUEST: a body that is not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The link is forged or malformed, or its contact was deleted; nothing changed */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The link expired (a week after the signup); nothing changed */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: text holding NUL (U+0000) or a lone surrogate, named in `errors`; VALIDATION_ERROR, with the fields in `errors` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getFFormId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                formId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The form */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No such form */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    postFFormId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                formId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    [key: string]: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Signed up (or a confirmation link mailed): the thank-you page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Signed up: on to the form's redirect URL (Location) */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Refused as a bot (the honeypot was filled), or a body that is not UTF-8: nothing stored */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No such form */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A body over 64 KB: the form again; nothing stored */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not taken: the form again, with what to correct (a field, text holding NUL, or submitted too quickly); nothing stored */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Too many signups from this client or for this address within the hour; nothing stored */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Temporal cannot be reached (double opt-in); nothing stored */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getFFormIdEmbedJs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                formId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JavaScript */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/javascript": string;
+                };
+            };
+            /** @description NOT_FOUND: no such form */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

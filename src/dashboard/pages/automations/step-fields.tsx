@@ -9,6 +9,7 @@ import type { StepType } from './types';
 import { TreeEditor } from '../../filters/builder';
 import { workflowCatalog } from '../../filters/catalog';
 import { ErrorNote, Loading } from '../../ui/feedback';
+import { loadTopics } from '../consent/topics';
 
 interface Props {
   type: StepType;
@@ -35,6 +36,7 @@ function TemplatePicker({ draft, set, error }: Omit<Props, 'type'>) {
     window.addEventListener('focus', again);
     return () => window.removeEventListener('focus', again);
   }, [found.reload]);
+  const topics = useLoad(loadTopics, []);
   const options = (found.data?.data ?? []).map((t) => ({ value: t.id, label: t.name }));
   if (draft.templateId && !options.some((o) => o.value === draft.templateId))
     options.unshift({ value: draft.templateId, label: 'The chosen template' });
@@ -73,6 +75,16 @@ function TemplatePicker({ draft, set, error }: Omit<Props, 'type'>) {
           name="config.recipient.email"
           value={draft.recipientEmail}
           onValue={(recipientEmail) => set({ recipientEmail })}
+          error={error}
+        />
+      ) : null}
+      {topics.data && topics.data.length > 0 ? (
+        <Select
+          label="About a topic (MARKETING templates)"
+          name="config.topicId"
+          value={draft.topicId}
+          options={[{ value: '', label: 'No topic' }, ...topics.data.map((t) => ({ value: t.id, label: `${t.name}: its members only` }))]}
+          onValue={(topicId) => set({ topicId })}
           error={error}
         />
       ) : null}
