@@ -94,6 +94,8 @@ beforeAll(async () => {
   ids.webhook = (
     await api<{ id: string }>('post', '/webhook-endpoints', { url: 'http://127.0.0.1:9/postwire', events: [], enabled: false })
   ).id;
+  ids.topic = (await api<{ id: string }>('post', '/topics', { name: 'Product news' })).id;
+  ids.form = (await api<{ id: string }>('post', '/forms', { name: 'Newsletter signup', topicIds: [ids.topic] })).id;
   browser = await openDashboard(engine.stack.server.address() as AddressInfo);
 }, 180_000);
 
@@ -115,6 +117,8 @@ function routeOf(pattern: string): string | undefined {
     automations: 'automation',
     domains: 'domain',
     webhooks: 'webhook',
+    topics: 'topic',
+    forms: 'form',
   };
   let missing = false;
   const route = pattern.replace(/:(\w+)/g, (_, name: string) => {
