@@ -2,6 +2,7 @@ import type { FunctionComponent } from 'preact';
 import type { IconNode } from 'lucide';
 import {
   Activity as ActivityIcon,
+  Ban,
   BarChart3,
   ClipboardList,
   CreditCard,
@@ -48,6 +49,8 @@ import { ContactDetail } from './pages/contacts/detail';
 import { CustomFields } from './pages/contacts/fields';
 import { Webhooks } from './pages/webhooks/list';
 import { WebhookEndpoint } from './pages/webhooks/detail';
+import { EmailDetail } from './pages/emails/email';
+import { Suppressions } from './pages/suppressions/list';
 import { Topics } from './pages/consent/topics';
 import { TopicDetail } from './pages/consent/topic';
 import { Forms } from './pages/consent/forms';
@@ -94,6 +97,8 @@ export const projectPages: PageDef[] = [
   { path: '/domains', component: Domains, nav: 'Domains', icon: Globe, group: 'Delivery' },
   { path: '/domains/:id', component: DomainDetail },
   { path: '/activity', component: Activity, nav: 'Activity', icon: ActivityIcon },
+  { path: '/emails/:id', component: EmailDetail },
+  { path: '/suppressions', component: Suppressions, nav: 'Suppressions', icon: Ban },
   { path: '/analytics', component: Analytics, nav: 'Analytics', icon: BarChart3 },
   { path: '/billing', component: Billing, nav: 'Billing', icon: CreditCard },
   { path: '/security', component: SecurityPage, nav: 'Security', icon: ShieldCheck },

@@ -2,6 +2,7 @@ import type { IconNode } from 'lucide';
 
 export {
   Activity,
+  Ban,
   BarChart3,
   Bell,
   BookOpen,

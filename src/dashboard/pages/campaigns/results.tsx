@@ -21,6 +21,9 @@ const TONES: Record<Status, 'neutral' | 'good' | 'bad' | 'warn' | 'info'> = {
   BOUNCED: 'bad',
   COMPLAINED: 'bad',
   FAILED: 'bad',
+  SUPPRESSED: 'warn',
+  SCHEDULED: 'neutral',
+  CANCELLED: 'neutral',
 };
 const STATUSES = Object.keys(TONES) as Status[];
 const word = (s: Status) => s.charAt(0) + s.slice(1).toLowerCase();

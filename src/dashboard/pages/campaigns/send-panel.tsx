@@ -6,14 +6,11 @@ import { ErrorNote, Notice } from '../../ui/feedback';
 import { plural } from '../../ui/format';
 import { EmptyAudience } from './audience-fields';
 import { Form, Submit, TextInput } from '../../ui/form';
+import { instant, zone } from '../../ui/instant';
 import { Section } from '../../ui/layout';
 import { dateTime } from '../../ui/format';
 import { useAction } from '../../ui/use-load';
 import type { Campaign } from './status';
-
-const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-/** `datetime-local` is the browser's wall-clock time; the API reads an instant, so it gets the offset too. */
-const instant = (local: string) => (local === '' || Number.isNaN(new Date(local).getTime()) ? local : new Date(local).toISOString());
 
 /** A test to a member, then send now or at a time; `onDone` reloads the campaign with the API's message. */
 export function SendPanel({ campaign, onDone }: { campaign: Campaign; onDone: (message: string) => Promise<void> }) {

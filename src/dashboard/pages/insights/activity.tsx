@@ -6,6 +6,7 @@ import { Badge, Empty, ErrorNote, Loading } from '../../ui/feedback';
 import { PageHeader } from '../../ui/layout';
 import { CursorPager, Table } from '../../ui/lists';
 import { dateTime } from '../../ui/format';
+import { Tags } from '../../ui/tags';
 import { useLoad } from '../../ui/use-load';
 import { ACTIVITY_LABELS, ACTIVITY_TYPES, detailOf, toneOf, type ActivityType } from './activity-types';
 import { Upcoming } from './upcoming';
@@ -147,7 +148,19 @@ export function Activity({ query }: { query: URLSearchParams }) {
                     '—'
                   ),
               },
-              { title: 'Email', cell: (item) => item.email?.subject ?? '—', wide: true },
+              {
+                title: 'Email',
+                cell: (item) =>
+                  item.email ? (
+                    <>
+                      <a href={href(`/emails/${item.email.id}`)}>{item.email.subject || '(no subject)'}</a>
+                      <Tags tags={item.email.tags} />
+                    </>
+                  ) : (
+                    '—'
+                  ),
+                wide: true,
+              },
               { title: 'Detail', cell: (item) => detailOf(item) ?? '', wide: true },
             ]}
           />
