@@ -1230,6 +1230,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/campaigns/{id}/recipients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The campaign’s emails, one per recipient, with each one’s status and times, by address (offset pagination) */
+        get: operations["getCampaignsIdRecipients"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/{id}/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The links the campaign’s recipients clicked: clicks and recipients per link, most clicked first */
+        get: operations["getCampaignsIdLinks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workflows": {
         parameters: {
             query?: never;
@@ -2432,6 +2466,18 @@ export interface operations {
                         temporalUi: {
                             url: string;
                             namespace: string;
+                        } | null;
+                        /** @description What a development sandbox offers (SANDBOX_ENABLED, docs/sandbox.md); null outside development */
+                        development: {
+                            /** @description The simulator addresses and what each does */
+                            simulator: {
+                                address: string;
+                                outcome: string;
+                            }[];
+                            /** @description The local mail capture (MAIL_CAPTURE_URL), where mail to other addresses lands */
+                            mailCaptureUrl: string | null;
+                            /** @description The local webhook capture (WEBHOOK_CAPTURE_URL): an endpoint to point webhooks at, with a page of what it received */
+                            webhookCaptureUrl: string | null;
                         } | null;
                     };
                 };
@@ -5167,6 +5213,16 @@ export interface operations {
                             createdAt: string;
                             /** Format: date-time */
                             updatedAt: string;
+                            /** @description Set while the address is suppressed: marketing is not sent to it and a bulk subscribe skips it (docs/bounces.md) */
+                            suppression: {
+                                /**
+                                 * @description BOUNCE: a permanent bounce; COMPLAINT: marked as spam
+                                 * @enum {string}
+                                 */
+                                reason: "BOUNCE" | "COMPLAINT";
+                                /** Format: date-time */
+                                since: string;
+                            } | null;
                         }[];
                         /** @description Pass as `cursor` to get the next page; null on the last page */
                         cursor: string | null;
@@ -5901,7 +5957,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The contact */
+            /** @description The contact, with its suppression */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5919,6 +5975,16 @@ export interface operations {
                         createdAt: string;
                         /** Format: date-time */
                         updatedAt: string;
+                        /** @description Set while the address is suppressed: marketing is not sent to it and a bulk subscribe skips it (docs/bounces.md) */
+                        suppression: {
+                            /**
+                             * @description BOUNCE: a permanent bounce; COMPLAINT: marked as spam
+                             * @enum {string}
+                             */
+                            reason: "BOUNCE" | "COMPLAINT";
+                            /** Format: date-time */
+                            since: string;
+                        } | null;
                     };
                 };
             };
@@ -11671,7 +11737,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description VALIDATION_ERROR: the audience segment no longer exists */
+            /** @description VALIDATION_ERROR: the audience segment no longer exists; or, sending now, the audience reaches nobody (errors[0].code empty_audience) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -12032,6 +12098,173 @@ export interface operations {
                         bounceRate: number;
                         /** @description Percent of sentCount, two decimals; 0 when nothing was sent */
                         deliveryRate: number;
+                    };
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CAMPAIGN_NOT_FOUND: no such campaign in this project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCampaignsIdRecipients: {
+        parameters: {
+            query?: {
+                page?: number;
+                pageSize?: number;
+                status?: "SCHEDULED" | "PENDING" | "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "CANCELLED" | "SUPPRESSED";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of recipients */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            emailId: string;
+                            contactId: string | null;
+                            to: string;
+                            /** @enum {string} */
+                            status: "SCHEDULED" | "PENDING" | "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "CANCELLED" | "SUPPRESSED";
+                            sentAt: string | null;
+                            deliveredAt: string | null;
+                            openedAt: string | null;
+                            clickedAt: string | null;
+                            bouncedAt: string | null;
+                            complainedAt: string | null;
+                            failedAt: string | null;
+                            error: string | null;
+                        }[];
+                        page: number;
+                        pageSize: number;
+                        total: number;
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description BAD_REQUEST: invalid query parameters, or not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CAMPAIGN_NOT_FOUND: no such campaign in this project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a query parameter holds NUL (U+0000) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCampaignsIdLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The clicked links */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Most clicked first, at most 100 */
+                        links: {
+                            url: string;
+                            clicks: number;
+                            /** @description Recipients who clicked it */
+                            recipients: number;
+                        }[];
                     };
                 };
             };

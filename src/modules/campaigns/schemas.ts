@@ -7,6 +7,7 @@ import { MAX_TEMPLATE_LENGTH } from '../templates/engine';
 import { MessageResponse } from '../templates/schemas';
 import { Tags } from '../emails/tags';
 import { AUDIENCE_TYPES, CAMPAIGN_STATUSES, CAMPAIGN_TYPES } from './entities';
+import { EMAIL_STATUSES } from '../emails/entities';
 
 export const MAX_NAME_LENGTH = 255;
 export const CAMPAIGN_SORTS = ['name', 'createdAt', 'updatedAt'] as const;
@@ -168,3 +169,42 @@ export const StatsResponse = z.object({
   deliveryRate: Percent,
 });
 export type StatsResponse = z.infer<typeof StatsResponse>;
+
+const EMAIL_STATUS = z.enum(EMAIL_STATUSES);
+
+export const RecipientsQuery = z.object({
+  ...offsetPageFields,
+  status: EMAIL_STATUS.optional().describe('Only the recipients whose email has this status; an unrecognised value is a 400'),
+});
+export type RecipientsQuery = z.infer<typeof RecipientsQuery>;
+
+export const RecipientsPage = z.object({
+  data: z.array(
+    z.object({
+      emailId: z.uuid(),
+      contactId: z.uuid().nullable(),
+      to: z.string(),
+      status: EMAIL_STATUS,
+      sentAt: z.iso.datetime().nullable(),
+      deliveredAt: z.iso.datetime().nullable(),
+      openedAt: z.iso.datetime().nullable(),
+      clickedAt: z.iso.datetime().nullable(),
+      bouncedAt: z.iso.datetime().nullable(),
+      complainedAt: z.iso.datetime().nullable(),
+      failedAt: z.iso.datetime().nullable(),
+      error: z.string().nullable(),
+    }),
+  ),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  total: z.number().int(),
+  totalPages: z.number().int(),
+});
+export type RecipientsPage = z.infer<typeof RecipientsPage>;
+
+export const CampaignLinks = z.object({
+  links: z
+    .array(z.object({ url: z.string(), clicks: z.number().int(), recipients: z.number().int().describe('Recipients who clicked it') }))
+    .describe('Most clicked first, at most 100'),
+});
+export type CampaignLinks = z.infer<typeof CampaignLinks>;

@@ -7,7 +7,7 @@ import { Badge, ErrorNote, Loading } from '../../ui/feedback';
 import { Form, Submit, TextInput } from '../../ui/form';
 import { instant, zone } from '../../ui/instant';
 import { PageHeader, Section } from '../../ui/layout';
-import { dateTime } from '../../ui/lists';
+import { dateTime } from '../../ui/format';
 import { Tags } from '../../ui/tags';
 import { useAction, useLoad } from '../../ui/use-load';
 

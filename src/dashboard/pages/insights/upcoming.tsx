@@ -4,7 +4,8 @@ import { useProject } from '../../session';
 import { ConfirmButton } from '../../ui/actions';
 import { Badge, ErrorNote } from '../../ui/feedback';
 import { Section } from '../../ui/layout';
-import { Table, dateTime } from '../../ui/lists';
+import { Table } from '../../ui/lists';
+import { dateTime } from '../../ui/format';
 import { Tags } from '../../ui/tags';
 import { useAction, useLoad } from '../../ui/use-load';
 

@@ -7,7 +7,8 @@ import { ConfirmButton } from '../../ui/actions';
 import { Badge, Empty, ErrorNote, Loading } from '../../ui/feedback';
 import { Form, Select, Submit, TextInput } from '../../ui/form';
 import { PageHeader, Section } from '../../ui/layout';
-import { CursorPager, Table, dateTime } from '../../ui/lists';
+import { CursorPager, Table } from '../../ui/lists';
+import { dateTime } from '../../ui/format';
 import { useDebounced } from '../../ui/use-debounced';
 import { useAction, useLoad } from '../../ui/use-load';
 
