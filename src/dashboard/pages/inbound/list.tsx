@@ -6,7 +6,8 @@ import { useProject } from '../../session';
 import { Badge, Empty, ErrorNote, Loading } from '../../ui/feedback';
 import { TextInput } from '../../ui/form';
 import { PageHeader } from '../../ui/layout';
-import { CursorPager, Table, dateTime } from '../../ui/lists';
+import { CursorPager, Table } from '../../ui/lists';
+import { dateTime } from '../../ui/format';
 import { useDebounced } from '../../ui/use-debounced';
 import { useLoad } from '../../ui/use-load';
 

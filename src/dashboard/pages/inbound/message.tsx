@@ -2,7 +2,7 @@ import { api, call } from '../../api/client';
 import { href } from '../../router';
 import { ErrorNote, Loading } from '../../ui/feedback';
 import { PageHeader, Section } from '../../ui/layout';
-import { dateTime } from '../../ui/lists';
+import { dateTime } from '../../ui/format';
 import { useAction, useLoad } from '../../ui/use-load';
 import { AuthBadge } from './list';
 

@@ -2,7 +2,7 @@ import { api, call } from '../../api/client';
 import { href } from '../../router';
 import { ErrorNote, Loading } from '../../ui/feedback';
 import { Section } from '../../ui/layout';
-import { dateTime } from '../../ui/lists';
+import { dateTime } from '../../ui/format';
 import { useLoad } from '../../ui/use-load';
 
 /** The newest inbound mail of a contact (its sender) or replying to a campaign, with a link to each message. */
