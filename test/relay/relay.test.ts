@@ -65,6 +65,22 @@ describe('SMTP relay', () => {
     expect(await emailsOf(t.project.id)).toHaveLength(2);
   });
 
+  it('queues a message sent twice at once exactly once', async () => {
+    const t = await senderTenant(stack);
+    const message = {
+      from: t.from,
+      to: ['p@relay.example.test', 'q@relay.example.test'],
+      subject: 'Twice',
+      text: 'Hi',
+      messageId: `<twice-${t.project.id}@app.example.test>`,
+    };
+    const answers = await Promise.all([relay(stack, t.project.secret, message), relay(stack, t.project.secret, message)]);
+    const ids = answers.map((info) => info.response.split(' ').at(-1));
+    expect(ids[0]).toBe(ids[1]);
+    expect(answers.map((info) => info.response.includes('already')).sort()).toEqual([false, true]);
+    expect((await emailsOf(t.project.id)).map((e) => e.to_address)).toEqual(['p@relay.example.test', 'q@relay.example.test']);
+  });
+
   it('gives each email its own Message-ID when the client gives none', async () => {
     const t = await senderTenant(stack);
     const port = relayPort(stack);
