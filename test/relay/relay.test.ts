@@ -77,7 +77,7 @@ describe('SMTP relay', () => {
     const answers = await Promise.all([relay(stack, t.project.secret, message), relay(stack, t.project.secret, message)]);
     const ids = answers.map((info) => info.response.split(' ').at(-1));
     expect(ids[0]).toBe(ids[1]);
-    expect(answers.map((info) => info.response.includes('already')).sort()).toEqual([false, true]);
+    expect(answers.filter((info) => info.response.includes('already'))).toHaveLength(1);
     expect((await emailsOf(t.project.id)).map((e) => e.to_address)).toEqual(['p@relay.example.test', 'q@relay.example.test']);
   });
 
