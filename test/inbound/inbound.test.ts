@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { startStack, type TestStack } from '../helpers/stack';
 import { senderTenant, tenant } from '../helpers/tenants';
 import { waitFor } from '../helpers/wait';
+import { enqueueEmails } from '../../src/modules/emails/enqueue';
+import { createCampaign } from '../campaigns/helpers';
 import { deliverInbound, inboundOn } from './helpers';
 
 let stack: TestStack;
@@ -114,6 +116,41 @@ describe('inbound mail', () => {
       subject: 'Re: Your order',
       inReplyToEmail: { id: emailId, campaignId: null, executionId: null },
     });
+  });
+
+  it("links a reply to a campaign's email through References, counts it as INBOUND, and lists it among the campaign's replies", async () => {
+    const t = await senderTenant(stack);
+    await inboundOn(t);
+    const campaign = await createCampaign(t);
+    const [email] = await enqueueEmails(stack.deps.orm.em.fork(), [
+      {
+        projectId: t.project.id,
+        contactId: null,
+        to: { email: 'fan@client.example.test' },
+        from: { email: t.from },
+        subject: 'Spring sale',
+        html: '<p>Sale</p>',
+        sourceType: 'CAMPAIGN',
+        marketing: true,
+        campaignId: campaign.id,
+      },
+    ]);
+    await deliverInbound(stack, {
+      from: 'fan@client.example.test',
+      to: `news@${t.domain}`,
+      subject: 'Re: Spring sale',
+      text: 'Count me in',
+      references: [`<${email!.id}@${t.domain}>`, '<older@client.example.test>'],
+    });
+    const replies = await t.c.get(`/inbound?campaignId=${campaign.id}`).expect(200);
+    expect(replies.body.data).toHaveLength(1);
+    expect(replies.body.data[0].inReplyToEmail).toEqual({ id: email!.id, campaignId: campaign.id, executionId: null });
+    const billing = await stack
+      .http()
+      .get(`/users/@me/projects/${t.project.id}/billing-consumption`)
+      .set('Cookie', t.user.cookie)
+      .expect(200);
+    expect(billing.body.categories.INBOUND.used).toBe(1);
   });
 
   it('refuses recipients it does not take, and keeps each project apart', async () => {
