@@ -74,7 +74,9 @@ describe('the dashboard: scheduled emails, an email, suppressions', () => {
     await page.getByLabel('Send at').fill(local.input);
     await page.getByRole('button', { name: 'Reschedule' }).click();
     await page
-      .getByText(await page.evaluate((iso) => new Date(iso).toLocaleString(), local.iso))
+      .getByText(
+        await page.evaluate((iso) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }), local.iso),
+      )
       .first()
       .waitFor();
     expect((await t.c.get(`/v1/emails/${email.email}`).expect(200)).body.data.scheduledAt).toBe(local.iso);

@@ -59,7 +59,15 @@ beforeAll(async () => {
     inbox: async (to) => (await engine.stack.smtp.waitFor((m) => m.to.includes(to) && verificationToken(m.raw) !== null)).raw,
   });
   // The README's first steps: an email to each simulator address, then the sample automation's event.
-  for (const to of SIMULATOR) await api('post', '/v1/send', { from: account.sender, to, subject: 'Hello', body: '<p>Hi</p>' });
+  for (const to of SIMULATOR) {
+    const sent = await api<{ data: { emails: Array<{ email: string }> } }>('post', '/v1/send', {
+      from: account.sender,
+      to,
+      subject: 'Hello',
+      body: '<p>Hi</p>',
+    });
+    ids.email ??= sent.data.emails[0]!.email;
+  }
   await api('post', '/v1/track', { email: SIMULATOR[0], event: 'signed-up' }, account.project.public);
   const contacts = await api<{ data: Array<{ id: string; email: string }> }>('get', '/contacts?limit=100');
   ids.contact = contacts.data.find((c) => c.email === SIMULATOR[0])!.id;
@@ -119,6 +127,7 @@ function routeOf(pattern: string): string | undefined {
     webhooks: 'webhook',
     topics: 'topic',
     forms: 'form',
+    emails: 'email',
   };
   let missing = false;
   const route = pattern.replace(/:(\w+)/g, (_, name: string) => {
