@@ -4,8 +4,13 @@ import net from 'node:net';
  * A raw SMTP client for what no well-behaved client sends: writes each command once the previous answer (or
  * the greeting) arrived and returns every answer, multi-line ones joined. `DATA` payloads are written as given.
  */
-export async function smtpDialog(port: number, commands: Array<string | Buffer>, timeoutMs = 60_000): Promise<string[]> {
-  const socket = net.connect(port, '127.0.0.1');
+export async function smtpDialog(
+  port: number,
+  commands: Array<string | Buffer>,
+  timeoutMs = 60_000,
+  host = '127.0.0.1',
+): Promise<string[]> {
+  const socket = net.connect(port, host);
   const answers: string[] = [];
   let buffer = '';
   let waiting: ((answer: string) => void) | null = null;
