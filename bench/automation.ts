@@ -68,7 +68,13 @@ interface Child {
 }
 
 /** A process started with Node and tsx's loader from `cwd`; resolves once a line of its output matches `ready`. */
-async function startNode(script: string, cwd: string, env: Record<string, string>, ready: (line: string) => boolean, nodeFlags: string[] = []) {
+async function startNode(
+  script: string,
+  cwd: string,
+  env: Record<string, string>,
+  ready: (line: string) => boolean,
+  nodeFlags: string[] = [],
+) {
   const child: ChildProcess = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', script], {
     cwd,
     env: { ...process.env, ...env },
@@ -115,7 +121,12 @@ async function calibrate(deps: Deps, temporalPids: () => number[]) {
     const seconds = (performance.now() - started) / 1000;
     const cpu = cpuBetween(before, usage.cpu());
     const shape = await historyShape(deps.temporal.client, ids.slice(0, 5));
-    return { perSecond: EMPTY_WORKFLOWS / seconds, temporalMs: cpu.Temporal! / EMPTY_WORKFLOWS, sdkMs: cpu['SDK worker']! / EMPTY_WORKFLOWS, shape };
+    return {
+      perSecond: EMPTY_WORKFLOWS / seconds,
+      temporalMs: cpu.Temporal! / EMPTY_WORKFLOWS,
+      sdkMs: cpu['SDK worker']! / EMPTY_WORKFLOWS,
+      shape,
+    };
   } finally {
     await worker.stop();
   }
@@ -159,7 +170,12 @@ async function pass(tree: CodeTree, bench: SendingBench, deps: Deps, temporalPid
     { name: 'API', pids: () => (apiProcess ? [apiProcess.pid] : []) },
   ]);
   try {
-    apiProcess = await startApiProcess(API_PORT, bench.config.DATABASE_URL, { ...env, API_RATE_LIMIT_PER_MINUTE: '0' }, path.join(tree.dir, 'src', 'main', 'api.ts'));
+    apiProcess = await startApiProcess(
+      API_PORT,
+      bench.config.DATABASE_URL,
+      { ...env, API_RATE_LIMIT_PER_MINUTE: '0' },
+      path.join(tree.dir, 'src', 'main', 'api.ts'),
+    );
     const base = apiProcess.url;
     const api = async (method: string, route: string, body?: unknown) => {
       const res = await fetch(`${base}${route}`, {
@@ -220,7 +236,10 @@ async function pass(tree: CodeTree, bench: SendingBench, deps: Deps, temporalPid
     const triggerCpu = cpuBetween(cpuStart, usage.cpu());
 
     const resumeStart = performance.now();
-    await inParallel(CONTACTS, async (i) => void (await api('POST', '/events/track', { email: email(i), event: 'activated', data: { plan: 'pro' } })));
+    await inParallel(
+      CONTACTS,
+      async (i) => void (await api('POST', '/events/track', { email: email(i), event: 'activated', data: { plan: 'pro' } })),
+    );
     await until((c) => (c.COMPLETED ?? 0) >= CONTACTS);
     const completedPerSecond = CONTACTS / ((performance.now() - resumeStart) / 1000);
 
@@ -304,9 +323,13 @@ function report(r: PassResult): void {
   console.log(
     `CPU per 4-step execution, every process: ${ms(total)} = ${perExecution(r.cpu, all)} (target <= ${TARGETS.cpuMs} ms: ${verdict(total <= TARGETS.cpuMs)})`,
   );
-  console.log(`  of which the trigger phase (start, first email, park): ${ms(sum(r.triggerCpu) / all)} = ${perExecution(r.triggerCpu, all)}`);
+  console.log(
+    `  of which the trigger phase (start, first email, park): ${ms(sum(r.triggerCpu) / all)} = ${perExecution(r.triggerCpu, all)}`,
+  );
   console.log(`  history of one execution: ${describeShape(r.shape)}`);
-  console.log(`trigger phase: ${r.triggerPerSecond.toFixed(1)} executions started and parked in WAIT_FOR_EVENT per second (${all} executions)`);
+  console.log(
+    `trigger phase: ${r.triggerPerSecond.toFixed(1)} executions started and parked in WAIT_FOR_EVENT per second (${all} executions)`,
+  );
   console.log(
     `resume phase: ${r.completedPerSecond.toFixed(1)} executions completed per second, awaited events as fast as the API takes them (${CONTACTS}; ` +
       `target >= ${TARGETS.completedPerSecond}: ${verdict(r.completedPerSecond >= TARGETS.completedPerSecond)})`,

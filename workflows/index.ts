@@ -4,5 +4,6 @@ export { segmentTracking } from './segments/tracking';
 export { contactImport } from './jobs/import';
 export { contactBulk } from './jobs/bulk';
 export { campaignSend } from './campaigns/send';
-export { automation } from './automation/workflow';
+export { automationV2 } from './automation/workflow';
+export { automation } from './automation/legacy/workflow';
 export { webhookEndpoint } from './webhooks/workflow';

@@ -86,7 +86,11 @@ export class ProcessUsage {
   /** Memory now, MB per part (Pss summed over each part's process trees). */
   memory(): Record<string, number> {
     const now: Record<string, number> = {};
-    for (const part of this.parts) now[part.name] = part.pids().flatMap(descendants).reduce((sum, pid) => sum + pssMb(pid), 0);
+    for (const part of this.parts)
+      now[part.name] = part
+        .pids()
+        .flatMap(descendants)
+        .reduce((sum, pid) => sum + pssMb(pid), 0);
     return now;
   }
 

@@ -1,7 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import type { TemporalGateway } from './client';
 import { AutomationIdKey, ContactIdKey, CurrentStepKey, ProjectIdKey } from '../../workflows/search-attributes';
-import type { automation } from '../../workflows/automation/workflow';
+import type { automationV2 } from '../../workflows/automation/workflow';
 import { AUTOMATION_EVENT_SIGNAL, type AutomationEvent, type AutomationInput } from '../../workflows/automation/ids';
 
 export interface StartAutomation {
@@ -28,7 +28,7 @@ export async function startAutomation(temporal: TemporalGateway, start: StartAut
       }
     : {};
   const run = () =>
-    temporal.client.workflow.start<typeof automation>('automation', {
+    temporal.client.workflow.start<typeof automationV2>('automationV2', {
       taskQueue: temporal.taskQueue,
       workflowId: start.workflowId,
       args: [input],

@@ -15,7 +15,7 @@ const histories = readdirSync(HISTORIES_DIR)
   .sort();
 
 describe('automation workflow replay', () => {
-  it('has recorded histories of each step type and ending', () => {
+  it('has recorded histories of each step type and ending, of both workflow types', () => {
     expect(histories).toEqual(
       expect.arrayContaining([
         'cancelled-delay.json',
@@ -29,6 +29,14 @@ describe('automation workflow replay', () => {
         'trigger-wait-event-condition-exit-one-write.json',
         'trigger-wait-event-condition-yes-one-write.json',
         'wait-timeout-one-write.json',
+        // The workflow type automationV2 (docs/automations.md "Versions"): quick steps in one local activity.
+        'automationV2-cancelled-delay.json',
+        'automationV2-delay-update-contact.json',
+        'automationV2-failed-step.json',
+        'automationV2-send-email.json',
+        'automationV2-trigger-wait-event-condition-exit.json',
+        'automationV2-trigger-wait-event-condition-yes.json',
+        'automationV2-wait-timeout.json',
       ]),
     );
   });
