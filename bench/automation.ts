@@ -35,6 +35,7 @@ import type { Deps } from '../src/deps';
 import { startApiProcess, type ApiProcess } from './lib/api-process';
 import { thisCheckout, treeAt, type CodeTree } from './lib/code-tree';
 import { describeShape, historyShape, type HistoryShape } from './lib/history-shape';
+import { threadCpuMs } from './lib/cpu';
 import { cpuBetween, listenerOf, ProcessUsage, type CpuReading } from './lib/process-usage';
 import { loadNote, senderProject, sendingBench, startSmtpSink, type SendingBench } from './lib/sending';
 
@@ -136,6 +137,8 @@ interface PassResult {
   label: string;
   cpu: CpuReading;
   triggerCpu: CpuReading;
+  /** The worker's CPU by thread name over the three phases. */
+  workerThreads: CpuReading;
   triggerPerSecond: number;
   completedPerSecond: number;
   eventRate: number;
@@ -229,6 +232,7 @@ async function pass(tree: CodeTree, bench: SendingBench, deps: Deps, temporalPid
     usage.watch();
     const idleMb = usage.memory();
     const cpuStart = usage.cpu();
+    const threadsStart = Object.fromEntries(threadCpuMs(worker.pid));
     const triggerStart = performance.now();
     await inParallel(all, async (i) => void (await api('POST', '/events/track', { email: email(i), event: 'signup' })));
     await until((c) => (c.WAITING ?? 0) >= all);
@@ -253,6 +257,7 @@ async function pass(tree: CodeTree, bench: SendingBench, deps: Deps, temporalPid
     });
     await until((c) => (c.COMPLETED ?? 0) >= all);
     const cpu = cpuBetween(cpuStart, usage.cpu());
+    const workerThreads = cpuBetween(threadsStart, Object.fromEntries(threadCpuMs(worker.pid)));
     usage.stop();
 
     // From the awaited event's record to the moment the workflow took it (its step's end).
@@ -283,6 +288,7 @@ async function pass(tree: CodeTree, bench: SendingBench, deps: Deps, temporalPid
       label: tree.label,
       cpu,
       triggerCpu,
+      workerThreads,
       triggerPerSecond: all / triggerSeconds,
       completedPerSecond,
       eventRate,
@@ -325,6 +331,13 @@ function report(r: PassResult): void {
   );
   console.log(
     `  of which the trigger phase (start, first email, park): ${ms(sum(r.triggerCpu) / all)} = ${perExecution(r.triggerCpu, all)}`,
+  );
+  console.log(
+    `  worker by thread: ${Object.entries(r.workerThreads)
+      .filter(([, v]) => v > 0)
+      .sort(([, a], [, b]) => b - a)
+      .map(([name, v]) => `${name} ${ms(v / all)}`)
+      .join(', ')}`,
   );
   console.log(`  history of one execution: ${describeShape(r.shape)}`);
   console.log(

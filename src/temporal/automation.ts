@@ -1,5 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import type { TemporalGateway } from './client';
+import { fairnessOf } from './fairness';
 import { AutomationIdKey, ContactIdKey, CurrentStepKey, ProjectIdKey } from '../../workflows/search-attributes';
 import type { automationV2 } from '../../workflows/automation/workflow';
 import { AUTOMATION_EVENT_SIGNAL, type AutomationEvent, type AutomationInput } from '../../workflows/automation/ids';
@@ -36,6 +37,7 @@ export async function startAutomation(temporal: TemporalGateway, start: StartAut
       workflowIdConflictPolicy: 'FAIL',
       staticSummary: start.summary,
       requestEagerStart: temporal.eagerStart,
+      ...fairnessOf(input.projectId),
       ...attributes,
     });
   try {
