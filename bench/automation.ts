@@ -49,6 +49,8 @@ const BASELINE = process.env.BENCH_BASELINE;
 const API_PORT = Number(process.env.BENCH_PORT ?? process.env.POSTWIRE_PORT_RANGE_START ?? 3160);
 /** Histories fetched to count events and workflow tasks. */
 const SAMPLED_HISTORIES = 20;
+/** No execution moving for this long ends a pass: some are stuck for good. */
+const STALL_MS = Number(process.env.BENCH_STALL_SECONDS ?? 180) * 1000;
 const TARGETS = { cpuMs: 70, completedPerSecond: 42, p99Ms: 1_000 };
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
@@ -149,6 +151,8 @@ interface PassResult {
   idleMb: Record<string, number>;
   peakMb: Record<string, number>;
   emails: Record<string, number>;
+  /** Executions by status at the end: all COMPLETED unless some got stuck. */
+  ended: Record<string, number>;
 }
 
 /** One pass of the three phases with the worker and API of `tree`, for a project of its own. */
@@ -218,11 +222,19 @@ async function pass(tree: CodeTree, bench: SendingBench, deps: Deps, temporalPid
       );
       return Object.fromEntries(rows.map((r) => [r.status, r.n])) as Record<string, number>;
     };
+    // Waits for `done`, or until nothing has moved for STALL_MS: executions stuck for good are reported, and the pass goes on.
     const until = async (done: (c: Record<string, number>) => boolean) => {
+      let last = '';
+      let changed = Date.now();
       for (;;) {
         const c = await counts();
         if (done(c)) return c;
         if (c.FAILED) throw new Error(`${c.FAILED} executions FAILED`);
+        if (JSON.stringify(c) !== last) [last, changed] = [JSON.stringify(c), Date.now()];
+        if (Date.now() - changed > STALL_MS) {
+          console.log(`executions stopped moving for ${STALL_MS / 1000} s: ${last}`);
+          return c;
+        }
         await new Promise((r) => setTimeout(r, 250));
       }
     };
@@ -256,6 +268,7 @@ async function pass(tree: CodeTree, bench: SendingBench, deps: Deps, temporalPid
       await api('POST', '/events/track', { email: email(CONTACTS + k), event: 'activated', data: { plan: 'pro' } });
     });
     await until((c) => (c.COMPLETED ?? 0) >= all);
+    const ended = await counts();
     const cpu = cpuBetween(cpuStart, usage.cpu());
     const workerThreads = cpuBetween(threadsStart, Object.fromEntries(threadCpuMs(worker.pid)));
     usage.stop();
@@ -299,6 +312,7 @@ async function pass(tree: CodeTree, bench: SendingBench, deps: Deps, temporalPid
       idleMb,
       peakMb: usage.peaks(),
       emails: Object.fromEntries(emails.map((r) => [r.status, r.n])),
+      ended,
     };
   } finally {
     usage.stop();
@@ -356,7 +370,7 @@ function report(r: PassResult): void {
       .map(([name, v]) => `${name} ${v.toFixed(0)}`)
       .join(', ');
   console.log(`memory (Pss, MB) before the load: ${mb(r.idleMb)}; peak: ${mb(r.peakMb)}`);
-  console.log(`emails: ${JSON.stringify(r.emails)}`);
+  console.log(`emails: ${JSON.stringify(r.emails)}; executions: ${JSON.stringify(r.ended)}`);
 }
 
 async function main(): Promise<void> {
@@ -376,9 +390,13 @@ async function main(): Promise<void> {
     );
     const results: PassResult[] = [];
     for (const tree of trees) {
-      const result = await pass(tree, bench, deps, temporalPids);
-      report(result);
-      results.push(result);
+      try {
+        const result = await pass(tree, bench, deps, temporalPids);
+        report(result);
+        results.push(result);
+      } catch (err) {
+        console.log(`\n== ${tree.label}\nthe pass failed: ${err instanceof Error ? err.message : String(err)}`);
+      }
     }
     const [before, after] = results;
     if (before && after) {

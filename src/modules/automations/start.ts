@@ -220,15 +220,19 @@ export async function startTriggered(
     return [...fresh, ...before.filter((r) => !seen.has(r.id))].map((r) => tx.map(AutomationExecution, r));
   });
   const byKey = new Map(entries.map((e) => [`${e.automation.id}:${e.event.id}`, e]));
-  await Promise.all(
-    recorded.map(async (execution) => {
-      const entry = byKey.get(`${execution.automationId}:${execution.triggerEventId}`)!;
-      try {
-        await startWorkflow(deps, execution, entry.automation, entry.contact, signal);
-      } catch (err) {
-        failures.set(entry.event.id, err instanceof Error ? err.message : String(err));
-      }
-    }),
-  );
+  const start = async (execution: AutomationExecution) => {
+    const entry = byKey.get(`${execution.automationId}:${execution.triggerEventId}`)!;
+    try {
+      await startWorkflow(deps, execution, entry.automation, entry.contact, signal);
+    } catch (err) {
+      failures.set(entry.event.id, err instanceof Error ? err.message : String(err));
+    }
+  };
+  // Each project's first execution starts before the rest of the batch: a quiet project's one execution does
+  // not wait for the Temporal server to take a busy project's hundred (docs/automations.md "Fairness").
+  const firsts = new Map<string, AutomationExecution>();
+  for (const execution of recorded) if (!firsts.has(execution.projectId)) firsts.set(execution.projectId, execution);
+  await Promise.all([...firsts.values()].map(start));
+  await Promise.all(recorded.filter((x) => firsts.get(x.projectId) !== x).map(start));
   return failures;
 }
