@@ -23,12 +23,10 @@
  * database `postwire_bench_automation` on the server of `npm start` (or DATABASE_URL's); the Temporal dev
  * server of `npm start` (TEMPORAL_ADDRESS).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { closeDeps, createDeps } from '../src/bootstrap';
 import { workerNodeOptions } from '../src/main/worker-heap';
 import type { Deps } from '../src/deps';
@@ -37,6 +35,7 @@ import { thisCheckout, treeAt, type CodeTree } from './lib/code-tree';
 import { describeShape, historyShape, type HistoryShape } from './lib/history-shape';
 import { threadCpuMs } from './lib/cpu';
 import { cpuBetween, listenerOf, ProcessUsage, type CpuReading } from './lib/process-usage';
+import { apiClient, inParallel, percentile, startNode } from './lib/node-process';
 import { loadNote, senderProject, sendingBench, startSmtpSink, type SendingBench } from './lib/sending';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 2_000);
@@ -52,54 +51,6 @@ const SAMPLED_HISTORIES = 20;
 /** No execution moving for this long ends a pass: some are stuck for good. */
 const STALL_MS = Number(process.env.BENCH_STALL_SECONDS ?? 180) * 1000;
 const TARGETS = { cpuMs: 70, completedPerSecond: 42, p99Ms: 1_000 };
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-
-/** Runs `work` for 0..n-1 with at most CONCURRENCY at a time. */
-async function inParallel(n: number, work: (i: number) => Promise<void>, concurrency = CONCURRENCY): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(concurrency, n) }, async () => {
-      while (next < n) await work(next++);
-    }),
-  );
-}
-
-interface Child {
-  pid: number;
-  stop(): Promise<void>;
-}
-
-/** A process started with Node and tsx's loader from `cwd`; resolves once a line of its output matches `ready`. */
-async function startNode(
-  script: string,
-  cwd: string,
-  env: Record<string, string>,
-  ready: (line: string) => boolean,
-  nodeFlags: string[] = [],
-) {
-  const child: ChildProcess = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', script], {
-    cwd,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await new Promise<void>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`${script} exited with code ${code} before it was ready`)));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      if (ready(line)) resolve();
-    });
-  });
-  return {
-    pid: child.pid!,
-    stop: async () => {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      const force = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(force);
-    },
-  } satisfies Child;
-}
 
 /** The Temporal server's and the SDK's cost of a workflow that does nothing: the floor under every figure. */
 async function calibrate(deps: Deps, temporalPids: () => number[]) {
@@ -118,9 +69,11 @@ async function calibrate(deps: Deps, temporalPids: () => number[]) {
     const ids = Array.from({ length: EMPTY_WORKFLOWS }, (_, i) => `bench-empty-${taskQueue}-${i}`);
     const before = usage.cpu();
     const started = performance.now();
-    await inParallel(EMPTY_WORKFLOWS, async (i) => {
-      await deps.temporal.client.workflow.execute('benchEmpty', { taskQueue, workflowId: ids[i]!, args: [] });
-    });
+    await inParallel(
+      EMPTY_WORKFLOWS,
+      async (i) => void (await deps.temporal.client.workflow.execute('benchEmpty', { taskQueue, workflowId: ids[i]!, args: [] })),
+      CONCURRENCY,
+    );
     const seconds = (performance.now() - started) / 1000;
     const cpu = cpuBetween(before, usage.cpu());
     const shape = await historyShape(deps.temporal.client, ids.slice(0, 5));
@@ -183,16 +136,7 @@ async function pass(tree: CodeTree, bench: SendingBench, deps: Deps, temporalPid
       { ...env, API_RATE_LIMIT_PER_MINUTE: '0' },
       path.join(tree.dir, 'src', 'main', 'api.ts'),
     );
-    const base = apiProcess.url;
-    const api = async (method: string, route: string, body?: unknown) => {
-      const res = await fetch(`${base}${route}`, {
-        method,
-        headers: { authorization: `Bearer ${project.secret}`, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      if (!res.ok) throw new Error(`${method} ${route} answered ${res.status}: ${await res.text()}`);
-      return (await res.json()) as Record<string, unknown> & { id: string };
-    };
+    const api = apiClient(apiProcess.url, project.secret);
     const template = await api('POST', '/templates', {
       name: 'Welcome',
       subject: 'Welcome {{ email }}',
@@ -246,7 +190,7 @@ async function pass(tree: CodeTree, bench: SendingBench, deps: Deps, temporalPid
     const cpuStart = usage.cpu();
     const threadsStart = Object.fromEntries(threadCpuMs(worker.pid));
     const triggerStart = performance.now();
-    await inParallel(all, async (i) => void (await api('POST', '/events/track', { email: email(i), event: 'signup' })));
+    await inParallel(all, async (i) => void (await api('POST', '/events/track', { email: email(i), event: 'signup' })), CONCURRENCY);
     await until((c) => (c.WAITING ?? 0) >= all);
     const triggerSeconds = (performance.now() - triggerStart) / 1000;
     const triggerCpu = cpuBetween(cpuStart, usage.cpu());
@@ -255,6 +199,7 @@ async function pass(tree: CodeTree, bench: SendingBench, deps: Deps, temporalPid
     await inParallel(
       CONTACTS,
       async (i) => void (await api('POST', '/events/track', { email: email(i), event: 'activated', data: { plan: 'pro' } })),
+      CONCURRENCY,
     );
     await until((c) => (c.COMPLETED ?? 0) >= CONTACTS);
     const completedPerSecond = CONTACTS / ((performance.now() - resumeStart) / 1000);
@@ -262,11 +207,15 @@ async function pass(tree: CodeTree, bench: SendingBench, deps: Deps, temporalPid
     // Awaited events at a pace the stack keeps up with: each execution's latency is then its event's own way.
     const eventRate = EVENT_RATE || Math.max(1, Math.floor(completedPerSecond / 2));
     const paceStart = performance.now();
-    await inParallel(LATENCY_CONTACTS, async (k) => {
-      const due = paceStart + (k * 1000) / eventRate;
-      if (due > performance.now()) await new Promise((r) => setTimeout(r, due - performance.now()));
-      await api('POST', '/events/track', { email: email(CONTACTS + k), event: 'activated', data: { plan: 'pro' } });
-    });
+    await inParallel(
+      LATENCY_CONTACTS,
+      async (k) => {
+        const due = paceStart + (k * 1000) / eventRate;
+        if (due > performance.now()) await new Promise((r) => setTimeout(r, due - performance.now()));
+        await api('POST', '/events/track', { email: email(CONTACTS + k), event: 'activated', data: { plan: 'pro' } });
+      },
+      CONCURRENCY,
+    );
     await until((c) => (c.COMPLETED ?? 0) >= all);
     const ended = await counts();
     const cpu = cpuBetween(cpuStart, usage.cpu());
