@@ -13,60 +13,42 @@
  * Temporal dev server, which dispatches by fairness key.
  */
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { closeDeps, createDeps } from '../src/bootstrap';
-import { workerNodeOptions } from '../src/main/worker-heap';
 import { OUTBOX_CHANNEL } from '../src/modules/outbox/channel';
-import { startApiProcess } from './lib/api-process';
 import { thisCheckout } from './lib/code-tree';
-import { apiClient, percentile, startNode } from './lib/node-process';
+import { apiClient, percentile } from './lib/node-process';
+import { startAutomationStack } from './lib/automation-stack';
 import { loadNote, senderProject, sendingBench, startSmtpSink } from './lib/sending';
 
 const BACKLOG = Number(process.env.BENCH_BACKLOG ?? 10_000);
 const CAMPAIGN_CONTACTS = Number(process.env.BENCH_CAMPAIGN_CONTACTS ?? 100_000);
 const TRIES = Number(process.env.BENCH_TRIES ?? 20);
 const TRY_MS = Number(process.env.BENCH_TRY_SECONDS ?? 3) * 1000;
-const API_PORT = Number(process.env.BENCH_PORT ?? process.env.POSTWIRE_PORT_RANGE_START ?? 3170);
 const TARGET_MS = 5_000;
 
 async function main(): Promise<void> {
   const sink = await startSmtpSink();
-  const taskQueue = `bench-fairness-${randomBytes(4).toString('hex')}`;
   const bench = await sendingBench('postwire_bench_fairness', {
     SMTP_URL: sink.url,
     EMAIL_RATE_PER_SECOND: '0',
-    TEMPORAL_TASK_QUEUE: taskQueue,
-    API_RATE_LIMIT_PER_MINUTE: '0',
   });
   const deps = await createDeps('bench', bench.config);
   const db = () => bench.orm.em.fork();
-  const tree = thisCheckout();
-  const bundle = path.join(os.tmpdir(), `postwire-bench-workflows-${process.pid}.js`);
-  await tree.bundle(bundle);
   await db().execute(`delete from projects where name like 'postwire_bench_fairness %'`);
-  const worker = await startNode(
-    path.join(tree.dir, 'src', 'main', 'worker.ts'),
-    tree.dir,
-    { ...bench.env, WORKER_WORKFLOW_BUNDLE: bundle, NODE_OPTIONS: workerNodeOptions(process.env.NODE_OPTIONS), LOG_LEVEL: 'info' },
-    (line) => line.includes('"msg":"worker running"'),
-  );
-  const api = await startApiProcess(API_PORT, bench.config.DATABASE_URL, bench.env);
+  const stack = await startAutomationStack(thisCheckout(), bench, deps, 'postwire_bench_fairness A');
   let campaign: { cancel: () => Promise<unknown> } | null = null;
   try {
     /** A project whose automation sends one email when its contact tracks `signup`. */
-    const project = async (name: string) => {
-      const p = await senderProject(bench.orm, bench.config, `postwire_bench_fairness ${name} ${new Date().toISOString()}`);
-      const call = apiClient(api.url, p.secret);
+    const project = async (p: { projectId: string; secret: string; from: string }) => {
+      const call = apiClient(stack.apiUrl, p.secret);
       const template = await call('POST', '/templates', { name: 'Welcome', subject: 'Welcome', body: '<p>Hello</p>', from: p.from });
       const workflow = await call('POST', '/workflows', { name: 'Welcome', eventName: 'signup' });
       await call('POST', `/workflows/${workflow.id}/steps`, { type: 'SEND_EMAIL', config: { templateId: template.id } });
       await call('PATCH', `/workflows/${workflow.id}`, { enabled: true });
       return { ...p, call };
     };
-    const a = await project('A');
-    const b = await project('B');
+    const a = await project(stack.project);
+    const b = await project(await senderProject(bench.orm, bench.config, `postwire_bench_fairness B ${new Date().toISOString()}`));
     const count = async (sql: string, params: unknown[]) => Number((await db().execute<Array<{ n: number }>>(sql, params))[0]!.n);
     const sentOf = (projectId: string) =>
       count(`select count(*)::int as n from emails where project_id = ? and status = 'SENT'`, [projectId]);
@@ -150,15 +132,7 @@ async function main(): Promise<void> {
     console.log(loadNote());
   } finally {
     await campaign?.cancel();
-    await api.stop();
-    await worker.stop();
-    rmSync(bundle, { force: true });
-    for await (const wf of deps.temporal.client.workflow.list({ query: `TaskQueue="${taskQueue}" AND ExecutionStatus="Running"` })) {
-      await deps.temporal.client.workflow
-        .getHandle(wf.workflowId, wf.runId)
-        .terminate('benchmark finished')
-        .catch(() => undefined);
-    }
+    await stack.close();
     await deps.temporal.client.connection.close();
     await closeDeps(deps);
     sink.stop();

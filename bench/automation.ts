@@ -24,19 +24,16 @@
  * server of `npm start` (TEMPORAL_ADDRESS).
  */
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { closeDeps, createDeps } from '../src/bootstrap';
-import { workerNodeOptions } from '../src/main/worker-heap';
 import type { Deps } from '../src/deps';
-import { startApiProcess, type ApiProcess } from './lib/api-process';
 import { thisCheckout, treeAt, type CodeTree } from './lib/code-tree';
 import { describeShape, historyShape, type HistoryShape } from './lib/history-shape';
 import { threadCpuMs } from './lib/cpu';
 import { cpuBetween, listenerOf, ProcessUsage, type CpuReading } from './lib/process-usage';
-import { apiClient, inParallel, percentile, startNode } from './lib/node-process';
-import { loadNote, senderProject, sendingBench, startSmtpSink, type SendingBench } from './lib/sending';
+import { inParallel, percentile, startNode } from './lib/node-process';
+import { fourStepAutomation, startAutomationStack } from './lib/automation-stack';
+import { loadNote, sendingBench, startSmtpSink, type SendingBench } from './lib/sending';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 2_000);
 const LATENCY_CONTACTS = Number(process.env.BENCH_LATENCY_CONTACTS ?? 300);
@@ -45,7 +42,6 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 50);
 /** Awaited events per second of the latency phase; 0 (the default) takes half the completion rate just measured. */
 const EVENT_RATE = Number(process.env.BENCH_EVENT_RATE ?? 0);
 const BASELINE = process.env.BENCH_BASELINE;
-const API_PORT = Number(process.env.BENCH_PORT ?? process.env.POSTWIRE_PORT_RANGE_START ?? 3160);
 /** Histories fetched to count events and workflow tasks. */
 const SAMPLED_HISTORIES = 20;
 /** No execution moving for this long ends a pass: some are stuck for good. */
@@ -109,60 +105,16 @@ interface PassResult {
 }
 
 /** One pass of the three phases with the worker and API of `tree`, for a project of its own. */
-async function pass(tree: CodeTree, bench: SendingBench, deps: Deps, temporalPids: () => number[]): Promise<PassResult> {
-  const taskQueue = `bench-automation-${randomBytes(4).toString('hex')}`;
-  const project = await senderProject(bench.orm, bench.config, `postwire_bench_automation ${new Date().toISOString()}`);
-  const env = { ...bench.env, TEMPORAL_TASK_QUEUE: taskQueue, PGAPPNAME: 'postwire bench' };
-  const bundle = path.join(os.tmpdir(), `postwire-bench-workflows-${process.pid}-${taskQueue}.js`);
-  await tree.bundle(bundle);
-  const worker = await startNode(
-    path.join(tree.dir, 'src', 'main', 'worker.ts'),
-    tree.dir,
-    { ...env, WORKER_WORKFLOW_BUNDLE: bundle, NODE_OPTIONS: workerNodeOptions(process.env.NODE_OPTIONS), LOG_LEVEL: 'info' },
-    (line) => line.includes('"msg":"worker running"'),
-    (process.env.BENCH_WORKER_NODE_OPTIONS ?? '').split(' ').filter(Boolean),
-  );
-  let apiProcess: ApiProcess | undefined;
-  const usage = new ProcessUsage([
-    { name: 'worker', pids: () => [worker.pid] },
-    { name: 'Temporal', pids: temporalPids },
-    { name: 'PostgreSQL', pids: listenerOf(bench.config.DATABASE_URL), reaped: true },
-    { name: 'API', pids: () => (apiProcess ? [apiProcess.pid] : []) },
-  ]);
+async function pass(tree: CodeTree, bench: SendingBench, deps: Deps): Promise<PassResult> {
+  const stack = await startAutomationStack(tree, bench, deps, 'postwire_bench_automation');
+  const { api, usage, worker, project } = stack;
   try {
-    apiProcess = await startApiProcess(
-      API_PORT,
-      bench.config.DATABASE_URL,
-      { ...env, API_RATE_LIMIT_PER_MINUTE: '0' },
-      path.join(tree.dir, 'src', 'main', 'api.ts'),
-    );
-    const api = apiClient(apiProcess.url, project.secret);
-    const template = await api('POST', '/templates', {
-      name: 'Welcome',
-      subject: 'Welcome {{ email }}',
-      body: '<p>Hello {{ email }}</p>',
-      from: project.from,
-      type: 'TRANSACTIONAL',
-    });
-    const workflow = await api('POST', '/workflows', { name: 'Onboarding', eventName: 'signup' });
-    const step = async (type: string, config: object) => (await api('POST', `/workflows/${workflow.id}/steps`, { type, config })).id;
-    const welcome = await step('SEND_EMAIL', { templateId: template.id });
-    const wait = await step('WAIT_FOR_EVENT', { eventName: 'activated', timeout: 86_400 });
-    const check = await step('CONDITION', {
-      logic: 'AND',
-      groups: [{ filters: [{ field: 'event.plan', operator: 'equals', value: 'pro' }] }],
-    });
-    const thanks = await step('SEND_EMAIL', { templateId: template.id });
-    await api('POST', `/workflows/${workflow.id}/transitions`, { fromStepId: welcome, toStepId: wait });
-    await api('POST', `/workflows/${workflow.id}/transitions`, { fromStepId: wait, toStepId: check });
-    await api('POST', `/workflows/${workflow.id}/transitions`, { fromStepId: check, toStepId: thanks, branch: 'yes' });
-    await api('PATCH', `/workflows/${workflow.id}`, { enabled: true });
-
+    const workflowId = await fourStepAutomation(api, project.from);
     const db = () => bench.orm.em.fork();
     const counts = async () => {
       const rows = await db().execute<Array<{ status: string; n: number }>>(
         'select status, count(*)::int as n from automation_executions where automation_id = ? group by status',
-        [workflow.id],
+        [workflowId],
       );
       return Object.fromEntries(rows.map((r) => [r.status, r.n])) as Record<string, number>;
     };
@@ -229,14 +181,14 @@ async function pass(tree: CodeTree, bench: SendingBench, deps: Deps, temporalPid
          from automation_executions x join contacts c on c.id = x.contact_id
          join events e on e.id = (x.history -> 1 -> 'output' ->> 'eventId')::uuid
          where x.automation_id = ? and c.email in (?)`,
-        [workflow.id, Array.from({ length: LATENCY_CONTACTS }, (_, k) => email(CONTACTS + k))],
+        [workflowId, Array.from({ length: LATENCY_CONTACTS }, (_, k) => email(CONTACTS + k))],
       )
     )
       .map((r) => Number(r.ms))
       .sort((a, b) => a - b);
     const sampled = await db().execute<Array<{ temporal_workflow_id: string }>>(
       'select temporal_workflow_id from automation_executions where automation_id = ? order by random() limit ?',
-      [workflow.id, SAMPLED_HISTORIES],
+      [workflowId, SAMPLED_HISTORIES],
     );
     const shape = await historyShape(
       deps.temporal.client,
@@ -264,16 +216,7 @@ async function pass(tree: CodeTree, bench: SendingBench, deps: Deps, temporalPid
       ended,
     };
   } finally {
-    usage.stop();
-    await apiProcess?.stop();
-    await worker.stop();
-    rmSync(bundle, { force: true });
-    for await (const wf of deps.temporal.client.workflow.list({ query: `TaskQueue="${taskQueue}" AND ExecutionStatus="Running"` })) {
-      await deps.temporal.client.workflow
-        .getHandle(wf.workflowId, wf.runId)
-        .terminate('benchmark finished')
-        .catch(() => undefined);
-    }
+    await stack.close();
   }
 }
 
@@ -340,7 +283,7 @@ async function main(): Promise<void> {
     const results: PassResult[] = [];
     for (const tree of trees) {
       try {
-        const result = await pass(tree, bench, deps, temporalPids);
+        const result = await pass(tree, bench, deps);
         report(result);
         results.push(result);
       } catch (err) {
