@@ -88,6 +88,9 @@ interface PassResult {
   label: string;
   cpu: CpuReading;
   triggerCpu: CpuReading;
+  /** The resume side of the executions whose events came at full speed, and of those paced. */
+  resumeCpu: CpuReading;
+  pacedCpu: CpuReading;
   /** The worker's CPU by thread name over the three phases. */
   workerThreads: CpuReading;
   triggerPerSecond: number;
@@ -145,7 +148,8 @@ async function pass(tree: CodeTree, bench: SendingBench, deps: Deps): Promise<Pa
     await inParallel(all, async (i) => void (await api('POST', '/events/track', { email: email(i), event: 'signup' })), CONCURRENCY);
     await until((c) => (c.WAITING ?? 0) >= all);
     const triggerSeconds = (performance.now() - triggerStart) / 1000;
-    const triggerCpu = cpuBetween(cpuStart, usage.cpu());
+    const triggered = usage.cpu();
+    const triggerCpu = cpuBetween(cpuStart, triggered);
 
     const resumeStart = performance.now();
     await inParallel(
@@ -155,6 +159,7 @@ async function pass(tree: CodeTree, bench: SendingBench, deps: Deps): Promise<Pa
     );
     await until((c) => (c.COMPLETED ?? 0) >= CONTACTS);
     const completedPerSecond = CONTACTS / ((performance.now() - resumeStart) / 1000);
+    const resumed = usage.cpu();
 
     // Awaited events at a pace the stack keeps up with: each execution's latency is then its event's own way.
     const eventRate = EVENT_RATE || Math.max(1, Math.floor(completedPerSecond / 2));
@@ -170,7 +175,10 @@ async function pass(tree: CodeTree, bench: SendingBench, deps: Deps): Promise<Pa
     );
     await until((c) => (c.COMPLETED ?? 0) >= all);
     const ended = await counts();
-    const cpu = cpuBetween(cpuStart, usage.cpu());
+    const cpuEnd = usage.cpu();
+    const cpu = cpuBetween(cpuStart, cpuEnd);
+    const resumeCpu = cpuBetween(triggered, resumed);
+    const pacedCpu = cpuBetween(resumed, cpuEnd);
     const workerThreads = cpuBetween(threadsStart, Object.fromEntries(threadCpuMs(worker.pid)));
     usage.stop();
 
@@ -202,6 +210,8 @@ async function pass(tree: CodeTree, bench: SendingBench, deps: Deps): Promise<Pa
       label: tree.label,
       cpu,
       triggerCpu,
+      resumeCpu,
+      pacedCpu,
       workerThreads,
       triggerPerSecond: all / triggerSeconds,
       completedPerSecond,
@@ -237,6 +247,10 @@ function report(r: PassResult): void {
   );
   console.log(
     `  of which the trigger phase (start, first email, park): ${ms(sum(r.triggerCpu) / all)} = ${perExecution(r.triggerCpu, all)}`,
+  );
+  console.log(
+    `  the resume side, events at full speed: ${ms(sum(r.resumeCpu) / CONTACTS)} = ${perExecution(r.resumeCpu, CONTACTS)}; ` +
+      `events paced: ${ms(sum(r.pacedCpu) / LATENCY_CONTACTS)} = ${perExecution(r.pacedCpu, LATENCY_CONTACTS)}`,
   );
   console.log(
     `  worker by thread: ${Object.entries(r.workerThreads)
