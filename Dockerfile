@@ -70,6 +70,8 @@ COPY --from=test-server /venv/bin/temporal-test-server /usr/local/bin/temporal-t
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY package.json ./
+# The MCP endpoint serves the docs pages as resources (docs/mcp.md).
+COPY docs ./docs
 COPY --chmod=0755 deploy/docker-entrypoint.sh /usr/local/bin/postwire
 # The `node` user (uid 1000) of the base image; nothing is written to disk at run time.
 USER node

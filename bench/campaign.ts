@@ -63,7 +63,7 @@ async function main(): Promise<void> {
     ...bench.env,
     ...workerEnv(bench.config, taskQueue),
     WORKER_WORKFLOW_BUNDLE: bundle,
-    WORKER_LEASE_MS: '30000',
+    DELIVERY_LEASE_MS: '30000',
     PGAPPNAME: 'postwire worker',
     // The heap settings the real worker runs with (npm start, the image).
     NODE_OPTIONS: workerNodeOptions(process.env.NODE_OPTIONS),

@@ -1,9 +1,12 @@
 /**
  * `npm test`: type-checks, runs the unit tests (no servers), then brings up PostgreSQL and the Temporal dev
- * server (reusing ones already running, e.g. from `npm start`) and runs the stack tests; jest.config.js
- * defines both projects. Arguments are passed to jest, and a run given some skips the checks of the whole
- * tree: it is a developer trying a few files, and CI runs without arguments; the servers start only when a
- * stack test is among the files asked for. `--unit` (`npm run test:unit`) runs only the unit tests.
+ * server (reusing ones already running, e.g. from `npm start`) and runs the stack tests, then the cluster
+ * suite, whose files each start the production shape (docs/cluster.md) with the Temporal server built from
+ * source (scripts/build-temporal-server.sh: minutes the first time, nothing afterwards); jest.config.js
+ * defines the three projects. Arguments are passed to jest, and a run given some skips the checks of the whole
+ * tree: it is a developer trying a few files, and CI runs without arguments; the servers start (and the
+ * Temporal server is built) only when a test that needs them is among the files asked for. `--unit`
+ * (`npm run test:unit`) runs only the unit tests.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -14,6 +17,7 @@ import { ports } from './lib/ports';
 import { ensurePostgres } from './lib/postgres';
 import { ensureTemporal } from './lib/temporal';
 import { withLock } from './lib/lock';
+import { ensureTemporalServerBuild } from './lib/cluster/temporal-server';
 
 const log = (line: string) => console.log(line);
 
@@ -73,10 +77,10 @@ function jest(args: string[], env: NodeJS.ProcessEnv = {}): Promise<number> {
   });
 }
 
-/** Whether the arguments select any stack test: only then are PostgreSQL and Temporal needed. */
-function selectsStackTests(args: string[]): boolean {
+/** Whether the arguments select any test of the project: stack tests need PostgreSQL and Temporal, cluster tests the server build. */
+function selects(project: 'stack' | 'cluster', args: string[]): boolean {
   const bin = path.join(root, 'node_modules', '.bin', 'jest');
-  const listed = spawnSync(bin, ['--listTests', '--selectProjects', 'stack', ...args], { cwd: root, encoding: 'utf8' });
+  const listed = spawnSync(bin, ['--listTests', '--selectProjects', project, ...args], { cwd: root, encoding: 'utf8' });
   return listed.status !== 0 || listed.stdout.trim() !== '';
 }
 
@@ -99,12 +103,22 @@ async function main(): Promise<number> {
   if (first === '--unit') return jest(['--selectProjects', 'unit', ...rest]);
   if (first !== undefined) {
     const args = process.argv.slice(2);
-    return selectsStackTests(args) ? withServers(args) : jest(args);
+    if (selects('cluster', args)) ensureTemporalServerBuild();
+    return selects('stack', args) ? withServers(args) : jest(args);
   }
   if (!runChecks()) return 1;
   const unit = await jest(['--selectProjects', 'unit']);
   if (unit !== 0) return unit;
-  return withServers(['--selectProjects', 'stack']);
+  const stack = await withServers(['--selectProjects', 'stack']);
+  // Each cluster file runs a whole cluster: one at a time, after the stack tests, whatever their outcome.
+  try {
+    ensureTemporalServerBuild();
+  } catch (err) {
+    log(`[test] ${err instanceof Error ? err.message : String(err)}: the cluster tests cannot run`);
+    return 1;
+  }
+  const cluster = await jest(['--selectProjects', 'cluster', '--runInBand']);
+  return stack !== 0 ? stack : cluster;
 }
 
 main().then(

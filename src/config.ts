@@ -85,6 +85,8 @@ export const configSchema = z.object({
   MAX_ATTACHMENT_SIZE_MB: int(10, 1),
   EMAIL_RATE_PER_SECOND: int(100),
   MAX_EMAIL_RATE_PER_SECOND: int(0),
+  /** docs/delivery.md: how long a worker's claim on an email holds unless renewed; a dead worker's emails wait this long. */
+  DELIVERY_LEASE_MS: int(120_000, 3_000),
   CAMPAIGN_BATCH_SIZE: int(500, 1, 5000),
 
   SEGMENT_TRACKING_INTERVAL_MINUTES: int(15, 1),

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { listenerPid, serverCpuMs, treeCpuMs } from './cpu';
+import { descendants, rssMb } from './memory';
 
 /** CPU milliseconds so far of the PostgreSQL backends connected now, by application_name. */
 export async function backendCpuByApplication(query: (sql: string) => Promise<Array<{ pid: number; application: string }>>) {
@@ -24,30 +24,6 @@ interface Reading {
 
 function portOf(address: string): number {
   return Number(new URL(address.includes('://') ? address : `tcp://${address}`).port);
-}
-
-function rssMb(pid: number): number {
-  try {
-    const line = readFileSync(`/proc/${pid}/status`, 'utf8')
-      .split('\n')
-      .find((l) => l.startsWith('VmRSS:'));
-    return line ? Number(line.split(/\s+/)[1]) / 1024 : 0;
-  } catch {
-    return 0;
-  }
-}
-
-function descendants(rootPid: number): number[] {
-  const children = (pid: number): number[] => {
-    try {
-      return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-    } catch {
-      return [];
-    }
-  };
-  const all = [rootPid];
-  for (let i = 0; i < all.length; i++) all.push(...children(all[i]!));
-  return all;
 }
 
 /**

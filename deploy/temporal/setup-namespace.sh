@@ -1,7 +1,8 @@
 #!/bin/sh
-# One-shot (temporalio/admin-tools image), run once the Temporal server is healthy: registers Postwire's
-# namespace and the custom search attributes its workflows set. Safe to run on every start.
-# Keep SEARCH_ATTRIBUTES in step with src/temporal/search-attributes.ts (all Keyword).
+# One-shot, run once the Temporal server is up: registers Postwire's namespace and the custom search attributes
+# its workflows set. Safe to run on every start. docker-compose.yml runs it in the temporalio/admin-tools image;
+# `npm run cluster` runs it with the pinned Temporal CLI (.tools/venv) first on PATH.
+# Keep SEARCH_ATTRIBUTES in step with workflows/search-attributes.ts (all Keyword).
 set -eu
 
 : "${TEMPORAL_ADDRESS:=temporal:7233}"
@@ -23,13 +24,20 @@ until t operator cluster health >/dev/null 2>&1; do
   sleep 2
 done
 
+changed=false
 if t operator namespace describe --namespace "$TEMPORAL_NAMESPACE" >/dev/null 2>&1; then
   echo "[temporal-setup] namespace $TEMPORAL_NAMESPACE exists"
 else
   t operator namespace create --namespace "$TEMPORAL_NAMESPACE" --retention "$TEMPORAL_NAMESPACE_RETENTION"
   echo "[temporal-setup] namespace $TEMPORAL_NAMESPACE created (retention $TEMPORAL_NAMESPACE_RETENTION)"
-  # A new namespace reaches every frontend's cache within seconds.
-  sleep 10
+  changed=true
+  # Until a new namespace reaches the frontends' cache (within seconds), they answer that it is not found.
+  attempt=1
+  until t operator search-attribute list --namespace "$TEMPORAL_NAMESPACE" >/dev/null 2>&1; do
+    [ "$attempt" -ge 60 ] && { echo "[temporal-setup] namespace $TEMPORAL_NAMESPACE is not served" >&2; exit 1; }
+    attempt=$((attempt + 1))
+    sleep 1
+  done
 fi
 
 registered() { t operator search-attribute list --namespace "$TEMPORAL_NAMESPACE" | awk '{ print $1 }' | grep -qx "$1"; }
@@ -39,6 +47,10 @@ for name in $SEARCH_ATTRIBUTES; do
   else
     t operator search-attribute create --namespace "$TEMPORAL_NAMESPACE" --name "$name" --type Keyword
     echo "[temporal-setup] search attribute $name created"
+    changed=true
   fi
 done
+# Every frontend reloads its namespace cache every 2 s (system.namespaceCacheRefreshInterval); until then a
+# workflow that sets a new search attribute is refused. Postwire starts once this script has ended.
+if [ "$changed" = true ]; then sleep 5; fi
 echo "[temporal-setup] done"

@@ -1,7 +1,8 @@
 #!/bin/sh
-# One-shot (temporalio/admin-tools image): creates Temporal's two databases on the PostgreSQL server and
-# brings their schemas to the version this Temporal release needs. Safe to run on every start: an existing
-# database is kept, and update-schema only applies what is missing.
+# One-shot: creates Temporal's two databases on the PostgreSQL server and brings their schemas to the version
+# this Temporal release needs. Safe to run on every start: an existing database is kept, and update-schema
+# only applies what is missing. docker-compose.yml runs it in the temporalio/admin-tools image; `npm run
+# cluster` runs it with the same release's temporal-sql-tool first on PATH and TEMPORAL_SCHEMA_DIR set.
 set -eu
 
 : "${SQL_HOST:=postgres}"
@@ -10,8 +11,10 @@ set -eu
 : "${SQL_PASSWORD:?SQL_PASSWORD is required}" # read by temporal-sql-tool itself
 : "${TEMPORAL_DB:=temporal}"
 : "${TEMPORAL_VISIBILITY_DB:=temporal_visibility}"
+# Where the release's schema files are (the admin-tools image's place by default).
+: "${TEMPORAL_SCHEMA_DIR:=/etc/temporal/schema}"
 
-schema=/etc/temporal/schema/postgresql/v12
+schema="$TEMPORAL_SCHEMA_DIR/postgresql/v12"
 
 for pair in "$TEMPORAL_DB:temporal" "$TEMPORAL_VISIBILITY_DB:visibility"; do
   db=${pair%%:*}

@@ -9,12 +9,13 @@ export const DATA_DIR_SETTING = 'POSTWIRE_DATA_DIR';
  * run beside the first on ports of its own.
  */
 export const dataDir = process.env[DATA_DIR_SETTING] ? path.resolve(process.env[DATA_DIR_SETTING]) : path.join(root, '.data');
-/** `dataDir` as printed: relative to the repository when inside it. */
-export const shownDataDir = (...parts: string[]): string => {
-  const full = path.join(dataDir, ...parts);
+/** A path as printed: relative to the repository when inside it. */
+export const shownPath = (full: string): string => {
   const relative = path.relative(root, full);
   return relative.startsWith('..') || path.isAbsolute(relative) ? full : relative;
 };
+/** A path under `dataDir` as printed. */
+export const shownDataDir = (...parts: string[]): string => shownPath(path.join(dataDir, ...parts));
 export const toolsBin = path.join(root, '.tools', 'venv', 'bin');
 export const temporalCli = path.join(toolsBin, 'temporal');
 export const temporalTestServer = path.join(toolsBin, 'temporal-test-server');

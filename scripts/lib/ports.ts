@@ -1,4 +1,4 @@
-/** Where `npm start` puts each service by default; `.env.example` lists the same variables. */
+/** Where `npm start` (and `npm run cluster`) put each service by default; `.env.example` lists the same variables. */
 export const portDefaults = {
   PORT: 3000,
   POSTGRES_PORT: 54320,
@@ -8,6 +8,8 @@ export const portDefaults = {
   MAIL_CAPTURE_WEB_PORT: 1080,
   DEV_DNS_PORT: 1053,
   DASHBOARD_DEV_PORT: 5173,
+  /** `npm run cluster`: the first of its block of ports (scripts/lib/cluster/layout.ts), all below 32768. */
+  CLUSTER_PORT: 17000,
 } as const;
 
 function port(name: keyof typeof portDefaults): number {
@@ -27,4 +29,5 @@ export const ports = {
   mailWeb: port('MAIL_CAPTURE_WEB_PORT'),
   dns: port('DEV_DNS_PORT'),
   dashboardDev: port('DASHBOARD_DEV_PORT'),
+  cluster: port('CLUSTER_PORT'),
 };

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
-import { dataDir, shownDataDir } from './paths';
+import { dataDir, shownPath } from './paths';
 import { isPortOpen } from './net';
 
 export interface PostgresHandle {
@@ -37,11 +37,18 @@ export async function ensurePostgres(port: number, log: (line: string) => void):
     url.pathname = '/postgres';
     return { adminUrl: url.toString(), stop: async () => {} };
   }
-  const adminUrl = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
-  if (await isPortOpen(port)) return { adminUrl, stop: async () => {} };
+  if (await isPortOpen(port)) return { adminUrl: adminUrlOf(port), stop: async () => {} };
+  return startEmbeddedPostgres(port, path.join(dataDir, 'pg'), log);
+}
 
+const adminUrlOf = (port: number) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
+
+/** The login of the embedded servers (loopback only). */
+export const EMBEDDED_LOGIN = { user: USER, password: PASSWORD } as const;
+
+/** An embedded server on `port` with its data in `databaseDir`, initialised there the first time. */
+export async function startEmbeddedPostgres(port: number, databaseDir: string, log: (line: string) => void): Promise<PostgresHandle> {
   const EmbeddedPostgres = await importEmbeddedPostgres();
-  const databaseDir = path.join(dataDir, 'pg');
   const pg = new EmbeddedPostgres({
     databaseDir,
     user: USER,
@@ -54,11 +61,11 @@ export async function ensurePostgres(port: number, log: (line: string) => void):
     onError: (e: unknown) => log(`[postgres] ${String(e)}`),
   });
   if (!fs.existsSync(path.join(databaseDir, 'PG_VERSION'))) {
-    log(`[postgres] initialising a new cluster in ${shownDataDir('pg')}`);
+    log(`[postgres] initialising a new cluster in ${shownPath(databaseDir)}`);
     await pg.initialise();
   }
   await pg.start();
-  return { adminUrl, stop: () => pg.stop() };
+  return { adminUrl: adminUrlOf(port), stop: () => pg.stop() };
 }
 
 export async function ensureDatabase(adminUrl: string, name: string): Promise<string> {

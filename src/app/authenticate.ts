@@ -116,9 +116,10 @@ export async function authenticate(deps: Deps, ctx: AppContext, kind: AuthKind):
   }
   const key = bearer(ctx);
   if (key) {
-    ctx.state.project = await projectByKey(ctx, key, kind);
+    ctx.state.project = await projectByKey(ctx, key, kind === 'public' ? 'public' : 'secret');
     return;
   }
+  if (kind === 'secretKey') throw invalidKey('Missing API key: this endpoint takes the secret key as Authorization: Bearer sk_…');
   const viaSession = kind === 'secret' ? await projectByMembership(deps, ctx) : null;
   if (!viaSession) throw invalidKey('Missing API key');
   ctx.state.project = viaSession;

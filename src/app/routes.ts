@@ -31,6 +31,7 @@ import { analyticsRoutes } from '../modules/analytics/routes';
 import { uploadRoutes } from '../modules/uploads/routes';
 import { webhookRoutes } from '../modules/webhooks/routes';
 import { dashboardRoutes } from '../modules/dashboard/routes';
+import { agentRoutes } from '../modules/agent/routes';
 
 /** Every HTTP route of the API, in one list: it also feeds /openapi.json. */
 export function allRoutes(deps: Deps): RouteDef[] {
@@ -43,5 +44,6 @@ export function allRoutes(deps: Deps): RouteDef[] {
   routes.push(...trackingRoutes(deps), ...preferenceRoutes(deps), ...snsRoutes(deps));
   routes.push(...activityRoutes(deps), ...analyticsRoutes(deps), ...uploadRoutes(deps));
   routes.push(...webhookRoutes(deps), ...dashboardRoutes(deps));
+  routes.push(...agentRoutes(() => routes));
   return [...routes, ...openapiRoutes(() => routes)];
 }

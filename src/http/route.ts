@@ -12,7 +12,9 @@ export type AuthKind =
   /** `Bearer sk_…`, or a member's session cookie with `X-Project-Id`. */
   | 'secret'
   /** `Bearer pk_…` only (/v1/track). */
-  | 'public';
+  | 'public'
+  /** `Bearer sk_…` only, never the session cookie (/mcp, whose tool calls pass the key on). */
+  | 'secretKey';
 
 export type Bucket = 'track' | 'send' | 'contacts';
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -24,6 +26,13 @@ export interface ResponseDoc {
   description: string;
   schema?: z.ZodType;
   contentType?: string;
+}
+
+export interface AgentHints {
+  /** The tool's name, `<group>_<action>` (the CLI's `postwire <group> <action>`), instead of the one derived from the path. */
+  name?: string;
+  /** A POST that changes nothing (a count, a preview, a simulation): a read-only tool. */
+  readOnly?: true;
 }
 
 export interface RouteInput<P, Q, B> {
@@ -57,6 +66,8 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
   /** Honours the `Idempotency-Key` header (docs/idempotency.md); see src/app/idempotency.ts. */
   idempotent?: boolean;
   responses: Record<number, ResponseDoc>;
+  /** How the MCP tools and the CLI present the route where their rules guess wrong (docs/mcp.md "Tools"). */
+  agent?: AgentHints;
   handler: (ctx: AppContext, input: RouteInput<P, Q, B>) => Promise<void> | void;
 }
 

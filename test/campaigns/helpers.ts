@@ -1,6 +1,7 @@
 import type { TestStack } from '../helpers/stack';
 import { sql } from '../helpers/seed';
-import type { SenderTenant } from '../helpers/tenants';
+import { waitFor } from '../helpers/wait';
+import type { SenderTenant, Tenant } from '../helpers/tenants';
 
 export const campaignBody = (t: SenderTenant, overrides: Record<string, unknown> = {}) => ({
   name: 'Spring sale',
@@ -18,6 +19,17 @@ export async function createCampaign(t: SenderTenant, overrides: Record<string, 
   if (res.status !== 201) throw new Error(`POST /campaigns answered ${res.status}: ${JSON.stringify(res.body)}`);
   return res.body.data;
 }
+
+/** Polls the campaign through the API until it is SENT, and returns it. */
+export const sentCampaign = (t: Tenant, id: string, timeoutMs: number): Promise<CampaignJson> =>
+  waitFor(
+    'the campaign to be SENT',
+    async () => {
+      const body = (await t.c.get(`/campaigns/${id}`).expect(200)).body as CampaignJson;
+      return body.status === 'SENT' ? body : undefined;
+    },
+    timeoutMs,
+  );
 
 /** Contacts written as POST /contacts stores them, `count` at a time (volume, not behaviour, is the point). */
 export async function seedContacts(

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { TestStack } from './stack';
+import type { ApiTarget } from './stack';
 
 export interface TestProject {
   id: string;
@@ -24,13 +24,13 @@ export function sessionCookie(setCookie: string[] | string | undefined): string 
   return cookie.split(';')[0]!;
 }
 
-export async function signupUser(stack: TestStack, email = uniqueEmail()): Promise<TestUser> {
+export async function signupUser(stack: ApiTarget, email = uniqueEmail()): Promise<TestUser> {
   const password = 'correct horse battery';
   const res = await stack.http().post('/auth/signup').send({ email, password }).expect(200);
   return { id: res.body.id, email, password, cookie: sessionCookie(res.headers['set-cookie']) };
 }
 
-export async function createProject(stack: TestStack, user: TestUser, name = 'Test project'): Promise<TestProject> {
+export async function createProject(stack: ApiTarget, user: TestUser, name = 'Test project'): Promise<TestProject> {
   const res = await stack.http().post('/users/@me/projects').set('Cookie', user.cookie).send({ name }).expect(201);
   return { id: res.body.id, public: res.body.public, secret: res.body.secret };
 }

@@ -40,6 +40,12 @@ export interface TestStack {
   close(): Promise<void>;
 }
 
+/**
+ * What the tenant factory and the HTTP helpers need of a stack: its API over HTTP and its DNS server. A TestStack
+ * is one; so is each API process of a cluster (test/cluster/).
+ */
+export type ApiTarget = Pick<TestStack, 'http' | 'dns'>;
+
 export interface StackOptions {
   /** Extra settings, as environment variables. */
   env?: Record<string, string>;

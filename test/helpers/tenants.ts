@@ -1,4 +1,4 @@
-import type { TestStack } from './stack';
+import type { ApiTarget } from './stack';
 import { createProject, signupUser, type TestProject, type TestUser } from './fixtures';
 import { addDomain, bearer, publish, type DomainBody } from '../domains/helpers';
 
@@ -8,13 +8,13 @@ import { addDomain, bearer, publish, type DomainBody } from '../domains/helpers'
  */
 
 /** A fresh user owning a fresh project, as a user signing up would make them. */
-export async function newTenant(stack: TestStack): Promise<{ user: TestUser; project: TestProject }> {
+export async function newTenant(stack: ApiTarget): Promise<{ user: TestUser; project: TestProject }> {
   const user = await signupUser(stack);
   return { user, project: await createProject(stack, user) };
 }
 
 /** Requests of one project's integration: `secret` and `public` carry its keys. */
-export function client(stack: TestStack, project: TestProject) {
+export function client(stack: ApiTarget, project: TestProject) {
   const auth = (key: string) => `Bearer ${key}`;
   return {
     get: (path: string) => stack.http().get(path).set('Authorization', auth(project.secret)),
@@ -36,13 +36,13 @@ export interface Tenant {
 }
 
 /** A fresh user owning a fresh project, with the project's client. */
-export async function tenant(stack: TestStack): Promise<Tenant> {
+export async function tenant(stack: ApiTarget): Promise<Tenant> {
   const { user, project } = await newTenant(stack);
   return { user, project, c: client(stack, project) };
 }
 
 /** A domain of the project that passed verification (as added): its DKIM record served by the stack's DNS server. */
-export async function verifiedDomain(stack: TestStack, project: TestProject): Promise<DomainBody> {
+export async function verifiedDomain(stack: ApiTarget, project: TestProject): Promise<DomainBody> {
   const domain = await addDomain(stack, project);
   publish(stack, domain, 'DKIM');
   const res = await stack.http().get(`/domains/${domain.id}/verify`).set('Authorization', bearer(project)).expect(200);
@@ -59,11 +59,11 @@ export interface SenderTenant extends Tenant {
 }
 
 /** A fresh tenant whose sender domain is verified against the stack's DNS server; it sends from `<local>@`. */
-export async function senderTenant(stack: TestStack, local = 'hello'): Promise<SenderTenant> {
+export async function senderTenant(stack: ApiTarget, local = 'hello'): Promise<SenderTenant> {
   const t = await tenant(stack);
   const domainBody = await verifiedDomain(stack, t.project);
   return { ...t, domain: domainBody.domain, domainBody, from: `${local}@${domainBody.domain}` };
 }
 
 /** A sender tenant whose campaigns come from `news@` its domain. */
-export const campaignTenant = (stack: TestStack): Promise<SenderTenant> => senderTenant(stack, 'news');
+export const campaignTenant = (stack: ApiTarget): Promise<SenderTenant> => senderTenant(stack, 'news');

@@ -1,8 +1,8 @@
 /**
  * A worker in a process of its own, for tests and benchmarks that kill it (SIGKILL) mid-send: the Temporal
  * worker with every workflow and activity, and the email delivery pump, as src/main/worker.ts runs them.
- * Settings come from the environment like the real worker's; `WORKER_LEASE_MS` shortens the pump's lease so
- * that a killed worker's emails are taken over in seconds rather than minutes; `WORKER_WORKFLOW_BUNDLE`
+ * Settings come from the environment like the real worker's (a short DELIVERY_LEASE_MS has a killed worker's emails
+ * taken over in seconds rather than minutes); `WORKER_WORKFLOW_BUNDLE`
  * names a workflow bundle made once by the parent (bundleWorkflows), which saves each start the bundling.
  * Its heap is limited as the real worker's is (src/main/worker-heap.ts; its parent passes the NODE_OPTIONS).
  * Prints `worker ready` once it polls.
@@ -22,7 +22,7 @@ runMain(async () => {
     telemetryOptions: { logging: { filter: { core: 'WARN', other: 'WARN' }, forward: {} } },
   });
   const deps = await createDeps('worker');
-  const pump = new DeliveryPump(deps, { leaseMs: Number(process.env.WORKER_LEASE_MS ?? 10 * 60_000) });
+  const pump = new DeliveryPump(deps);
   await pump.start();
   const connection = await NativeConnection.connect({ address: deps.config.TEMPORAL_ADDRESS });
   const worker = await Worker.create({

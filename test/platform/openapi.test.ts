@@ -96,7 +96,9 @@ describe('GET /openapi.json', () => {
 
       for (const media of Object.values(op.requestBody?.content ?? {})) expect([where, media.schema]).toEqual([where, expect.any(Object)]);
 
-      for (const status of Object.keys(op.responses).filter((s) => s !== '204')) {
+      // The MCP transport answers a message holding only notifications 202 with no body, as the protocol says.
+      const empty = (s: string) => s === '204' || (where === 'post /mcp' && s === '202');
+      for (const status of Object.keys(op.responses).filter((s) => !empty(s))) {
         const content = Object.values(op.responses[status]!.content ?? {});
         expect([where, status, content.length > 0 && content.every((m) => typeof m.schema === 'object')]).toEqual([where, status, true]);
       }

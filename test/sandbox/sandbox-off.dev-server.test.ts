@@ -1,9 +1,8 @@
 import { startStack, type TestStack } from '../helpers/stack';
 import { startWorker } from '../helpers/temporal';
-import { waitFor } from '../helpers/wait';
 import { campaignTenant, type SenderTenant } from '../helpers/tenants';
 import { addContact } from '../segments/helpers';
-import { createCampaign } from '../campaigns/helpers';
+import { createCampaign, sentCampaign } from '../campaigns/helpers';
 import { executionIn, linearWorkflow, startExecution } from '../automation/helpers';
 
 /**
@@ -31,14 +30,7 @@ it('a campaign skips the contact at the simulator domain and sends to the others
   const readerId = await addContact(t, reader);
   const campaign = await createCampaign(t);
   await t.c.post(`/campaigns/${campaign.id}/send`).send({}).expect(200);
-  const sent = await waitFor(
-    'the campaign to be SENT',
-    async () => {
-      const body = (await t.c.get(`/campaigns/${campaign.id}`).expect(200)).body;
-      return body.status === 'SENT' ? body : undefined;
-    },
-    60_000,
-  );
+  const sent = await sentCampaign(t, campaign.id, 60_000);
   expect(sent).toMatchObject({ totalRecipients: 2, sentCount: 1 });
   await stack.smtp.waitFor((m) => m.to.includes(reader));
   expect(stack.smtp.to(simulated)).toEqual([]);

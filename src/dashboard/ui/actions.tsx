@@ -43,21 +43,37 @@ export function ConfirmButton({
 }
 
 /** Text to copy (a key, a DNS record) with a button that copies it. */
-export function CopyText({ value, label }: { value: string; label: string }) {
+function CopyButton({ value, label }: { value: string; label: string }) {
   const [copied, setCopied] = useState(false);
+  return (
+    <button
+      type="button"
+      aria-label={`Copy ${label}`}
+      onClick={() => {
+        void navigator.clipboard?.writeText(value).then(() => setCopied(true));
+        setTimeout(() => setCopied(false), 1500);
+      }}
+    >
+      {copied ? 'Copied' : 'Copy'}
+    </button>
+  );
+}
+
+export function CopyText({ value, label }: { value: string; label: string }) {
   return (
     <span class="copy">
       <code>{value}</code>
-      <button
-        type="button"
-        aria-label={`Copy ${label}`}
-        onClick={() => {
-          void navigator.clipboard?.writeText(value).then(() => setCopied(true));
-          setTimeout(() => setCopied(false), 1500);
-        }}
-      >
-        {copied ? 'Copied' : 'Copy'}
-      </button>
+      <CopyButton value={value} label={label} />
     </span>
+  );
+}
+
+/** Several lines to copy whole: a configuration snippet. */
+export function CopyBlock({ value, label }: { value: string; label: string }) {
+  return (
+    <div class="copy-block">
+      <pre aria-label={label}>{value}</pre>
+      <CopyButton value={value} label={label} />
+    </div>
   );
 }

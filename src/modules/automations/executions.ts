@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Deps } from '../../deps';
 import { ApiError, badRequest, conflict, notFound } from '../../http/errors';
 import { callTemporal } from '../../temporal/unavailable';
+import { historySummary } from '../../temporal/history';
 import { cancelAutomation } from '../../temporal/automation';
 import { normalizeEmail } from '../contacts/email';
 import { withdrawEmails } from '../emails/withdraw';
@@ -54,6 +55,28 @@ async function findExecution(
 export async function getExecution(em: EntityManager, projectId: string, automationId: string, executionId: string) {
   const [view] = await withContacts(em, [await findExecution(em, projectId, automationId, executionId)]);
   return view!;
+}
+
+async function executionById(em: EntityManager, projectId: string, executionId: string): Promise<AutomationExecution> {
+  const execution = await em.findOne(AutomationExecution, { id: executionId, projectId });
+  if (!execution) throw notFound('Execution');
+  return execution;
+}
+
+/** GET /executions/{id}: an execution found by its id alone, whichever workflow it belongs to. */
+export async function getExecutionById(em: EntityManager, projectId: string, executionId: string) {
+  const [view] = await withContacts(em, [await executionById(em, projectId, executionId)]);
+  return view!;
+}
+
+/** GET /executions/{id}/history: the Temporal history of the execution's run, summarized. */
+export async function executionHistory(deps: Deps, em: EntityManager, projectId: string, executionId: string) {
+  const execution = await executionById(em, projectId, executionId);
+  const ids = { executionId, temporalWorkflowId: execution.temporalWorkflowId, temporalRunId: execution.temporalRunId ?? null };
+  const events = await callTemporal('the history cannot be read', () =>
+    historySummary(deps.temporal, execution.temporalWorkflowId, execution.temporalRunId ?? undefined),
+  );
+  return { ...ids, retained: events !== undefined, events: events ?? [] };
 }
 
 async function contactFor(em: EntityManager, projectId: string, body: StartExecutionBody): Promise<Contact> {

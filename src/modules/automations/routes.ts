@@ -1,7 +1,15 @@
 import type { Deps } from '../../deps';
 import { requireProject } from '../../http/context';
 import { defineRoute, type RouteDef } from '../../http/route';
-import { cancelAllExecutions, cancelExecution, getExecution, listExecutions, startManually } from './executions';
+import {
+  cancelAllExecutions,
+  cancelExecution,
+  executionHistory,
+  getExecution,
+  getExecutionById,
+  listExecutions,
+  startManually,
+} from './executions';
 import { workflowFields } from './fields';
 import {
   AddStepBody,
@@ -11,6 +19,8 @@ import {
   DeleteStepQuery,
   ExecutionPage,
   ExecutionParams,
+  ExecutionIdParams,
+  ExecutionHistoryResponse,
   ExecutionResponse,
   ListExecutionsQuery,
   ListWorkflowsQuery,
@@ -244,6 +254,7 @@ export function automationRoutes(deps: Deps, simulator: Simulator): RouteDef[] {
       summary:
         'Simulate an execution on a virtual clock (its own steps or an unsaved definition) for a real or hypothetical contact; changes nothing',
       auth: 'secret',
+      agent: { readOnly: true },
       params: WorkflowIdParams,
       body: SimulateBody,
       responses: {
@@ -317,6 +328,37 @@ export function automationRoutes(deps: Deps, simulator: Simulator): RouteDef[] {
       },
       handler: async (ctx, { params }) => {
         ctx.body = await cancelExecution(deps, ctx.state.em, requireProject(ctx).id, params.id, params.executionId);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/executions/{id}',
+      tag: 'Executions',
+      summary: 'One execution by its id alone, whichever workflow it belongs to (the same view as under its workflow)',
+      auth: 'secret',
+      params: ExecutionIdParams,
+      responses: {
+        200: { description: 'The execution', schema: ExecutionResponse },
+        404: { description: 'NOT_FOUND: no such execution in this project' },
+      },
+      handler: async (ctx, { params }) => {
+        ctx.body = await getExecutionById(ctx.state.em, requireProject(ctx).id, params.id);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/executions/{id}/history',
+      tag: 'Executions',
+      summary: "The Temporal history of the execution's run, summarized: activities, timers, signals and how it ended, oldest first",
+      auth: 'secret',
+      params: ExecutionIdParams,
+      responses: {
+        200: { description: 'The summarized history', schema: ExecutionHistoryResponse },
+        404: { description: 'NOT_FOUND: no such execution in this project' },
+        503: { description: 'SERVICE_UNAVAILABLE: Temporal cannot be reached' },
+      },
+      handler: async (ctx, { params }) => {
+        ctx.body = await executionHistory(deps, ctx.state.em, requireProject(ctx).id, params.id);
       },
     }),
   ];

@@ -206,6 +206,25 @@ export type ExecutionResponse = z.infer<typeof ExecutionResponse>;
 
 export const ExecutionPage = offsetPage(ExecutionResponse);
 
+export const ExecutionIdParams = z.object({ id: z.uuid() });
+
+export const ExecutionHistoryResponse = z.object({
+  executionId: z.uuid(),
+  temporalWorkflowId: z.string(),
+  temporalRunId: z.string().nullable(),
+  retained: z.boolean().describe('False when Temporal no longer keeps the run (past the namespace retention); events is then empty'),
+  events: z
+    .array(
+      z.object({
+        eventId: z.number().int(),
+        at: z.iso.datetime(),
+        type: z.string().describe('The Temporal event type: ActivityTaskScheduled, TimerStarted, WorkflowExecutionSignaled, …'),
+        summary: z.string().describe('What happened, in words, with the summary the workflow gave its timer or activity'),
+      }),
+    )
+    .describe("The run's events oldest first, without the SDK's bookkeeping (workflow tasks, markers)"),
+});
+
 export const CancelAllResponse = z.object({ cancelled: z.number().int().describe('Executions that were RUNNING or WAITING') });
 
 export const FIELD_CATEGORIES = ['contact', 'emailActivity', 'event', 'eventData'] as const;

@@ -67,6 +67,7 @@ export function contactRoutes(_deps: Deps, references: readonly ReferenceSource[
       tag,
       summary: 'Which of up to 500 emails are contacts of the project',
       auth: 'secret',
+      agent: { readOnly: true },
       body: LookupBody,
       responses: { 200: { description: 'Found contacts and missing emails', schema: LookupResponse } },
       handler: async (ctx, { body }) => {

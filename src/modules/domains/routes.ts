@@ -38,6 +38,7 @@ export function domainRoutes(deps: Deps): RouteDef[] {
       tag,
       summary: "Verified and pending domains of the caller's project, newest first",
       auth: 'secret',
+      agent: { name: 'domains_list' },
       params: ProjectIdParams,
       responses: {
         200: { description: 'Domains', schema: z.array(DomainResponse) },

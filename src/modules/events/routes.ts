@@ -112,6 +112,7 @@ export function eventRoutes(deps: Deps, references: readonly ReferenceSource[]):
       tag,
       summary: "A contact's events, newest first, with cursor pagination",
       auth: 'secret',
+      agent: { name: 'events_contact' },
       params: ContactIdParams,
       query: ContactEventsQuery,
       responses: {

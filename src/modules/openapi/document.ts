@@ -11,6 +11,7 @@ const SECURITY: Record<RouteDef['auth'], Array<Record<string, string[]>>> = {
   session: [{ sessionCookie: [] }],
   secret: [{ secretKey: [] }, { sessionCookie: [], projectHeader: [] }],
   public: [{ publicKey: [] }],
+  secretKey: [{ secretKey: [] }],
 };
 
 const templateNames = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);

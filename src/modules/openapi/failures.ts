@@ -30,7 +30,7 @@ export function pipelineFailures(def: RouteDef): Record<number, ResponseDoc> {
     failures[status] = { description: known ? `${known.description}; ${description}` : description, schema: schema ?? known?.schema };
   };
   if (def.auth === 'session') add(401, 'UNAUTHORIZED: no valid session cookie');
-  if (def.auth === 'secret' || def.auth === 'public') {
+  if (def.auth === 'secret' || def.auth === 'public' || def.auth === 'secretKey') {
     add(401, 'INVALID_API_KEY: missing or wrong key');
     add(403, 'FORBIDDEN (not a member) or PROJECT_DISABLED');
     add(429, 'RATE_LIMIT_EXCEEDED; see Retry-After');

@@ -5,12 +5,29 @@ export type JsonSchema = Record<string, unknown>;
 
 const LOCAL_REF = '#/$defs/';
 
+/** A zod schema as JSON Schema, the same way for /openapi.json and the MCP tools (docs/mcp.md). */
+export const toJsonSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema =>
+  z.toJSONSchema(schema, { io, unrepresentable: 'any', override: keepPatternOnly }) as JsonSchema;
+
 /**
  * zod checks an email address against the `pattern` it emits, not against RFC 5321 (a local part of more than
  * 64 characters passes); `format: email` would promise that stricter rule, so the pattern alone stands.
  */
 function keepPatternOnly({ jsonSchema }: { jsonSchema: Record<string, unknown> }): void {
   if (jsonSchema.format === 'email' && typeof jsonSchema.pattern === 'string') delete jsonSchema.format;
+}
+
+/** `value` with each `$ref` to a local definition (`#/$defs/<name>`) pointed at `to(name)` instead. */
+export function relinkLocalRefs(value: unknown, to: (name: string) => string): unknown {
+  if (Array.isArray(value)) return value.map((v) => relinkLocalRefs(v, to));
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) =>
+      key === '$ref' && typeof inner === 'string' && inner.startsWith(LOCAL_REF)
+        ? [key, to(inner.slice(LOCAL_REF.length))]
+        : [key, relinkLocalRefs(inner, to)],
+    ),
+  );
 }
 
 /**
@@ -22,21 +39,11 @@ export class SchemaCollector {
   private readonly hashes = new Map<string, string>();
 
   convert(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-    const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', override: keepPatternOnly }) as JsonSchema;
+    const json = toJsonSchema(schema, io);
     const { $schema: _dialect, $defs, ...rest } = json as JsonSchema & { $defs?: Record<string, JsonSchema> };
     if (!$defs) return rest;
     const names = new Map(Object.entries($defs).map(([local, def]) => [local, this.claim(local, def)]));
-    const relink = (value: unknown): unknown => {
-      if (Array.isArray(value)) return value.map(relink);
-      if (!value || typeof value !== 'object') return value;
-      return Object.fromEntries(
-        Object.entries(value).map(([key, inner]) =>
-          key === '$ref' && typeof inner === 'string' && inner.startsWith(LOCAL_REF)
-            ? [key, `#/components/schemas/${names.get(inner.slice(LOCAL_REF.length))}`]
-            : [key, relink(inner)],
-        ),
-      );
-    };
+    const relink = (value: unknown) => relinkLocalRefs(value, (local) => `#/components/schemas/${names.get(local)}`);
     for (const [local, def] of Object.entries($defs)) this.components[names.get(local)!] = relink(def) as JsonSchema;
     return relink(rest) as JsonSchema;
   }

@@ -79,6 +79,7 @@ export function segmentRoutes(deps: Deps, inUse: SegmentInUse): RouteDef[] {
       tag,
       summary: 'Count the contacts a condition matches now, without saving anything (the live count of a segment being edited)',
       auth: 'secret',
+      agent: { readOnly: true },
       body: CountConditionBody,
       responses: { 200: { description: 'The count', schema: CountConditionResponse }, ...badCondition },
       handler: async (ctx, { body }) => {
@@ -148,6 +149,7 @@ export function segmentRoutes(deps: Deps, inUse: SegmentInUse): RouteDef[] {
       tag,
       summary: 'Add contacts to a STATIC segment by email, optionally creating missing contacts; emits no events',
       auth: 'secret',
+      agent: { name: 'segments_members_add' },
       params: SegmentIdParams,
       body: AddMembersBody,
       responses: { 200: { description: 'What changed', schema: AddMembersResponse }, ...staticOnly, ...notFound },
@@ -162,6 +164,7 @@ export function segmentRoutes(deps: Deps, inUse: SegmentInUse): RouteDef[] {
       tag,
       summary: 'Remove contacts from a STATIC segment by email; emits no events',
       auth: 'secret',
+      agent: { name: 'segments_members_remove' },
       params: SegmentIdParams,
       body: RemoveMembersBody,
       responses: { 200: { description: 'What changed', schema: RemoveMembersResponse }, ...staticOnly, ...notFound },

@@ -19,6 +19,7 @@ export function emailRoutes(deps: Deps): RouteDef[] {
       tag: 'Sending',
       summary: 'Send an email to one or more recipients, from a template or inline content. Honours Idempotency-Key',
       auth: 'secret',
+      agent: { name: 'emails_send' },
       bucket: 'send',
       idempotent: true,
       bodyLimit,

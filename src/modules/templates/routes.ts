@@ -77,6 +77,7 @@ export function templateRoutes(deps: Deps, usageSources: readonly TemplateUsageS
       tag,
       summary: 'Render a subject and body for one contact, as they would receive it, and list the variables used; nothing is saved or sent',
       auth: 'secret',
+      agent: { readOnly: true },
       body: PreviewTemplateBody,
       responses: {
         200: { description: 'The rendered subject and body, and the variables', schema: PreviewTemplateResponse },

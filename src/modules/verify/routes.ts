@@ -11,6 +11,7 @@ export function verifyRoutes(deps: Deps): RouteDef[] {
       tag: 'Verification',
       summary: 'Check an address: format, nameservers and MX, disposable, alias, free provider, typos',
       auth: 'secret',
+      agent: { name: 'emails_verify', readOnly: true },
       body: VerifyRequest,
       responses: {
         200: { description: 'The verification result', schema: VerifyResponse },

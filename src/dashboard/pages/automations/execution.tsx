@@ -24,7 +24,30 @@ function took(from: string, to: string | null): string {
         : `${Math.round(s / 86_400)} days`;
 }
 
-/** One execution: where it stands, its step history, and its run in the Temporal Web UI. */
+/** The run's Temporal history, summarized (GET /executions/{id}/history), read again as the execution moves. */
+function TemporalHistory({ executionId, version }: { executionId: string; version: string }) {
+  const history = useLoad(
+    () => call(api.GET('/executions/{id}/history', { params: { path: { id: executionId } } })),
+    [executionId, version],
+  );
+  const h = history.data;
+  if (!h) return history.error ? <ErrorNote error={history.error} /> : <Loading />;
+  if (!h.retained) return <p>Temporal no longer keeps this run (past the namespace's retention).</p>;
+  return (
+    <Table
+      caption="Temporal history"
+      rowKey={(event) => String(event.eventId)}
+      rows={h.events}
+      columns={[
+        { title: 'When', cell: (event) => dateTime(event.at) },
+        { title: 'Event', cell: (event) => event.type },
+        { title: 'What happened', cell: (event) => event.summary, wide: true },
+      ]}
+    />
+  );
+}
+
+/** One execution: where it stands, its step history, its Temporal history, and its run in the Temporal Web UI. */
 export function AutomationExecution({ params }: { params: Record<string, string> }) {
   const path = { id: params.id!, executionId: params.executionId! };
   const execution = usePoll(() => call(api.GET('/workflows/{id}/executions/{executionId}', { params: { path } })), 3000, [
@@ -123,6 +146,9 @@ export function AutomationExecution({ params }: { params: Record<string, string>
             },
           ]}
         />
+      </Section>
+      <Section title="Temporal history">
+        <TemporalHistory executionId={e.id} version={`${e.status} ${e.updatedAt}`} />
       </Section>
     </>
   );

@@ -24,7 +24,7 @@ export interface PumpOptions {
   batchSize: number;
   /** Emails being handed to SMTP at once (spread over SMTP_MAX_CONNECTIONS connections). */
   concurrency: number;
-  /** How long a claim holds an email unless renewed; a worker that dies gives its emails back when it runs out. */
+  /** How long a claim holds an email unless renewed; a worker that dies gives its emails back when it runs out (DELIVERY_LEASE_MS). */
   leaseMs: number;
   /** First retry delay after a transient failure; it doubles per attempt up to `retryMaxMs`. */
   retryBaseMs: number;
@@ -37,10 +37,9 @@ export interface PumpOptions {
   maxBytesInFlight: number;
 }
 
-export const PUMP_DEFAULTS: PumpOptions = {
+export const PUMP_DEFAULTS: Omit<PumpOptions, 'leaseMs'> = {
   batchSize: 200,
   concurrency: 200,
-  leaseMs: 2 * 60_000,
   retryBaseMs: 10_000,
   retryMaxMs: 60 * 60_000,
   giveUpAfterMs: 72 * 60 * 60_000,
@@ -88,7 +87,7 @@ export class DeliveryPump {
   private readonly inFlight = new Set<Promise<void>>();
 
   constructor(deps: Pick<Deps, 'orm' | 'mailer' | 'logger' | 'config'>, options: Partial<PumpOptions> = {}) {
-    this.options = { ...PUMP_DEFAULTS, ...options };
+    this.options = { ...PUMP_DEFAULTS, leaseMs: deps.config.DELIVERY_LEASE_MS, ...options };
     this.orm = deps.orm;
     this.config = deps.config;
     this.smtp = deps.mailer;

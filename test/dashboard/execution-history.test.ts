@@ -1,0 +1,29 @@
+import { startEngine } from '../automation/engine';
+import { addContact, linearWorkflow, startExecution, waitingAt } from '../automation/helpers';
+import { checkPage, freshSession, logInAs } from '../helpers/browser';
+import { dashboardSuite } from '../helpers/dashboard-suite';
+import { tenant } from '../helpers/tenants';
+
+const suite = dashboardSuite(() => startEngine({ timeSkipping: false }));
+
+describe("the dashboard: an execution's Temporal history", () => {
+  it('lists what the run did, in words, under the step history', async () => {
+    const t = await tenant(suite.stack);
+    const contactId = await addContact(t, 'cy@example.test');
+    const { workflow, stepIds } = await linearWorkflow(t, [
+      ['UPDATE_CONTACT', { data: { stage: 'welcomed' } }],
+      ['DELAY', { amount: 2, unit: 'days' }],
+    ]);
+    const started = await startExecution(t, workflow.id, { contactId });
+    await waitingAt(t, workflow.id, started.id, stepIds[1]!);
+    const session = await freshSession(suite.browser);
+    await logInAs(session, t.user, t.project.id, `/automations/${workflow.id}/executions/${started.id}`);
+    const table = session.page.getByRole('table', { name: 'Temporal history' });
+    await table.getByText('Timer of 2 days started: Welcome series: step 2, DELAY 2 days').waitFor();
+    expect(await table.getByRole('row').count()).toBeGreaterThan(2);
+    expect(await table.getByText('Started automation: Welcome series: cy@example.test').count()).toBe(1);
+    expect(await table.getByText(`Search attributes set: CurrentStep=${stepIds[1]}`).count()).toBe(1);
+    await checkPage(session.page, 'automations-execution-history');
+    await session.close();
+  });
+});
