@@ -21,7 +21,7 @@ describe("the dashboard: an execution's Temporal history", () => {
     const table = session.page.getByRole('table', { name: 'Temporal history' });
     await table.getByText('Timer of 2 days started: Welcome series: step 2, DELAY 2 days').waitFor();
     expect(await table.getByRole('row').count()).toBeGreaterThan(2);
-    expect(await table.getByText('Started automation: Welcome series: cy@example.test').count()).toBe(1);
+    expect(await table.getByText('Started automationV2: Welcome series: cy@example.test').count()).toBe(1);
     expect(await table.getByText(`Search attributes set: CurrentStep=${stepIds[1]}`).count()).toBe(1);
     await checkPage(session.page, 'automations-execution-history');
     await session.close();
