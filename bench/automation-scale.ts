@@ -10,12 +10,14 @@
  *
  * The worker and the API of this checkout, in processes of their own (bench/lib/automation-stack.ts), on the
  * PostgreSQL and Temporal server of `npm start` (or DATABASE_URL's and TEMPORAL_ADDRESS's); own database
- * `postwire_bench_scale`.
+ * `postwire_bench_scale`. BENCH_SHAPE=cluster: the production shape of `npm run cluster` instead, two APIs and
+ * two workers (bench/lib/cluster-stack.ts), in a temporary folder.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { closeDeps, createDeps } from '../src/bootstrap';
 import { OUTBOX_CHANNEL } from '../src/modules/outbox/channel';
 import { fourStepAutomation, startAutomationStack } from './lib/automation-stack';
+import { clusterAutomationStack, clusterBench } from './lib/cluster-stack';
 import { thisCheckout } from './lib/code-tree';
 import { cpuBetween, listenerOf } from './lib/process-usage';
 import { loadNote, sendingBench, startSmtpSink } from './lib/sending';
@@ -46,14 +48,29 @@ const mb = (m: Record<string, number>) =>
     .map(([name, v]) => `${name} ${v.toFixed(0)}`)
     .join(', ');
 
+/** `cluster`: the production shape of `npm run cluster` (docs/cluster.md) instead of npm start's stack. */
+const SHAPE = process.env.BENCH_SHAPE ?? 'dev';
+
 async function main(): Promise<void> {
   const sink = await startSmtpSink();
-  const bench = await sendingBench('postwire_bench_scale', { SMTP_URL: sink.url, EMAIL_RATE_PER_SECOND: '0' });
+  const cluster = SHAPE === 'cluster' ? await clusterBench(sink.url) : null;
+  const bench = cluster?.bench ?? (await sendingBench('postwire_bench_scale', { SMTP_URL: sink.url, EMAIL_RATE_PER_SECOND: '0' }));
   const deps = await createDeps('bench', bench.config);
   const db = () => bench.orm.em.fork();
   await db().execute(`delete from projects where name like 'postwire_bench_scale %'`);
-  const stack = await startAutomationStack(thisCheckout(), bench, deps, 'postwire_bench_scale');
-  const temporalPid = listenerOf(bench.config.TEMPORAL_ADDRESS)()[0];
+  const stack = cluster
+    ? await clusterAutomationStack(cluster.cluster, bench, deps, 'postwire_bench_scale')
+    : await startAutomationStack(thisCheckout(), bench, deps, 'postwire_bench_scale');
+  const temporalPid = cluster ? undefined : listenerOf(bench.config.TEMPORAL_ADDRESS)()[0];
+  /** The sizes of the databases Temporal keeps in PostgreSQL (the production shape's), MB. */
+  const temporalDatabases = async () =>
+    (
+      await db().execute<Array<{ datname: string; mb: number }>>(
+        `select datname, pg_database_size(datname) / 1048576.0 as mb from pg_database where datname like 'temporal%' order by 1`,
+      )
+    )
+      .map((r) => `${r.datname} ${Number(r.mb).toFixed(0)} MB`)
+      .join(', ');
   try {
     const { projectId } = stack.project;
     const workflowId = await fourStepAutomation(stack.api, stack.project.from);
@@ -77,10 +94,11 @@ async function main(): Promise<void> {
         if (n !== last.n) moved = now;
         if (now - reported >= REPORT_MS || n >= CONTACTS) {
           const rate = ((n - last.n) * 1000) / Math.max(1, now - last.at);
-          const db = temporalDatabaseMb(temporalPid);
+          const file = temporalDatabaseMb(temporalPid);
+          const stored = file === null ? `Temporal's databases ${await temporalDatabases()}` : `Temporal's database ${file.toFixed(0)} MB`;
           console.log(
             `  ${label} +${((now - started) / 1000).toFixed(0)} s: ${n} ${status} (${rate.toFixed(1)}/s lately), ${JSON.stringify(c)}; ` +
-              `memory (Pss, MB) ${mb(stack.usage.memory())}${db === null ? '' : `; Temporal's database ${db.toFixed(0)} MB`}`,
+              `memory (Pss, MB) ${mb(stack.usage.memory())}; ${stored}`,
           );
           last = { at: now, n };
           reported = now;

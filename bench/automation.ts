@@ -29,10 +29,11 @@ import { closeDeps, createDeps } from '../src/bootstrap';
 import type { Deps } from '../src/deps';
 import { thisCheckout, treeAt, type CodeTree } from './lib/code-tree';
 import { describeShape, historyShape, type HistoryShape } from './lib/history-shape';
-import { threadCpuMs } from './lib/cpu';
+import { threadsCpuMs } from './lib/cpu';
 import { cpuBetween, listenerOf, ProcessUsage, type CpuReading } from './lib/process-usage';
 import { inParallel, percentile, startNode } from './lib/node-process';
-import { fourStepAutomation, startAutomationStack } from './lib/automation-stack';
+import { fourStepAutomation, startAutomationStack, type AutomationStack } from './lib/automation-stack';
+import { clusterAutomationStack, clusterBench } from './lib/cluster-stack';
 import { loadNote, sendingBench, startSmtpSink, type SendingBench } from './lib/sending';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 2_000);
@@ -42,9 +43,13 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 50);
 /** Awaited events per second of the latency phase; 0 (the default) takes half the completion rate just measured. */
 const EVENT_RATE = Number(process.env.BENCH_EVENT_RATE ?? 0);
 const BASELINE = process.env.BENCH_BASELINE;
+/** `cluster`: the production shape of `npm run cluster` (docs/cluster.md) instead of npm start's stack. */
+const SHAPE = process.env.BENCH_SHAPE ?? 'dev';
 /** Histories fetched to count events and workflow tasks. */
 const SAMPLED_HISTORIES = 20;
 /** No execution moving for this long ends a pass: some are stuck for good. */
+/** Idle time measured before each pass. */
+const IDLE_MS = Number(process.env.BENCH_IDLE_SECONDS ?? 15) * 1000;
 const STALL_MS = Number(process.env.BENCH_STALL_SECONDS ?? 180) * 1000;
 const TARGETS = { cpuMs: 70, completedPerSecond: 42, p99Ms: 1_000 };
 
@@ -87,6 +92,8 @@ async function calibrate(deps: Deps, temporalPids: () => number[]) {
 interface PassResult {
   label: string;
   cpu: CpuReading;
+  /** What the processes would have spent idle over the same time (measured before the load). */
+  idleCpu: CpuReading;
   triggerCpu: CpuReading;
   /** The resume side of the executions whose events came at full speed, and of those paced. */
   resumeCpu: CpuReading;
@@ -107,10 +114,9 @@ interface PassResult {
   ended: Record<string, number>;
 }
 
-/** One pass of the three phases with the worker and API of `tree`, for a project of its own. */
-async function pass(tree: CodeTree, bench: SendingBench, deps: Deps): Promise<PassResult> {
-  const stack = await startAutomationStack(tree, bench, deps, 'postwire_bench_automation');
-  const { api, usage, worker, project } = stack;
+/** The three phases on `stack` (its own project); `label` names it in the report. */
+async function pass(label: string, stack: AutomationStack, bench: SendingBench, deps: Deps): Promise<PassResult> {
+  const { api, usage, workerPids, project } = stack;
   try {
     const workflowId = await fourStepAutomation(api, project.from);
     const db = () => bench.orm.em.fork();
@@ -142,8 +148,14 @@ async function pass(tree: CodeTree, bench: SendingBench, deps: Deps): Promise<Pa
 
     usage.watch();
     const idleMb = usage.memory();
+    // What every process spends doing nothing (polls, timers, autovacuum), per second: a phase that lasts longer
+    // carries more of it, so the figures net of it compare phases and runs of different pace.
+    const idleFrom = usage.cpu();
+    await new Promise((r) => setTimeout(r, IDLE_MS));
+    const idlePerSecond = Object.fromEntries(Object.entries(cpuBetween(idleFrom, usage.cpu())).map(([k, v]) => [k, (v * 1000) / IDLE_MS]));
     const cpuStart = usage.cpu();
-    const threadsStart = Object.fromEntries(threadCpuMs(worker.pid));
+    const loadStart = performance.now();
+    const threadsStart = threadsCpuMs(workerPids());
     const triggerStart = performance.now();
     await inParallel(all, async (i) => void (await api('POST', '/events/track', { email: email(i), event: 'signup' })), CONCURRENCY);
     await until((c) => (c.WAITING ?? 0) >= all);
@@ -176,10 +188,11 @@ async function pass(tree: CodeTree, bench: SendingBench, deps: Deps): Promise<Pa
     await until((c) => (c.COMPLETED ?? 0) >= all);
     const ended = await counts();
     const cpuEnd = usage.cpu();
+    const loadSeconds = (performance.now() - loadStart) / 1000;
     const cpu = cpuBetween(cpuStart, cpuEnd);
     const resumeCpu = cpuBetween(triggered, resumed);
     const pacedCpu = cpuBetween(resumed, cpuEnd);
-    const workerThreads = cpuBetween(threadsStart, Object.fromEntries(threadCpuMs(worker.pid)));
+    const workerThreads = cpuBetween(threadsStart, threadsCpuMs(workerPids()));
     usage.stop();
 
     // From the awaited event's record to the moment the workflow took it (its step's end).
@@ -207,8 +220,9 @@ async function pass(tree: CodeTree, bench: SendingBench, deps: Deps): Promise<Pa
       [project.projectId],
     );
     return {
-      label: tree.label,
+      label,
       cpu,
+      idleCpu: Object.fromEntries(Object.entries(idlePerSecond).map(([k, v]) => [k, v * loadSeconds])),
       triggerCpu,
       resumeCpu,
       pacedCpu,
@@ -226,7 +240,7 @@ async function pass(tree: CodeTree, bench: SendingBench, deps: Deps): Promise<Pa
       ended,
     };
   } finally {
-    await stack.close();
+    stack.usage.stop();
   }
 }
 
@@ -279,29 +293,70 @@ function report(r: PassResult): void {
   console.log(`emails: ${JSON.stringify(r.emails)}; executions: ${JSON.stringify(r.ended)}`);
 }
 
+/** The stacks to measure, one pass each: npm start's (a revision's, then this checkout's), or the production shape's. */
+interface Shape {
+  bench: SendingBench;
+  temporalPids: () => number[];
+  passes: Array<{ label: string; stack: (deps: Deps) => Promise<AutomationStack> }>;
+  close(): Promise<void>;
+}
+
+async function devShape(smtpUrl: string): Promise<Shape> {
+  const bench = await sendingBench('postwire_bench_automation', { SMTP_URL: smtpUrl, EMAIL_RATE_PER_SECOND: '0' });
+  await bench.orm.em.fork().execute(`delete from projects where name like 'postwire_bench_automation %'`);
+  const trees: CodeTree[] = [...(BASELINE ? [await treeAt(BASELINE)] : []), thisCheckout()];
+  return {
+    bench,
+    temporalPids: listenerOf(bench.config.TEMPORAL_ADDRESS),
+    passes: trees.map((tree) => ({
+      label: `npm start's stack, ${tree.label}`,
+      stack: (deps) => startAutomationStack(tree, bench, deps, 'postwire_bench_automation'),
+    })),
+    close: async () => {
+      await Promise.all(trees.map((t) => t.remove()));
+      await bench.close();
+    },
+  };
+}
+
+async function clusterShape(smtpUrl: string): Promise<Shape> {
+  const { cluster, bench } = await clusterBench(smtpUrl);
+  return {
+    bench,
+    temporalPids: () => [cluster.temporalPid()].filter((p): p is number => p !== null),
+    passes: [
+      {
+        label: `the production shape (npm run cluster: Temporal ${cluster.temporalVersion} on PostgreSQL, 2 APIs, 2 workers)`,
+        stack: (deps) => clusterAutomationStack(cluster, bench, deps, 'postwire_bench_automation'),
+      },
+    ],
+    close: () => bench.close(),
+  };
+}
+
 async function main(): Promise<void> {
   const sink = await startSmtpSink();
-  const bench = await sendingBench('postwire_bench_automation', { SMTP_URL: sink.url, EMAIL_RATE_PER_SECOND: '0' });
-  const deps = await createDeps('bench', bench.config);
-  const temporalPids = listenerOf(bench.config.TEMPORAL_ADDRESS);
-  const trees: CodeTree[] = [];
+  const shape = await (SHAPE === 'cluster' ? clusterShape(sink.url) : devShape(sink.url));
+  const deps = await createDeps('bench', shape.bench.config);
   try {
-    await bench.orm.em.fork().execute(`delete from projects where name like 'postwire_bench_automation %'`);
-    if (BASELINE) trees.push(await treeAt(BASELINE));
-    trees.push(thisCheckout());
-    const floor = await calibrate(deps, temporalPids);
+    const floor = await calibrate(deps, shape.temporalPids);
     console.log(
       `Calibration, an empty workflow (${EMPTY_WORKFLOWS}, ${CONCURRENCY} at a time): ${floor.perSecond.toFixed(0)} completed/s; ` +
         `CPU per workflow: Temporal server ${ms(floor.temporalMs)}, SDK worker ${ms(floor.sdkMs)}; ${describeShape(floor.shape)}`,
     );
     const results: PassResult[] = [];
-    for (const tree of trees) {
+    for (const { label, stack } of shape.passes) {
       try {
-        const result = await pass(tree, bench, deps);
-        report(result);
-        results.push(result);
+        const running = await stack(deps);
+        try {
+          const result = await pass(label, running, shape.bench, deps);
+          report(result);
+          results.push(result);
+        } finally {
+          await running.close();
+        }
       } catch (err) {
-        console.log(`\n== ${tree.label}\nthe pass failed: ${err instanceof Error ? err.message : String(err)}`);
+        console.log(`\n== ${label}\nthe pass failed: ${err instanceof Error ? err.message : String(err)}`);
       }
     }
     const [before, after] = results;
@@ -316,11 +371,10 @@ async function main(): Promise<void> {
     }
     console.log(`${loadNote()}`);
   } finally {
-    await Promise.all(trees.map((t) => t.remove()));
     await deps.temporal.client.connection.close();
     await closeDeps(deps);
     sink.stop();
-    await bench.close();
+    await shape.close();
   }
 }
 

@@ -6,7 +6,7 @@ import type { Deps } from '../../src/deps';
 import { workerNodeOptions } from '../../src/main/worker-heap';
 import { startApiProcess, type ApiProcess } from './api-process';
 import type { CodeTree } from './code-tree';
-import { apiClient, startNode, type NodeProcess } from './node-process';
+import { apiClient, startNode } from './node-process';
 import { listenerOf, ProcessUsage } from './process-usage';
 import { senderProject, type SendingBench } from './sending';
 
@@ -24,7 +24,8 @@ export interface AutomationStack {
   project: { projectId: string; secret: string; from: string };
   api: ReturnType<typeof apiClient>;
   apiUrl: string;
-  worker: NodeProcess;
+  /** The worker processes running now. */
+  workerPids: () => number[];
   usage: ProcessUsage;
   close(): Promise<void>;
 }
@@ -67,7 +68,15 @@ export async function startAutomationStack(tree: CodeTree, bench: SendingBench, 
     await close();
     throw err;
   }
-  return { taskQueue, project, api: apiClient(apiProcess.url, project.secret), apiUrl: apiProcess.url, worker, usage, close };
+  return {
+    taskQueue,
+    project,
+    api: apiClient(apiProcess.url, project.secret),
+    apiUrl: apiProcess.url,
+    workerPids: () => [worker.pid],
+    usage,
+    close,
+  };
 }
 
 /**

@@ -127,3 +127,10 @@ export function threadCpuMs(pid: number): Map<string, number> {
   }
   return by;
 }
+
+/** The same over several processes. */
+export const threadsCpuMs = (pids: number[]): Record<string, number> => {
+  const sum: Record<string, number> = {};
+  for (const pid of pids) for (const [name, ms] of threadCpuMs(pid)) sum[name] = (sum[name] ?? 0) + ms;
+  return sum;
+};

@@ -7,11 +7,14 @@ import type { Config } from '../config';
  * Few slots: a worker
  * whose CPU is the bound completes as many tasks per second with 10 as with 40, and a task dispatched by
  * fairness (a quiet project's) then waits for one slot, not for the local activities of 40 busy ones
- * (docs/automations.md "Fairness").
+ * (docs/automations.md "Fairness"). A workflow task waits up to a minute in this worker's own (sticky) queue
+ * before the server hands it to the shared queue: under a burst of resumed waits, 10 s (the SDK's default) timed
+ * out most of them, each a timeout event, a task again and a replay from the whole history.
  */
 export const workerSettings = (config: Config) => ({
   namespace: config.TEMPORAL_NAMESPACE,
   taskQueue: config.TEMPORAL_TASK_QUEUE,
   maxCachedWorkflows: config.WORKER_MAX_CACHED_WORKFLOWS,
   maxConcurrentWorkflowTaskExecutions: Math.min(config.WORKER_WORKFLOW_TASK_SLOTS, config.WORKER_MAX_CACHED_WORKFLOWS),
+  stickyQueueScheduleToStartTimeout: '1 minute',
 });
