@@ -4,8 +4,7 @@ import type { Config } from '../config';
  * The Temporal worker's settings that every process running the real worker shares (src/main/worker.ts, the
  * tests' workers): its queue, its cache (thousands of automation runs can wait at once; each cached run holds
  * about 1 MB, the others replay their history when they resume), and how many workflow tasks it runs at once.
- * Few slots: a worker
- * whose CPU is the bound completes as many tasks per second with 10 as with 40, and a task dispatched by
+ * Few slots: a worker whose CPU is the bound completes as many tasks per second with 10 as with 40, and a task dispatched by
  * fairness (a quiet project's) then waits for one slot, not for the local activities of 40 busy ones
  * (docs/automations.md "Fairness"). A workflow task waits up to a minute in this worker's own (sticky) queue
  * before the server hands it to the shared queue: under a burst of resumed waits, 10 s (the SDK's default) timed
