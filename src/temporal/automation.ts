@@ -9,7 +9,8 @@ export interface StartAutomation {
   workflowId: string;
   input: AutomationInput;
   summary: string;
-  firstStepId: string | null;
+  /** CurrentStep from the start: where the run first stops (firstStop), else its entry step. */
+  currentStepId: string | null;
 }
 
 /**
@@ -24,7 +25,7 @@ export async function startAutomation(temporal: TemporalGateway, start: StartAut
           { key: ProjectIdKey, value: input.projectId },
           { key: ContactIdKey, value: input.contactId },
           { key: AutomationIdKey, value: input.automationId },
-          ...(start.firstStepId ? [{ key: CurrentStepKey, value: start.firstStepId }] : []),
+          ...(start.currentStepId ? [{ key: CurrentStepKey, value: start.currentStepId }] : []),
         ],
       }
     : {};

@@ -7,6 +7,7 @@ import { automationSummary, automationWorkflowId } from '../../../workflows/auto
 import { ACTIVE_STATUSES, type Definition } from '../../../workflows/automation/definition';
 import { AutomationExecution, type Automation } from './entities';
 import { firstStep } from '../../../workflows/automation/entry';
+import { firstStop } from '../../../workflows/automation/interpreter';
 import { definitionOf } from './snapshots';
 
 /** Why a contact may not enter (docs/automations.md "Starting"). */
@@ -103,7 +104,7 @@ function startWorkflow(deps: Deps, execution: AutomationExecution, automation: A
     {
       workflowId: execution.temporalWorkflowId,
       summary: automationSummary(automation.name, contact.email),
-      firstStepId: execution.currentStepId ?? null,
+      currentStepId: firstStop(execution.definition),
       input: {
         executionId: execution.id,
         projectId: execution.projectId,
