@@ -3,6 +3,7 @@ import type { Deps } from '../src/deps';
 import { FilterError } from '../src/modules/filters/errors';
 import { CampaignDrainWatch } from '../src/modules/campaigns/drain-watch';
 import { beginSend, enqueueBatch, finishSend, pendingOfSend, snapshotBatch, type SendRef } from '../src/modules/campaigns/send-run';
+import { suspensionOf } from '../src/modules/reputation/suspension';
 import { PROGRESS_INTERVAL_MS } from '../workflows/campaigns/ids';
 
 const HEARTBEAT_MS = 1_000;
@@ -55,19 +56,28 @@ export function createCampaignActivities(deps: Deps) {
      * Waits until none of the send's emails is pending, or `PROGRESS_INTERVAL_MS` passed with a change to
      * report, or `MAX_WAIT_MS` passed; null when the send is no longer under way. The queue is counted when
      * the outcome that took its last email notifies (CampaignDrainWatch), and every `PROGRESS_INTERVAL_MS`
-     * for the progress it reports.
+     * for the progress it reports. `held` is the project's suspension, which holds the emails (docs/campaigns.md
+     * "While the project is suspended"); a change of it is reported at once, for the Web UI's details.
      */
-    async awaitCampaignDelivery(input: SendRef & { pending: number }): Promise<{ pending: number } | null> {
+    async awaitCampaignDelivery(
+      input: SendRef & { pending: number; held?: string | null },
+    ): Promise<{ pending: number; held: string | null } | null> {
       const context = Context.current();
       const started = Date.now();
       for (;;) {
         const done = new AbortController();
         const drained = drains.next(input.campaignId, PROGRESS_INTERVAL_MS, AbortSignal.any([context.cancellationSignal, done.signal]));
         try {
-          const pending = await pendingOfSend(deps.orm.em.fork(), input);
-          if (pending === null) return null;
+          const em = deps.orm.em.fork();
+          const send = await pendingOfSend(em, input);
+          if (send === null) return null;
+          const { pending } = send;
+          const held = (await suspensionOf(em, send.projectId))?.reason ?? null;
           const waited = Date.now() - started;
-          if (pending === 0 || (pending !== input.pending && waited >= PROGRESS_INTERVAL_MS) || waited >= MAX_WAIT_MS) return { pending };
+          const changed = pending !== input.pending || held !== (input.held ?? null);
+          if (pending === 0 || (changed && (waited >= PROGRESS_INTERVAL_MS || held !== (input.held ?? null))) || waited >= MAX_WAIT_MS) {
+            return { pending, held };
+          }
           context.heartbeat();
           await drained;
         } finally {

@@ -4,12 +4,15 @@
  * server runs in a process of its own. Target: at least 800 emails/s. The project's sending rate is
  * unlimited here, so the figure is the pump's own capacity.
  *
- * Works in its own database, `postwire_bench_delivery`, on the server of `npm start` (or DATABASE_URL's).
+ * Works in its own database, `postwire_bench_delivery` (or BENCH_DATABASE, e.g. to compare two versions of the
+ * code side by side), on the server of `npm start` (or DATABASE_URL's). Besides the pump's CPU it prints that of
+ * the PostgreSQL backends serving it.
  */
 import { createLogger } from '../src/logger';
 import { DeliveryPump } from '../src/modules/emails/delivery/pump';
 import { enqueueEmails, type EmailDraft } from '../src/modules/emails/enqueue';
 import { createMailer } from '../src/mail/mailer';
+import { BackendCpu } from './lib/backend-cpu';
 import { loadNote, sendingBench, startSmtpSink } from './lib/sending';
 
 const EMAILS = Number(process.env.BENCH_EMAILS ?? 20_000);
@@ -18,7 +21,10 @@ const html = `<html><body>${'<p>Your weekly digest, with a few paragraphs of tex
 
 async function main(): Promise<void> {
   const sink = await startSmtpSink();
-  const bench = await sendingBench('postwire_bench_delivery', { SMTP_URL: sink.url, EMAIL_RATE_PER_SECOND: '0' });
+  const bench = await sendingBench(process.env.BENCH_DATABASE ?? 'postwire_bench_delivery', {
+    SMTP_URL: sink.url,
+    EMAIL_RATE_PER_SECOND: '0',
+  });
   const mailer = createMailer(sink.url, bench.config.SMTP_MAX_CONNECTIONS);
   try {
     // Whatever an interrupted earlier run left is not this run's work.
@@ -40,9 +46,13 @@ async function main(): Promise<void> {
     console.log(`queued ${EMAILS} emails in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
     const pump = new DeliveryPump({ orm: bench.orm, config: bench.config, mailer, logger: createLogger('warn', 'bench') });
+    // PostgreSQL's side of the pump: every backend on this database (only this process uses it), the gate's and
+    // hand-over's connections among them, which the pump opens as it starts.
+    const database = new BackendCpu(bench.orm.em);
     const t0 = performance.now();
     const cpu0 = process.cpuUsage();
     await pump.start();
+    await database.start();
     const em = bench.orm.em.fork();
     for (;;) {
       const [row] = await em.execute<{ n: string }[]>(`select count(*) as n from emails where project_id = ? and status = 'PENDING'`, [
@@ -53,6 +63,7 @@ async function main(): Promise<void> {
     }
     const seconds = (performance.now() - t0) / 1000;
     const cpu = process.cpuUsage(cpu0);
+    const dbMs = await database.elapsedMs();
     await pump.stop();
     const [sent] = await em.execute<{ n: string }[]>(`select count(*) as n from emails where project_id = ? and status = 'SENT'`, [
       bench.projectId,
@@ -62,7 +73,10 @@ async function main(): Promise<void> {
       `delivered ${sent!.n} of ${EMAILS} emails in ${seconds.toFixed(1)} s: ${rate.toFixed(0)} emails/s (target >= 800: ${rate >= 800 ? 'met' : 'MISSED'})`,
     );
     // CPU per email hardly depends on what else the machine runs, unlike the rate.
-    console.log(`  pump process CPU ${((cpu.user + cpu.system) / 1000 / Number(sent!.n)).toFixed(2)} ms per email; ${loadNote()}`);
+    console.log(
+      `  pump process CPU ${((cpu.user + cpu.system) / 1000 / Number(sent!.n)).toFixed(2)} ms per email, its PostgreSQL backends ` +
+        `${(dbMs / Number(sent!.n)).toFixed(2)} ms per email; ${loadNote()}`,
+    );
   } finally {
     await mailer.close();
     sink.stop();

@@ -4,7 +4,7 @@
  * request-only template variable. Targets: >= 400 accepted req/s, p99 < 100 ms at 200 req/s.
  *
  * It starts the API (src/main/api.ts, its own process) on BENCH_PORT (default 3102) over a database of its
- * own, `postwire_bench_send`, with the per-minute limit off, for a new project whose sender domain is entered
+ * own, `postwire_bench_send` (or BENCH_DATABASE), with the per-minute limit off, for a new project whose sender domain is entered
  * as verified. It prints the CPU the API and its PostgreSQL connections spent per request. No pump runs: the request only records the emails (bench/delivery measures sending).
  */
 import { startApiProcess } from './lib/api-process';
@@ -20,7 +20,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const APPLICATION = 'postwire-bench-send-api';
 
 async function main(): Promise<void> {
-  const bench = await sendingBench('postwire_bench_send');
+  const bench = await sendingBench(process.env.BENCH_DATABASE ?? 'postwire_bench_send');
   const api = await startApiProcess(Number(process.env.BENCH_PORT ?? 3102), bench.config.DATABASE_URL, {
     ...bench.env,
     API_RATE_LIMIT_PER_MINUTE: '0',

@@ -1,10 +1,11 @@
 #!/bin/sh
-# Entry point of the Postwire image: `api` (default), `worker`, `migrate`, or `healthcheck api|worker`
+# Entry point of the Postwire image: `api` (default), `worker`, `migrate`, `healthcheck api|worker`, or
+# `admin <command>` (docs/operators.md)
 # runs that process from dist/; anything else is run as a command.
 set -e
 [ $# -eq 0 ] && set -- api
 case "$1" in
-  api | worker | migrate | healthcheck)
+  api | worker | migrate | healthcheck | admin)
     process="$1"
     shift
     # The worker's young generations capped as src/main/worker-heap.ts (WORKER_NODE_OPTIONS) says.

@@ -110,6 +110,14 @@ export const configSchema = z.object({
 
   // docs/sandbox.md: simulator addresses for development; npm start turns it on, production refuses it.
   SANDBOX_ENABLED: bool(false),
+
+  // docs/security.md: the reputation guardrails judge each project over this window, once it sent this many.
+  REPUTATION_WINDOW_DAYS: int(7, 1, 90),
+  REPUTATION_MIN_SENT: int(500, 1),
+  /** Counts mail to the simulator domain in reputation, analytics and billing: to rehearse the guardrails. */
+  REPUTATION_COUNT_SIMULATED: bool(false),
+  // docs/operators.md: opens /admin; unset, /admin does not exist.
+  ADMIN_TOKEN: optional(z.string().min(32, 'must be at least 32 characters')),
 });
 
 export type Config = z.infer<typeof configSchema>;

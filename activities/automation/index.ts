@@ -3,7 +3,7 @@ import { writeMirror, type MirrorState } from '../../src/modules/automations/rec
 import type { SimulationRuns } from '../../src/modules/automations/simulate/run';
 import { advanceActivities, simulatedAdvanceActivities } from './advance';
 import { conditionActivities } from './condition';
-import { sendEmailActivities } from './send-email';
+import { sendEmailActivities, simulatedSendEmailActivities } from './send-email';
 import { updateContactActivities } from './update-contact';
 import { waitForEventActivities } from './wait-for-event';
 import { simulatedWebhookActivities, webhookActivities } from './webhook';
@@ -31,7 +31,10 @@ export function createAutomationActivities(deps: Deps) {
 export type AutomationActivities = ReturnType<typeof createAutomationActivities>;
 
 /** What the workflow `automationV2` calls: what a simulation gives it. */
-type CurrentActivities = Pick<AutomationActivities, 'advanceAutomation' | 'finishAutomation' | 'callAutomationWebhook'>;
+type CurrentActivities = Pick<
+  AutomationActivities,
+  'advanceAutomation' | 'finishAutomation' | 'callAutomationWebhook' | 'projectSuspension'
+>;
 
 /**
  * The same activities for simulations (docs/simulation.md), each type's simulated work beside its real one:
@@ -41,5 +44,6 @@ export function createSimulatedAutomationActivities(deps: Deps, runs: Simulation
   return {
     ...simulatedAdvanceActivities(deps, runs),
     ...simulatedWebhookActivities(deps, runs),
+    ...simulatedSendEmailActivities(),
   } satisfies Record<keyof CurrentActivities, unknown>;
 }

@@ -11,6 +11,7 @@ import { requestContext } from '../http/request-context';
 import { securityHeaders } from '../http/security-headers';
 import type { RouteDef } from '../http/route';
 import { allRoutes } from './routes';
+import { hideAdminWithoutToken } from '../modules/admin/routes';
 
 export interface App {
   koa: Koa<AppState>;
@@ -27,6 +28,7 @@ export function createApp(deps: Deps, routes: RouteDef[] = allRoutes(deps)): App
   koa.use(securityHeaders());
   koa.use(requestContext(deps.orm, deps.logger));
   koa.use(errorHandler(deps.logger));
+  koa.use(hideAdminWithoutToken(deps.config));
   koa.use(async (ctx: AppContext, next: Next) => {
     await next();
     if (ctx.method === 'OPTIONS' && ctx.response.get('Allow')) ctx.set('Allow', allowedMethods(ctx).join(', '));
@@ -42,6 +44,6 @@ export function createApp(deps: Deps, routes: RouteDef[] = allRoutes(deps)): App
   });
   koa.use(router.routes());
   koa.use(router.allowedMethods({ throw: false }));
-  koa.on('error', (err) => deps.logger.error({ err }, 'koa error'));
+  koa.on('error', (err, ctx?: AppContext) => deps.logger.error({ err, requestId: ctx?.state.requestId }, 'koa error'));
   return { koa, limiter };
 }

@@ -7,7 +7,7 @@ import type { AuthKind } from '../http/route';
 import { Project, ProjectMember, isActiveMember } from '../modules/projects/entities';
 import { User } from '../modules/users/entities';
 import { SESSION_NOT_ENDED } from '../auth/ended-sessions';
-import { digest } from '../crypto/keys';
+import { digest, sameSecret } from '../crypto/keys';
 import { SESSION_COOKIE } from '../auth/session';
 
 const invalidKey = (message: string) =>
@@ -53,7 +53,13 @@ const columnsOf = (em: EntityManager, entity: string) =>
     .join(', ');
 
 function assertEnabled(project: Project): Project {
-  if (project.disabled) throw new ApiError(403, 'PROJECT_DISABLED', 'This project is disabled');
+  if (project.disabled) {
+    throw new ApiError(403, 'PROJECT_DISABLED', `This project is suspended: ${project.disabledReason ?? 'no reason given'}`, {
+      details: { disabledReason: project.disabledReason ?? null },
+      suggestion:
+        "The project's owners were emailed why; the operators of this deployment can reinstate it. Members can still read it in the dashboard.",
+    });
+  }
   return project;
 }
 
@@ -92,8 +98,11 @@ function projectByDigest(em: EntityManager, kind: 'secret' | 'public'): string {
   return sql;
 }
 
-/** A logged-in member may reach resource endpoints with the session cookie and `X-Project-Id`. */
-async function projectByMembership(deps: Deps, ctx: AppContext): Promise<Project | null> {
+/**
+ * A logged-in member may reach resource endpoints with the session cookie and `X-Project-Id`; of a suspended
+ * project, everything but what `sends` (docs/security.md).
+ */
+async function projectByMembership(deps: Deps, ctx: AppContext, sends: boolean): Promise<Project | null> {
   const projectId = ctx.get('x-project-id');
   if (!projectId) return null;
   const user = await sessionUser(deps, ctx);
@@ -103,11 +112,21 @@ async function projectByMembership(deps: Deps, ctx: AppContext): Promise<Project
   const project = await ctx.state.em.findOneOrFail(Project, { id: projectId });
   ctx.state.user = user;
   ctx.state.role = member.role;
-  return assertEnabled(project);
+  return sends ? assertEnabled(project) : project;
 }
 
-export async function authenticate(deps: Deps, ctx: AppContext, kind: AuthKind): Promise<void> {
+/** The operators' token (docs/operators.md), compared in constant time; /admin does not exist without one (src/modules/admin). */
+function assertAdmin(deps: Deps, ctx: AppContext): void {
+  const expected = deps.config.ADMIN_TOKEN;
+  const given = bearer(ctx);
+  if (!expected || !given || !sameSecret(given, expected)) {
+    throw unauthorized("Send Authorization: Bearer <ADMIN_TOKEN>, the token of this deployment's operators");
+  }
+}
+
+export async function authenticate(deps: Deps, ctx: AppContext, kind: AuthKind, sends = false): Promise<void> {
   if (kind === 'none') return;
+  if (kind === 'admin') return assertAdmin(deps, ctx);
   if (kind === 'session') {
     const user = await sessionUser(deps, ctx);
     if (!user) throw unauthorized('Log in first: this endpoint needs a session cookie');
@@ -120,7 +139,7 @@ export async function authenticate(deps: Deps, ctx: AppContext, kind: AuthKind):
     return;
   }
   if (kind === 'secretKey') throw invalidKey('Missing API key: this endpoint takes the secret key as Authorization: Bearer sk_…');
-  const viaSession = kind === 'secret' ? await projectByMembership(deps, ctx) : null;
+  const viaSession = kind === 'secret' ? await projectByMembership(deps, ctx, sends) : null;
   if (!viaSession) throw invalidKey('Missing API key');
   ctx.state.project = viaSession;
 }

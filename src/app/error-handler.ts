@@ -22,7 +22,19 @@ export function errorHandler(logger: Logger) {
             new ApiError(500, 'INTERNAL_SERVER_ERROR', 'An unexpected error occurred', {
               suggestion: 'Retry later; if it persists, contact support with the requestId.',
             }));
-      if (!(err instanceof ApiError)) logger.error({ err, requestId: ctx.state.requestId }, 'unhandled error');
+      // A refusal the API makes on purpose is the client's to read, not an operator's: the access line has its
+      // status. A failure answered 5xx is logged as an error with the request id the client was given.
+      if (apiError.status >= 500) {
+        logger.error(
+          { err, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path, status: apiError.status },
+          'request failed',
+        );
+      } else if (!(err instanceof ApiError)) {
+        logger.debug(
+          { requestId: ctx.state.requestId, code: apiError.code, reason: err instanceof Error ? err.message : String(err) },
+          'refused',
+        );
+      }
       const { errors, details, suggestion, headers } = apiError.extra;
       for (const [name, value] of Object.entries(headers ?? {})) ctx.set(name, value);
       ctx.status = apiError.status;

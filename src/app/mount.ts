@@ -16,7 +16,7 @@ export function mountRoutes(router: Router<AppContext['state']>, routes: RouteDe
   for (const def of routes) {
     router[def.method](koaPath(def.path), async (raw) => {
       const ctx = raw as unknown as AppContext;
-      await authenticate(deps, ctx, def.auth);
+      await authenticate(deps, ctx, def.auth, def.sends);
       if (ctx.state.project) await limiter.enforce(ctx, ctx.state.project.id, def.auth, def.bucket);
       let params: unknown;
       try {

@@ -31,6 +31,7 @@ import { analyticsRoutes } from '../modules/analytics/routes';
 import { uploadRoutes } from '../modules/uploads/routes';
 import { webhookRoutes } from '../modules/webhooks/routes';
 import { dashboardRoutes } from '../modules/dashboard/routes';
+import { adminRoutes } from '../modules/admin/routes';
 import { agentRoutes } from '../modules/agent/routes';
 
 /** Every HTTP route of the API, in one list: it also feeds /openapi.json. */
@@ -43,7 +44,7 @@ export function allRoutes(deps: Deps): RouteDef[] {
   routes.push(...templateRoutes(deps, [campaignTemplateUsage, workflowTemplateUsage]), ...verifyRoutes(deps));
   routes.push(...trackingRoutes(deps), ...preferenceRoutes(deps), ...snsRoutes(deps));
   routes.push(...activityRoutes(deps), ...analyticsRoutes(deps), ...uploadRoutes(deps));
-  routes.push(...webhookRoutes(deps), ...dashboardRoutes(deps));
+  routes.push(...webhookRoutes(deps), ...dashboardRoutes(deps), ...adminRoutes(deps));
   routes.push(...agentRoutes(() => routes));
   return [...routes, ...openapiRoutes(() => routes)];
 }

@@ -13,6 +13,8 @@ export type AuthKind =
   | 'secret'
   /** `Bearer pk_…` only (/v1/track). */
   | 'public'
+  /** `Bearer <ADMIN_TOKEN>`: the deployment's operators (docs/operators.md). */
+  | 'admin'
   /** `Bearer sk_…` only, never the session cookie (/mcp, whose tool calls pass the key on). */
   | 'secretKey';
 
@@ -65,6 +67,12 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
   malformedPath?: (ctx: AppContext) => void;
   /** Honours the `Idempotency-Key` header (docs/idempotency.md); see src/app/idempotency.ts. */
   idempotent?: boolean;
+  /**
+   * Makes mail go (a send, a test send, a campaign or an automation started): a suspended project refuses it
+   * with 403 PROJECT_DISABLED under the dashboard's session cookie too, which otherwise still reads and edits
+   * it (docs/security.md). Its API keys are refused on every route.
+   */
+  sends?: boolean;
   responses: Record<number, ResponseDoc>;
   /** How the MCP tools and the CLI present the route where their rules guess wrong (docs/mcp.md "Tools"). */
   agent?: AgentHints;

@@ -108,3 +108,47 @@ export const webhookDisabledMail = (config: Config, to: string, what: { projectN
     ],
     { label: 'Open the dashboard', url: new URL('/', config.PUBLIC_URL).toString() },
   );
+
+/** The owners' emails of the reputation guardrails (docs/security.md); each subject names the project and what happened. */
+export type ReputationNoticeKind = 'warning' | 'suspended' | 'reinstated';
+
+export function reputationNoticeMail(
+  config: Config,
+  to: string,
+  kind: ReputationNoticeKind,
+  what: { projectName: string; reason: string | null },
+): SystemMail {
+  const dashboard = { label: 'Open the dashboard', url: new URL('/app/', config.PUBLIC_URL).toString() };
+  const name = `"${what.projectName}"`;
+  if (kind === 'warning') {
+    return compose(
+      to,
+      `Postwire project ${name}: reputation warning`,
+      [
+        `The bounce or complaint rate of ${name} is high: ${what.reason ?? 'see its Security page'}`,
+        'At the critical level the project is suspended automatically and sends nothing until an operator reinstates it. Remove addresses that bounce, send only to people who asked for your mail, and make unsubscribing easy.',
+      ],
+      dashboard,
+    );
+  }
+  if (kind === 'suspended') {
+    return compose(
+      to,
+      `Postwire project ${name} was suspended`,
+      [
+        `${name} was suspended. Reason: ${what.reason ?? 'none given'}`,
+        'It sends nothing meanwhile, and its API keys are refused with 403 PROJECT_DISABLED. Nothing is lost: queued emails, campaigns under way and automation emails wait, and go once the project is reinstated. Contact the operators of this Postwire deployment.',
+      ],
+      dashboard,
+    );
+  }
+  return compose(
+    to,
+    `Postwire project ${name} was reinstated`,
+    [
+      `${name} was reinstated.${what.reason ? ` Note: ${what.reason}` : ''}`,
+      'Its API keys work again, and the emails that waited during the suspension are being sent.',
+    ],
+    dashboard,
+  );
+}

@@ -3,7 +3,12 @@ import type { TemporalGateway } from './client';
 import { fairnessOf } from './fairness';
 import { AutomationIdKey, ContactIdKey, CurrentStepKey, ProjectIdKey } from '../../workflows/search-attributes';
 import type { automationV2 } from '../../workflows/automation/workflow';
-import { AUTOMATION_EVENT_SIGNAL, type AutomationEvent, type AutomationInput } from '../../workflows/automation/ids';
+import {
+  AUTOMATION_EVENT_SIGNAL,
+  PROJECT_REINSTATED_SIGNAL,
+  type AutomationEvent,
+  type AutomationInput,
+} from '../../workflows/automation/ids';
 
 export interface StartAutomation {
   workflowId: string;
@@ -69,6 +74,17 @@ export async function signalAutomation(
   const send = () => temporal.client.workflow.getHandle(workflowId).signal(AUTOMATION_EVENT_SIGNAL, event);
   try {
     await (signal ? temporal.client.withAbortSignal(signal, send) : send());
+    return true;
+  } catch (err) {
+    if (err instanceof WorkflowNotFoundError) return false;
+    throw err;
+  }
+}
+
+/** Tells an execution held by its project's suspension that the project was reinstated; false when it has finished. */
+export async function wakeHeldAutomation(temporal: TemporalGateway, workflowId: string): Promise<boolean> {
+  try {
+    await temporal.client.workflow.getHandle(workflowId).signal(PROJECT_REINSTATED_SIGNAL);
     return true;
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) return false;

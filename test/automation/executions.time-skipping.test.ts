@@ -10,6 +10,8 @@ import { AutomationExecution } from '../../src/modules/automations/entities';
 import { sendStepEmail } from '../../src/modules/automations/run/send-email';
 import { Contact } from '../../src/modules/contacts/entities';
 import { recordHistory } from './histories';
+import { reinstateByOperator } from '../../src/modules/reputation/guard';
+import { suspendProject } from '../../src/modules/reputation/suspension';
 import { startEngine, type Engine } from './engine';
 import {
   addContact,
@@ -374,6 +376,56 @@ describe('step types (time-skipping)', () => {
     expect(await temporalEnd(failed)).toBe('FAILED');
     expect(await sql(stack, 'select id from emails where workflow_execution_id = ?', [started.id])).toEqual([]);
     await recordHistory(env, failed, 'failed-step');
+  });
+});
+
+describe('SEND_EMAIL while the project is suspended (time-skipping)', () => {
+  it('queues the email, which is held, waits at the step, and goes on once the project is reinstated: the email sent once', async () => {
+    const t = await tenant(stack);
+    const domain = await senderDomain(stack, t.project);
+    const template = (
+      await t.c
+        .post('/templates')
+        .send({ name: 'T', subject: 'Held welcome', body: '<p>B</p>', from: `hello@${domain}` })
+        .expect(201)
+    ).body;
+    const address = `held-${t.project.id.slice(0, 8)}@example.test`;
+    const contactId = await addContact(t, address);
+    const { workflow, stepIds } = await linearWorkflow(t, [
+      ['DELAY', { amount: 1, unit: 'hours' }],
+      ['SEND_EMAIL', { templateId: template.id }],
+      ['DELAY', { amount: 1, unit: 'hours' }],
+    ]);
+    const started = await startExecution(t, workflow.id, { contactId });
+    await waitingAt(t, workflow.id, started.id, stepIds[0]!);
+    await suspendProject(stack.deps.orm.em.fork(), t.project.id, 'Abuse report', 'operator');
+    await env.sleep(2 * 60 * MINUTE);
+    // Its keys are refused meanwhile: the execution is read from the database.
+    const held = await waitFor('the step to hold', async () => {
+      const [e] = await sql<{ current_step_id: string }>(stack, 'select current_step_id from automation_executions where id = ?', [
+        started.id,
+      ]);
+      const emails = await sql<{ status: string }>(stack, 'select status from emails where workflow_execution_id = ?', [started.id]);
+      return e!.current_step_id === stepIds[1] && emails.length === 1 ? { e, emails } : undefined;
+    });
+    expect(held.emails).toEqual([{ status: 'PENDING' }]);
+    const handle = env.client.workflow.getHandle(started.temporalWorkflowId as string);
+    await waitFor('the details to say why', async () =>
+      ((await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata')).currentDetails ?? '').includes(
+        'held, the project is suspended (Abuse report)',
+      )
+        ? true
+        : undefined,
+    );
+    expect(stack.smtp.to(address)).toEqual([]);
+
+    await reinstateByOperator(stack.deps, t.project.id, null);
+    await waitingAt(t, workflow.id, started.id, stepIds[2]!);
+    await env.sleep(2 * 60 * MINUTE);
+    const done = await executionIn(t, workflow.id, started.id, ['COMPLETED']);
+    await waitForMail(stack.smtp, address, /Held welcome/);
+    expect(stack.smtp.to(address)).toHaveLength(1);
+    await recordHistory(env, done, 'send-email-held');
   });
 });
 

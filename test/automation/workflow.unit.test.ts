@@ -6,7 +6,7 @@ import type { Definition, StepSnapshot, TransitionSnapshot } from '../../workflo
 import type { LiveExecution, MirrorState } from '../../src/modules/automations/records';
 import { advance, type AdvanceIo } from '../../src/modules/automations/run/advance';
 import { StepFailed } from '../../src/modules/automations/run/errors';
-import { AUTOMATION_EVENT_SIGNAL, STEP_FAILED, type AutomationInput } from '../../workflows/automation/ids';
+import { AUTOMATION_EVENT_SIGNAL, PROJECT_REINSTATED_SIGNAL, STEP_FAILED, type AutomationInput } from '../../workflows/automation/ids';
 import { stubActivityWorker } from '../helpers/temporal-env';
 
 /**
@@ -34,6 +34,8 @@ interface StubOptions {
   branch?: 'yes' | 'no';
   /** The SEND_EMAIL step fails for good with this message. */
   sendFails?: string;
+  /** The project's suspension as the send, then each later question, find it: a reason, or null once reinstated. */
+  suspension?: Array<string | null>;
 }
 
 const stubs = new Map<string, Stub & StubOptions & { reachedWait: () => void }>();
@@ -73,7 +75,7 @@ const stubIo: AdvanceIo = {
     async SEND_EMAIL(s, { state, context }) {
       const stub = await stepCall(state, `send:${s.id}`, context, false);
       if (stub.sendFails) throw new StepFailed(stub.sendFails);
-      return { output: { emailId: `email-${s.id}`, to: 'ada@example.test' } };
+      return { output: { emailId: `email-${s.id}`, to: 'ada@example.test' }, held: stub.suspension?.shift() ?? null };
     },
     async CONDITION(s, { state, context }) {
       const stub = await stepCall(state, `condition:${s.id}`, context, false);
@@ -116,7 +118,13 @@ const activities: AutomationActivities = {
   async sendAutomationEmail(input) {
     const stub = await stepCall(input.state, `send:${input.stepId}`, input.context);
     if (stub.sendFails) throw ApplicationFailure.nonRetryable(stub.sendFails, STEP_FAILED);
-    return { emailId: `email-${input.stepId}`, to: 'ada@example.test' };
+    return { emailId: `email-${input.stepId}`, to: 'ada@example.test', held: stub.suspension?.shift() ?? null };
+  },
+  // Each execution of this file is its own project, so the question reaches its stub.
+  async projectSuspension(projectId) {
+    const stub = stubOf(projectId);
+    stub.calls.push({ call: 'suspended?', at: await env().currentTimeMs(), context: {} });
+    return stub.suspension?.shift() ?? null;
   },
   async evaluateAutomationCondition(input) {
     const stub = await stepCall(input.state, `condition:${input.stepId}`, input.context);
@@ -153,7 +161,7 @@ describe.each(['automationV2', 'automation'])('%s', (workflowType) => {
     stubs.set(executionId, stub);
     const input: AutomationInput = {
       executionId,
-      projectId: 'p-1',
+      projectId: executionId,
       automationId: 'a-1',
       contactId: 'c-1',
       definition: { name: 'Welcome series', ...definition },
@@ -294,6 +302,55 @@ describe.each(['automationV2', 'automation'])('%s', (workflowType) => {
       expect(callsOf(stub)).toEqual([]);
       expect(last()).toMatchObject({ status: 'CANCELLED', ended: true });
       expect(last().history).toEqual([expect.objectContaining({ stepId: 'pause', status: 'CANCELLED' })]);
+    });
+  });
+
+  describe('automation workflow: a SEND_EMAIL step while its project is suspended', () => {
+    const twoSends = {
+      steps: [step('hello', 'SEND_EMAIL', { templateId: 't-1' }), step('again', 'SEND_EMAIL', { templateId: 't-2' })],
+      transitions: [edge('hello', 'again')],
+    };
+    const reason = 'Bounce rate 12.5% over 7 days is above the critical level of 10%';
+    const detailsOf = async (handle: { query: (name: string) => Promise<unknown> }) =>
+      ((await handle.query('__temporal_workflow_metadata')) as { currentDetails?: string }).currentDetails ?? '';
+
+    it('waits after queueing its email, says why in the current details, and goes on when the reinstatement is signalled', async () => {
+      const { handle, stub, startedAt, last } = await start(twoSends, { suspension: [reason, null] });
+      let details = '';
+      for (const deadline = Date.now() + 60_000; !details.includes('held') && Date.now() < deadline;) {
+        await new Promise((r) => setTimeout(r, 50));
+        details = await detailsOf(handle);
+      }
+      expect(details).toBe(
+        `Welcome series: step 1, SEND_EMAIL template t-1: held, the project is suspended (${reason}); the email goes once it is reinstated`,
+      );
+      expect(callsOf(stub)).toEqual(['send:hello']);
+      expect(last()).toMatchObject({ currentStepId: 'hello', status: 'RUNNING' });
+
+      await handle.signal(PROJECT_REINSTATED_SIGNAL);
+      expect(await handle.result()).toEqual({ status: 'COMPLETED', steps: 2 });
+      expect(callsOf(stub)).toEqual(['send:hello', 'suspended?', 'send:again']);
+      // The signal, not the recheck, let it go on.
+      expect(stub.calls[1]!.at - startedAt).toBeLessThan(10 * 60_000);
+      expect(last().history.map((h) => [h.stepId, h.status, h.output])).toEqual([
+        ['hello', 'COMPLETED', { emailId: 'email-hello', to: 'ada@example.test' }],
+        ['again', 'COMPLETED', { emailId: 'email-again', to: 'ada@example.test' }],
+      ]);
+    });
+
+    it('asks again every 10 minutes when no signal comes, and goes on once the project is active', async () => {
+      const { handle, stub, startedAt } = await start(twoSends, { suspension: [reason, reason, null] });
+      expect(await handle.result()).toEqual({ status: 'COMPLETED', steps: 2 });
+      expect(callsOf(stub)).toEqual(['send:hello', 'suspended?', 'suspended?', 'send:again']);
+      expect(stub.calls[1]!.at - startedAt).toBeGreaterThanOrEqual(10 * 60_000);
+      expect(stub.calls[2]!.at - startedAt).toBeGreaterThanOrEqual(20 * 60_000);
+      expect(stub.calls[2]!.at - startedAt).toBeLessThan(21 * 60_000);
+    });
+
+    it('does not wait when the project is active', async () => {
+      const { handle, stub } = await start(twoSends);
+      expect(await handle.result()).toEqual({ status: 'COMPLETED', steps: 2 });
+      expect(callsOf(stub)).toEqual(['send:hello', 'send:again']);
     });
   });
 });

@@ -45,6 +45,8 @@ interface Model {
   stopAt?: { stage: Stage; from?: number };
   /** Called as each step begins, with the environment's time. */
   onBegin?: (at: number) => void;
+  /** The project is suspended with this reason when delivery begins, until `reinstated` resolves. */
+  suspended?: { reason: string; reinstated: Promise<void> };
 }
 
 const ids = (n: number) => Array.from({ length: n }, (_, i) => `r${String(i + 1).padStart(6, '0')}`);
@@ -92,10 +94,12 @@ function stubCampaign(model: Model) {
       return { processed: emails, emails, pending };
     },
     async awaitCampaignDelivery(input) {
-      log.push(`deliver ${input.pending}`);
+      log.push(`deliver ${input.pending}${input.held ? ' (held)' : ''}`);
       if (stops('deliver')) return null;
+      if (model.suspended && !input.held) return { pending, held: model.suspended.reason };
+      if (model.suspended) await model.suspended.reinstated;
       pending = Math.max(0, pending - (model.deliveredPerWait ?? created));
-      return { pending };
+      return { pending, held: null };
     },
     async finishCampaignSend() {
       log.push('finish');
@@ -211,5 +215,34 @@ describe('campaign send workflow: a send that stopped (cancelled, restarted, del
     expect(outcome).toBe('STOPPED');
     expect(compact(stub.log)).toEqual(log);
     if (stopAt?.stage === 'enqueue') expect([...stub.froms].sort((a, b) => a - b)).toEqual([0, 2, 4, 6, 8, 10, 12, 14]);
+  });
+});
+
+describe('campaign send workflow: while the project is suspended', () => {
+  it("waits for its held emails, saying why in the current details and the wait's summary, and finishes once they went", async () => {
+    const reason = 'Complaint rate 0.8% over 7 days is above the critical level of 0.5%';
+    let reinstate = () => {};
+    const reinstated = new Promise<void>((resolve) => (reinstate = resolve));
+    const stub = stubCampaign({ recipients: 5, suspended: { reason, reinstated } });
+    const args = input({ batchSize: 5 });
+    campaigns.set(args.campaignId, stub.activities);
+    const handle = await env().client.workflow.start<typeof campaignSend>('campaignSend', {
+      taskQueue,
+      workflowId: `campaign:${args.campaignId}`,
+      args: [args],
+    });
+    for (let i = 0; i < 200 && !stub.log.includes('deliver 5 (held)'); i++) await new Promise((r) => setTimeout(r, 25));
+    const metadata = (await handle.query('__temporal_workflow_metadata')) as { currentDetails?: string };
+    expect(metadata.currentDetails).toBe(
+      `Sent 0 / 5; held: the project is suspended (${reason}); the other emails go once it is reinstated`,
+    );
+
+    reinstate();
+    expect(await handle.result()).toBe('SENT');
+    expect(stub.log).toEqual(['begin', 'snapshot', 'enqueue', 'deliver 5', 'deliver 5 (held)', 'finish']);
+    const summaries = ((await handle.fetchHistory()).events ?? [])
+      .filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'awaitCampaignDelivery')
+      .map((e) => JSON.parse(Buffer.from(e.userMetadata!.summary!.data!).toString()) as string);
+    expect(summaries).toEqual(['Wait for 5 emails to be handed to SMTP', 'Wait for the project to be reinstated: 5 emails held']);
   });
 });

@@ -2,7 +2,8 @@ import { startStack } from '../helpers/stack';
 import { checkPage, freshSession, logInAs, type BrowserSession } from '../helpers/browser';
 import { dashboardSuite } from '../helpers/dashboard-suite';
 import { joinedUser } from '../helpers/members';
-import { seedContact, seedEvents, sql } from '../helpers/seed';
+import { seedSentEmails, sql } from '../helpers/seed';
+import { suspendProject } from '../../src/modules/reputation/suspension';
 import { campaignTenant, newTenant, senderTenant, type SenderTenant } from '../helpers/tenants';
 import { createCampaign } from '../campaigns/helpers';
 import { recipient } from '../emails/helpers';
@@ -187,13 +188,13 @@ describe('the dashboard: activity, analytics, billing and security', () => {
     await other.close();
   });
 
-  it('shows the bounce and complaint rates against the thresholds, and the suspensions', async () => {
+  it('shows the bounce and complaint rates against the thresholds, what they leave out, and the suspensions', async () => {
     const { user, project } = await newTenant(suite.stack);
-    const contact = await seedContact(suite.stack, project.id);
-    await seedEvents(suite.stack, project.id, contact.id, [
-      { name: 'email.sent', count: 200 },
-      { name: 'email.bounce', data: { bounceType: 'Permanent' }, count: 12 },
-      { name: 'email.complaint', count: 1 },
+    await seedSentEmails(suite.stack, project.id, [
+      { count: 187 },
+      { count: 12, outcome: 'bounce' },
+      { count: 1, outcome: 'complaint' },
+      { count: 30, outcome: 'bounce', simulated: true },
     ]);
     await sql(suite.stack, `update projects set disabled = true, disabled_reason = 'Too many bounces' where id = ?`, [project.id]);
     await sql(suite.stack, `update projects set disabled = false, disabled_reason = null where id = ?`, [project.id]);
@@ -203,15 +204,40 @@ describe('the dashboard: activity, analytics, billing and security', () => {
     await logInAs(session, user, project.id, '/security');
     const bounce = page.getByRole('region', { name: 'Bounce rate' });
     await bounce.getByText('6.0%').waitFor();
-    expect(await bounce.textContent()).toMatch(/Warning.*12 in 30 days/);
+    expect(await bounce.textContent()).toMatch(/Warning.*12 in 7 days/);
     const complaint = page.getByRole('region', { name: 'Complaint rate' });
-    expect(await complaint.textContent()).toMatch(/0\.5%.*Critical.*1 in 30 days/);
+    expect(await complaint.textContent()).toMatch(/0\.5%.*Critical.*1 in 7 days/);
     await page.getByText('200 emails sent').waitFor();
+    expect(await page.locator('.simulated-note').textContent()).toBe(
+      'Mail to the simulator addresses is left out of these figures, of analytics and of billing: 30 simulated emails in this time.',
+    );
     const suspensions = await rowsOf(session, 'Recent suspensions');
     expect(suspensions).toHaveLength(1);
     expect(suspensions[0]![2]).toBe('Too many bounces');
+    expect(suspensions[0]![3]).toBe('Operator');
     expect(suspensions[0]![1]).not.toBe('ongoing');
+    expect(await page.locator('.suspended-banner').count()).toBe(0);
     await checkPage(page, 'security');
+    await session.close();
+  });
+
+  it('shows why a suspended project is suspended on every page, and by whom on the Security page', async () => {
+    const { user, project } = await newTenant(suite.stack);
+    const reason = 'Bounce rate 12.5% over 7 days is above the critical level of 10%';
+    await suspendProject(suite.stack.deps.orm.em.fork(), project.id, reason, 'automatic');
+    const session = await freshSession(suite.browser);
+    const { page } = session;
+    await logInAs(session, user, project.id, '/');
+    const banner = page.locator('.suspended-banner');
+    await banner.waitFor();
+    expect(await banner.textContent()).toContain(`This project is suspended: it sends nothing.${reason}`);
+    await page.getByRole('link', { name: 'Security', exact: true }).first().click();
+    await page.getByRole('heading', { name: 'Security' }).waitFor();
+    expect(await page.locator('.suspended-banner').textContent()).toContain(reason);
+    await page.getByRole('cell', { name: 'Automatic' }).waitFor();
+    const suspensions = await rowsOf(session, 'Recent suspensions');
+    expect(suspensions[0]!.slice(1)).toEqual(['ongoing', reason, 'Automatic']);
+    await checkPage(page, 'security-suspended');
     await session.close();
   });
 });

@@ -39,20 +39,6 @@ afterAll(async () => {
 
 const count = async (query: string, params: unknown[]) => (await sql<{ n: number }>(stack, query, params))[0]!.n;
 
-/** Waits until the SMTP server has seen no new transaction for a while: whatever the workers still held has gone or never will. */
-async function quiet(): Promise<void> {
-  let last = -1;
-  let since = Date.now();
-  await waitFor(
-    'the SMTP server to go quiet',
-    async () => {
-      if (stack.smtp.transactionsBegun !== last) [last, since] = [stack.smtp.transactionsBegun, Date.now()];
-      return Date.now() - since >= 2_000 ? true : undefined;
-    },
-    120_000,
-  );
-}
-
 describe('cancelling a SENDING campaign (two worker processes, slow SMTP server)', () => {
   const total = 150;
 
@@ -91,7 +77,7 @@ describe('cancelling a SENDING campaign (two worker processes, slow SMTP server)
             : undefined,
         60_000,
       );
-      await quiet();
+      await stack.smtp.untilQuiet();
       const accepted = received();
       expect(stack.smtp.transactionsBegun - begunAtAnswer).toBe(0);
       expect(new Set(accepted.flatMap((m) => m.to)).size).toBe(accepted.length);
@@ -156,7 +142,7 @@ describe('cancelling an automation execution whose email has not left', () => {
       30_000,
     );
     await new Promise((r) => setTimeout(r, 5_000));
-    await quiet();
+    await stack.smtp.untilQuiet();
     expect(stack.smtp.to(address)).toHaveLength(0);
     expect(
       await count(`select count(*)::int as n from emails where workflow_execution_id = ? and status <> 'FAILED'`, [execution.id]),

@@ -77,15 +77,18 @@ describe('API keys', () => {
     await track().set('Authorization', `Bearer ${rotated.body.public}`).expect(200);
   });
 
-  it('answers 403 PROJECT_DISABLED to every credential of a disabled project, doing nothing', async () => {
+  it('answers 403 PROJECT_DISABLED to both keys of a disabled project, doing nothing; its members still read it', async () => {
     const { user, project } = await newTenant(stack);
-    await sql(stack, 'update projects set disabled = true where id = ?', [project.id]);
+    await sql(stack, `update projects set disabled = true, disabled_reason = 'abuse review' where id = ?`, [project.id]);
     expectError(await listDomains(project).set('Authorization', `Bearer ${project.secret}`), 403, 'PROJECT_DISABLED');
-    expectError(await addDomain().set('Authorization', `Bearer ${project.secret}`), 403, 'PROJECT_DISABLED');
+    const refused = await addDomain().set('Authorization', `Bearer ${project.secret}`);
+    expectError(refused, 403, 'PROJECT_DISABLED');
+    expect(refused.body.error.message).toBe('This project is suspended: abuse review');
     expectError(await track().set('Authorization', `Bearer ${project.public}`), 403, 'PROJECT_DISABLED');
-    expectError(await addDomain().set('Cookie', user.cookie).set('X-Project-Id', project.id), 403, 'PROJECT_DISABLED');
     expect(await domainCount(project.id)).toBe(0);
     expect(await contactCount(project.id)).toBe(0);
+    // The dashboard (docs/security.md): reads go on under the session cookie; what sends is refused (test/reputation).
+    await listDomains(project).set('Cookie', user.cookie).set('X-Project-Id', project.id).expect(200);
   });
 });
 

@@ -39,3 +39,44 @@ export async function seedEvents(
 
 export const sql = <T = Record<string, unknown>>(stack: TestStack, query: string, params: unknown[] = []) =>
   stack.deps.orm.em.fork().execute<T[]>(query, params);
+
+/** How a seeded sent email ended, as delivery reports would have recorded it. */
+export type SeededOutcome = 'delivered' | 'bounce' | 'softbounce' | 'complaint';
+
+/**
+ * Emails that left at `at` (default now), `count` of them, written straight into `emails` (no queue row: they
+ * were sent) so that the rollup triggers count them as delivery would have: reputation figures without
+ * sending thousands of messages. `simulated` marks them as mail to the sandbox's simulator domain.
+ */
+export async function seedSentEmails(
+  stack: TestStack,
+  projectId: string,
+  rows: Array<{ count: number; outcome?: SeededOutcome; at?: Date; simulated?: boolean }>,
+): Promise<void> {
+  for (const r of rows) {
+    const at = r.at ?? new Date();
+    const outcome = r.outcome ?? 'delivered';
+    await sql(
+      stack,
+      `insert into emails (id, created_at, updated_at, project_id, to_address, from_address, subject, html, size_bytes, source_type,
+         status, sent_at, delivered_at, bounced_at, hard_bounced_at, complained_at, simulated)
+       select gen_random_uuid(), ?, ?, ?, 'seeded-' || g || '@' || ?, 'seed@example.test', 'Seeded', '<p>Seeded</p>', 100, 'TRANSACTIONAL',
+         ?, ?, ?, ?, ?, ?, ?
+       from generate_series(1, ?) g`,
+      [
+        at,
+        at,
+        projectId,
+        r.simulated ? 'simulator.postwire.test' : 'example.test',
+        { delivered: 'DELIVERED', bounce: 'BOUNCED', softbounce: 'BOUNCED', complaint: 'COMPLAINED' }[outcome],
+        at,
+        outcome === 'delivered' || outcome === 'complaint' ? at : null,
+        outcome === 'bounce' || outcome === 'softbounce' ? at : null,
+        outcome === 'bounce' ? at : null,
+        outcome === 'complaint' ? at : null,
+        r.simulated ?? false,
+        r.count,
+      ],
+    );
+  }
+}

@@ -5,6 +5,8 @@ export interface ReceivedMail {
   from: string;
   to: string[];
   raw: string;
+  /** When its data ended (Date.now()). */
+  at: number;
 }
 
 /** A real SMTP server on loopback that keeps what it receives; `down()` makes it refuse connections. */
@@ -20,6 +22,8 @@ export class SmtpSink {
   private latencyMs = 0;
   /** SMTP transactions begun (MAIL FROM received), whether or not their messages were ever finished. */
   transactionsBegun = 0;
+  /** When each transaction began and with which sender, in order. */
+  readonly begun: Array<{ at: number; from: string }> = [];
   /** While set, the answers to messages whose data has arrived wait here (see hold()). */
   private held: Array<() => void> | null = null;
   private server!: SMTPServer;
@@ -43,8 +47,9 @@ export class SmtpSink {
       logger: false,
       // down() drops open (pooled) connections at once instead of waiting 30 s for clients to quit.
       closeTimeout: 100,
-      onMailFrom: (_address, _session, callback) => {
+      onMailFrom: (address, _session, callback) => {
         this.transactionsBegun += 1;
+        this.begun.push({ at: Date.now(), from: address.address });
         callback();
       },
       onRcptTo: (address, _session, callback) => {
@@ -64,6 +69,7 @@ export class SmtpSink {
             from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
             to: session.envelope.rcptTo.map((r) => r.address),
             raw: Buffer.concat(chunks).toString('utf8'),
+            at: Date.now(),
           };
           const refusal = mail.to.map((to) => this.messageRefusals.get(to.toLowerCase())).find(Boolean);
           if (refusal) {
@@ -144,6 +150,19 @@ export class SmtpSink {
 
   to(address: string): ReceivedMail[] {
     return this.messages.filter((m) => m.to.includes(address.toLowerCase()) || m.to.includes(address));
+  }
+
+  /** Resolves once no transaction has begun for `quietMs`: whatever senders still held has gone, or never will. */
+  async untilQuiet(quietMs = 2_000, timeoutMs = 120_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    let last = -1;
+    let since = Date.now();
+    for (;;) {
+      if (this.transactionsBegun !== last) [last, since] = [this.transactionsBegun, Date.now()];
+      if (Date.now() - since >= quietMs) return;
+      if (Date.now() > deadline) throw new Error(`the SMTP server did not go quiet within ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
   }
 
   async waitFor(predicate: (m: ReceivedMail) => boolean, timeoutMs = 10_000): Promise<ReceivedMail> {

@@ -1,6 +1,7 @@
 /**
  * A worker in a process of its own, for tests and benchmarks that kill it (SIGKILL) mid-send: the Temporal
- * worker with every workflow and activity, and the email delivery pump, as src/main/worker.ts runs them.
+ * worker with every workflow and activity, the email delivery pump and (with SANDBOX_ENABLED) the simulator,
+ * as src/main/worker.ts runs them.
  * Settings come from the environment like the real worker's (a short DELIVERY_LEASE_MS has a killed worker's emails
  * taken over in seconds rather than minutes); `WORKER_WORKFLOW_BUNDLE`
  * names a workflow bundle made once by the parent (bundleWorkflows), which saves each start the bundling.
@@ -12,6 +13,7 @@ import { createActivities } from '../../activities';
 import { createDeps, runMain } from '../../src/bootstrap';
 import { limitWorkerHeapGrowth } from '../../src/main/worker-heap';
 import { DeliveryPump } from '../../src/modules/emails/delivery/pump';
+import { Simulator } from '../../src/modules/sandbox/simulator';
 import { workflowsPath } from '../../workflows/path';
 import { workerSettings } from '../../src/temporal/worker-settings';
 
@@ -22,6 +24,8 @@ runMain(async () => {
     telemetryOptions: { logging: { filter: { core: 'WARN', other: 'WARN' }, forward: {} } },
   });
   const deps = await createDeps('worker');
+  // As in the worker: the simulator addresses are served where the pump runs (docs/sandbox.md).
+  if (deps.config.SANDBOX_ENABLED) await Simulator.start(deps);
   const pump = new DeliveryPump(deps);
   await pump.start();
   const connection = await NativeConnection.connect({ address: deps.config.TEMPORAL_ADDRESS });

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -7,6 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { startStack, type TestStack } from '../helpers/stack';
 import { signupUser } from '../helpers/fixtures';
 import { newTenant } from '../helpers/tenants';
+
+const ADMIN_TOKEN = randomBytes(24).toString('hex');
 
 /**
  * Schema-driven fuzzing: schemathesis (installed by scripts/ensure-deps.sh) generates requests for every
@@ -57,8 +60,9 @@ function run(args: string[], cwd: string): Promise<RunResult> {
 let stack: TestStack;
 let dir: string;
 beforeAll(async () => {
-  // Thousands of requests a minute from one project: the per-project limit would answer most with 429.
-  stack = await startStack({ env: { API_RATE_LIMIT_PER_MINUTE: '0' } });
+  // Thousands of requests a minute from one project: the per-project limit would answer most with 429. The
+  // operators' surface is on, so that its operations are fuzzed too.
+  stack = await startStack({ env: { API_RATE_LIMIT_PER_MINUTE: '0', ADMIN_TOKEN } });
   dir = await mkdtemp(path.join(tmpdir(), 'postwire-fuzz-'));
 });
 afterAll(async () => {
@@ -87,6 +91,8 @@ it(
         `api_key = "${cookie}"`,
         '[auth.openapi.projectHeader]',
         `api_key = "${project.id}"`,
+        '[auth.openapi.adminToken]',
+        `bearer = "${ADMIN_TOKEN}"`,
         '',
       ].join('\n'),
     );

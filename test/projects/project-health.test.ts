@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { startStack, type TestStack } from '../helpers/stack';
 import { signupUser, type TestUser } from '../helpers/fixtures';
 import { joinedUser } from '../helpers/members';
-import { seedContact, seedEvents, sql } from '../helpers/seed';
+import { seedContact, seedEvents, seedSentEmails, sql } from '../helpers/seed';
 import { newTenant } from '../helpers/tenants';
 
 let stack: TestStack;
@@ -77,18 +77,20 @@ describe('GET /projects/{id}/setup-state', () => {
 describe('GET /projects/{id}/security and /users/@me/projects/{id}/security', () => {
   const paths = (id: string) => [`/projects/${id}/security`, `/users/@me/projects/${id}/security`];
 
-  it('computes 30-day bounce and complaint rates from the email service events', async () => {
+  it('computes the rates over REPUTATION_WINDOW_DAYS from the emails that left: permanent bounces, complaints, simulated mail left out', async () => {
     const { user, project } = await newTenant(stack);
-    const contact = await seedContact(stack, project.id);
-    const old = new Date(Date.now() - 31 * DAY);
-    await seedEvents(stack, project.id, contact.id, [
-      { name: 'email.sent', count: 200 },
-      { name: 'email.bounce', data: { bounceType: 'Permanent' }, count: 12 },
-      { name: 'email.bounce', data: { bounceType: 'Transient' }, count: 30 },
-      { name: 'email.complaint', count: 1 },
-      // Outside the window: never counted.
-      { name: 'email.sent', at: old, count: 50 },
-      { name: 'email.bounce', at: old, data: { bounceType: 'Permanent' }, count: 50 },
+    const old = new Date(Date.now() - 8 * DAY);
+    await seedSentEmails(stack, project.id, [
+      { count: 157 },
+      { count: 12, outcome: 'bounce' },
+      // Transient: they left and count as sent, not as bounces.
+      { count: 30, outcome: 'softbounce' },
+      { count: 1, outcome: 'complaint' },
+      // Outside the 7 days: never counted.
+      { count: 50, at: old },
+      { count: 50, at: old, outcome: 'bounce' },
+      // To the simulator: left out (REPUTATION_COUNT_SIMULATED is false).
+      { count: 40, outcome: 'bounce', simulated: true },
     ]);
     for (const path of paths(project.id)) {
       const res = await get(user, path).expect(200);
@@ -103,10 +105,18 @@ describe('GET /projects/{id}/security and /users/@me/projects/{id}/security', ()
         complaintRate: 0.5,
         levels: { bounce: 'warning', complaint: 'critical' },
         thresholds: { bounceRate: { warning: 5, critical: 10 }, complaintRate: { warning: 0.1, critical: 0.5 } },
+        minSent: 500,
+        simulated: { counted: false, leftOut: 40 },
+        heldEmails: 0,
         suspensions: [],
       });
-      expect(res.body.window.days).toBe(30);
-      expect(new Date(res.body.window.to).getTime() - new Date(res.body.window.from).getTime()).toBe(30 * DAY);
+      expect(res.body.window.days).toBe(7);
+      const from = new Date(res.body.window.from).getTime();
+      const to = new Date(res.body.window.to).getTime();
+      // From the start of the hour seven days back: the rollup counts whole hours.
+      expect(from % 3600_000).toBe(0);
+      expect(to - from).toBeGreaterThanOrEqual(7 * DAY);
+      expect(to - from).toBeLessThan(7 * DAY + 3600_000);
     }
   });
 
@@ -131,8 +141,8 @@ describe('GET /projects/{id}/security and /users/@me/projects/{id}/security', ()
     const res = await get(user, paths(project.id)[1]!).expect(200);
     expect(res.body).toMatchObject({ disabled: true, disabledReason: 'complaints' });
     expect(res.body.suspensions).toEqual([
-      { reason: 'complaints', startedAt: expect.any(String), endedAt: null },
-      { reason: 'bounce rate', startedAt: expect.any(String), endedAt: expect.any(String) },
+      { reason: 'complaints', by: 'operator', startedAt: expect.any(String), endedAt: null },
+      { reason: 'bounce rate', by: 'operator', startedAt: expect.any(String), endedAt: expect.any(String) },
     ]);
     const [latest, earlier] = res.body.suspensions;
     expect(new Date(latest.startedAt).getTime()).toBeGreaterThanOrEqual(new Date(earlier.endedAt).getTime());

@@ -13,6 +13,16 @@ export const automationSummary = (automationName: string, contactEmail: string) 
 
 export const AUTOMATION_EVENT_SIGNAL = 'automationEvent';
 
+/**
+ * Sent to the executions whose emails waited while their project was suspended, once it is reinstated
+ * (src/modules/reputation): a SEND_EMAIL step held by the suspension goes on at once rather than at its next
+ * check (HOLD_RECHECK).
+ */
+export const PROJECT_REINSTATED_SIGNAL = 'projectReinstated';
+
+/** How often a SEND_EMAIL step held by a suspension asks again, should the reinstatement's signal not come. */
+export const HOLD_RECHECK = '10 minutes';
+
 /** A tracked event of the contact, handed to executions waiting for its name (WAIT_FOR_EVENT). */
 export interface AutomationEvent {
   id: string;

@@ -11,14 +11,15 @@ import {
 import type { AutomationActivities } from '../../activities/automation';
 import { stepSummary } from './describe';
 import { firstStep, stepById, type Next } from './entry';
-import { automationEvent, failureMessage, isGone } from './failures';
+import { automationEvent, failureMessage, isGone, projectReinstated } from './failures';
+import { Hold } from './hold';
 import { STEP_FAILED, type AutomationInput, type AutomationResult } from './ids';
 import { Inbox } from './inbox';
 import { nextStep } from './interpreter';
 import { ExecutionGoneSignal, Mirror } from './mirror';
 import { AutomationIdKey, CurrentStepKey } from '../search-attributes';
-import { runStop, stopOf } from './steps';
-import type { LookBack } from './steps/step';
+import { runStop, stepType, stopOf } from './steps';
+import type { LookBack, QuickStep } from './steps/step';
 
 const STEP_RETRY = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 8 } as const;
 
@@ -29,7 +30,7 @@ const STEP_RETRY = { initialInterval: '1 second', backoffCoefficient: 2, maximum
 const advancing = (summary: string) =>
   proxyLocalActivities<AutomationActivities>({ startToCloseTimeout: '1 minute', retry: STEP_RETRY, summary });
 
-const { finishAutomation } = proxyLocalActivities<AutomationActivities>({
+const { finishAutomation, projectSuspension } = proxyLocalActivities<AutomationActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { maximumInterval: '30 seconds' },
 });
@@ -53,13 +54,16 @@ function showCurrentStep(stepId: string): void {
  * driver around the step interpreter. The quick steps (SEND_EMAIL, CONDITION, UPDATE_CONTACT, EXIT) run one
  * after the other in the local activity advanceAutomation, which records each in the execution record and
  * stops where the workflow has to act: a DELAY's timer, a WAIT_FOR_EVENT's event, a WEBHOOK's activity, or the
- * end. Cancelling the workflow marks the execution CANCELLED; a step that fails after its retries marks it
+ * end, or after a step held by its project's suspension, which waits here until the reinstatement (hold.ts).
+ * Cancelling the workflow marks the execution CANCELLED; a step that fails after its retries marks it
  * FAILED and fails the run. (Runs started before this version run `automation`, workflows/automation/legacy.)
  */
 export async function automationV2(input: AutomationInput): Promise<AutomationResult> {
   const { definition } = input;
   const inbox = new Inbox();
   setHandler(automationEvent, (event) => inbox.add(event));
+  const hold = new Hold();
+  setHandler(projectReinstated, () => hold.wake());
   const mirror = new Mirror(input.executionId, input.context, finishAutomation);
   let next: Next = firstStep(definition);
   try {
@@ -81,6 +85,15 @@ export async function automationV2(input: AutomationInput): Promise<AutomationRe
         if (mirror.failure !== null) throw new RecordedFailure(mirror.failure);
         if (mirror.ended) break;
         step = stepById(definition, mirror.current!.stepId);
+        if (moved.held) {
+          // Its email is queued and held by the pump; the steps after it count from when it can leave.
+          showCurrentStep(step.id);
+          const summary = stepSummary(definition.name, mirror.stepCount, step);
+          await hold.whileSuspended(summary, moved.held.reason, () => projectSuspension(input.projectId));
+          mirror.complete(moved.held.output);
+          next = nextStep(definition, step, (stepType(step) as QuickStep).resultOf(moved.held.output));
+          continue;
+        }
         lookBack = moved.lookBack;
       }
       const summary = stepSummary(definition.name, mirror.stepCount, step);

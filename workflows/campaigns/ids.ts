@@ -31,8 +31,11 @@ export type CampaignSendState =
   | { phase: 'snapshot'; asOf: string; after: string | null }
   /** Emails are being created, batch `next` on; `pending` of those created are not sent yet. */
   | { phase: 'enqueue'; total: number; next: number; processed: number; emails: number; pending: number }
-  /** Every email exists; waiting for the last to be handed to SMTP or to fail. */
-  | { phase: 'deliver'; total: number; emails: number; pending: number }
+  /**
+   * Every email exists; waiting for the last to be handed to SMTP or to fail. `held`: the project is
+   * suspended (the reason), so its emails wait for the reinstatement (absent in runs from before holds).
+   */
+  | { phase: 'deliver'; total: number; emails: number; pending: number; held?: string | null }
   /** None is pending any more. */
   | { phase: 'delivered'; total: number; emails: number; pending: 0 };
 
@@ -49,9 +52,22 @@ export interface CampaignSendInput {
   state?: CampaignSendState;
 }
 
-/** What the Web UI shows as the run's current details: "Sent 4,000 / 12,345". */
+/**
+ * What the Web UI shows as the run's current details: "Sent 4,000 / 12,345", and why it waits while the
+ * project is suspended.
+ */
 export function progressDetails(state: CampaignSendState): string {
   if (state.phase === 'snapshot') return 'Fixing the recipients';
   const sent = `Sent ${grouped(state.emails - state.pending)} / ${grouped(state.total)}`;
-  return state.phase === 'enqueue' ? `${sent}; emails created for ${grouped(state.processed)}` : sent;
+  if (state.phase === 'enqueue') return `${sent}; emails created for ${grouped(state.processed)}`;
+  if (state.phase === 'deliver' && state.held) {
+    return `${sent}; held: the project is suspended (${state.held}); the other emails go once it is reinstated`;
+  }
+  return sent;
 }
+
+/** The delivery wait's summary in the Web UI. */
+export const deliverySummary = (pending: number, held: string | null | undefined) =>
+  held
+    ? `Wait for the project to be reinstated: ${grouped(pending)} emails held`
+    : `Wait for ${grouped(pending)} emails to be handed to SMTP`;

@@ -3,6 +3,7 @@ import type { CampaignActivities } from '../../activities/campaigns';
 import type { SendRef } from '../../src/modules/campaigns/send-run';
 import {
   ENQUEUE_CONCURRENCY,
+  deliverySummary,
   SNAPSHOT_FACTOR,
   STEPS_PER_RUN,
   grouped,
@@ -72,12 +73,16 @@ async function advance(
     }
     case 'deliver': {
       // Asked every time, never concluded from a count an enqueue reported while other batches still ran.
+      // `held` is passed only once a wait reported it: runs recorded before holds schedule what they scheduled.
       const progress = await batches.awaitCampaignDelivery.executeWithOptions(
-        { summary: `Wait for ${grouped(state.pending)} emails to be handed to SMTP`, startToCloseTimeout: '2 minutes' },
-        [{ ...ref, pending: state.pending }],
+        { summary: deliverySummary(state.pending, state.held), startToCloseTimeout: '2 minutes' },
+        [{ ...ref, pending: state.pending, ...(state.held !== undefined ? { held: state.held } : {}) }],
       );
       if (!progress) return null;
-      return progress.pending === 0 ? { ...state, phase: 'delivered', pending: 0 } : { ...state, pending: progress.pending };
+      const held = progress.held === undefined ? {} : { held: progress.held };
+      return progress.pending === 0
+        ? { phase: 'delivered', total: state.total, emails: state.emails, pending: 0 }
+        : { ...state, pending: progress.pending, ...held };
     }
   }
 }

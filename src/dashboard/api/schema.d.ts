@@ -370,7 +370,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Bounce and complaint rates of the last 30 days and recent suspensions (any member) */
+        /** Bounce and complaint rates over the reputation window, their levels, and recent suspensions (any member) */
         get: operations["getProjectsIdSecurity"];
         put?: never;
         post?: never;
@@ -387,7 +387,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Bounce and complaint rates of the last 30 days and recent suspensions (any member) */
+        /** Bounce and complaint rates over the reputation window, their levels, and recent suspensions (any member) */
         get: operations["getUsersMeProjectsIdSecurity"];
         put?: never;
         post?: never;
@@ -1903,6 +1903,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/projects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every project of the deployment, newest first, with its owners, reputation figures and levels (operators' token) */
+        get: operations["getAdminProjects"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/projects/{id}/suspend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Suspend a project with a reason: its keys are refused, it sends nothing, its mail waits; the owners are emailed */
+        post: operations["postAdminProjectsIdSuspend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/projects/{id}/reinstate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reinstate a suspended project: its keys work again and the mail that waited goes, each email once; the owners are emailed */
+        post: operations["postAdminProjectsIdReinstate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every suspension and reinstatement, automatic or by an operator, newest first */
+        get: operations["getAdminAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/mcp": {
         parameters: {
             query?: never;
@@ -2538,6 +2606,8 @@ export interface operations {
                         /** @description Secret key (sk_…): in full only when created or rotated, masked afterwards */
                         secret: string;
                         disabled: boolean;
+                        /** @description Why the project is suspended (docs/security.md); null while it is active */
+                        disabledReason: string | null;
                         /**
                          * @description Which emails carry the open pixel and click redirects (docs/tracking.md)
                          * @enum {string}
@@ -2595,6 +2665,8 @@ export interface operations {
                         /** @description Secret key (sk_…): in full only when created or rotated, masked afterwards */
                         secret: string;
                         disabled: boolean;
+                        /** @description Why the project is suspended (docs/security.md); null while it is active */
+                        disabledReason: string | null;
                         /**
                          * @description Which emails carry the open pixel and click redirects (docs/tracking.md)
                          * @enum {string}
@@ -2750,6 +2822,8 @@ export interface operations {
                         /** @description Secret key (sk_…): in full only when created or rotated, masked afterwards */
                         secret: string;
                         disabled: boolean;
+                        /** @description Why the project is suspended (docs/security.md); null while it is active */
+                        disabledReason: string | null;
                         /**
                          * @description Which emails carry the open pixel and click redirects (docs/tracking.md)
                          * @enum {string}
@@ -2914,6 +2988,8 @@ export interface operations {
                         /** @description Secret key (sk_…): in full only when created or rotated, masked afterwards */
                         secret: string;
                         disabled: boolean;
+                        /** @description Why the project is suspended (docs/security.md); null while it is active */
+                        disabledReason: string | null;
                         /**
                          * @description Which emails carry the open pixel and click redirects (docs/tracking.md)
                          * @enum {string}
@@ -3859,6 +3935,7 @@ export interface operations {
                         projectId: string;
                         disabled: boolean;
                         disabledReason: string | null;
+                        /** @description The last REPUTATION_WINDOW_DAYS days, from the start of the hour */
                         window: {
                             days: number;
                             /** Format: date-time */
@@ -3866,13 +3943,14 @@ export interface operations {
                             /** Format: date-time */
                             to: string;
                         };
+                        /** @description Emails that left in the window, bounced ones included */
                         sent: number;
                         /** @description Permanent bounces */
                         bounced: number;
                         complained: number;
-                        /** @description % of sent */
+                        /** @description % of sent, 2 decimals */
                         bounceRate: number;
-                        /** @description % of sent */
+                        /** @description % of sent, 2 decimals */
                         complaintRate: number;
                         levels: {
                             /** @enum {string} */
@@ -3890,8 +3968,22 @@ export interface operations {
                                 critical: number;
                             };
                         };
+                        /** @description REPUTATION_MIN_SENT: below it in the window, nothing is judged (no warning, no suspension) */
+                        minSent: number;
+                        /** @description Mail to the sandbox simulator domain */
+                        simulated: {
+                            /** @description REPUTATION_COUNT_SIMULATED: mail to the simulator domain counts in the figures */
+                            counted: boolean;
+                            /** @description Simulated emails sent in the window and left out of the figures (0 when counted) */
+                            leftOut: number;
+                        };
+                        /** @description While suspended: emails waiting to be sent once the project is reinstated */
+                        heldEmails: number;
+                        /** @description The 10 most recent, newest first */
                         suspensions: {
                             reason: string | null;
+                            /** @enum {string} */
+                            by: "automatic" | "operator";
                             /** Format: date-time */
                             startedAt: string;
                             endedAt: string | null;
@@ -3950,6 +4042,7 @@ export interface operations {
                         projectId: string;
                         disabled: boolean;
                         disabledReason: string | null;
+                        /** @description The last REPUTATION_WINDOW_DAYS days, from the start of the hour */
                         window: {
                             days: number;
                             /** Format: date-time */
@@ -3957,13 +4050,14 @@ export interface operations {
                             /** Format: date-time */
                             to: string;
                         };
+                        /** @description Emails that left in the window, bounced ones included */
                         sent: number;
                         /** @description Permanent bounces */
                         bounced: number;
                         complained: number;
-                        /** @description % of sent */
+                        /** @description % of sent, 2 decimals */
                         bounceRate: number;
-                        /** @description % of sent */
+                        /** @description % of sent, 2 decimals */
                         complaintRate: number;
                         levels: {
                             /** @enum {string} */
@@ -3981,8 +4075,22 @@ export interface operations {
                                 critical: number;
                             };
                         };
+                        /** @description REPUTATION_MIN_SENT: below it in the window, nothing is judged (no warning, no suspension) */
+                        minSent: number;
+                        /** @description Mail to the sandbox simulator domain */
+                        simulated: {
+                            /** @description REPUTATION_COUNT_SIMULATED: mail to the simulator domain counts in the figures */
+                            counted: boolean;
+                            /** @description Simulated emails sent in the window and left out of the figures (0 when counted) */
+                            leftOut: number;
+                        };
+                        /** @description While suspended: emails waiting to be sent once the project is reinstated */
+                        heldEmails: number;
+                        /** @description The 10 most recent, newest first */
                         suspensions: {
                             reason: string | null;
+                            /** @enum {string} */
+                            by: "automatic" | "operator";
                             /** Format: date-time */
                             startedAt: string;
                             endedAt: string | null;
@@ -16286,6 +16394,402 @@ export interface operations {
             };
             /** @description No such file */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAdminProjects: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+                search?: string;
+                disabled?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A cursor page of projects */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            disabled: boolean;
+                            disabledReason: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description The owners' addresses */
+                            owners: string[];
+                            /** @description Emails sent in the reputation window (simulated mail left out unless REPUTATION_COUNT_SIMULATED) */
+                            sent: number;
+                            /** @description % of sent, 2 decimals */
+                            bounceRate: number;
+                            /** @description % of sent, 2 decimals */
+                            complaintRate: number;
+                            levels: {
+                                /** @enum {string} */
+                                bounce: "healthy" | "warning" | "critical";
+                                /** @enum {string} */
+                                complaint: "healthy" | "warning" | "critical";
+                            };
+                        }[];
+                        /** @description Pass as `cursor` to get the next page; null on the last page */
+                        cursor: string | null;
+                        hasMore: boolean;
+                        /** @description Matches in the whole list on the first page; 0 on later pages */
+                        total: number;
+                    };
+                };
+            };
+            /** @description BAD_REQUEST: invalid query parameters, or not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or wrong ADMIN_TOKEN */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: this deployment has no ADMIN_TOKEN, so /admin does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a query parameter holds NUL (U+0000) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAdminProjectsIdSuspend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Becomes the disabledReason */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The project, suspended */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        disabled: boolean;
+                        disabledReason: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @description The owners' addresses */
+                        owners: string[];
+                        /** @description Emails sent in the reputation window (simulated mail left out unless REPUTATION_COUNT_SIMULATED) */
+                        sent: number;
+                        /** @description % of sent, 2 decimals */
+                        bounceRate: number;
+                        /** @description % of sent, 2 decimals */
+                        complaintRate: number;
+                        levels: {
+                            /** @enum {string} */
+                            bounce: "healthy" | "warning" | "critical";
+                            /** @enum {string} */
+                            complaint: "healthy" | "warning" | "critical";
+                        };
+                    };
+                };
+            };
+            /** @description BAD_REQUEST: malformed JSON, or a body that is not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or wrong ADMIN_TOKEN */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: the project is already suspended */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: JSON nested deeper than 64 levels; VALIDATION_ERROR: text holding NUL (U+0000) or a lone surrogate, named in `errors`; VALIDATION_ERROR, with the fields in `errors` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAdminProjectsIdReinstate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Why; kept in the audit list and told to the owners */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The project, active */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        disabled: boolean;
+                        disabledReason: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @description The owners' addresses */
+                        owners: string[];
+                        /** @description Emails sent in the reputation window (simulated mail left out unless REPUTATION_COUNT_SIMULATED) */
+                        sent: number;
+                        /** @description % of sent, 2 decimals */
+                        bounceRate: number;
+                        /** @description % of sent, 2 decimals */
+                        complaintRate: number;
+                        levels: {
+                            /** @enum {string} */
+                            bounce: "healthy" | "warning" | "critical";
+                            /** @enum {string} */
+                            complaint: "healthy" | "warning" | "critical";
+                        };
+                    };
+                };
+            };
+            /** @description BAD_REQUEST: malformed JSON, or a body that is not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or wrong ADMIN_TOKEN */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: the project is not suspended */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: JSON nested deeper than 64 levels; VALIDATION_ERROR: text holding NUL (U+0000) or a lone surrogate, named in `errors`; VALIDATION_ERROR, with the fields in `errors` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAdminAudit: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A cursor page of audit entries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            action: "suspend" | "reinstate";
+                            /** Format: uuid */
+                            projectId: string;
+                            reason: string | null;
+                            /** @enum {string} */
+                            by: "automatic" | "operator";
+                            /** Format: date-time */
+                            at: string;
+                        }[];
+                        /** @description Pass as `cursor` to get the next page; null on the last page */
+                        cursor: string | null;
+                        hasMore: boolean;
+                        /** @description Matches in the whole list on the first page; 0 on later pages */
+                        total: number;
+                    };
+                };
+            };
+            /** @description BAD_REQUEST: invalid query parameters, or not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: missing or wrong ADMIN_TOKEN */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: this deployment has no ADMIN_TOKEN, so /admin does not exist */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a query parameter holds NUL (U+0000) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -25,6 +25,25 @@ function ProjectSwitcher() {
   );
 }
 
+/**
+ * On every page of a suspended project: why, and what it means (docs/security.md). Its keys are refused and
+ * its mail waits; the dashboard still reads everything.
+ */
+function SuspensionBanner() {
+  const { project } = useSession();
+  if (!project?.disabled) return null;
+  return (
+    <div class="error-note suspended-banner" role="alert">
+      <strong>This project is suspended: it sends nothing.</strong>
+      <p>{project.disabledReason ?? 'No reason was given.'}</p>
+      <p>
+        Its API keys are refused, and its queued emails, campaigns and automation emails wait until an operator of this deployment
+        reinstates it; nothing is lost. <a href={href('/security')}>Security</a>
+      </p>
+    </div>
+  );
+}
+
 export function Layout({ nav, active, children }: { nav: NavItem[]; active: string; children: preact.ComponentChildren }) {
   const { user, logout } = useSession();
   const [open, setOpen] = useState(false);
@@ -62,6 +81,7 @@ export function Layout({ nav, active, children }: { nav: NavItem[]; active: stri
         </ul>
       </nav>
       <main id="main" tabIndex={-1}>
+        <SuspensionBanner />
         {children}
       </main>
     </div>

@@ -29,6 +29,20 @@ const STAGES = ['sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained
 export const COUNTERS = ['billable', ...STAGES];
 
 /**
+ * What email_stats counts, as the trigger functions below are written for it: the emails' columns a delta
+ * reads, the stages (a stage `s` counts the emails whose `s_at` falls in the hour) and the key's columns
+ * besides the hour. Later migrations that widen the rollup (0040) pass their own.
+ */
+export interface RollupShape {
+  columns: string[];
+  stages: string[];
+  /** The key's columns after `project_id` and `hour`. */
+  key: string[];
+}
+export const SHAPE_0024: RollupShape = { columns: EMAIL_COLUMNS, stages: STAGES, key: ['source_type', 'campaign_id'] };
+export const countersOf = (shape: RollupShape) => ['billable', ...shape.stages];
+
+/**
  * How rollup rows are split (migrations 0025, 0026): not at all (`false`), or into the slot an SQL expression
  * gives for the source row aliased `alias`.
  */
@@ -39,48 +53,70 @@ export type Slotting = false | ((alias: string) => string);
  * one line per counter occurrence, at the hour of the timestamp that dates it. `slotted` also splits each
  * line by its slot; `source` then carries the email's id.
  */
-export const emailDeltas = (source: string, slotted: Slotting = false) => `
-select r."project_id", date_trunc('hour', m."at", 'UTC') as "hour", r."source_type", r."campaign_id",${slotted ? ` ${slotted('r')} as "slot",` : ''}
-  ${COUNTERS.map((c) => `sum(r."sign") filter (where m."counter" = '${c}') as "${c}"`).join(',\n  ')}
+export const emailDeltas = (source: string, slotted: Slotting = false, shape: RollupShape = SHAPE_0024) => `
+select r."project_id", date_trunc('hour', m."at", 'UTC') as "hour", ${shape.key.map((k) => `r."${k}"`).join(', ')},${slotted ? ` ${slotted('r')} as "slot",` : ''}
+  ${countersOf(shape)
+    .map((c) => `sum(r."sign") filter (where m."counter" = '${c}') as "${c}"`)
+    .join(',\n  ')}
 from (${source}) r
 cross join lateral (values
   ('billable', case when r."status" <> 'FAILED' then r."created_at" end),
-  ${STAGES.map((s) => `('${s}', r."${s}_at")`).join(', ')}) as m("counter", "at")
+  ${shape.stages.map((s) => `('${s}', r."${s}_at")`).join(', ')}) as m("counter", "at")
 where m."at" is not null
-group by ${keyPositions(slotted)}
-having ${COUNTERS.map((c) => `coalesce(sum(r."sign") filter (where m."counter" = '${c}'), 0) <> 0`).join(' or ')}
+group by ${keyPositions(slotted, shape)}
+having ${countersOf(shape)
+  .map((c) => `coalesce(sum(r."sign") filter (where m."counter" = '${c}'), 0) <> 0`)
+  .join(' or ')}
 -- Rows are locked in key order, so concurrent statements cannot deadlock on them.
-order by ${keyPositions(slotted)}`;
+order by ${keyPositions(slotted, shape)}`;
 
 /** The counter slot of a row: the last byte of a UUID v4 is random, so concurrent writers spread over the slots. */
 export const SLOT = (alias: string) => `get_byte(uuid_send(${alias}."id"), 15) % 16`;
-const keyPositions = (slotted: Slotting) => (slotted ? '1, 2, 3, 4, 5' : '1, 2, 3, 4');
-const emailKey = (slotted: Slotting) => `"project_id", "hour", "source_type", "campaign_id"${slotted ? ', "slot"' : ''}`;
+const keyPositions = (slotted: Slotting, shape: RollupShape) =>
+  Array.from({ length: 2 + shape.key.length + (slotted ? 1 : 0) }, (_, i) => i + 1).join(', ');
+const emailKey = (slotted: Slotting, shape: RollupShape) =>
+  ['project_id', 'hour', ...shape.key, ...(slotted ? ['slot'] : [])].map((c) => `"${c}"`).join(', ');
 /** The emails' columns a delta reads, as a select list of `alias` (or bare). */
-const emailColumns = (slotted: Slotting, alias?: string) =>
-  (slotted ? ['id', ...EMAIL_COLUMNS] : EMAIL_COLUMNS).map((c) => (alias ? `${alias}."${c}"` : `"${c}"`)).join(', ');
+const emailColumns = (slotted: Slotting, shape: RollupShape, alias?: string) =>
+  (slotted ? ['id', ...shape.columns] : shape.columns).map((c) => (alias ? `${alias}."${c}"` : `"${c}"`)).join(', ');
 
-export const upsertEmailDeltas = (source: string, slotted: Slotting = false) => `
-insert into "email_stats" (${emailKey(slotted)}, ${COUNTERS.map((c) => `"${c}"`).join(', ')})
-select ${emailKey(slotted)}, ${COUNTERS.map((c) => `coalesce("${c}", 0)`).join(', ')}
-from (${emailDeltas(source, slotted)}) d
-on conflict (${emailKey(slotted)}) do update set
-  ${COUNTERS.map((c) => `"${c}" = "email_stats"."${c}" + excluded."${c}"`).join(', ')}`;
+export const upsertEmailDeltas = (source: string, slotted: Slotting = false, shape: RollupShape = SHAPE_0024) => `
+insert into "email_stats" (${emailKey(slotted, shape)}, ${countersOf(shape)
+  .map((c) => `"${c}"`)
+  .join(', ')})
+select ${emailKey(slotted, shape)}, ${countersOf(shape)
+  .map((c) => `coalesce("${c}", 0)`)
+  .join(', ')}
+from (${emailDeltas(source, slotted, shape)}) d
+on conflict (${emailKey(slotted, shape)}) do update set
+  ${countersOf(shape)
+    .map((c) => `"${c}" = "email_stats"."${c}" + excluded."${c}"`)
+    .join(', ')}`;
 
-export const insertedEmails = (slotted: Slotting = false) => `select ${emailColumns(slotted)}, 1 as "sign" from "new_rows"`;
+export const insertedEmails = (slotted: Slotting = false, shape: RollupShape = SHAPE_0024) =>
+  `select ${emailColumns(slotted, shape)}, 1 as "sign" from "new_rows"`;
 
-export const updatedEmails = (slotted: Slotting = false) => `
+/** Every row of emails as counted in (+1): what fills email_stats from scratch. */
+export const allEmails = (shape: RollupShape = SHAPE_0024, slotted: Slotting = false) =>
+  `select ${emailColumns(slotted, shape)}, 1 as "sign" from "emails"`;
+
+export const updatedEmails = (slotted: Slotting = false, shape: RollupShape = SHAPE_0024) => `
 select x.* from "new_rows" n join "old_rows" o on o."id" = n."id"
-cross join lateral (values (${emailColumns(slotted, 'n')}, 1), (${emailColumns(slotted, 'o')}, -1)) as x(${emailColumns(slotted)}, "sign")
-where (${emailColumns(false, 'n')}) is distinct from (${emailColumns(false, 'o')})`;
+cross join lateral (values (${emailColumns(slotted, shape, 'n')}, 1), (${emailColumns(slotted, shape, 'o')}, -1)) as x(${emailColumns(slotted, shape)}, "sign")
+where (${emailColumns(false, shape, 'n')}) is distinct from (${emailColumns(false, shape, 'o')})`;
+
+/** The key's columns besides project and hour matched between email_stats `s` and deltas `d` (a null campaign too). */
+export const sameKey = (shape: RollupShape, s: string, d: string) =>
+  shape.key.map((k) => (k === 'campaign_id' ? `${s}."${k}" is not distinct from ${d}."${k}"` : `${s}."${k}" = ${d}."${k}"`)).join(' and ');
 
 // A deleted email only takes counts away from rows that exist: when a project goes, its rollup rows may
 // already be gone, and an upsert would recreate them for a project that no longer exists.
-export const deletedEmails = (slotted: Slotting = false) => `
-update "email_stats" s set ${COUNTERS.map((c) => `"${c}" = s."${c}" - coalesce(d."${c}", 0)`).join(', ')}
-from (${emailDeltas(`select ${emailColumns(slotted)}, 1 as "sign" from "old_rows"`, slotted)}) d
-where s."project_id" = d."project_id" and s."hour" = d."hour" and s."source_type" = d."source_type"
-  and s."campaign_id" is not distinct from d."campaign_id"${slotted ? ' and s."slot" = d."slot"' : ''}`;
+export const deletedEmails = (slotted: Slotting = false, shape: RollupShape = SHAPE_0024) => `
+update "email_stats" s set ${countersOf(shape)
+  .map((c) => `"${c}" = s."${c}" - coalesce(d."${c}", 0)`)
+  .join(', ')}
+from (${emailDeltas(`select ${emailColumns(slotted, shape)}, 1 as "sign" from "old_rows"`, slotted, shape)}) d
+where s."project_id" = d."project_id" and s."hour" = d."hour" and ${sameKey(shape, 's', 'd')}${slotted ? ' and s."slot" = d."slot"' : ''}`;
 
 export const trigger = (name: string, body: string, replace = false) => `
 create ${replace ? 'or replace ' : ''}function "${name}"() returns trigger language plpgsql as $fn$
@@ -109,7 +145,7 @@ create table "event_stats" (
   "count" integer not null,
   primary key ("project_id", "hour", "name"));
 
-${upsertEmailDeltas(`select ${emailColumns(false)}, 1 as "sign" from "emails"`)};
+${upsertEmailDeltas(allEmails())};
 insert into "event_stats" ("project_id", "hour", "name", "count")
 select "project_id", date_trunc('hour', "created_at", 'UTC'), "name", count(*) from "events" group by 1, 2, 3;
 

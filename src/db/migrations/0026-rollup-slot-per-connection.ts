@@ -1,5 +1,15 @@
 import { Migration } from '@mikro-orm/migrations';
-import { COUNTERS, EMAIL_COLUMNS, emailDeltas, insertedEmails, trigger, updatedEmails, upsertEmailDeltas } from './0024-activity-rollups';
+import {
+  SHAPE_0024,
+  countersOf,
+  emailDeltas,
+  insertedEmails,
+  sameKey,
+  trigger,
+  updatedEmails,
+  upsertEmailDeltas,
+  type RollupShape,
+} from './0024-activity-rollups';
 
 /**
  * Rollup slots by connection instead of by row (the slots of migration 0025). A statement that writes many
@@ -11,22 +21,23 @@ import { COUNTERS, EMAIL_COLUMNS, emailDeltas, insertedEmails, trigger, updatedE
  * A deletion takes its counts away from the key's lowest existing slot: slots are summed, so any row of the
  * key will do, and one that exists means a project being deleted gets no rollup row back.
  */
-const CONNECTION_SLOT = () => 'pg_backend_pid() % 16';
+export const CONNECTION_SLOT = () => 'pg_backend_pid() % 16';
 
-const deletedEmails = `
-update "email_stats" s set ${COUNTERS.map((c) => `"${c}" = s."${c}" - coalesce(d."${c}", 0)`).join(', ')}
-from (${emailDeltas(`select ${EMAIL_COLUMNS.map((c) => `"${c}"`).join(', ')}, 1 as "sign" from "old_rows"`)}) d
-where s."project_id" = d."project_id" and s."hour" = d."hour" and s."source_type" = d."source_type"
-  and s."campaign_id" is not distinct from d."campaign_id"
+export const connectionSlotDelete = (shape: RollupShape = SHAPE_0024) => `
+update "email_stats" s set ${countersOf(shape)
+  .map((c) => `"${c}" = s."${c}" - coalesce(d."${c}", 0)`)
+  .join(', ')}
+from (${emailDeltas(`select ${shape.columns.map((c) => `"${c}"`).join(', ')}, 1 as "sign" from "old_rows"`, false, shape)}) d
+where s."project_id" = d."project_id" and s."hour" = d."hour" and ${sameKey(shape, 's', 'd')}
   and s."slot" = (select min(x."slot") from "email_stats" x where x."project_id" = d."project_id" and x."hour" = d."hour"
-    and x."source_type" = d."source_type" and x."campaign_id" is not distinct from d."campaign_id")`;
+    and ${sameKey(shape, 'x', 'd')})`;
 
 export class Migration0026RollupSlotPerConnection extends Migration {
   override async up(): Promise<void> {
     this.addSql(`
 ${trigger('email_stats_insert', upsertEmailDeltas(insertedEmails(CONNECTION_SLOT), CONNECTION_SLOT), true)}
 ${trigger('email_stats_update', upsertEmailDeltas(updatedEmails(CONNECTION_SLOT), CONNECTION_SLOT), true)}
-${trigger('email_stats_delete', deletedEmails, true)}
+${trigger('email_stats_delete', connectionSlotDelete(), true)}
 ${trigger(
   'event_stats_insert',
   `

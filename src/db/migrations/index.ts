@@ -25,6 +25,7 @@ import { Migration0031AutomationStepTypeUnchecked } from './0031-automation-step
 import { Migration0032EmailQueue } from './0032-email-queue';
 import { Migration0033Webhooks } from './0033-webhooks';
 import { Migration0034SandboxSoftbounces } from './0034-sandbox-softbounces';
+import { Migration0040ReputationGuardrails } from './0040-reputation-guardrails';
 import { Migration0060OutboxPerProject } from './0060-outbox-per-project';
 
 /** Every migration, in order. Files are committed; the schema never changes at run time otherwise. */
@@ -55,5 +56,6 @@ export const migrationsList: MigrationObject[] = [
   { name: '0032-email-queue', class: Migration0032EmailQueue },
   { name: '0033-webhooks', class: Migration0033Webhooks },
   { name: '0034-sandbox-softbounces', class: Migration0034SandboxSoftbounces },
+  { name: '0040-reputation-guardrails', class: Migration0040ReputationGuardrails },
   { name: '0060-outbox-per-project', class: Migration0060OutboxPerProject },
 ];

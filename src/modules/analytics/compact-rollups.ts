@@ -15,17 +15,18 @@ select "project_id", "hour", "name", 0, sum("count") from moved group by 1, 2, 3
 on conflict ("project_id", "hour", "name", "slot") do update set "count" = event_stats."count" + excluded."count"`;
 
 /**
- * email_stats' key and counters (migration 0024): the fold deletes whole rows and writes these back, so a
+ * email_stats' key and counters (migrations 0024, 0040): the fold deletes whole rows and writes these back, so a
  * column missing here would be lost (test/analytics/compaction.test.ts compares the lists with the table).
  */
-export const EMAIL_KEY = ['project_id', 'hour', 'source_type', 'campaign_id'];
-export const EMAIL_COUNTERS = ['billable', ...STAGES, 'failed'];
+export const EMAIL_KEY = ['project_id', 'hour', 'source_type', 'campaign_id', 'simulated'];
+export const EMAIL_COUNTERS = ['billable', ...STAGES, 'failed', 'hard_bounced'];
+const KEY_POSITIONS = EMAIL_KEY.map((_, i) => i + 1).join(', ');
 const quoted = (columns: string[]) => columns.map((c) => `"${c}"`).join(', ');
 const FOLD_EMAILS = `
 with moved as (
   delete from email_stats where "slot" <> 0 and "hour" < ? returning ${quoted(EMAIL_KEY)}, ${quoted(EMAIL_COUNTERS)})
 insert into email_stats (${quoted(EMAIL_KEY)}, "slot", ${quoted(EMAIL_COUNTERS)})
-select ${quoted(EMAIL_KEY)}, 0, ${EMAIL_COUNTERS.map((c) => `sum("${c}")`).join(', ')} from moved group by 1, 2, 3, 4 order by 1, 2, 3, 4
+select ${quoted(EMAIL_KEY)}, 0, ${EMAIL_COUNTERS.map((c) => `sum("${c}")`).join(', ')} from moved group by ${KEY_POSITIONS} order by ${KEY_POSITIONS}
 on conflict (${quoted(EMAIL_KEY)}, "slot") do update set ${EMAIL_COUNTERS.map((c) => `"${c}" = email_stats."${c}" + excluded."${c}"`).join(', ')}`;
 
 /** One pass at a time across workers: two would only wait on each other's rows. */

@@ -22,7 +22,7 @@ const badQuery = {
   400: { description: 'BAD_REQUEST: an unknown parameter value, a malformed date, `to` not after `from`, or too many points' },
 };
 
-export function analyticsRoutes(_deps: Deps): RouteDef[] {
+export function analyticsRoutes(deps: Deps): RouteDef[] {
   return [
     defineRoute({
       method: 'get',
@@ -33,7 +33,7 @@ export function analyticsRoutes(_deps: Deps): RouteDef[] {
       query: TimeseriesQuery,
       responses: { 200: { description: 'The series', schema: TimeseriesResponse }, ...badQuery },
       handler: async (ctx, { query }) => {
-        ctx.body = await timeseries(ctx.state.em, requireProject(ctx).id, resolveRange(query), query.interval);
+        ctx.body = await timeseries(ctx.state.em, deps.config, requireProject(ctx).id, resolveRange(query), query.interval);
       },
     }),
     defineRoute({
@@ -57,7 +57,7 @@ export function analyticsRoutes(_deps: Deps): RouteDef[] {
       query: TopCampaignsQuery,
       responses: { 200: { description: 'The ranking', schema: TopCampaignsResponse }, ...badQuery },
       handler: async (ctx, { query }) => {
-        ctx.body = await topCampaigns(ctx.state.em, requireProject(ctx).id, resolveRange(query), query.metric, query.limit);
+        ctx.body = await topCampaigns(ctx.state.em, deps.config, requireProject(ctx).id, resolveRange(query), query.metric, query.limit);
       },
     }),
     defineRoute({
@@ -69,7 +69,7 @@ export function analyticsRoutes(_deps: Deps): RouteDef[] {
       query: CampaignStatsQuery,
       responses: { 200: { description: 'The breakdown', schema: CampaignStatsResponse }, ...badQuery },
       handler: async (ctx, { query }) => {
-        ctx.body = await campaignStats(ctx.state.em, requireProject(ctx).id, resolveRange(query), query.page, query.pageSize);
+        ctx.body = await campaignStats(ctx.state.em, deps.config, requireProject(ctx).id, resolveRange(query), query.page, query.pageSize);
       },
     }),
     defineRoute({

@@ -2,7 +2,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { badRequest } from '../../http/errors';
 import { RESERVED_EVENT_PATTERNS } from '../events/reserved';
 import { DAY_MS, HOUR_MS, alignRange, rangeView, type Range } from './range';
+import type { Config } from '../../config';
+import { countedRows } from '../emails/counted';
 import { RATES, STAGES, rateSql, ratesOf, stageCountsOf, stageSums, type RateName, type Stage, type StageCounts } from './stages';
+
+/** Whether simulated mail counts (docs/security.md "Simulated mail"). */
+export type Counting = Pick<Config, 'REPUTATION_COUNT_SIMULATED'>;
 
 /**
  * Analytics read the rollups of migration 0024 only, never the emails or events themselves: a query touches
@@ -27,13 +32,13 @@ export function bucketsOf(range: Range, interval: Interval): { unit: number; ali
   return { unit, aligned, points };
 }
 
-export async function timeseries(em: EntityManager, projectId: string, range: Range, interval: Interval) {
+export async function timeseries(em: EntityManager, counting: Counting, projectId: string, range: Range, interval: Interval) {
   const { unit, aligned, points } = bucketsOf(range, interval);
   const rows = await em.execute<Array<Record<string, string | number>>>(
     `select (extract(epoch from date_bin(? * interval '1 millisecond', s."hour", timestamptz 'epoch')) * 1000)::float8 as "bucket",
        ${stageSums('s')}
-     from email_stats s where s."project_id" = ? and s."hour" >= ? and s."hour" < ? group by 1`,
-    [unit, projectId, aligned.from, aligned.to],
+     from email_stats s where s."project_id" = ? and s."hour" >= ? and s."hour" < ? and ${countedRows('s')} group by 1`,
+    [unit, projectId, aligned.from, aligned.to, counting.REPUTATION_COUNT_SIMULATED],
   );
   const byBucket = new Map(rows.map((r) => [Number(r.bucket), stageCountsOf(r)]));
   const zero = stageCountsOf({});
@@ -65,6 +70,7 @@ const metricSql = (metric: CampaignMetric) =>
  */
 async function campaignFigures(
   em: EntityManager,
+  counting: Counting,
   projectId: string,
   range: Range,
   page: { metric: CampaignMetric | 'recent'; limit: number; offset: number },
@@ -73,12 +79,12 @@ async function campaignFigures(
   const rows = await em.execute<CampaignRow[]>(
     `select c."id", c."name", c."status", c."sent_at", t.*, count(*) over () as "total"
      from (select s."campaign_id", ${stageSums('s')} from email_stats s
-           where s."project_id" = ? and s."campaign_id" is not null and s."hour" >= ? and s."hour" < ?
+           where s."project_id" = ? and s."campaign_id" is not null and s."hour" >= ? and s."hour" < ? and ${countedRows('s')}
            group by s."campaign_id") t
      join campaigns c on c."id" = t."campaign_id" and c."project_id" = ?
      where ${STAGES.map((s) => `t."${s}" > 0`).join(' or ')}
      order by ${order}, c."id" desc limit ? offset ?`,
-    [projectId, range.from, range.to, projectId, page.limit, page.offset],
+    [projectId, range.from, range.to, counting.REPUTATION_COUNT_SIMULATED, projectId, page.limit, page.offset],
   );
   return {
     total: Number(rows[0]?.total ?? 0),
@@ -96,21 +102,35 @@ async function campaignFigures(
   };
 }
 
-export async function topCampaigns(em: EntityManager, projectId: string, range: Range, metric: CampaignMetric, limit: number) {
+export async function topCampaigns(
+  em: EntityManager,
+  counting: Counting,
+  projectId: string,
+  range: Range,
+  metric: CampaignMetric,
+  limit: number,
+) {
   const aligned = alignRange(range, HOUR_MS);
-  const { campaigns } = await campaignFigures(em, projectId, aligned, { metric, limit, offset: 0 });
+  const { campaigns } = await campaignFigures(em, counting, projectId, aligned, { metric, limit, offset: 0 });
   return { metric, ...rangeView(aligned), campaigns };
 }
 
 /** Every campaign's figures in the range, most recently sent first, a page at a time, with the sum of all. */
-export async function campaignStats(em: EntityManager, projectId: string, range: Range, page: number, pageSize: number) {
+export async function campaignStats(
+  em: EntityManager,
+  counting: Counting,
+  projectId: string,
+  range: Range,
+  page: number,
+  pageSize: number,
+) {
   const aligned = alignRange(range, HOUR_MS);
   const [figures, [sums]] = await Promise.all([
-    campaignFigures(em, projectId, aligned, { metric: 'recent', limit: pageSize, offset: (page - 1) * pageSize }),
+    campaignFigures(em, counting, projectId, aligned, { metric: 'recent', limit: pageSize, offset: (page - 1) * pageSize }),
     em.execute<Array<Record<string, unknown>>>(
       `select ${stageSums('s')} from email_stats s where s."project_id" = ? and s."source_type" = 'CAMPAIGN' and s."campaign_id" is not null
-         and s."hour" >= ? and s."hour" < ?`,
-      [projectId, aligned.from, aligned.to],
+         and s."hour" >= ? and s."hour" < ? and ${countedRows('s')}`,
+      [projectId, aligned.from, aligned.to, counting.REPUTATION_COUNT_SIMULATED],
     ),
   ]);
   const totals: StageCounts = stageCountsOf(sums ?? {});

@@ -233,6 +233,7 @@ export function automationRoutes(deps: Deps, simulator: Simulator): RouteDef[] {
       tag,
       summary: 'Start an execution of an enabled workflow (EVENT or MANUAL) for a contact, with an optional context',
       auth: 'secret',
+      sends: true,
       params: WorkflowIdParams,
       body: StartExecutionBody,
       responses: {

@@ -3,7 +3,8 @@ import { ApiError } from '../../http/errors';
 import type { Project } from '../projects/entities';
 import type { BillingCategory } from './schemas';
 import { limitsOf } from './service';
-import { currentPeriod, usageOf } from './usage';
+import { isSimulatorAddress } from '../../mail/simulator-domain';
+import { currentPeriod, usageOf, type Counting } from './usage';
 
 const capExceeded = (details: { category: BillingCategory; limit: number; used: number; requested: number; resetsAt: string }) =>
   new ApiError(
@@ -24,8 +25,9 @@ export interface CapStanding {
 }
 
 /**
- * Refuses (403 BILLING_LIMIT_EXCEEDED) to record `count` more emails of `category` when they would take the
- * project past its monthly cap (docs/billing.md). The cap is the project's as loaded for this request (by
+ * Refuses (403 BILLING_LIMIT_EXCEEDED) to record emails to `recipients` of `category` when they would take the
+ * project past its monthly cap (docs/billing.md); mail to the simulator domain is not billed unless the
+ * deployment counts it (docs/security.md). The cap is the project's as loaded for this request (by
  * its API key), which spares a query per send. Call it in the transaction that records the emails, just
  * before it does: it holds a per-project-and-category lock until that transaction ends, so concurrent
  * senders are counted one after the other and together never pass the cap. Returns where the category stands
@@ -33,16 +35,18 @@ export interface CapStanding {
  */
 export async function assertWithinBillingCap(
   em: EntityManager,
+  counting: Counting,
   project: Project,
   category: BillingCategory,
-  count: number,
+  recipients: string[],
 ): Promise<CapStanding | null> {
   if (!em.isInTransaction()) throw new Error('assertWithinBillingCap must run in the transaction that records the emails');
   const limit = limitsOf(project)[category];
   if (limit === null) return null;
   await em.execute(`select pg_advisory_xact_lock(hashtextextended(?, 0))`, [`billing-cap:${project.id}:${category}`]);
   const period = currentPeriod();
-  const used = await usageOf(em, project.id, period, category);
+  const used = await usageOf(em, counting, project.id, period, category);
+  const count = counting.REPUTATION_COUNT_SIMULATED ? recipients.length : recipients.filter((r) => !isSimulatorAddress(r)).length;
   if (used + count > limit) throw capExceeded({ category, limit, used, requested: count, resetsAt: period.end.toISOString() });
   return { limit, remaining: limit - used - count, resetsAt: period.end };
 }

@@ -27,7 +27,7 @@ const providerRoute = (method: 'get' | 'post', action: string, summary: string) 
     },
   });
 
-export function billingRoutes(_deps: Deps): RouteDef[] {
+export function billingRoutes(deps: Deps): RouteDef[] {
   return [
     providerRoute('post', 'checkout', 'Create a payment checkout session'),
     providerRoute('post', 'billing-portal', 'Open the billing portal'),
@@ -85,7 +85,7 @@ export function billingRoutes(_deps: Deps): RouteDef[] {
       responses: { 200: { description: 'Consumption', schema: ConsumptionResponse }, 404: { description: 'No such project' }, ...denied },
       handler: async (ctx, { params }) => {
         const { project } = await requireMembership(ctx.state.em, params.id, requireUser(ctx).id);
-        ctx.body = await consumption(ctx.state.em, project);
+        ctx.body = await consumption(ctx.state.em, deps.config, project);
       },
     }),
   ];

@@ -3,7 +3,7 @@ import type { AppContext } from '../../http/context';
 import type { Project } from '../projects/entities';
 import type { CapStanding } from './caps';
 import { limitsOf } from './service';
-import { currentPeriod, usageOf } from './usage';
+import { currentPeriod, usageOf, type Counting } from './usage';
 
 /**
  * docs/billing.md "The send bucket and the cap": the send bucket bounded by the billing cap: on /v1/send, RateLimit-Remaining never
@@ -24,10 +24,10 @@ export function boundSendRateByCap(ctx: AppContext, standing: CapStanding | null
  * Where TRANSACTIONAL stands now, for a send that ended before its cap was checked (a refused request); null
  * when the database cannot say, so that the refusal's own error is the one answered.
  */
-export async function transactionalStanding(em: EntityManager, project: Project): Promise<CapStanding | null> {
+export async function transactionalStanding(em: EntityManager, counting: Counting, project: Project): Promise<CapStanding | null> {
   const limit = limitsOf(project).TRANSACTIONAL;
   if (limit === null) return null;
   const period = currentPeriod();
-  const used = await usageOf(em, project.id, period, 'TRANSACTIONAL').catch(() => null);
+  const used = await usageOf(em, counting, project.id, period, 'TRANSACTIONAL').catch(() => null);
   return used === null ? null : { limit, remaining: limit - used, resetsAt: period.end };
 }

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiError } from '../../http/errors';
 import type { Project } from '../projects/entities';
 import { BILLING_CATEGORIES, type BillingCategory, type BillingLimits, type ConsumptionResponse } from './schemas';
-import { currentPeriod, usageIn } from './usage';
+import { currentPeriod, usageIn, type Counting } from './usage';
 
 export const billingDisabled = () =>
   new ApiError(404, 'BILLING_DISABLED', 'Billing is not enabled on this deployment', {
@@ -21,9 +21,9 @@ export async function updateLimits(em: EntityManager, project: Project, changes:
 }
 
 /** This calendar month's emails per category (usage.ts), against the caps. */
-export async function consumption(em: EntityManager, project: Project): Promise<ConsumptionResponse> {
+export async function consumption(em: EntityManager, counting: Counting, project: Project): Promise<ConsumptionResponse> {
   const period = currentPeriod();
-  const used = await usageIn(em, project.id, period);
+  const used = await usageIn(em, counting, project.id, period);
   const limits = limitsOf(project);
   const entry = (c: BillingCategory) => {
     const limit = limits[c];

@@ -132,6 +132,7 @@ export function campaignRoutes(deps: Deps): RouteDef[] {
       summary:
         'Send a DRAFT now (SENDING) or at scheduledFor (SCHEDULED); on a SCHEDULED campaign, reschedule it or send it now (Temporal workflow campaign:<id>)',
       auth: 'secret',
+      sends: true,
       params: CampaignIdParams,
       body: SendCampaignBody,
       responses: {
@@ -183,6 +184,7 @@ export function campaignRoutes(deps: Deps): RouteDef[] {
       tag,
       summary: 'Send the campaign once to a member of the project, subject prefixed "[TEST] "',
       auth: 'secret',
+      sends: true,
       params: CampaignIdParams,
       body: TestSendBody,
       responses: {

@@ -151,10 +151,10 @@ export async function enqueueBatch(
 }
 
 /** The campaign's emails still waiting for SMTP; null when this send is no longer under way. */
-export async function pendingOfSend(em: EntityManager, ref: SendRef): Promise<number | null> {
+export async function pendingOfSend(em: EntityManager, ref: SendRef): Promise<{ pending: number; projectId: string } | null> {
   const campaign = await em.findOne(Campaign, { id: ref.campaignId });
   if (!campaign || campaign.sendId !== ref.sendId || campaign.status !== 'SENDING') return null;
-  return pendingCampaignEmails(em, ref.campaignId);
+  return { pending: await pendingCampaignEmails(em, ref.campaignId), projectId: campaign.projectId };
 }
 
 /** SENDING becomes SENT; the recipients, now emails, are let go. False when this send is no longer under way. */

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../db/columns';
 import { notifyAfterCommit } from '../../db/commit-notifier';
 import { executePrepared } from '../../db/prepared';
+import { isSimulatorAddress } from '../../mail/simulator-domain';
 import { messageSize, type Mailbox, type OutgoingAttachment } from './compose';
 import { DELIVERY_CHANNEL } from './delivery/channel';
 import { QUEUE_PRIORITY } from './delivery/queue';
@@ -67,6 +68,7 @@ interface Row {
   workflow_step_id: string | null;
   source_type: SourceType;
   marketing: boolean;
+  simulated: boolean;
 }
 
 const COLUMNS = [
@@ -90,6 +92,7 @@ const COLUMNS = [
   'workflow_step_id uuid',
   'source_type text',
   'marketing boolean',
+  'simulated boolean',
 ];
 const NAMES = COLUMNS.map((c) => `"${c.split(' ')[0]}"`).join(', ');
 
@@ -133,6 +136,8 @@ function toRow(draft: EmailDraft): Row {
     workflow_step_id: draft.workflow?.stepId ?? null,
     source_type: draft.sourceType,
     marketing: draft.marketing,
+    // Left out of reputation, analytics and billing (docs/security.md "Simulated mail").
+    simulated: isSimulatorAddress(draft.to.email),
   };
 }
 

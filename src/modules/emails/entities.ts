@@ -37,12 +37,16 @@ export const Email = defineEntity({
     workflowStepId: p.uuid().nullable(),
     sourceType: p.enum([...SOURCE_TYPES]),
     marketing: p.boolean(),
+    /** To the sandbox's simulator domain: left out of reputation, analytics and billing (docs/security.md). */
+    simulated: p.boolean().default(false),
     status: p.enum([...EMAIL_STATUSES]),
     sentAt: p.datetime().nullable(),
     deliveredAt: p.datetime().nullable(),
     openedAt: p.datetime().nullable(),
     clickedAt: p.datetime().nullable(),
     bouncedAt: p.datetime().nullable(),
+    /** When a permanent bounce was reported (bouncedAt dates any bounce); the bounce rate counts these. */
+    hardBouncedAt: p.datetime().nullable(),
     complainedAt: p.datetime().nullable(),
     failedAt: p.datetime().nullable(),
     error: p.text().nullable(),

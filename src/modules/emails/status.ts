@@ -25,29 +25,38 @@ export interface EmailActivity extends EmailEventSource {
 /**
  * Records that a sent email was delivered, opened, clicked, bounced or complained about: the status moves
  * only forwards, while the status's own timestamp records its first occurrence whatever the order reports
- * arrive in (an open reported after a click still sets opened_at). A report that changes neither (a pixel
- * loaded again, a second click, a repeated notification) leaves the row unwritten. Returns null when the
- * email is not a sent email (unknown, still PENDING, or FAILED), or not one of `projectId` when that is given.
+ * arrive in (an open reported after a click still sets opened_at). A permanent bounce also dates
+ * `hard_bounced_at`, which the bounce rate counts (docs/security.md), even after a transient one. A report
+ * that changes nothing (a pixel loaded again, a second click, a repeated notification) leaves the row
+ * unwritten. Returns null when the email is not a sent email (unknown, still PENDING, or FAILED), or not one
+ * of `projectId` when that is given.
  */
 export async function advanceEmail(
   em: EntityManager,
   emailId: string,
   status: LaterStatus,
-  options: { at?: Date; projectId?: string } = {},
+  options: { at?: Date; projectId?: string; permanent?: boolean } = {},
 ): Promise<EmailActivity | null> {
   const column = TIMESTAMP_OF[status];
+  const hard = status === 'BOUNCED' && options.permanent === true;
+  const at = options.at ?? new Date();
   const [row] = await em.execute<EmailActivity[]>(
     `with target as (
        select ${emailEventColumns()} from emails
        where "id" = ? and (?::uuid is null or "project_id" = ?) and "status" not in ('PENDING', 'FAILED')),
      moved as (
        update emails e set "${column}" = coalesce(e."${column}", ?), "updated_at" = now(),
-         "status" = case when ${rank('e."status"')} < ${rank('?')} then ? else e."status" end
+         "status" = case when ${rank('e."status"')} < ${rank('?')} then ? else e."status" end${
+           hard
+             ? `,
+         "hard_bounced_at" = coalesce(e."hard_bounced_at", ?)`
+             : ''
+         }
        from target t
-       where e."id" = t."id" and (e."${column}" is null or ${rank('e."status"')} < ${rank('?')})
+       where e."id" = t."id" and (e."${column}" is null or ${rank('e."status"')} < ${rank('?')}${hard ? ' or e."hard_bounced_at" is null' : ''})
        returning old."${column}" is null as "first")
      select t.*, coalesce((select "first" from moved), false) as "first" from target t`,
-    [emailId, options.projectId ?? null, options.projectId ?? null, options.at ?? new Date(), status, status, status],
+    [emailId, options.projectId ?? null, options.projectId ?? null, at, status, status, ...(hard ? [at] : []), status],
   );
   return row ?? null;
 }

@@ -11,6 +11,7 @@ const SECURITY: Record<RouteDef['auth'], Array<Record<string, string[]>>> = {
   session: [{ sessionCookie: [] }],
   secret: [{ secretKey: [] }, { sessionCookie: [], projectHeader: [] }],
   public: [{ publicKey: [] }],
+  admin: [{ adminToken: [] }],
   secretKey: [{ secretKey: [] }],
 };
 
@@ -83,6 +84,7 @@ export function buildOpenApi(routes: RouteDef[]): JsonSchema {
         publicKey: { type: 'http', scheme: 'bearer', description: 'Project public key, pk_… (only /v1/track)' },
         sessionCookie: { type: 'apiKey', in: 'cookie', name: 'postwire_session' },
         projectHeader: { type: 'apiKey', in: 'header', name: 'X-Project-Id' },
+        adminToken: { type: 'http', scheme: 'bearer', description: "The deployment's ADMIN_TOKEN (docs/operators.md)" },
       },
     },
   };

@@ -30,6 +30,10 @@ export function pipelineFailures(def: RouteDef): Record<number, ResponseDoc> {
     failures[status] = { description: known ? `${known.description}; ${description}` : description, schema: schema ?? known?.schema };
   };
   if (def.auth === 'session') add(401, 'UNAUTHORIZED: no valid session cookie');
+  if (def.auth === 'admin') {
+    add(401, 'UNAUTHORIZED: missing or wrong ADMIN_TOKEN');
+    add(404, 'NOT_FOUND: this deployment has no ADMIN_TOKEN, so /admin does not exist');
+  }
   if (def.auth === 'secret' || def.auth === 'public' || def.auth === 'secretKey') {
     add(401, 'INVALID_API_KEY: missing or wrong key');
     add(403, 'FORBIDDEN (not a member) or PROJECT_DISABLED');

@@ -29,5 +29,15 @@ export const PROJECT_DATA_TABLES = [
   'contact_field_counts',
 ] as const;
 
-/** The project's setup and history: reset keeps them. */
-export const PROJECT_SETUP_TABLES = ['project_members', 'domains', 'project_suspensions', 'webhook_endpoints'] as const;
+/**
+ * The project's setup and history: reset keeps them. Its audit entries (project_audit, which has no foreign key)
+ * outlive even its deletion, for the operators (docs/operators.md).
+ */
+export const PROJECT_SETUP_TABLES = [
+  'project_members',
+  'domains',
+  'project_suspensions',
+  'project_audit',
+  'reputation_notices',
+  'webhook_endpoints',
+] as const;

@@ -10,6 +10,7 @@ export const ProjectResponse = z.object({
   public: z.string().describe('Public key (pk_…), safe to embed in browsers; only for /v1/track'),
   secret: z.string().describe('Secret key (sk_…): in full only when created or rotated, masked afterwards'),
   disabled: z.boolean(),
+  disabledReason: z.string().nullable().describe('Why the project is suspended (docs/security.md); null while it is active'),
   trackingMode: z.enum(TRACKING_MODES).describe('Which emails carry the open pixel and click redirects (docs/tracking.md)'),
   emailRatePerSecond: z
     .number()

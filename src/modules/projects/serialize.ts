@@ -10,6 +10,7 @@ export function serializeProject(p: Project, extra: { fullSecret?: string; role?
     public: p.publicKey,
     secret: extra.fullSecret ?? maskSecret(p.secretKeyHint),
     disabled: p.disabled,
+    disabledReason: p.disabled ? (p.disabledReason ?? null) : null,
     trackingMode: p.trackingMode,
     emailRatePerSecond: p.emailRatePerSecond ?? null,
     ...(extra.role ? { role: extra.role } : {}),

@@ -1,17 +1,12 @@
 import type { Config } from '../../config';
 import { ApiError } from '../../http/errors';
-
-/** The reserved domain of the simulator addresses (docs/sandbox.md); `.test` names never exist on the Internet. */
-export const SIMULATOR_DOMAIN = 'simulator.postwire.test';
+import { SIMULATOR_DOMAIN, isSimulatorAddress } from '../../mail/simulator-domain';
 
 /** What each simulator mailbox does with the message it is sent. */
 export const SIMULATED_OUTCOMES = ['delivered', 'bounce', 'softbounce', 'complaint', 'open', 'click'] as const;
 export type SimulatedOutcome = (typeof SIMULATED_OUTCOMES)[number];
 
 const isOutcome = (name: string): name is SimulatedOutcome => (SIMULATED_OUTCOMES as readonly string[]).includes(name);
-
-/** Whether `address` is at the simulator domain, whatever its mailbox. */
-export const isSimulatorAddress = (address: string) => address.toLowerCase().endsWith(`@${SIMULATOR_DOMAIN}`);
 
 /** The outcome an address asks for (`bounce+anything@` is `bounce`), or null when it is no simulator mailbox. */
 export function simulatedOutcomeOf(address: string): SimulatedOutcome | null {

@@ -1,8 +1,8 @@
-import type { Config } from '../../config';
-import type { Orm } from '../../db/orm';
+import type { Deps } from '../../deps';
 import { isSignedClick, isSignedOpen, isWebPage } from '../links/tracking';
 import type { SesNotification } from '../sns/schemas';
 import { applySesNotification } from '../sns/ses';
+import { checkAfterFeedback } from '../reputation/guard';
 import { recordClick, recordOpen } from '../tracking/service';
 import type { SimulatedOutcome } from './addresses';
 import { trackingLinksOf } from './message-links';
@@ -29,14 +29,18 @@ function notification(kind: Feedback, messageId: string): SesNotification {
   };
 }
 
+type FeedbackDeps = Pick<Deps, 'orm' | 'config' | 'mailer' | 'logger'>;
+
 /**
- * Records a notification through the code that SES feedback delivered by SNS goes through (applySesNotification).
- * The message was accepted a moment ago, so the email may not be marked SENT yet: until then it is "unmatched".
+ * Records a notification through the code that SES feedback delivered by SNS goes through (applySesNotification),
+ * and then, for a bounce or complaint, the reputation check, as POST /webhooks/sns does. The message was
+ * accepted a moment ago, so the email may not be marked SENT yet: until then it is "unmatched".
  */
-async function notify(orm: Orm, kind: Feedback, messageId: string): Promise<void> {
+async function notify(deps: FeedbackDeps, kind: Feedback, messageId: string): Promise<void> {
   const deadline = Date.now() + SENT_WAIT_MS;
   for (;;) {
-    const { result } = await applySesNotification(orm.em.fork(), notification(kind, messageId));
+    const { result, judge } = await applySesNotification(deps.orm.em.fork(), notification(kind, messageId));
+    if (judge) await checkAfterFeedback(deps, judge);
     if (result !== 'unmatched' || Date.now() > deadline) return;
     await sleep(SENT_POLL_MS);
   }
@@ -48,14 +52,14 @@ async function notify(orm: Orm, kind: Feedback, messageId: string): Promise<void
  * tracking is never opened.
  */
 export async function simulateFeedback(
-  orm: Orm,
-  config: Pick<Config, 'PUBLIC_URL' | 'LINK_SECRET' | 'JWT_SECRET'>,
+  deps: FeedbackDeps,
   outcome: SimulatedOutcome,
   message: { messageId: string; raw: string },
 ): Promise<void> {
-  if (outcome === 'bounce') return notify(orm, 'Bounce', message.messageId);
-  await notify(orm, 'Delivery', message.messageId);
-  if (outcome === 'complaint') return notify(orm, 'Complaint', message.messageId);
+  const { orm, config } = deps;
+  if (outcome === 'bounce') return notify(deps, 'Bounce', message.messageId);
+  await notify(deps, 'Delivery', message.messageId);
+  if (outcome === 'complaint') return notify(deps, 'Complaint', message.messageId);
   if (outcome !== 'open' && outcome !== 'click') return;
   await sleep(READ_DELAY_MS);
   const links = trackingLinksOf(message.raw, config.PUBLIC_URL);

@@ -2,7 +2,8 @@ import type { AddressInfo } from 'node:net';
 import { callbackify } from 'node:util';
 import { SMTPServer } from 'smtp-server';
 import type { Deps } from '../../deps';
-import { SIMULATOR_DOMAIN, simulatedOutcomeOf, type SimulatedOutcome } from './addresses';
+import { SIMULATOR_DOMAIN } from '../../mail/simulator-domain';
+import { simulatedOutcomeOf, type SimulatedOutcome } from './addresses';
 import { simulateFeedback } from './feedback';
 import { refusesSoftbounce } from './softbounce';
 
@@ -22,7 +23,7 @@ export class Simulator {
   private readonly pending = new Set<Promise<void>>();
 
   private constructor(
-    private readonly deps: Pick<Deps, 'orm' | 'config' | 'logger'>,
+    private readonly deps: Pick<Deps, 'orm' | 'config' | 'logger' | 'mailer'>,
     private readonly server: SMTPServer,
   ) {}
 
@@ -78,7 +79,7 @@ export class Simulator {
     if (outcomes.includes('softbounce') && (await refusesSoftbounce(this.deps.orm, messageId))) {
       return { code: 451, message: '4.2.0 Mailbox temporarily unavailable (simulated soft bounce); try again later' };
     }
-    for (const outcome of outcomes) this.track(simulateFeedback(this.deps.orm, this.deps.config, outcome, { messageId, raw }));
+    for (const outcome of outcomes) this.track(simulateFeedback(this.deps, outcome, { messageId, raw }));
     return null;
   }
 

@@ -8,6 +8,8 @@ export const ProjectSuspension = defineEntity({
     id: p.uuid().primary(),
     projectId: p.uuid(),
     reason: p.text().nullable(),
+    /** Who suspended: the guardrails, or an operator (the default: also a flag flipped in SQL). */
+    by: p.enum(['automatic', 'operator'] as const),
     startedAt: p.datetime(),
     endedAt: p.datetime().nullable(),
   },

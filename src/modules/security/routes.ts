@@ -7,13 +7,13 @@ import { SecurityResponse } from './schemas';
 import { securityState } from './service';
 
 /** One view under both of its paths (docs/security.md). */
-export function securityRoutes(_deps: Deps): RouteDef[] {
+export function securityRoutes(deps: Deps): RouteDef[] {
   return ['/projects/{id}/security', '/users/@me/projects/{id}/security'].map((path) =>
     defineRoute({
       method: 'get',
       path,
       tag: 'Security',
-      summary: 'Bounce and complaint rates of the last 30 days and recent suspensions (any member)',
+      summary: 'Bounce and complaint rates over the reputation window, their levels, and recent suspensions (any member)',
       auth: 'session',
       params: ProjectIdParams,
       responses: {
@@ -24,7 +24,7 @@ export function securityRoutes(_deps: Deps): RouteDef[] {
       },
       handler: async (ctx, { params }) => {
         const { project } = await requireMembership(ctx.state.em, params.id, requireUser(ctx).id);
-        ctx.body = await securityState(ctx.state.em, project);
+        ctx.body = await securityState(ctx.state.em, deps.config, project);
       },
     }),
   );

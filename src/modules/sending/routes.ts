@@ -19,6 +19,7 @@ export function emailRoutes(deps: Deps): RouteDef[] {
       tag: 'Sending',
       summary: 'Send an email to one or more recipients, from a template or inline content. Honours Idempotency-Key',
       auth: 'secret',
+      sends: true,
       agent: { name: 'emails_send' },
       bucket: 'send',
       idempotent: true,
@@ -47,7 +48,7 @@ export function emailRoutes(deps: Deps): RouteDef[] {
           ctx.body = { success: true, data: { emails: sent.emails, timestamp: new Date().toISOString() } };
         } finally {
           // A recorded send knows where the cap stands; a refused one asks.
-          boundSendRateByCap(ctx, cap !== undefined ? cap : await transactionalStanding(ctx.state.em, project));
+          boundSendRateByCap(ctx, cap !== undefined ? cap : await transactionalStanding(ctx.state.em, deps.config, project));
         }
       },
     }),

@@ -121,7 +121,13 @@ export async function sendEmails(
       if (size > MAX_MESSAGE_BYTES) throw tooLarge(size);
       drafts.push(draft);
     }
-    const cap = await assertWithinBillingCap(tx, project, 'TRANSACTIONAL', drafts.length);
+    const cap = await assertWithinBillingCap(
+      tx,
+      config,
+      project,
+      'TRANSACTIONAL',
+      drafts.map((d) => d.to.email),
+    );
     const enqueued = await enqueueEmails(tx, drafts);
     return {
       emails: drafts.map((draft, i) => ({ contact: { id: draft.contactId!, email: draft.to.email }, email: enqueued[i]!.id })),

@@ -3,12 +3,13 @@ import { readRawBody } from '../../http/body';
 import { defineRoute, type RouteDef } from '../../http/route';
 import { SnsMessage, SnsResponse } from './schemas';
 import { parseSnsMessage, SnsWebhook } from './service';
+import { checkAfterFeedback } from '../reputation/guard';
 
 /** SNS messages are at most 256 KB. */
 const BODY_LIMIT = 512 * 1024;
 
 export function snsRoutes(deps: Deps): RouteDef[] {
-  const webhook = new SnsWebhook(deps.config);
+  const webhook = new SnsWebhook(deps.config, (projectId) => checkAfterFeedback(deps, projectId));
   return [
     defineRoute({
       method: 'post',

@@ -35,7 +35,11 @@ export class SnsWebhook {
   private readonly hosts: SnsHosts;
   private readonly certificates: SigningCertificates;
 
-  constructor(private readonly config: Pick<Config, 'SNS_CERT_HOST_PATTERN' | 'SNS_CA_FILE' | 'SNS_TOPIC_ARNS'>) {
+  constructor(
+    private readonly config: Pick<Config, 'SNS_CERT_HOST_PATTERN' | 'SNS_CA_FILE' | 'SNS_TOPIC_ARNS'>,
+    /** Runs once a bounce or complaint of the project is recorded: the reputation check (docs/security.md). */
+    private readonly afterFeedback: (projectId: string) => Promise<void>,
+  ) {
     this.hosts = new SnsHosts(config);
     this.certificates = new SigningCertificates(this.hosts);
   }
@@ -52,7 +56,9 @@ export class SnsWebhook {
     const notification = SesNotification.safeParse(safeJson(message.Message));
     // A notification that is not Amazon SES's is acknowledged, or SNS would deliver it again and again.
     if (!notification.success) return { type, result: 'ignored' };
-    return { type, ...(await applySesNotification(em, notification.data)) };
+    const { judge, ...applied } = await applySesNotification(em, notification.data);
+    if (judge) await this.afterFeedback(judge);
+    return { type, ...applied };
   }
 
   private async verify(message: SnsMessage): Promise<void> {

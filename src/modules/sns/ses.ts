@@ -9,6 +9,8 @@ export type BounceType = 'Permanent' | 'Transient';
 
 interface Outcome {
   status: LaterStatus;
+  /** A permanent bounce, which the bounce rate counts (docs/security.md). */
+  permanent?: boolean;
   event: EmailEventName;
   extra: Record<string, unknown>;
   at: string | undefined;
@@ -24,6 +26,7 @@ function outcomeOf(n: SesNotification): Outcome | null {
       const bounceType: BounceType = n.bounce?.bounceType === 'Permanent' ? 'Permanent' : 'Transient';
       return {
         status: 'BOUNCED',
+        permanent: bounceType === 'Permanent',
         event: 'email.bounce',
         extra: { bounceType },
         at: n.bounce?.timestamp,
@@ -55,25 +58,34 @@ const dateOf = (timestamp: string | undefined) => {
   return Number.isNaN(at.getTime()) ? new Date() : at;
 };
 
+/** What applying a notification did; `judge` names the project whose reputation a recorded bounce or complaint changed. */
+export interface AppliedNotification {
+  result: SnsResult;
+  emailId?: string;
+  judge?: string;
+}
+
 /**
  * Applies a delivery, bounce or complaint to its email in one transaction: the status moves forward, the
  * service event is recorded, and a permanent bounce or a complaint unsubscribes the contact (through the
  * contacts module, so contact.unsubscribed carries `{ reason }`). SNS delivers at least once: a repeated
- * notification finds the status's timestamp set and changes nothing.
+ * notification finds the status's timestamp set and changes nothing. A bounce or complaint recorded returns
+ * its project in `judge`: the caller runs the reputation check once this has committed (docs/security.md).
  */
-export async function applySesNotification(em: EntityManager, n: SesNotification): Promise<{ result: SnsResult; emailId?: string }> {
+export async function applySesNotification(em: EntityManager, n: SesNotification): Promise<AppliedNotification> {
   const outcome = outcomeOf(n);
   if (!outcome) return { result: 'ignored' };
   const emailId = emailIdOf(n);
   if (!emailId) return { result: 'unmatched' };
   return em.transactional(async (tx) => {
-    const email = await advanceEmail(tx, emailId, outcome.status, { at: dateOf(outcome.at) });
+    const email = await advanceEmail(tx, emailId, outcome.status, { at: dateOf(outcome.at), permanent: outcome.permanent });
     if (!email) return { result: 'unmatched' as const, emailId };
-    if (!email.first) return { result: 'duplicate' as const, emailId };
+    const judge = outcome.status === 'BOUNCED' || outcome.status === 'COMPLAINED' ? { judge: email.project_id } : {};
+    if (!email.first) return { result: 'duplicate' as const, emailId, ...judge };
     recordEmailEvent(tx, email, outcome.event, outcome.extra);
     if (outcome.unsubscribe && email.contact_id) {
       await updateContact(tx, email.project_id, email.contact_id, { subscribed: false }, { reason: outcome.unsubscribe });
     }
-    return { result: 'recorded' as const, emailId };
+    return { result: 'recorded' as const, emailId, ...judge };
   });
 }

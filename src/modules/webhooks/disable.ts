@@ -1,15 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Deps } from '../../deps';
 import { sendSystemMail, webhookDisabledMail } from '../../mail/system-mail';
+import { ownerEmails } from '../projects/owners';
 
 const DISABLE = `
 update webhook_endpoints w set "enabled" = false, "disabled_reason" = ?, "updated_at" = now()
 from projects p where w."id" = ? and w."enabled" and p."id" = w."project_id"
 returning w."url", p."name" as project_name, p."id" as project_id`;
-
-const OWNERS = `
-select u."email" from project_members m join users u on u."id" = m."user_id"
-where m."project_id" = ? and m."role" = 'OWNER' and (not m."invited" or u."email_verified")`;
 
 /**
  * Disables an endpoint whose deliveries kept failing, with the reason, and tells the project's owners by
@@ -24,8 +21,7 @@ export async function disableFailingEndpoint(
   return deps.orm.em.fork().transactional(async (tx: EntityManager) => {
     const [row] = await tx.execute<{ url: string; project_name: string; project_id: string }[]>(DISABLE, [reason, endpointId]);
     if (!row) return false;
-    const owners = await tx.execute<{ email: string }[]>(OWNERS, [row.project_id]);
-    for (const { email } of owners) {
+    for (const email of await ownerEmails(tx, row.project_id)) {
       await sendSystemMail(
         deps.mailer,
         deps.config,

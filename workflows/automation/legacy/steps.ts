@@ -2,6 +2,7 @@ import { condition, patched, proxyActivities, proxyLocalActivities, sleep } from
 import type { AutomationActivities } from '../../../activities/automation';
 import { delayMs, type StepOf, type StepSnapshot } from '../definition';
 import type { AutomationEvent } from '../ids';
+import { HOLD_PATCH, type Hold } from '../hold';
 import type { Inbox } from '../inbox';
 import { ExecutionGoneSignal, type Mirror } from '../mirror';
 import type { StepRun } from '../steps/step';
@@ -15,8 +16,11 @@ import type { StepRun } from '../steps/step';
 
 export interface LegacyEnv {
   executionId: string;
+  projectId: string;
   mirror: Mirror;
   inbox: Inbox;
+  /** Where a SEND_EMAIL step waits while its project is suspended. */
+  hold: Hold;
   summary: string;
 }
 
@@ -54,7 +58,15 @@ const WAIT_IN_ONE_WRITE = 'automation-wait-in-one-write';
 type LegacyStepType = 'SEND_EMAIL' | 'DELAY' | 'WAIT_FOR_EVENT' | 'CONDITION' | 'WEBHOOK' | 'UPDATE_CONTACT' | 'EXIT';
 
 const LEGACY_RUNS: { [T in LegacyStepType]: (step: StepOf<T>, env: LegacyEnv) => Promise<StepRun> } = {
-  SEND_EMAIL: async (step, env) => done(await stepActivities(env.summary).sendAutomationEmail(stepInput(step, env))),
+  async SEND_EMAIL(step, env) {
+    const activities = stepActivities(env.summary);
+    const { held, ...sent } = await activities.sendAutomationEmail(stepInput(step, env));
+    // Runs recorded before holds existed never got `held`, so they replay as they ran.
+    if (held && patched(HOLD_PATCH)) {
+      await env.hold.whileSuspended(env.summary, held, () => activities.projectSuspension(env.projectId));
+    }
+    return done(sent);
+  },
   async DELAY(step, { mirror, summary }) {
     mirror.wait(null);
     await mirror.write();

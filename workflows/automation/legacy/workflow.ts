@@ -14,7 +14,8 @@ import { AutomationIdKey, CurrentStepKey } from '../../search-attributes';
 import { STEP_FAILED, type AutomationInput, type AutomationResult } from '../ids';
 import { Inbox } from '../inbox';
 import { Mirror } from '../mirror';
-import { automationEvent, failureMessage, isGone } from '../failures';
+import { automationEvent, failureMessage, isGone, projectReinstated } from '../failures';
+import { Hold } from '../hold';
 import { runLegacyStep, saveAutomationState } from './steps';
 
 /** Only runs started with search attributes (not on the time-skipping test server) update CurrentStep. */
@@ -31,6 +32,8 @@ function markCurrentStep(stepId: string): void {
 export async function automation(input: AutomationInput): Promise<AutomationResult> {
   const inbox = new Inbox();
   setHandler(automationEvent, (event) => inbox.add(event));
+  const hold = new Hold();
+  setHandler(projectReinstated, () => hold.wake());
   const mirror = new Mirror(input.executionId, input.context, saveAutomationState);
   let next: Next = firstStep(input.definition);
   let steps = 0;
@@ -41,7 +44,7 @@ export async function automation(input: AutomationInput): Promise<AutomationResu
       setCurrentDetails(summary);
       markCurrentStep(step.id);
       mirror.enter(step);
-      const run = await runLegacyStep(step, { executionId: input.executionId, mirror, inbox, summary });
+      const run = await runLegacyStep(step, { executionId: input.executionId, projectId: input.projectId, mirror, inbox, hold, summary });
       mirror.complete(run.output);
       next = nextStep(input.definition, step, run.result);
     }

@@ -19,12 +19,14 @@ function RateCard({
   title,
   value,
   count,
+  days,
   level,
   thresholds,
 }: {
   title: string;
   value: number;
   count: number;
+  days: number;
   level: Level;
   thresholds: { warning: number; critical: number };
 }) {
@@ -42,13 +44,16 @@ function RateCard({
         <div class="rate-mark critical" style={{ left: at(thresholds.critical) }} />
       </div>
       <p class="muted">
-        {count.toLocaleString()} in 30 days. Warning at {thresholds.warning}%, critical at {thresholds.critical}%.
+        {count.toLocaleString()} in {days} days. Warning at {thresholds.warning}%, critical at {thresholds.critical}%.
       </p>
     </Section>
   );
 }
 
-/** Bounce and complaint rates of the last 30 days against the providers' thresholds, and when the project was suspended. */
+/**
+ * Bounce and complaint rates over the reputation window against the thresholds the guardrails act on, what
+ * they leave out, and when the project was suspended and by whom (docs/security.md).
+ */
 export function SecurityPage() {
   const project = useProject();
   const state = useLoad(() => call(api.GET('/projects/{id}/security', { params: { path: { id: project.id } } })), [project.id]);
@@ -61,20 +66,27 @@ export function SecurityPage() {
         <Loading />
       ) : (
         <>
-          {s.disabled ? (
-            <div class="error-note" role="alert">
-              <strong>This project is suspended: it cannot send.</strong>
-              {s.disabledReason ? <p>{s.disabledReason}</p> : null}
-            </div>
+          {s.disabled && s.heldEmails > 0 ? (
+            <p class="notice">{s.heldEmails.toLocaleString()} emails are held; they go once the project is reinstated, each once.</p>
           ) : null}
           <p class="muted">
-            {s.sent.toLocaleString()} emails sent from {dateTime(s.window.from)} to {dateTime(s.window.to)}.
+            {s.sent.toLocaleString()} emails sent from {dateTime(s.window.from)} to {dateTime(s.window.to)} (the last {s.window.days} days).
+            Nothing is judged before {s.minSent.toLocaleString()} were sent in that time; at the critical level the project is suspended
+            automatically, at the warning level its owners are emailed.
+          </p>
+          <p class="muted simulated-note">
+            {s.simulated.counted
+              ? 'Mail to the simulator addresses counts in these figures (REPUTATION_COUNT_SIMULATED).'
+              : `Mail to the simulator addresses is left out of these figures, of analytics and of billing${
+                  s.simulated.leftOut > 0 ? `: ${s.simulated.leftOut.toLocaleString()} simulated emails in this time` : ''
+                }.`}
           </p>
           <div class="grid rate-cards">
             <RateCard
               title="Bounce rate"
               value={s.bounceRate}
               count={s.bounced}
+              days={s.window.days}
               level={s.levels.bounce}
               thresholds={s.thresholds.bounceRate}
             />
@@ -82,6 +94,7 @@ export function SecurityPage() {
               title="Complaint rate"
               value={s.complaintRate}
               count={s.complained}
+              days={s.window.days}
               level={s.levels.complaint}
               thresholds={s.thresholds.complaintRate}
             />
@@ -98,6 +111,7 @@ export function SecurityPage() {
                   { title: 'From', cell: (p) => dateTime(p.startedAt) },
                   { title: 'Until', cell: (p) => (p.endedAt ? dateTime(p.endedAt) : <Badge tone="bad">ongoing</Badge>) },
                   { title: 'Reason', cell: (p) => p.reason ?? '—' },
+                  { title: 'By', cell: (p) => (p.by === 'automatic' ? 'Automatic' : 'Operator') },
                 ]}
               />
             )}

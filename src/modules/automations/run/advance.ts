@@ -19,13 +19,24 @@ export interface AdvanceInput {
   used: string[];
 }
 
-/** Where the execution now is: its mirror past the step it began at, and a wait's look-back. Null: it is gone. */
-export type Advanced = { tail: MirrorTail; lookBack: LookBack | null } | null;
+/**
+ * A quick step held by its project's suspension (docs/automations.md "While the project is suspended"): its work
+ * is done, it is still RUNNING, and the workflow completes it with `output` once the project is reinstated.
+ */
+export interface Held {
+  reason: string;
+  output: Record<string, unknown> | null;
+}
+
+/** Where the execution now is: its mirror past the step it began at, a wait's look-back, a hold. Null: it is gone. */
+export type Advanced = { tail: MirrorTail; lookBack: LookBack | null; held?: Held } | null;
 
 /** A quick step's work, once its entry is written: what it produced, and values for the context. */
 export interface WorkDone {
   output: Record<string, unknown> | null;
   variables?: Record<string, unknown>;
+  /** The project is suspended (its reason): the execution waits after this step's work, in the workflow. */
+  held?: string | null;
 }
 
 export interface WorkContext {
@@ -63,7 +74,8 @@ const noSave = async () => true;
  * entry and WAITING mark it records (with a WAIT_FOR_EVENT's look-back), or one that records its own entry
  * (WEBHOOK). Each quick step's entry is written before it acts, so the record is the journal of the advance: run
  * again (a retry, or another worker after a crash), it continues where the record stands instead of deciding a
- * step again. A step that fails for good is recorded FAILED here, with the execution.
+ * step again. A step that fails for good is recorded FAILED here, with the execution. A step whose work says the
+ * project is suspended stops the advance after it, still RUNNING: the workflow holds it (`held`).
  */
 export async function advance(io: AdvanceIo, input: AdvanceInput): Promise<Advanced> {
   const { definition } = input;
@@ -72,7 +84,11 @@ export async function advance(io: AdvanceIo, input: AdvanceInput): Promise<Advan
   // The first write is the state handed over, sequence number and all.
   let mirror = Mirror.resume({ ...input.state, seq: input.state.seq - 1 }, noSave, clock);
   let resumes = 0;
-  const tail = (lookBack: LookBack | null = null): Advanced => ({ tail: mirror.tail(from, input.state.context), lookBack });
+  const tail = (lookBack: LookBack | null = null, held?: Held): Advanced => ({
+    tail: mirror.tail(from, input.state.context),
+    lookBack,
+    ...(held && { held }),
+  });
 
   /** After a refused write: the record cancelled or gone (null), or moved on by another run of this advance. */
   const resume = async (): Promise<boolean> => {
@@ -119,6 +135,7 @@ export async function advance(io: AdvanceIo, input: AdvanceInput): Promise<Advan
       continue;
     }
     if (done.variables) mirror.context = { ...mirror.context, ...done.variables };
+    if (done.held) return tail(null, { reason: done.held, output: done.output });
     mirror.complete(done.output);
     const next = nextStep(definition, step, type.resultOf(done.output));
     if (next.kind === 'step') {

@@ -48,7 +48,7 @@ export interface ClaimResult {
 // primary key on every claim.
 const CANDIDATES = `
 select q."email_id" as "id", q."project_id", q."campaign_id", q."source_type", q."slot_reserved",
-  coalesce(p."email_rate_per_second", ?) as "rate", p."tracking_mode", q."handed_over_at",
+  coalesce(p."email_rate_per_second", ?) as "rate", p."tracking_mode", q."handed_over_at", p."disabled",
   ${withdrawnSql('q', 'c', 'x')} as "withdrawn", e."id" is null as "orphaned"
 from email_queue q join projects p on p."id" = q."project_id"
 left join emails e on e."id" = q."email_id"
@@ -71,6 +71,18 @@ left join lateral (select 1 as "hit" from events b
   limit 1) suppression on true`;
 
 const IDS = `(select jsonb_array_elements_text(?::jsonb)::uuid)`;
+
+/**
+ * Holds the emails of suspended projects (docs/delivery.md "Holding"): due at 'infinity', so that no claim
+ * meets them again until the reinstatement makes them due (src/modules/reputation/suspension.ts). The project
+ * row is locked FOR SHARE and read again, as the reinstatement's update conflicts with it: an email is held
+ * only while its project is suspended, and a reinstatement that committed first leaves it due.
+ */
+const HOLD = `
+update email_queue q set "due_at" = 'infinity', "lease_id" = null, "slot_reserved" = false
+from (select "id" from projects where "id" in (select distinct "project_id" from email_queue where "email_id" in ${IDS})
+      and "disabled" order by "id" for share) p
+where q."project_id" = p."id" and q."email_id" in ${IDS}`;
 
 const LEASE = `
 with leased as (
@@ -104,6 +116,7 @@ interface CandidateRow {
   handed_over_at: string | null;
   withdrawn: boolean;
   orphaned: boolean;
+  disabled: boolean;
 }
 
 interface LeasedRow {
@@ -163,8 +176,9 @@ export interface ClaimOptions {
 
 /**
  * Claims up to `limit` due emails in one transaction, after marking SENT those a dead worker handed over
- * (hand-over.ts), whose messages the server has, and withdrawing those of a cancelled campaign or execution
- * (withdraw.ts), and dropping the queue rows of emails deleted with their contact: FOR UPDATE SKIP LOCKED
+ * (hand-over.ts), whose messages the server has, withdrawing those of a cancelled campaign or execution
+ * (withdraw.ts), holding those of a suspended project (HOLD), and dropping the queue rows of emails deleted
+ * with their contact: FOR UPDATE SKIP LOCKED
  * lets any number of workers claim side by side, and the lease (due_at pushed past the send, under a fresh
  * lease_id) keeps the rows from other workers once the transaction commits. Emails the throttle holds back
  * stay queued until their slot.
@@ -189,7 +203,13 @@ export async function claimDue(em: EntityManager, options: ClaimOptions): Promis
       );
     const withdrawn = rows.filter((r) => r.withdrawn);
     if (withdrawn.length) await tx.execute(WITHDRAW, [JSON.stringify(withdrawn.map((r) => r.id))]);
-    const due = rows.filter((r) => r.handed_over_at === null && !r.withdrawn);
+    const unsent = rows.filter((r) => r.handed_over_at === null && !r.withdrawn);
+    const held = unsent.filter((r) => r.disabled);
+    if (held.length) {
+      const ids = JSON.stringify(held.map((r) => r.id));
+      await tx.execute(HOLD, [ids, ids]);
+    }
+    const due = unsent.filter((r) => !r.disabled);
     const candidates: Candidate[] = due.map((r) => ({
       id: r.id,
       projectId: r.project_id,

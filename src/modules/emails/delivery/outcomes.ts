@@ -9,7 +9,9 @@ import { emailEventColumns, emailEventDataSql } from '../email-events';
 export type Outcome =
   | { kind: 'sent'; id: string; campaignId: string | null; at: Date }
   | { kind: 'retry'; id: string; leaseId: string; delayMs: number; error: string }
-  | { kind: 'failed'; id: string; campaignId: string | null; leaseId: string; error: string };
+  | { kind: 'failed'; id: string; campaignId: string | null; leaseId: string; error: string }
+  /** The gate did not let its SMTP transaction begin: its project is suspended, or it is no longer this worker's. */
+  | { kind: 'released'; id: string; leaseId: string };
 
 // Every mark takes the email out of the queue, or puts it back with its next due time, and writes the email's
 // row once: its outcome (and its attempts). Queue rows are locked before the emails, as the withdrawal does.
@@ -40,6 +42,13 @@ requeued as (
 update emails e set "error" = q."error", "attempts" = q."attempts", "updated_at" = now()
 from requeued q where e."id" = q."email_id"`;
 
+// A released email is due again at once, without the attempt it did not make; the next claim holds it while
+// its project is suspended (claim.ts). One withdrawn, or taken over by another worker, matches nothing.
+const RELEASE = `
+update email_queue q set "due_at" = clock_timestamp(), "lease_id" = null, "attempts" = greatest(q."attempts" - 1, 0)
+from jsonb_to_recordset(?::jsonb) as r("id" uuid, "lease_id" uuid)
+where q."email_id" = r."id" and q."lease_id" = r."lease_id" and q."handed_over_at" is null`;
+
 const MARK_FAILED = `
 with f as (select * from jsonb_to_recordset(?::jsonb) as f("id" uuid, "lease_id" uuid, "error" text)),
 dequeued as (
@@ -48,7 +57,7 @@ dequeued as (
 update emails e set "status" = 'FAILED', "failed_at" = clock_timestamp(), "error" = d."error", "attempts" = d."attempts", "updated_at" = now()
 from dequeued d where e."id" = d."email_id" and e."status" = 'PENDING'`;
 
-// Retries and failures are of emails a withdrawal may be deleting: their queue rows are locked first, in id
+// Retries, failures and releases are of emails a withdrawal may be deleting: their queue rows are locked first, in id
 // order as the withdrawal locks them (../withdraw.ts), so that the two never deadlock. (SENT marks are of
 // emails handed over, which a withdrawal leaves alone.)
 const LOCK_IN_ORDER = `select 1 from email_queue where "email_id" = any(?::uuid[]) order by "email_id" for no key update`;
@@ -101,7 +110,7 @@ export class OutcomeWriter {
       this.queue = [];
       try {
         await this.orm.em.fork().transactional((tx) => write(tx, batch));
-        if (batch.some((o) => o.kind === 'retry')) this.onRescheduled();
+        if (batch.some((o) => o.kind === 'retry' || o.kind === 'released')) this.onRescheduled();
       } catch (err) {
         this.logger.error({ err, outcomes: batch.length }, 'could not record delivery outcomes; retrying');
         this.queue = [...batch, ...this.queue];
@@ -131,8 +140,11 @@ async function write(tx: EntityManager, batch: Outcome[]): Promise<void> {
   );
   const failed = batch.flatMap((o) => (o.kind === 'failed' ? [o] : []));
   const failures = failed.map((o) => ({ id: o.id, lease_id: o.leaseId, error: o.error }));
+  const released = batch.flatMap((o) => (o.kind === 'released' ? [{ id: o.id, lease_id: o.leaseId }] : []));
   if (sent.length) await markSent(tx, sent);
-  if (retries.length + failures.length > 1) await tx.execute(LOCK_IN_ORDER, [`{${[...retries, ...failures].map((o) => o.id).join(',')}}`]);
+  const locked = [...retries, ...failures, ...released];
+  if (locked.length > 1) await tx.execute(LOCK_IN_ORDER, [`{${locked.map((o) => o.id).join(',')}}`]);
+  if (released.length) await tx.execute(RELEASE, [JSON.stringify(released)]);
   if (retries.length) await tx.execute(MARK_RETRY, [JSON.stringify(retries)]);
   if (failures.length) {
     await tx.execute(MARK_FAILED, [JSON.stringify(failures)]);

@@ -52,7 +52,7 @@ const SUPPRESSED = 'Suppressed: the recipient bounced permanently or complained,
 const NEXT_DUE = `
 select (extract(epoch from min(n."at") - clock_timestamp()) * 1000)::float8 as ms
 from (values (0), (1), (2)) as p("priority")
-cross join lateral (select "due_at" as "at" from email_queue where "priority" = p."priority" order by "due_at" limit 1) n`;
+cross join lateral (select "due_at" as "at" from email_queue where "priority" = p."priority" and "due_at" < 'infinity' order by "due_at" limit 1) n`;
 
 interface AttachmentRow {
   filename: string;
@@ -167,7 +167,10 @@ export class DeliveryPump {
     }
   }
 
-  /** The attempt's outcome; null when the email stopped being this worker's to send, which leaves nothing to record. */
+  /**
+   * The attempt's outcome; null when the email stopped being this worker's to send after its transaction began,
+   * which leaves nothing to record.
+   */
   private async attempt(email: ClaimedEmail): Promise<Outcome | null> {
     if (email.suppressed) {
       return { kind: 'failed', id: email.id, campaignId: email.campaignId, leaseId: email.leaseId, error: SUPPRESSED };
@@ -204,7 +207,8 @@ export class DeliveryPump {
         // Looked at below; until then a refusal is not "unhandled".
         staged.catch(() => undefined);
       });
-      if (!begun) return null;
+      // Not begun: suspended (to be held), withdrawn, or another worker's; the lease goes back.
+      if (!begun) return { kind: 'released', id: email.id, leaseId: email.leaseId };
       await staged;
       let verdict: Promise<void> = Promise.resolve();
       const handed = await this.handOver.pass(email.id, email.leaseId, () => {
