@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { listenerPid, serverCpuMs, treeCpuMs } from './cpu';
+import { descendants, pssMb } from './memory';
 
 /**
  * CPU and memory of the named parts of a stack (the worker processes, the API processes, the Temporal server,
@@ -17,30 +17,6 @@ export interface Part {
 
 /** CPU milliseconds per part since some moment. */
 export type CpuReading = Record<string, number>;
-
-function pssMb(pid: number): number {
-  try {
-    const line = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8')
-      .split('\n')
-      .find((l) => l.startsWith('Pss:'));
-    return line ? Number(line.split(/\s+/)[1]) / 1024 : 0;
-  } catch {
-    return 0;
-  }
-}
-
-function descendants(rootPid: number): number[] {
-  const children = (pid: number): number[] => {
-    try {
-      return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-    } catch {
-      return [];
-    }
-  };
-  const all = [rootPid];
-  for (let i = 0; i < all.length; i++) all.push(...children(all[i]!));
-  return all;
-}
 
 /** The process listening on the port of `address` (`host:port` or a URL), as a part's root. */
 export function listenerOf(address: string): () => number[] {
