@@ -1,9 +1,10 @@
 /**
- * CPU that the body pipeline's text checks (src/http/well-formed.ts: strict UTF-8 decoding, the nesting
- * scan) spend per body, beside JSON.parse of the same body, for a /v1/track-sized body and a 2 MB one (the
+ * CPU that the body pipeline's text checks (src/http/well-formed.ts: strict UTF-8 decoding; json-shape.ts: the
+ * shape scan) spend per body, beside JSON.parse of the same body, for a /v1/track-sized body and a 2 MB one (the
  * default body limit). In process, no server: `BENCH_RUNS` bodies each (default 20,000 small, 50 large).
  */
-import { assertJsonDepth, decodeUtf8 } from '../src/http/well-formed';
+import { assertJsonShape } from '../src/http/json-shape';
+import { decodeUtf8 } from '../src/http/well-formed';
 
 const runs = Number(process.env.BENCH_RUNS ?? 0);
 const bodies = [
@@ -28,7 +29,7 @@ function cpuMicros(work: () => void, n: number): number {
 
 for (const { name, text, runs: n } of bodies) {
   const raw = Buffer.from(text);
-  const checks = cpuMicros(() => assertJsonDepth(decodeUtf8(raw)), n);
+  const checks = cpuMicros(() => assertJsonShape(decodeUtf8(raw)), n);
   const parse = cpuMicros(() => JSON.parse(raw.toString('utf8')), n);
   console.log(`${name} (${raw.length} bytes): checks ${checks.toFixed(2)} µs CPU, JSON.parse ${parse.toFixed(2)} µs CPU, ${n} runs`);
 }

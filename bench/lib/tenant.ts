@@ -5,6 +5,8 @@ export interface BenchTenant {
   cookie: string;
   projectId: string;
   secret: string;
+  /** The project's public key (pk_…), for /v1/track. */
+  publicKey: string;
 }
 
 async function expectOk(res: Response, what: string): Promise<Record<string, unknown>> {
@@ -33,5 +35,5 @@ export async function createTenant(baseUrl: string): Promise<BenchTenant> {
     }),
     'POST /users/@me/projects',
   );
-  return { cookie, projectId: String(project.id), secret: String(project.secret) };
+  return { cookie, projectId: String(project.id), secret: String(project.secret), publicKey: String(project.public) };
 }

@@ -8,6 +8,7 @@ import { ApiError } from '../http/errors';
 import { mountRoutes } from './mount';
 import { RateLimiter } from '../http/rate-limit';
 import { requestContext } from '../http/request-context';
+import { clientAddress } from '../http/client-address';
 import { securityHeaders } from '../http/security-headers';
 import type { RouteDef } from '../http/route';
 import { allRoutes } from './routes';
@@ -20,12 +21,14 @@ export interface App {
 
 /** `routes` defaults to the whole API; tests may mount extra routes beside it. */
 export function createApp(deps: Deps, routes: RouteDef[] = allRoutes(deps)): App {
+  // X-Forwarded-* of any peer but a trusted proxy are dropped before Koa reads them (clientAddress).
   const koa = new Koa<AppState>({ proxy: true });
   const router = new Router<AppState>();
   const limiter = new RateLimiter(deps.orm, deps.config, deps.logger);
   mountRoutes(router, routes, deps, limiter);
 
   koa.use(securityHeaders());
+  koa.use(clientAddress(deps.config.TRUSTED_PROXIES));
   koa.use(requestContext(deps.orm, deps.logger));
   koa.use(errorHandler(deps.logger));
   koa.use(hideAdminWithoutToken(deps.config));

@@ -127,6 +127,10 @@ function assertAdmin(deps: Deps, ctx: AppContext): void {
 export async function authenticate(deps: Deps, ctx: AppContext, kind: AuthKind, sends = false): Promise<void> {
   if (kind === 'none') return;
   if (kind === 'admin') return assertAdmin(deps, ctx);
+  if (kind === 'optional-session') {
+    ctx.state.user = (await sessionUser(deps, ctx)) ?? undefined;
+    return;
+  }
   if (kind === 'session') {
     const user = await sessionUser(deps, ctx);
     if (!user) throw unauthorized('Log in first: this endpoint needs a session cookie');

@@ -1,6 +1,7 @@
 import type { AppContext } from './context';
 import { ApiError, badRequest } from './errors';
-import { assertJsonDepth, assertJsonText, assertText, decodeUtf8 } from './well-formed';
+import { assertJsonShape } from './json-shape';
+import { assertJsonText, assertText, decodeUtf8 } from './well-formed';
 
 const tooLarge = (limit: number) =>
   new ApiError(413, 'PAYLOAD_TOO_LARGE', `Request body exceeds ${Math.round(limit / 1024 / 1024)} MB`, {
@@ -36,7 +37,7 @@ export async function readJsonBody(ctx: AppContext, limit: number): Promise<unkn
   const raw = await readRawBody(ctx, limit);
   if (raw.length === 0) return undefined;
   const text = decodeUtf8(raw);
-  assertJsonDepth(text);
+  assertJsonShape(text);
   let value: unknown;
   try {
     value = JSON.parse(text);

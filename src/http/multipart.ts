@@ -15,8 +15,11 @@ export interface FileUpload<T> {
   /** A command that uploads one, for the 415 suggestion. */
   example: string;
   tooLarge: () => ApiError;
-  /** Reads the file's stream (its end is truncated past maxBytes, and then the upload is refused anyway). */
-  consume: (file: Readable, info: busboy.FileInfo) => Promise<T>;
+  /**
+   * Reads the file's stream. Past maxBytes the upload is refused at once and `signal` aborts: stop reading then
+   * (what the stream still holds is discarded).
+   */
+  consume: (file: Readable, info: busboy.FileInfo, signal: AbortSignal) => Promise<T>;
 }
 
 /**
@@ -38,22 +41,28 @@ export function readMultipartFile<T>(ctx: AppContext, upload: FileUpload<T>): Pr
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: ctx.req.headers, limits: { fileSize: upload.maxBytes, files: 1 } });
+      // busboy reports a file that reaches `fileSize`; at most maxBytes means one more.
+      parser = busboy({ headers: ctx.req.headers, limits: { fileSize: upload.maxBytes + 1, files: 1 } });
     } catch (err) {
       ctx.req.resume();
       reject(malformed(err));
       return;
     }
     let consuming: Promise<T> | undefined;
-    let truncated = false;
+    const tooLarge = new AbortController();
     parser.on('file', (field, file, info) => {
       if (field !== upload.field || consuming) return void file.resume();
-      file.on('limit', () => (truncated = true));
-      consuming = upload.consume(file, info);
+      // Refused as soon as it passes the limit, not after what came before it was read to the end.
+      file.on('limit', () => {
+        tooLarge.abort();
+        file.resume();
+        reject(upload.tooLarge());
+      });
+      consuming = upload.consume(file, info, tooLarge.signal);
       consuming.catch(() => file.resume());
     });
     parser.on('close', () => {
-      if (truncated) return reject(upload.tooLarge());
+      if (tooLarge.signal.aborted) return;
       if (!consuming) return reject(badRequest(`No ${upload.noun} in the multipart field ${upload.field}`));
       consuming.then(resolve, reject);
     });

@@ -9,6 +9,8 @@ export type AuthKind =
   | 'none'
   /** Dashboard session cookie. */
   | 'session'
+  /** The dashboard session cookie when one is sent; a missing or invalid one is no error (the handler decides). */
+  | 'optional-session'
   /** `Bearer sk_…`, or a member's session cookie with `X-Project-Id`. */
   | 'secret'
   /** `Bearer pk_…` only (/v1/track). */

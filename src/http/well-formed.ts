@@ -1,14 +1,12 @@
-import { ApiError, badRequest, validationError, type FieldError } from './errors';
+import { badRequest, validationError, type FieldError } from './errors';
 
 /**
  * The one place that decides what text the API accepts, for every body and query of every route
  * (docs/architecture.md "The body pipeline"): bytes that are not UTF-8 are a 400; a string or key holding NUL (U+0000), which
  * PostgreSQL text cannot store, or a lone UTF-16 surrogate (`"\ud800"`, allowed by JSON but by no text
- * encoding) is a 422 naming the field; JSON nested deeper than MAX_JSON_DEPTH is a 422 naming the limit,
- * checked before parsing so that no recursive validator ever sees such a body.
+ * encoding) is a 422 naming the field. The shape of JSON text (nesting, members, values) has its own check,
+ * json-shape.ts, before parsing.
  */
-export const MAX_JSON_DEPTH = 64;
-
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** The body as text, or a 400 when its bytes are not UTF-8 (instead of replacing them with U+FFFD). */
@@ -20,43 +18,11 @@ export function decodeUtf8(raw: Buffer): string {
   }
 }
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACE = 0x7d;
-const CLOSE_BRACKET = 0x5d;
-
-/** The index of the quote that closes the string opened before `from`, or -1; indexOf skips the text between. */
-function stringEnd(text: string, from: number): number {
-  for (let quote = text.indexOf('"', from); quote >= 0; quote = text.indexOf('"', quote + 1)) {
-    let backslashes = 0;
-    while (text.charCodeAt(quote - 1 - backslashes) === BACKSLASH) backslashes++;
-    if (backslashes % 2 === 0) return quote;
-  }
-  return -1;
-}
-
-/** A 422 when JSON text nests objects and arrays deeper than the limit; one pass, strings skipped, no recursion. */
-export function assertJsonDepth(text: string): void {
-  let depth = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === QUOTE) {
-      i = stringEnd(text, i + 1);
-      if (i < 0) return;
-    } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
-      if (++depth > MAX_JSON_DEPTH) throw tooDeep();
-    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) depth--;
-  }
-}
-
-const tooDeep = () =>
-  new ApiError(422, 'VALIDATION_ERROR', `JSON bodies nest at most ${MAX_JSON_DEPTH} levels`, {
-    errors: [{ field: 'body', message: `Nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels`, code: 'too_nested' }],
-    details: { maxDepth: MAX_JSON_DEPTH },
-    suggestion: `Flatten the body to at most ${MAX_JSON_DEPTH} levels of objects and arrays.`,
-  });
+/**
+ * What every string of a body or query must match, for the OpenAPI document (src/modules/openapi/schemas.ts): no
+ * NUL. The checks below enforce it before any route's schema sees the text.
+ */
+export const NUL_FREE_PATTERN = '^[^\\u0000]*$';
 
 // Decoding UTF-8 never yields NUL's escape or a lone surrogate; only a \u escape in JSON text can.
 const SUSPECT_ESCAPE = /\\u(?:0000|[dD][89a-fA-F])/;

@@ -35,6 +35,9 @@ const userRow = (id: string) =>
 const ageTokens = (userId: string) =>
   sql(stack, `update user_tokens set created_at = created_at - interval '2 minutes' where user_id = ?`, [userId]);
 
+/** The link opened in a session of its own account, the only place where it verifies (test/account/takeover.test.ts). */
+const verifyIn = (user: TestUser, token: string) => stack.http().post('/auth/verify-email').set('Cookie', user.cookie).send({ token });
+
 const expectInvalidToken = (res: { status: number; body: { error?: { code?: string } } }) => {
   expect(res.status).toBe(400);
   expect(res.body.error?.code).toBe('INVALID_TOKEN');
@@ -55,11 +58,11 @@ describe('email verification', () => {
     expect(mail.html).toContain('http://localhost:3000/app/#/verify-email?token=');
     const token = linkToken(mail, '/verify-email');
 
-    const res = await stack.http().post('/auth/verify-email').send({ token }).expect(200);
+    const res = await verifyIn(user, token).expect(200);
     expect(res.body).toEqual({ id: user.id, email: user.email, emailVerified: true });
     expect((await me(user.cookie).expect(200)).body.emailVerified).toBe(true);
 
-    expectInvalidToken(await stack.http().post('/auth/verify-email').send({ token }));
+    expectInvalidToken(await verifyIn(user, token));
   });
 
   it('stores only the SHA-256 digest of the token, expiring after 24 hours', async () => {
@@ -77,14 +80,14 @@ describe('email verification', () => {
     const user = await signupUser(stack);
     const token = await verificationToken(user);
     await sql(stack, `update user_tokens set expires_at = now() - interval '1 second' where user_id = ?`, [user.id]);
-    expectInvalidToken(await stack.http().post('/auth/verify-email').send({ token }));
+    expectInvalidToken(await verifyIn(user, token));
     expect((await userRow(user.id)).email_verified).toBe(false);
   });
 
   it('refuses unknown tokens, a reset token, and bad bodies, changing nothing', async () => {
     const user = await signupUser(stack);
     await verificationToken(user);
-    expectInvalidToken(await stack.http().post('/auth/verify-email').send({ token: 'not-a-token' }));
+    expectInvalidToken(await verifyIn(user, 'not-a-token'));
     const bad = await stack.http().post('/auth/verify-email').send({});
     expect(bad.status).toBe(422);
     expect(bad.body.error.errors[0]).toMatchObject({ field: 'token' });
@@ -92,7 +95,7 @@ describe('email verification', () => {
 
     await stack.http().post('/auth/request-password-reset').send({ email: user.email }).expect(200);
     const resetToken = linkToken(await waitForMail(stack.smtp, user.email, RESET_SUBJECT), '/reset-password');
-    expectInvalidToken(await stack.http().post('/auth/verify-email').send({ token: resetToken }));
+    expectInvalidToken(await verifyIn(user, resetToken));
 
     expect((await userRow(user.id)).email_verified).toBe(false);
     expect((await tokensOf(user.id)).every((t) => t.used_at === null)).toBe(true);
@@ -117,8 +120,8 @@ describe('email verification', () => {
 
     // Either link works; using one spends the other.
     const [first, second] = await Promise.all(stack.smtp.to(user.email).map(async (m) => linkToken(await parseMail(m), '/verify-email')));
-    await stack.http().post('/auth/verify-email').send({ token: second }).expect(200);
-    expectInvalidToken(await stack.http().post('/auth/verify-email').send({ token: first }));
+    await verifyIn(user, second).expect(200);
+    expectInvalidToken(await verifyIn(user, first));
 
     await ageTokens(user.id);
     const again = await stack.http().post('/auth/request-verification').set('Cookie', user.cookie).expect(200);
@@ -187,9 +190,8 @@ describe('password reset', () => {
     expect((await tokensOf(user.id)).filter((t) => t.purpose === 'RESET_PASSWORD')).toHaveLength(1);
   });
 
-  it('refuses expired, unknown and verification tokens and bad input, leaving the password as it was', async () => {
+  it('refuses expired and unknown tokens and bad input, leaving the password as it was', async () => {
     const user = await signupUser(stack);
-    const verifyToken = await verificationToken(user);
     await stack.http().post('/auth/request-password-reset').send({ email: user.email }).expect(200);
     const token = linkToken(await waitForMail(stack.smtp, user.email, RESET_SUBJECT), '/reset-password');
     const before = await userRow(user.id);
@@ -199,7 +201,6 @@ describe('password reset', () => {
     expect(short.body.error.errors).toEqual([expect.objectContaining({ field: 'password', code: 'too_small' })]);
     expect((await stack.http().post('/auth/reset-password').send({ password: 'long enough password' })).status).toBe(422);
     expect((await stack.http().post('/auth/request-password-reset').send({ email: 'not-an-email' })).status).toBe(422);
-    expectInvalidToken(await stack.http().post('/auth/reset-password').send({ token: verifyToken, password: 'long enough password' }));
     expectInvalidToken(await stack.http().post('/auth/reset-password').send({ token: 'nope', password: 'long enough password' }));
 
     await sql(stack, `update user_tokens set expires_at = now() - interval '1 second' where user_id = ? and purpose = 'RESET_PASSWORD'`, [
@@ -210,6 +211,16 @@ describe('password reset', () => {
     expect(await userRow(user.id)).toEqual(before);
     await me(user.cookie).expect(200);
     await stack.http().post('/auth/login').send({ email: user.email, password: user.password }).expect(200);
+  });
+
+  it("takes a verification link's token too: it sets the password, verifies the address and ends every session", async () => {
+    const user = await signupUser(stack);
+    const token = await verificationToken(user);
+    await stack.http().post('/auth/reset-password').send({ token, password: 'a password of my own' }).expect(200);
+    expect(await userRow(user.id)).toMatchObject({ email_verified: true, session_version: 1 });
+    expect((await me(user.cookie)).status).toBe(401);
+    await stack.http().post('/auth/login').send({ email: user.email, password: 'a password of my own' }).expect(200);
+    expectInvalidToken(await verifyIn(user, token));
   });
 });
 

@@ -1,13 +1,17 @@
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Client } from 'pg';
 import { startStack, type TestStack } from '../helpers/stack';
 import { throwawayDatabaseUrl } from '../helpers/database';
 import { pruneEndedSessions } from '../../src/auth/ended-sessions';
 import { sessionCookie, signupUser, uniqueEmail } from '../helpers/fixtures';
 
+/** The tests play the proxy in front of the API (127.0.0.1) and name each client in X-Forwarded-For. */
+const PROXY = '127.0.0.1';
 let stack: TestStack;
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({ env: { TRUSTED_PROXIES: PROXY } });
 });
 afterAll(() => stack.close());
 
@@ -133,5 +137,80 @@ describe('login throttling with its counter store failing', () => {
     } finally {
       await broken.close();
     }
+  });
+});
+
+describe('client addresses: X-Forwarded-For only from TRUSTED_PROXIES', () => {
+  // Loopback is 127.0.0.0/8: each test connects from addresses of its own, so its counts are its own.
+  const TRUSTED = '127.0.0.2';
+  const CHAIN = '10.0.0.0/8';
+  let proxied: TestStack;
+  beforeAll(async () => {
+    proxied = await startStack({ env: { TRUSTED_PROXIES: `${TRUSTED}, ${CHAIN}` } });
+  });
+  afterAll(() => proxied.close());
+
+  /** A login sent from the socket address `from`, with the headers given. */
+  function loginFrom(from: string, headers: Record<string, string>, body: { email: string; password: string }) {
+    const { port } = proxied.server.address() as AddressInfo;
+    const payload = JSON.stringify(body);
+    return new Promise<{ status: number; cookie: string }>((resolve, reject) => {
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port,
+          localAddress: from,
+          method: 'POST',
+          path: '/auth/login',
+          headers: { ...headers, 'Content-Type': 'application/json' },
+        },
+        (res) => {
+          res.resume();
+          res.once('end', () => resolve({ status: res.statusCode ?? 0, cookie: String(res.headers['set-cookie'] ?? '') }));
+        },
+      );
+      req.once('error', reject);
+      req.end(payload);
+    });
+  }
+  const guess = (from: string, forwardedFor?: string) =>
+    loginFrom(from, forwardedFor ? { 'X-Forwarded-For': forwardedFor } : {}, { email: uniqueEmail('guess'), password: 'wrong password' });
+
+  it('counts a client by its socket address: a rotating X-Forwarded-For does not escape the per-client limit', async () => {
+    const attacker = '127.0.0.3';
+    for (let i = 0; i < 50; i++) expect((await guess(attacker, newClient())).status).toBe(401);
+    expect((await guess(attacker, newClient())).status).toBe(429);
+    expect((await guess(attacker)).status).toBe(429);
+  });
+
+  it('cannot lock another address out by naming it in X-Forwarded-For', async () => {
+    const [attacker, victim] = ['127.0.0.4', '127.0.0.5'];
+    for (let i = 0; i < 50; i++) expect((await guess(attacker, victim)).status).toBe(401);
+    const user = await signupUser(proxied);
+    expect((await loginFrom(victim, {}, { email: user.email, password: user.password })).status).toBe(200);
+    // Nor through a trusted proxy that reports the victim.
+    expect((await loginFrom(TRUSTED, { 'X-Forwarded-For': victim }, { email: user.email, password: user.password })).status).toBe(200);
+    expect((await guess(attacker, victim)).status).toBe(429);
+  });
+
+  it("honours a trusted proxy's X-Forwarded-For, read from the right through a chain of trusted proxies", async () => {
+    const [client, neighbour] = [newClient(), newClient()];
+    for (let i = 0; i < 50; i++) expect((await guess(TRUSTED, client)).status).toBe(401);
+    expect((await guess(TRUSTED, client)).status).toBe(429);
+    // What the client wrote to the left of the proxy's entry counts for nothing; another proxy in the chain is skipped.
+    expect((await guess(TRUSTED, `${neighbour}, ${client}`)).status).toBe(429);
+    expect((await guess(TRUSTED, `${client}, 10.1.2.3`)).status).toBe(429);
+    const user = await signupUser(proxied);
+    expect((await loginFrom(TRUSTED, { 'X-Forwarded-For': neighbour }, { email: user.email, password: user.password })).status).toBe(200);
+  });
+
+  it('believes X-Forwarded-Proto only from a trusted proxy: the session cookie is Secure behind TLS, not on a claim', async () => {
+    const user = await signupUser(proxied);
+    const credentials = { email: user.email, password: user.password };
+    const https = { 'X-Forwarded-Proto': 'https' };
+    expect((await loginFrom(TRUSTED, https, credentials)).cookie).toMatch(/;\s*secure/i);
+    const direct = await loginFrom('127.0.0.6', https, credentials);
+    expect(direct.status).toBe(200);
+    expect(direct.cookie).not.toMatch(/;\s*secure/i);
   });
 });

@@ -68,7 +68,7 @@ describe('GET /analytics/contacts', () => {
 
   it('refuses bad parameters with 400 and shows nothing of another project', async () => {
     const t = await tenant(stack);
-    for (const query of ['interval=week', 'from=yesterday', 'interval=hour&from=2020-01-01T00:00:00Z&to=2021-01-01T00:00:00Z']) {
+    for (const query of ['interval=week', 'from=yesterday', 'to=2021-02-30T00:00:00Z']) {
       const res = await t.c.get(`/analytics/contacts?${query}`).expect(400);
       expect(res.body.error).toMatchObject({
         code: 'BAD_REQUEST',

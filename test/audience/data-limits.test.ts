@@ -25,6 +25,7 @@ async function stateOf(projectId: string) {
 }
 
 const keys = (n: number, prefix = 'k') => Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}${i}`, i]));
+const list = (n: number) => Array.from({ length: n }, (_, i) => i);
 /** `depth` keys deep: { a: { a: … { a: 1 } } }. */
 const deep = (depth: number): Record<string, unknown> => (depth === 1 ? { a: 1 } : { a: deep(depth - 1) });
 
@@ -62,6 +63,8 @@ const over: Array<[string, object, string, string]> = [
   ['a nested key of 101 characters', { profile: { ['k'.repeat(101)]: 1 } }, 'key_too_long', 'at most 100 characters'],
   ['a path 6 keys deep', deep(6), 'too_deep', 'at most 5 keys deep'],
   ['a path 6 keys deep under a request-only value', { x: { value: deep(5), persistent: false } }, 'too_deep', 'at most 5 keys deep'],
+  ['an array of 1,001 elements', { list: list(1001) }, 'array_too_long', 'at most 1,000 elements'],
+  ['a nested array of 1,001 elements', { profile: { tags: [list(3), list(1001)] } }, 'array_too_long', 'at most 1,000 elements'],
 ];
 
 const atLimits: Array<[string, object]> = [
@@ -69,6 +72,7 @@ const atLimits: Array<[string, object]> = [
   ['100 keys counting nested ones', { a: keys(50), b: keys(48) }],
   ['a key of 100 characters', { ['k'.repeat(100)]: 1 }],
   ['a path 5 keys deep', deep(5)],
+  ['arrays of 1,000 elements', { list: list(1000), nested: [list(1000), list(1000)] }],
   [
     'a path of 5 keys of 100 characters',
     { ['a'.repeat(100)]: { ['b'.repeat(100)]: { ['c'.repeat(100)]: { ['d'.repeat(100)]: { ['e'.repeat(100)]: 1 } } } } },

@@ -380,6 +380,7 @@ describe('step types (time-skipping)', () => {
 });
 
 describe('SEND_EMAIL while the project is suspended (time-skipping)', () => {
+  // Its timeout exceeds its waits' deadlines added up (about 90 s): on a loaded machine, a slow wait says which it was.
   it('queues the email, which is held, waits at the step, and goes on once the project is reinstated: the email sent once', async () => {
     const t = await tenant(stack);
     const domain = await senderDomain(stack, t.project);
@@ -426,7 +427,7 @@ describe('SEND_EMAIL while the project is suspended (time-skipping)', () => {
     await waitForMail(stack.smtp, address, /Held welcome/);
     expect(stack.smtp.to(address)).toHaveLength(1);
     await recordHistory(env, done, 'send-email-held');
-  });
+  }, 150_000);
 });
 
 describe('UPDATE_CONTACT at the limits of data (time-skipping)', () => {

@@ -1,8 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { temporal } from '@temporalio/proto';
-import { Worker } from '@temporalio/worker';
-import { workflowBundle } from '../helpers/temporal-env';
+import { historyFiles, loadHistory, replayHistory } from '../helpers/histories';
 import { HISTORIES_DIR } from './histories';
 
 /**
@@ -10,9 +7,7 @@ import { HISTORIES_DIR } from './histories';
  * time-skipping tests with RECORD_AUTOMATION_HISTORIES=1) against the current workflow code. A change that
  * would make runs in flight take other steps (non-determinism) fails here instead of in production.
  */
-const histories = readdirSync(HISTORIES_DIR)
-  .filter((f) => f.endsWith('.json'))
-  .sort();
+const histories = historyFiles(HISTORIES_DIR);
 
 describe('automation workflow replay', () => {
   it('has recorded histories of each step type and ending, of both workflow types', () => {
@@ -45,9 +40,6 @@ describe('automation workflow replay', () => {
   });
 
   it.each(histories)('replays %s deterministically', async (file) => {
-    // Decoded by @temporalio/proto itself: this install holds two copies of protobufjs, so the SDK's
-    // historyFromJSON cannot read its own types.
-    const history = temporal.api.history.v1.History.fromObject(JSON.parse(readFileSync(path.join(HISTORIES_DIR, file), 'utf8')));
-    await Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history, `replay-${file}`);
+    await replayHistory(loadHistory(path.join(HISTORIES_DIR, file)), file);
   });
 });

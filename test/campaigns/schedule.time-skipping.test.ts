@@ -8,7 +8,8 @@ import { startPump } from '../helpers/pump';
 import { sql } from '../helpers/seed';
 import { waitFor } from '../helpers/wait';
 import { addContact } from '../segments/helpers';
-import { ENQUEUE_CONCURRENCY, STEPS_PER_RUN, campaignWorkflowId } from '../../workflows/campaigns/ids';
+import { ENQUEUE_CONCURRENCY, campaignWorkflowId } from '../../workflows/campaigns/ids';
+import { RUN_EVENTS } from '../../workflows/run-length';
 import { listDomains } from '../domains/helpers';
 import { stopDomainVerify } from '../../src/temporal/domain-verify';
 import { domainVerifyWorkflowId } from '../../workflows/domain-verify/ids';
@@ -228,11 +229,12 @@ describe('cancelling a SENDING campaign (time-skipping)', () => {
 });
 
 describe('long sends (time-skipping)', () => {
-  it(`continue as new after ${STEPS_PER_RUN} steps, keeping the workflow id, each recipient sent once`, async () => {
+  it(`continue as new once a run holds ${RUN_EVENTS} history events, keeping the workflow id, each recipient sent once`, async () => {
     await deliver();
     const t = await quietTenant();
-    // One recipient per batch: snapshot steps of ten, enqueue steps of ENQUEUE_CONCURRENCY batches.
-    const total = Math.ceil((STEPS_PER_RUN + 10) / (1 / 10 + 1 / ENQUEUE_CONCURRENCY));
+    // One recipient per batch: snapshot steps of ten, enqueue steps of ENQUEUE_CONCURRENCY batches (up to 24 events each):
+    // enough for a few runs.
+    const total = 4 * ENQUEUE_CONCURRENCY * Math.ceil(RUN_EVENTS / 24);
     await seedContacts(stack, t.project.id, total, { prefix: `long-${t.project.id.slice(0, 8)}` });
     const campaign = await createCampaign(t);
     await t.c.post(`/campaigns/${campaign.id}/send`).send({}).expect(200);

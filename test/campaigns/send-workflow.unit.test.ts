@@ -3,7 +3,8 @@ import type { WorkflowHandle } from '@temporalio/client';
 import type { CampaignActivities } from '../../activities/campaigns';
 import type { SendRef } from '../../src/modules/campaigns/send-run';
 import type { campaignSend } from '../../workflows/campaigns/send';
-import { ENQUEUE_CONCURRENCY, SNAPSHOT_FACTOR, STEPS_PER_RUN, type CampaignSendInput } from '../../workflows/campaigns/ids';
+import { ENQUEUE_CONCURRENCY, SNAPSHOT_FACTOR, type CampaignSendInput } from '../../workflows/campaigns/ids';
+import { RUN_EVENTS } from '../../workflows/run-length';
 import { stubActivityWorker } from '../helpers/temporal-env';
 
 /**
@@ -183,8 +184,9 @@ describe('campaign send workflow: the phases in order', () => {
 });
 
 describe('campaign send workflow: a long send continues as new', () => {
-  it(`after ${STEPS_PER_RUN} steps, from where it stood: no step repeated, none skipped, the send begun once`, async () => {
-    const extraPages = STEPS_PER_RUN + 20;
+  it(`once a run holds ${RUN_EVENTS} history events, from where it stood: no step repeated, none skipped, the send begun once`, async () => {
+    // A snapshot page adds six events: enough pages for a few runs.
+    const extraPages = Math.ceil((3 * RUN_EVENTS) / 6);
     const stub = stubCampaign({ recipients: 3, extraPages });
     const { outcome, handle } = await run(stub, input({ batchSize: 5 }));
 

@@ -162,4 +162,21 @@ describe('the dashboard: account, project, keys and team', () => {
     await suite.stack.http().post('/auth/login').send({ email: user.email, password: 'another good password' }).expect(200);
     await session.close();
   });
+
+  it("offers to set a password when a verification link is opened without the account's session", async () => {
+    const user = await signupUser(suite.stack);
+    const token = linkToken(await waitForMail(suite.stack.smtp, user.email, /verify/i), '/verify-email');
+    const session = await freshSession(suite.browser);
+    const { page } = session;
+    await page.goto(`${suite.browser.base}#/verify-email?token=${encodeURIComponent(token)}`);
+    await page.getByRole('heading', { name: 'Set a password to verify' }).waitFor();
+    await checkPage(page, 'verify-email-elsewhere');
+    await page.getByLabel('New password').fill('the holder of the mail');
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await page.getByText('Your password is set.').waitFor();
+    const login = await suite.stack.http().post('/auth/login').send({ email: user.email, password: 'the holder of the mail' }).expect(200);
+    expect(login.body.emailVerified).toBe(true);
+    expect((await suite.stack.http().get('/users/@me').set('Cookie', user.cookie)).status).toBe(401);
+    await session.close();
+  });
 });

@@ -2,6 +2,7 @@ import { startStack, type TestStack } from '../helpers/stack';
 import { clearOfMinuteEdge } from '../helpers/minute';
 import { callProbe, limitHeaders, probeRoutes } from './probe-routes';
 import { newTenant } from '../helpers/tenants';
+import type { TestProject } from '../helpers/fixtures';
 
 /** A stack with the per-minute window off, so that every header and 429 below comes from a bucket. */
 const bucketStack = (env: Record<string, string>) =>
@@ -50,16 +51,25 @@ describe('token buckets with RATE_LIMIT_ENABLED=true', () => {
   });
   afterAll(() => stack.close());
 
+  /** Spends a project's contacts bucket: requests sent together arrive within the second a token takes to refill, however loaded the machine. */
+  async function exhaust(project: TestProject) {
+    const answers = await Promise.all(Array.from({ length: 8 }, () => callProbe(stack, project, 'contacts')));
+    expect(answers.map((r) => r.status).filter((s) => s !== 200 && s !== 429)).toEqual([]);
+    const refused = answers.filter((r) => r.status === 429);
+    expect(refused.length).toBeGreaterThan(0);
+    return refused;
+  }
+
   it('allows a burst, then answers 429 with Retry-After until a token has refilled', async () => {
     const { project } = await newTenant(stack);
     expect(limitHeaders(await callProbe(stack, project, 'contacts').expect(200))).toMatchObject({ limit: 2, remaining: 1 });
-    expect(limitHeaders(await callProbe(stack, project, 'contacts').expect(200))).toMatchObject({ limit: 2, remaining: 0 });
 
-    const refused = await callProbe(stack, project, 'contacts').expect(429);
-    // One token per second: the wait is under a second, rounded up.
-    expect(refused.headers['retry-after']).toBe('1');
-    expect(refused.body.error).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', statusCode: 429, details: { retryAfter: 1 } });
-    expect(limitHeaders(refused)).toEqual({ limit: 2, remaining: 0, reset: 1 });
+    for (const refused of await exhaust(project)) {
+      // One token per second: the wait is under a second, rounded up.
+      expect(refused.headers['retry-after']).toBe('1');
+      expect(refused.body.error).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', statusCode: 429, details: { retryAfter: 1 } });
+      expect(limitHeaders(refused)).toEqual({ limit: 2, remaining: 0, reset: 1 });
+    }
 
     await new Promise((r) => setTimeout(r, 1100));
     await callProbe(stack, project, 'contacts').expect(200);
@@ -68,9 +78,7 @@ describe('token buckets with RATE_LIMIT_ENABLED=true', () => {
   it('keys each bucket by project: another project keeps its burst', async () => {
     const spent = (await newTenant(stack)).project;
     const other = (await newTenant(stack)).project;
-    await callProbe(stack, spent, 'contacts').expect(200);
-    await callProbe(stack, spent, 'contacts').expect(200);
-    await callProbe(stack, spent, 'contacts').expect(429);
+    await exhaust(spent);
     expect(limitHeaders(await callProbe(stack, other, 'contacts').expect(200))).toMatchObject({ limit: 2, remaining: 1 });
   });
 
@@ -98,12 +106,16 @@ describe('token buckets beside the per-minute window', () => {
       // 1 of 2 left in the window is closer to running out than 2 of 3 in the bucket.
       expect(limitHeaders(await callProbe(stack, project, 'contacts').expect(200))).toMatchObject({ limit: 2, remaining: 1 });
       await callProbe(stack, project, 'contacts').expect(200);
+      const bucket = () =>
+        stack.deps.orm.em
+          .getConnection()
+          .execute<{ tokens: number; updated_at: Date }[]>('select "tokens", "updated_at" from rate_limit_counters where "key" = ?', [
+            `bucket:contacts:${project.id}`,
+          ]);
+      const spent = await bucket();
+      expect(spent).toHaveLength(1);
       expect(limitHeaders(await callProbe(stack, project, 'contacts').expect(429))).toMatchObject({ limit: 2, remaining: 0 });
-
-      const rows = await stack.deps.orm.em
-        .getConnection()
-        .execute<{ tokens: number }[]>('select "tokens" from rate_limit_counters where "key" = ?', [`bucket:contacts:${project.id}`]);
-      expect(Math.floor(Number(rows[0]!.tokens))).toBe(1);
+      expect(await bucket()).toEqual(spent);
     } finally {
       await stack.close();
     }

@@ -31,6 +31,7 @@ describe('loadConfig', () => {
       PORT: 3000,
       DATABASE_POOL_SIZE: 20,
       DNS_SERVERS: [],
+      TRUSTED_PROXIES: [],
       DISABLE_SIGNUPS: false,
       API_RATE_LIMIT_PER_MINUTE: 1000,
       RATE_LIMIT_ENABLED: false,
@@ -56,6 +57,9 @@ describe('loadConfig', () => {
     ['API_RATE_LIMIT_PER_MINUTE', '-1'],
     ['LOG_LEVEL', 'loud'],
     ['SMTP_URL', 'http://mail.example'],
+    ['TRUSTED_PROXIES', '10.0.0.1, proxy.internal'],
+    ['TRUSTED_PROXIES', '10.0.0.0/33'],
+    ['TRUSTED_PROXIES', 'fd00::/129'],
   ])('refuses %s=%p with a message naming it', (name, value) => {
     const { message } = refusal({ ...required, [name]: value });
     expect(message).toMatch(new RegExp(`^  ${name}: \\S`, 'm'));

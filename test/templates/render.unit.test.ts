@@ -5,6 +5,7 @@ import {
   TemplateError,
   type TemplateScope,
 } from '../../src/modules/templates/render';
+import { MAX_TEMPLATE_TAGS } from '../../src/modules/templates/engine';
 
 const links = {
   unsubscribeUrl: 'https://mail.example.test/unsubscribe/c1?sig=a&b',
@@ -138,6 +139,28 @@ describe('safety limits', () => {
     const slow = '{% for i in (1..3000) %}{% for j in (1..3000) %}{% endfor %}{% endfor %}';
     await expect(render(slow)).rejects.toThrow(TemplateError);
     await expect(render(slow)).rejects.toThrow(/render limit/);
+  });
+
+  it('lets other work run while a render spends its budget', async () => {
+    let turns = 0;
+    const counting = setInterval(() => turns++, 1);
+    try {
+      await expect(render('{% for i in (1..3000) %}{% for j in (1..3000) %}{{ j }}{% endfor %}{% endfor %}')).rejects.toThrow(
+        /render limit/,
+      );
+    } finally {
+      clearInterval(counting);
+    }
+    // A second of rendering in slices of about 5 ms; in one piece the timer would not have run at all.
+    expect(turns).toBeGreaterThan(20);
+  });
+
+  it('refuses a template of more tags and outputs than the limit before parsing it', () => {
+    const tags = (n: number) => '{% if b %}x{% endif %}'.repeat(n / 2);
+    expect(templateSyntaxProblems({ subject: 'fine', body: tags(MAX_TEMPLATE_TAGS) })).toEqual([]);
+    expect(templateSyntaxProblems({ subject: 'fine', body: `${tags(MAX_TEMPLATE_TAGS)}{{ one_more }}` })).toEqual([
+      expect.objectContaining({ field: 'body', reason: 'A template holds at most 2,000 tags and outputs ({% %} and {{ }})' }),
+    ]);
   });
 
   it('stops a render that allocates too much', async () => {

@@ -1,17 +1,10 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { recordHistory as record } from '../helpers/histories';
 
 export const HISTORIES_DIR = path.join(__dirname, 'histories');
 
-/**
- * With RECORD_WEBHOOK_HISTORIES=1, saves a delivery loop's Temporal history as test/webhooks/histories/<name>.json,
- * for replay.unit.test.ts. Record again only when a change is meant to be incompatible with runs in flight
- * (and then version it): replaying old histories is what catches non-deterministic changes.
- */
+/** With RECORD_WEBHOOK_HISTORIES=1, saves a delivery loop's history as test/webhooks/histories/<name>.json (test/helpers/histories.ts). */
 export async function recordHistory(env: TestWorkflowEnvironment, workflowId: string, name: string): Promise<void> {
-  if (process.env.RECORD_WEBHOOK_HISTORIES !== '1') return;
-  const history = await env.client.workflow.getHandle(workflowId).fetchHistory();
-  mkdirSync(HISTORIES_DIR, { recursive: true });
-  writeFileSync(path.join(HISTORIES_DIR, `${name}.json`), `${JSON.stringify(history, null, 1)}\n`);
+  await record('RECORD_WEBHOOK_HISTORIES', env.client.workflow.getHandle(workflowId), HISTORIES_DIR, name);
 }

@@ -17,8 +17,8 @@ export const SNAPSHOT_FACTOR = 10;
 export const ENQUEUE_CONCURRENCY = 4;
 
 /**
- * Steps per run before continue-as-new: a step adds about six history events, fifteen for a window of email
- * batches, so a run stays under 1,500 events, far inside Temporal's limits however large the campaign.
+ * Steps per run before continue-as-new, for runs started before the campaign-short-runs patch (about 1,300-2,400
+ * events); later runs continue at RUN_EVENTS history events (workflows/run-length.ts).
  */
 export const STEPS_PER_RUN = 100;
 

@@ -1,4 +1,4 @@
-import { continueAsNew, proxyActivities, setCurrentDetails, sleep, workflowInfo } from '@temporalio/workflow';
+import { continueAsNew, patched, proxyActivities, setCurrentDetails, sleep, workflowInfo } from '@temporalio/workflow';
 import type { CampaignActivities } from '../../activities/campaigns';
 import type { SendRef } from '../../src/modules/campaigns/send-run';
 import {
@@ -11,6 +11,7 @@ import {
   type CampaignSendInput,
   type CampaignSendState,
 } from './ids';
+import { runIsFull } from '../run-length';
 
 // Batches heartbeat: one on a worker that died is retried within ten seconds.
 const batches = proxyActivities<CampaignActivities>({
@@ -20,6 +21,12 @@ const batches = proxyActivities<CampaignActivities>({
 });
 
 export type CampaignSendOutcome = 'SENT' | 'STOPPED';
+
+/**
+ * Runs that start after this patch continue as new once their history reaches RUN_EVENTS (workflows/run-length.ts),
+ * about five windows of email batches; runs recorded before it continue after STEPS_PER_RUN steps, as they did.
+ */
+const SHORT_RUNS = 'campaign-short-runs';
 
 /** Waits for the scheduled time on a durable timer, then takes the campaign to SENDING. */
 async function begin(input: CampaignSendInput, ref: SendRef): Promise<CampaignSendState | null> {
@@ -92,14 +99,16 @@ async function advance(
  * recipients into campaign_recipients in cursor-paged batches, creates their emails a batch of positions
  * per activity (a few batches at once) through the delivery API, waits until none is pending, then marks
  * the campaign SENT. Every step checks that the campaign still carries this send, so a cancel (or a restart
- * under a new send) stops it. Long sends continue as new with where they stand.
+ * under a new send) stops it. Long sends continue as new with where they stand, every RUN_EVENTS history events.
  */
 export async function campaignSend(input: CampaignSendInput): Promise<CampaignSendOutcome> {
   const ref = { campaignId: input.campaignId, sendId: input.sendId };
+  const shortRuns = patched(SHORT_RUNS);
+  const full = (steps: number) => (shortRuns ? runIsFull() : steps >= STEPS_PER_RUN || workflowInfo().continueAsNewSuggested);
   let state = input.state ?? (await begin(input, ref));
   for (let steps = 0; state && state.phase !== 'delivered'; steps++) {
     setCurrentDetails(progressDetails(state));
-    if (steps > 0 && (steps >= STEPS_PER_RUN || workflowInfo().continueAsNewSuggested)) {
+    if (steps > 0 && full(steps)) {
       await continueAsNew<typeof campaignSend>({ ...input, state });
     }
     state = await advance(input, ref, state);

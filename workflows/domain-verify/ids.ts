@@ -11,5 +11,5 @@ export interface DomainVerifyInput {
 /** docs/domains.md "Background check": every 5 minutes. */
 export const CHECK_INTERVAL = '5 minutes';
 
-/** Eight hours of checks per run, about a thousand history events, then continue-as-new. */
+/** Eight hours of checks per run (about a thousand history events), for runs started before the domain-verify-short-runs patch. */
 export const CHECKS_PER_RUN = 96;

@@ -2,6 +2,7 @@ import { ActivityFailure, continueAsNew, patched, proxyActivities, workflowInfo 
 import type { JobActivities } from '../../activities/jobs';
 import type { JobResult } from '../../src/modules/jobs/entities';
 import { PARALLEL_CHUNKS, chunkCount, chunkSummary, type JobWorkflowInput } from './ids';
+import { runIsFull } from '../run-length';
 
 const { beginJob, finishJob, failJob } = proxyActivities<JobActivities>({
   startToCloseTimeout: '1 minute',
@@ -32,6 +33,12 @@ function reasonOf(err: ActivityFailure, summary: string): string {
  * marked it failed at once, while those chunks could still be writing.
  */
 const FAIL_AFTER_RUNNING_CHUNKS = 'job-fails-after-running-chunks';
+
+/**
+ * Runs that start after this patch continue as new once their history reaches RUN_EVENTS (workflows/run-length.ts),
+ * about five windows of chunks; earlier runs only when Temporal suggested it (thousands of events), as they did.
+ */
+const SHORT_RUNS = 'job-short-runs';
 
 interface ChunkFailure {
   err: ActivityFailure;
@@ -72,12 +79,13 @@ async function runWindow(input: JobWorkflowInput, step: ChunkStep, window: numbe
  */
 export async function runJob(input: JobWorkflowInput, step: ChunkStep): Promise<JobResult | null> {
   const start = input.next ?? 0;
+  const shortRuns = patched(SHORT_RUNS);
   if (start === 0) {
     if (!(await beginJob(input.jobId))) return null;
     if (chunkCount(input) > 0) await runWindow(input, step, [0]);
   }
   for (let seq = Math.max(start, 1); seq < chunkCount(input); seq += PARALLEL_CHUNKS) {
-    if (seq > Math.max(start, 1) && workflowInfo().continueAsNewSuggested) {
+    if (seq > Math.max(start, 1) && (shortRuns ? runIsFull() : workflowInfo().continueAsNewSuggested)) {
       await continueAsNew<(input: JobWorkflowInput) => Promise<JobResult | null>>({ ...input, next: seq });
     }
     const window = Array.from({ length: Math.min(PARALLEL_CHUNKS, chunkCount(input) - seq) }, (_, i) => seq + i);

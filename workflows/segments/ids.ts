@@ -27,5 +27,5 @@ export interface SegmentComputeResult {
 /** Contacts per computation step: each step is one activity and one transaction. */
 export const COMPUTE_CHUNK = 2000;
 
-/** Computations per run of the tracking loop (about ten history events each), then continue-as-new. */
+/** Computations per run of the tracking loop (about ten history events each), for runs started before the segment-tracking-short-runs patch. */
 export const COMPUTES_PER_RUN = 100;

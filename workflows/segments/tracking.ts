@@ -1,7 +1,11 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import { ChildWorkflowFailure, continueAsNew, executeChild, log, sleep, workflowInfo } from '@temporalio/workflow';
+import { ChildWorkflowFailure, continueAsNew, executeChild, log, patched, sleep, workflowInfo } from '@temporalio/workflow';
 import { segmentCompute } from './compute';
 import { COMPUTES_PER_RUN, segmentComputeSummary, segmentComputeWorkflowId, type SegmentTrackingInput } from './ids';
+import { runIsFull } from '../run-length';
+
+/** Runs that start after this patch continue as new at RUN_EVENTS history events (workflows/run-length.ts); earlier ones after COMPUTES_PER_RUN computations. */
+const SHORT_RUNS = 'segment-tracking-short-runs';
 
 /** Runs one computation as a child; false when the segment is gone or no longer tracked. */
 async function computeOnce(input: SegmentTrackingInput): Promise<boolean> {
@@ -31,10 +35,11 @@ async function computeOnce(input: SegmentTrackingInput): Promise<boolean> {
  * segment terminates it; should that fail, the next computation finds nothing to do and the loop ends.
  */
 export async function segmentTracking(input: SegmentTrackingInput): Promise<void> {
+  const shortRuns = patched(SHORT_RUNS);
   for (let runs = 1; ; runs++) {
     if (!(await computeOnce(input))) return;
     await sleep(`${input.intervalMinutes} minutes`, { summary: 'Wait for the next membership computation' });
-    if (runs >= COMPUTES_PER_RUN || workflowInfo().continueAsNewSuggested) {
+    if (shortRuns ? runIsFull() : runs >= COMPUTES_PER_RUN || workflowInfo().continueAsNewSuggested) {
       await continueAsNew<typeof segmentTracking>(input);
     }
   }

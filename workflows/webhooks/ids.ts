@@ -26,7 +26,7 @@ export const GIVE_UP_AFTER_MS = 72 * HOUR;
 /** How long an idle workflow waits for a wake signal before looking at the stream anyway. */
 export const IDLE_RECHECK = '10 minutes';
 
-/** Rounds of delivery per run before continue-as-new keeps the history short. */
+/** Rounds of delivery per run, for runs started before the webhook-short-runs patch. */
 export const ROUNDS_PER_RUN = 200;
 
 /** What one round of delivery ended on. */

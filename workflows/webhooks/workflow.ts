@@ -2,6 +2,7 @@ import {
   condition,
   continueAsNew,
   defineSignal,
+  patched,
   proxyActivities,
   setCurrentDetails,
   setHandler,
@@ -18,6 +19,10 @@ import {
   type DeliveryRound,
   type WebhookEndpointInput,
 } from './ids';
+import { runIsFull } from '../run-length';
+
+/** Runs that start after this patch continue as new at RUN_EVENTS history events (workflows/run-length.ts); earlier ones after ROUNDS_PER_RUN rounds. */
+const SHORT_RUNS = 'webhook-short-runs';
 
 const { deliverWebhookRound } = proxyActivities<WebhookActivities>({
   // A round stops starting requests after its budget (30 s) and each request gives up after 10 s, so a round
@@ -43,6 +48,7 @@ const formatMs = (ms: number) => (ms >= 3_600_000 ? `${Math.round(ms / 360_000) 
  * events outbox (or looks again every 10 minutes).
  */
 export async function webhookEndpoint(input: WebhookEndpointInput): Promise<void> {
+  const shortRuns = patched(SHORT_RUNS);
   let woken = false;
   setHandler(wakeSignal, () => {
     woken = true;
@@ -80,7 +86,7 @@ export async function webhookEndpoint(input: WebhookEndpointInput): Promise<void
         setCurrentDetails(`Catching up: backlog ${result.backlog}, ${delivered} delivered by this run.`);
       }
     }
-    if (round >= ROUNDS_PER_RUN || workflowInfo().continueAsNewSuggested) {
+    if (shortRuns ? runIsFull() : round >= ROUNDS_PER_RUN || workflowInfo().continueAsNewSuggested) {
       await continueAsNew<typeof webhookEndpoint>({ endpointId: input.endpointId, failingSince });
     }
   }

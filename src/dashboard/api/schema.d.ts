@@ -129,7 +129,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Verify an email address with the token of an emailed link */
+        /** Verify an email address with the token of an emailed link, within a session of the address's own account */
         post: operations["postAuthVerifyEmail"];
         delete?: never;
         options?: never;
@@ -163,7 +163,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set a new password with the token of a reset or invitation link; ends existing sessions */
+        /** Set a new password with the token of a reset, verification or invitation link; proves the address and ends every session */
         post: operations["postAuthResetPassword"];
         delete?: never;
         options?: never;
@@ -2030,14 +2030,20 @@ export interface components {
             };
             timestamp: string;
         };
+        Schemada273d31: string | number | boolean | null | components["schemas"]["Schemada273d31"][] | {
+            [key: string]: components["schemas"]["Schemada273d31"];
+        };
         Schema113ae44d: string | number | boolean | null | components["schemas"]["Schema113ae44d"][] | {
             [key: string]: components["schemas"]["Schema113ae44d"];
         };
         Schemafbc378f5: string | number | boolean | null | components["schemas"]["Schemafbc378f5"][] | {
             [key: string]: components["schemas"]["Schemafbc378f5"];
         };
-        Schema682d67ac: string | number | boolean | null | components["schemas"]["Schema682d67ac"][] | {
-            [key: string]: components["schemas"]["Schema682d67ac"];
+        Schemacd1df915: string | number | boolean | null | components["schemas"]["Schemacd1df915"][] | {
+            [key: string]: components["schemas"]["Schemacd1df915"];
+        };
+        Schemac4c8274d: string | number | boolean | null | components["schemas"]["Schemac4c8274d"][] | {
+            [key: string]: components["schemas"]["Schemac4c8274d"];
         };
     };
     responses: never;
@@ -2089,7 +2095,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    email: string;
+                    email: string & (unknown & unknown);
                     password: string;
                 };
             };
@@ -2175,7 +2181,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    email: string;
+                    email: string & (unknown & unknown);
                     password: string;
                 };
             };
@@ -2413,6 +2419,15 @@ export interface operations {
             };
             /** @description INVALID_TOKEN: unknown, expired or already used */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: no session of the token's own account; nothing changed. Set a password with the same token instead (POST /auth/reset-password) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3624,7 +3639,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    email: string;
+                    email: string & (unknown & unknown);
                     /**
                      * @default MEMBER
                      * @enum {string}
@@ -4632,9 +4647,9 @@ export interface operations {
                     email: string;
                     /** @description Default true for a new contact; omitted keeps an existing state */
                     subscribed?: boolean;
-                    /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; a project has at most 1000 distinct custom fields */
+                    /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; arrays of at most 1000 elements; a project has at most 1000 distinct custom fields */
                     data?: {
-                        [key: string]: components["schemas"]["Schema113ae44d"];
+                        [key: string]: components["schemas"]["Schemada273d31"];
                     };
                 };
             };
@@ -5390,9 +5405,9 @@ export interface operations {
                 "application/json": {
                     email?: string;
                     subscribed?: boolean;
-                    /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; a project has at most 1000 distinct custom fields */
+                    /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; arrays of at most 1000 elements; a project has at most 1000 distinct custom fields */
                     data?: {
-                        [key: string]: components["schemas"]["Schema113ae44d"];
+                        [key: string]: components["schemas"]["Schemada273d31"];
                     };
                 };
             };
@@ -6097,9 +6112,9 @@ export interface operations {
                     event: string;
                     /** @description Changes the subscription state; omitted keeps it */
                     subscribed?: boolean;
-                    /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; a project has at most 1000 distinct custom fields */
+                    /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; arrays of at most 1000 elements; a project has at most 1000 distinct custom fields */
                     data?: {
-                        [key: string]: components["schemas"]["Schema113ae44d"];
+                        [key: string]: components["schemas"]["Schemada273d31"];
                     };
                 };
             };
@@ -6217,9 +6232,9 @@ export interface operations {
                     event: string;
                     /** @description Changes the subscription state; omitted keeps it */
                     subscribed?: boolean;
-                    /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; a project has at most 1000 distinct custom fields */
+                    /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; arrays of at most 1000 elements; a project has at most 1000 distinct custom fields */
                     data?: {
-                        [key: string]: components["schemas"]["Schema113ae44d"];
+                        [key: string]: components["schemas"]["Schemada273d31"];
                     };
                 };
             };
@@ -8428,9 +8443,9 @@ export interface operations {
                     }[];
                     /** @description Subscription state of the recipients; new contacts default to false */
                     subscribed?: boolean;
-                    /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; a project has at most 1000 distinct custom fields */
+                    /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; arrays of at most 1000 elements; a project has at most 1000 distinct custom fields */
                     data?: {
-                        [key: string]: components["schemas"]["Schema113ae44d"];
+                        [key: string]: components["schemas"]["Schemada273d31"];
                     };
                 };
             };
@@ -10668,7 +10683,7 @@ export interface operations {
                                 /** @description JSON sent as the body; by default a payload describing the execution and its contact */
                                 body?: components["schemas"]["Schema113ae44d"];
                             } | {
-                                /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; a project has at most 1000 distinct custom fields */
+                                /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; arrays of at most 1000 elements; a project has at most 1000 distinct custom fields */
                                 data?: {
                                     [key: string]: components["schemas"]["Schemafbc378f5"];
                                 };
@@ -10976,7 +10991,7 @@ export interface operations {
                                 /** @description JSON sent as the body; by default a payload describing the execution and its contact */
                                 body?: components["schemas"]["Schema113ae44d"];
                             } | {
-                                /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; a project has at most 1000 distinct custom fields */
+                                /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; arrays of at most 1000 elements; a project has at most 1000 distinct custom fields */
                                 data?: {
                                     [key: string]: components["schemas"]["Schemafbc378f5"];
                                 };
@@ -11226,7 +11241,7 @@ export interface operations {
                             [key: string]: string;
                         };
                         /** @description JSON sent as the body; by default a payload describing the execution and its contact */
-                        body?: components["schemas"]["Schema113ae44d"];
+                        body?: components["schemas"]["Schemada273d31"];
                     };
                 } | {
                     /** @constant */
@@ -11234,9 +11249,9 @@ export interface operations {
                     name?: string | null;
                     /** @default {} */
                     config?: {
-                        /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; a project has at most 1000 distinct custom fields */
+                        /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; arrays of at most 1000 elements; a project has at most 1000 distinct custom fields */
                         data?: {
-                            [key: string]: components["schemas"]["Schemafbc378f5"];
+                            [key: string]: components["schemas"]["Schemacd1df915"];
                         };
                         subscribed?: boolean;
                     };
@@ -11376,7 +11391,7 @@ export interface operations {
                             /** @description JSON sent as the body; by default a payload describing the execution and its contact */
                             body?: components["schemas"]["Schema113ae44d"];
                         } | {
-                            /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; a project has at most 1000 distinct custom fields */
+                            /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; arrays of at most 1000 elements; a project has at most 1000 distinct custom fields */
                             data?: {
                                 [key: string]: components["schemas"]["Schemafbc378f5"];
                             };
@@ -11687,7 +11702,7 @@ export interface operations {
                             /** @description JSON sent as the body; by default a payload describing the execution and its contact */
                             body?: components["schemas"]["Schema113ae44d"];
                         } | {
-                            /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; a project has at most 1000 distinct custom fields */
+                            /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; arrays of at most 1000 elements; a project has at most 1000 distinct custom fields */
                             data?: {
                                 [key: string]: components["schemas"]["Schemafbc378f5"];
                             };
@@ -12124,7 +12139,7 @@ export interface operations {
                      * @default {}
                      */
                     context?: {
-                        [key: string]: components["schemas"]["Schema113ae44d"];
+                        [key: string]: components["schemas"]["Schemada273d31"];
                     };
                 };
             };
@@ -12304,12 +12319,9 @@ export interface operations {
                         email?: string;
                         /** @default true */
                         subscribed?: boolean;
-                        /**
-                         * @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; a project has at most 1000 distinct custom fields
-                         * @default {}
-                         */
+                        /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; arrays of at most 1000 elements; a project has at most 1000 distinct custom fields */
                         data?: {
-                            [key: string]: components["schemas"]["Schema113ae44d"];
+                            [key: string]: components["schemas"]["Schemada273d31"];
                         };
                     };
                     /**
@@ -12322,7 +12334,7 @@ export interface operations {
                         event: string;
                         /** @default {} */
                         data?: {
-                            [key: string]: components["schemas"]["Schemafbc378f5"];
+                            [key: string]: components["schemas"]["Schemacd1df915"];
                         };
                     };
                     /**
@@ -12334,7 +12346,7 @@ export interface operations {
                         event: string;
                         /** @default {} */
                         data?: {
-                            [key: string]: components["schemas"]["Schemafbc378f5"];
+                            [key: string]: components["schemas"]["Schemacd1df915"];
                         };
                     }[];
                     /**
@@ -12342,7 +12354,7 @@ export interface operations {
                      * @default {}
                      */
                     context?: {
-                        [key: string]: components["schemas"]["Schemafbc378f5"];
+                        [key: string]: components["schemas"]["Schemacd1df915"];
                     };
                     /** @description An unsaved graph to simulate instead of the workflow's own steps */
                     definition?: {
@@ -12373,7 +12385,7 @@ export interface operations {
                     webhookResponses?: {
                         [key: string]: {
                             status: number;
-                            body?: components["schemas"]["Schema682d67ac"];
+                            body?: components["schemas"]["Schemac4c8274d"];
                         };
                     };
                     /** @description Assertions; the answer then adds passed and failures */

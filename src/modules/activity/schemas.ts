@@ -1,24 +1,25 @@
 import { z } from 'zod';
 import { MAX_PAGE, PageLimit, cursorPage } from '../../http/cursor';
-import { orderedRange, rangeFields } from '../analytics/range';
+import { rangeFields } from '../analytics/range';
 import { ACTIVITY_TYPES } from './types';
 
 const Type = z.enum(ACTIVITY_TYPES);
+type Type = z.infer<typeof Type>;
 const Count = z.number().int().min(0);
 const counts = z.object(Object.fromEntries(ACTIVITY_TYPES.map((t) => [t, Count])) as Record<(typeof ACTIVITY_TYPES)[number], typeof Count>);
 
+/** A type in any case, `[Ss][Ee][Nn][Tt]`: a pattern the OpenAPI document can carry, which has no flags. */
+const anyCase = (word: string) => word.replace(/[A-Z]/g, (c) => `[${c}${c.toLowerCase()}]`);
+const TYPE = `(?:${ACTIVITY_TYPES.map(anyCase).join('|')})`;
+/** One or more types separated by commas, spaces or tabs around each: exactly what `type` takes, documented as is. */
+const TYPE_LIST = new RegExp(`^[ \\t]*${TYPE}(?:[ \\t]*,[ \\t]*${TYPE})*[ \\t]*$`);
+const TypeList = z.string().regex(TYPE_LIST, `One or more of ${ACTIVITY_TYPES.join(', ')}, comma-separated, in any case`);
+
 /** `type=OPENED,CLICKED` or `type=OPENED&type=CLICKED`, any case; omitted means every type. */
 const Types = z
-  .union([z.string(), z.array(z.string())])
-  .transform((v) =>
-    (Array.isArray(v) ? v : [v])
-      .flatMap((s) => s.split(','))
-      .map((s) => s.trim().toUpperCase())
-      .filter(Boolean),
-  )
-  .pipe(z.array(Type).min(1, 'Name at least one type'))
-  .transform((list) => [...new Set(list)])
-  .describe(`Only these types, comma-separated or repeated: ${ACTIVITY_TYPES.join(', ')}`);
+  .union([TypeList, z.array(TypeList).min(1)])
+  .transform((v) => [...new Set((Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')).map((s) => s.trim().toUpperCase() as Type))])
+  .describe(`Only these types, comma-separated or repeated, in any case: ${ACTIVITY_TYPES.join(', ')}`);
 
 export const FeedQuery = z.object({
   limit: PageLimit,
@@ -48,7 +49,7 @@ export const ActivityItem = z.object({
 
 export const FeedPage = cursorPage(ActivityItem);
 
-export const StatsQuery = z.object({ ...rangeFields }).superRefine(orderedRange);
+export const StatsQuery = z.object({ ...rangeFields });
 
 export const StatsResponse = z.object({
   from: z.iso.datetime(),
@@ -57,19 +58,14 @@ export const StatsResponse = z.object({
   counts: counts.describe('Activity per type in [from, to), exact'),
 });
 
-export const RecentCountQuery = z
-  .object({
-    since: z.iso
-      .datetime({ offset: true })
-      .transform((s) => new Date(s))
-      .optional()
-      .describe('Count from this instant (ISO 8601) to now; default 24 hours ago'),
-    type: Types.optional(),
-  })
-  .superRefine((q, ctx) => {
-    if (q.since && q.since > new Date())
-      ctx.addIssue({ code: 'custom', path: ['since'], message: 'since must not be in the future', params: { code: 'invalid_range' } });
-  });
+export const RecentCountQuery = z.object({
+  since: z.iso
+    .datetime({ offset: true })
+    .transform((s) => new Date(s))
+    .optional()
+    .describe('Count from this instant (ISO 8601) to now; default 24 hours ago. An instant to come counts nothing'),
+  type: Types.optional(),
+});
 
 export const RecentCountResponse = z.object({ count: Count, since: z.iso.datetime(), until: z.iso.datetime() });
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { offsetPageFields } from '../../http/offset-page';
 import { CAMPAIGN_STATUSES } from '../campaigns/entities';
 import { MAX_PAGE as MAX_PAGE_SIZE } from '../../http/cursor';
-import { RangeResponse, orderedRange, rangeFields } from './range';
+import { RangeResponse, rangeFields } from './range';
 import { CAMPAIGN_METRICS, INTERVALS, MAX_POINTS, type CampaignMetric } from './service';
 import { RATES, STAGES } from './stages';
 
@@ -14,15 +14,13 @@ const rateShape = Object.fromEntries(Object.keys(RATES).map((r) => [r, Rate])) a
 const Limit = (fallback: number) =>
   z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(fallback).describe(`1-${MAX_PAGE_SIZE}, default ${fallback}`);
 
-export const TimeseriesQuery = z
-  .object({
-    ...rangeFields,
-    interval: z
-      .enum(Object.keys(INTERVALS) as Array<keyof typeof INTERVALS>)
-      .default('day')
-      .describe(`UTC hours or days; at most ${MAX_POINTS} points`),
-  })
-  .superRefine(orderedRange);
+export const TimeseriesQuery = z.object({
+  ...rangeFields,
+  interval: z
+    .enum(Object.keys(INTERVALS) as Array<keyof typeof INTERVALS>)
+    .default('day')
+    .describe(`UTC hours or days; at most ${MAX_POINTS} points, the latest of a longer range`),
+});
 
 export const TimeseriesResponse = z.object({
   interval: z.enum(Object.keys(INTERVALS) as Array<keyof typeof INTERVALS>),
@@ -51,16 +49,14 @@ export const ContactsGrowthResponse = z.object({
   totals: z.object({ created: Count.describe('Created in the range'), total: Count.describe('At the end of the range') }),
 });
 
-export const TopCampaignsQuery = z
-  .object({
-    ...rangeFields,
-    metric: z
-      .enum(CAMPAIGN_METRICS as [CampaignMetric, ...CampaignMetric[]])
-      .default('sent')
-      .describe('What to rank by'),
-    limit: Limit(10),
-  })
-  .superRefine(orderedRange);
+export const TopCampaignsQuery = z.object({
+  ...rangeFields,
+  metric: z
+    .enum(CAMPAIGN_METRICS as [CampaignMetric, ...CampaignMetric[]])
+    .default('sent')
+    .describe('What to rank by'),
+  limit: Limit(10),
+});
 
 const CampaignFigures = z.object({
   id: z.uuid(),
@@ -77,12 +73,10 @@ export const TopCampaignsResponse = z.object({
   campaigns: z.array(CampaignFigures).describe('Campaigns with activity in the range, best first'),
 });
 
-export const CampaignStatsQuery = z
-  .object({
-    ...rangeFields,
-    ...offsetPageFields,
-  })
-  .superRefine(orderedRange);
+export const CampaignStatsQuery = z.object({
+  ...rangeFields,
+  ...offsetPageFields,
+});
 
 export const CampaignStatsResponse = z.object({
   ...RangeResponse,
@@ -94,7 +88,7 @@ export const CampaignStatsResponse = z.object({
   totals: z.object({ ...stageShape, ...rateShape }).describe('All campaign email of the range'),
 });
 
-export const TopEventsQuery = z.object({ ...rangeFields, limit: Limit(10) }).superRefine(orderedRange);
+export const TopEventsQuery = z.object({ ...rangeFields, limit: Limit(10) });
 
 export const TopEventsResponse = z.object({
   ...RangeResponse,

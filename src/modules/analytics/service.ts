@@ -1,5 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { badRequest } from '../../http/errors';
 import { RESERVED_EVENT_PATTERNS } from '../events/reserved';
 import { DAY_MS, HOUR_MS, alignRange, rangeView, type Range } from './range';
 import type { Config } from '../../config';
@@ -18,18 +17,17 @@ export const INTERVALS = { hour: HOUR_MS, day: DAY_MS } as const;
 export type Interval = keyof typeof INTERVALS;
 export const MAX_POINTS = 1000;
 
-/** The range widened to whole buckets of `interval`, and how many there are: at most MAX_POINTS (400 beyond). */
+/**
+ * The range widened to whole buckets of `interval`, and how many there are: none for an empty range, at most
+ * MAX_POINTS, the latest ones of a longer range (the answer's `from` says where they start). Any two instants
+ * make a valid range, as the document says, so a long one is cut rather than refused.
+ */
 export function bucketsOf(range: Range, interval: Interval): { unit: number; aligned: Range; points: number } {
   const unit = INTERVALS[interval];
   const aligned = alignRange(range, unit);
   const points = (aligned.to.getTime() - aligned.from.getTime()) / unit;
-  if (points > MAX_POINTS) {
-    throw badRequest(`The range holds ${points} ${interval}s; at most ${MAX_POINTS} points are returned`, {
-      errors: [{ field: 'query.from', message: `At most ${MAX_POINTS} ${interval}s`, code: 'too_many_points' }],
-      suggestion: interval === 'hour' ? 'Use interval=day, or a shorter range.' : 'Use a shorter range.',
-    });
-  }
-  return { unit, aligned, points };
+  if (points <= MAX_POINTS) return { unit, aligned, points };
+  return { unit, aligned: { from: new Date(aligned.to.getTime() - MAX_POINTS * unit), to: aligned.to }, points: MAX_POINTS };
 }
 
 export async function timeseries(em: EntityManager, counting: Counting, projectId: string, range: Range, interval: Interval) {

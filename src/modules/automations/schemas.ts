@@ -25,7 +25,7 @@ const Name = z
   .trim()
   .min(1, 'name is required')
   .max(255)
-  .regex(/^[^\r\n]*$/, 'Must not contain line breaks');
+  .regex(/^[^\r\n\u0000]*$/, 'Must not contain line breaks');
 const Description = z.string().max(5000);
 const StepName = Name.describe('A label for the step, shown in summaries');
 

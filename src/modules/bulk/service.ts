@@ -14,9 +14,11 @@ export async function queueBulk(
   ids: string[],
 ): Promise<string> {
   const contactIds = [...new Set(ids.map((id) => id.toLowerCase()))];
-  const chunks: StoredBulkChunk[] = [];
-  for (let i = 0; i < contactIds.length; i += BULK_CHUNK_IDS)
-    chunks.push({ operation, contactIds: contactIds.slice(i, i + BULK_CHUNK_IDS) });
+  const chunks: string[] = [];
+  for (let i = 0; i < contactIds.length; i += BULK_CHUNK_IDS) {
+    const chunk: StoredBulkChunk = { operation, contactIds: contactIds.slice(i, i + BULK_CHUNK_IDS) };
+    chunks.push(JSON.stringify(chunk));
+  }
   const id = bulkJobId(newId());
   await queueJob(deps, em, {
     job: {

@@ -14,7 +14,7 @@ const oneLine = (max: number) =>
   z
     .string()
     .max(max)
-    .regex(/^[^\r\n]*$/, 'Must not contain line breaks');
+    .regex(/^[^\r\n\u0000]*$/, 'Must not contain line breaks');
 
 const Status = z.enum(CAMPAIGN_STATUSES);
 const Type = z.enum(CAMPAIGN_TYPES);

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { MAX_DATA_DEPTH, MAX_DATA_KEYS, MAX_KEY_LENGTH, MAX_PATH_LENGTH } from './data-limits';
+import { MAX_ARRAY_ELEMENTS, MAX_DATA_DEPTH, MAX_DATA_KEYS, MAX_KEY_LENGTH, MAX_PATH_LENGTH } from './data-limits';
 import type { FieldType } from './entities';
 
 /**
@@ -64,7 +64,7 @@ export function toDataPatch(data: DataInput | undefined): DataPatch {
   return patch;
 }
 
-export type DataLimitCode = 'too_many_keys' | 'key_too_long' | 'too_deep';
+export type DataLimitCode = 'too_many_keys' | 'key_too_long' | 'too_deep' | 'array_too_long';
 
 export interface DataLimitIssue {
   /** Keys from `data` down to the offending one; empty for the object as a whole. */
@@ -77,11 +77,12 @@ const LIMIT_MESSAGES: Record<DataLimitCode, string> = {
   too_many_keys: `data holds at most ${MAX_DATA_KEYS} keys, nested keys included`,
   key_too_long: `A data key is at most ${MAX_KEY_LENGTH} characters`,
   too_deep: `A data path is at most ${MAX_DATA_DEPTH} keys deep (data.a.b.c.d.e)`,
+  array_too_long: `An array in data holds at most ${MAX_ARRAY_ELEMENTS.toLocaleString('en')} elements`,
 };
 
 /**
  * The limits of `data` (docs/contacts.md "Limits", data-limits.ts): the first breach of each, or none. Every key
- * of every object counts, inside arrays too; the
+ * of every object counts, inside arrays too; an array longer than the limit is not looked into; the
  * `{ value, persistent }` wrapper is transparent (its two keys are syntax, its value's keys count). Stops
  * counting past the limit, so a huge object costs no more than a small one over it.
  */
@@ -102,8 +103,10 @@ export function dataLimitIssues(data: Record<string, unknown>): DataLimitIssue[]
   };
   const visit = (value: unknown, path: string[]): void => {
     if (keys > MAX_DATA_KEYS || typeof value !== 'object' || value === null) return;
-    if (Array.isArray(value)) for (const item of value) visit(item, path);
-    else if (isWrapped(value)) visit(value.value, path);
+    if (Array.isArray(value)) {
+      if (value.length > MAX_ARRAY_ELEMENTS) return flag('array_too_long', path);
+      for (const item of value) visit(item, path);
+    } else if (isWrapped(value)) visit(value.value, path);
     else visitObject(value, path);
   };
   visitObject(data, []);

@@ -7,6 +7,8 @@
 export const MAX_DATA_KEYS = 100;
 export const MAX_KEY_LENGTH = 100;
 export const MAX_DATA_DEPTH = 5;
+/** Elements of one array in `data`, at any depth. */
+export const MAX_ARRAY_ELEMENTS = 1_000;
 /** The longest dotted path within the limits: 5 keys of 100 characters and the dots between them. */
 export const MAX_PATH_LENGTH = MAX_DATA_DEPTH * MAX_KEY_LENGTH + MAX_DATA_DEPTH - 1;
 /** Distinct custom fields of a project; the database enforces it (migration 0030). */

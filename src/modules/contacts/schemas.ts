@@ -4,21 +4,27 @@ import { PageLimit, cursorPage } from '../../http/cursor';
 import { Email } from '../users/schemas';
 import { FIELD_TYPES } from './entities';
 import { dataLimitIssues } from './custom-fields';
-import { MAX_CUSTOM_FIELDS, MAX_DATA_DEPTH, MAX_DATA_KEYS, MAX_KEY_LENGTH, MAX_PATH_LENGTH } from './data-limits';
+import { MAX_ARRAY_ELEMENTS, MAX_CUSTOM_FIELDS, MAX_DATA_DEPTH, MAX_DATA_KEYS, MAX_KEY_LENGTH, MAX_PATH_LENGTH } from './data-limits';
 
 /**
  * A `data` object: JSON values by key; the custom-field rules decide what is stored. Text with NUL never
  * gets here: the body pipeline refuses it (src/http/well-formed.ts).
  */
 export const ContactData = z
-  .record(z.string().min(1), z.json())
-  .superRefine((data, ctx) => {
-    for (const issue of dataLimitIssues(data))
-      ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message, params: { code: issue.code, limit: true } });
-  })
+  .preprocess(
+    (data, ctx) => {
+      // The limits come first: a value beyond them is refused before its every element is validated.
+      if (typeof data !== 'object' || data === null || Array.isArray(data)) return data;
+      for (const issue of dataLimitIssues(data as Record<string, unknown>))
+        ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message, params: { code: issue.code, limit: true } });
+      return data;
+    },
+    z.record(z.string().min(1), z.json()),
+  )
   .describe(
     'Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. ' +
       `At most ${MAX_DATA_KEYS} keys, nested keys included; keys of at most ${MAX_KEY_LENGTH} characters; paths at most ${MAX_DATA_DEPTH} keys deep; ` +
+      `arrays of at most ${MAX_ARRAY_ELEMENTS} elements; ` +
       `a project has at most ${MAX_CUSTOM_FIELDS} distinct custom fields`,
   );
 

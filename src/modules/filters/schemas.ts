@@ -59,7 +59,12 @@ const named = (what: string, allowed: readonly string[]) => (issue: { input?: un
     : `Unknown ${what} ${JSON.stringify(issue.input)}; expected one of ${allowed.join(', ')}`;
 
 const FilterSchema = z.object({
-  field: z.string({ error: 'field is required' }).min(1, 'field is required').max(500),
+  // Without NUL, which the body pipeline refuses before the tree is read: the document says so (docs/openapi.md).
+  field: z
+    .string({ error: 'field is required' })
+    .min(1, 'field is required')
+    .max(500)
+    .regex(/^[^\u0000]*$/),
   operator: z.enum(OPERATORS, { error: named('operator', OPERATORS) }),
   value: z.unknown().optional().describe('string, number or boolean; a count of `unit` for the time operators'),
   unit: z

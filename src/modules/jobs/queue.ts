@@ -6,8 +6,8 @@ import { createJob, deleteJob, type NewJob } from './store';
 
 export interface QueuedJob {
   job: NewJob;
-  /** The job's work, `chunkSize` rows or IDs per chunk. */
-  chunks: unknown[];
+  /** The job's work, `chunkSize` rows or IDs per chunk, each as JSON text (job_chunks.items). */
+  chunks: string[];
   chunkSize: number;
   workflow: JobWorkflowType;
   /** What operators read in the Temporal Web UI. */

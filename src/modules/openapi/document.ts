@@ -9,6 +9,8 @@ const ERROR_REF = { $ref: '#/components/schemas/Error' };
 const SECURITY: Record<RouteDef['auth'], Array<Record<string, string[]>>> = {
   none: [],
   session: [{ sessionCookie: [] }],
+  // The empty requirement: the operation also works without credentials.
+  'optional-session': [{}, { sessionCookie: [] }],
   secret: [{ secretKey: [] }, { sessionCookie: [], projectHeader: [] }],
   public: [{ publicKey: [] }],
   admin: [{ adminToken: [] }],

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { NUL_FREE_PATTERN } from '../../http/well-formed';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -7,7 +8,7 @@ const LOCAL_REF = '#/$defs/';
 
 /** A zod schema as JSON Schema, the same way for /openapi.json and the MCP tools (docs/mcp.md). */
 export const toJsonSchema = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema =>
-  z.toJSONSchema(schema, { io, unrepresentable: 'any', override: keepPatternOnly }) as JsonSchema;
+  z.toJSONSchema(schema, { io, unrepresentable: 'any', override: io === 'input' ? nulFree : keepPatternOnly }) as JsonSchema;
 
 /**
  * zod checks an email address against the `pattern` it emits, not against RFC 5321 (a local part of more than
@@ -28,6 +29,20 @@ export function relinkLocalRefs(value: unknown, to: (name: string) => string): u
         : [key, relinkLocalRefs(inner, to)],
     ),
   );
+}
+
+/**
+ * The body pipeline refuses NUL in every string of a request (src/http/well-formed.ts) before any route's schema
+ * runs, so a request string without a pattern of its own gets the pipeline's: otherwise the document would call
+ * a string with NUL valid, and the service refuse it. Patterns of the schemas themselves exclude NUL
+ * (test/platform/openapi.test.ts checks each); file contents (`format: binary`) may hold any byte.
+ */
+function nulFree(ctx: { jsonSchema: Record<string, unknown> }): void {
+  keepPatternOnly(ctx);
+  const { jsonSchema } = ctx;
+  if (jsonSchema.type !== 'string' || jsonSchema.format === 'binary') return;
+  if ('pattern' in jsonSchema || 'allOf' in jsonSchema || 'enum' in jsonSchema || 'const' in jsonSchema) return;
+  jsonSchema.pattern = NUL_FREE_PATTERN;
 }
 
 /**

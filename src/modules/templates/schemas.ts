@@ -13,7 +13,7 @@ const oneLine = (max: number) =>
   z
     .string()
     .max(max)
-    .regex(/^[^\r\n]*$/, 'Must not contain line breaks');
+    .regex(/^[^\r\n\u0000]*$/, 'Must not contain line breaks');
 
 const Name = oneLine(MAX_NAME_LENGTH).trim().min(1);
 const Description = z.string().max(5000);

@@ -39,15 +39,19 @@ export function accountRoutes(deps: Deps): RouteDef[] {
       method: 'post',
       path: '/auth/verify-email',
       tag: 'Auth',
-      summary: 'Verify an email address with the token of an emailed link',
-      auth: 'none',
+      summary: "Verify an email address with the token of an emailed link, within a session of the address's own account",
+      auth: 'optional-session',
       body: VerifyEmailBody,
       responses: {
         200: { description: 'The verified user', schema: UserResponse },
         400: { description: 'INVALID_TOKEN: unknown, expired or already used' },
+        403: {
+          description:
+            "FORBIDDEN: no session of the token's own account; nothing changed. Set a password with the same token instead (POST /auth/reset-password)",
+        },
       },
       handler: async (ctx, { body }) => {
-        ctx.body = serializeUser(await verifyEmail(ctx.state.em, body.token));
+        ctx.body = serializeUser(await verifyEmail(ctx.state.em, body.token, ctx.state.user?.id));
       },
     }),
     defineRoute({
@@ -67,7 +71,7 @@ export function accountRoutes(deps: Deps): RouteDef[] {
       method: 'post',
       path: '/auth/reset-password',
       tag: 'Auth',
-      summary: 'Set a new password with the token of a reset or invitation link; ends existing sessions',
+      summary: 'Set a new password with the token of a reset, verification or invitation link; proves the address and ends every session',
       auth: 'none',
       body: ResetPasswordBody,
       responses: {

@@ -4,7 +4,7 @@ import { hashPassword } from '../../crypto/passwords';
 import { ApiError } from '../../http/errors';
 import { passwordResetMail, sendSystemMail, verificationMail, type SystemMail } from '../../mail/system-mail';
 import { User } from './entities';
-import { TOKEN_TTL_MS, consumeToken, issueToken, resendWaitSeconds } from './tokens';
+import { TOKEN_TTL_MS, issueToken, resendWaitSeconds, spendToken, usableToken } from './tokens';
 
 type MailDeps = Pick<Deps, 'mailer' | 'config' | 'logger'>;
 
@@ -56,9 +56,24 @@ export async function requestVerification(deps: MailDeps, em: EntityManager, use
   });
 }
 
-export async function verifyEmail(em: EntityManager, token: string): Promise<User> {
+/**
+ * The mailed link proves the address only to whoever holds both the mail and the account: within a session of
+ * the token's own account. From no session or another account's, the account might be someone else's who
+ * signed up with the address, so nothing changes and the holder is pointed to setting a password instead
+ * (resetPassword), which makes the account theirs (docs/account-emails.md "Verification").
+ */
+const proofNeedsOwnSession = () =>
+  new ApiError(403, 'FORBIDDEN', "This link verifies the address only in a session of the address's own account", {
+    suggestion:
+      'Set a password with this link instead (POST /auth/reset-password with the same token and a new password): it proves the address, ' +
+      'makes the account yours and ends every other session of it. Or log in to the account and open the link again.',
+  });
+
+export async function verifyEmail(em: EntityManager, token: string, sessionUserId: string | undefined): Promise<User> {
   return em.transactional(async (tx) => {
-    const user = await consumeToken(tx, token, 'VERIFY_EMAIL');
+    const { row, user } = await usableToken(tx, token, ['VERIFY_EMAIL']);
+    if (user.id !== sessionUserId) throw proofNeedsOwnSession();
+    await spendToken(tx, row);
     user.emailVerified = true;
     return user;
   });
@@ -77,13 +92,15 @@ export async function requestPasswordReset(deps: MailDeps, em: EntityManager, em
 }
 
 /**
- * Sets a new password from a reset or invitation link. Receiving the link proves the address, so it also
- * counts as verified; sessions issued before end.
+ * Sets a new password from a reset, verification or invitation link. Receiving the link proves the address,
+ * so it also counts as verified; every session issued before ends, so an account someone else made with the
+ * address becomes the holder's alone (and a membership waiting for the proof activates with it).
  */
 export async function resetPassword(em: EntityManager, token: string, password: string): Promise<User> {
   const hash = await hashPassword(password);
   return em.transactional(async (tx) => {
-    const user = await consumeToken(tx, token, 'RESET_PASSWORD');
+    const { row, user } = await usableToken(tx, token, ['RESET_PASSWORD', 'VERIFY_EMAIL']);
+    await spendToken(tx, row);
     user.passwordHash = hash;
     user.emailVerified = true;
     user.sessionVersion += 1;

@@ -37,16 +37,22 @@ export async function resendWaitSeconds(em: EntityManager, userId: string, purpo
 }
 
 /**
- * Spends a token of the given purpose and returns its user; every other unused token of that user and purpose
- * is spent with it, so one completed reset voids the older links. Must run inside a transaction: the token
- * row is locked so that two concurrent uses cannot both succeed.
+ * The unused, unexpired token of one of `purposes`, with its user; 400 INVALID_TOKEN otherwise. Must run inside a
+ * transaction: the token row is locked so that two concurrent uses cannot both succeed.
  */
-export async function consumeToken(em: EntityManager, token: string, purpose: TokenPurpose): Promise<User> {
+export async function usableToken(
+  em: EntityManager,
+  token: string,
+  purposes: readonly TokenPurpose[],
+): Promise<{ row: UserToken; user: User }> {
   const row = await em.findOne(UserToken, { tokenDigest: digest(token) }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-  if (!row || row.purpose !== purpose || row.usedAt || row.expiresAt.getTime() <= Date.now()) throw invalidToken();
-  const now = new Date();
-  await em.nativeUpdate(UserToken, { userId: row.userId, purpose, usedAt: null }, { usedAt: now });
+  if (!row || !purposes.includes(row.purpose) || row.usedAt || row.expiresAt.getTime() <= Date.now()) throw invalidToken();
   const user = await em.findOne(User, { id: row.userId });
   if (!user) throw invalidToken();
-  return user;
+  return { row, user };
+}
+
+/** Spends a token with every other unused token of its user and purpose, so one completed use voids the older links. */
+export async function spendToken(em: EntityManager, row: UserToken): Promise<void> {
+  await em.nativeUpdate(UserToken, { userId: row.userId, purpose: row.purpose, usedAt: null }, { usedAt: new Date() });
 }

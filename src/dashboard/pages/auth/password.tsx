@@ -44,39 +44,49 @@ export function RequestReset() {
 
 /** Opened from a password-reset or invitation email: sets the password with the link's token. */
 export function SetPassword({ query }: { query: URLSearchParams }) {
-  const token = query.get('token') ?? '';
+  return (
+    <AuthFrame title="Choose a password">
+      <PasswordForm token={query.get('token') ?? ''} />
+    </AuthFrame>
+  );
+}
+
+/**
+ * Sets the password with a mailed link's token (reset, invitation or verification): that proves the address and
+ * ends every other session of the account.
+ */
+export function PasswordForm({ token }: { token: string }) {
   const [password, setPassword] = useState('');
   const [done, setDone] = useState(false);
   const reset = useAction(async () => {
     await call(api.POST('/auth/reset-password', { body: { token, password } }));
     setDone(true);
   });
+  if (done) {
+    return (
+      <p role="status">
+        Your password is set. <a href={href('/login')}>Log in</a>
+      </p>
+    );
+  }
   return (
-    <AuthFrame title="Choose a password">
-      {done ? (
-        <p role="status">
-          Your password is set. <a href={href('/login')}>Log in</a>
-        </p>
-      ) : (
-        <Form onSubmit={() => void reset.run()}>
-          <TextInput
-            label="New password"
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            minLength={8}
-            hint="At least 8 characters."
-            required
-            value={password}
-            onValue={setPassword}
-            error={reset.error}
-          />
-          <ErrorNote error={reset.error} />
-          <Submit pending={reset.pending} busy="Saving…">
-            Set password
-          </Submit>
-        </Form>
-      )}
-    </AuthFrame>
+    <Form onSubmit={() => void reset.run()}>
+      <TextInput
+        label="New password"
+        name="password"
+        type="password"
+        autoComplete="new-password"
+        minLength={8}
+        hint="At least 8 characters."
+        required
+        value={password}
+        onValue={setPassword}
+        error={reset.error}
+      />
+      <ErrorNote error={reset.error} />
+      <Submit pending={reset.pending} busy="Saving…">
+        Set password
+      </Submit>
+    </Form>
   );
 }

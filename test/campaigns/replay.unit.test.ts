@@ -1,0 +1,72 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import type { CampaignActivities } from '../../activities/campaigns';
+import type { campaignSend } from '../../workflows/campaigns/send';
+import { ENQUEUE_CONCURRENCY } from '../../workflows/campaigns/ids';
+import { RUN_EVENTS } from '../../workflows/run-length';
+import { historyFiles, loadHistory, recordHistory, replayHistory, type History } from '../helpers/histories';
+import { stubActivityWorker } from '../helpers/temporal-env';
+
+/**
+ * The campaign send's recorded histories replay under the current code, and the longest run a send can make
+ * holds few enough workflow tasks that a worker taking over a send after another died replays it far inside
+ * Temporal's 10 s workflow task timeout (workflows/run-length.ts; the timings are `npm run bench -- replay`'s).
+ *
+ * - `steps-per-run.json`: a send of 40 batches after 3 snapshot pages, recorded before the campaign-short-runs
+ *   patch (293 events in one run; the patched code would have continued as new at 120).
+ * - `short-runs.json`: the first run of the long send below, after the patch (RECORD_CAMPAIGN_HISTORIES=1).
+ */
+const HISTORIES_DIR = path.join(__dirname, 'histories');
+const taskQueue = `campaign-replay-${randomBytes(4).toString('hex')}`;
+
+/** Batches of the long send: the pre-patch code's first run held 100 steps of them, about 2,400 events. */
+const LONG_SEND_BATCHES = 404;
+
+/** Each batch completes a moment after the one before it in its window, as real ones do: a workflow task each. */
+const activities: CampaignActivities = {
+  beginCampaignSend: async () => ({ asOf: '2026-01-01T00:00:00.000Z' }),
+  snapshotCampaignRecipients: async ({ size }) => ({ last: 'r-last', total: LONG_SEND_BATCHES * (size / 10) }),
+  enqueueCampaignEmails: async ({ from, size }) => {
+    await new Promise((resolve) => setTimeout(resolve, ((from / size) % ENQUEUE_CONCURRENCY) * 10));
+    return { processed: size, emails: size, pending: from + size };
+  },
+  awaitCampaignDelivery: async () => ({ pending: 0, held: null }),
+  finishCampaignSend: async () => true,
+};
+const env = stubActivityWorker(taskQueue, activities);
+
+const workflowTasks = (history: History) => (history.events ?? []).filter((e) => e.workflowTaskCompletedEventAttributes).length;
+
+describe('campaign send workflow replay', () => {
+  const histories = historyFiles(HISTORIES_DIR);
+
+  it('has recorded histories from before and after the campaign-short-runs patch', () => {
+    expect(histories).toEqual(['short-runs.json', 'steps-per-run.json']);
+  });
+
+  it.each(histories)('replays %s deterministically', async (file) => {
+    await replayHistory(loadHistory(path.join(HISTORIES_DIR, file)), file);
+  });
+
+  it('replays the longest run a send makes in a small fraction of the workflow task timeout', async () => {
+    const handle = await env().client.workflow.start<typeof campaignSend>('campaignSend', {
+      taskQueue,
+      workflowId: `campaign:replay-${randomBytes(4).toString('hex')}`,
+      args: [{ campaignId: 'c-long', projectId: 'p-long', sendId: 's-long', scheduledFor: null, batchSize: 2 }],
+    });
+    expect(await handle.result()).toBe('SENT');
+    // The first run is as long as any: all windows of email batches, the largest steps.
+    const first = env().client.workflow.getHandle(handle.workflowId, handle.firstExecutionRunId);
+    expect((await first.describe()).status.name).toBe('CONTINUED_AS_NEW');
+    await recordHistory('RECORD_CAMPAIGN_HISTORIES', first, HISTORIES_DIR, 'short-runs');
+    const history = await first.fetchHistory();
+
+    // A step adds at most one window's events (three per batch and per workflow task) past the mark.
+    expect(history.events?.length).toBeLessThanOrEqual(RUN_EVENTS + 6 * ENQUEUE_CONCURRENCY + 4);
+    // A cold replay costs a round trip to the worker's main thread per workflow task, so the tasks bound it: before
+    // the patch this run held about 400 (2,400 events). What a task costs, idle and on a busy main thread, is
+    // `npm run bench -- replay`'s figure (docs/campaigns.md "Operators"); speed is never asserted here.
+    expect(workflowTasks(history)).toBeLessThanOrEqual(30);
+    await replayHistory(history, 'longest-run');
+  });
+});

@@ -1,0 +1,115 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { startStack, type TestStack } from '../helpers/stack';
+import { tenant, type Tenant } from '../helpers/tenants';
+import { LoopProbe, type LoopWindow } from '../helpers/loop-probe';
+import { REFUSED_TEMPLATES, csvOf, longArrayTrack, manyKeysTrack, multipartFile } from '../helpers/heavy-bodies';
+
+/**
+ * A refused request costs little (decisions "Edges"): no request within the size limits, refused or not, keeps
+ * the API's event loop more than 50 ms. The stack's API runs in this process, so the probe (test/helpers/loop-probe.ts)
+ * watches its loop: the main thread's CPU between two ticks of a 1 ms timer, which the machine's load does not
+ * inflate. Another tenant reads its contacts meanwhile and must be answered. The figures, with wall-clock stalls
+ * and the other tenant's latency, are `npm run bench -- refused-input`'s.
+ */
+
+const BLOCK_MS = 50;
+
+let stack: TestStack;
+let probe: LoopProbe;
+let t: Tenant;
+let other: Tenant;
+beforeAll(async () => {
+  stack = await startStack({ terminateWorkflows: true });
+  [t, other] = [await tenant(stack), await tenant(stack)];
+  probe = new LoopProbe();
+});
+afterAll(async () => {
+  probe?.stop();
+  await stack?.close();
+});
+
+interface Answer {
+  status: number;
+  body: { error?: { code: string; errors?: Array<{ field: string; code: string }> } } & Record<string, unknown>;
+}
+
+/** The bytes as they are, through node:http: the client's own work in this process stays next to nothing. */
+function post(path: string, key: string, contentType: string, body: Buffer): Promise<Answer> {
+  const { port } = stack.server.address() as AddressInfo;
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: '127.0.0.1', port, method: 'POST', path, headers: { Authorization: `Bearer ${key}`, 'Content-Type': contentType } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.once('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString() || '{}') }));
+      },
+    );
+    req.once('error', reject);
+    req.end(body);
+  });
+}
+
+/** The answer, the loop's window while it was worked on, and how many of the other tenant's reads were answered meanwhile. */
+async function measured(send: () => Promise<Answer>): Promise<{ answer: Answer; loop: LoopWindow; othersAnswered: number }> {
+  probe.window();
+  let running = true;
+  let othersAnswered = 0;
+  const reading = (async () => {
+    while (running) {
+      await other.c.get('/contacts').expect(200);
+      othersAnswered++;
+    }
+  })();
+  const answer = await send();
+  running = false;
+  await reading;
+  return { answer, loop: probe.window(), othersAnswered };
+}
+
+const track = (body: Buffer) => () => post('/v1/track', t.project.public, 'application/json', body);
+const importCsv = (bytes: number) => {
+  const { contentType, body } = multipartFile(csvOf(bytes));
+  return () => post('/contacts/import', t.project.secret, contentType, body);
+};
+const preview = (source: string) => () =>
+  post('/templates/preview', t.project.secret, 'application/json', Buffer.from(JSON.stringify({ subject: 'Hi', body: source })));
+
+describe('refused input keeps the event loop free', () => {
+  it('/v1/track with 200,000 short keys (1.75 MB): 422 naming data', async () => {
+    const body = manyKeysTrack(200_000);
+    expect(body.length).toBeGreaterThan(1_700_000);
+    const { answer, loop } = await measured(track(body));
+    expect(answer.status).toBe(422);
+    expect(answer.body.error?.errors).toEqual([expect.objectContaining({ field: 'data', code: 'too_big' })]);
+    expect(loop.maxBlockMs).toBeLessThan(BLOCK_MS);
+  });
+
+  it('/v1/track with an array of 300,000 elements in data: 422 naming it', async () => {
+    const { answer, loop } = await measured(track(longArrayTrack(300_000)));
+    expect(answer.status).toBe(422);
+    expect(answer.body.error?.errors).toEqual([expect.objectContaining({ field: 'data.list', code: 'too_big' })]);
+    expect(loop.maxBlockMs).toBeLessThan(BLOCK_MS);
+  });
+
+  it.each([
+    [4_900_000, 202],
+    [5_000_000, 202],
+    [5_000_001, 413],
+    [5_300_000, 413],
+  ])('a CSV import of %p bytes: %p', async (bytes, status) => {
+    const { answer, loop, othersAnswered } = await measured(importCsv(bytes));
+    expect(answer.status).toBe(status);
+    if (status === 413) expect(answer.body.error?.code).toBe('PAYLOAD_TOO_LARGE');
+    expect(loop.maxBlockMs).toBeLessThan(BLOCK_MS);
+    expect(othersAnswered).toBeGreaterThan(0);
+  });
+
+  it.each(Object.entries(REFUSED_TEMPLATES))('a template that is refused (%s): 422', async (_name, source) => {
+    const { answer, loop, othersAnswered } = await measured(preview(source));
+    expect(answer.status).toBe(422);
+    expect(loop.maxBlockMs).toBeLessThan(BLOCK_MS);
+    expect(othersAnswered).toBeGreaterThan(0);
+  });
+});
