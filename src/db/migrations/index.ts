@@ -28,6 +28,7 @@ import { Migration0034SandboxSoftbounces } from './0034-sandbox-softbounces';
 import { Migration0040ReputationGuardrails } from './0040-reputation-guardrails';
 import { Migration0050SendingSurface } from './0050-sending-surface';
 import { Migration0051OverdueScheduledEmails } from './0051-overdue-scheduled-emails';
+import { Migration0060OutboxPerProject } from './0060-outbox-per-project';
 import { Migration0110Consent } from './0110-consent';
 import { Migration0070SmtpBothWays } from './0070-smtp-both-ways';
 
@@ -62,6 +63,7 @@ export const migrationsList: MigrationObject[] = [
   { name: '0040-reputation-guardrails', class: Migration0040ReputationGuardrails },
   { name: '0050-sending-surface', class: Migration0050SendingSurface },
   { name: '0051-overdue-scheduled-emails', class: Migration0051OverdueScheduledEmails },
+  { name: '0060-outbox-per-project', class: Migration0060OutboxPerProject },
   { name: '0070-smtp-both-ways', class: Migration0070SmtpBothWays },
   { name: '0110-consent', class: Migration0110Consent },
 ];
