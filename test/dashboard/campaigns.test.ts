@@ -319,6 +319,20 @@ describe('the dashboard: campaigns', () => {
       .getByRole('definition')
       .filter({ hasText: new RegExp(`^${left}$`) })
       .waitFor();
+    // Who did not get it: the recipients whose email the cancel withdrew, never handed to SMTP.
+    const recipients = page.getByRole('region', { name: 'Recipients' });
+    await recipients.getByLabel('Show').selectOption('NOT_SENT');
+    await recipients
+      .getByTestId('recipients-total')
+      .filter({ hasText: `${3 - left} recipient` })
+      .waitFor();
+    expect(await recipients.getByText('Never handed to the SMTP server', { exact: false }).count()).toBe(3 - left);
+    await recipients.getByLabel('Show').selectOption('SENT');
+    await recipients
+      .getByTestId('recipients-total')
+      .filter({ hasText: `${left} recipient` })
+      .waitFor();
+    expect(await recipients.getByRole('row').count()).toBe(left + 1);
     await checkPage(page, 'campaigns-stopped');
     await session.close();
   });

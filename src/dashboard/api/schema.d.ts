@@ -1123,6 +1123,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/campaigns/{id}/recipients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who the send reached and who it did not: each recipient fixed when sending started, with its email's status, or SKIPPED (and why), NOT_ATTEMPTED or CONTACT_DELETED */
+        get: operations["getCampaignsIdRecipients"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workflows": {
         parameters: {
             query?: never;
@@ -10232,6 +10249,117 @@ export interface operations {
             };
             /** @description CAMPAIGN_NOT_FOUND: no such campaign in this project */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCampaignsIdRecipients: {
+        parameters: {
+            query?: {
+                status?: "PENDING" | "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "SUPPRESSED" | "SKIPPED" | "NOT_ATTEMPTED" | "CONTACT_DELETED" | "NOT_SENT";
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of recipients in audience order; empty before the campaign sends */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Place in the audience fixed when sending started, from 0 */
+                            position: number;
+                            /** Format: uuid */
+                            contactId: string;
+                            /** @description The address the email went to, else the contact’s; null once the contact is deleted */
+                            email: string | null;
+                            /**
+                             * @description The email's status, or why there is none
+                             * @enum {string}
+                             */
+                            status: "PENDING" | "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "SUPPRESSED" | "SKIPPED" | "NOT_ATTEMPTED" | "CONTACT_DELETED";
+                            /** @description Why a SKIPPED recipient got no email */
+                            reason: ("UNSUBSCRIBED" | "RENDER_FAILED" | "ADDRESS_REFUSED") | null;
+                            /** @description A SKIPPED recipient's render error or refusal; a FAILED or SUPPRESSED email's error */
+                            detail: string | null;
+                            emailId: string | null;
+                            sentAt: string | null;
+                            deliveredAt: string | null;
+                            openedAt: string | null;
+                            clickedAt: string | null;
+                            bouncedAt: string | null;
+                            complainedAt: string | null;
+                            failedAt: string | null;
+                        }[];
+                        /** @description Pass as `cursor` to get the next page; null on the last page */
+                        cursor: string | null;
+                        hasMore: boolean;
+                        /** @description Matches in the whole list on the first page; 0 on later pages */
+                        total: number;
+                    };
+                };
+            };
+            /** @description BAD_REQUEST: an unknown status, or a cursor that is not one this list issued for the same status */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CAMPAIGN_NOT_FOUND: no such campaign in this project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a query parameter holds NUL (U+0000) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

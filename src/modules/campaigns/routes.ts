@@ -10,6 +10,8 @@ import {
   CampaignResponse,
   CancelResponse,
   ListCampaignsQuery,
+  RecipientPage,
+  RecipientsQuery,
   SendCampaignBody,
   SendResponse,
   StatsResponse,
@@ -17,6 +19,7 @@ import {
   TestSendResponse,
 } from './schemas';
 import { cancelCampaign, sendCampaign, sendTest } from './sending';
+import { listRecipients } from './recipients';
 import { campaignView } from './serialize';
 import { createCampaign, deleteCampaign, duplicateCampaign, findCampaign, listCampaigns, replaceCampaign } from './service';
 
@@ -209,6 +212,25 @@ export function campaignRoutes(deps: Deps): RouteDef[] {
       responses: { 200: { description: 'The figures', schema: StatsResponse }, ...notFound },
       handler: async (ctx, { params }) => {
         ctx.body = await campaignStats(ctx.state.em, await findCampaign(ctx.state.em, requireProject(ctx).id, params.id));
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/campaigns/{id}/recipients',
+      tag,
+      summary:
+        "Who the send reached and who it did not: each recipient fixed when sending started, with its email's status, or SKIPPED (and why), NOT_ATTEMPTED or CONTACT_DELETED",
+      auth: 'secret',
+      params: CampaignIdParams,
+      query: RecipientsQuery,
+      responses: {
+        200: { description: 'A page of recipients in audience order; empty before the campaign sends', schema: RecipientPage },
+        400: { description: 'BAD_REQUEST: an unknown status, or a cursor that is not one this list issued for the same status' },
+        ...notFound,
+      },
+      handler: async (ctx, { params, query }) => {
+        const campaign = await findCampaign(ctx.state.em, requireProject(ctx).id, params.id);
+        ctx.body = await listRecipients(ctx.state.em, campaign, query);
       },
     }),
   ];

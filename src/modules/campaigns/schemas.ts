@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PageLimit, cursorPage } from '../../http/cursor';
 import { fallbackParam } from '../../http/fallback-param';
 import { offsetPageFields } from '../../http/offset-page';
 import { resourceId } from '../../http/resource-id';
@@ -6,6 +7,7 @@ import { filterTreeInput, FilterTreeSchema } from '../filters/schemas';
 import { MAX_TEMPLATE_LENGTH } from '../templates/engine';
 import { MessageResponse } from '../templates/schemas';
 import { AUDIENCE_TYPES, CAMPAIGN_STATUSES, CAMPAIGN_TYPES } from './entities';
+import { RECIPIENT_FILTERS, RECIPIENT_STATUSES, SKIP_REASONS } from './recipients';
 
 export const MAX_NAME_LENGTH = 255;
 export const CAMPAIGN_SORTS = ['name', 'createdAt', 'updatedAt'] as const;
@@ -152,3 +154,35 @@ export const StatsResponse = z.object({
   deliveryRate: Percent,
 });
 export type StatsResponse = z.infer<typeof StatsResponse>;
+
+export const RecipientsQuery = z.object({
+  status: z
+    .enum(RECIPIENT_FILTERS)
+    .optional()
+    .describe(
+      'PENDING, FAILED, SUPPRESSED, SKIPPED, NOT_ATTEMPTED, CONTACT_DELETED: recipients in that state; SENT, DELIVERED, OPENED, CLICKED, BOUNCED, COMPLAINED: whose email reached that stage (as the stats count them); NOT_SENT: every recipient whose email was never handed to SMTP; none: all',
+    ),
+  cursor: z.string().optional(),
+  limit: PageLimit,
+});
+
+const Instant = z.iso.datetime().nullable();
+
+export const RecipientResponse = z.object({
+  position: z.number().int().describe('Place in the audience fixed when sending started, from 0'),
+  contactId: z.uuid(),
+  email: z.string().nullable().describe('The address the email went to, else the contact’s; null once the contact is deleted'),
+  status: z.enum(RECIPIENT_STATUSES).describe("The email's status, or why there is none"),
+  reason: z.enum(SKIP_REASONS).nullable().describe('Why a SKIPPED recipient got no email'),
+  detail: z.string().nullable().describe("A SKIPPED recipient's render error or refusal; a FAILED or SUPPRESSED email's error"),
+  emailId: z.uuid().nullable(),
+  sentAt: Instant,
+  deliveredAt: Instant,
+  openedAt: Instant,
+  clickedAt: Instant,
+  bouncedAt: Instant,
+  complainedAt: Instant,
+  failedAt: Instant,
+});
+
+export const RecipientPage = cursorPage(RecipientResponse);

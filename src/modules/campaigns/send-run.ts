@@ -9,6 +9,7 @@ import { simulatorRefusal } from '../sandbox/addresses';
 import { audienceCondition } from './audience';
 import { campaignDraft } from './drafts';
 import { Campaign } from './entities';
+import { recordSkips, type RecipientSkip } from './recipients';
 
 /**
  * The database side of a campaign send, step by step, for the campaign workflow's activities. Every step
@@ -105,7 +106,8 @@ interface RecipientRow {
  * the delivery API. A recipient deleted since the audience was fixed is skipped, and so is one who
  * unsubscribed meanwhile (unless the campaign is TRANSACTIONAL): recipients are fixed, but an unsubscribe is
  * honoured at once. A recipient whose render fails (a template runtime limit), or whom no email may go to (an
- * address at the simulator domain outside the sandbox, docs/sandbox.md), is skipped and logged.
+ * address at the simulator domain outside the sandbox, docs/sandbox.md), is skipped and logged. Each skip's
+ * reason is kept on the recipient, for GET /campaigns/{id}/recipients.
  */
 export async function enqueueBatch(
   em: EntityManager,
@@ -123,14 +125,21 @@ export async function enqueueBatch(
       [campaign.id, input.from, input.from + input.size],
     );
     const drafts: EmailDraft[] = [];
+    const skips: RecipientSkip[] = [];
     for (const row of rows) {
-      if (row.email === null || (campaign.type !== 'TRANSACTIONAL' && !row.subscribed)) continue;
+      // A contact deleted since is no recipient any more: recipients.ts reads it as CONTACT_DELETED.
+      if (row.email === null) continue;
+      if (campaign.type !== 'TRANSACTIONAL' && !row.subscribed) {
+        skips.push({ contactId: row.id, reason: 'UNSUBSCRIBED', detail: null });
+        continue;
+      }
       const refusal = simulatorRefusal(deps.config, row.email);
       if (refusal !== null) {
         deps.logger.warn(
           { campaignId: campaign.id, contactId: row.id, reason: `${row.email} ${refusal}` },
           'campaign recipient refused; skipped',
         );
+        skips.push({ contactId: row.id, reason: 'ADDRESS_REFUSED', detail: `${row.email} ${refusal}` });
         continue;
       }
       const contact = { id: row.id, email: row.email, subscribed: row.subscribed ?? false, data: row.data ?? {} };
@@ -142,8 +151,10 @@ export async function enqueueBatch(
           { campaignId: campaign.id, contactId: row.id, reason: err.message },
           'campaign email did not render; recipient skipped',
         );
+        skips.push({ contactId: row.id, reason: 'RENDER_FAILED', detail: err.message });
       }
     }
+    await recordSkips(tx, campaign.id, skips);
     const emails = await enqueueEmails(tx, drafts);
     return { processed: rows.length, emails: emails.length };
   });
@@ -157,7 +168,10 @@ export async function pendingOfSend(em: EntityManager, ref: SendRef): Promise<{ 
   return { pending: await pendingCampaignEmails(em, ref.campaignId), projectId: campaign.projectId };
 }
 
-/** SENDING becomes SENT; the recipients, now emails, are let go. False when this send is no longer under way. */
+/**
+ * SENDING becomes SENT. The recipients stay: they answer who the send reached and who it did not
+ * (recipients.ts). False when this send is no longer under way.
+ */
 export async function finishSend(em: EntityManager, ref: SendRef): Promise<boolean> {
   return em.transactional(async (tx) => {
     const campaign = await lockedSend(tx, ref, LockMode.PESSIMISTIC_WRITE, ['SENDING']);
@@ -165,7 +179,6 @@ export async function finishSend(em: EntityManager, ref: SendRef): Promise<boole
     campaign.status = 'SENT';
     campaign.sentAt = new Date();
     campaign.sendId = null;
-    await tx.execute('delete from campaign_recipients where campaign_id = ?', [campaign.id]);
     return true;
   });
 }

@@ -110,9 +110,9 @@ export async function cancelCampaign(deps: Deps, em: EntityManager, projectId: s
     const campaign = await lockCampaign(tx, projectId, id);
     assertStatus(campaign, ['SCHEDULED', 'SENDING'], 'cancelled');
     const { remaining } = campaign.status === 'SENDING' ? await withdrawCampaignEmails(tx, campaign.id) : { remaining: 0 };
-    await tx.execute('delete from campaign_recipients where campaign_id = ?', [campaign.id]);
     campaign.sendId = null;
     if (remaining === 0) {
+      await tx.execute('delete from campaign_recipients where campaign_id = ?', [campaign.id]);
       await forgetCampaignEmails(tx, campaign.id);
       campaign.status = 'DRAFT';
       campaign.scheduledFor = null;

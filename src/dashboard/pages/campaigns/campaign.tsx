@@ -7,6 +7,7 @@ import { PageHeader, Section } from '../../ui/layout';
 import { dateTime } from '../../ui/lists';
 import { useAction, useLoad, usePoll } from '../../ui/use-load';
 import { CancelButton, SendPanel } from './send-panel';
+import { Recipients } from './recipients';
 import { Stats } from './stats';
 import { CampaignStatusBadge, editable, type Campaign } from './status';
 import './campaigns.css';
@@ -145,6 +146,11 @@ export function CampaignPage({ params }: { params: Record<string, string> }) {
                   <span class="muted">Opens, clicks, bounces and complaints keep arriving after sending.</span>
                 </p>
               )}
+            </Section>
+          ) : null}
+          {stats ? (
+            <Section title="Recipients">
+              <Recipients campaignId={c.id} figures={stats} />
             </Section>
           ) : null}
         </>
