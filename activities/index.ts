@@ -5,6 +5,7 @@ import { createDomainActivities } from './domains';
 import { createJobActivities } from './jobs';
 import { createSegmentActivities } from './segments';
 import { createWebhookActivities } from './webhooks';
+import { createConsentActivities } from './consent';
 
 /** Every activity the worker runs, built from the process's dependencies. */
 export function createActivities(deps: Deps) {
@@ -15,6 +16,7 @@ export function createActivities(deps: Deps) {
     ...createCampaignActivities(deps),
     ...createAutomationActivities(deps),
     ...createWebhookActivities(deps),
+    ...createConsentActivities(deps),
   };
 }
 

@@ -97,6 +97,11 @@ export const configSchema = z.object({
   CAMPAIGN_BATCH_SIZE: int(500, 1, 5000),
 
   SEGMENT_TRACKING_INTERVAL_MINUTES: int(15, 1),
+
+  // docs/consent.md "The public endpoint": the public signup forms' checks, without third parties.
+  SIGNUP_MIN_FILL_SECONDS: int(3, 0, 3600),
+  SIGNUP_LIMIT_PER_IP: int(20, 1),
+  SIGNUP_LIMIT_PER_ADDRESS: int(5, 1),
   WEBHOOK_ALLOW_PRIVATE: bool(false),
 
   // docs/simulation.md: time-skipping test servers of POST /workflows/{id}/simulate, each running one simulation at a time.

@@ -12,6 +12,8 @@ import { Email, EmailAttachment } from '../modules/emails/entities';
 import { Campaign } from '../modules/campaigns/entities';
 import { Automation, AutomationExecution, AutomationStep, AutomationTransition } from '../modules/automations/entities';
 import { WebhookDelivery, WebhookEndpoint } from '../modules/webhooks/entities';
+import { ContactTopic, Topic } from '../modules/topics/entities';
+import { SignupForm } from '../modules/forms/entities';
 
 export const entities = [
   User,
@@ -37,4 +39,7 @@ export const entities = [
   AutomationExecution,
   WebhookEndpoint,
   WebhookDelivery,
+  Topic,
+  ContactTopic,
+  SignupForm,
 ];

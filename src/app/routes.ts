@@ -19,9 +19,9 @@ import { importRoutes } from '../modules/imports/routes';
 import { bulkRoutes } from '../modules/bulk/routes';
 import { emailRoutes } from '../modules/sending/routes';
 import { campaignRoutes } from '../modules/campaigns/routes';
-import { campaignTemplateUsage } from '../modules/campaigns/usage';
+import { campaignTemplateUsage, campaignTopicUsage } from '../modules/campaigns/usage';
 import { automationRoutes } from '../modules/automations/routes';
-import { workflowTemplateUsage } from '../modules/automations/usage';
+import { workflowTemplateUsage, workflowTopicUsage } from '../modules/automations/usage';
 import { simulatorFor } from './simulator';
 import { trackingRoutes } from '../modules/tracking/routes';
 import { preferenceRoutes } from '../modules/preferences/routes';
@@ -33,16 +33,30 @@ import { webhookRoutes } from '../modules/webhooks/routes';
 import { dashboardRoutes } from '../modules/dashboard/routes';
 import { adminRoutes } from '../modules/admin/routes';
 import { agentRoutes } from '../modules/agent/routes';
+import { topicRoutes } from '../modules/topics/routes';
+import { formRoutes } from '../modules/forms/routes';
+import { publicFormRoutes } from '../modules/forms/public-routes';
+import { formTemplateUsage, formTopicUsage } from '../modules/forms/service';
+import { consentRoutes } from '../modules/consent/routes';
+import { confirmRoutes } from '../modules/consent/confirm-routes';
+import { contactDoubleOptIn } from '../modules/consent/contact-signup';
 
 /** Every HTTP route of the API, in one list: it also feeds /openapi.json. */
 export function allRoutes(deps: Deps): RouteDef[] {
   const routes: RouteDef[] = [...configRoutes(deps), ...userRoutes(deps), ...projectRoutes(deps), ...domainRoutes(deps)];
   routes.push(...memberRoutes(deps), ...securityRoutes(deps), ...billingRoutes(deps));
-  routes.push(...contactRoutes(deps, referenceSources), ...importRoutes(deps), ...bulkRoutes(deps), ...eventRoutes(deps, referenceSources));
+  routes.push(
+    ...contactRoutes(deps, referenceSources, contactDoubleOptIn(deps)),
+    ...consentRoutes(deps),
+    ...importRoutes(deps),
+    ...bulkRoutes(deps),
+    ...eventRoutes(deps, referenceSources),
+  );
   routes.push(...segmentRoutes(deps, activeCampaignsUsing), ...emailRoutes(deps), ...campaignRoutes(deps));
   routes.push(...automationRoutes(deps, simulatorFor(deps)));
-  routes.push(...templateRoutes(deps, [campaignTemplateUsage, workflowTemplateUsage]), ...verifyRoutes(deps));
-  routes.push(...trackingRoutes(deps), ...preferenceRoutes(deps), ...snsRoutes(deps));
+  routes.push(...templateRoutes(deps, [campaignTemplateUsage, workflowTemplateUsage, formTemplateUsage]), ...verifyRoutes(deps));
+  routes.push(...topicRoutes(deps, [campaignTopicUsage, formTopicUsage, workflowTopicUsage]), ...formRoutes(deps));
+  routes.push(...trackingRoutes(deps), ...preferenceRoutes(deps), ...confirmRoutes(deps), ...publicFormRoutes(deps), ...snsRoutes(deps));
   routes.push(...activityRoutes(deps), ...analyticsRoutes(deps), ...uploadRoutes(deps));
   routes.push(...webhookRoutes(deps), ...dashboardRoutes(deps), ...adminRoutes(deps));
   routes.push(...agentRoutes(() => routes));

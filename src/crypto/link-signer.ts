@@ -2,14 +2,15 @@ import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import type { Config } from '../config';
 
 /** What a signature vouches for; each purpose signs with a key of its own. */
-export type LinkPurpose = 'tracking' | 'preferences';
+export type LinkPurpose = 'tracking' | 'preferences' | 'confirmation' | 'signup';
 
 /** 128 bits: far beyond guessing, and short enough for links in email. */
 const SIGNATURE_BYTES = 16;
 
 /**
- * Signatures of the links the service puts into emails (tracking and subscription pages), so that a link
- * cannot be made for another email, target or contact. Keys are derived from LINK_SECRET (or JWT_SECRET)
+ * Signatures of the links the service puts into emails (tracking, subscription pages, double opt-in
+ * confirmations) and of the start tokens of signup forms, so that a link cannot be made for another email,
+ * target, contact or confirmation. Keys are derived from LINK_SECRET (or JWT_SECRET)
  * with HKDF, one per purpose, so a signature made for one purpose is worthless for another.
  */
 export class LinkSigner {
@@ -17,7 +18,12 @@ export class LinkSigner {
 
   constructor(secret: string) {
     const derive = (purpose: LinkPurpose) => Buffer.from(hkdfSync('sha256', secret, 'postwire links', purpose, 32));
-    this.keys = { tracking: derive('tracking'), preferences: derive('preferences') };
+    this.keys = {
+      tracking: derive('tracking'),
+      preferences: derive('preferences'),
+      confirmation: derive('confirmation'),
+      signup: derive('signup'),
+    };
   }
 
   /** base64url HMAC-SHA256 of the parts, truncated to 128 bits. Parts are joined unambiguously with NUL. */

@@ -27,6 +27,10 @@ import { ContactDetail } from './pages/contacts/detail';
 import { CustomFields } from './pages/contacts/fields';
 import { Webhooks } from './pages/webhooks/list';
 import { WebhookEndpoint } from './pages/webhooks/detail';
+import { Topics } from './pages/consent/topics';
+import { TopicDetail } from './pages/consent/topic';
+import { Forms } from './pages/consent/forms';
+import { SignupFormDetail } from './pages/consent/form';
 
 export interface PageDef {
   /** `/contacts/:id`-style pattern after `#`. */
@@ -43,6 +47,10 @@ export const projectPages: PageDef[] = [
   { path: '/contacts/import', component: ImportContacts },
   { path: '/contacts/:id', component: ContactDetail },
   { path: '/fields', component: CustomFields, nav: 'Custom fields' },
+  { path: '/topics', component: Topics, nav: 'Topics' },
+  { path: '/topics/:id', component: TopicDetail },
+  { path: '/forms', component: Forms, nav: 'Signup forms' },
+  { path: '/forms/:id', component: SignupFormDetail },
   { path: '/segments', component: SegmentList, nav: 'Segments' },
   { path: '/segments/new', component: SegmentEditor },
   { path: '/segments/:id', component: SegmentEditor },

@@ -541,6 +541,7 @@ describe('usage', () => {
     expect((await t.c.get(`/templates/${templateId}/usage`).expect(200)).body).toEqual({
       campaigns: [],
       workflows: [{ id: w.id, name: 'Welcome series' }],
+      forms: [],
     });
     expect((await t.c.delete(`/templates/${templateId}`)).status).toBe(409);
   });

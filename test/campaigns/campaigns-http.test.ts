@@ -55,6 +55,7 @@ describe('POST /campaigns', () => {
         audienceType: 'ALL',
         segmentId: null,
         audienceCondition: null,
+        topicId: null,
         scheduledFor: null,
         totalRecipients: 1,
         sentCount: 0,
@@ -148,6 +149,7 @@ describe('POST /campaigns', () => {
     expect((await t.c.get(`/templates/${template.id}/usage`).expect(200)).body).toEqual({
       campaigns: [{ id: res.body.data.id, name: 'From T' }],
       workflows: [],
+      forms: [],
     });
   });
 

@@ -338,7 +338,7 @@ describe('GET /templates/{id}/usage', () => {
   it('lists no campaigns or workflows for a template nothing references', async () => {
     const t = await senderTenant(stack);
     const { id } = await create(t);
-    expect((await get(t, `/templates/${id}/usage`).expect(200)).body).toEqual({ campaigns: [], workflows: [] });
+    expect((await get(t, `/templates/${id}/usage`).expect(200)).body).toEqual({ campaigns: [], workflows: [], forms: [] });
   });
 
   it("answers 404 for an unknown or another project's template", async () => {

@@ -44,6 +44,7 @@ describe('template usage sources', () => {
     expect(await templateUsage(em(), [campaigns, workflows], projectId, templateId)).toEqual({
       campaigns: [autumn, spring],
       workflows: [onboarding],
+      forms: [],
     });
     expect(seen).toEqual([`${projectId}/${templateId}`]);
   });

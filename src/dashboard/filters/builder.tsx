@@ -20,7 +20,7 @@ import {
 import './filters.css';
 
 /**
- * What the project offers to filter on: its custom fields with their types, event names and other segments;
+ * What the project offers to filter on: its custom fields with their types, event names, other segments and topics;
  * and, where the filter runs with an execution context (a CONDITION step), the known keys of event data
  * (`event.<key>`), which value operators read from that context. Without `context` none is offered.
  */
@@ -28,6 +28,7 @@ export interface FilterCatalog {
   fields: Array<{ field: string; type: FieldType }>;
   events: string[];
   segments: Array<{ id: string; name: string }>;
+  topics: Array<{ id: string; name: string }>;
   context?: Array<{ field: string; type: FieldType }>;
 }
 
@@ -43,6 +44,7 @@ function kindOf(filter: FilterDraft, catalog: FilterCatalog): FieldKind {
   if (column) return { kind: 'value', type: column.type };
   if (field.startsWith('data.')) return { kind: 'value', type: catalog.fields.find((f) => f.field === field)?.type ?? valueType };
   if (field.startsWith('segment.')) return { kind: 'segment' };
+  if (field.startsWith('topic.')) return { kind: 'topic' };
   if (filter.context && catalog.context) return { kind: 'value', type: catalog.context.find((f) => f.field === field)?.type ?? valueType };
   return { kind: 'event' };
 }
@@ -84,7 +86,8 @@ function selectedOption(filter: FilterDraft, catalog: FilterCatalog): string {
     catalog.fields.some((f) => f.field === field) ||
     EMAIL_ACTIVITIES.some((e) => e.field === field) ||
     catalog.events.some((name) => `event.${name}` === field) ||
-    catalog.segments.some((s) => `segment.${s.id}` === field);
+    catalog.segments.some((s) => `segment.${s.id}` === field) ||
+    catalog.topics.some((t) => `topic.${t.id}` === field);
   return known ? field : field.startsWith('data.') ? OTHER_DATA : OTHER_EVENT;
 }
 
@@ -144,6 +147,15 @@ function FieldChoice({ filter, catalog, onChange }: { filter: FilterDraft; catal
             {catalog.segments.map((s) => (
               <option key={s.id} value={`segment.${s.id}`}>
                 Segment {s.name}
+              </option>
+            ))}
+          </optgroup>
+        ) : null}
+        {catalog.topics.length > 0 ? (
+          <optgroup label="Topics">
+            {catalog.topics.map((t) => (
+              <option key={t.id} value={`topic.${t.id}`}>
+                Topic {t.name}
               </option>
             ))}
           </optgroup>

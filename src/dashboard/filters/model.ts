@@ -12,8 +12,8 @@ export type Unit = NonNullable<ApiFilter['unit']>;
 export type Logic = Tree['logic'];
 export type FieldType = 'string' | 'number' | 'boolean' | 'date';
 
-/** What a field names: a contact column or custom field (compared by type), an event, or a segment. */
-export type FieldKind = { kind: 'value'; type: FieldType } | { kind: 'event' } | { kind: 'segment' };
+/** What a field names: a contact column or custom field (compared by type), an event, a segment or a topic. */
+export type FieldKind = { kind: 'value'; type: FieldType } | { kind: 'event' } | { kind: 'segment' } | { kind: 'topic' };
 
 export const UNITS: Array<{ value: Unit; label: string }> = [
   { value: 'minutes', label: 'minutes' },
@@ -34,6 +34,7 @@ const VALUE_OPERATORS: Record<FieldType, Operator[]> = {
 };
 const EVENT_OPERATORS: Operator[] = ['triggered', 'notTriggered', 'triggeredWithin', 'notTriggeredWithin', 'triggeredOlderThan'];
 const SEGMENT_OPERATORS: Operator[] = ['memberOfSegment', 'notMemberOfSegment'];
+const TOPIC_OPERATORS: Operator[] = ['memberOfTopic', 'notMemberOfTopic'];
 
 /** The operators that read a contact's events; on `event.<key>`, any other reads the execution context. */
 export const isEventOperator = (op: Operator) => EVENT_OPERATORS.includes(op);
@@ -41,6 +42,7 @@ export const isEventOperator = (op: Operator) => EVENT_OPERATORS.includes(op);
 export function operatorsFor(kind: FieldKind): Operator[] {
   if (kind.kind === 'event') return EVENT_OPERATORS;
   if (kind.kind === 'segment') return SEGMENT_OPERATORS;
+  if (kind.kind === 'topic') return TOPIC_OPERATORS;
   return VALUE_OPERATORS[kind.type];
 }
 
@@ -64,13 +66,28 @@ export const OPERATOR_LABELS: Record<Operator, string> = {
   triggeredOlderThan: 'happened, but not within the last',
   memberOfSegment: 'is a member',
   notMemberOfSegment: 'is not a member',
+  memberOfTopic: 'is in',
+  notMemberOfTopic: 'is not in',
 };
 
 /** The value an operator takes: none, a duration (a count of `unit`), or a value of the field's type. */
 export type ValueShape = 'none' | 'duration' | 'typed';
 
 export function valueShape(op: Operator): ValueShape {
-  if (['exists', 'notExists', 'triggered', 'notTriggered', 'memberOfSegment', 'notMemberOfSegment'].includes(op)) return 'none';
+  if (
+    [
+      'exists',
+      'notExists',
+      'triggered',
+      'notTriggered',
+      'memberOfSegment',
+      'notMemberOfSegment',
+      'memberOfTopic',
+      'notMemberOfTopic',
+    ].includes(op)
+  ) {
+    return 'none';
+  }
   if (['within', 'olderThan', 'triggeredWithin', 'notTriggeredWithin', 'triggeredOlderThan'].includes(op)) return 'duration';
   return 'typed';
 }

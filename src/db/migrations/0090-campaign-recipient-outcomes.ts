@@ -12,7 +12,7 @@ export class Migration0090CampaignRecipientOutcomes extends Migration {
   override async up(): Promise<void> {
     this.addSql(`
 alter table "campaign_recipients"
-  add column "skip_reason" text null check ("skip_reason" in ('UNSUBSCRIBED', 'RENDER_FAILED', 'ADDRESS_REFUSED')),
+  add column "skip_reason" text null check ("skip_reason" in ('UNSUBSCRIBED', 'UNCONFIRMED', 'SNOOZED', 'NOT_IN_TOPIC', 'RENDER_FAILED', 'ADDRESS_REFUSED')),
   add column "skip_detail" text null;
 insert into "campaign_recipients" ("campaign_id", "seq", "contact_id")
 select e."campaign_id", (row_number() over (partition by e."campaign_id" order by e."contact_id") - 1)::int, e."contact_id"

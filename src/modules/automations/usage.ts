@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TemplateUsageSource } from '../templates/usage';
+import type { TopicUsageSource } from '../topics/usage';
 import type { ReferenceSource } from '../usage/references';
 import { Automation, AutomationStep } from './entities';
 import { stepReferences } from './step-types';
@@ -10,6 +11,16 @@ export const workflowTemplateUsage: TemplateUsageSource = async (em, projectId, 
     `select distinct a."id", a."name" from automation_steps s join automations a on a."id" = s."automation_id"
      where a."project_id" = ? and s."type" = 'SEND_EMAIL' and s."config" ->> 'templateId' = ?`,
     [projectId, templateId],
+  );
+  return { workflows: rows };
+};
+
+/** Workflows whose SEND_EMAIL steps are about the topic (DELETE /topics/{id} is 409 while any is). */
+export const workflowTopicUsage: TopicUsageSource = async (em, projectId, topicId) => {
+  const rows = await em.execute<Array<{ id: string; name: string }>>(
+    `select distinct a."id", a."name" from automation_steps s join automations a on a."id" = s."automation_id"
+     where a."project_id" = ? and s."type" = 'SEND_EMAIL' and s."config" ->> 'topicId' = ?`,
+    [projectId, topicId],
   );
   return { workflows: rows };
 };

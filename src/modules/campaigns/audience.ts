@@ -3,9 +3,10 @@ import { FilterError } from '../filters/errors';
 import type { FilterTree } from '../filters/schemas';
 import { resolveForProject } from '../filters/service';
 import { compileFilter, type SqlCondition } from '../filters/sql';
+import { mailTopic, marketingConsentSql } from '../consent/rules';
 import type { Campaign } from './entities';
 
-export type Audience = Pick<Campaign, 'projectId' | 'type' | 'audienceType' | 'segmentId' | 'audienceCondition'>;
+export type Audience = Pick<Campaign, 'projectId' | 'type' | 'audienceType' | 'segmentId' | 'audienceCondition' | 'topicId'>;
 
 /** A SEGMENT audience is the filter engine's `memberOfSegment`, which reads STATIC and DYNAMIC segments alike. */
 const segmentTree = (segmentId: string): FilterTree => ({
@@ -22,8 +23,9 @@ function audienceTree(audience: Audience): FilterTree | null {
 /**
  * Who a campaign goes to, as a condition on `contacts c` with relative times measured from `now`. The stored
  * tree resolves leniently: a custom field deleted since matches as absent, a deleted segment as empty.
- * Subscribed contacts only, except for TRANSACTIONAL campaigns (docs/campaigns.md "Content and audience"). Suppression needs no
- * check of its own: a permanent bounce or a complaint unsubscribes the contact.
+ * Contacts that may receive marketing only (subscribed, confirmed, not snoozed, in the campaign's topic:
+ * docs/consent.md "Who gets marketing"), except for TRANSACTIONAL campaigns (docs/campaigns.md "Content and
+ * audience"). Suppression needs no check of its own: a permanent bounce or a complaint unsubscribes the contact.
  */
 export async function audienceCondition(em: EntityManager, audience: Audience, now: Date): Promise<SqlCondition> {
   const parts: string[] = [];
@@ -34,7 +36,11 @@ export async function audienceCondition(em: EntityManager, audience: Audience, n
     parts.push(`(${compiled.sql})`);
     params.push(...compiled.params);
   }
-  if (audience.type !== 'TRANSACTIONAL') parts.push('c.subscribed');
+  if (audience.type !== 'TRANSACTIONAL') {
+    const consent = marketingConsentSql('c', audience.topicId ? await mailTopic(em, audience.projectId, audience.topicId) : null);
+    parts.push(consent.sql);
+    params.push(...consent.params);
+  }
   return { sql: parts.join(' and ') || 'true', params };
 }
 

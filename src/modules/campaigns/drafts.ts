@@ -4,7 +4,10 @@ import type { EmailDraft } from '../emails/enqueue';
 import type { RecipientContact } from '../templates/render';
 import type { Campaign } from './entities';
 
-export type CampaignContent = Pick<Campaign, 'id' | 'projectId' | 'subject' | 'body' | 'from' | 'fromName' | 'replyTo' | 'type'>;
+export type CampaignContent = Pick<
+  Campaign,
+  'id' | 'projectId' | 'subject' | 'body' | 'from' | 'fromName' | 'replyTo' | 'type' | 'topicId'
+>;
 
 const TEST_SUBJECT_PREFIX = '[TEST] ';
 
@@ -16,6 +19,7 @@ export async function campaignDraft(config: Config, campaign: CampaignContent, c
     from: { email: campaign.from, name: campaign.fromName },
     replyTo: campaign.replyTo,
     marketing: campaign.type === 'MARKETING',
+    topicId: campaign.topicId ?? null,
   };
   const draft = await draftFor(config, content, { projectId: campaign.projectId, contact, sourceType: 'CAMPAIGN' });
   return { ...draft, campaignId: campaign.id };

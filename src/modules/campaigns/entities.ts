@@ -25,6 +25,8 @@ export const Campaign = defineEntity({
     audienceType: p.enum([...AUDIENCE_TYPES]),
     segmentId: p.uuid().nullable(),
     audienceCondition: p.json<FilterTree>().nullable(),
+    /** A MARKETING campaign about a topic goes to its members only (docs/consent.md). */
+    topicId: p.uuid().nullable(),
     scheduledFor: p.datetime().nullable(),
     /** The send under way (SCHEDULED or SENDING); see migration 0015. */
     sendId: p.uuid().nullable(),

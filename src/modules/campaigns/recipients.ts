@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { decodeCursor, encodeCursor } from '../../http/cursor';
 import { badRequest } from '../../http/errors';
 import { countRows, keysetPage, type SortKey } from '../../db/keyset';
+import { MARKETING_REFUSALS } from '../consent/rules';
 import type { Campaign } from './entities';
 
 /**
@@ -10,8 +11,11 @@ import type { Campaign } from './entities';
  * emails and their contacts, so it is exact whatever retries and restarts the send went through.
  */
 
-/** Why a recipient fixed by the send got no email (campaign_recipients.skip_reason, migration 0090). */
-export const SKIP_REASONS = ['UNSUBSCRIBED', 'RENDER_FAILED', 'ADDRESS_REFUSED'] as const;
+/**
+ * Why a recipient fixed by the send got no email (campaign_recipients.skip_reason, migration 0090): the
+ * consent rule's refusal (docs/consent.md), a render that failed, or an address no email may go to.
+ */
+export const SKIP_REASONS = [...MARKETING_REFUSALS, 'RENDER_FAILED', 'ADDRESS_REFUSED'] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
 /** A recipient's state: its email's status, or why it has none. */

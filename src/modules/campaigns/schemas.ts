@@ -46,6 +46,12 @@ export const CampaignBody = z
     audienceType: AudienceType,
     segmentId: z.uuid().nullish().describe('Required when audienceType is SEGMENT'),
     audienceCondition: filterTreeInput().optional().describe('Filter tree; required when audienceType is FILTERED'),
+    topicId: z
+      .uuid()
+      .nullish()
+      .describe(
+        'MARKETING only: a topic of the project; the campaign goes to its members only, and its unsubscribe links leave that topic',
+      ),
   })
   .superRefine((b, ctx) => {
     if (!b.templateId) {
@@ -95,6 +101,7 @@ export const CampaignResponse = MessageResponse.extend({
   audienceType: AudienceType,
   segmentId: z.uuid().nullable(),
   audienceCondition: FilterTreeSchema.nullable(),
+  topicId: z.uuid().nullable(),
   scheduledFor: z.iso.datetime().nullable(),
   totalRecipients: z.number().int().describe('The live audience while DRAFT or SCHEDULED; the recipients fixed when sending started after'),
   sentCount: z.number().int(),

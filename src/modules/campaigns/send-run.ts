@@ -7,6 +7,7 @@ import { pendingCampaignEmails } from '../emails/campaign-queue';
 import { TemplateError } from '../templates/render';
 import { simulatorRefusal } from '../sandbox/addresses';
 import { audienceCondition } from './audience';
+import { mailTopic, marketingConsentSql, marketingRefusal } from '../consent/rules';
 import { campaignDraft } from './drafts';
 import { Campaign } from './entities';
 import { recordSkips, type RecipientSkip } from './recipients';
@@ -99,15 +100,18 @@ interface RecipientRow {
   email: string | null;
   subscribed: boolean | null;
   data: Record<string, unknown> | null;
+  /** Whether the contact may still receive this campaign (docs/consent.md "Who gets marketing"). */
+  allowed: boolean | null;
 }
 
 /**
  * Creates the emails of the recipients at positions `from` to `from + size - 1`, rendered for each, through
  * the delivery API. A recipient deleted since the audience was fixed is skipped, and so is one who
- * unsubscribed meanwhile (unless the campaign is TRANSACTIONAL): recipients are fixed, but an unsubscribe is
- * honoured at once. A recipient whose render fails (a template runtime limit), or whom no email may go to (an
- * address at the simulator domain outside the sandbox, docs/sandbox.md), is skipped and logged. Each skip's
- * reason is kept on the recipient, for GET /campaigns/{id}/recipients.
+ * unsubscribed, snoozed or left the campaign's topic meanwhile (unless the campaign is TRANSACTIONAL):
+ * recipients are fixed, but an unsubscribe is honoured at once. A recipient whose render fails (a template
+ * runtime limit), or whom no email may go to (an address at the simulator domain outside the sandbox,
+ * docs/sandbox.md), is skipped and logged. Each skip's reason is kept on the recipient, for
+ * GET /campaigns/{id}/recipients.
  */
 export async function enqueueBatch(
   em: EntityManager,
@@ -118,19 +122,23 @@ export async function enqueueBatch(
   const batch = await em.transactional(async (tx) => {
     const campaign = await lockedSend(tx, ref, LockMode.PESSIMISTIC_READ, ['SENDING']);
     if (!campaign) return null;
+    const topic = campaign.topicId ? await mailTopic(tx, campaign.projectId, campaign.topicId) : null;
+    const consent = campaign.type === 'TRANSACTIONAL' ? { sql: 'true', params: [] } : marketingConsentSql('c', topic);
     const rows = await tx.execute<RecipientRow[]>(
-      `select r.contact_id as id, c.email, c.subscribed, c.data
+      `select r.contact_id as id, c.email, c.subscribed, c.data, ${consent.sql} as allowed
        from campaign_recipients r left join contacts c on c.id = r.contact_id
        where r.campaign_id = ? and r.seq >= ? and r.seq < ? order by r.seq`,
-      [campaign.id, input.from, input.from + input.size],
+      [...consent.params, campaign.id, input.from, input.from + input.size],
     );
     const drafts: EmailDraft[] = [];
     const skips: RecipientSkip[] = [];
     for (const row of rows) {
       // A contact deleted since is no recipient any more: recipients.ts reads it as CONTACT_DELETED.
       if (row.email === null) continue;
-      if (campaign.type !== 'TRANSACTIONAL' && !row.subscribed) {
-        skips.push({ contactId: row.id, reason: 'UNSUBSCRIBED', detail: null });
+      if (!row.allowed) {
+        // Rare, so asked once more, for its reason: the consent rule's own answer.
+        const reason = (await marketingRefusal(tx, row.id, campaign.topicId ?? null)) ?? 'UNSUBSCRIBED';
+        skips.push({ contactId: row.id, reason, detail: null });
         continue;
       }
       const refusal = simulatorRefusal(deps.config, row.email);

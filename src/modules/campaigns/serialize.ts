@@ -11,6 +11,7 @@ export const serializeCampaign = (c: Campaign, counts: CampaignCounts): Campaign
   audienceType: c.audienceType,
   segmentId: c.segmentId ?? null,
   audienceCondition: c.audienceCondition ?? null,
+  topicId: c.topicId ?? null,
   scheduledFor: c.scheduledFor?.toISOString() ?? null,
   totalRecipients: counts.totalRecipients,
   sentCount: counts.sentCount,

@@ -9,6 +9,7 @@ import type { FilterTree } from '../filters/schemas';
 import { resolveForProject } from '../filters/service';
 import { Segment } from '../segments/entities';
 import { assertParses, findTemplate } from '../templates/service';
+import { assertProjectTopics } from '../topics/memberships';
 import { Campaign, type CampaignStatus } from './entities';
 import { MAX_NAME_LENGTH, type CampaignBody, type ListCampaignsQuery } from './schemas';
 
@@ -51,7 +52,7 @@ export function assertStatus(campaign: Campaign, allowed: readonly CampaignStatu
 }
 
 type Content = Pick<Campaign, 'subject' | 'body' | 'from' | 'fromName' | 'replyTo' | 'type' | 'templateId'>;
-type Audience = Pick<Campaign, 'audienceType' | 'segmentId' | 'audienceCondition'>;
+type Audience = Pick<Campaign, 'audienceType' | 'segmentId' | 'audienceCondition' | 'topicId'>;
 
 const unknownReference = (field: string, message: string) =>
   validationError([{ field, message, code: 'not_found' }], `${field}: ${message}`);
@@ -83,7 +84,25 @@ async function checkedContent(em: EntityManager, projectId: string, body: Campai
  * A SEGMENT audience must name a segment of this project; a FILTERED one a tree the filter engine accepts
  * against what the project knows (docs/filters.md: a 400 naming the field or operator).
  */
-async function checkedAudience(em: EntityManager, projectId: string, body: CampaignBody): Promise<Audience> {
+async function checkedAudience(em: EntityManager, projectId: string, body: CampaignBody, type: Campaign['type']): Promise<Audience> {
+  const topicId = await checkedTopic(em, projectId, body.topicId ?? null, type);
+  return { ...(await checkedRecipients(em, projectId, body)), topicId };
+}
+
+/** A campaign about a topic is MARKETING and names a topic of the project (docs/consent.md). */
+async function checkedTopic(em: EntityManager, projectId: string, topicId: string | null, type: Campaign['type']): Promise<string | null> {
+  if (topicId === null) return null;
+  if (type !== 'MARKETING') {
+    throw validationError(
+      [{ field: 'topicId', message: 'Only a MARKETING campaign can be about a topic', code: 'invalid' }],
+      'topicId: Only a MARKETING campaign can be about a topic',
+    );
+  }
+  await assertProjectTopics(em, projectId, [topicId], () => 'topicId');
+  return topicId.toLowerCase();
+}
+
+async function checkedRecipients(em: EntityManager, projectId: string, body: CampaignBody): Promise<Omit<Audience, 'topicId'>> {
   if (body.audienceType === 'SEGMENT') {
     if (!(await em.count(Segment, { id: body.segmentId!, projectId }))) {
       throw unknownReference('segmentId', 'No such segment in this project');
@@ -100,12 +119,15 @@ async function checkedAudience(em: EntityManager, projectId: string, body: Campa
   return { audienceType: 'ALL', segmentId: null, audienceCondition: null };
 }
 
-const fields = async (em: EntityManager, projectId: string, body: CampaignBody) => ({
-  name: body.name,
-  description: body.description ?? null,
-  ...(await checkedContent(em, projectId, body)),
-  ...(await checkedAudience(em, projectId, body)),
-});
+async function fields(em: EntityManager, projectId: string, body: CampaignBody) {
+  const content = await checkedContent(em, projectId, body);
+  return {
+    name: body.name,
+    description: body.description ?? null,
+    ...content,
+    ...(await checkedAudience(em, projectId, body, content.type)),
+  };
+}
 
 export async function createCampaign(em: EntityManager, projectId: string, body: CampaignBody): Promise<Campaign> {
   const campaign = em.create(Campaign, {
@@ -160,6 +182,7 @@ export async function duplicateCampaign(em: EntityManager, projectId: string, id
     audienceType: source.audienceType,
     segmentId: source.segmentId,
     audienceCondition: source.audienceCondition,
+    topicId: source.topicId,
     status: 'DRAFT',
     scheduledFor: null,
     sendId: null,

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TemplateUsageSource } from '../templates/usage';
+import type { TopicUsageSource } from '../topics/usage';
 import { filterFields } from '../usage/filter-tree';
 import { filterFieldOf, type ReferenceSource } from '../usage/references';
 import { Campaign } from './entities';
@@ -18,4 +19,14 @@ export const campaignReferences: ReferenceSource = {
     const campaigns = await em.find(Campaign, { projectId, audienceType: 'FILTERED' }, { orderBy: { createdAt: 'desc' } });
     return campaigns.filter((c) => filterFields(c.audienceCondition).includes(wanted)).map((c) => ({ id: c.id, name: c.name }));
   },
+};
+
+/** DELETE /topics/{id} is refused while a campaign not yet sent or cancelled is about the topic. */
+export const campaignTopicUsage: TopicUsageSource = async (em, projectId, topicId) => {
+  const campaigns = await em.find(
+    Campaign,
+    { projectId, topicId, status: { $in: ['DRAFT', 'SCHEDULED', 'SENDING'] } },
+    { fields: ['id', 'name'], orderBy: { createdAt: 'desc' } },
+  );
+  return { campaigns: campaigns.map((c) => ({ id: c.id, name: c.name })) };
 };

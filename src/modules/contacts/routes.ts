@@ -23,11 +23,12 @@ import {
 import { serializeContact } from './serialize';
 import { deleteContact, getContact, listContacts, lookupContacts } from './service';
 import { updateContact, upsertContact } from './write';
+import type { DoubleOptIn } from './double-opt-in';
 
 const tag = 'Contacts';
 
 // Literal paths (/contacts/fields, /contacts/lookup) come before /contacts/{id}, which would claim them.
-export function contactRoutes(_deps: Deps, references: readonly ReferenceSource[]): RouteDef[] {
+export function contactRoutes(_deps: Deps, references: readonly ReferenceSource[], doubleOptIn: DoubleOptIn): RouteDef[] {
   return [
     defineRoute({
       method: 'get',
@@ -54,11 +55,28 @@ export function contactRoutes(_deps: Deps, references: readonly ReferenceSource[
       responses: {
         200: { description: 'An existing contact, updated', schema: UpsertContactResponse },
         201: { description: 'A new contact', schema: UpsertContactResponse },
+        422: {
+          description:
+            "VALIDATION_ERROR: a limit of data, or (doubleOptIn) a confirmation template that is not the project's or lacks {{ confirmUrl }}",
+        },
+        503: { description: 'SERVICE_UNAVAILABLE: Temporal cannot be reached to start a double opt-in confirmation; nothing is stored' },
       },
       handler: async (ctx, { body }) => {
-        const { contact, isNew } = await upsertContact(ctx.state.em, requireProject(ctx).id, body, { defaultSubscribed: true });
+        const projectId = requireProject(ctx).id;
+        const { doubleOptIn: confirm, confirmationTemplateId, ...input } = body;
+        if (!confirm) {
+          const { contact, isNew } = await upsertContact(ctx.state.em, projectId, input, { defaultSubscribed: true });
+          ctx.status = isNew ? 201 : 200;
+          ctx.body = { ...serializeContact(contact), _meta: { isNew, isUpdate: !isNew } };
+          return;
+        }
+        // A new contact waits unsubscribed for its confirmation; an existing one keeps its state until then.
+        const { contact, isNew, confirmation } = await ctx.state.em.transactional(async (tx) => {
+          const written = await upsertContact(tx, projectId, input, { defaultSubscribed: false });
+          return { ...written, confirmation: await doubleOptIn(tx, projectId, written.contact, confirmationTemplateId!) };
+        });
         ctx.status = isNew ? 201 : 200;
-        ctx.body = { ...serializeContact(contact), _meta: { isNew, isUpdate: !isNew } };
+        ctx.body = { ...serializeContact(contact), _meta: { isNew, isUpdate: !isNew, confirmation } };
       },
     }),
     defineRoute({

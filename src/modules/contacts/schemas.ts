@@ -39,14 +39,50 @@ export const ContactResponse = z.object({
   updatedAt: z.iso.datetime(),
 });
 
-export const UpsertContactBody = z.object({
-  email: Email,
-  subscribed: z.boolean().optional().describe('Default true for a new contact; omitted keeps an existing state'),
-  data: ContactData.optional(),
-});
+export const UpsertContactBody = z
+  .object({
+    email: Email,
+    subscribed: z.boolean().optional().describe('Default true for a new contact; omitted keeps an existing state'),
+    data: ContactData.optional(),
+    doubleOptIn: z
+      .boolean()
+      .optional()
+      .describe('Subscribe only once the contact follows the link mailed to it (docs/consent.md "Double opt-in"); leave out subscribed'),
+    confirmationTemplateId: z
+      .uuid()
+      .optional()
+      .describe('With doubleOptIn: the template of the confirmation email; it must show {{ confirmUrl }}'),
+  })
+  .superRefine((b, ctx) => {
+    if (!b.doubleOptIn) return;
+    if (b.subscribed !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['subscribed'],
+        message: 'Leave out subscribed with doubleOptIn: the contact is subscribed once it confirms',
+      });
+    }
+    if (b.confirmationTemplateId === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['confirmationTemplateId'], message: 'confirmationTemplateId is required with doubleOptIn' });
+    }
+  });
 
 export const UpsertContactResponse = ContactResponse.extend({
-  _meta: z.object({ isNew: z.boolean(), isUpdate: z.boolean() }),
+  _meta: z.object({
+    isNew: z.boolean(),
+    isUpdate: z.boolean(),
+    confirmation: z
+      .object({
+        status: z
+          .enum(['SENT', 'RESENT', 'NOT_RESENT'])
+          .describe(
+            'SENT: a new confirmation was mailed; RESENT: the pending one was mailed again; NOT_RESENT: it was mailed within the hour',
+          ),
+        expiresAt: z.iso.datetime(),
+      })
+      .optional()
+      .describe('With doubleOptIn only'),
+  }),
 });
 
 export const UpdateContactBody = z.object({

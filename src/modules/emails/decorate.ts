@@ -8,6 +8,8 @@ import type { LinkSettings } from '../links/subscription';
 export interface SendingContext {
   contactId: string | null;
   marketing: boolean;
+  /** The topic the email is about: its unsubscribe link leaves that topic only (docs/consent.md). */
+  topicId: string | null;
   /** The project's setting when the email is sent, not when it was accepted. */
   trackingMode: TrackingMode;
 }
@@ -23,6 +25,9 @@ export function decorate(config: LinkSettings, email: OutgoingEmail, context: Se
   return {
     ...email,
     html: isTracked(context) ? trackHtml(config, email.id, email.html) : email.html,
-    headers: context.marketing && context.contactId ? withListUnsubscribe(config, context.contactId, email.headers ?? {}) : email.headers,
+    headers:
+      context.marketing && context.contactId
+        ? withListUnsubscribe(config, context.contactId, context.topicId, email.headers ?? {})
+        : email.headers,
   };
 }

@@ -12,6 +12,8 @@ export interface DraftContent extends EmailContent {
   /** From a MARKETING template or campaign. */
   marketing: boolean;
   templateId?: string | null;
+  /** The topic the email is about (docs/consent.md): its unsubscribe links leave that topic only. */
+  topicId?: string | null;
 }
 
 export interface DraftRecipient {
@@ -31,7 +33,11 @@ export interface DraftRecipient {
  */
 export async function draftFor(config: LinkSettings, content: DraftContent, recipient: DraftRecipient): Promise<EmailDraft> {
   const { contact } = recipient;
-  const scope = templateVariables({ contact, links: subscriptionLinks(config, contact.id), requestData: recipient.data });
+  const scope = templateVariables({
+    contact,
+    links: subscriptionLinks(config, contact.id, content.topicId ?? null),
+    requestData: recipient.data,
+  });
   const rendered = await renderEmail({ subject: content.subject, body: content.body }, scope);
   return {
     projectId: recipient.projectId,
@@ -45,5 +51,6 @@ export async function draftFor(config: LinkSettings, content: DraftContent, reci
     sourceType: recipient.sourceType,
     marketing: content.marketing,
     templateId: content.templateId ?? null,
+    topicId: content.topicId ?? null,
   };
 }

@@ -32,6 +32,8 @@ export interface EmailDraft {
   /** Sent from a MARKETING template or campaign: subject to unsubscribe links and suppression. */
   marketing: boolean;
   templateId?: string | null;
+  /** The topic a marketing email is about: its List-Unsubscribe leaves that topic only (docs/consent.md). */
+  topicId?: string | null;
   /**
    * Idempotency keys of producers, each unique with the contact or step: a second draft with the same key is
    * not inserted, and its result is the first email's id. A campaign that resumes after a crash, or an
@@ -63,6 +65,7 @@ interface Row {
   attachment_count: number;
   size_bytes: number;
   template_id: string | null;
+  topic_id: string | null;
   campaign_id: string | null;
   workflow_execution_id: string | null;
   workflow_step_id: string | null;
@@ -87,6 +90,7 @@ const COLUMNS = [
   'attachment_count integer',
   'size_bytes bigint',
   'template_id uuid',
+  'topic_id uuid',
   'campaign_id uuid',
   'workflow_execution_id uuid',
   'workflow_step_id uuid',
@@ -131,6 +135,7 @@ function toRow(draft: EmailDraft): Row {
     attachment_count: draft.attachments?.length ?? 0,
     size_bytes: messageSize(draft),
     template_id: draft.templateId ?? null,
+    topic_id: draft.topicId ?? null,
     campaign_id: draft.campaignId ?? null,
     workflow_execution_id: draft.workflow?.executionId ?? null,
     workflow_step_id: draft.workflow?.stepId ?? null,

@@ -32,6 +32,8 @@ export const Email = defineEntity({
     attachmentCount: p.integer(),
     sizeBytes: p.bigint('number'),
     templateId: p.uuid().nullable(),
+    /** The topic a marketing email is about (docs/consent.md). */
+    topicId: p.uuid().nullable(),
     campaignId: p.uuid().nullable(),
     workflowExecutionId: p.uuid().nullable(),
     workflowStepId: p.uuid().nullable(),

@@ -15,7 +15,7 @@ export const TrackBody = z.object({
   email: Email.describe('The contact; created (subscribed) when missing'),
   event: EventName.refine((name) => !isReservedEventName(name), {
     message:
-      'This event name is reserved for events the service emits (email.*, contact.subscribed, contact.unsubscribed, segment.<slug>.entry|exit)',
+      'This event name is reserved for events the service emits (email.*, contact.subscribed|unsubscribed|confirmed|snoozed|unsnoozed, contact.topic.joined|left, form.submitted, segment.<slug>.entry|exit)',
     params: { code: 'reserved_event' },
   }),
   subscribed: z.boolean().optional().describe('Changes the subscription state; omitted keeps it'),

@@ -27,6 +27,8 @@ export interface FilterInputs {
   events: readonly EventFact[];
   /** STATIC segments the contact is a member of. */
   staticSegments: ReadonlySet<string>;
+  /** The contact's own choices of the topics the tree reads (topic id to member); a topic absent here takes its default. */
+  topics?: ReadonlyMap<string, boolean>;
   /** A CONDITION step's execution context (trigger data, WAIT_FOR_EVENT data, a manual start's context). */
   context?: Record<string, unknown>;
 }
@@ -85,6 +87,8 @@ function holds(p: Predicate, inputs: FilterInputs, now: number): boolean {
     }
     case 'event':
       return eventMatches(p.test, p.name, inputs.events, now) !== p.negate;
+    case 'topic':
+      return (p.defaultIn !== null && (inputs.topics?.get(p.topicId) ?? p.defaultIn)) !== p.negate;
     case 'segment': {
       const { source } = p;
       const member =

@@ -25,7 +25,9 @@ export type FieldRef =
   /** `event.<name>`: the contact's events of that name, or (in CONDITION steps) a key of the execution context. */
   | { kind: 'event'; name: string }
   | { kind: 'emailActivity'; eventName: string }
-  | { kind: 'segment'; segmentId: string };
+  | { kind: 'segment'; segmentId: string }
+  /** `topic.<topicId>`: whether the contact is in the topic (docs/consent.md "Topics"). */
+  | { kind: 'topic'; topicId: string };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -52,6 +54,8 @@ export function parseField(field: string): FieldRef | undefined {
         : undefined;
     case 'segment':
       return UUID.test(rest) ? { kind: 'segment', segmentId: rest.toLowerCase() } : undefined;
+    case 'topic':
+      return UUID.test(rest) ? { kind: 'topic', topicId: rest.toLowerCase() } : undefined;
     default:
       return undefined;
   }

@@ -3,11 +3,12 @@ import { Contact } from '../contacts/entities';
 import type { EventFact, FilterInputs } from './evaluate';
 import type { ResolvedTree } from './resolve';
 
-/** Event names and STATIC segments a tree reads, through the dynamic segments it names. */
-function references(tree: ResolvedTree, into = { events: new Set<string>(), segments: new Set<string>() }) {
+/** Event names, STATIC segments and topics a tree reads, through the dynamic segments it names. */
+function references(tree: ResolvedTree, into = { events: new Set<string>(), segments: new Set<string>(), topics: new Set<string>() }) {
   for (const group of tree.groups) {
     for (const p of group.predicates) {
       if (p.kind === 'event') into.events.add(p.name);
+      if (p.kind === 'topic') into.topics.add(p.topicId);
       if (p.kind === 'segment' && p.source.type === 'STATIC') into.segments.add(p.segmentId);
       if (p.kind === 'segment' && p.source.type === 'DYNAMIC') references(p.source.tree, into);
     }
@@ -36,7 +37,7 @@ export async function loadFilterInputs(
 ): Promise<FilterInputs | null> {
   const contact = await em.findOne(Contact, { id: contactId, projectId });
   if (!contact) return null;
-  const { events, segments } = references(tree);
+  const { events, segments, topics } = references(tree);
   const spans: EventSpan[] = events.size
     ? await em.execute(
         `select name, min(created_at) as first, max(created_at) as last from events
@@ -51,6 +52,13 @@ export async function loadFilterInputs(
         [contactId, JSON.stringify([...segments])],
       )
     : [];
+  const choices: Array<{ topic_id: string; member: boolean }> = topics.size
+    ? await em.execute(
+        `select topic_id, member from contact_topics
+         where contact_id = ? and topic_id in (select jsonb_array_elements_text(?::jsonb)::uuid)`,
+        [contactId, JSON.stringify([...topics])],
+      )
+    : [];
   return {
     contact,
     events: spans.flatMap((s): EventFact[] => [
@@ -58,6 +66,7 @@ export async function loadFilterInputs(
       { name: s.name, createdAt: new Date(s.last) },
     ]),
     staticSegments: new Set(memberships.map((m) => m.segment_id)),
+    topics: new Map(choices.map((c) => [c.topic_id, c.member])),
     ...(context ? { context } : {}),
   };
 }

@@ -17,7 +17,9 @@ export type Predicate =
   /** CONDITION steps: a key of the execution context, typed by the value found there. */
   | { kind: 'context'; path: string[]; op: ValueOp; value: unknown; duration: number; negate: boolean }
   | { kind: 'event'; name: string; test: EventTest; negate: boolean }
-  | { kind: 'segment'; segmentId: string; source: SegmentSource; negate: boolean };
+  | { kind: 'segment'; segmentId: string; source: SegmentSource; negate: boolean }
+  /** `defaultIn` null: a topic the project no longer has, which has no members. */
+  | { kind: 'topic'; topicId: string; defaultIn: boolean | null; negate: boolean };
 
 export interface ResolvedGroup {
   predicates: Predicate[];
@@ -35,10 +37,12 @@ export interface StoredSegment {
   condition: unknown;
 }
 
-/** What a project knows that a tree may name: its custom-field types and its segments. */
+/** What a project knows that a tree may name: its custom-field types, its segments and its topics. */
 export interface FilterCatalog {
   fieldTypes: ReadonlyMap<string, FieldType>;
   segments: ReadonlyMap<string, StoredSegment>;
+  /** Each topic's default: whether a contact that never chose is in it. */
+  topics?: ReadonlyMap<string, boolean>;
 }
 
 export interface ResolveOptions {
@@ -62,6 +66,7 @@ const EVENT_OPERATORS: Partial<Record<Operator, { test: 'ever' | 'within' | 'onl
 };
 
 const MEMBER_OPERATORS: Partial<Record<Operator, boolean>> = { memberOfSegment: false, notMemberOfSegment: true };
+const TOPIC_OPERATORS: Partial<Record<Operator, boolean>> = { memberOfTopic: false, notMemberOfTopic: true };
 
 const TIMED = new Set<Operator>(['within', 'olderThan', 'triggeredWithin', 'notTriggeredWithin', 'triggeredOlderThan']);
 
@@ -116,6 +121,7 @@ class Resolver {
 
     const event = EVENT_OPERATORS[f.operator];
     const member = MEMBER_OPERATORS[f.operator];
+    const topicMember = TOPIC_OPERATORS[f.operator];
     switch (ref.kind) {
       case 'column':
       case 'data':
@@ -137,6 +143,12 @@ class Resolver {
       case 'segment':
         if (member === undefined) throw misuse('memberOfSegment or notMemberOfSegment');
         return { kind: 'segment', segmentId: ref.segmentId, source: this.segment(ref.segmentId, f, at, chain), negate: member };
+      case 'topic': {
+        if (topicMember === undefined) throw misuse('memberOfTopic or notMemberOfTopic');
+        const defaultIn = this.catalog.topics?.get(ref.topicId) ?? null;
+        if (defaultIn === null && this.strict) throw new FilterError(`Unknown topic in field "${f.field}"`, `${at}.field`);
+        return { kind: 'topic', topicId: ref.topicId, defaultIn, negate: topicMember };
+      }
     }
   }
 

@@ -22,6 +22,8 @@ export const OPERATORS = [
   'notTriggeredWithin',
   'memberOfSegment',
   'notMemberOfSegment',
+  'memberOfTopic',
+  'notMemberOfTopic',
 ] as const;
 export const UNITS = ['minutes', 'hours', 'days'] as const;
 

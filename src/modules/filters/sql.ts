@@ -1,6 +1,7 @@
 import type { FieldType } from '../contacts/entities';
 import type { Test } from './comparisons';
 import type { EventTest, Predicate, ResolvedTree, ValueTarget } from './resolve';
+import { topicMemberSql } from '../topics/membership-sql';
 
 /**
  * The SQL face of the filter engine: a resolved tree becomes a boolean expression over `contacts c`, with
@@ -115,6 +116,9 @@ class Compiler {
         if (p.source.type === 'MISSING') return p.negate ? 'true' : 'false';
         if (p.source.type === 'DYNAMIC') return `${not}(${this.tree(p.source.tree)})`;
         return `${not}exists (select 1 from segment_members m where m.segment_id = ${this.bind(p.segmentId)} and m.contact_id = c.id)`;
+      case 'topic':
+        if (p.defaultIn === null) return p.negate ? 'true' : 'false';
+        return `${not}(${topicMemberSql(`${this.bind(p.topicId)}::uuid`, 'c.id', p.defaultIn)})`;
       case 'context':
         throw new Error('execution-context filters are evaluated in memory, never in SQL');
     }

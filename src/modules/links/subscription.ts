@@ -8,11 +8,14 @@ export type LinkSettings = Pick<Config, 'PUBLIC_URL'> & LinkSecrets;
 
 /**
  * The `unsubscribeUrl`, `subscribeUrl` and `manageUrl` template variables of a recipient: the subscription
- * pages of the service (src/modules/preferences), addressed by a token signed for the contact. Every producer
- * takes its links from here so that they change in one place.
+ * pages of the service (src/modules/preferences), addressed by a token signed for the contact. Mail about a
+ * topic unsubscribes from that topic only (`?topic=`, docs/consent.md). Every producer takes its links from
+ * here so that they change in one place.
  */
-export function subscriptionLinks(config: LinkSettings, contactId: string): SubscriptionLinks {
+export function subscriptionLinks(config: LinkSettings, contactId: string, topicId: string | null = null): SubscriptionLinks {
   const token = preferenceToken(config, contactId);
-  const page = (name: string) => new URL(`/${name}/${token}`, config.PUBLIC_URL).toString();
-  return { unsubscribeUrl: page('unsubscribe'), subscribeUrl: page('subscribe'), manageUrl: page('manage') };
+  const page = (name: string) => new URL(`/${name}/${token}`, config.PUBLIC_URL);
+  const unsubscribe = page('unsubscribe');
+  if (topicId !== null) unsubscribe.searchParams.set('topic', topicId);
+  return { unsubscribeUrl: unsubscribe.toString(), subscribeUrl: page('subscribe').toString(), manageUrl: page('manage').toString() };
 }

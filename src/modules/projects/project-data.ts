@@ -10,12 +10,15 @@
  */
 export const PROJECT_DATA_TABLES = [
   'events',
+  'confirmations',
   'email_queue',
   'emails',
   'email_send_slots',
   'automation_executions',
   'automations',
   'campaigns',
+  'signup_forms',
+  'topics',
   'segments',
   'jobs',
   'templates',

@@ -117,6 +117,7 @@ const Reference = z.object({ id: z.uuid(), name: z.string() });
 export const TemplateUsageResponse = z.object({
   campaigns: z.array(Reference).describe('Campaigns that reference the template'),
   workflows: z.array(Reference).describe('Workflows with a SEND_EMAIL step that uses the template'),
+  forms: z.array(Reference).describe('Signup forms whose double opt-in confirmation email the template is'),
 });
 
 export const PreviewTemplateBody = z.object({

@@ -104,8 +104,8 @@ export async function templateUsage(
 }
 
 /**
- * Workflow steps send the template by reference at run time, so deleting it while a workflow uses it is
- * refused (409). Campaigns carry their own copy of the content and do not block.
+ * Workflow steps and signup forms (their confirmation email) send the template by reference at run time, so
+ * deleting it while one uses it is refused (409). Campaigns carry their own copy of the content and do not block.
  */
 export async function deleteTemplate(
   em: EntityManager,
@@ -114,9 +114,12 @@ export async function deleteTemplate(
   id: string,
 ): Promise<void> {
   const template = await findTemplate(em, projectId, id);
-  const { workflows } = await collectUsage(sources, em, projectId, id);
+  const { workflows, forms } = await collectUsage(sources, em, projectId, id);
   if (workflows.length > 0) {
     throw conflict('The template is used by workflow steps; remove it from those workflows first', { workflows });
+  }
+  if (forms.length > 0) {
+    throw conflict('The template is the confirmation email of signup forms; choose another template for them first', { forms });
   }
   await em.remove(template).flush();
 }

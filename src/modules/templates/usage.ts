@@ -8,10 +8,11 @@ export interface UsageReference {
 export interface TemplateUsage {
   campaigns: UsageReference[];
   workflows: UsageReference[];
+  forms: UsageReference[];
 }
 
 /**
- * How a module that stores template references (campaigns, workflow SEND_EMAIL steps) reports them. Each
+ * How a module that stores template references (campaigns, workflow SEND_EMAIL steps, signup forms) reports them. Each
  * such module exports one and passes it to `templateRoutes` in src/http/routes.ts; this module never imports
  * theirs, so templates do not depend on the features built on them.
  */
@@ -31,5 +32,9 @@ export async function collectUsage(
   templateId: string,
 ): Promise<TemplateUsage> {
   const parts = await Promise.all(sources.map((source) => source(em, projectId, templateId)));
-  return { campaigns: merge(parts.map((p) => p.campaigns)), workflows: merge(parts.map((p) => p.workflows)) };
+  return {
+    campaigns: merge(parts.map((p) => p.campaigns)),
+    workflows: merge(parts.map((p) => p.workflows)),
+    forms: merge(parts.map((p) => p.forms)),
+  };
 }

@@ -1,26 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { digest } from '../../crypto/keys';
 import { ApiError } from '../../http/errors';
+import { countInWindow, uncount } from '../../http/window-counter';
 import type { Logger } from '../../logger';
 
 /** Failed logins allowed within one window, per account (by address, whether or not it exists) and per client address. */
 export const LOGIN_LIMITS = { account: 10, client: 50 } as const;
 export const LOGIN_WINDOW_MINUTES = 15;
-
-/**
- * Counts an attempt against both keys, in the shared counter table of the rate limits. A window opens with
- * the first attempt counted after the last one closed and lasts LOGIN_WINDOW_MINUTES.
- */
-const COUNT = `
-insert into rate_limit_counters as c ("key", "tokens", "updated_at", "expires_at")
-values (?, 1, now(), now() + make_interval(mins => ?)), (?, 1, now(), now() + make_interval(mins => ?))
-on conflict ("key") do update set
-  "tokens" = case when c."expires_at" <= now() then 1 else c."tokens" + 1 end,
-  "expires_at" = case when c."expires_at" <= now() then excluded."expires_at" else c."expires_at" end,
-  "updated_at" = excluded."updated_at"
-returning "key", "tokens", extract(epoch from "expires_at" - now()) as "reset_seconds"`;
-
-const UNCOUNT = `update rate_limit_counters set "tokens" = "tokens" - 1 where "key" in (?, ?) and "expires_at" > now()`;
 
 const tooManyAttempts = (retryAfter: number) =>
   new ApiError(429, 'RATE_LIMIT_EXCEEDED', 'Too many failed logins; try again later', {
@@ -49,24 +35,15 @@ export class LoginThrottle {
 
   /** Counts the attempt; throws 429 when the account or the client address is over its limit. */
   async admit(): Promise<void> {
-    const rows = await this.attempt(() =>
-      this.em
-        .getConnection()
-        .execute<{ key: string; tokens: number; reset_seconds: number }[]>(COUNT, [
-          this.keys[0],
-          LOGIN_WINDOW_MINUTES,
-          this.keys[1],
-          LOGIN_WINDOW_MINUTES,
-        ]),
-    );
-    const over = (rows ?? []).filter((r) => Number(r.tokens) > (r.key === this.keys[0] ? LOGIN_LIMITS.account : LOGIN_LIMITS.client));
+    const counts = await this.attempt(() => countInWindow(this.em, this.keys, LOGIN_WINDOW_MINUTES));
+    const over = (counts ?? []).filter((c) => c.count > (c.key === this.keys[0] ? LOGIN_LIMITS.account : LOGIN_LIMITS.client));
     if (over.length === 0) return;
-    throw tooManyAttempts(Math.max(1, ...over.map((r) => Math.ceil(Number(r.reset_seconds)))));
+    throw tooManyAttempts(Math.max(...over.map((c) => c.resetSeconds)));
   }
 
   /** The password was right: the attempt is not a failure. */
   async succeeded(): Promise<void> {
-    await this.attempt(() => this.em.getConnection().execute(UNCOUNT, this.keys, 'run'));
+    await this.attempt(() => uncount(this.em, this.keys));
   }
 
   private async attempt<T>(fn: () => Promise<T>): Promise<T | undefined> {

@@ -6,6 +6,8 @@ export interface Draft {
   templateId: string;
   recipient: 'CONTACT' | 'CUSTOM';
   recipientEmail: string;
+  /** A SEND_EMAIL about a topic (docs/consent.md); empty for none. */
+  topicId: string;
   amount: string;
   unit: 'minutes' | 'hours' | 'days';
   eventName: string;
@@ -58,6 +60,7 @@ export function draftOf(config: Record<string, unknown>): Draft {
     templateId: text(config.templateId),
     recipient: recipient.type === 'CUSTOM' ? 'CUSTOM' : 'CONTACT',
     recipientEmail: text(recipient.email),
+    topicId: text(config.topicId),
     amount: text(config.amount),
     unit: (config.unit as Unit | undefined) ?? 'days',
     eventName: text(config.eventName),
@@ -85,6 +88,7 @@ export function configFrom(type: StepType, d: Draft, original: Record<string, un
       return {
         templateId: d.templateId,
         ...(d.recipient === 'CUSTOM' ? { recipient: { type: 'CUSTOM', email: d.recipientEmail } } : {}),
+        ...(d.topicId ? { topicId: d.topicId } : {}),
       };
     case 'DELAY':
       return { amount: num(d.amount), unit: d.unit };

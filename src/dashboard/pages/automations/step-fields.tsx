@@ -8,6 +8,7 @@ import type { StepType } from './types';
 import { TreeEditor } from '../../filters/builder';
 import { workflowCatalog } from '../../filters/catalog';
 import { ErrorNote, Loading } from '../../ui/feedback';
+import { loadTopics } from '../consent/topics';
 
 interface Props {
   type: StepType;
@@ -26,6 +27,7 @@ const UNITS: Array<{ value: Draft['unit']; label: string }> = [
 function TemplatePicker({ draft, set, error }: Omit<Props, 'type'>) {
   const [search, setSearch] = useState('');
   const found = useLoad(() => call(api.GET('/templates', { params: { query: { search: search || undefined, pageSize: 50 } } })), [search]);
+  const topics = useLoad(loadTopics, []);
   const options = (found.data?.data ?? []).map((t) => ({ value: t.id, label: t.name }));
   if (draft.templateId && !options.some((o) => o.value === draft.templateId))
     options.unshift({ value: draft.templateId, label: 'The chosen template' });
@@ -58,6 +60,16 @@ function TemplatePicker({ draft, set, error }: Omit<Props, 'type'>) {
           name="config.recipient.email"
           value={draft.recipientEmail}
           onValue={(recipientEmail) => set({ recipientEmail })}
+          error={error}
+        />
+      ) : null}
+      {topics.data && topics.data.length > 0 ? (
+        <Select
+          label="About a topic (MARKETING templates)"
+          name="config.topicId"
+          value={draft.topicId}
+          options={[{ value: '', label: 'No topic' }, ...topics.data.map((t) => ({ value: t.id, label: `${t.name}: its members only` }))]}
+          onValue={(topicId) => set({ topicId })}
           error={error}
         />
       ) : null}

@@ -6,6 +6,7 @@ import { Select } from '../../ui/form';
 import { ErrorNote, Loading } from '../../ui/feedback';
 import { useLoad } from '../../ui/use-load';
 import { audienceCountTree, type AudienceType, type Draft } from './draft';
+import { loadTopics } from '../consent/topics';
 
 const audiences: Array<{ value: AudienceType; label: string }> = [
   { value: 'ALL', label: 'All subscribed contacts' },
@@ -51,6 +52,7 @@ function AudienceCount({ draft }: { draft: Draft }) {
 export function AudienceFields(props: Props) {
   const { draft, set, error } = props;
   const segments = useLoad(() => call(api.GET('/segments')), []);
+  const topics = useLoad(loadTopics, []);
   return (
     <fieldset>
       <legend class="sr-only">Audience</legend>
@@ -79,6 +81,19 @@ export function AudienceFields(props: Props) {
         </>
       ) : null}
       {draft.audienceType === 'FILTERED' ? <FilteredAudience {...props} /> : null}
+      {topics.data && topics.data.length > 0 ? (
+        <Select
+          label="About a topic (MARKETING only)"
+          name="topicId"
+          value={draft.topicId}
+          error={error}
+          onValue={(topicId) => set({ topicId })}
+          options={[
+            { value: '', label: 'No topic: everyone in the audience' },
+            ...topics.data.map((t) => ({ value: t.id, label: `${t.name}: its members only` })),
+          ]}
+        />
+      ) : null}
       <AudienceCount draft={draft} />
     </fieldset>
   );

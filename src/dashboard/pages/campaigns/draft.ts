@@ -20,6 +20,8 @@ export interface Draft {
   audienceType: AudienceType;
   segmentId: string;
   condition: TreeDraft;
+  /** A MARKETING campaign about a topic goes to its members only (docs/consent.md). */
+  topicId: string;
 }
 
 export const emptyDraft = (fromDomain = ''): Draft => ({
@@ -35,6 +37,7 @@ export const emptyDraft = (fromDomain = ''): Draft => ({
   audienceType: 'ALL',
   segmentId: '',
   condition: newTree(),
+  topicId: '',
 });
 
 export function draftOf(c: Campaign): Draft {
@@ -52,6 +55,7 @@ export function draftOf(c: Campaign): Draft {
     audienceType: c.audienceType,
     segmentId: c.segmentId ?? '',
     condition: c.audienceCondition ? fromTree(c.audienceCondition) : newTree(),
+    topicId: c.topicId ?? '',
   };
 }
 
@@ -79,7 +83,8 @@ export function audienceCountTree(d: Draft, subscribedOnly: boolean): Tree | nul
   if (audience === null) return null;
   const subscribed: ApiFilter = { field: 'subscribed', operator: 'equals', value: true };
   if (!subscribedOnly) return audience ?? only({ field: 'email', operator: 'exists' });
-  return audience ? andAlso(audience, subscribed) : only(subscribed);
+  const marketing = audience ? andAlso(audience, subscribed) : only(subscribed);
+  return d.topicId ? andAlso(marketing, { field: `topic.${d.topicId}`, operator: 'memberOfTopic' }) : marketing;
 }
 
 /**
@@ -99,5 +104,6 @@ export function bodyOf(d: Draft): CampaignBody {
     audienceType: d.audienceType,
     segmentId: d.audienceType === 'SEGMENT' ? (given(d.segmentId) ?? null) : null,
     audienceCondition: d.audienceType === 'FILTERED' ? audienceTree(d) : undefined,
+    topicId: given(d.topicId) ?? null,
   };
 }

@@ -30,6 +30,9 @@ const FILTERS: Array<{ value: Filter; label: string }> = [
 
 const SKIPPED_BECAUSE: Record<NonNullable<Recipient['reason']>, string> = {
   UNSUBSCRIBED: 'Unsubscribed before its email was made',
+  UNCONFIRMED: 'Its subscription awaits confirmation',
+  SNOOZED: 'Snoozed marketing email',
+  NOT_IN_TOPIC: "Left the campaign's topic",
   RENDER_FAILED: 'The email did not render',
   ADDRESS_REFUSED: 'No email may go to this address',
 };

@@ -11,6 +11,7 @@ import { useAction, useLoad } from '../../ui/use-load';
 import { DataEditor } from './data-editor';
 import { Timeline } from './timeline';
 import { TrackEvent } from './track-event';
+import { ContactConsent } from '../consent/contact-consent';
 import './contacts.css';
 
 type Patch = RequestBody<'/contacts/{id}', 'patch'>;
@@ -92,6 +93,7 @@ export function ContactDetail({ params }: { params: Record<string, string> }) {
             </Form>
             <ErrorNote error={changeEmail.error} />
           </Section>
+          <ContactConsent key={c.updatedAt} contactId={id} changed={() => setTracked((n) => n + 1)} />
           <Section title="Custom data">
             <DataEditor data={c.data} onSave={async (data) => (await update({ data: data as Patch['data'] })).data} />
           </Section>

@@ -4,7 +4,7 @@ import { Empty, ErrorNote, Loading } from '../../ui/feedback';
 import { Section } from '../../ui/layout';
 import { useLoad } from '../../ui/use-load';
 
-/** The campaigns and workflows that reference a template. */
+/** The campaigns, workflows and signup forms that reference a template. */
 export function TemplateUsage({ id }: { id: string }) {
   const usage = useLoad(() => call(api.GET('/templates/{id}/usage', { params: { path: { id } } })), [id]);
   return (
@@ -12,7 +12,7 @@ export function TemplateUsage({ id }: { id: string }) {
       <ErrorNote error={usage.error} />
       {!usage.data ? (
         <Loading />
-      ) : usage.data.campaigns.length + usage.data.workflows.length === 0 ? (
+      ) : usage.data.campaigns.length + usage.data.workflows.length + usage.data.forms.length === 0 ? (
         <Empty>No campaign or automation uses this template.</Empty>
       ) : (
         <div class="grid">
@@ -36,6 +36,18 @@ export function TemplateUsage({ id }: { id: string }) {
               ))}
             </ul>
           </div>
+          {usage.data.forms.length > 0 ? (
+            <div>
+              <h3>Signup forms ({usage.data.forms.length})</h3>
+              <ul>
+                {usage.data.forms.map((f) => (
+                  <li key={f.id}>
+                    <a href={href(`/forms/${f.id}`)}>{f.name}</a>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
         </div>
       )}
     </Section>

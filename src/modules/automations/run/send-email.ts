@@ -8,6 +8,7 @@ import { TemplateError } from '../../templates/render';
 import type { SendEmailConfig } from '../../../../workflows/automation/definition';
 import { StepFailed } from './errors';
 import { simulatorRefusal } from '../../sandbox/addresses';
+import { marketingRefusal, type MarketingRefusal } from '../../consent/rules';
 import type { LiveExecution } from '../records';
 
 interface TemplateRow {
@@ -53,6 +54,7 @@ export async function renderStepEmail(
     replyTo: template.reply_to,
     marketing: template.type === 'MARKETING',
     templateId: template.id,
+    topicId: step.config.topicId ?? null,
   };
   try {
     const draft = await draftFor(config, content, {
@@ -71,7 +73,9 @@ export async function renderStepEmail(
 
 /**
  * SEND_EMAIL: renders the email and hands it to the delivery path. The email is keyed by (execution, step): an
- * activity that runs again finds the email it made and does not send twice.
+ * activity that runs again finds the email it made and does not send twice. Marketing to the execution's
+ * contact goes only where consent allows (docs/consent.md "Who gets marketing"); otherwise the step is done
+ * without an email and says why (`skipped`).
  */
 export async function sendStepEmail(
   config: Config,
@@ -79,8 +83,12 @@ export async function sendStepEmail(
   live: LiveExecution,
   step: { id: string; config: SendEmailConfig },
   context: Record<string, unknown>,
-): Promise<{ emailId: string; to: string }> {
+): Promise<{ emailId: string | null; to: string; skipped?: MarketingRefusal }> {
   const { draft, custom } = await renderStepEmail(config, em, live, step, context);
+  if (draft.marketing && !custom) {
+    const skipped = await marketingRefusal(em, live.contact.id, step.config.topicId ?? null);
+    if (skipped) return { emailId: null, to: draft.to.email, skipped };
+  }
   const [email] = await enqueueEmails(em, [
     { ...draft, contactId: custom ? null : live.contact.id, workflow: { executionId: live.execution.id, stepId: step.id } },
   ]);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { SendEmailConfig } from '../../../../workflows/automation/definition';
 import { Template } from '../../templates/entities';
+import { Topic } from '../../topics/entities';
 import { invalidStepConfig } from '../errors';
 import type { ApiStepType } from './step-type';
 
@@ -14,6 +15,12 @@ const SendEmail: z.ZodType<SendEmailConfig> = z
       })
       .optional()
       .describe("Default: the execution's contact"),
+    topicId: z
+      .uuid()
+      .optional()
+      .describe(
+        "A topic of the project: the email (from a MARKETING template) goes only to the topic's members, and its unsubscribe links leave the topic",
+      ),
   })
   .refine((c) => c.recipient?.type !== 'CUSTOM' || c.recipient.email !== undefined, {
     message: 'recipient.email is required when recipient.type is CUSTOM',
@@ -25,6 +32,9 @@ export const sendEmail: ApiStepType<'SEND_EMAIL'> = {
   async check(em, projectId, config) {
     if ((await em.count(Template, { id: config.templateId, projectId })) === 0) {
       throw invalidStepConfig('config.templateId', 'No template with this id in the project');
+    }
+    if (config.topicId !== undefined && (await em.count(Topic, { id: config.topicId, projectId })) === 0) {
+      throw invalidStepConfig('config.topicId', 'No topic with this id in the project');
     }
   },
 };

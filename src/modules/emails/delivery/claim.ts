@@ -30,6 +30,8 @@ export interface ClaimedEmail {
   sizeBytes: number;
   contactId: string | null;
   marketing: boolean;
+  /** The topic a marketing email is about (docs/consent.md). */
+  topicId: string | null;
   /** Marketing to a contact whose address bounced permanently or complained (docs/bounces.md "Suppression"): not sent. */
   suppressed: boolean;
   trackingMode: TrackingMode;
@@ -91,7 +93,7 @@ with leased as (
   where "email_id" in ${IDS}
   returning "email_id", "attempts")
 select emails."id", emails."project_id", emails."campaign_id", emails."created_at", leased."attempts", "to_address", "to_name", "from_address", "from_name",
-  "reply_to", "subject", "html", "text", "headers", "attachment_count", "size_bytes", "contact_id", "marketing",
+  "reply_to", "subject", "html", "text", "headers", "attachment_count", "size_bytes", "contact_id", "marketing", "topic_id",
   suppression."hit" is not null as "suppressed"
 from leased join emails on emails."id" = leased."email_id"
 ${SUPPRESSION}`;
@@ -138,6 +140,7 @@ interface LeasedRow {
   size_bytes: string;
   contact_id: string | null;
   marketing: boolean;
+  topic_id: string | null;
   suppressed: boolean;
 }
 
@@ -161,6 +164,7 @@ const toClaimed = (leaseId: string, candidate: CandidateRow, r: LeasedRow): Clai
   sizeBytes: Number(r.size_bytes),
   contactId: r.contact_id,
   marketing: r.marketing,
+  topicId: r.topic_id,
   suppressed: r.suppressed,
   trackingMode: candidate.tracking_mode,
 });

@@ -1,0 +1,10 @@
+import { z } from 'zod';
+
+/** A name or label shown on one line: trimmed, 1-`max` characters, no line breaks (they would break a page's layout or a header). */
+export const oneLineText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(max)
+    .regex(/^[^\r\n]*$/, 'Must not contain line breaks');
