@@ -30,6 +30,8 @@ const activities: CampaignActivities = {
     await new Promise((resolve) => setTimeout(resolve, ((from / size) % ENQUEUE_CONCURRENCY) * 10));
     return { processed: size, emails: size, pending: from + size };
   },
+  assignCampaignTestShare: async () => ({ size: 2 }),
+  decideCampaignWinner: async () => ({ winner: 1 }),
   awaitCampaignDelivery: async () => ({ pending: 0, held: null }),
   finishCampaignSend: async () => true,
 };

@@ -27,6 +27,7 @@ import { Migration0033Webhooks } from './0033-webhooks';
 import { Migration0034SandboxSoftbounces } from './0034-sandbox-softbounces';
 import { Migration0040ReputationGuardrails } from './0040-reputation-guardrails';
 import { Migration0090CampaignRecipientOutcomes } from './0090-campaign-recipient-outcomes';
+import { Migration0091CampaignAbTests } from './0091-campaign-ab-tests';
 import { Migration0110Consent } from './0110-consent';
 
 /** Every migration, in order. Files are committed; the schema never changes at run time otherwise. */
@@ -59,5 +60,6 @@ export const migrationsList: MigrationObject[] = [
   { name: '0034-sandbox-softbounces', class: Migration0034SandboxSoftbounces },
   { name: '0040-reputation-guardrails', class: Migration0040ReputationGuardrails },
   { name: '0090-campaign-recipient-outcomes', class: Migration0090CampaignRecipientOutcomes },
+  { name: '0091-campaign-ab-tests', class: Migration0091CampaignAbTests },
   { name: '0110-consent', class: Migration0110Consent },
 ];

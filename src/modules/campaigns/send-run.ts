@@ -11,6 +11,8 @@ import { mailTopic, marketingConsentSql, marketingRefusal } from '../consent/rul
 import { campaignDraft } from './drafts';
 import { Campaign } from './entities';
 import { recordSkips, type RecipientSkip } from './recipients';
+import { assignVariants, decideWinner, variantContent } from './ab-test';
+import { testShareSize, type AbPart, type AbPlan } from '../../../workflows/campaigns/ids';
 
 /**
  * The database side of a campaign send, step by step, for the campaign workflow's activities. Every step
@@ -95,8 +97,12 @@ export interface EnqueueBatch {
   pending: number;
 }
 
+/** The recipients an A/B test's part takes: those with a variant, or the rest. */
+const PART_SQL = { all: '', test: ' and r.variant is not null', rest: ' and r.variant is null' } as const;
+
 interface RecipientRow {
   id: string;
+  variant: number | null;
   email: string | null;
   subscribed: boolean | null;
   data: Record<string, unknown> | null;
@@ -117,7 +123,7 @@ export async function enqueueBatch(
   em: EntityManager,
   deps: { config: Config; logger: Logger },
   ref: SendRef,
-  input: { from: number; size: number },
+  input: { from: number; size: number; ab?: AbPart | undefined },
 ): Promise<EnqueueBatch | null> {
   const batch = await em.transactional(async (tx) => {
     const campaign = await lockedSend(tx, ref, LockMode.PESSIMISTIC_READ, ['SENDING']);
@@ -125,9 +131,9 @@ export async function enqueueBatch(
     const topic = campaign.topicId ? await mailTopic(tx, campaign.projectId, campaign.topicId) : null;
     const consent = campaign.type === 'TRANSACTIONAL' ? { sql: 'true', params: [] } : marketingConsentSql('c', topic);
     const rows = await tx.execute<RecipientRow[]>(
-      `select r.contact_id as id, c.email, c.subscribed, c.data, ${consent.sql} as allowed
+      `select r.contact_id as id, r.variant, c.email, c.subscribed, c.data, ${consent.sql} as allowed
        from campaign_recipients r left join contacts c on c.id = r.contact_id
-       where r.campaign_id = ? and r.seq >= ? and r.seq < ? order by r.seq`,
+       where r.campaign_id = ? and r.seq >= ? and r.seq < ?${PART_SQL[input.ab?.part ?? 'all']} order by r.seq`,
       [...consent.params, campaign.id, input.from, input.from + input.size],
     );
     const drafts: EmailDraft[] = [];
@@ -152,7 +158,8 @@ export async function enqueueBatch(
       }
       const contact = { id: row.id, email: row.email, subscribed: row.subscribed ?? false, data: row.data ?? {} };
       try {
-        drafts.push(await campaignDraft(deps.config, campaign, contact));
+        const variant = input.ab === undefined ? null : input.ab.part === 'test' ? row.variant : input.ab.winner;
+        drafts.push(await campaignDraft(deps.config, variantContent(campaign, variant), contact));
       } catch (err) {
         if (!(err instanceof TemplateError)) throw err;
         deps.logger.warn(
@@ -167,6 +174,25 @@ export async function enqueueBatch(
     return { processed: rows.length, emails: emails.length };
   });
   return batch && { ...batch, pending: await pendingCampaignEmails(em, ref.campaignId) };
+}
+
+/** An A/B test's share, drawn once the recipients are fixed; returns its size. Null when the send is over. */
+export async function assignTestShare(em: EntityManager, ref: SendRef, plan: AbPlan): Promise<{ size: number } | null> {
+  return em.transactional(async (tx) => {
+    const campaign = await lockedSend(tx, ref, LockMode.PESSIMISTIC_WRITE, ['SENDING']);
+    if (!campaign) return null;
+    const size = testShareSize(campaign.totalRecipients, plan);
+    await assignVariants(tx, campaign, size, plan.variants);
+    return { size };
+  });
+}
+
+/** The A/B test's winner, decided once (ab-test.ts decideWinner). Null when the send is over. */
+export async function decideSendWinner(em: EntityManager, ref: SendRef): Promise<{ winner: number } | null> {
+  return em.transactional(async (tx) => {
+    const campaign = await lockedSend(tx, ref, LockMode.PESSIMISTIC_WRITE, ['SENDING']);
+    return campaign && { winner: await decideWinner(tx, campaign) };
+  });
 }
 
 /** The campaign's emails still waiting for SMTP; null when this send is no longer under way. */
