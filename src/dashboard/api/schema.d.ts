@@ -1158,6 +1158,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/campaigns/{id}/variants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An A/B test's variants with each one's figures, and the winner once decided (empty without a test) */
+        get: operations["getCampaignsIdVariants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/{id}/winner": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Choose an A/B test's winner by hand: it goes to the rest at once, whatever the test's measure */
+        post: operations["postCampaignsIdWinner"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workflows": {
         parameters: {
             query?: never;
@@ -9172,6 +9206,28 @@ export interface operations {
                             } | null;
                             topicId: string | null;
                             scheduledFor: string | null;
+                            abTest: {
+                                /** @description 2 to 4 variants, A to D, numbered from 0 in the API */
+                                variants: {
+                                    /** @description Liquid; default: the campaign's subject */
+                                    subject?: string;
+                                    /** @description HTML with Liquid; default: the campaign's body */
+                                    body?: string;
+                                    /** @description On a verified domain of the project; default: the campaign's sender */
+                                    from?: string;
+                                    /** @description Default: the campaign's sender name */
+                                    fromName?: string | null;
+                                }[];
+                                /** @description Percent of the recipients the variants go to, in equal random parts */
+                                testPercent: number;
+                                /** @description How long the test share is watched, from when its last email left */
+                                waitMinutes: number;
+                                /**
+                                 * @description The most opens or clicks (in percent of sent) when the wait ends, or chosen by hand (no time limit)
+                                 * @enum {string}
+                                 */
+                                winnerBy: "OPENS" | "CLICKS" | "MANUAL";
+                            } | null;
                             /** @description The live audience while DRAFT or SCHEDULED; the recipients fixed when sending started after */
                             totalRecipients: number;
                             sentCount: number;
@@ -9344,6 +9400,28 @@ export interface operations {
                             };
                         }[];
                     };
+                    abTest?: {
+                        /** @description 2 to 4 variants, A to D, numbered from 0 in the API */
+                        variants: {
+                            /** @description Liquid; default: the campaign's subject */
+                            subject?: string;
+                            /** @description HTML with Liquid; default: the campaign's body */
+                            body?: string;
+                            /** @description On a verified domain of the project; default: the campaign's sender */
+                            from?: string;
+                            /** @description Default: the campaign's sender name */
+                            fromName?: string | null;
+                        }[];
+                        /** @description Percent of the recipients the variants go to, in equal random parts */
+                        testPercent: number;
+                        /** @description How long the test share is watched, from when its last email left */
+                        waitMinutes: number;
+                        /**
+                         * @description The most opens or clicks (in percent of sent) when the wait ends, or chosen by hand (no time limit)
+                         * @enum {string}
+                         */
+                        winnerBy: "OPENS" | "CLICKS" | "MANUAL";
+                    } | null;
                     /** @description MARKETING only: a topic of the project; the campaign goes to its members only, and its unsubscribe links leave that topic */
                     topicId?: string | null;
                 };
@@ -9455,6 +9533,28 @@ export interface operations {
                             } | null;
                             topicId: string | null;
                             scheduledFor: string | null;
+                            abTest: {
+                                /** @description 2 to 4 variants, A to D, numbered from 0 in the API */
+                                variants: {
+                                    /** @description Liquid; default: the campaign's subject */
+                                    subject?: string;
+                                    /** @description HTML with Liquid; default: the campaign's body */
+                                    body?: string;
+                                    /** @description On a verified domain of the project; default: the campaign's sender */
+                                    from?: string;
+                                    /** @description Default: the campaign's sender name */
+                                    fromName?: string | null;
+                                }[];
+                                /** @description Percent of the recipients the variants go to, in equal random parts */
+                                testPercent: number;
+                                /** @description How long the test share is watched, from when its last email left */
+                                waitMinutes: number;
+                                /**
+                                 * @description The most opens or clicks (in percent of sent) when the wait ends, or chosen by hand (no time limit)
+                                 * @enum {string}
+                                 */
+                                winnerBy: "OPENS" | "CLICKS" | "MANUAL";
+                            } | null;
                             /** @description The live audience while DRAFT or SCHEDULED; the recipients fixed when sending started after */
                             totalRecipients: number;
                             sentCount: number;
@@ -9651,6 +9751,28 @@ export interface operations {
                         } | null;
                         topicId: string | null;
                         scheduledFor: string | null;
+                        abTest: {
+                            /** @description 2 to 4 variants, A to D, numbered from 0 in the API */
+                            variants: {
+                                /** @description Liquid; default: the campaign's subject */
+                                subject?: string;
+                                /** @description HTML with Liquid; default: the campaign's body */
+                                body?: string;
+                                /** @description On a verified domain of the project; default: the campaign's sender */
+                                from?: string;
+                                /** @description Default: the campaign's sender name */
+                                fromName?: string | null;
+                            }[];
+                            /** @description Percent of the recipients the variants go to, in equal random parts */
+                            testPercent: number;
+                            /** @description How long the test share is watched, from when its last email left */
+                            waitMinutes: number;
+                            /**
+                             * @description The most opens or clicks (in percent of sent) when the wait ends, or chosen by hand (no time limit)
+                             * @enum {string}
+                             */
+                            winnerBy: "OPENS" | "CLICKS" | "MANUAL";
+                        } | null;
                         /** @description The live audience while DRAFT or SCHEDULED; the recipients fixed when sending started after */
                         totalRecipients: number;
                         sentCount: number;
@@ -9811,6 +9933,28 @@ export interface operations {
                             };
                         }[];
                     };
+                    abTest?: {
+                        /** @description 2 to 4 variants, A to D, numbered from 0 in the API */
+                        variants: {
+                            /** @description Liquid; default: the campaign's subject */
+                            subject?: string;
+                            /** @description HTML with Liquid; default: the campaign's body */
+                            body?: string;
+                            /** @description On a verified domain of the project; default: the campaign's sender */
+                            from?: string;
+                            /** @description Default: the campaign's sender name */
+                            fromName?: string | null;
+                        }[];
+                        /** @description Percent of the recipients the variants go to, in equal random parts */
+                        testPercent: number;
+                        /** @description How long the test share is watched, from when its last email left */
+                        waitMinutes: number;
+                        /**
+                         * @description The most opens or clicks (in percent of sent) when the wait ends, or chosen by hand (no time limit)
+                         * @enum {string}
+                         */
+                        winnerBy: "OPENS" | "CLICKS" | "MANUAL";
+                    } | null;
                     /** @description MARKETING only: a topic of the project; the campaign goes to its members only, and its unsubscribe links leave that topic */
                     topicId?: string | null;
                 };
@@ -9919,6 +10063,28 @@ export interface operations {
                         } | null;
                         topicId: string | null;
                         scheduledFor: string | null;
+                        abTest: {
+                            /** @description 2 to 4 variants, A to D, numbered from 0 in the API */
+                            variants: {
+                                /** @description Liquid; default: the campaign's subject */
+                                subject?: string;
+                                /** @description HTML with Liquid; default: the campaign's body */
+                                body?: string;
+                                /** @description On a verified domain of the project; default: the campaign's sender */
+                                from?: string;
+                                /** @description Default: the campaign's sender name */
+                                fromName?: string | null;
+                            }[];
+                            /** @description Percent of the recipients the variants go to, in equal random parts */
+                            testPercent: number;
+                            /** @description How long the test share is watched, from when its last email left */
+                            waitMinutes: number;
+                            /**
+                             * @description The most opens or clicks (in percent of sent) when the wait ends, or chosen by hand (no time limit)
+                             * @enum {string}
+                             */
+                            winnerBy: "OPENS" | "CLICKS" | "MANUAL";
+                        } | null;
                         /** @description The live audience while DRAFT or SCHEDULED; the recipients fixed when sending started after */
                         totalRecipients: number;
                         sentCount: number;
@@ -10197,6 +10363,28 @@ export interface operations {
                         } | null;
                         topicId: string | null;
                         scheduledFor: string | null;
+                        abTest: {
+                            /** @description 2 to 4 variants, A to D, numbered from 0 in the API */
+                            variants: {
+                                /** @description Liquid; default: the campaign's subject */
+                                subject?: string;
+                                /** @description HTML with Liquid; default: the campaign's body */
+                                body?: string;
+                                /** @description On a verified domain of the project; default: the campaign's sender */
+                                from?: string;
+                                /** @description Default: the campaign's sender name */
+                                fromName?: string | null;
+                            }[];
+                            /** @description Percent of the recipients the variants go to, in equal random parts */
+                            testPercent: number;
+                            /** @description How long the test share is watched, from when its last email left */
+                            waitMinutes: number;
+                            /**
+                             * @description The most opens or clicks (in percent of sent) when the wait ends, or chosen by hand (no time limit)
+                             * @enum {string}
+                             */
+                            winnerBy: "OPENS" | "CLICKS" | "MANUAL";
+                        } | null;
                         /** @description The live audience while DRAFT or SCHEDULED; the recipients fixed when sending started after */
                         totalRecipients: number;
                         sentCount: number;
@@ -10499,6 +10687,28 @@ export interface operations {
                             } | null;
                             topicId: string | null;
                             scheduledFor: string | null;
+                            abTest: {
+                                /** @description 2 to 4 variants, A to D, numbered from 0 in the API */
+                                variants: {
+                                    /** @description Liquid; default: the campaign's subject */
+                                    subject?: string;
+                                    /** @description HTML with Liquid; default: the campaign's body */
+                                    body?: string;
+                                    /** @description On a verified domain of the project; default: the campaign's sender */
+                                    from?: string;
+                                    /** @description Default: the campaign's sender name */
+                                    fromName?: string | null;
+                                }[];
+                                /** @description Percent of the recipients the variants go to, in equal random parts */
+                                testPercent: number;
+                                /** @description How long the test share is watched, from when its last email left */
+                                waitMinutes: number;
+                                /**
+                                 * @description The most opens or clicks (in percent of sent) when the wait ends, or chosen by hand (no time limit)
+                                 * @enum {string}
+                                 */
+                                winnerBy: "OPENS" | "CLICKS" | "MANUAL";
+                            } | null;
                             /** @description The live audience while DRAFT or SCHEDULED; the recipients fixed when sending started after */
                             totalRecipients: number;
                             sentCount: number;
@@ -10853,6 +11063,246 @@ export interface operations {
             };
             /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCampaignsIdVariants: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        winnerBy: ("OPENS" | "CLICKS" | "MANUAL") | null;
+                        testPercent: number | null;
+                        waitMinutes: number | null;
+                        /** @description The variant sent to the rest, once decided */
+                        winner: number | null;
+                        /** @description OPENS or CLICKS when the wait decided it; MANUAL when a person did */
+                        decidedBy: ("OPENS" | "CLICKS" | "MANUAL") | null;
+                        decidedAt: string | null;
+                        variants: {
+                            variant: number;
+                            /** @description A to D */
+                            name: string;
+                            subject: string;
+                            from: string;
+                            fromName: string | null;
+                            /** @description Recipients of the test share given this variant */
+                            recipients: number;
+                            sentCount: number;
+                            deliveredCount: number;
+                            openedCount: number;
+                            clickedCount: number;
+                            bouncedCount: number;
+                            complainedCount: number;
+                            /** @description Percent of the variant’s sentCount, two decimals */
+                            openRate: number;
+                            /** @description Percent of the variant’s sentCount, two decimals */
+                            clickRate: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CAMPAIGN_NOT_FOUND: no such campaign in this project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postCampaignsIdWinner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The variant, from 0 (A) */
+                    variant: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The test, decided */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            winnerBy: ("OPENS" | "CLICKS" | "MANUAL") | null;
+                            testPercent: number | null;
+                            waitMinutes: number | null;
+                            /** @description The variant sent to the rest, once decided */
+                            winner: number | null;
+                            /** @description OPENS or CLICKS when the wait decided it; MANUAL when a person did */
+                            decidedBy: ("OPENS" | "CLICKS" | "MANUAL") | null;
+                            decidedAt: string | null;
+                            variants: {
+                                variant: number;
+                                /** @description A to D */
+                                name: string;
+                                subject: string;
+                                from: string;
+                                fromName: string | null;
+                                /** @description Recipients of the test share given this variant */
+                                recipients: number;
+                                sentCount: number;
+                                deliveredCount: number;
+                                openedCount: number;
+                                clickedCount: number;
+                                bouncedCount: number;
+                                complainedCount: number;
+                                /** @description Percent of the variant’s sentCount, two decimals */
+                                openRate: number;
+                                /** @description Percent of the variant’s sentCount, two decimals */
+                                clickRate: number;
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description BAD_REQUEST: malformed JSON, or a body that is not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CAMPAIGN_NOT_FOUND: no such campaign in this project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: the campaign has no A/B test, is not SENDING, or its winner was already decided */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: no such variant */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Temporal cannot be reached; nothing changed */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict, validationError } from '../../http/errors';
-import type { AbPlan } from '../../../workflows/campaigns/ids';
+import { variantName, type AbPlan } from '../../../workflows/campaigns/ids';
+import type { VariantsResponse } from './schemas';
 import type { CampaignContent } from './drafts';
 import type { AbTest, Campaign } from './entities';
 
@@ -112,8 +113,8 @@ export async function decideWinner(tx: EntityManager, campaign: Campaign): Promi
  */
 export function chooseWinner(campaign: Campaign, variant: number): void {
   if (!campaign.abTest) throw conflict('The campaign has no A/B test', { status: campaign.status });
-  if (campaign.status !== 'SENDING' && campaign.status !== 'SCHEDULED') {
-    throw conflict(`A winner is chosen while the campaign is SCHEDULED or SENDING; it is ${campaign.status}`, { status: campaign.status });
+  if (campaign.status !== 'SENDING') {
+    throw conflict(`A winner is chosen while the campaign is SENDING; it is ${campaign.status}`, { status: campaign.status });
   }
   if (campaign.abWinner !== null && campaign.abWinner !== undefined) {
     throw conflict('The winner was already decided', { status: campaign.status, winner: campaign.abWinner });
@@ -127,4 +128,32 @@ export function chooseWinner(campaign: Campaign, variant: number): void {
   campaign.abWinner = variant;
   campaign.abDecidedBy = 'MANUAL';
   campaign.abDecidedAt = new Date();
+}
+
+const rate = (part: number, sent: number) => (sent === 0 ? 0 : Math.round((part / sent) * 10_000) / 100);
+
+/** GET /campaigns/{id}/variants: the test, its decision, and each variant's content and figures. */
+export async function variantsView(em: EntityManager, campaign: Campaign): Promise<VariantsResponse> {
+  const ab = campaign.abTest ?? null;
+  const counts = await variantCounts(em, campaign);
+  return {
+    winnerBy: ab?.winnerBy ?? null,
+    testPercent: ab?.testPercent ?? null,
+    waitMinutes: ab?.waitMinutes ?? null,
+    winner: campaign.abWinner ?? null,
+    decidedBy: campaign.abDecidedBy ?? null,
+    decidedAt: campaign.abDecidedAt?.toISOString() ?? null,
+    variants: counts.map((c) => {
+      const content = variantContent(campaign, c.variant);
+      return {
+        ...c,
+        name: variantName(c.variant),
+        subject: content.subject,
+        from: content.from,
+        fromName: content.fromName ?? null,
+        openRate: rate(c.openedCount, c.sentCount),
+        clickRate: rate(c.clickedCount, c.sentCount),
+      };
+    }),
+  };
 }

@@ -13,8 +13,7 @@ export type AudienceType = (typeof AUDIENCE_TYPES)[number];
 /** Campaign types are the template types (docs/campaigns.md). */
 export const CAMPAIGN_TYPES = TEMPLATE_TYPES;
 
-/** What a variant changes; the campaign's own value for whatever it leaves out. */
-/** An A/B test's variant (docs/campaigns.md "A/B tests"). */
+/** An A/B test's variant (docs/campaigns.md "A/B tests"): what it changes; the campaign's own value for whatever it leaves out. */
 export interface Variant {
   subject?: string | undefined;
   body?: string | undefined;

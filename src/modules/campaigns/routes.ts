@@ -11,6 +11,9 @@ import {
   CancelResponse,
   ListCampaignsQuery,
   RecipientPage,
+  VariantsResponse,
+  WinnerBody,
+  WinnerResponse,
   RecipientsQuery,
   SendCampaignBody,
   SendResponse,
@@ -18,7 +21,8 @@ import {
   TestSendBody,
   TestSendResponse,
 } from './schemas';
-import { cancelCampaign, sendCampaign, sendTest } from './sending';
+import { cancelCampaign, chooseCampaignWinner, sendCampaign, sendTest } from './sending';
+import { variantsView } from './ab-test';
 import { listRecipients } from './recipients';
 import { campaignView } from './serialize';
 import { createCampaign, deleteCampaign, duplicateCampaign, findCampaign, listCampaigns, replaceCampaign } from './service';
@@ -231,6 +235,38 @@ export function campaignRoutes(deps: Deps): RouteDef[] {
       handler: async (ctx, { params, query }) => {
         const campaign = await findCampaign(ctx.state.em, requireProject(ctx).id, params.id);
         ctx.body = await listRecipients(ctx.state.em, campaign, query);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/campaigns/{id}/variants',
+      tag,
+      summary: "An A/B test's variants with each one's figures, and the winner once decided (empty without a test)",
+      auth: 'secret',
+      params: CampaignIdParams,
+      responses: { 200: { description: 'The test', schema: VariantsResponse }, ...notFound },
+      handler: async (ctx, { params }) => {
+        ctx.body = await variantsView(ctx.state.em, await findCampaign(ctx.state.em, requireProject(ctx).id, params.id));
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/campaigns/{id}/winner',
+      tag,
+      summary: "Choose an A/B test's winner by hand: it goes to the rest at once, whatever the test's measure",
+      auth: 'secret',
+      params: CampaignIdParams,
+      body: WinnerBody,
+      responses: {
+        200: { description: 'The test, decided', schema: WinnerResponse },
+        ...notFound,
+        409: { description: 'CONFLICT: the campaign has no A/B test, is not SENDING, or its winner was already decided' },
+        422: { description: 'VALIDATION_ERROR: no such variant' },
+        ...unavailable,
+      },
+      handler: async (ctx, { params, body }) => {
+        const data = await chooseCampaignWinner(deps, ctx.state.em, requireProject(ctx).id, params.id, body.variant);
+        ctx.body = { success: true, data, message: `Variant ${data.variants[body.variant]!.name} goes to the rest` };
       },
     }),
   ];
