@@ -296,6 +296,10 @@ describe('campaign send workflow: an A/B test', () => {
     const history = (await handle.fetchHistory()).events ?? [];
     const timer = history.find((e) => e.timerStartedEventAttributes)?.timerStartedEventAttributes;
     expect(Number(timer?.startToFireTimeout?.seconds)).toBe(90 * 60);
+    const timerEvent = history.find((e) => e.timerStartedEventAttributes)!;
+    expect(Buffer.from(timerEvent.userMetadata!.summary!.data!).toString()).toMatch(
+      /^"Watch the variants' opens until .*, or a choice by hand"$/,
+    );
     expect(history.some((e) => e.timerFiredEventAttributes)).toBe(true);
     expect(stub.log.filter((e) => e.startsWith('decide at '))).toHaveLength(1);
     const patches = history

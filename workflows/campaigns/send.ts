@@ -93,7 +93,12 @@ async function advance(
     case 'judge': {
       if (!chosenByHand) {
         if (state.until === null) await condition(() => chosenByHand);
-        else await condition(() => chosenByHand, Math.max(0, new Date(state.until).getTime() - Date.now()));
+        else {
+          const by = input.ab!.winnerBy === 'OPENS' ? 'opens' : 'clicks';
+          await condition(() => chosenByHand, Math.max(0, new Date(state.until).getTime() - Date.now()), {
+            summary: `Watch the variants' ${by} until ${state.until}, or a choice by hand`,
+          });
+        }
       }
       const decided = await batches.decideCampaignWinner.executeWithOptions({ summary: 'Decide the winner' }, [ref]);
       if (!decided) return null;
