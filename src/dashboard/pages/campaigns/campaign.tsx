@@ -7,6 +7,7 @@ import { PageHeader, Section } from '../../ui/layout';
 import { dateTime } from '../../ui/lists';
 import { useAction, useLoad, usePoll } from '../../ui/use-load';
 import { CancelButton, SendPanel } from './send-panel';
+import { AbTest } from './ab-test';
 import { Recipients } from './recipients';
 import { Stats } from './stats';
 import { CampaignStatusBadge, editable, type Campaign } from './status';
@@ -146,6 +147,11 @@ export function CampaignPage({ params }: { params: Record<string, string> }) {
                   <span class="muted">Opens, clicks, bounces and complaints keep arriving after sending.</span>
                 </p>
               )}
+            </Section>
+          ) : null}
+          {c.abTest && stats ? (
+            <Section title="A/B test">
+              <AbTest campaign={c} figures={stats} onDone={done} />
             </Section>
           ) : null}
           {stats ? (
