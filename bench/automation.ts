@@ -26,9 +26,9 @@ import { closeDeps, createDeps } from '../src/bootstrap';
 import { createApp } from '../src/app/app';
 import { writeWorkflowBundle } from '../src/temporal/workflow-bundle';
 import { workerNodeOptions } from '../src/main/worker-heap';
-import type { TemporalGateway } from '../src/temporal/client';
 import { cpuMsOf } from './lib/cpu';
 import { loadNote, sendingBench, startSmtpSink } from './lib/sending';
+import { inParallel as inParallelOf, temporalStartsPerSecond } from './lib/temporal-probe';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 2_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 50);
@@ -38,6 +38,8 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 50);
  * it is the event's own way through the outbox, the signal and the workflow.
  */
 const EVENT_RATE = Number(process.env.BENCH_EVENT_RATE ?? 0);
+/** Runs `work` for 0..n-1 with at most CONCURRENCY at a time. */
+const inParallel = (n: number, work: (i: number) => Promise<void>) => inParallelOf(n, CONCURRENCY, work);
 const TARGETS = { completedPerSecond: 100, p99Ms: 500, memoryMb: 500 };
 
 /** src/main/worker.ts in a process of its own; resolves once it polls. */
@@ -77,38 +79,6 @@ async function startWorker(env: Record<string, string>) {
     clearTimeout(force);
   };
   return { memory, cpuMs, stop };
-}
-
-/** Runs `work` for 0..n-1 with at most CONCURRENCY at a time. */
-async function inParallel(n: number, work: (i: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < n) await work(next++);
-    }),
-  );
-}
-
-/**
- * Workflow starts per second the Temporal server accepts right now (runs nobody works on, terminated after):
- * the ceiling every figure below sits under, on a shared machine.
- */
-async function temporalStartsPerSecond(temporal: TemporalGateway, n = 200): Promise<number> {
-  const ids = Array.from({ length: n }, (_, i) => `bench-probe-${randomBytes(4).toString('hex')}-${i}`);
-  const started = performance.now();
-  await inParallel(
-    n,
-    async (i) =>
-      void (await temporal.client.workflow.start('benchProbe', {
-        taskQueue: `${temporal.taskQueue}-probe`,
-        workflowId: ids[i]!,
-        args: [],
-        workflowRunTimeout: '1 minute',
-      })),
-  );
-  const rate = n / ((performance.now() - started) / 1000);
-  await inParallel(n, async (i) => void (await temporal.client.workflow.getHandle(ids[i]!).terminate('probe')));
-  return rate;
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;

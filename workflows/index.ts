@@ -6,5 +6,6 @@ export { contactBulk } from './jobs/bulk';
 export { campaignSend } from './campaigns/send';
 export { automation } from './automation/workflow';
 export { webhookEndpoint } from './webhooks/workflow';
+export { scheduledEmails } from './scheduled-emails/workflow';
 export { contactSnooze } from './consent/snooze';
 export { contactConfirmation } from './consent/confirmation';

@@ -135,7 +135,7 @@ describe('GET /campaigns/{id}/recipients', () => {
     expect(await totalOf('NOT_SENT')).toBe(2);
   });
 
-  it('while sending: the emails made so far, a recipient unsubscribed meanwhile (SKIPPED), and the rest NOT_ATTEMPTED', async () => {
+  it('while sending: the emails made so far, a recipient unsubscribed meanwhile (SKIPPED), one suppressed (SUPPRESSED, why), and the rest NOT_ATTEMPTED', async () => {
     const t = await campaignTenant(stack);
     const tag = t.project.id.slice(0, 8);
     const names = ['ann', 'bob', 'cat', 'dan', 'eve'];
@@ -152,12 +152,32 @@ describe('GET /campaigns/{id}/recipients', () => {
     // Audience order is contact-id order.
     const ordered = [...names.map((n, i) => ({ email: `${n}-${tag}@example.test`, id: ids[i]! }))].sort((a, b) => (a.id < b.id ? -1 : 1));
     await addContact(t, ordered[1]!.email, {}, false);
+    // Suppressed after the audience was fixed: its email is made, and the pump holds it back.
+    await t.c
+      .post('/suppressions')
+      .send({ emails: [ordered[2]!.email] })
+      .expect(200);
     await enqueueBatch(em(), stack.deps, ref, { from: 0, size: 3 });
 
-    const rows = await allRecipients(t, campaign.id);
+    const rows = await waitFor(
+      'the suppressed email to be held back',
+      async () => {
+        const all = await allRecipients(t, campaign.id);
+        return all[2]?.status === 'SUPPRESSED' ? all : undefined;
+      },
+      SEND_LIMIT_MS,
+    );
     expect(rows.map((r) => r.email)).toEqual(ordered.map((o) => o.email));
     expect(rows[1]).toMatchObject({ status: 'SKIPPED', reason: 'UNSUBSCRIBED', detail: null, emailId: null });
-    for (const r of [rows[0]!, rows[2]!]) expect(['PENDING', 'SENT']).toContain(r.status);
+    expect(rows[2]).toMatchObject({
+      status: 'SUPPRESSED',
+      reason: null,
+      detail: 'Held back by the suppression list (MANUAL)',
+      emailId: expect.any(String),
+      sentAt: null,
+    });
+    expect(['PENDING', 'SENT']).toContain(rows[0]!.status);
+    expect((await recipients(t, campaign.id, { status: 'SUPPRESSED' })).total).toBe(1);
     expect(rows.slice(3).map((r) => r.status)).toEqual(['NOT_ATTEMPTED', 'NOT_ATTEMPTED']);
     expect((await recipients(t, campaign.id, { status: 'NOT_ATTEMPTED' })).total).toBe(2);
     // Nothing of this send is left sending: the pump withdraws a cancelled campaign's queued emails.

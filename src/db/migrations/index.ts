@@ -26,6 +26,8 @@ import { Migration0032EmailQueue } from './0032-email-queue';
 import { Migration0033Webhooks } from './0033-webhooks';
 import { Migration0034SandboxSoftbounces } from './0034-sandbox-softbounces';
 import { Migration0040ReputationGuardrails } from './0040-reputation-guardrails';
+import { Migration0050SendingSurface } from './0050-sending-surface';
+import { Migration0051OverdueScheduledEmails } from './0051-overdue-scheduled-emails';
 import { Migration0090CampaignRecipientOutcomes } from './0090-campaign-recipient-outcomes';
 import { Migration0091CampaignAbTests } from './0091-campaign-ab-tests';
 import { Migration0110Consent } from './0110-consent';
@@ -59,6 +61,8 @@ export const migrationsList: MigrationObject[] = [
   { name: '0033-webhooks', class: Migration0033Webhooks },
   { name: '0034-sandbox-softbounces', class: Migration0034SandboxSoftbounces },
   { name: '0040-reputation-guardrails', class: Migration0040ReputationGuardrails },
+  { name: '0050-sending-surface', class: Migration0050SendingSurface },
+  { name: '0051-overdue-scheduled-emails', class: Migration0051OverdueScheduledEmails },
   { name: '0090-campaign-recipient-outcomes', class: Migration0090CampaignRecipientOutcomes },
   { name: '0091-campaign-ab-tests', class: Migration0091CampaignAbTests },
   { name: '0110-consent', class: Migration0110Consent },

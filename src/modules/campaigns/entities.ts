@@ -2,6 +2,7 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { baseColumns } from '../../db/columns';
 import type { FilterTree } from '../filters/schemas';
 import { WINNER_BY, type WinnerBy } from '../../../workflows/campaigns/ids';
+import type { EmailTags } from '../emails/tags';
 import { TEMPLATE_TYPES, messageColumns } from '../templates/entities';
 
 export const CAMPAIGN_STATUSES = ['DRAFT', 'SCHEDULED', 'SENDING', 'SENT', 'CANCELLED'] as const;
@@ -55,6 +56,8 @@ export const Campaign = defineEntity({
     abWinner: p.smallint().nullable(),
     abDecidedBy: p.enum([...WINNER_BY]).nullable(),
     abDecidedAt: p.datetime().nullable(),
+    /** Every email of the campaign carries them (docs/sending.md "Tags"). */
+    tags: p.json<EmailTags>(),
   },
 });
 export type Campaign = InferEntity<typeof Campaign>;

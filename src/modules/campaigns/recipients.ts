@@ -71,6 +71,10 @@ const STATUS_SQL = `case
   when c."id" is null then 'CONTACT_DELETED'
   else 'NOT_ATTEMPTED' end`;
 
+// A SUPPRESSED email stores no error: its `email.suppressed` event carries the suppression list's reason.
+const SUPPRESSED_DETAIL = `(select 'Held back by the suppression list (' || (ev."data"->>'reason') || ')' from events ev
+  where ev."contact_id" = e."contact_id" and ev."name" = 'email.suppressed' and ev."data"->>'emailId' = e."id"::text limit 1)`;
+
 const POSITION: SortKey = { column: 'r."seq"', toText: 'r."seq"::text', fromText: '?::int' };
 const ORDERING = 'position';
 
@@ -129,7 +133,7 @@ export async function listRecipients(em: EntityManager, campaign: Campaign, q: R
     keysetPage<RecipientRow>(em, {
       select: `r."seq" as position, r."contact_id", coalesce(e."to_address", c."email") as email, ${STATUS_SQL} as status,
         case when e."id" is null then r."skip_reason" end as reason,
-        case when e."id" is null then r."skip_detail" else e."error" end as detail,
+        case when e."id" is null then r."skip_detail" when e."status" = 'SUPPRESSED' then ${SUPPRESSED_DETAIL} else e."error" end as detail,
         e."id" as email_id, e."sent_at", e."delivered_at", e."opened_at", e."clicked_at", e."bounced_at", e."complained_at", e."failed_at"`,
       from: FROM,
       where,

@@ -2,10 +2,12 @@ import type { Deps } from '../../deps';
 import { requireProject } from '../../http/context';
 import { defineRoute, type RouteDef } from '../../http/route';
 import { campaignStats } from './counts';
+import { campaignLinks } from './results';
 import {
   CampaignBody,
   CampaignEnvelope,
   CampaignIdParams,
+  CampaignLinks,
   CampaignPage,
   CampaignResponse,
   CancelResponse,
@@ -151,7 +153,10 @@ export function campaignRoutes(deps: Deps): RouteDef[] {
         ...unverifiedSender,
         ...notFound,
         409: { description: 'CONFLICT: the campaign is SENDING, SENT or CANCELLED' },
-        422: { description: 'VALIDATION_ERROR: the audience segment no longer exists' },
+        422: {
+          description:
+            'VALIDATION_ERROR: the audience segment no longer exists; or, sending now, the audience reaches nobody (errors[0].code empty_audience)',
+        },
         ...unavailable,
       },
       handler: async (ctx, { params, body }) => {
@@ -267,6 +272,18 @@ export function campaignRoutes(deps: Deps): RouteDef[] {
       handler: async (ctx, { params, body }) => {
         const data = await chooseCampaignWinner(deps, ctx.state.em, requireProject(ctx).id, params.id, body.variant);
         ctx.body = { success: true, data, message: `Variant ${data.variants[body.variant]!.name} goes to the rest` };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/campaigns/{id}/links',
+      tag,
+      summary: 'The links the campaign’s recipients clicked: clicks and recipients per link, most clicked first',
+      auth: 'secret',
+      params: CampaignIdParams,
+      responses: { 200: { description: 'The clicked links', schema: CampaignLinks }, ...notFound },
+      handler: async (ctx, { params }) => {
+        ctx.body = await campaignLinks(ctx.state.em, await findCampaign(ctx.state.em, requireProject(ctx).id, params.id));
       },
     }),
   ];

@@ -6,6 +6,7 @@ import { resourceId } from '../../http/resource-id';
 import { filterTreeInput, FilterTreeSchema } from '../filters/schemas';
 import { MAX_TEMPLATE_LENGTH } from '../templates/engine';
 import { MessageResponse } from '../templates/schemas';
+import { Tags } from '../emails/tags';
 import { AUDIENCE_TYPES, CAMPAIGN_STATUSES, CAMPAIGN_TYPES } from './entities';
 import { RECIPIENT_FILTERS, RECIPIENT_STATUSES, SKIP_REASONS } from './recipients';
 import { WINNER_BY } from '../../../workflows/campaigns/ids';
@@ -61,6 +62,12 @@ export const CampaignBody = z
     description: z.string().max(5000).nullish(),
     subject: oneLine(998).min(1).optional().describe('Liquid; rendered per recipient as plain text'),
     body: z.string().min(1).max(MAX_TEMPLATE_LENGTH).optional().describe('HTML with Liquid, rendered per recipient'),
+    text: z
+      .string()
+      .min(1)
+      .max(MAX_TEMPLATE_LENGTH)
+      .nullish()
+      .describe("The plain-text part, with Liquid; default: the template's, else made from the rendered HTML"),
     from: z.email().max(320).optional().describe('Sender address; its domain must be a verified domain of the project'),
     fromName: oneLine(255).nullish(),
     replyTo: z.email().max(320).nullish(),
@@ -70,6 +77,7 @@ export const CampaignBody = z
     segmentId: z.uuid().nullish().describe('Required when audienceType is SEGMENT'),
     audienceCondition: filterTreeInput().optional().describe('Filter tree; required when audienceType is FILTERED'),
     abTest: AbTestBody.nullish(),
+    tags: Tags.optional().describe('Carried by every email of the campaign and echoed by its events (docs/sending.md "Tags")'),
     topicId: z
       .uuid()
       .nullish()
@@ -128,6 +136,7 @@ export const CampaignResponse = MessageResponse.extend({
   topicId: z.uuid().nullable(),
   scheduledFor: z.iso.datetime().nullable(),
   abTest: AbTestBody.nullable(),
+  tags: z.record(z.string(), z.string()),
   totalRecipients: z.number().int().describe('The live audience while DRAFT or SCHEDULED; the recipients fixed when sending started after'),
   sentCount: z.number().int(),
   deliveredCount: z.number().int(),
@@ -259,3 +268,10 @@ export const RecipientResponse = z.object({
 });
 
 export const RecipientPage = cursorPage(RecipientResponse);
+
+export const CampaignLinks = z.object({
+  links: z
+    .array(z.object({ url: z.string(), clicks: z.number().int(), recipients: z.number().int().describe('Recipients who clicked it') }))
+    .describe('Most clicked first, at most 100'),
+});
+export type CampaignLinks = z.infer<typeof CampaignLinks>;

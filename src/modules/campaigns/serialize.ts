@@ -14,6 +14,7 @@ export const serializeCampaign = (c: Campaign, counts: CampaignCounts): Campaign
   topicId: c.topicId ?? null,
   scheduledFor: c.scheduledFor?.toISOString() ?? null,
   abTest: c.abTest ?? null,
+  tags: c.tags,
   totalRecipients: counts.totalRecipients,
   sentCount: counts.sentCount,
   deliveredCount: counts.deliveredCount,

@@ -2,7 +2,8 @@ import { api, call } from '../../api/client';
 import type { Answer } from '../../api/types';
 import { ConfirmButton } from '../../ui/actions';
 import { ErrorNote, Loading } from '../../ui/feedback';
-import { Table, dateTime, type Column } from '../../ui/lists';
+import { dateTime } from '../../ui/format';
+import { Table, type Column } from '../../ui/lists';
 import { useAction, useLoad } from '../../ui/use-load';
 import type { Campaign } from './status';
 
@@ -25,17 +26,9 @@ function decision(test: Test, campaign: Campaign): string {
 }
 
 /** An A/B test's variants, their figures and the winner (`GET /campaigns/{id}/variants`); a winner can be chosen by hand while sending. */
-export function AbTest({
-  campaign,
-  figures,
-  onDone,
-}: {
-  campaign: Campaign;
-  figures: unknown;
-  onDone: (message: string) => Promise<void>;
-}) {
+export function AbTest({ campaign, version, onDone }: { campaign: Campaign; version: string; onDone: (message: string) => Promise<void> }) {
   const path = { id: campaign.id };
-  const test = useLoad(() => call(api.GET('/campaigns/{id}/variants', { params: { path } })), [campaign.id, figures]);
+  const test = useLoad(() => call(api.GET('/campaigns/{id}/variants', { params: { path } })), [campaign.id, version]);
   const choose = useAction(async (variant: number) => {
     const answer = await call(api.POST('/campaigns/{id}/winner', { params: { path }, body: { variant } }));
     await onDone(answer.message);

@@ -4,13 +4,15 @@ import { href, navigate } from '../../router';
 import { ConfirmButton } from '../../ui/actions';
 import { ErrorNote, Loading, Progress } from '../../ui/feedback';
 import { PageHeader, Section } from '../../ui/layout';
-import { dateTime } from '../../ui/lists';
+import { dateTime } from '../../ui/format';
 import { useAction, useLoad, usePoll } from '../../ui/use-load';
 import { CancelButton, SendPanel } from './send-panel';
 import { AbTest } from './ab-test';
 import { Recipients } from './recipients';
 import { Stats } from './stats';
+import { ClickedLinks } from './results';
 import { CampaignStatusBadge, editable, type Campaign } from './status';
+import { LiquidText } from '../../ui/liquid';
 import './campaigns.css';
 
 const audienceOf = (c: Campaign) =>
@@ -27,7 +29,9 @@ function Summary({ campaign: c }: { campaign: Campaign }) {
   return (
     <dl class="summary">
       <dt>Subject</dt>
-      <dd>{c.subject}</dd>
+      <dd>
+        <LiquidText text={c.subject} />
+      </dd>
       <dt>From</dt>
       <dd>{c.fromName ? `${c.fromName} <${c.from}>` : c.from}</dd>
       <dt>Audience</dt>
@@ -151,13 +155,16 @@ export function CampaignPage({ params }: { params: Record<string, string> }) {
           ) : null}
           {c.abTest && stats ? (
             <Section title="A/B test">
-              <AbTest campaign={c} figures={stats} onDone={done} />
+              <AbTest campaign={c} version={JSON.stringify(stats)} onDone={done} />
             </Section>
           ) : null}
           {stats ? (
-            <Section title="Recipients">
-              <Recipients campaignId={c.id} figures={stats} />
-            </Section>
+            <>
+              <Section title="Recipients">
+                <Recipients campaignId={c.id} version={JSON.stringify(stats)} />
+              </Section>
+              <ClickedLinks campaignId={c.id} version={JSON.stringify(stats)} />
+            </>
           ) : null}
         </>
       )}

@@ -4,7 +4,8 @@ import type { Answer } from '../../api/types';
 import { href } from '../../router';
 import { Badge, Empty, ErrorNote, Loading } from '../../ui/feedback';
 import { Select } from '../../ui/form';
-import { CursorPager, Table, dateTime, type Column } from '../../ui/lists';
+import { dateTime } from '../../ui/format';
+import { CursorPager, Table, type Column } from '../../ui/lists';
 import { useLoad } from '../../ui/use-load';
 
 type Recipient = Answer<'/campaigns/{id}/recipients', 'get'>['data'][number];
@@ -48,6 +49,8 @@ function why(r: Recipient): string {
 
 const BAD = new Set<Recipient['status']>(['FAILED', 'BOUNCED', 'COMPLAINED', 'SUPPRESSED', 'SKIPPED', 'NOT_ATTEMPTED']);
 const GOOD = new Set<Recipient['status']>(['DELIVERED', 'OPENED', 'CLICKED']);
+/** NOT_ATTEMPTED reads "Not attempted". */
+const word = (s: Recipient['status']) => (s.charAt(0) + s.slice(1).toLowerCase()).replace(/_/g, ' ');
 const tone = (s: Recipient['status']) => (BAD.has(s) ? 'bad' : GOOD.has(s) ? 'good' : 'neutral');
 
 const COLUMNS: Column<Recipient>[] = [
@@ -55,16 +58,16 @@ const COLUMNS: Column<Recipient>[] = [
     title: 'Recipient',
     cell: (r) => (r.email ? <a href={href(`/contacts/${r.contactId}`)}>{r.email}</a> : <span class="muted">deleted contact</span>),
   },
-  { title: 'Status', cell: (r) => <Badge tone={tone(r.status)}>{r.status}</Badge> },
+  { title: 'Status', cell: (r) => <Badge tone={tone(r.status)}>{word(r.status)}</Badge> },
   { title: 'Why', cell: why },
   { title: 'Sent', cell: (r) => (r.sentAt ? dateTime(r.sentAt) : ''), wide: true },
 ];
 
 /**
  * Every recipient the send fixed, with what became of it: `GET /campaigns/{id}/recipients`, filtered by
- * status. It loads again whenever the page's figures do (`figures` changes), so the two agree.
+ * status. It loads again whenever the page's figures do (`version` changes), so the two agree.
  */
-export function Recipients({ campaignId, figures }: { campaignId: string; figures: unknown }) {
+export function Recipients({ campaignId, version }: { campaignId: string; version: string }) {
   const [status, setStatus] = useState<Filter>('');
   const [trail, setTrail] = useState<string[]>([]);
   const [total, setTotal] = useState<number | null>(null);
@@ -76,7 +79,7 @@ export function Recipients({ campaignId, figures }: { campaignId: string; figure
     if (!cursor) setTotal(answer.total);
     // The pager numbers the page shown, not the one still loading.
     return { ...answer, trail };
-  }, [campaignId, status, cursor, figures]);
+  }, [campaignId, status, cursor, version]);
   return (
     <>
       <div class="toolbar" role="search">
