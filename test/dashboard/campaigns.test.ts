@@ -382,7 +382,7 @@ describe('the dashboard: campaigns', () => {
     await test.getByRole('button', { name: 'Choose B' }).click();
     await test.getByRole('button', { name: 'Yes, choose b' }).click();
     await page.getByRole('status').filter({ hasText: 'Variant B goes to the rest' }).waitFor();
-    await page.locator('.badge', { hasText: /^Sent$/ }).waitFor({ timeout: SEND_LIMIT_MS });
+    await page.locator('.page-header .badge', { hasText: /^Sent$/ }).waitFor({ timeout: SEND_LIMIT_MS });
     await test.getByText(/Variant B won \(chosen by hand/).waitFor();
     expect(readers.map((r) => suite.stack.smtp.to(r).length)).toEqual(readers.map(() => 1));
     const subjects = await Promise.all(readers.map(async (r) => (await parseMail(suite.stack.smtp.to(r)[0]!)).subject));

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { api, call } from '../../api/client';
 import type { Answer } from '../../api/types';
 import { href } from '../../router';
@@ -70,15 +70,16 @@ const COLUMNS: Column<Recipient>[] = [
 export function Recipients({ campaignId, version }: { campaignId: string; version: string }) {
   const [status, setStatus] = useState<Filter>('');
   const [trail, setTrail] = useState<string[]>([]);
-  const [total, setTotal] = useState<number | null>(null);
+  // `total` counts every match on the first page only; later pages keep the first page's.
+  const firstTotal = useRef(0);
   const cursor = trail[trail.length - 1];
   const page = useLoad(async () => {
     const query = { status: status || undefined, cursor };
     const answer = await call(api.GET('/campaigns/{id}/recipients', { params: { path: { id: campaignId }, query } }));
-    // `total` counts every match on the first page only.
-    if (!cursor) setTotal(answer.total);
+    if (!cursor) firstTotal.current = answer.total;
     // The pager numbers the page shown, not the one still loading.
-    return { ...answer, trail };
+    // Shown with the rows it belongs to, never ahead of them.
+    return { ...answer, total: firstTotal.current, trail };
   }, [campaignId, status, cursor, version]);
   return (
     <>
@@ -97,7 +98,7 @@ export function Recipients({ campaignId, version }: { campaignId: string; versio
         </button>
       </div>
       <p class="muted" role="status" data-testid="recipients-total">
-        {total === null ? '' : `${total.toLocaleString()} recipient${total === 1 ? '' : 's'}`}
+        {page.data ? `${page.data.total.toLocaleString()} recipient${page.data.total === 1 ? '' : 's'}` : ''}
       </p>
       <ErrorNote error={page.error} />
       {!page.data ? (
