@@ -3,6 +3,7 @@ import { conflict, validationError } from '../../http/errors';
 import { variantName, type AbPlan } from '../../../workflows/campaigns/ids';
 import type { VariantsResponse } from './schemas';
 import type { CampaignContent } from './drafts';
+import { rate, type CampaignCounts } from './counts';
 import type { AbTest, Campaign } from './entities';
 
 /**
@@ -48,16 +49,8 @@ export async function assignVariants(tx: EntityManager, campaign: Campaign, size
   );
 }
 
-export interface VariantCounts {
-  variant: number;
-  recipients: number;
-  sentCount: number;
-  deliveredCount: number;
-  openedCount: number;
-  clickedCount: number;
-  bouncedCount: number;
-  complainedCount: number;
-}
+/** A variant's figures: the campaign's, over the recipients of the test share given it. */
+export type VariantCounts = Omit<CampaignCounts, 'totalRecipients'> & { variant: number; recipients: number };
 
 /** Each variant's figures, derived on read as the campaign's are (docs/campaigns.md "Figures"). */
 export async function variantCounts(em: EntityManager, campaign: Pick<Campaign, 'id' | 'abTest'>): Promise<VariantCounts[]> {
@@ -129,8 +122,6 @@ export function chooseWinner(campaign: Campaign, variant: number): void {
   campaign.abDecidedBy = 'MANUAL';
   campaign.abDecidedAt = new Date();
 }
-
-const rate = (part: number, sent: number) => (sent === 0 ? 0 : Math.round((part / sent) * 10_000) / 100);
 
 /** GET /campaigns/{id}/variants: the test, its decision, and each variant's content and figures. */
 export async function variantsView(em: EntityManager, campaign: Campaign): Promise<VariantsResponse> {
