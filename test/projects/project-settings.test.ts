@@ -212,6 +212,9 @@ describe('POST /users/@me/projects/{id}/reset', () => {
         campaigns: 0,
         automations: 0,
         automation_executions: 0,
+        topics: 0,
+        signup_forms: 0,
+        confirmations: 0,
         // Rollup rows (per project, hour, category or name, and slot), emptied of their counts by the deletions before them.
         email_stats: 1,
         event_stats: eventRollups!.n,

@@ -307,7 +307,8 @@ export interface paths {
         delete: operations["deleteDomainsId"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Turn inbound mail on or off for the domain (docs/smtp.md); on, its records list the MX record */
+        patch: operations["patchDomainsId"];
         trace?: never;
     };
     "/domains/{id}/verify": {
@@ -2323,6 +2324,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/inbound": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Mail received at the domains with inbound on, newest first (without text, html and headers), with search */
+        get: operations["getInbound"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/inbound/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One inbound email: parsed content, headers, attachments, SPF/DKIM/DMARC and the email it answers */
+        get: operations["getInboundId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/inbound/{id}/raw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The message as received (message/rfc822), with Postwire's Received and Authentication-Results lines on top */
+        get: operations["getInboundIdRaw"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/inbound/{id}/attachments/{index}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An inbound email's attachment, by its position in `attachments` */
+        get: operations["getInboundIdAttachmentsIndex"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/mcp": {
         parameters: {
             query?: never;
@@ -3485,6 +3554,11 @@ export interface operations {
                 "application/json": {
                     /** @description Host name to send from; stored lowercase, internationalized names in their xn-- form */
                     domain: string;
+                    /**
+                     * @description Take inbound mail for any address at the domain once it is verified (docs/smtp.md); adds the MX record
+                     * @default false
+                     */
+                    inbound?: boolean;
                 };
             };
         };
@@ -3502,9 +3576,11 @@ export interface operations {
                         projectId: string;
                         domain: string;
                         verified: boolean;
+                        /** @description Takes inbound mail (docs/smtp.md) */
+                        inbound: boolean;
                         verifiedAt: string | null;
                         lastCheckedAt: string | null;
-                        records: {
+                        records: ({
                             /** @constant */
                             type: "TXT";
                             /** @description Fully qualified name of the record */
@@ -3520,7 +3596,25 @@ export interface operations {
                              * @enum {string}
                              */
                             status: "PENDING" | "VERIFIED" | "FAILED";
-                        }[];
+                        } | {
+                            /** @constant */
+                            type: "MX";
+                            /** @description The domain */
+                            name: string;
+                            /** @description The inbound SMTP server (INBOUND_MX_HOST) */
+                            value: string;
+                            priority: number;
+                            /**
+                             * @description Listed while the domain takes inbound mail
+                             * @constant
+                             */
+                            purpose: "inbound";
+                            /**
+                             * @description FAILED: a record is published but does not match
+                             * @enum {string}
+                             */
+                            status: "PENDING" | "VERIFIED" | "FAILED";
+                        })[];
                         /** Format: date-time */
                         createdAt: string;
                         /** Format: date-time */
@@ -3635,9 +3729,11 @@ export interface operations {
                         projectId: string;
                         domain: string;
                         verified: boolean;
+                        /** @description Takes inbound mail (docs/smtp.md) */
+                        inbound: boolean;
                         verifiedAt: string | null;
                         lastCheckedAt: string | null;
-                        records: {
+                        records: ({
                             /** @constant */
                             type: "TXT";
                             /** @description Fully qualified name of the record */
@@ -3653,7 +3749,25 @@ export interface operations {
                              * @enum {string}
                              */
                             status: "PENDING" | "VERIFIED" | "FAILED";
-                        }[];
+                        } | {
+                            /** @constant */
+                            type: "MX";
+                            /** @description The domain */
+                            name: string;
+                            /** @description The inbound SMTP server (INBOUND_MX_HOST) */
+                            value: string;
+                            priority: number;
+                            /**
+                             * @description Listed while the domain takes inbound mail
+                             * @constant
+                             */
+                            purpose: "inbound";
+                            /**
+                             * @description FAILED: a record is published but does not match
+                             * @enum {string}
+                             */
+                            status: "PENDING" | "VERIFIED" | "FAILED";
+                        })[];
                         /** Format: date-time */
                         createdAt: string;
                         /** Format: date-time */
@@ -3723,9 +3837,11 @@ export interface operations {
                         projectId: string;
                         domain: string;
                         verified: boolean;
+                        /** @description Takes inbound mail (docs/smtp.md) */
+                        inbound: boolean;
                         verifiedAt: string | null;
                         lastCheckedAt: string | null;
-                        records: {
+                        records: ({
                             /** @constant */
                             type: "TXT";
                             /** @description Fully qualified name of the record */
@@ -3741,7 +3857,25 @@ export interface operations {
                              * @enum {string}
                              */
                             status: "PENDING" | "VERIFIED" | "FAILED";
-                        }[];
+                        } | {
+                            /** @constant */
+                            type: "MX";
+                            /** @description The domain */
+                            name: string;
+                            /** @description The inbound SMTP server (INBOUND_MX_HOST) */
+                            value: string;
+                            priority: number;
+                            /**
+                             * @description Listed while the domain takes inbound mail
+                             * @constant
+                             */
+                            purpose: "inbound";
+                            /**
+                             * @description FAILED: a record is published but does not match
+                             * @enum {string}
+                             */
+                            status: "PENDING" | "VERIFIED" | "FAILED";
+                        })[];
                         /** Format: date-time */
                         createdAt: string;
                         /** Format: date-time */
@@ -3843,6 +3977,157 @@ export interface operations {
             };
         };
     };
+    patchDomainsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Take inbound mail for any address at the domain once it is verified (docs/smtp.md); adds the MX record */
+                    inbound: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The domain */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        projectId: string;
+                        domain: string;
+                        verified: boolean;
+                        /** @description Takes inbound mail (docs/smtp.md) */
+                        inbound: boolean;
+                        verifiedAt: string | null;
+                        lastCheckedAt: string | null;
+                        records: ({
+                            /** @constant */
+                            type: "TXT";
+                            /** @description Fully qualified name of the record */
+                            name: string;
+                            value: string;
+                            /**
+                             * @description Only DKIM gates verification; SPF and DMARC are recommended
+                             * @enum {string}
+                             */
+                            purpose: "DKIM" | "SPF" | "DMARC";
+                            /**
+                             * @description FAILED: a record is published but does not match
+                             * @enum {string}
+                             */
+                            status: "PENDING" | "VERIFIED" | "FAILED";
+                        } | {
+                            /** @constant */
+                            type: "MX";
+                            /** @description The domain */
+                            name: string;
+                            /** @description The inbound SMTP server (INBOUND_MX_HOST) */
+                            value: string;
+                            priority: number;
+                            /**
+                             * @description Listed while the domain takes inbound mail
+                             * @constant
+                             */
+                            purpose: "inbound";
+                            /**
+                             * @description FAILED: a record is published but does not match
+                             * @enum {string}
+                             */
+                            status: "PENDING" | "VERIFIED" | "FAILED";
+                        })[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description BAD_REQUEST: malformed JSON, or a body that is not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description DOMAIN_NOT_FOUND: no such domain in this project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: inbound is missing or not a boolean */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getDomainsIdVerify: {
         parameters: {
             query?: never;
@@ -3867,9 +4152,11 @@ export interface operations {
                         projectId: string;
                         domain: string;
                         verified: boolean;
+                        /** @description Takes inbound mail (docs/smtp.md) */
+                        inbound: boolean;
                         verifiedAt: string | null;
                         lastCheckedAt: string | null;
-                        records: {
+                        records: ({
                             /** @constant */
                             type: "TXT";
                             /** @description Fully qualified name of the record */
@@ -3885,7 +4172,25 @@ export interface operations {
                              * @enum {string}
                              */
                             status: "PENDING" | "VERIFIED" | "FAILED";
-                        }[];
+                        } | {
+                            /** @constant */
+                            type: "MX";
+                            /** @description The domain */
+                            name: string;
+                            /** @description The inbound SMTP server (INBOUND_MX_HOST) */
+                            value: string;
+                            priority: number;
+                            /**
+                             * @description Listed while the domain takes inbound mail
+                             * @constant
+                             */
+                            purpose: "inbound";
+                            /**
+                             * @description FAILED: a record is published but does not match
+                             * @enum {string}
+                             */
+                            status: "PENDING" | "VERIFIED" | "FAILED";
+                        })[];
                         /** Format: date-time */
                         createdAt: string;
                         /** Format: date-time */
@@ -20623,6 +20928,376 @@ export interface operations {
             };
             /** @description VALIDATION_ERROR: a query parameter holds NUL (U+0000) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getInbound: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                search?: string;
+                contactId?: string;
+                campaignId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A cursor page of inbound emails */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description The From header's mailbox (the envelope sender when there is none) */
+                            from: {
+                                email: string;
+                                name: string | null;
+                            };
+                            /** @description The To header */
+                            to: {
+                                email: string;
+                                name: string | null;
+                            }[];
+                            /** @description The Cc header */
+                            cc: {
+                                email: string;
+                                name: string | null;
+                            }[];
+                            subject: string;
+                            messageId: string | null;
+                            inReplyTo: string | null;
+                            attachments: {
+                                filename: string | null;
+                                contentType: string;
+                                /** @description Bytes, decoded */
+                                size: number;
+                                /**
+                                 * Format: uri
+                                 * @description The attachment's bytes; takes the project's secret key
+                                 */
+                                url: string;
+                            }[];
+                            /** @description SPF, DKIM and DMARC as checked on arrival */
+                            auth: {
+                                /** @description The verifier's result: pass, fail, softfail, neutral, none, temperror, permerror (or policy for DKIM) */
+                                spf: string;
+                                /** @description The verifier's result: pass, fail, softfail, neutral, none, temperror, permerror (or policy for DKIM) */
+                                dkim: string;
+                                /** @description The verifier's result: pass, fail, softfail, neutral, none, temperror, permerror (or policy for DKIM) */
+                                dmarc: string;
+                            };
+                            inReplyToEmail: {
+                                /** Format: uuid */
+                                id: string;
+                                campaignId: string | null;
+                                executionId: string | null;
+                            } | null;
+                            /** @description The sender's contact */
+                            contactId: string | null;
+                            /** @description Bytes of the message as received */
+                            size: number;
+                            /** Format: date-time */
+                            receivedAt: string;
+                        }[];
+                        /** @description Pass as `cursor` to get the next page; null on the last page */
+                        cursor: string | null;
+                        hasMore: boolean;
+                        /** @description Matches in the whole list on the first page; 0 on later pages */
+                        total: number;
+                    };
+                };
+            };
+            /** @description BAD_REQUEST: invalid query parameters, or not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a query parameter holds NUL (U+0000) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getInboundId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The inbound email */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description The From header's mailbox (the envelope sender when there is none) */
+                            from: {
+                                email: string;
+                                name: string | null;
+                            };
+                            /** @description The To header */
+                            to: {
+                                email: string;
+                                name: string | null;
+                            }[];
+                            /** @description The Cc header */
+                            cc: {
+                                email: string;
+                                name: string | null;
+                            }[];
+                            subject: string;
+                            messageId: string | null;
+                            inReplyTo: string | null;
+                            attachments: {
+                                filename: string | null;
+                                contentType: string;
+                                /** @description Bytes, decoded */
+                                size: number;
+                                /**
+                                 * Format: uri
+                                 * @description The attachment's bytes; takes the project's secret key
+                                 */
+                                url: string;
+                            }[];
+                            /** @description SPF, DKIM and DMARC as checked on arrival */
+                            auth: {
+                                /** @description The verifier's result: pass, fail, softfail, neutral, none, temperror, permerror (or policy for DKIM) */
+                                spf: string;
+                                /** @description The verifier's result: pass, fail, softfail, neutral, none, temperror, permerror (or policy for DKIM) */
+                                dkim: string;
+                                /** @description The verifier's result: pass, fail, softfail, neutral, none, temperror, permerror (or policy for DKIM) */
+                                dmarc: string;
+                            };
+                            inReplyToEmail: {
+                                /** Format: uuid */
+                                id: string;
+                                campaignId: string | null;
+                                executionId: string | null;
+                            } | null;
+                            /** @description The sender's contact */
+                            contactId: string | null;
+                            /** @description Bytes of the message as received */
+                            size: number;
+                            /** Format: date-time */
+                            receivedAt: string;
+                            text: string | null;
+                            html: string | null;
+                            /** @description Every header field in order, decoded */
+                            headers: {
+                                name: string;
+                                value: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such inbound email in this project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getInboundIdRaw: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The message */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "message/rfc822": string;
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such inbound email in this project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getInboundIdAttachmentsIndex: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                index: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attachment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such inbound email in this project, or no attachment at that position */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

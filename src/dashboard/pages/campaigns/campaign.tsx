@@ -12,6 +12,7 @@ import { Recipients } from './recipients';
 import { Stats } from './stats';
 import { ClickedLinks } from './results';
 import { CampaignStatusBadge, editable, type Campaign } from './status';
+import { Replies } from '../inbound/replies';
 import { LiquidText } from '../../ui/liquid';
 import './campaigns.css';
 
@@ -165,6 +166,9 @@ export function CampaignPage({ params }: { params: Record<string, string> }) {
               </Section>
               <ClickedLinks campaignId={c.id} version={JSON.stringify(stats)} />
             </>
+          ) : null}
+          {c.status === 'SENT' || c.status === 'SENDING' ? (
+            <Replies title="Replies" filter={{ campaignId: c.id }} empty="No reply yet (replies reach a domain with inbound mail on)." />
           ) : null}
         </>
       )}
