@@ -1237,10 +1237,44 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The campaign’s emails, one per recipient, with each one’s status and times, by address (offset pagination) */
+        /** Who the send reached and who it did not: each recipient fixed when sending started, with its email's status, or SKIPPED (and why), NOT_ATTEMPTED or CONTACT_DELETED */
         get: operations["getCampaignsIdRecipients"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/{id}/variants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An A/B test's variants with each one's figures, and the winner once decided (empty without a test) */
+        get: operations["getCampaignsIdVariants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/{id}/winner": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Choose an A/B test's winner by hand: it goes to the rest at once, whatever the test's measure */
+        post: operations["postCampaignsIdWinner"];
         delete?: never;
         options?: never;
         head?: never;
@@ -10520,6 +10554,28 @@ export interface operations {
                             } | null;
                             topicId: string | null;
                             scheduledFor: string | null;
+                            abTest: {
+                                /** @description 2 to 4 variants, A to D, numbered from 0 in the API */
+                                variants: {
+                                    /** @description Liquid; default: the campaign's subject */
+                                    subject?: string;
+                                    /** @description HTML with Liquid; default: the campaign's body */
+                                    body?: string;
+                                    /** @description On a verified domain of the project; default: the campaign's sender */
+                                    from?: string;
+                                    /** @description Default: the campaign's sender name */
+                                    fromName?: string | null;
+                                }[];
+                                /** @description Percent of the recipients the variants go to, in equal random parts */
+                                testPercent: number;
+                                /** @description How long the test share is watched, from when its last email left */
+                                waitMinutes: number;
+                                /**
+                                 * @description The most opens or clicks (in percent of sent) when the wait ends, or chosen by hand (no time limit)
+                                 * @enum {string}
+                                 */
+                                winnerBy: "OPENS" | "CLICKS" | "MANUAL";
+                            } | null;
                             tags: {
                                 [key: string]: string;
                             };
@@ -10697,6 +10753,28 @@ export interface operations {
                             };
                         }[];
                     };
+                    abTest?: {
+                        /** @description 2 to 4 variants, A to D, numbered from 0 in the API */
+                        variants: {
+                            /** @description Liquid; default: the campaign's subject */
+                            subject?: string;
+                            /** @description HTML with Liquid; default: the campaign's body */
+                            body?: string;
+                            /** @description On a verified domain of the project; default: the campaign's sender */
+                            from?: string;
+                            /** @description Default: the campaign's sender name */
+                            fromName?: string | null;
+                        }[];
+                        /** @description Percent of the recipients the variants go to, in equal random parts */
+                        testPercent: number;
+                        /** @description How long the test share is watched, from when its last email left */
+                        waitMinutes: number;
+                        /**
+                         * @description The most opens or clicks (in percent of sent) when the wait ends, or chosen by hand (no time limit)
+                         * @enum {string}
+                         */
+                        winnerBy: "OPENS" | "CLICKS" | "MANUAL";
+                    } | null;
                     /** @description Carried by every email of the campaign and echoed by its events (docs/sending.md "Tags") */
                     tags?: {
                         [key: string]: string;
@@ -10814,6 +10892,28 @@ export interface operations {
                             } | null;
                             topicId: string | null;
                             scheduledFor: string | null;
+                            abTest: {
+                                /** @description 2 to 4 variants, A to D, numbered from 0 in the API */
+                                variants: {
+                                    /** @description Liquid; default: the campaign's subject */
+                                    subject?: string;
+                                    /** @description HTML with Liquid; default: the campaign's body */
+                                    body?: string;
+                                    /** @description On a verified domain of the project; default: the campaign's sender */
+                                    from?: string;
+                                    /** @description Default: the campaign's sender name */
+                                    fromName?: string | null;
+                                }[];
+                                /** @description Percent of the recipients the variants go to, in equal random parts */
+                                testPercent: number;
+                                /** @description How long the test share is watched, from when its last email left */
+                                waitMinutes: number;
+                                /**
+                                 * @description The most opens or clicks (in percent of sent) when the wait ends, or chosen by hand (no time limit)
+                                 * @enum {string}
+                                 */
+                                winnerBy: "OPENS" | "CLICKS" | "MANUAL";
+                            } | null;
                             tags: {
                                 [key: string]: string;
                             };
@@ -11015,6 +11115,28 @@ export interface operations {
                         } | null;
                         topicId: string | null;
                         scheduledFor: string | null;
+                        abTest: {
+                            /** @description 2 to 4 variants, A to D, numbered from 0 in the API */
+                            variants: {
+                                /** @description Liquid; default: the campaign's subject */
+                                subject?: string;
+                                /** @description HTML with Liquid; default: the campaign's body */
+                                body?: string;
+                                /** @description On a verified domain of the project; default: the campaign's sender */
+                                from?: string;
+                                /** @description Default: the campaign's sender name */
+                                fromName?: string | null;
+                            }[];
+                            /** @description Percent of the recipients the variants go to, in equal random parts */
+                            testPercent: number;
+                            /** @description How long the test share is watched, from when its last email left */
+                            waitMinutes: number;
+                            /**
+                             * @description The most opens or clicks (in percent of sent) when the wait ends, or chosen by hand (no time limit)
+                             * @enum {string}
+                             */
+                            winnerBy: "OPENS" | "CLICKS" | "MANUAL";
+                        } | null;
                         tags: {
                             [key: string]: string;
                         };
@@ -11180,6 +11302,28 @@ export interface operations {
                             };
                         }[];
                     };
+                    abTest?: {
+                        /** @description 2 to 4 variants, A to D, numbered from 0 in the API */
+                        variants: {
+                            /** @description Liquid; default: the campaign's subject */
+                            subject?: string;
+                            /** @description HTML with Liquid; default: the campaign's body */
+                            body?: string;
+                            /** @description On a verified domain of the project; default: the campaign's sender */
+                            from?: string;
+                            /** @description Default: the campaign's sender name */
+                            fromName?: string | null;
+                        }[];
+                        /** @description Percent of the recipients the variants go to, in equal random parts */
+                        testPercent: number;
+                        /** @description How long the test share is watched, from when its last email left */
+                        waitMinutes: number;
+                        /**
+                         * @description The most opens or clicks (in percent of sent) when the wait ends, or chosen by hand (no time limit)
+                         * @enum {string}
+                         */
+                        winnerBy: "OPENS" | "CLICKS" | "MANUAL";
+                    } | null;
                     /** @description Carried by every email of the campaign and echoed by its events (docs/sending.md "Tags") */
                     tags?: {
                         [key: string]: string;
@@ -11294,6 +11438,28 @@ export interface operations {
                         } | null;
                         topicId: string | null;
                         scheduledFor: string | null;
+                        abTest: {
+                            /** @description 2 to 4 variants, A to D, numbered from 0 in the API */
+                            variants: {
+                                /** @description Liquid; default: the campaign's subject */
+                                subject?: string;
+                                /** @description HTML with Liquid; default: the campaign's body */
+                                body?: string;
+                                /** @description On a verified domain of the project; default: the campaign's sender */
+                                from?: string;
+                                /** @description Default: the campaign's sender name */
+                                fromName?: string | null;
+                            }[];
+                            /** @description Percent of the recipients the variants go to, in equal random parts */
+                            testPercent: number;
+                            /** @description How long the test share is watched, from when its last email left */
+                            waitMinutes: number;
+                            /**
+                             * @description The most opens or clicks (in percent of sent) when the wait ends, or chosen by hand (no time limit)
+                             * @enum {string}
+                             */
+                            winnerBy: "OPENS" | "CLICKS" | "MANUAL";
+                        } | null;
                         tags: {
                             [key: string]: string;
                         };
@@ -11577,6 +11743,28 @@ export interface operations {
                         } | null;
                         topicId: string | null;
                         scheduledFor: string | null;
+                        abTest: {
+                            /** @description 2 to 4 variants, A to D, numbered from 0 in the API */
+                            variants: {
+                                /** @description Liquid; default: the campaign's subject */
+                                subject?: string;
+                                /** @description HTML with Liquid; default: the campaign's body */
+                                body?: string;
+                                /** @description On a verified domain of the project; default: the campaign's sender */
+                                from?: string;
+                                /** @description Default: the campaign's sender name */
+                                fromName?: string | null;
+                            }[];
+                            /** @description Percent of the recipients the variants go to, in equal random parts */
+                            testPercent: number;
+                            /** @description How long the test share is watched, from when its last email left */
+                            waitMinutes: number;
+                            /**
+                             * @description The most opens or clicks (in percent of sent) when the wait ends, or chosen by hand (no time limit)
+                             * @enum {string}
+                             */
+                            winnerBy: "OPENS" | "CLICKS" | "MANUAL";
+                        } | null;
                         tags: {
                             [key: string]: string;
                         };
@@ -11884,6 +12072,28 @@ export interface operations {
                             } | null;
                             topicId: string | null;
                             scheduledFor: string | null;
+                            abTest: {
+                                /** @description 2 to 4 variants, A to D, numbered from 0 in the API */
+                                variants: {
+                                    /** @description Liquid; default: the campaign's subject */
+                                    subject?: string;
+                                    /** @description HTML with Liquid; default: the campaign's body */
+                                    body?: string;
+                                    /** @description On a verified domain of the project; default: the campaign's sender */
+                                    from?: string;
+                                    /** @description Default: the campaign's sender name */
+                                    fromName?: string | null;
+                                }[];
+                                /** @description Percent of the recipients the variants go to, in equal random parts */
+                                testPercent: number;
+                                /** @description How long the test share is watched, from when its last email left */
+                                waitMinutes: number;
+                                /**
+                                 * @description The most opens or clicks (in percent of sent) when the wait ends, or chosen by hand (no time limit)
+                                 * @enum {string}
+                                 */
+                                winnerBy: "OPENS" | "CLICKS" | "MANUAL";
+                            } | null;
                             tags: {
                                 [key: string]: string;
                             };
@@ -12142,9 +12352,9 @@ export interface operations {
     getCampaignsIdRecipients: {
         parameters: {
             query?: {
-                page?: number;
-                pageSize?: number;
-                status?: "SCHEDULED" | "PENDING" | "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "CANCELLED" | "SUPPRESSED";
+                status?: "PENDING" | "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "SUPPRESSED" | "SKIPPED" | "NOT_ATTEMPTED" | "CONTACT_DELETED" | "NOT_SENT";
+                cursor?: string;
+                limit?: number;
             };
             header?: never;
             path: {
@@ -12154,7 +12364,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of recipients */
+            /** @description A page of recipients in audience order; empty before the campaign sends */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -12162,12 +12372,22 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** @description Place in the audience fixed when sending started, from 0 */
+                            position: number;
                             /** Format: uuid */
-                            emailId: string;
-                            contactId: string | null;
-                            to: string;
-                            /** @enum {string} */
-                            status: "SCHEDULED" | "PENDING" | "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "CANCELLED" | "SUPPRESSED";
+                            contactId: string;
+                            /** @description The address the email went to, else the contact’s; null once the contact is deleted */
+                            email: string | null;
+                            /**
+                             * @description The email's status, or why there is none
+                             * @enum {string}
+                             */
+                            status: "PENDING" | "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "SUPPRESSED" | "SKIPPED" | "NOT_ATTEMPTED" | "CONTACT_DELETED";
+                            /** @description Why a SKIPPED recipient got no email */
+                            reason: ("UNSUBSCRIBED" | "UNCONFIRMED" | "SNOOZED" | "NOT_IN_TOPIC" | "RENDER_FAILED" | "ADDRESS_REFUSED") | null;
+                            /** @description A SKIPPED recipient's render error or refusal; a FAILED or SUPPRESSED email's error */
+                            detail: string | null;
+                            emailId: string | null;
                             sentAt: string | null;
                             deliveredAt: string | null;
                             openedAt: string | null;
@@ -12175,16 +12395,16 @@ export interface operations {
                             bouncedAt: string | null;
                             complainedAt: string | null;
                             failedAt: string | null;
-                            error: string | null;
                         }[];
-                        page: number;
-                        pageSize: number;
+                        /** @description Pass as `cursor` to get the next page; null on the last page */
+                        cursor: string | null;
+                        hasMore: boolean;
+                        /** @description Matches in the whole list on the first page; 0 on later pages */
                         total: number;
-                        totalPages: number;
                     };
                 };
             };
-            /** @description BAD_REQUEST: invalid query parameters, or not UTF-8 */
+            /** @description BAD_REQUEST: an unknown status, or a cursor that is not one this list issued for the same status */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12231,6 +12451,246 @@ export interface operations {
             };
             /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCampaignsIdVariants: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        winnerBy: ("OPENS" | "CLICKS" | "MANUAL") | null;
+                        testPercent: number | null;
+                        waitMinutes: number | null;
+                        /** @description The variant sent to the rest, once decided */
+                        winner: number | null;
+                        /** @description OPENS or CLICKS when the wait decided it; MANUAL when a person did */
+                        decidedBy: ("OPENS" | "CLICKS" | "MANUAL") | null;
+                        decidedAt: string | null;
+                        variants: {
+                            variant: number;
+                            /** @description A to D */
+                            name: string;
+                            subject: string;
+                            from: string;
+                            fromName: string | null;
+                            /** @description Recipients of the test share given this variant */
+                            recipients: number;
+                            sentCount: number;
+                            deliveredCount: number;
+                            openedCount: number;
+                            clickedCount: number;
+                            bouncedCount: number;
+                            complainedCount: number;
+                            /** @description Percent of the variant’s sentCount, two decimals */
+                            openRate: number;
+                            /** @description Percent of the variant’s sentCount, two decimals */
+                            clickRate: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CAMPAIGN_NOT_FOUND: no such campaign in this project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postCampaignsIdWinner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The variant, from 0 (A) */
+                    variant: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The test, decided */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            winnerBy: ("OPENS" | "CLICKS" | "MANUAL") | null;
+                            testPercent: number | null;
+                            waitMinutes: number | null;
+                            /** @description The variant sent to the rest, once decided */
+                            winner: number | null;
+                            /** @description OPENS or CLICKS when the wait decided it; MANUAL when a person did */
+                            decidedBy: ("OPENS" | "CLICKS" | "MANUAL") | null;
+                            decidedAt: string | null;
+                            variants: {
+                                variant: number;
+                                /** @description A to D */
+                                name: string;
+                                subject: string;
+                                from: string;
+                                fromName: string | null;
+                                /** @description Recipients of the test share given this variant */
+                                recipients: number;
+                                sentCount: number;
+                                deliveredCount: number;
+                                openedCount: number;
+                                clickedCount: number;
+                                bouncedCount: number;
+                                complainedCount: number;
+                                /** @description Percent of the variant’s sentCount, two decimals */
+                                openRate: number;
+                                /** @description Percent of the variant’s sentCount, two decimals */
+                                clickRate: number;
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description BAD_REQUEST: malformed JSON, or a body that is not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CAMPAIGN_NOT_FOUND: no such campaign in this project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: the campaign has no A/B test, is not SENDING, or its winner was already decided */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: no such variant */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Temporal cannot be reached; nothing changed */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -29,6 +29,8 @@ import { Migration0040ReputationGuardrails } from './0040-reputation-guardrails'
 import { Migration0050SendingSurface } from './0050-sending-surface';
 import { Migration0051OverdueScheduledEmails } from './0051-overdue-scheduled-emails';
 import { Migration0060OutboxPerProject } from './0060-outbox-per-project';
+import { Migration0090CampaignRecipientOutcomes } from './0090-campaign-recipient-outcomes';
+import { Migration0091CampaignAbTests } from './0091-campaign-ab-tests';
 import { Migration0110Consent } from './0110-consent';
 import { Migration0070SmtpBothWays } from './0070-smtp-both-ways';
 
@@ -65,5 +67,7 @@ export const migrationsList: MigrationObject[] = [
   { name: '0051-overdue-scheduled-emails', class: Migration0051OverdueScheduledEmails },
   { name: '0060-outbox-per-project', class: Migration0060OutboxPerProject },
   { name: '0070-smtp-both-ways', class: Migration0070SmtpBothWays },
+  { name: '0090-campaign-recipient-outcomes', class: Migration0090CampaignRecipientOutcomes },
+  { name: '0091-campaign-ab-tests', class: Migration0091CampaignAbTests },
   { name: '0110-consent', class: Migration0110Consent },
 ];
