@@ -7,4 +7,5 @@ export const oneLineText = (max: number) =>
     .trim()
     .min(1)
     .max(max)
+    // oxlint-disable-next-line no-control-regex -- NUL, which PostgreSQL text cannot store, is excluded in the document's pattern too.
     .regex(/^[^\r\n\u0000]*$/, 'Must not contain line breaks');
