@@ -15,6 +15,8 @@ describe('GET /config', () => {
         trackingEnabled: true,
         version: pkg.version,
         temporalUi: null,
+        // Outside a development sandbox (SANDBOX_ENABLED), no development aids.
+        development: null,
       });
     } finally {
       await stack.close();
