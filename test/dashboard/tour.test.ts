@@ -8,6 +8,7 @@ import { uniqueEmail } from '../helpers/fixtures';
 import { waitFor } from '../helpers/wait';
 import { uniqueDomain } from '../domains/helpers';
 import { startEngine, type Engine } from '../automation/engine';
+import { deliverInbound } from '../inbound/helpers';
 import { startDevDns } from '../../scripts/lib/dev-dns';
 import { ensureDevAccount, verificationToken, type DevAccount } from '../../scripts/lib/dev-account';
 import { developmentEnv } from '../../scripts/lib/development';
@@ -50,7 +51,7 @@ beforeAll(async () => {
   devDns = await startDevDns(0, await workerDatabaseUrl());
   // Loopback webhook endpoints are allowed, as for `npm start`'s webhook capture.
   const env = { ...developmentEnv({ sandbox: true }, devDns.address), WEBHOOK_ALLOW_PRIVATE: 'true' } as Record<string, string>;
-  engine = await startEngine({ timeSkipping: false, env });
+  engine = await startEngine({ timeSkipping: false, env, smtpListeners: true });
   const apiUrl = `http://127.0.0.1:${(engine.stack.server.address() as AddressInfo).port}`;
   account = await ensureDevAccount(apiUrl, {
     file: path.join(dir, 'dev-account.json'),
@@ -102,6 +103,18 @@ beforeAll(async () => {
   ids.webhook = (
     await api<{ id: string }>('post', '/webhook-endpoints', { url: 'http://127.0.0.1:9/postwire', events: [], enabled: false })
   ).id;
+  // A reply to the development domain, which takes inbound mail (docs/smtp.md).
+  await deliverInbound(engine.stack, {
+    from: 'Ada <ada@example.test>',
+    to: `support@${account.domain.name}`,
+    subject: 'Re: Hello',
+    text: 'Thanks',
+  });
+  ids.inbound = await waitFor(
+    'the reply to be kept',
+    async () => (await api<{ data: Array<{ id: string }> }>('get', '/inbound')).data[0]?.id,
+    30_000,
+  );
   ids.topic = (await api<{ id: string }>('post', '/topics', { name: 'Product news' })).id;
   ids.form = (await api<{ id: string }>('post', '/forms', { name: 'Newsletter signup', topicIds: [ids.topic] })).id;
   browser = await openDashboard(engine.stack.server.address() as AddressInfo);
@@ -128,6 +141,7 @@ function routeOf(pattern: string): string | undefined {
     topics: 'topic',
     forms: 'form',
     emails: 'email',
+    inbound: 'inbound',
   };
   let missing = false;
   const route = pattern.replace(/:(\w+)/g, (_, name: string) => {
