@@ -1,8 +1,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 /**
- * The event loop of this process watched two ways, for the stack tests (the stack's API runs in the test's
- * process) and the API of the benchmarks (bench/lib/loop-monitored-api.ts):
+ * The event loop of this process watched two ways, for the API of the benchmarks (bench/lib/loop-monitored-api.ts):
  * - `maxBlockMs`: the most CPU the main thread spent between two ticks of a 1 ms timer
  *   (process.threadCpuUsage): how long the loop was kept busy by work of its own, whatever the machine's load;
  * - `maxDelayMs`: perf_hooks' monitorEventLoopDelay at 1 ms resolution, the longest wall-clock stall, which on
