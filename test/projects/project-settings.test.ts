@@ -215,6 +215,8 @@ describe('POST /users/@me/projects/{id}/reset', () => {
         topics: 0,
         signup_forms: 0,
         confirmations: 0,
+        inbound_emails: 0,
+        relayed_messages: 0,
         // Rollup rows (per project, hour, category or name, and slot), emptied of their counts by the deletions before them.
         email_stats: 1,
         event_stats: eventRollups!.n,

@@ -11,8 +11,11 @@
 export const PROJECT_DATA_TABLES = [
   'events',
   'confirmations',
+  'inbound_emails',
   'email_queue',
   'emails',
+  // After the emails relayed from them (emails.relayed_message_id cascades).
+  'relayed_messages',
   'email_send_slots',
   'automation_executions',
   'automations',
