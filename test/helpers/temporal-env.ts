@@ -35,16 +35,17 @@ export async function timeSkippingEnv(): Promise<TestWorkflowEnvironment> {
   // minutes, none without calls) answers the third with GOAWAY "too_many_pings". A file that outlives 90 s then
   // loses its connection in the middle of a call, and a time-skipping sleep cut off that way left time locked
   // for every later test of the file. The environment's connection gets no option for it, so its connect does.
-  const connect = Connection.connect;
+  const own = Object.getOwnPropertyDescriptor(Connection, 'connect')!;
+  const connect = Connection.connect.bind(Connection);
   Connection.connect = (options) =>
-    connect.call(Connection, {
+    connect({
       ...options,
       channelArgs: { ...options?.channelArgs, 'grpc.keepalive_permit_without_calls': 0, 'grpc.keepalive_time_ms': 600_000 },
     });
   try {
     return await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path } } });
   } finally {
-    Connection.connect = connect;
+    Object.defineProperty(Connection, 'connect', own);
   }
 }
 
