@@ -1,3 +1,5 @@
+import { Empty } from './feedback';
+
 /** A page of a cursor list as the API answers it (docs/architecture.md "Pagination"). */
 export interface CursorPage<T> {
   data: T[];
@@ -47,18 +49,21 @@ export interface Column<T> {
   wide?: boolean;
 }
 
-/** A table with a caption for screen readers; rows are keyed by `key`. */
+/** A table with a caption for screen readers; rows are keyed by `key`. With no row, `empty` says why instead. */
 export function Table<T>({
   caption,
   columns,
   rows,
   rowKey,
+  empty,
 }: {
   caption: string;
   columns: Column<T>[];
   rows: T[];
   rowKey: (row: T) => string;
+  empty?: preact.ComponentChildren;
 }) {
+  if (rows.length === 0 && empty) return <Empty>{empty}</Empty>;
   return (
     <div class="table-wrap">
       <table>
