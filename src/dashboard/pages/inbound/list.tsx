@@ -3,7 +3,7 @@ import { api, call } from '../../api/client';
 import type { Answer } from '../../api/types';
 import { href } from '../../router';
 import { useProject } from '../../session';
-import { Badge, Empty, ErrorNote, Loading } from '../../ui/feedback';
+import { Badge, Empty, WhenLoaded } from '../../ui/feedback';
 import { TextInput } from '../../ui/form';
 import { PageHeader } from '../../ui/layout';
 import { CursorPager, Table } from '../../ui/lists';
@@ -31,7 +31,6 @@ export function InboundList() {
     () => call(api.GET('/inbound', { params: { query: { search: term || undefined, cursor } } })),
     [project.id, term, cursor],
   );
-  const rows = page.data?.data ?? [];
   return (
     <>
       <PageHeader title="Inbound" />
@@ -44,31 +43,37 @@ export function InboundList() {
           {term ? ` matching “${term}”` : ''}
         </p>
       ) : null}
-      <ErrorNote error={page.error} />
-      {!page.data ? (
-        <Loading />
-      ) : rows.length === 0 ? (
-        <Empty>
-          {term ? 'No message matches.' : 'No mail received yet: turn inbound mail on for a domain (Domains) and publish its MX record.'}
-        </Empty>
-      ) : (
-        <>
-          <Table<Inbound>
-            caption="Inbound mail, newest first"
-            rowKey={(m) => m.id}
-            rows={rows}
-            columns={[
-              { title: 'Subject', cell: (m) => <a href={href(`/inbound/${m.id}`)}>{m.subject || '(no subject)'}</a> },
-              { title: 'From', cell: (m) => <span class="break-anywhere">{m.from.email}</span> },
-              { title: 'To', cell: (m) => <span class="break-anywhere">{m.to.map((a) => a.email).join(', ')}</span>, wide: true },
-              { title: 'Reply to', cell: (m) => (m.inReplyToEmail ? <a href={href(`/emails/${m.inReplyToEmail.id}`)}>Our email</a> : '—') },
-              { title: 'Checks', cell: (m) => <AuthBadge auth={m.auth} />, wide: true },
-              { title: 'Received', cell: (m) => dateTime(m.receivedAt) },
-            ]}
-          />
-          <CursorPager trail={trail} next={page.data.hasMore ? page.data.cursor : null} onMove={setTrail} />
-        </>
-      )}
+      <WhenLoaded loaded={page}>
+        {({ data: rows, hasMore, cursor: next }) =>
+          rows.length === 0 ? (
+            <Empty>
+              {term
+                ? 'No message matches.'
+                : 'No mail received yet: turn inbound mail on for a domain (Domains) and publish its MX record.'}
+            </Empty>
+          ) : (
+            <>
+              <Table<Inbound>
+                caption="Inbound mail, newest first"
+                rowKey={(m) => m.id}
+                rows={rows}
+                columns={[
+                  { title: 'Subject', cell: (m) => <a href={href(`/inbound/${m.id}`)}>{m.subject || '(no subject)'}</a> },
+                  { title: 'From', cell: (m) => <span class="break-anywhere">{m.from.email}</span> },
+                  { title: 'To', cell: (m) => <span class="break-anywhere">{m.to.map((a) => a.email).join(', ')}</span>, wide: true },
+                  {
+                    title: 'Reply to',
+                    cell: (m) => (m.inReplyToEmail ? <a href={href(`/emails/${m.inReplyToEmail.id}`)}>Our email</a> : '—'),
+                  },
+                  { title: 'Checks', cell: (m) => <AuthBadge auth={m.auth} />, wide: true },
+                  { title: 'Received', cell: (m) => dateTime(m.receivedAt) },
+                ]}
+              />
+              <CursorPager trail={trail} next={hasMore ? next : null} onMove={setTrail} />
+            </>
+          )
+        }
+      </WhenLoaded>
     </>
   );
 }
