@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { checkPage, freshSession, logInAs, type BrowserSession } from '../helpers/browser';
+import { checkPage, freshSession, logInAs } from '../helpers/browser';
 import { dashboardSuite } from '../helpers/dashboard-suite';
 import { startStack, type TestStack } from '../helpers/stack';
 import { tenant, type Tenant } from '../helpers/tenants';

@@ -1,9 +1,8 @@
-import { useState } from 'preact/hooks';
 import { api, call } from '../../api/client';
 import type { Answer } from '../../api/types';
 import { Badge, Empty, ErrorNote, Loading } from '../../ui/feedback';
 import { Section } from '../../ui/layout';
-import { CursorPager, Table } from '../../ui/lists';
+import { CursorPager, Table, useCursorTrail } from '../../ui/lists';
 import { dateTime } from '../../ui/format';
 import { useLoad } from '../../ui/use-load';
 import { bearer } from './access';
@@ -12,8 +11,7 @@ type Entry = Answer<'/admin/audit', 'get'>['data'][number];
 
 /** Every suspension and reinstatement of the deployment, automatic or by an operator, newest first. */
 export function OperatorAudit({ token, version }: { token: string; version: number }) {
-  const [trail, setTrail] = useState<string[]>([]);
-  const cursor = trail.at(-1);
+  const { trail, setTrail, cursor } = useCursorTrail();
   const page = useLoad(
     () => call(api.GET('/admin/audit', { params: { query: { cursor, limit: 20 } }, headers: bearer(token) })),
     [token, cursor, version],

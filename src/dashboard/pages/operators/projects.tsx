@@ -4,7 +4,7 @@ import type { Answer } from '../../api/types';
 import { Badge, Empty, ErrorNote, Loading, Notice } from '../../ui/feedback';
 import { Field, Form, Select, Submit, TextInput } from '../../ui/form';
 import { Section } from '../../ui/layout';
-import { CursorPager, Table } from '../../ui/lists';
+import { CursorPager, Table, useCursorTrail } from '../../ui/lists';
 import { count, percentOf100 } from '../../ui/format';
 import { useDebounced } from '../../ui/use-debounced';
 import { useAction, useLoad } from '../../ui/use-load';
@@ -99,11 +99,10 @@ function ActOn({
 export function OperatorProjects({ token, version, changed }: { token: string; version: number; changed: () => void }) {
   const [search, setSearch] = useState('');
   const [status, setStatus] = useState<Status>('');
-  const [trail, setTrail] = useState<string[]>([]);
+  const { trail, setTrail, cursor, restart } = useCursorTrail();
   const [acting, setActing] = useState<AdminProject | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const term = useDebounced(search.trim());
-  const cursor = trail.at(-1);
   const page = useLoad(
     () =>
       call(
@@ -114,12 +113,6 @@ export function OperatorProjects({ token, version, changed }: { token: string; v
       ),
     [token, term, status, cursor, version],
   );
-  const restart =
-    <T,>(set: (v: T) => void) =>
-    (v: T) => {
-      set(v);
-      setTrail([]);
-    };
   const rows = page.data?.data ?? [];
   return (
     <Section title="Projects">
