@@ -6,7 +6,7 @@ import { useProject } from '../../session';
 import { Badge, Empty, WhenLoaded } from '../../ui/feedback';
 import { TextInput } from '../../ui/form';
 import { PageHeader } from '../../ui/layout';
-import { CursorPager, Table } from '../../ui/lists';
+import { CursorPager, Table, useCursorTrail } from '../../ui/lists';
 import { dateTime } from '../../ui/format';
 import { useDebounced } from '../../ui/use-debounced';
 import { useLoad } from '../../ui/use-load';
@@ -24,9 +24,8 @@ export function AuthBadge({ auth }: { auth: Inbound['auth'] }) {
 export function InboundList() {
   const project = useProject();
   const [search, setSearch] = useState('');
-  const [trail, setTrail] = useState<string[]>([]);
+  const { trail, setTrail, cursor, restart } = useCursorTrail();
   const term = useDebounced(search.trim());
-  const cursor = trail.at(-1);
   const page = useLoad(
     () => call(api.GET('/inbound', { params: { query: { search: term || undefined, cursor } } })),
     [project.id, term, cursor],
@@ -35,7 +34,7 @@ export function InboundList() {
     <>
       <PageHeader title="Inbound" />
       <div class="toolbar" role="search">
-        <TextInput label="Search by sender or subject" type="search" value={search} onValue={(v) => (setSearch(v), setTrail([]))} />
+        <TextInput label="Search by sender or subject" type="search" value={search} onValue={restart(setSearch)} />
       </div>
       {page.data && !cursor ? (
         <p class="muted" role="status">
