@@ -1,5 +1,5 @@
-import { WorkflowNotFoundError } from '@temporalio/client';
 import type { TemporalGateway } from './client';
+import { ifRunning } from './if-running';
 import { fairnessOf } from './fairness';
 import { ContactIdKey, ProjectIdKey } from '../../workflows/search-attributes';
 import type { contactConfirmation } from '../../workflows/consent/confirmation';
@@ -43,15 +43,8 @@ export async function startSnooze(temporal: TemporalGateway, ref: { projectId: s
 }
 
 /** Tells a running snooze that it was ended early; false when none was running. */
-export async function stopSnooze(temporal: TemporalGateway, contactId: string): Promise<boolean> {
-  try {
-    await temporal.client.workflow.getHandle(snoozeWorkflowId(contactId)).signal(SNOOZE_CHANGED_SIGNAL, null);
-    return true;
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return false;
-    throw err;
-  }
-}
+export const stopSnooze = (temporal: TemporalGateway, contactId: string): Promise<boolean> =>
+  ifRunning(() => temporal.client.workflow.getHandle(snoozeWorkflowId(contactId)).signal(SNOOZE_CHANGED_SIGNAL, null));
 
 /** Starts the reminder and expiry of a new pending confirmation. */
 export async function startConfirmation(
@@ -69,12 +62,5 @@ export async function startConfirmation(
 }
 
 /** Ends the workflow of a confirmation that was confirmed; false when it was not running. */
-export async function settleConfirmation(temporal: TemporalGateway, confirmationId: string): Promise<boolean> {
-  try {
-    await temporal.client.workflow.getHandle(confirmationWorkflowId(confirmationId)).signal(CONFIRMATION_SETTLED_SIGNAL);
-    return true;
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return false;
-    throw err;
-  }
-}
+export const settleConfirmation = (temporal: TemporalGateway, confirmationId: string): Promise<boolean> =>
+  ifRunning(() => temporal.client.workflow.getHandle(confirmationWorkflowId(confirmationId)).signal(CONFIRMATION_SETTLED_SIGNAL));

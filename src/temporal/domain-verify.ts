@@ -1,5 +1,6 @@
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { TemporalGateway } from './client';
+import { ifRunning } from './if-running';
 import { fairnessOf } from './fairness';
 import { ProjectIdKey } from '../../workflows/search-attributes';
 import type { domainVerify } from '../../workflows/domain-verify/workflow';
@@ -32,12 +33,5 @@ export async function startDomainVerify(temporal: TemporalGateway, domain: Domai
  * Terminates the loop of a deleted domain; there is nothing for it to clean up, and terminating works even
  * while no worker polls. False when it was not running.
  */
-export async function stopDomainVerify(temporal: TemporalGateway, domainId: string): Promise<boolean> {
-  try {
-    await temporal.client.workflow.getHandle(domainVerifyWorkflowId(domainId)).terminate('domain deleted');
-    return true;
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return false;
-    throw err;
-  }
-}
+export const stopDomainVerify = (temporal: TemporalGateway, domainId: string): Promise<boolean> =>
+  ifRunning(() => temporal.client.workflow.getHandle(domainVerifyWorkflowId(domainId)).terminate('domain deleted'));

@@ -1,5 +1,6 @@
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { TemporalGateway } from './client';
+import { ifRunning } from './if-running';
 import { fairnessOf } from './fairness';
 import { ProjectIdKey } from '../../workflows/search-attributes';
 import type { segmentCompute } from '../../workflows/segments/compute';
@@ -39,15 +40,8 @@ export async function startSegmentTracking(temporal: TemporalGateway, segment: S
 }
 
 /** Terminates the tracking loop (a computation it runs goes with it); false when none was running. */
-export async function stopSegmentTracking(temporal: TemporalGateway, segmentId: string, reason: string): Promise<boolean> {
-  try {
-    await temporal.client.workflow.getHandle(segmentTrackingWorkflowId(segmentId)).terminate(reason);
-    return true;
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return false;
-    throw err;
-  }
-}
+export const stopSegmentTracking = (temporal: TemporalGateway, segmentId: string, reason: string): Promise<boolean> =>
+  ifRunning(() => temporal.client.workflow.getHandle(segmentTrackingWorkflowId(segmentId)).terminate(reason));
 
 /**
  * Computes the segment now and waits for the outcome. A computation already running (the tracking loop's,

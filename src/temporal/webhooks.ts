@@ -1,5 +1,6 @@
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { TemporalGateway } from './client';
+import { ifRunning } from './if-running';
 import { fairnessOf } from './fairness';
 import { ProjectIdKey } from '../../workflows/search-attributes';
 import type { webhookEndpoint } from '../../workflows/webhooks/workflow';
@@ -40,12 +41,5 @@ export async function wakeWebhookEndpoint(temporal: TemporalGateway, endpoint: E
 }
 
 /** Terminates the loop of a deleted endpoint; its rows are gone with it. False when it was not running. */
-export async function stopWebhookEndpoint(temporal: TemporalGateway, endpointId: string): Promise<boolean> {
-  try {
-    await temporal.client.workflow.getHandle(webhookEndpointWorkflowId(endpointId)).terminate('webhook endpoint deleted');
-    return true;
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return false;
-    throw err;
-  }
-}
+export const stopWebhookEndpoint = (temporal: TemporalGateway, endpointId: string): Promise<boolean> =>
+  ifRunning(() => temporal.client.workflow.getHandle(webhookEndpointWorkflowId(endpointId)).terminate('webhook endpoint deleted'));
