@@ -1,8 +1,8 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { TemporalGateway } from './client';
 import { ifRunning } from './if-running';
-import { fairnessOf } from './fairness';
-import { AutomationIdKey, ContactIdKey, CurrentStepKey, ProjectIdKey } from '../../workflows/search-attributes';
+import { projectWorkflow } from './project-workflow';
+import { AutomationIdKey, ContactIdKey, CurrentStepKey } from '../../workflows/search-attributes';
 import type { automationV2 } from '../../workflows/automation/workflow';
 import {
   AUTOMATION_EVENT_SIGNAL,
@@ -25,16 +25,11 @@ export interface StartAutomation {
  */
 export async function startAutomation(temporal: TemporalGateway, start: StartAutomation, signal?: AbortSignal): Promise<void> {
   const { input } = start;
-  const attributes = temporal.searchAttributes
-    ? {
-        typedSearchAttributes: [
-          { key: ProjectIdKey, value: input.projectId },
-          { key: ContactIdKey, value: input.contactId },
-          { key: AutomationIdKey, value: input.automationId },
-          ...(start.currentStepId ? [{ key: CurrentStepKey, value: start.currentStepId }] : []),
-        ],
-      }
-    : {};
+  const options = projectWorkflow(temporal, input.projectId, [
+    { key: ContactIdKey, value: input.contactId },
+    { key: AutomationIdKey, value: input.automationId },
+    ...(start.currentStepId ? [{ key: CurrentStepKey, value: start.currentStepId }] : []),
+  ]);
   const run = () =>
     temporal.client.workflow.start<typeof automationV2>('automationV2', {
       taskQueue: temporal.taskQueue,
@@ -44,8 +39,7 @@ export async function startAutomation(temporal: TemporalGateway, start: StartAut
       workflowIdConflictPolicy: 'FAIL',
       staticSummary: start.summary,
       requestEagerStart: temporal.eagerStart,
-      ...fairnessOf(input.projectId),
-      ...attributes,
+      ...options,
     });
   try {
     await (signal ? temporal.client.withAbortSignal(signal, run) : run());

@@ -1,7 +1,7 @@
 import type { TemporalGateway } from './client';
 import { ifRunning } from './if-running';
-import { fairnessOf } from './fairness';
-import { CampaignIdKey, ProjectIdKey } from '../../workflows/search-attributes';
+import { projectWorkflow } from './project-workflow';
+import { CampaignIdKey } from '../../workflows/search-attributes';
 import type { campaignSend } from '../../workflows/campaigns/send';
 import { WINNER_CHOSEN_SIGNAL, campaignSummary, campaignWorkflowId, type CampaignSendInput } from '../../workflows/campaigns/ids';
 
@@ -25,15 +25,7 @@ export async function startCampaignSend(temporal: TemporalGateway, start: Campai
     workflowIdConflictPolicy: 'TERMINATE_EXISTING',
     workflowIdReusePolicy: 'ALLOW_DUPLICATE',
     staticSummary: campaignSummary(start.name, start.audience),
-    ...fairnessOf(input.projectId),
-    ...(temporal.searchAttributes
-      ? {
-          typedSearchAttributes: [
-            { key: ProjectIdKey, value: input.projectId },
-            { key: CampaignIdKey, value: input.campaignId },
-          ],
-        }
-      : {}),
+    ...projectWorkflow(temporal, input.projectId, [{ key: CampaignIdKey, value: input.campaignId }]),
   });
 }
 

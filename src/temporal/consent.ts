@@ -1,7 +1,7 @@
 import type { TemporalGateway } from './client';
 import { ifRunning } from './if-running';
-import { fairnessOf } from './fairness';
-import { ContactIdKey, ProjectIdKey } from '../../workflows/search-attributes';
+import { projectWorkflow } from './project-workflow';
+import { ContactIdKey } from '../../workflows/search-attributes';
 import type { contactConfirmation } from '../../workflows/consent/confirmation';
 import type { contactSnooze } from '../../workflows/consent/snooze';
 import {
@@ -14,15 +14,8 @@ import {
   type SnoozeEnd,
 } from '../../workflows/consent/ids';
 
-const attributes = (temporal: TemporalGateway, projectId: string, contactId: string) =>
-  temporal.searchAttributes
-    ? {
-        typedSearchAttributes: [
-          { key: ProjectIdKey, value: projectId },
-          { key: ContactIdKey, value: contactId },
-        ],
-      }
-    : {};
+const contactWorkflow = (temporal: TemporalGateway, ref: { projectId: string; contactId: string }) =>
+  projectWorkflow(temporal, ref.projectId, [{ key: ContactIdKey, value: ref.contactId }]);
 
 /**
  * Snoozes the contact until `end`: starts its snooze workflow, or moves the end of the one running. The
@@ -37,8 +30,7 @@ export async function startSnooze(temporal: TemporalGateway, ref: { projectId: s
     staticSummary: snoozeSummary(ref.contactId, ref.projectId),
     signal: SNOOZE_CHANGED_SIGNAL,
     signalArgs: [end],
-    ...attributes(temporal, ref.projectId, ref.contactId),
-    ...fairnessOf(ref.projectId),
+    ...contactWorkflow(temporal, ref),
   });
 }
 
@@ -56,8 +48,7 @@ export async function startConfirmation(
     workflowId: confirmationWorkflowId(ref.id),
     args: [{ confirmationId: ref.id }],
     staticSummary: confirmationSummary(ref.contactId, ref.projectId),
-    ...attributes(temporal, ref.projectId, ref.contactId),
-    ...fairnessOf(ref.projectId),
+    ...contactWorkflow(temporal, ref),
   });
 }
 

@@ -1,8 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { TemporalGateway } from './client';
 import { ifRunning } from './if-running';
-import { fairnessOf } from './fairness';
-import { ProjectIdKey } from '../../workflows/search-attributes';
+import { projectWorkflow } from './project-workflow';
 import type { domainVerify } from '../../workflows/domain-verify/workflow';
 import { domainVerifySummary, domainVerifyWorkflowId } from '../../workflows/domain-verify/ids';
 
@@ -21,8 +20,7 @@ export async function startDomainVerify(temporal: TemporalGateway, domain: Domai
       args: [{ domainId: domain.id }],
       workflowIdReusePolicy: 'ALLOW_DUPLICATE',
       staticSummary: domainVerifySummary(domain.domain, domain.projectId),
-      ...fairnessOf(domain.projectId),
-      ...(temporal.searchAttributes ? { typedSearchAttributes: [{ key: ProjectIdKey, value: domain.projectId }] } : {}),
+      ...projectWorkflow(temporal, domain.projectId),
     });
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;

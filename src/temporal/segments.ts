@@ -1,8 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { TemporalGateway } from './client';
 import { ifRunning } from './if-running';
-import { fairnessOf } from './fairness';
-import { ProjectIdKey } from '../../workflows/search-attributes';
+import { projectWorkflow } from './project-workflow';
 import type { segmentCompute } from '../../workflows/segments/compute';
 import type { segmentTracking } from '../../workflows/segments/tracking';
 import {
@@ -18,11 +17,6 @@ interface SegmentRef {
   projectId: string;
 }
 
-const searchAttributes = (temporal: TemporalGateway, projectId: string) => ({
-  ...fairnessOf(projectId),
-  ...(temporal.searchAttributes ? { typedSearchAttributes: [{ key: ProjectIdKey, value: projectId }] } : {}),
-});
-
 /** Starts the segment's tracking loop; a loop already running for it is kept, so calling this again is harmless. */
 export async function startSegmentTracking(temporal: TemporalGateway, segment: SegmentRef, intervalMinutes: number): Promise<void> {
   try {
@@ -32,7 +26,7 @@ export async function startSegmentTracking(temporal: TemporalGateway, segment: S
       args: [{ segmentId: segment.id, projectId: segment.projectId, intervalMinutes }],
       workflowIdReusePolicy: 'ALLOW_DUPLICATE',
       staticSummary: segmentTrackingSummary(segment.id, segment.projectId, intervalMinutes),
-      ...searchAttributes(temporal, segment.projectId),
+      ...projectWorkflow(temporal, segment.projectId),
     });
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
@@ -56,7 +50,7 @@ export async function computeSegmentNow(temporal: TemporalGateway, segment: Segm
       args: [{ segmentId: segment.id, projectId: segment.projectId }],
       workflowIdReusePolicy: 'ALLOW_DUPLICATE',
       staticSummary: segmentComputeSummary(segment.id, segment.projectId),
-      ...searchAttributes(temporal, segment.projectId),
+      ...projectWorkflow(temporal, segment.projectId),
     });
     return await handle.result();
   } catch (err) {

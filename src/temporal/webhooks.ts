@@ -1,8 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { TemporalGateway } from './client';
 import { ifRunning } from './if-running';
-import { fairnessOf } from './fairness';
-import { ProjectIdKey } from '../../workflows/search-attributes';
+import { projectWorkflow } from './project-workflow';
 import type { webhookEndpoint } from '../../workflows/webhooks/workflow';
 import { WAKE_SIGNAL, webhookEndpointSummary, webhookEndpointWorkflowId } from '../../workflows/webhooks/ids';
 
@@ -18,8 +17,7 @@ const startOptions = (temporal: TemporalGateway, endpoint: EndpointRef) => ({
   args: [{ endpointId: endpoint.id }] as [{ endpointId: string }],
   workflowIdReusePolicy: 'ALLOW_DUPLICATE' as const,
   staticSummary: webhookEndpointSummary(endpoint.url, endpoint.projectId),
-  ...fairnessOf(endpoint.projectId),
-  ...(temporal.searchAttributes ? { typedSearchAttributes: [{ key: ProjectIdKey, value: endpoint.projectId }] } : {}),
+  ...projectWorkflow(temporal, endpoint.projectId),
 });
 
 /** Starts the endpoint's delivery loop; one already running is kept, so calling this again is harmless. */
