@@ -1,3 +1,6 @@
+import { useState } from 'preact/hooks';
+import { Empty } from './feedback';
+
 /** A page of a cursor list as the API answers it (docs/architecture.md "Pagination"). */
 export interface CursorPage<T> {
   data: T[];
@@ -24,6 +27,21 @@ export function CursorPager({ trail, next, onMove }: { trail: string[]; next: st
   );
 }
 
+/**
+ * A cursor list's trail (for `CursorPager`), the cursor of the page shown, and `restart`: wraps a search's or a
+ * filter's setter so that a new value starts again at the first page.
+ */
+export function useCursorTrail() {
+  const [trail, setTrail] = useState<string[]>([]);
+  const restart =
+    <T,>(set: (v: T) => void) =>
+    (v: T) => {
+      set(v);
+      setTrail([]);
+    };
+  return { trail, setTrail, cursor: trail.at(-1), restart };
+}
+
 export function OffsetPager({ page, totalPages, onPage }: { page: number; totalPages: number; onPage: (page: number) => void }) {
   return (
     <nav class="pager" aria-label="Pages">
@@ -47,18 +65,21 @@ export interface Column<T> {
   wide?: boolean;
 }
 
-/** A table with a caption for screen readers; rows are keyed by `key`. */
+/** A table with a caption for screen readers; rows are keyed by `key`. With no row, `empty` says why instead. */
 export function Table<T>({
   caption,
   columns,
   rows,
   rowKey,
+  empty,
 }: {
   caption: string;
   columns: Column<T>[];
   rows: T[];
   rowKey: (row: T) => string;
+  empty?: preact.ComponentChildren;
 }) {
+  if (rows.length === 0 && empty) return <Empty>{empty}</Empty>;
   return (
     <div class="table-wrap">
       <table>

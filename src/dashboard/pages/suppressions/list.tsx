@@ -4,10 +4,10 @@ import type { Answer } from '../../api/types';
 import { href } from '../../router';
 import { useProject } from '../../session';
 import { ConfirmButton } from '../../ui/actions';
-import { Badge, Empty, ErrorNote, Loading } from '../../ui/feedback';
+import { Badge, Empty, ErrorNote, WhenLoaded } from '../../ui/feedback';
 import { Form, Select, Submit, TextInput } from '../../ui/form';
 import { PageHeader, Section } from '../../ui/layout';
-import { CursorPager, Table } from '../../ui/lists';
+import { CursorPager, Table, useCursorTrail } from '../../ui/lists';
 import { dateTime } from '../../ui/format';
 import { useDebounced } from '../../ui/use-debounced';
 import { useAction, useLoad } from '../../ui/use-load';
@@ -64,9 +64,8 @@ export function Suppressions() {
   const project = useProject();
   const [search, setSearch] = useState('');
   const [reason, setReason] = useState<Reason>('');
-  const [trail, setTrail] = useState<string[]>([]);
+  const { trail, setTrail, cursor, restart } = useCursorTrail();
   const term = useDebounced(search.trim());
-  const cursor = trail.at(-1);
   const page = useLoad(
     () => call(api.GET('/suppressions', { params: { query: { search: term || undefined, reason: reason || undefined, cursor } } })),
     [project.id, term, reason, cursor],
@@ -75,13 +74,6 @@ export function Suppressions() {
     await call(api.DELETE('/suppressions/{email}', { params: { path: { email } } }));
     await page.reload();
   });
-  const restart =
-    <T,>(set: (v: T) => void) =>
-    (v: T) => {
-      set(v);
-      setTrail([]);
-    };
-  const rows = page.data?.data ?? [];
   return (
     <>
       <PageHeader title="Suppressions" />
@@ -96,42 +88,47 @@ export function Suppressions() {
           {term ? ` matching “${term}”` : ''}
         </p>
       ) : null}
-      <ErrorNote error={page.error ?? remove.error} />
-      {!page.data ? (
-        <Loading />
-      ) : rows.length === 0 ? (
-        <Empty>
-          {term || reason
-            ? 'No address matches.'
-            : 'No suppressed address: permanent bounces and complaints are added here as they happen.'}
-        </Empty>
-      ) : (
-        <>
-          <Table<Entry>
-            caption="Suppressed addresses, newest first"
-            rowKey={(e) => e.email}
-            rows={rows}
-            columns={[
-              { title: 'Address', cell: (e) => <span class="break-anywhere">{e.email}</span> },
-              { title: 'Reason', cell: (e) => <Badge tone={TONES[e.reason]}>{REASONS.find((r) => r.value === e.reason)!.label}</Badge> },
-              { title: 'Since', cell: (e) => dateTime(e.createdAt), wide: true },
-              { title: 'Email', cell: (e) => (e.emailId ? <a href={href(`/emails/${e.emailId}`)}>The email</a> : '—'), wide: true },
-              {
-                title: 'Remove',
-                cell: (e) => (
-                  <ConfirmButton
-                    label="Remove"
-                    confirm={`Mail ${e.email} again?`}
-                    onConfirm={() => remove.run(e.email)}
-                    disabled={remove.pending}
-                  />
-                ),
-              },
-            ]}
-          />
-          <CursorPager trail={trail} next={page.data.hasMore ? page.data.cursor : null} onMove={setTrail} />
-        </>
-      )}
+      <ErrorNote error={remove.error} />
+      <WhenLoaded loaded={page}>
+        {({ data: rows, hasMore, cursor: next }) =>
+          rows.length === 0 ? (
+            <Empty>
+              {term || reason
+                ? 'No address matches.'
+                : 'No suppressed address: permanent bounces and complaints are added here as they happen.'}
+            </Empty>
+          ) : (
+            <>
+              <Table<Entry>
+                caption="Suppressed addresses, newest first"
+                rowKey={(e) => e.email}
+                rows={rows}
+                columns={[
+                  { title: 'Address', cell: (e) => <span class="break-anywhere">{e.email}</span> },
+                  {
+                    title: 'Reason',
+                    cell: (e) => <Badge tone={TONES[e.reason]}>{REASONS.find((r) => r.value === e.reason)!.label}</Badge>,
+                  },
+                  { title: 'Since', cell: (e) => dateTime(e.createdAt), wide: true },
+                  { title: 'Email', cell: (e) => (e.emailId ? <a href={href(`/emails/${e.emailId}`)}>The email</a> : '—'), wide: true },
+                  {
+                    title: 'Remove',
+                    cell: (e) => (
+                      <ConfirmButton
+                        label="Remove"
+                        confirm={`Mail ${e.email} again?`}
+                        onConfirm={() => remove.run(e.email)}
+                        disabled={remove.pending}
+                      />
+                    ),
+                  },
+                ]}
+              />
+              <CursorPager trail={trail} next={hasMore ? next : null} onMove={setTrail} />
+            </>
+          )
+        }
+      </WhenLoaded>
     </>
   );
 }
