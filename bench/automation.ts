@@ -1,259 +1,390 @@
 /**
  * Automations under load: BENCH_CONTACTS contacts (default 2,000) track the trigger event of a 4-step
- * workflow (SEND_EMAIL, WAIT_FOR_EVENT, CONDITION, SEND_EMAIL), then the awaited event. Prints:
+ * workflow (SEND_EMAIL, WAIT_FOR_EVENT, CONDITION, SEND_EMAIL), then the awaited event. Headline: the CPU
+ * per execution of every process (worker, Temporal server, PostgreSQL, API), read from /proc, beside the
+ * history events and workflow tasks one execution takes. Then:
  * - executions started and parked in WAIT_FOR_EVENT per second (trigger phase),
- * - executions completed per second once the awaited events come (target >= 100/s),
- * - event-to-resume latency p50/p99: from the awaited event's record to the workflow taking it (target p99 < 500 ms),
- *   with the awaited events as fast as the API takes them, or at BENCH_EVENT_RATE per second,
- * - the worker process's peak memory (target < 500 MB), and the emails the SMTP server received.
+ * - executions completed per second once the awaited events come as fast as the API takes them (resume phase),
+ * - event-to-resume latency p50/p99 (from the awaited event's record to the workflow taking it) of
+ *   BENCH_LATENCY_CONTACTS more executions (default 300) whose events come at a rate the stack keeps up with:
+ *   BENCH_EVENT_RATE per second, or half the completion rate just measured,
+ * - the memory (Pss) of every process, before the load and at its peak.
  *
- * It first measures how many workflow starts per second the Temporal server accepts at that moment, the
- * ceiling of everything else on a shared machine. One worker process runs src/main/worker.ts as deployed (Temporal worker, events outbox,
- * delivery pump; a workflow bundle built beforehand and WORKER_NODE_OPTIONS, as npm start and the image run it); the
- * API runs in this process, without its per-project rate limit, and the SMTP server in its own. Works in its
- * own database, `postwire_bench_automation`, on the server of `npm start` (or DATABASE_URL's), and the
- * Temporal dev server of `npm start` (TEMPORAL_ADDRESS).
+ * Calibration, in the same run: a workflow that does nothing, BENCH_EMPTY_WORKFLOWS of them (default 500),
+ * on a worker of its own: the Temporal server's own rate and its CPU and the SDK's per workflow, the floor
+ * every figure above sits on.
+ *
+ * BENCH_BASELINE=<git revision> runs the same passes with that revision's worker and API first (its code from
+ * `git archive`, this checkout's node_modules and database), for before and after in one run.
+ *
+ * One worker process runs src/main/worker.ts as deployed (Temporal worker, events outbox, delivery pump; a
+ * workflow bundle built beforehand and WORKER_NODE_OPTIONS, as npm start and the image run it), the API
+ * src/main/api.ts in a process of its own without its per-project rate limit, the SMTP server in its own. Own
+ * database `postwire_bench_automation` on the server of `npm start` (or DATABASE_URL's); the Temporal dev
+ * server of `npm start` (TEMPORAL_ADDRESS).
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { closeDeps, createDeps } from '../src/bootstrap';
-import { createApp } from '../src/app/app';
-import { writeWorkflowBundle } from '../src/temporal/workflow-bundle';
-import { workerNodeOptions } from '../src/main/worker-heap';
-import type { TemporalGateway } from '../src/temporal/client';
-import { cpuMsOf } from './lib/cpu';
-import { loadNote, sendingBench, startSmtpSink } from './lib/sending';
+import type { Deps } from '../src/deps';
+import { thisCheckout, treeAt, type CodeTree } from './lib/code-tree';
+import { describeShape, historyShape, type HistoryShape } from './lib/history-shape';
+import { threadsCpuMs } from './lib/cpu';
+import { cpuBetween, listenerOf, ProcessUsage, type CpuReading } from './lib/process-usage';
+import { inParallel, percentile, startNode } from './lib/node-process';
+import { fourStepAutomation, startAutomationStack, type AutomationStack } from './lib/automation-stack';
+import { clusterAutomationStack, clusterBench } from './lib/cluster-stack';
+import { loadNote, sendingBench, startSmtpSink, type SendingBench } from './lib/sending';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 2_000);
+const LATENCY_CONTACTS = Number(process.env.BENCH_LATENCY_CONTACTS ?? 300);
+const EMPTY_WORKFLOWS = Number(process.env.BENCH_EMPTY_WORKFLOWS ?? 500);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 50);
-/**
- * Awaited events tracked per second; 0 (the default) tracks them as fast as the API takes them. Faster than the
- * worker completes executions, the latency is mostly the wait in that queue; at a rate the stack keeps up with
- * it is the event's own way through the outbox, the signal and the workflow.
- */
+/** Awaited events per second of the latency phase; 0 (the default) takes half the completion rate just measured. */
 const EVENT_RATE = Number(process.env.BENCH_EVENT_RATE ?? 0);
-const TARGETS = { completedPerSecond: 100, p99Ms: 500, memoryMb: 500 };
+const BASELINE = process.env.BENCH_BASELINE;
+/** `cluster`: the production shape of `npm run cluster` (docs/cluster.md) instead of npm start's stack. */
+const SHAPE = process.env.BENCH_SHAPE ?? 'dev';
+/** Histories fetched to count events and workflow tasks. */
+const SAMPLED_HISTORIES = 20;
+/** No execution moving for this long ends a pass: some are stuck for good. */
+/** Idle time measured before each pass. */
+const IDLE_MS = Number(process.env.BENCH_IDLE_SECONDS ?? 15) * 1000;
+const STALL_MS = Number(process.env.BENCH_STALL_SECONDS ?? 180) * 1000;
+const TARGETS = { cpuMs: 70, completedPerSecond: 42, p99Ms: 1_000 };
 
-/** src/main/worker.ts in a process of its own; resolves once it polls. */
-async function startWorker(env: Record<string, string>) {
-  const child = spawn(
-    process.execPath,
-    [
-      ...(process.env.BENCH_WORKER_NODE_OPTIONS ?? '').split(' ').filter(Boolean),
-      '--import',
-      'tsx',
-      path.join(__dirname, '..', 'src', 'main', 'worker.ts'),
-    ],
-    {
-      env: { ...process.env, ...env, NODE_OPTIONS: workerNodeOptions(process.env.NODE_OPTIONS), LOG_LEVEL: 'info' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
+/** The Temporal server's and the SDK's cost of a workflow that does nothing: the floor under every figure. */
+async function calibrate(deps: Deps, temporalPids: () => number[]) {
+  const taskQueue = `bench-empty-${randomBytes(4).toString('hex')}`;
+  const worker = await startNode(
+    path.join(__dirname, 'lib', 'empty-workflow', 'worker.ts'),
+    path.join(__dirname, '..'),
+    { TEMPORAL_ADDRESS: deps.config.TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE: deps.config.TEMPORAL_NAMESPACE, TEMPORAL_TASK_QUEUE: taskQueue },
+    (line) => line === 'ready',
   );
-  await new Promise<void>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`the worker exited with code ${code}`)));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      if (line.includes('"msg":"worker running"')) resolve();
-    });
-  });
-  /** Resident memory in MB: now, and the peak so far. */
-  const memory = () => {
-    const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
-    return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
-  };
-  /** CPU milliseconds the worker process has used so far: a figure the machine's other load does not skew. */
-  const cpuMs = () => cpuMsOf([child.pid!]).get(child.pid!)!;
-  const stop = async () => {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    const force = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(force);
-  };
-  return { memory, cpuMs, stop };
-}
-
-/** Runs `work` for 0..n-1 with at most CONCURRENCY at a time. */
-async function inParallel(n: number, work: (i: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < n) await work(next++);
-    }),
-  );
-}
-
-/**
- * Workflow starts per second the Temporal server accepts right now (runs nobody works on, terminated after):
- * the ceiling every figure below sits under, on a shared machine.
- */
-async function temporalStartsPerSecond(temporal: TemporalGateway, n = 200): Promise<number> {
-  const ids = Array.from({ length: n }, (_, i) => `bench-probe-${randomBytes(4).toString('hex')}-${i}`);
-  const started = performance.now();
-  await inParallel(
-    n,
-    async (i) =>
-      void (await temporal.client.workflow.start('benchProbe', {
-        taskQueue: `${temporal.taskQueue}-probe`,
-        workflowId: ids[i]!,
-        args: [],
-        workflowRunTimeout: '1 minute',
-      })),
-  );
-  const rate = n / ((performance.now() - started) / 1000);
-  await inParallel(n, async (i) => void (await temporal.client.workflow.getHandle(ids[i]!).terminate('probe')));
-  return rate;
-}
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-
-async function main(): Promise<void> {
-  const sink = await startSmtpSink();
-  const taskQueue = `bench-automation-${randomBytes(4).toString('hex')}`;
-  const bench = await sendingBench('postwire_bench_automation', {
-    SMTP_URL: sink.url,
-    EMAIL_RATE_PER_SECOND: '0',
-    API_RATE_LIMIT_PER_MINUTE: '0',
-    TEMPORAL_TASK_QUEUE: taskQueue,
-  });
-  const deps = await createDeps('bench', bench.config);
-  const server: Server = createApp(deps).koa.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const api = async (method: string, route: string, body?: unknown) => {
-    const res = await fetch(`${base}${route}`, {
-      method,
-      headers: { authorization: `Bearer ${bench.secret}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(`${method} ${route} answered ${res.status}: ${await res.text()}`);
-    return (await res.json()) as Record<string, unknown> & { id: string };
-  };
-  // Built once beforehand, as npm start and the image do.
-  const bundle = path.join(os.tmpdir(), `postwire-bench-workflows-${process.pid}.js`);
-  await writeWorkflowBundle(bundle);
-  const worker = await startWorker({ ...bench.env, TEMPORAL_TASK_QUEUE: taskQueue, WORKER_WORKFLOW_BUNDLE: bundle });
-  const db = () => bench.orm.em.fork();
+  const usage = new ProcessUsage([
+    { name: 'Temporal', pids: temporalPids },
+    { name: 'SDK worker', pids: () => [worker.pid] },
+  ]);
   try {
-    await db().execute(`delete from projects where name like 'postwire_bench_automation %' and id <> ?`, [bench.projectId]);
-    const template = await api('POST', '/templates', {
-      name: 'Welcome',
-      subject: 'Welcome {{ email }}',
-      body: '<p>Hello {{ email }}</p>',
-      from: bench.from,
-      type: 'TRANSACTIONAL',
-    });
-    const workflow = await api('POST', '/workflows', { name: 'Onboarding', eventName: 'signup' });
-    const step = async (type: string, config: object) => (await api('POST', `/workflows/${workflow.id}/steps`, { type, config })).id;
-    const welcome = await step('SEND_EMAIL', { templateId: template.id });
-    const wait = await step('WAIT_FOR_EVENT', { eventName: 'activated', timeout: 86_400 });
-    const check = await step('CONDITION', {
-      logic: 'AND',
-      groups: [{ filters: [{ field: 'event.plan', operator: 'equals', value: 'pro' }] }],
-    });
-    const thanks = await step('SEND_EMAIL', { templateId: template.id });
-    await api('POST', `/workflows/${workflow.id}/transitions`, { fromStepId: welcome, toStepId: wait });
-    await api('POST', `/workflows/${workflow.id}/transitions`, { fromStepId: wait, toStepId: check });
-    await api('POST', `/workflows/${workflow.id}/transitions`, { fromStepId: check, toStepId: thanks, branch: 'yes' });
-    await api('PATCH', `/workflows/${workflow.id}`, { enabled: true });
+    const ids = Array.from({ length: EMPTY_WORKFLOWS }, (_, i) => `bench-empty-${taskQueue}-${i}`);
+    const before = usage.cpu();
+    const started = performance.now();
+    await inParallel(
+      EMPTY_WORKFLOWS,
+      async (i) => void (await deps.temporal.client.workflow.execute('benchEmpty', { taskQueue, workflowId: ids[i]!, args: [] })),
+      CONCURRENCY,
+    );
+    const seconds = (performance.now() - started) / 1000;
+    const cpu = cpuBetween(before, usage.cpu());
+    const shape = await historyShape(deps.temporal.client, ids.slice(0, 5));
+    return {
+      perSecond: EMPTY_WORKFLOWS / seconds,
+      temporalMs: cpu.Temporal! / EMPTY_WORKFLOWS,
+      sdkMs: cpu['SDK worker']! / EMPTY_WORKFLOWS,
+      shape,
+    };
+  } finally {
+    await worker.stop();
+  }
+}
 
+interface PassResult {
+  label: string;
+  cpu: CpuReading;
+  /** What the processes would have spent idle over the same time (measured before the load). */
+  idleCpu: CpuReading;
+  triggerCpu: CpuReading;
+  /** The resume side of the executions whose events came at full speed, and of those paced. */
+  resumeCpu: CpuReading;
+  pacedCpu: CpuReading;
+  /** The worker's CPU by thread name over the three phases. */
+  workerThreads: CpuReading;
+  triggerPerSecond: number;
+  completedPerSecond: number;
+  eventRate: number;
+  p50: number;
+  p99: number;
+  max: number;
+  shape: HistoryShape;
+  idleMb: Record<string, number>;
+  peakMb: Record<string, number>;
+  emails: Record<string, number>;
+  /** Executions by status at the end: all COMPLETED unless some got stuck. */
+  ended: Record<string, number>;
+}
+
+/** The three phases on `stack` (its own project); `label` names it in the report. */
+async function pass(label: string, stack: AutomationStack, bench: SendingBench, deps: Deps): Promise<PassResult> {
+  const { api, usage, workerPids, project } = stack;
+  try {
+    const workflowId = await fourStepAutomation(api, project.from);
+    const db = () => bench.orm.em.fork();
     const counts = async () => {
       const rows = await db().execute<Array<{ status: string; n: number }>>(
         'select status, count(*)::int as n from automation_executions where automation_id = ? group by status',
-        [workflow.id],
+        [workflowId],
       );
       return Object.fromEntries(rows.map((r) => [r.status, r.n])) as Record<string, number>;
     };
-    const until = async (done: (c: Record<string, number>) => boolean) => {
+    /**
+     * Waits for `done`, or until nothing has moved for STALL_MS: executions stuck for good are reported, and the
+     * pass goes on. Answers when the counts last moved, so a phase's rate leaves the wait for the stuck ones out.
+     */
+    const until = async (done: (c: Record<string, number>) => boolean): Promise<number> => {
+      let last = '';
+      let changed = performance.now();
       for (;;) {
         const c = await counts();
-        if (done(c)) return c;
-        await new Promise((r) => setTimeout(r, 100));
+        if (done(c)) return performance.now();
+        if (c.FAILED) throw new Error(`${c.FAILED} executions FAILED`);
+        if (JSON.stringify(c) !== last) [last, changed] = [JSON.stringify(c), performance.now()];
+        if (performance.now() - changed > STALL_MS) {
+          console.log(`executions stopped moving for ${STALL_MS / 1000} s: ${last}`);
+          return changed;
+        }
+        await new Promise((r) => setTimeout(r, 250));
       }
     };
     const email = (i: number) => `member-${i}@bench.test`;
+    const all = CONTACTS + LATENCY_CONTACTS;
 
-    console.log(
-      `Temporal server: ${(await temporalStartsPerSecond(deps.temporal)).toFixed(0)} workflow starts/s of an empty workflow right now`,
-    );
-    const idle = worker.memory();
-    const cpuBefore = worker.cpuMs();
+    usage.watch();
+    const idleMb = usage.memory();
+    // What every process spends doing nothing (polls, timers, autovacuum), per second: a phase that lasts longer
+    // carries more of it, so the figures net of it compare phases and runs of different pace.
+    const idleFrom = usage.cpu();
+    await new Promise((r) => setTimeout(r, IDLE_MS));
+    const idlePerSecond = Object.fromEntries(Object.entries(cpuBetween(idleFrom, usage.cpu())).map(([k, v]) => [k, (v * 1000) / IDLE_MS]));
+    const cpuStart = usage.cpu();
+    const loadStart = performance.now();
+    const threadsStart = threadsCpuMs(workerPids());
     const triggerStart = performance.now();
-    await inParallel(CONTACTS, async (i) => void (await api('POST', '/events/track', { email: email(i), event: 'signup' })));
-    await until((c) => (c.WAITING ?? 0) >= CONTACTS);
-    const triggerSeconds = (performance.now() - triggerStart) / 1000;
-    console.log(
-      `trigger phase: ${CONTACTS} signups tracked, ${CONTACTS} executions sent their first email and wait, in ${triggerSeconds.toFixed(1)} s ` +
-        `(${(CONTACTS / triggerSeconds).toFixed(0)} executions/s)`,
-    );
+    await inParallel(all, async (i) => void (await api('POST', '/events/track', { email: email(i), event: 'signup' })), CONCURRENCY);
+    const triggerSeconds = ((await until((c) => (c.WAITING ?? 0) >= all)) - triggerStart) / 1000;
+    const triggered = usage.cpu();
+    const triggerCpu = cpuBetween(cpuStart, triggered);
 
     const resumeStart = performance.now();
-    await inParallel(CONTACTS, async (i) => {
-      const due = resumeStart + (EVENT_RATE ? (i * 1000) / EVENT_RATE : 0);
-      if (due > performance.now()) await new Promise((r) => setTimeout(r, due - performance.now()));
-      await api('POST', '/events/track', { email: email(i), event: 'activated', data: { plan: 'pro' } });
-    });
-    await until((c) => (c.COMPLETED ?? 0) >= CONTACTS);
-    const resumeSeconds = (performance.now() - resumeStart) / 1000;
-    const completedPerSecond = CONTACTS / resumeSeconds;
+    await inParallel(
+      CONTACTS,
+      async (i) => void (await api('POST', '/events/track', { email: email(i), event: 'activated', data: { plan: 'pro' } })),
+      CONCURRENCY,
+    );
+    const resumeEnd = await until((c) => (c.COMPLETED ?? 0) >= CONTACTS);
+    const completedPerSecond = Math.min(CONTACTS, (await counts()).COMPLETED ?? 0) / ((resumeEnd - resumeStart) / 1000);
+    const resumed = usage.cpu();
 
-    // Latency per execution: from the awaited event's record to the moment the workflow took it (its step's end).
+    // Awaited events at a pace the stack keeps up with: each execution's latency is then its event's own way.
+    const eventRate = EVENT_RATE || Math.max(1, Math.floor(completedPerSecond / 2));
+    const paceStart = performance.now();
+    await inParallel(
+      LATENCY_CONTACTS,
+      async (k) => {
+        const due = paceStart + (k * 1000) / eventRate;
+        if (due > performance.now()) await new Promise((r) => setTimeout(r, due - performance.now()));
+        await api('POST', '/events/track', { email: email(CONTACTS + k), event: 'activated', data: { plan: 'pro' } });
+      },
+      CONCURRENCY,
+    );
+    await until((c) => (c.COMPLETED ?? 0) >= all);
+    const ended = await counts();
+    const cpuEnd = usage.cpu();
+    const loadSeconds = (performance.now() - loadStart) / 1000;
+    const cpu = cpuBetween(cpuStart, cpuEnd);
+    const resumeCpu = cpuBetween(triggered, resumed);
+    const pacedCpu = cpuBetween(resumed, cpuEnd);
+    const workerThreads = cpuBetween(threadsStart, threadsCpuMs(workerPids()));
+    usage.stop();
+
+    // From the awaited event's record to the moment the workflow took it (its step's end).
     const latencies = (
       await db().execute<Array<{ ms: number }>>(
         `select extract(epoch from ((x.history -> 1 ->> 'completedAt')::timestamptz - e.created_at)) * 1000 as ms
-         from automation_executions x join events e on e.id = (x.history -> 1 -> 'output' ->> 'eventId')::uuid
-         where x.automation_id = ?`,
-        [workflow.id],
+         from automation_executions x join contacts c on c.id = x.contact_id
+         join events e on e.id = (x.history -> 1 -> 'output' ->> 'eventId')::uuid
+         where x.automation_id = ? and c.email in (?)`,
+        [workflowId, Array.from({ length: LATENCY_CONTACTS }, (_, k) => email(CONTACTS + k))],
       )
     )
       .map((r) => Number(r.ms))
       .sort((a, b) => a - b);
-    const p50 = percentile(latencies, 50);
-    const p99 = percentile(latencies, 99);
-    const memory = worker.memory();
-    const cpuPerExecution = (worker.cpuMs() - cpuBefore) / CONTACTS;
-    const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
-    console.log(
-      `resume phase: ${CONTACTS} awaited events tracked${EVENT_RATE ? ` at ${EVENT_RATE}/s` : ''}, every execution COMPLETED (CONDITION, second email) in ${resumeSeconds.toFixed(1)} s: ` +
-        `${completedPerSecond.toFixed(0)} executions completed/s (target >= ${TARGETS.completedPerSecond}: ${verdict(completedPerSecond >= TARGETS.completedPerSecond)})`,
+    const sampled = await db().execute<Array<{ temporal_workflow_id: string }>>(
+      'select temporal_workflow_id from automation_executions where automation_id = ? order by random() limit ?',
+      [workflowId, SAMPLED_HISTORIES],
     );
-    console.log(
-      `event-to-resume latency over ${latencies.length} executions: p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms, max ${latencies[latencies.length - 1]!.toFixed(0)} ms ` +
-        `(target p99 < ${TARGETS.p99Ms} ms: ${verdict(p99 < TARGETS.p99Ms)})`,
-    );
-    console.log(
-      `worker process memory: peak ${memory.peakMb.toFixed(0)} MB, now ${memory.rssMb.toFixed(0)} MB, ${idle.rssMb.toFixed(0)} MB before the load ` +
-        `(target < ${TARGETS.memoryMb} MB: ${verdict(memory.peakMb < TARGETS.memoryMb)})`,
-    );
-    console.log(
-      `worker CPU: ${cpuPerExecution.toFixed(1)} ms per execution (both phases, outbox and delivery included), ` +
-        `${(1000 / cpuPerExecution).toFixed(0)} executions per second of one core`,
+    const shape = await historyShape(
+      deps.temporal.client,
+      sampled.map((r) => r.temporal_workflow_id),
     );
     const emails = await db().execute<Array<{ status: string; n: number }>>(
       `select status, count(*)::int as n from emails where project_id = ? group by status`,
-      [bench.projectId],
+      [project.projectId],
     );
-    console.log(`  emails: ${JSON.stringify(Object.fromEntries(emails.map((r) => [r.status, r.n])))}; ${loadNote()}`);
+    return {
+      label,
+      cpu,
+      idleCpu: Object.fromEntries(Object.entries(idlePerSecond).map(([k, v]) => [k, v * loadSeconds])),
+      triggerCpu,
+      resumeCpu,
+      pacedCpu,
+      workerThreads,
+      triggerPerSecond: all / triggerSeconds,
+      completedPerSecond,
+      eventRate,
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+      max: latencies[latencies.length - 1]!,
+      shape,
+      idleMb,
+      peakMb: usage.peaks(),
+      emails: Object.fromEntries(emails.map((r) => [r.status, r.n])),
+      ended,
+    };
   } finally {
-    await worker.stop();
-    rmSync(bundle, { force: true });
-    await new Promise((resolve) => server.close(resolve));
-    for await (const wf of deps.temporal.client.workflow.list({ query: `TaskQueue="${taskQueue}" AND ExecutionStatus="Running"` })) {
-      await deps.temporal.client.workflow
-        .getHandle(wf.workflowId, wf.runId)
-        .terminate('benchmark finished')
-        .catch(() => undefined);
+    stack.usage.stop();
+  }
+}
+
+const ms = (n: number) => `${n.toFixed(1)} ms`;
+const sum = (r: CpuReading) => Object.values(r).reduce((a, b) => a + b, 0);
+const perExecution = (r: CpuReading, n: number) =>
+  Object.entries(r)
+    .map(([name, v]) => `${name} ${ms(v / n)}`)
+    .join(' + ');
+
+/** The CPU of the load less what the processes would have spent idle over as long. */
+const netOf = (r: PassResult): CpuReading =>
+  Object.fromEntries(Object.entries(r.cpu).map(([name, v]) => [name, Math.max(0, v - (r.idleCpu[name] ?? 0))]));
+
+function report(r: PassResult): void {
+  const all = CONTACTS + LATENCY_CONTACTS;
+  const total = sum(r.cpu) / all;
+  const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
+  console.log(`\n== ${r.label}`);
+  console.log(
+    `CPU per 4-step execution, every process: ${ms(total)} = ${perExecution(r.cpu, all)} (target <= ${TARGETS.cpuMs} ms: ${verdict(total <= TARGETS.cpuMs)})`,
+  );
+  const net = netOf(r);
+  console.log(`  net of what the processes spend idle over as long: ${ms(sum(net) / all)} = ${perExecution(net, all)}`);
+  console.log(
+    `  of which the trigger phase (start, first email, park): ${ms(sum(r.triggerCpu) / all)} = ${perExecution(r.triggerCpu, all)}`,
+  );
+  console.log(
+    `  the resume side, events at full speed: ${ms(sum(r.resumeCpu) / CONTACTS)} = ${perExecution(r.resumeCpu, CONTACTS)}; ` +
+      `events paced: ${ms(sum(r.pacedCpu) / LATENCY_CONTACTS)} = ${perExecution(r.pacedCpu, LATENCY_CONTACTS)}`,
+  );
+  console.log(
+    `  worker by thread: ${Object.entries(r.workerThreads)
+      .filter(([, v]) => v > 0)
+      .sort(([, a], [, b]) => b - a)
+      .map(([name, v]) => `${name} ${ms(v / all)}`)
+      .join(', ')}`,
+  );
+  console.log(`  history of one execution: ${describeShape(r.shape)}`);
+  console.log(
+    `trigger phase: ${r.triggerPerSecond.toFixed(1)} executions started and parked in WAIT_FOR_EVENT per second (${all} executions)`,
+  );
+  console.log(
+    `resume phase: ${r.completedPerSecond.toFixed(1)} executions completed per second, awaited events as fast as the API takes them (${CONTACTS}; ` +
+      `target >= ${TARGETS.completedPerSecond}: ${verdict(r.completedPerSecond >= TARGETS.completedPerSecond)})`,
+  );
+  console.log(
+    `event-to-resume latency, ${LATENCY_CONTACTS} awaited events at ${r.eventRate}/s: p50 ${r.p50.toFixed(0)} ms, p99 ${r.p99.toFixed(0)} ms, max ${r.max.toFixed(0)} ms ` +
+      `(target p99 < ${TARGETS.p99Ms} ms: ${verdict(r.p99 < TARGETS.p99Ms)})`,
+  );
+  const mb = (m: Record<string, number>) =>
+    Object.entries(m)
+      .map(([name, v]) => `${name} ${v.toFixed(0)}`)
+      .join(', ');
+  console.log(`memory (Pss, MB) before the load: ${mb(r.idleMb)}; peak: ${mb(r.peakMb)}`);
+  console.log(`emails: ${JSON.stringify(r.emails)}; executions: ${JSON.stringify(r.ended)}`);
+}
+
+/** The stacks to measure, one pass each: npm start's (a revision's, then this checkout's), or the production shape's. */
+interface Shape {
+  bench: SendingBench;
+  temporalPids: () => number[];
+  passes: Array<{ label: string; stack: (deps: Deps) => Promise<AutomationStack> }>;
+  close(): Promise<void>;
+}
+
+async function devShape(smtpUrl: string): Promise<Shape> {
+  const bench = await sendingBench('postwire_bench_automation', { SMTP_URL: smtpUrl, EMAIL_RATE_PER_SECOND: '0' });
+  await bench.orm.em.fork().execute(`delete from projects where name like 'postwire_bench_automation %'`);
+  const trees: CodeTree[] = [...(BASELINE ? [await treeAt(BASELINE)] : []), thisCheckout()];
+  return {
+    bench,
+    temporalPids: listenerOf(bench.config.TEMPORAL_ADDRESS),
+    passes: trees.map((tree) => ({
+      label: `npm start's stack, ${tree.label}`,
+      stack: (deps) => startAutomationStack(tree, bench, deps, 'postwire_bench_automation'),
+    })),
+    close: async () => {
+      await Promise.all(trees.map((t) => t.remove()));
+      await bench.close();
+    },
+  };
+}
+
+async function clusterShape(smtpUrl: string): Promise<Shape> {
+  const { cluster, bench } = await clusterBench(smtpUrl);
+  return {
+    bench,
+    temporalPids: () => [cluster.temporalPid()].filter((p): p is number => p !== null),
+    passes: [
+      {
+        label: `the production shape (npm run cluster: Temporal ${cluster.temporalVersion} on PostgreSQL, 2 APIs, 2 workers)`,
+        stack: (deps) => clusterAutomationStack(cluster, bench, deps, 'postwire_bench_automation'),
+      },
+    ],
+    close: () => bench.close(),
+  };
+}
+
+async function main(): Promise<void> {
+  const sink = await startSmtpSink();
+  const shape = await (SHAPE === 'cluster' ? clusterShape(sink.url) : devShape(sink.url));
+  const deps = await createDeps('bench', shape.bench.config);
+  try {
+    const floor = await calibrate(deps, shape.temporalPids);
+    console.log(
+      `Calibration, an empty workflow (${EMPTY_WORKFLOWS}, ${CONCURRENCY} at a time): ${floor.perSecond.toFixed(0)} completed/s; ` +
+        `CPU per workflow: Temporal server ${ms(floor.temporalMs)}, SDK worker ${ms(floor.sdkMs)}; ${describeShape(floor.shape)}`,
+    );
+    const results: PassResult[] = [];
+    for (const { label, stack } of shape.passes) {
+      try {
+        const running = await stack(deps);
+        try {
+          const result = await pass(label, running, shape.bench, deps);
+          report(result);
+          results.push(result);
+        } finally {
+          await running.close();
+        }
+      } catch (err) {
+        console.log(`\n== ${label}\nthe pass failed: ${err instanceof Error ? err.message : String(err)}`);
+      }
     }
+    const [before, after] = results;
+    if (before && after) {
+      const all = CONTACTS + LATENCY_CONTACTS;
+      const cpu = (r: PassResult) => sum(r.cpu) / all;
+      const net = (r: PassResult) => sum(netOf(r)) / all;
+      console.log(
+        `\nbefore -> after: CPU per execution ${ms(cpu(before))} -> ${ms(cpu(after))} (${(cpu(before) / cpu(after)).toFixed(2)}x less), ` +
+          `net of idle ${ms(net(before))} -> ${ms(net(after))} (${(net(before) / net(after)).toFixed(2)}x less), ` +
+          `completed/s ${before.completedPerSecond.toFixed(1)} -> ${after.completedPerSecond.toFixed(1)} (${(after.completedPerSecond / before.completedPerSecond).toFixed(2)}x), ` +
+          `history events ${before.shape.events.toFixed(1)} -> ${after.shape.events.toFixed(1)}, workflow tasks ${before.shape.workflowTasks.toFixed(1)} -> ${after.shape.workflowTasks.toFixed(1)}`,
+      );
+    }
+    console.log(`${loadNote()}`);
+  } finally {
     await deps.temporal.client.connection.close();
     await closeDeps(deps);
     sink.stop();
-    await bench.close();
+    await shape.close();
   }
 }
 

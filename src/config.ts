@@ -49,6 +49,8 @@ export const configSchema = z.object({
   /** The Temporal Web UI's address, for the dashboard's links to executions' runs (docs/automations.md "For operators"). */
   TEMPORAL_UI_URL: optional(z.url({ protocol: /^https?$/ })),
   WORKER_MAX_CACHED_WORKFLOWS: int(200, 2),
+  /** Workflow tasks a worker runs at once (docs/automations.md "Fairness"). */
+  WORKER_WORKFLOW_TASK_SLOTS: int(10, 2),
   WORKER_WORKFLOW_BUNDLE: optional(z.string()),
 
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters'),

@@ -1,45 +1,49 @@
 import type { Deps } from '../../src/deps';
 import { writeMirror, type MirrorState } from '../../src/modules/automations/records';
 import type { SimulationRuns } from '../../src/modules/automations/simulate/run';
-import { conditionActivities, simulatedConditionActivities } from './condition';
+import { advanceActivities, simulatedAdvanceActivities } from './advance';
+import { conditionActivities } from './condition';
 import { sendEmailActivities, simulatedSendEmailActivities } from './send-email';
-import { simulatedUpdateContactActivities, updateContactActivities } from './update-contact';
-import { simulatedWaitForEventActivities, waitForEventActivities } from './wait-for-event';
+import { updateContactActivities } from './update-contact';
+import { waitForEventActivities } from './wait-for-event';
 import { simulatedWebhookActivities, webhookActivities } from './webhook';
 
-/** The automation workflow's activities: the mirror write, and each step type's own (one line per type that has any). */
+/**
+ * The automation workflow's activities: advanceAutomation (the quick steps, one local activity per stretch of
+ * them), the end the workflow writes itself, WEBHOOK's call; then the per-step ones that runs started as the
+ * workflow type `automation` still call (docs/automations.md "Versions").
+ */
 export function createAutomationActivities(deps: Deps) {
   return {
-    /** The workflow's state, mirrored into the execution record (a local activity). False: nothing left to do. */
+    ...advanceActivities(deps),
+    ...webhookActivities(deps),
+    /** For runs started as `automation`: the workflow's state, mirrored into the execution record. False: nothing left to do. */
     async saveAutomationState(state: MirrorState): Promise<boolean> {
       return writeMirror(deps.orm.em.fork(), state);
     },
     ...sendEmailActivities(deps),
     ...waitForEventActivities(deps),
     ...conditionActivities(deps),
-    ...webhookActivities(deps),
     ...updateContactActivities(deps),
   };
 }
 
 export type AutomationActivities = ReturnType<typeof createAutomationActivities>;
 
+/** What the workflow `automationV2` calls: what a simulation gives it. */
+type CurrentActivities = Pick<
+  AutomationActivities,
+  'advanceAutomation' | 'finishAutomation' | 'callAutomationWebhook' | 'projectSuspension'
+>;
+
 /**
- * The same activities for simulations (docs/simulation.md), each type's simulated one beside its real one:
+ * The same activities for simulations (docs/simulation.md), each type's simulated work beside its real one:
  * the real deciding logic over the simulation's contact, events and answers, writing nothing of the project.
  */
 export function createSimulatedAutomationActivities(deps: Deps, runs: SimulationRuns) {
   return {
-    /** The workflow's state, kept for the simulation's answer. False: the simulation has answered already. */
-    async saveAutomationState(state: MirrorState): Promise<boolean> {
-      const run = runs.find(state.executionId);
-      run?.record(state);
-      return run !== undefined;
-    },
-    ...simulatedSendEmailActivities(deps, runs),
-    ...simulatedWaitForEventActivities(runs),
-    ...simulatedConditionActivities(deps, runs),
+    ...simulatedAdvanceActivities(deps, runs),
     ...simulatedWebhookActivities(deps, runs),
-    ...simulatedUpdateContactActivities(runs),
-  } satisfies Record<keyof AutomationActivities, unknown>;
+    ...simulatedSendEmailActivities(),
+  } satisfies Record<keyof CurrentActivities, unknown>;
 }

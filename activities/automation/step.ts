@@ -35,3 +35,10 @@ export async function enter(em: EntityManager, state: MirrorState) {
 
 /** A simulated step's entry: its state goes to the simulation's record, never to the database (docs/simulation.md). */
 export const enterSimulation = (runs: SimulationRuns, state: MirrorState) => runs.enter(state);
+
+/** The simulation a simulated step's work belongs to; one no longer here has ended (its request answered). */
+export function simulationOf(runs: SimulationRuns, state: MirrorState) {
+  const run = runs.find(state.executionId);
+  if (!run) throw new ExecutionGone(state.executionId);
+  return run;
+}

@@ -104,3 +104,33 @@ export function listenerPid(port: number): number | null {
 export function cpuMsOf(pids: number[]): Map<number, number> {
   return new Map(pids.map((pid) => [pid, stat(pid)?.cpuMs ?? 0]));
 }
+
+/** CPU milliseconds so far of a process's threads, summed by thread name (MainThread, WorkerThread, V8Worker, tokio-runtime-w, …). */
+export function threadCpuMs(pid: number): Map<string, number> {
+  const by = new Map<string, number>();
+  let tids: string[] = [];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return by;
+  }
+  for (const tid of tids) {
+    try {
+      const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+      const text = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+      const ms = ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+      by.set(name, (by.get(name) ?? 0) + ms);
+    } catch {
+      // The thread ended meanwhile.
+    }
+  }
+  return by;
+}
+
+/** The same over several processes. */
+export const threadsCpuMs = (pids: number[]): Record<string, number> => {
+  const sum: Record<string, number> = {};
+  for (const pid of pids) for (const [name, ms] of threadCpuMs(pid)) sum[name] = (sum[name] ?? 0) + ms;
+  return sum;
+};

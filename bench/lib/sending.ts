@@ -36,43 +36,50 @@ export async function sendingBench(database: string, env: Record<string, string>
     JWT_SECRET: randomBytes(32).toString('hex'),
     ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     LOG_LEVEL: 'warn',
+    // npm start's Temporal server, wherever the ports file put it.
+    TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS ?? `127.0.0.1:${ports.temporal}`,
     ...env,
   };
   const config = loadConfig(settings);
   const orm = await initOrm(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
   await migrate(orm);
+  const { projectId, secret, from } = await senderProject(orm, config, `${database} ${new Date().toISOString()}`);
+  return {
+    env: settings,
+    config,
+    orm,
+    projectId,
+    secret,
+    from,
+    close: async () => {
+      await orm.close();
+      await pg.stop();
+    },
+  };
+}
+
+/** A new user's project named `name` whose sender domain is entered as verified: the benchmarks measure sending, not DNS. */
+export async function senderProject(orm: Orm, config: Config, name: string): Promise<{ projectId: string; secret: string; from: string }> {
   const em = orm.em.fork();
   const owner = await signup(em, `bench-${newId()}@bench.test`, 'bench password 123');
-  const { project, secret } = await createProject(em, owner.id, `${database} ${new Date().toISOString()}`);
-  // The domain is entered as verified: the benchmark measures sending, not DNS.
+  const { project, secret } = await createProject(em, owner.id, name);
   const id = newId();
-  const name = `${id.slice(0, 8)}.bench.test`;
+  const domain = `${id.slice(0, 8)}.bench.test`;
   const key = await newDkimKey(new SecretBox(config.ENCRYPTION_KEY), id);
   em.create(Domain, {
     id,
     projectId: project.id,
-    domain: name,
+    domain,
     selector: config.DKIM_SELECTOR,
     dkimPublicKey: key.publicKey,
     dkimPrivateKeyEncrypted: key.sealedPrivateKey,
     verified: true,
     verifiedAt: new Date(),
     lastCheckedAt: new Date(),
-    records: expectedRecords(name, config.DKIM_SELECTOR, key.publicKey, config.SPF_INCLUDE),
+    records: expectedRecords(domain, config.DKIM_SELECTOR, key.publicKey, config.SPF_INCLUDE),
   });
   await em.flush();
-  return {
-    env: settings,
-    config,
-    orm,
-    projectId: project.id,
-    secret,
-    from: `bench@${name}`,
-    close: async () => {
-      await orm.close();
-      await pg.stop();
-    },
-  };
+  return { projectId: project.id, secret, from: `bench@${domain}` };
 }
 
 /** Starts a process (tsx script) and resolves with it once it prints a line matching `ready`. */

@@ -40,6 +40,14 @@ export async function ensureTemporal(port: number, uiPort: number, log: (line: s
     'journal_mode=wal',
     '--sqlite-pragma',
     'synchronous=normal',
+    // Tasks are dispatched fairly across projects, their fairness keys (docs/automations.md "Fairness"); one
+    // partition per task queue, where fairness is exact (the dev server has no throughput to spread anyway).
+    '--dynamic-config-value',
+    'matching.enableFairness=true',
+    '--dynamic-config-value',
+    'matching.numTaskqueueReadPartitions=1',
+    '--dynamic-config-value',
+    'matching.numTaskqueueWritePartitions=1',
     '--log-level',
     'error',
     ...SEARCH_ATTRIBUTES.flatMap((a) => ['--search-attribute', `${a.name}=${a.cliType}`]),

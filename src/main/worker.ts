@@ -9,6 +9,7 @@ import { EventDispatcher } from '../modules/outbox/dispatcher';
 import { eventConsumers } from '../app/consumers';
 import { startHousekeeping } from './housekeeping';
 import { limitWorkerHeapGrowth } from './worker-heap';
+import { workerSettings } from '../temporal/worker-settings';
 
 runMain(async () => {
   limitWorkerHeapGrowth();
@@ -25,12 +26,9 @@ runMain(async () => {
   const connection = await NativeConnection.connect({ address: deps.config.TEMPORAL_ADDRESS });
   const worker = await Worker.create({
     connection,
-    namespace: deps.config.TEMPORAL_NAMESPACE,
-    taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
+    ...workerSettings(deps.config),
     // A prebuilt bundle spares the worker webpack: a faster start and less memory (docs/automations.md).
     ...(deps.config.WORKER_WORKFLOW_BUNDLE ? { workflowBundle: { codePath: deps.config.WORKER_WORKFLOW_BUNDLE } } : { workflowsPath }),
-    // Thousands of automation runs can wait at once; each cached run holds about 1 MB (docs/automations.md).
-    maxCachedWorkflows: deps.config.WORKER_MAX_CACHED_WORKFLOWS,
     activities: createActivities(deps),
   });
   // The worker's starts and signals (the automation trigger's) go through its own connection from now on:

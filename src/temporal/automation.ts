@@ -1,7 +1,8 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import type { TemporalGateway } from './client';
+import { fairnessOf } from './fairness';
 import { AutomationIdKey, ContactIdKey, CurrentStepKey, ProjectIdKey } from '../../workflows/search-attributes';
-import type { automation } from '../../workflows/automation/workflow';
+import type { automationV2 } from '../../workflows/automation/workflow';
 import {
   AUTOMATION_EVENT_SIGNAL,
   PROJECT_REINSTATED_SIGNAL,
@@ -13,7 +14,8 @@ export interface StartAutomation {
   workflowId: string;
   input: AutomationInput;
   summary: string;
-  firstStepId: string | null;
+  /** CurrentStep from the start: where the run first stops (firstStop), else its entry step. */
+  currentStepId: string | null;
 }
 
 /**
@@ -28,12 +30,12 @@ export async function startAutomation(temporal: TemporalGateway, start: StartAut
           { key: ProjectIdKey, value: input.projectId },
           { key: ContactIdKey, value: input.contactId },
           { key: AutomationIdKey, value: input.automationId },
-          ...(start.firstStepId ? [{ key: CurrentStepKey, value: start.firstStepId }] : []),
+          ...(start.currentStepId ? [{ key: CurrentStepKey, value: start.currentStepId }] : []),
         ],
       }
     : {};
   const run = () =>
-    temporal.client.workflow.start<typeof automation>('automation', {
+    temporal.client.workflow.start<typeof automationV2>('automationV2', {
       taskQueue: temporal.taskQueue,
       workflowId: start.workflowId,
       args: [input],
@@ -41,6 +43,7 @@ export async function startAutomation(temporal: TemporalGateway, start: StartAut
       workflowIdConflictPolicy: 'FAIL',
       staticSummary: start.summary,
       requestEagerStart: temporal.eagerStart,
+      ...fairnessOf(input.projectId),
       ...attributes,
     });
   try {

@@ -1,5 +1,6 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { TemporalGateway } from './client';
+import { fairnessOf } from './fairness';
 import { CampaignIdKey, ProjectIdKey } from '../../workflows/search-attributes';
 import type { campaignSend } from '../../workflows/campaigns/send';
 import { campaignSummary, campaignWorkflowId, type CampaignSendInput } from '../../workflows/campaigns/ids';
@@ -24,6 +25,7 @@ export async function startCampaignSend(temporal: TemporalGateway, start: Campai
     workflowIdConflictPolicy: 'TERMINATE_EXISTING',
     workflowIdReusePolicy: 'ALLOW_DUPLICATE',
     staticSummary: campaignSummary(start.name, start.audience),
+    ...fairnessOf(input.projectId),
     ...(temporal.searchAttributes
       ? {
           typedSearchAttributes: [

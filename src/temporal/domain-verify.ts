@@ -1,5 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import type { TemporalGateway } from './client';
+import { fairnessOf } from './fairness';
 import { ProjectIdKey } from '../../workflows/search-attributes';
 import type { domainVerify } from '../../workflows/domain-verify/workflow';
 import { domainVerifySummary, domainVerifyWorkflowId } from '../../workflows/domain-verify/ids';
@@ -19,6 +20,7 @@ export async function startDomainVerify(temporal: TemporalGateway, domain: Domai
       args: [{ domainId: domain.id }],
       workflowIdReusePolicy: 'ALLOW_DUPLICATE',
       staticSummary: domainVerifySummary(domain.domain, domain.projectId),
+      ...fairnessOf(domain.projectId),
       ...(temporal.searchAttributes ? { typedSearchAttributes: [{ key: ProjectIdKey, value: domain.projectId }] } : {}),
     });
   } catch (err) {

@@ -1,5 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import type { TemporalGateway } from './client';
+import { fairnessOf } from './fairness';
 import { ProjectIdKey } from '../../workflows/search-attributes';
 import type { segmentCompute } from '../../workflows/segments/compute';
 import type { segmentTracking } from '../../workflows/segments/tracking';
@@ -16,8 +17,10 @@ interface SegmentRef {
   projectId: string;
 }
 
-const searchAttributes = (temporal: TemporalGateway, projectId: string) =>
-  temporal.searchAttributes ? { typedSearchAttributes: [{ key: ProjectIdKey, value: projectId }] } : {};
+const searchAttributes = (temporal: TemporalGateway, projectId: string) => ({
+  ...fairnessOf(projectId),
+  ...(temporal.searchAttributes ? { typedSearchAttributes: [{ key: ProjectIdKey, value: projectId }] } : {}),
+});
 
 /** Starts the segment's tracking loop; a loop already running for it is kept, so calling this again is harmless. */
 export async function startSegmentTracking(temporal: TemporalGateway, segment: SegmentRef, intervalMinutes: number): Promise<void> {

@@ -1,5 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import type { TemporalGateway } from './client';
+import { fairnessOf } from './fairness';
 import { ProjectIdKey } from '../../workflows/search-attributes';
 import type { webhookEndpoint } from '../../workflows/webhooks/workflow';
 import { WAKE_SIGNAL, webhookEndpointSummary, webhookEndpointWorkflowId } from '../../workflows/webhooks/ids';
@@ -16,6 +17,7 @@ const startOptions = (temporal: TemporalGateway, endpoint: EndpointRef) => ({
   args: [{ endpointId: endpoint.id }] as [{ endpointId: string }],
   workflowIdReusePolicy: 'ALLOW_DUPLICATE' as const,
   staticSummary: webhookEndpointSummary(endpoint.url, endpoint.projectId),
+  ...fairnessOf(endpoint.projectId),
   ...(temporal.searchAttributes ? { typedSearchAttributes: [{ key: ProjectIdKey, value: endpoint.projectId }] } : {}),
 });
 

@@ -106,7 +106,7 @@ describe('composed tools', () => {
     const said = out.timeline.map((e) => `${e.source}: ${e.summary}`);
     expect(said).toEqual(
       expect.arrayContaining([
-        'temporal: Started automation: Welcome series: bob@example.test',
+        'temporal: Started automationV2: Welcome series: bob@example.test',
         'step: UPDATE_CONTACT started',
         'temporal: Timer of 2 days started: Welcome series: step 2, DELAY 2 days',
       ]),

@@ -1,6 +1,6 @@
 import type { Definition, StepSnapshot, TransitionSnapshot } from '../../workflows/automation/definition';
 import { firstStep, type Next } from '../../workflows/automation/entry';
-import { nextStep } from '../../workflows/automation/interpreter';
+import { firstStop, nextStep } from '../../workflows/automation/interpreter';
 import { delayMs } from '../../workflows/automation/definition';
 import { graphProblems, transitionProblem, type GraphEdge } from '../../workflows/automation/graph';
 import { describeStep, stepSummary } from '../../workflows/automation/describe';
@@ -79,6 +79,23 @@ describe('step interpreter', () => {
       status: 'EXITED',
       reason: 'Reached EXIT step Stop',
     });
+  });
+
+  it('finds where an execution first stops when the quick steps before it can only finish, else its entry step', () => {
+    expect(firstStop(definition)).toBe('wait');
+    const quick = {
+      name: 'x',
+      steps: [step('a', 'UPDATE_CONTACT'), step('b', 'SEND_EMAIL', { templateId: 't1' })],
+      transitions: [edge('a', 'b')],
+    };
+    expect(firstStop(quick)).toBe('a');
+    const branching = {
+      name: 'x',
+      steps: [at('check'), step('later', 'DELAY', { amount: 1, unit: 'days' })],
+      transitions: [edge('check', 'later', { branch: 'yes' })],
+    };
+    expect(firstStop(branching)).toBe('check');
+    expect(firstStop({ name: 'x', steps: [], transitions: [] })).toBeNull();
   });
 
   it('refuses a result that the step type cannot come to', () => {

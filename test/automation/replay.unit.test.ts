@@ -10,7 +10,7 @@ import { HISTORIES_DIR } from './histories';
 const histories = historyFiles(HISTORIES_DIR);
 
 describe('automation workflow replay', () => {
-  it('has recorded histories of each step type and ending', () => {
+  it('has recorded histories of each step type and ending, of both workflow types', () => {
     expect(histories).toEqual(
       expect.arrayContaining([
         'cancelled-delay.json',
@@ -26,6 +26,15 @@ describe('automation workflow replay', () => {
         'wait-timeout-one-write.json',
         // A SEND_EMAIL held by a suspension, woken by the reinstatement (the hold-while-suspended patch).
         'send-email-held.json',
+        // The workflow type automationV2 (docs/automations.md "Versions"): quick steps in one local activity.
+        'automationV2-cancelled-delay.json',
+        'automationV2-delay-update-contact.json',
+        'automationV2-failed-step.json',
+        'automationV2-send-email.json',
+        'automationV2-send-email-held.json',
+        'automationV2-trigger-wait-event-condition-exit.json',
+        'automationV2-trigger-wait-event-condition-yes.json',
+        'automationV2-wait-timeout.json',
       ]),
     );
   });

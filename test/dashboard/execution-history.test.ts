@@ -10,18 +10,21 @@ describe("the dashboard: an execution's Temporal history", () => {
   it('lists what the run did, in words, under the step history', async () => {
     const t = await tenant(suite.stack);
     const contactId = await addContact(t, 'cy@example.test');
+    // The run starts with CurrentStep at the wait, where it first stops, and moves it to the DELAY.
     const { workflow, stepIds } = await linearWorkflow(t, [
-      ['UPDATE_CONTACT', { data: { stage: 'welcomed' } }],
+      ['WAIT_FOR_EVENT', { eventName: 'confirmed' }],
       ['DELAY', { amount: 2, unit: 'days' }],
     ]);
     const started = await startExecution(t, workflow.id, { contactId });
+    await waitingAt(t, workflow.id, started.id, stepIds[0]!);
+    await t.c.post('/events/track').send({ email: 'cy@example.test', event: 'confirmed' }).expect(200);
     await waitingAt(t, workflow.id, started.id, stepIds[1]!);
     const session = await freshSession(suite.browser);
     await logInAs(session, t.user, t.project.id, `/automations/${workflow.id}/executions/${started.id}`);
     const table = session.page.getByRole('table', { name: 'Temporal history' });
     await table.getByText('Timer of 2 days started: Welcome series: step 2, DELAY 2 days').waitFor();
     expect(await table.getByRole('row').count()).toBeGreaterThan(2);
-    expect(await table.getByText('Started automation: Welcome series: cy@example.test').count()).toBe(1);
+    expect(await table.getByText('Started automationV2: Welcome series: cy@example.test').count()).toBe(1);
     expect(await table.getByText(`Search attributes set: CurrentStep=${stepIds[1]}`).count()).toBe(1);
     await checkPage(session.page, 'automations-execution-history');
     await session.close();

@@ -6,6 +6,7 @@ import { workflowsPath } from '../../workflows/path';
 import type { TemporalGateway } from '../../src/temporal/client';
 import type { Deps } from '../../src/deps';
 import { installRuntime } from './temporal-env';
+import { workerSettings } from '../../src/temporal/worker-settings';
 
 /** A gateway for the API under test that talks to a time-skipping environment (no search attributes there). */
 export function gatewayFor(env: TestWorkflowEnvironment, taskQueue: string): TemporalGateway {
@@ -23,7 +24,7 @@ export async function startWorker(deps: Deps, connection?: NativeConnection): Pr
   const own = connection ? null : await NativeConnection.connect({ address: deps.config.TEMPORAL_ADDRESS });
   const worker = await Worker.create({
     connection: connection ?? own!,
-    namespace: deps.config.TEMPORAL_NAMESPACE,
+    ...workerSettings(deps.config),
     taskQueue: deps.temporal.taskQueue,
     workflowsPath,
     activities: createActivities(deps),

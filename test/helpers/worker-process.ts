@@ -15,6 +15,7 @@ import { limitWorkerHeapGrowth } from '../../src/main/worker-heap';
 import { DeliveryPump } from '../../src/modules/emails/delivery/pump';
 import { Simulator } from '../../src/modules/sandbox/simulator';
 import { workflowsPath } from '../../workflows/path';
+import { workerSettings } from '../../src/temporal/worker-settings';
 
 runMain(async () => {
   limitWorkerHeapGrowth();
@@ -30,8 +31,7 @@ runMain(async () => {
   const connection = await NativeConnection.connect({ address: deps.config.TEMPORAL_ADDRESS });
   const worker = await Worker.create({
     connection,
-    namespace: deps.config.TEMPORAL_NAMESPACE,
-    taskQueue: deps.config.TEMPORAL_TASK_QUEUE,
+    ...workerSettings(deps.config),
     ...(process.env.WORKER_WORKFLOW_BUNDLE ? { workflowBundle: { codePath: process.env.WORKER_WORKFLOW_BUNDLE } } : { workflowsPath }),
     activities: createActivities(deps),
   });

@@ -1,5 +1,5 @@
 import type { Definition, StepResult, StepSnapshot, TransitionSnapshot } from './definition';
-import { COMPLETED, stepById, type Next } from './entry';
+import { COMPLETED, firstStep, stepById, type Next } from './entry';
 import { stepType } from './steps';
 
 /**
@@ -34,4 +34,21 @@ export function nextStep(definition: Definition, step: StepSnapshot, result: Ste
   if (step.type === 'EXIT') return { kind: 'end', status: 'EXITED', reason: exitReason(step) };
   const taken = definition.transitions.find((t) => t.fromStepId === step.id && follows(t, result));
   return taken ? { kind: 'step', step: stepById(definition, taken.toStepId) } : COMPLETED;
+}
+
+/**
+ * Where an execution starting now first stops (a DELAY, a WAIT_FOR_EVENT, a WEBHOOK), when the quick steps before
+ * it can only come to `done`, so nothing but a failure leads elsewhere: its CurrentStep from the start, which
+ * spares the run an upsert of it (docs/automations.md "For operators"). Otherwise the entry step.
+ */
+export function firstStop(definition: Definition): string | null {
+  const entry = firstStep(definition);
+  let next = entry;
+  while (next.kind === 'step') {
+    const type = stepType(next.step);
+    if (type.kind === 'stop') return next.step.id;
+    if (type.results.some((r) => r !== 'done')) break;
+    next = nextStep(definition, next.step, { kind: 'done' });
+  }
+  return entry.kind === 'step' ? entry.step.id : null;
 }

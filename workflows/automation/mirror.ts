@@ -7,10 +7,41 @@ export class ExecutionGoneSignal extends Error {}
 
 type Save = (state: MirrorState) => Promise<boolean>;
 
+/** Where the mirror's timestamps and run id come from: the workflow's own clock, or an activity's (`activityClock`). */
+export interface MirrorClock {
+  now(): string;
+  runId(): string;
+}
+
+const workflowClock: MirrorClock = { now: () => new Date().toISOString(), runId: () => workflowInfo().runId };
+
+/**
+ * The mirror's state past a given step of its history: what an activity that moved the execution on
+ * (advanceAutomation) hands back, for the workflow to take as its own.
+ */
+export interface MirrorTail {
+  /** The sequence number of the last state taken (written, or handed to a step's activity). */
+  seq: number;
+  status: ExecutionStatus;
+  currentStepId: string | null;
+  waitingFor: string | null;
+  exitReason: string | null;
+  error: string | null;
+  /** The next write enters a new step (see MirrorState.stepBegins). */
+  stepBegins: boolean;
+  /** Values added to the context (an UPDATE_CONTACT's non-persistent data). */
+  contextPatch: Record<string, unknown> | null;
+  /** Where `history` begins in the whole history. */
+  from: number;
+  history: StepHistoryEntry[];
+}
+
 /**
  * The execution's state as the workflow knows it, written to the execution record after each change
  * (status, current step, context, step history with timings and outputs). Timestamps are workflow time, so
- * history reads the same on replay and a skipped 3-day DELAY shows as 3 days.
+ * history reads the same on replay and a skipped 3-day DELAY shows as 3 days. The same state machine runs in
+ * the activity that moves an execution through several steps at once, with that activity's clock (set off
+ * to the workflow's), and the workflow then takes what it wrote (`adopt`).
  */
 export class Mirror {
   private seq = 0;
@@ -19,7 +50,7 @@ export class Mirror {
   private waitingFor: string | null = null;
   private exitReason: string | null = null;
   private error: string | null = null;
-  private readonly history: StepHistoryEntry[] = [];
+  private history: StepHistoryEntry[] = [];
   /** The next write enters a new step (see MirrorState.stepBegins). */
   private stepBegins = false;
   context: Record<string, unknown>;
@@ -28,12 +59,51 @@ export class Mirror {
     private readonly executionId: string,
     context: Record<string, unknown>,
     private readonly save: Save,
+    private readonly clock: MirrorClock = workflowClock,
   ) {
     this.context = { ...context };
   }
 
+  /** A mirror that continues from a state already taken (its sequence number used). */
+  static resume(state: MirrorState, save: Save, clock: MirrorClock): Mirror {
+    const mirror = new Mirror(state.executionId, state.context, save, clock);
+    Object.assign(mirror, {
+      seq: state.seq,
+      status: state.status,
+      currentStepId: state.currentStepId,
+      waitingFor: state.waitingFor,
+      exitReason: state.exitReason,
+      error: state.error,
+      history: state.history.map((h) => ({ ...h })),
+      stepBegins: state.stepBegins,
+    });
+    return mirror;
+  }
+
   private get last(): StepHistoryEntry | undefined {
     return this.history[this.history.length - 1];
+  }
+
+  get stepCount(): number {
+    return this.history.length;
+  }
+
+  /** COMPLETED, EXITED, FAILED or CANCELLED. */
+  get ended(): boolean {
+    return !(this.status === 'RUNNING' || this.status === 'WAITING');
+  }
+
+  get currentStatus(): ExecutionStatus {
+    return this.status;
+  }
+
+  get failure(): string | null {
+    return this.error;
+  }
+
+  /** The entry of the step the execution is in (or ended at). */
+  get current(): StepHistoryEntry | undefined {
+    return this.last;
   }
 
   /**
@@ -55,7 +125,7 @@ export class Mirror {
       exitReason: this.exitReason,
       error: this.error,
       ended: !(this.status === 'RUNNING' || this.status === 'WAITING'),
-      temporalRunId: workflowInfo().runId,
+      temporalRunId: this.clock.runId(),
     };
   }
 
@@ -73,7 +143,7 @@ export class Mirror {
     this.status = 'RUNNING';
     this.currentStepId = step.id;
     this.waitingFor = null;
-    const startedAt = new Date().toISOString();
+    const startedAt = this.clock.now();
     this.history.push({
       stepId: step.id,
       type: step.type,
@@ -97,31 +167,86 @@ export class Mirror {
   complete(output: Record<string, unknown> | null): void {
     this.status = 'RUNNING';
     this.waitingFor = null;
-    if (this.last) Object.assign(this.last, { status: 'COMPLETED', completedAt: new Date().toISOString(), output });
+    if (this.last) Object.assign(this.last, { status: 'COMPLETED', completedAt: this.clock.now(), output });
   }
 
-  async end(status: Exclude<EndStatus, 'FAILED' | 'CANCELLED'>, exitReason: string | null): Promise<void> {
+  /** The execution ends (in memory; the caller writes it). */
+  close(status: Exclude<EndStatus, 'FAILED' | 'CANCELLED'>, exitReason: string | null): void {
     this.status = status;
     this.exitReason = exitReason;
     this.currentStepId = null;
+  }
+
+  async end(status: Exclude<EndStatus, 'FAILED' | 'CANCELLED'>, exitReason: string | null): Promise<void> {
+    this.close(status, exitReason);
     await this.write();
   }
 
   private closeStep(status: 'FAILED' | 'CANCELLED', error: string | null): void {
     this.status = status;
     this.waitingFor = null;
-    if (this.last && this.last.completedAt === null) Object.assign(this.last, { status, completedAt: new Date().toISOString(), error });
+    if (this.last && this.last.completedAt === null) Object.assign(this.last, { status, completedAt: this.clock.now(), error });
+  }
+
+  /** The current step failed for good, and the execution with it (in memory; `fail` writes it). */
+  failStep(error: string): void {
+    this.closeStep('FAILED', error);
+    this.error = error;
   }
 
   async fail(error: string): Promise<void> {
-    this.closeStep('FAILED', error);
-    this.error = error;
+    this.failStep(error);
     await this.write();
+  }
+
+  /** The run was cancelled where it stood (in memory; `cancel` writes it). */
+  cancelStep(): void {
+    this.closeStep('CANCELLED', null);
   }
 
   /** Written whatever the record says: the API may have marked it CANCELLED already. */
   async cancel(): Promise<void> {
-    this.closeStep('CANCELLED', null);
+    this.cancelStep();
     await this.save(this.state());
   }
+
+  /** Its state past `from` history entries, for the workflow to adopt; `base` is the context it began with. */
+  tail(from: number, base: Record<string, unknown>): MirrorTail {
+    const patch = Object.fromEntries(Object.entries(this.context).filter(([key, value]) => base[key] !== value));
+    return {
+      seq: this.seq,
+      status: this.status,
+      currentStepId: this.currentStepId,
+      waitingFor: this.waitingFor,
+      exitReason: this.exitReason,
+      error: this.error,
+      stepBegins: this.stepBegins,
+      contextPatch: Object.keys(patch).length ? patch : null,
+      from,
+      history: this.history.slice(from),
+    };
+  }
+
+  /** Takes the state an activity moved the execution to, as if it had made each change itself. */
+  adopt(tail: MirrorTail): void {
+    this.seq = tail.seq;
+    this.status = tail.status;
+    this.currentStepId = tail.currentStepId;
+    this.waitingFor = tail.waitingFor;
+    this.exitReason = tail.exitReason;
+    this.error = tail.error;
+    this.stepBegins = tail.stepBegins;
+    if (tail.contextPatch) this.context = { ...this.context, ...tail.contextPatch };
+    this.history = [...this.history.slice(0, tail.from), ...tail.history];
+  }
+}
+
+/**
+ * An activity's clock for a mirror it runs: the workflow's time when the activity was scheduled, moved on by
+ * the real time the activity has taken since. On a real server that is the real time; on the time-skipping
+ * test server it keeps a skipped 3-day DELAY in the timings.
+ */
+export function activityClock(workflowNowMs: number, runId: string): MirrorClock {
+  const offset = workflowNowMs - Date.now();
+  return { now: () => new Date(Date.now() + offset).toISOString(), runId: () => runId };
 }

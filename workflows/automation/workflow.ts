@@ -1,85 +1,116 @@
 import {
-  ActivityFailure,
   ApplicationFailure,
   CancellationScope,
-  defineSignal,
   isCancellation,
+  proxyLocalActivities,
   setCurrentDetails,
   setHandler,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
+import type { AutomationActivities } from '../../activities/automation';
 import { stepSummary } from './describe';
-import { firstStep, type Next } from './entry';
-import { nextStep } from './interpreter';
-import { AutomationIdKey, CurrentStepKey } from '../search-attributes';
-import {
-  AUTOMATION_EVENT_SIGNAL,
-  EXECUTION_GONE,
-  PROJECT_REINSTATED_SIGNAL,
-  STEP_FAILED,
-  type AutomationEvent,
-  type AutomationInput,
-  type AutomationResult,
-} from './ids';
+import { firstStep, stepById, type Next } from './entry';
+import { automationEvent, failureMessage, isGone, projectReinstated } from './failures';
 import { Hold } from './hold';
+import { STEP_FAILED, type AutomationInput, type AutomationResult } from './ids';
 import { Inbox } from './inbox';
+import { nextStep } from './interpreter';
 import { ExecutionGoneSignal, Mirror } from './mirror';
-import { runStep } from './steps';
-import { saveAutomationState } from './steps/activities';
+import { AutomationIdKey, CurrentStepKey } from '../search-attributes';
+import { runStop, stepType, stopOf } from './steps';
+import type { LookBack, QuickStep } from './steps/step';
 
-export const automationEvent = defineSignal<[AutomationEvent]>(AUTOMATION_EVENT_SIGNAL);
-export const projectReinstated = defineSignal(PROJECT_REINSTATED_SIGNAL);
+const STEP_RETRY = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 8 } as const;
 
-/** The activity's own failure: wrapped in an ActivityFailure, or (local activities) as it is. */
-const applicationFailure = (err: unknown) =>
-  err instanceof ActivityFailure && err.cause instanceof ApplicationFailure
-    ? err.cause
-    : err instanceof ApplicationFailure
-      ? err
-      : undefined;
+/**
+ * The quick steps' database work runs as a local activity, in the worker that holds the workflow task, without
+ * a round trip through the server; retried with backoff for about four minutes, then the step fails.
+ */
+const advancing = (summary: string) =>
+  proxyLocalActivities<AutomationActivities>({ startToCloseTimeout: '1 minute', retry: STEP_RETRY, summary });
 
-const isGone = (err: unknown) => err instanceof ExecutionGoneSignal || applicationFailure(err)?.type === EXECUTION_GONE;
+const { finishAutomation, projectSuspension } = proxyLocalActivities<AutomationActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumInterval: '30 seconds' },
+});
 
-/** The message of the failure that ended a step after its retries. */
-const failureMessage = (err: unknown) => applicationFailure(err)?.message ?? (err instanceof Error ? err.message : String(err));
+/** A step failure advanceAutomation has already recorded with the execution. */
+class RecordedFailure extends Error {}
 
-/** Only runs started with search attributes (not on the time-skipping test server) update CurrentStep. */
-function markCurrentStep(stepId: string): void {
-  if (workflowInfo().typedSearchAttributes.get(AutomationIdKey) !== undefined)
+/**
+ * CurrentStep moves where the execution stops (a wait, a webhook): Temporal's visibility store sees a run only
+ * between workflow tasks, so the quick steps passed inside one are not worth a write of it. Only runs started
+ * with search attributes (not on the time-skipping test server) have it.
+ */
+function showCurrentStep(stepId: string): void {
+  const attributes = workflowInfo().typedSearchAttributes;
+  if (attributes.get(AutomationIdKey) !== undefined && attributes.get(CurrentStepKey) !== stepId)
     upsertSearchAttributes([{ key: CurrentStepKey, value: stepId }]);
 }
 
 /**
- * One contact's execution of an automation: a thin driver around the step interpreter, running the
- * definition snapshot it was started with. Each step's I/O is an activity; the execution record mirrors
- * every change. Cancelling the workflow marks the execution CANCELLED; a step that fails after its retries
- * marks it FAILED and fails the run.
+ * One contact's execution of an automation, running the definition snapshot it was started with: a thin
+ * driver around the step interpreter. The quick steps (SEND_EMAIL, CONDITION, UPDATE_CONTACT, EXIT) run one
+ * after the other in the local activity advanceAutomation, which records each in the execution record and
+ * stops where the workflow has to act: a DELAY's timer, a WAIT_FOR_EVENT's event, a WEBHOOK's activity, or the
+ * end, or after a step held by its project's suspension, which waits here until the reinstatement (hold.ts).
+ * Cancelling the workflow marks the execution CANCELLED; a step that fails after its retries marks it
+ * FAILED and fails the run. (Runs started before this version run `automation`, workflows/automation/legacy.)
  */
-export async function automation(input: AutomationInput): Promise<AutomationResult> {
+export async function automationV2(input: AutomationInput): Promise<AutomationResult> {
+  const { definition } = input;
   const inbox = new Inbox();
   setHandler(automationEvent, (event) => inbox.add(event));
   const hold = new Hold();
   setHandler(projectReinstated, () => hold.wake());
-  const mirror = new Mirror(input.executionId, input.context, saveAutomationState);
-  let next: Next = firstStep(input.definition);
-  let steps = 0;
+  const mirror = new Mirror(input.executionId, input.context, finishAutomation);
+  let next: Next = firstStep(definition);
   try {
     while (next.kind === 'step') {
-      const step = next.step;
-      const summary = stepSummary(input.definition.name, ++steps, step);
-      setCurrentDetails(summary);
-      markCurrentStep(step.id);
+      let step = next.step;
       mirror.enter(step);
-      const run = await runStep(step, { executionId: input.executionId, projectId: input.projectId, mirror, inbox, hold, summary });
+      let lookBack: LookBack | null = null;
+      const stop = stopOf(step);
+      if (!stop || stop.waitingFor) {
+        const moved = await advancing(stepSummary(definition.name, mirror.stepCount, step)).advanceAutomation({
+          executionId: input.executionId,
+          definition,
+          state: mirror.state(),
+          workflowNow: Date.now(),
+          used: inbox.usedIds(),
+        });
+        if (!moved) throw new ExecutionGoneSignal();
+        mirror.adopt(moved.tail);
+        if (mirror.failure !== null) throw new RecordedFailure(mirror.failure);
+        if (mirror.ended) break;
+        step = stepById(definition, mirror.current!.stepId);
+        if (moved.held) {
+          // Its email is queued and held by the pump; the steps after it count from when it can leave.
+          showCurrentStep(step.id);
+          const summary = stepSummary(definition.name, mirror.stepCount, step);
+          await hold.whileSuspended(summary, moved.held.reason, () => projectSuspension(input.projectId));
+          mirror.complete(moved.held.output);
+          next = nextStep(definition, step, (stepType(step) as QuickStep).resultOf(moved.held.output));
+          continue;
+        }
+        lookBack = moved.lookBack;
+      }
+      const summary = stepSummary(definition.name, mirror.stepCount, step);
+      setCurrentDetails(summary);
+      showCurrentStep(step.id);
+      const run = await runStop(step, { executionId: input.executionId, mirror, inbox, summary, lookBack });
       mirror.complete(run.output);
-      next = nextStep(input.definition, step, run.result);
+      next = nextStep(definition, step, run.result);
     }
-    await mirror.end(next.status, next.status === 'EXITED' ? next.reason : null);
-    setCurrentDetails(`${input.definition.name}: ${next.status.toLowerCase()} after ${steps} step(s)`);
-    return { status: next.status, steps };
+    if (!mirror.ended && next.kind === 'end') await mirror.end(next.status, next.status === 'EXITED' ? next.reason : null);
+    const status = mirror.currentStatus as 'COMPLETED' | 'EXITED';
+    setCurrentDetails(`${definition.name}: ${status.toLowerCase()} after ${mirror.stepCount} step(s)`);
+    return { status, steps: mirror.stepCount };
   } catch (err) {
-    if (isGone(err)) return { status: 'GONE', steps };
+    if (isGone(err)) return { status: 'GONE', steps: mirror.stepCount };
+    if (err instanceof RecordedFailure)
+      throw ApplicationFailure.nonRetryable(`Step ${mirror.stepCount} failed: ${err.message}`, STEP_FAILED);
     if (isCancellation(err)) {
       await CancellationScope.nonCancellable(() => mirror.cancel());
       throw err;
@@ -88,6 +119,6 @@ export async function automation(input: AutomationInput): Promise<AutomationResu
     await mirror.fail(message).catch((failed: unknown) => {
       if (!isGone(failed)) throw failed;
     });
-    throw ApplicationFailure.nonRetryable(`Step ${steps} failed: ${message}`, STEP_FAILED);
+    throw ApplicationFailure.nonRetryable(`Step ${mirror.stepCount} failed: ${message}`, STEP_FAILED);
   }
 }

@@ -26,6 +26,7 @@ import { Migration0032EmailQueue } from './0032-email-queue';
 import { Migration0033Webhooks } from './0033-webhooks';
 import { Migration0034SandboxSoftbounces } from './0034-sandbox-softbounces';
 import { Migration0040ReputationGuardrails } from './0040-reputation-guardrails';
+import { Migration0060OutboxPerProject } from './0060-outbox-per-project';
 import { Migration0110Consent } from './0110-consent';
 
 /** Every migration, in order. Files are committed; the schema never changes at run time otherwise. */
@@ -57,5 +58,6 @@ export const migrationsList: MigrationObject[] = [
   { name: '0033-webhooks', class: Migration0033Webhooks },
   { name: '0034-sandbox-softbounces', class: Migration0034SandboxSoftbounces },
   { name: '0040-reputation-guardrails', class: Migration0040ReputationGuardrails },
+  { name: '0060-outbox-per-project', class: Migration0060OutboxPerProject },
   { name: '0110-consent', class: Migration0110Consent },
 ];

@@ -101,3 +101,42 @@ export async function writeAndRead(em: EntityManager, s: MirrorState, now = new 
     contact: { id: row.contact_id, email: row.email, subscribed: row.subscribed, data: row.data },
   };
 }
+
+interface MirrorRow {
+  seq: number;
+  status: ExecutionStatus;
+  current_step_id: string | null;
+  waiting_for: string | null;
+  context: Record<string, unknown>;
+  history: StepHistoryEntry[] | null;
+  exit_reason: string | null;
+  error: string | null;
+  temporal_run_id: string | null;
+}
+
+const READ = `
+select "seq", "status", "current_step_id", "waiting_for", "context", "history", "exit_reason", "error", "temporal_run_id"
+from automation_executions where "id" = ?`;
+
+/**
+ * The state last written to the record, or null when it is gone: where an activity that moved the execution
+ * through several steps, and was then run again (a retry, another worker after a crash), continues from.
+ */
+export async function readMirror(em: EntityManager, executionId: string): Promise<MirrorState | null> {
+  const [row] = await executePrepared<MirrorRow>(em, 'automation_mirror_read', READ, [executionId]);
+  if (!row) return null;
+  return {
+    executionId,
+    seq: row.seq,
+    status: row.status,
+    currentStepId: row.current_step_id,
+    stepBegins: false,
+    waitingFor: row.waiting_for,
+    context: row.context,
+    history: row.history ?? [],
+    exitReason: row.exit_reason,
+    error: row.error,
+    ended: !(row.status === 'RUNNING' || row.status === 'WAITING'),
+    temporalRunId: row.temporal_run_id ?? '',
+  };
+}

@@ -4,7 +4,7 @@ import type { Orm } from '../../db/orm';
 import { WakeLoop } from '../../db/wake-loop';
 import type { Logger } from '../../logger';
 import { OUTBOX_CHANNEL } from './channel';
-import type { EventConsumer, OutboxEvent } from './consumer';
+import { byContact, type EventConsumer, type OutboxEvent } from './consumer';
 
 export interface DispatcherOptions {
   /** Events claimed per transaction. */
@@ -36,11 +36,39 @@ interface DueRow {
   dispatch_attempts: number;
 }
 
-// Rows locked by another dispatcher are skipped, so any number of workers share the outbox.
+/**
+ * Due events, project by project in turn: the projects with due events are found by a skip scan of their index
+ * (one probe each), those after the last project served come first, and the batch takes each one's oldest
+ * event, then each one's second, and so on, so that one project's backlog never holds back another's events
+ * for longer than a batch (docs/architecture.md "Events: the outbox"). Rows locked by another dispatcher are
+ * skipped, so any number of workers share the outbox.
+ */
 const CLAIM = `
-select "id", "project_id", "contact_id", "name", "data", "created_at", "dispatch_attempts" from events
-where "dispatched_at" is null and "next_dispatch_at" <= clock_timestamp()
-order by "next_dispatch_at", "seq" limit ? for update skip locked`;
+with recursive due ("project_id") as (
+  (select "project_id" from events where "dispatched_at" is null and "next_dispatch_at" <= clock_timestamp() order by "project_id" limit 1)
+  union all
+  select (select e."project_id" from events e
+          where e."dispatched_at" is null and e."next_dispatch_at" <= clock_timestamp() and e."project_id" > due."project_id"
+          order by e."project_id" limit 1)
+  from due where due."project_id" is not null),
+turns as (
+  select "project_id", row_number() over (order by "project_id" <= ?::uuid, "project_id") as "turn"
+  from due where "project_id" is not null),
+share as (select greatest(1, ceil(?::float / count(*)))::int * 2 as "n" from turns),
+candidates as (
+  select e."id", t."turn", row_number() over (partition by t."project_id" order by e."next_dispatch_at", e."seq") as "pos"
+  from (select * from turns order by "turn" limit ?) t
+  cross join lateral (
+    select "id", "next_dispatch_at", "seq" from events
+    where "project_id" = t."project_id" and "dispatched_at" is null and "next_dispatch_at" <= clock_timestamp()
+    order by "next_dispatch_at", "seq" limit (select "n" from share)) e)
+select e."id", e."project_id", e."contact_id", e."name", e."data", e."created_at", e."dispatch_attempts"
+from (select "id" from candidates order by "pos", "turn" limit ?) c join events e on e."id" = c."id"
+where e."dispatched_at" is null
+order by e."next_dispatch_at", e."seq" for update of e skip locked`;
+
+/** Before any project in the order of uuids: the first claim begins with the first project. */
+const FIRST_TURN = '00000000-0000-0000-0000-000000000000';
 
 const MARK_DISPATCHED = `
 update events set "dispatched_at" = clock_timestamp(), "dispatch_error" = null
@@ -70,6 +98,8 @@ interface Failure {
 export class EventDispatcher {
   private readonly options: DispatcherOptions;
   private readonly loop: WakeLoop;
+  /** The last project served: the next claim begins with the projects after it. */
+  private turn = FIRST_TURN;
 
   constructor(
     private readonly orm: Orm,
@@ -96,8 +126,9 @@ export class EventDispatcher {
 
   private async pass(): Promise<number> {
     let claimed: number;
+    // A batch shared among projects may be short of the batch size while more is due: drain until one is empty.
     do claimed = await this.dispatchBatch();
-    while (!this.loop.isStopping && claimed === this.options.batchSize);
+    while (!this.loop.isStopping && claimed > 0);
     return this.nextDueInMs();
   }
 
@@ -109,8 +140,13 @@ export class EventDispatcher {
   /** Claims one batch of due events, hands them off and records the outcome; returns how many it claimed. */
   async dispatchBatch(): Promise<number> {
     return this.orm.em.fork().transactional(async (tx: EntityManager) => {
-      const rows = await tx.execute<DueRow[]>(CLAIM, [this.options.batchSize]);
+      const size = this.options.batchSize;
+      const rows = await tx.execute<DueRow[]>(CLAIM, [this.turn, size, size, size]);
       if (rows.length === 0) return 0;
+      this.turn = lastTurn(
+        rows.map((r) => r.project_id),
+        this.turn,
+      );
       const failures = await this.handOff(rows.map(toOutboxEvent));
       const failed = new Set(failures.map((f) => f.id));
       const done = rows.filter((r) => !failed.has(r.id)).map((r) => r.id);
@@ -120,35 +156,44 @@ export class EventDispatcher {
     });
   }
 
-  /** One contact's events go in order; different contacts' go concurrently. */
+  /**
+   * Each consumer takes the batch (those events a consumer before it refused excepted): at once when it can
+   * (`handleBatch`), else event by event, one contact's in order and different contacts' concurrently.
+   */
   private async handOff(events: OutboxEvent[]): Promise<Failure[]> {
-    const byContact = new Map<string, OutboxEvent[]>();
-    for (const e of events) byContact.set(e.contactId, [...(byContact.get(e.contactId) ?? []), e]);
-    const failures: Failure[] = [];
-    await Promise.all(
-      [...byContact.values()].map(async (list) => {
-        for (const event of list) {
-          const error = await this.deliver(event);
-          if (error)
-            failures.push({ id: event.id, delay_ms: backoffMs(event.attempts, this.options.retryBaseMs, this.options.retryMaxMs), error });
-        }
-      }),
-    );
-    return failures;
-  }
-
-  private async deliver(event: OutboxEvent): Promise<string | null> {
+    const failed = new Map<string, string>();
     for (const consumer of this.consumers) {
+      const pending = events.filter((e) => !failed.has(e.id));
+      if (pending.length === 0) break;
+      let errors: Map<string, string>;
       try {
-        await withTimeout((signal) => consumer.handle(event, signal), this.options.handoffTimeoutMs);
+        errors = await withTimeout(
+          (signal) =>
+            consumer.handleBatch ? consumer.handleBatch(pending, signal) : byContact(pending, (e) => consumer.handle(e, signal)),
+          this.options.handoffTimeoutMs,
+        );
       } catch (err) {
-        const error = `${consumer.name}: ${err instanceof Error ? err.message : String(err)}`;
-        this.logger.warn({ err, eventId: event.id, consumer: consumer.name, attempts: event.attempts + 1 }, 'event hand-off failed');
-        return error;
+        const message = err instanceof Error ? err.message : String(err);
+        errors = new Map(pending.map((e) => [e.id, message]));
       }
+      for (const [id, error] of errors) failed.set(id, `${consumer.name}: ${error}`);
+      if (errors.size)
+        this.logger.warn({ consumer: consumer.name, failed: errors.size, error: [...errors.values()][0] }, 'event hand-off failed');
     }
-    return null;
+    return events
+      .filter((e) => failed.has(e.id))
+      .map((e) => ({
+        id: e.id,
+        delay_ms: backoffMs(e.attempts, this.options.retryBaseMs, this.options.retryMaxMs),
+        error: failed.get(e.id)!,
+      }));
   }
+}
+
+/** The project of this batch served last in turn order, where the next claim begins. */
+function lastTurn(projects: string[], after: string): string {
+  const order = (p: string) => (p > after ? `0${p}` : `1${p}`);
+  return projects.reduce((last, p) => (order(p) > order(last) ? p : last), projects[0]!);
 }
 
 const toOutboxEvent = (r: DueRow): OutboxEvent => ({

@@ -1,11 +1,9 @@
-import { stepActivities } from './activities';
-import { stepInput, type WorkflowStep } from './step';
+import type { Branch } from '../definition';
+import type { WorkflowStep } from './step';
 
 export const conditionStep: WorkflowStep<'CONDITION'> = {
   results: ['branch'],
   detail: () => '',
-  async run(step, env) {
-    const { branch } = await stepActivities(env.summary).evaluateAutomationCondition(stepInput(step, env));
-    return { result: { kind: 'branch', branch }, output: { branch } };
-  },
+  kind: 'quick',
+  resultOf: (output) => ({ kind: 'branch', branch: output?.branch as Branch }),
 };

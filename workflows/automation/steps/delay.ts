@@ -5,9 +5,9 @@ import { done, type WorkflowStep } from './step';
 export const delay: WorkflowStep<'DELAY'> = {
   results: ['done'],
   detail: (config) => `${config.amount} ${config.amount === 1 ? config.unit.replace(/s$/, '') : config.unit}`,
-  async run(step, { mirror, summary }) {
-    mirror.wait(null);
-    await mirror.write();
+  kind: 'stop',
+  waitingFor: () => null,
+  async run(step, { summary }) {
     await sleep(delayMs(step.config), { summary });
     return done();
   },

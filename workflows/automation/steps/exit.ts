@@ -1,8 +1,9 @@
-import { done, type WorkflowStep } from './step';
+import { finished, type WorkflowStep } from './step';
 
 export const exit: WorkflowStep<'EXIT'> = {
   results: ['done'],
   detail: (config) => config.reason ?? '',
   // Nothing to do: the end's write records the step, and the interpreter ends the execution EXITED.
-  run: async () => done(),
+  kind: 'quick',
+  resultOf: finished,
 };

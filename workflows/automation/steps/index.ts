@@ -3,12 +3,12 @@ import { conditionStep } from './condition';
 import { delay } from './delay';
 import { exit } from './exit';
 import { sendEmail } from './send-email';
-import type { StepEnv, StepRun, WorkflowStep } from './step';
+import type { StopEnv, StepRun, StopStep, WorkflowStep } from './step';
 import { updateContact } from './update-contact';
 import { waitForEvent } from './wait-for-event';
 import { webhook } from './webhook';
 
-/** Every step type's workflow side: its results, its words and its run. A new type is one line here. */
+/** Every step type's workflow side: its results, its words and how the driver moves through it. A new type is one line here. */
 export const WORKFLOW_STEPS: { [T in StepType]: WorkflowStep<T> } = {
   SEND_EMAIL: sendEmail,
   DELAY: delay,
@@ -22,5 +22,12 @@ export const WORKFLOW_STEPS: { [T in StepType]: WorkflowStep<T> } = {
 /** The workflow side of a step's type. */
 export const stepType = (step: StepSnapshot): WorkflowStep<StepType> => WORKFLOW_STEPS[step.type];
 
-/** Runs one step, just entered, and reports what it came to. */
-export const runStep = (step: StepSnapshot, env: StepEnv): Promise<StepRun> => stepType(step).run(step, env);
+/** The step's stop side, for a step the workflow runs itself (null for a quick step). */
+export function stopOf(step: StepSnapshot): StopStep<StepType> | null {
+  const type = stepType(step);
+  return type.kind === 'stop' ? type : null;
+}
+
+/** Runs a stop step, just entered, and reports what it came to. */
+export const runStop = (step: StepSnapshot, env: StopEnv): Promise<StepRun> =>
+  (stopOf(step)!.run as (step: StepSnapshot, env: StopEnv) => Promise<StepRun>)(step, env);

@@ -1,7 +1,5 @@
-import { condition, patched } from '@temporalio/workflow';
+import { condition } from '@temporalio/workflow';
 import type { AutomationEvent } from '../ids';
-import { ExecutionGoneSignal } from '../mirror';
-import { stepActivities } from './activities';
 import type { WorkflowStep } from './step';
 
 /** Words for an amount of seconds, in the largest unit that divides it: `2 days`, `90 minutes`, `45 seconds`. */
@@ -18,25 +16,22 @@ export function durationWords(seconds: number): string {
 }
 
 /**
- * Runs that reach a WAIT_FOR_EVENT after this patch write the step's start and its WAITING mark in one
- * statement (one local activity, one workflow activation less); earlier runs wrote the start on its own first.
- * Either way the look-back searches from the step's recorded start, after the mark has committed.
+ * advanceAutomation has marked the execution WAITING for the event (committed first, so the outbox signals
+ * from then on) and looked back for one tracked since the step began; a later one arrives as a signal. Events
+ * signalled earlier wait in the run's inbox, and each event is taken at most once.
  */
-const WAIT_IN_ONE_WRITE = 'automation-wait-in-one-write';
-
 export const waitForEvent: WorkflowStep<'WAIT_FOR_EVENT'> = {
   results: ['event', 'timeout'],
   detail: ({ eventName, timeout }) => (timeout === undefined ? eventName : `${eventName} (timeout ${durationWords(timeout)})`),
+  kind: 'stop',
+  waitingFor: (config) => config.eventName,
   async run(step, env) {
-    const { mirror, inbox } = env;
+    const { mirror, inbox, lookBack } = env;
     const { eventName, timeout } = step.config;
-    if (!patched(WAIT_IN_ONE_WRITE)) await mirror.write();
-    mirror.wait(eventName);
-    const begun = await stepActivities(env.summary).beginAutomationWait({ state: mirror.state(), eventName, used: inbox.usedIds() });
-    if (!begun) throw new ExecutionGoneSignal();
-    let event: AutomationEvent | undefined = begun.event ?? inbox.find(eventName, begun.since);
+    const since = lookBack?.since ?? new Date(0).toISOString();
+    let event: AutomationEvent | undefined = lookBack?.event ?? inbox.find(eventName, since);
     if (!event) {
-      const arrived = () => (event = inbox.find(eventName, begun.since)) !== undefined;
+      const arrived = () => (event = inbox.find(eventName, since)) !== undefined;
       if (timeout === undefined) await condition(arrived);
       else await condition(arrived, timeout * 1000, { summary: env.summary });
     }

@@ -1,5 +1,5 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { AutomationActivities } from '../../../activities/automation';
+import type { webhookActivities as webhookActivityFactory } from '../../../activities/automation/webhook';
 import { done, stepInput, type WorkflowStep } from './step';
 
 /**
@@ -7,7 +7,7 @@ import { done, stepInput, type WorkflowStep } from './step';
  * A regular activity: it waits on a third party, so it must not hold the workflow task.
  */
 const webhookActivities = (summary: string) =>
-  proxyActivities<AutomationActivities>({
+  proxyActivities<ReturnType<typeof webhookActivityFactory>>({
     startToCloseTimeout: '15 seconds',
     retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 5 },
     summary,
@@ -16,5 +16,6 @@ const webhookActivities = (summary: string) =>
 export const webhook: WorkflowStep<'WEBHOOK'> = {
   results: ['done'],
   detail: (config) => `${config.method} ${config.url}`,
+  kind: 'stop',
   run: async (step, env) => done(await webhookActivities(env.summary).callAutomationWebhook(stepInput(step, env))),
 };

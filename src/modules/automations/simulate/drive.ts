@@ -15,7 +15,7 @@ const SETTLE_MS = 5_000;
 export async function drive(slot: SimulationSlot, run: SimulationRun, input: AutomationInput, limitMs: number): Promise<void> {
   const { env } = slot;
   run.origin = await env.currentTimeMs();
-  const handle = await env.client.workflow.start('automation', {
+  const handle = await env.client.workflow.start('automationV2', {
     taskQueue: slot.taskQueue,
     workflowId: `simulation:${run.id}`,
     args: [input],

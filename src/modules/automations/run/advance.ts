@@ -1,0 +1,148 @@
+import type { Definition, StepOf, StepType } from '../../../../workflows/automation/definition';
+import { stepById } from '../../../../workflows/automation/entry';
+import { nextStep } from '../../../../workflows/automation/interpreter';
+import { activityClock, Mirror, type MirrorTail } from '../../../../workflows/automation/mirror';
+import { stepType } from '../../../../workflows/automation/steps';
+import type { LookBack } from '../../../../workflows/automation/steps/step';
+import type { LiveExecution, MirrorState } from '../records';
+import { StepFailed } from './errors';
+
+/** What advanceAutomation takes (workflows/automation/workflow.ts). */
+export interface AdvanceInput {
+  executionId: string;
+  definition: Definition;
+  /** The state with the step to begin at entered; its sequence number is taken (written first). */
+  state: MirrorState;
+  /** The workflow's time when it scheduled the activity, ms: the timings recorded follow its clock. */
+  workflowNow: number;
+  /** Events earlier waits took, which a WAIT_FOR_EVENT's look-back skips. */
+  used: string[];
+}
+
+/**
+ * A quick step held by its project's suspension (docs/automations.md "While the project is suspended"): its work
+ * is done, it is still RUNNING, and the workflow completes it with `output` once the project is reinstated.
+ */
+export interface Held {
+  reason: string;
+  output: Record<string, unknown> | null;
+}
+
+/** Where the execution now is: its mirror past the step it began at, a wait's look-back, a hold. Null: it is gone. */
+export type Advanced = { tail: MirrorTail; lookBack: LookBack | null; held?: Held } | null;
+
+/** A quick step's work, once its entry is written: what it produced, and values for the context. */
+export interface WorkDone {
+  output: Record<string, unknown> | null;
+  variables?: Record<string, unknown>;
+  /** The project is suspended (its reason): the execution waits after this step's work, in the workflow. */
+  held?: string | null;
+}
+
+export interface WorkContext {
+  live: LiveExecution;
+  /** The state written on entering the step. */
+  state: MirrorState;
+  context: Record<string, unknown>;
+}
+
+export type QuickWork<T extends StepType> = (step: StepOf<T>, at: WorkContext) => Promise<WorkDone>;
+/** Each quick type's work (null for the stop types, which the workflow runs): activities/automation/<type>.ts. */
+export type QuickWorks = { [T in StepType]: QuickWork<T> | null };
+
+/** The database (or a simulation's record) as advance sees it. */
+export interface AdvanceIo {
+  /** Writes a state that enters or waits in a step and reads the execution back; null when the write was refused. */
+  enter(state: MirrorState): Promise<LiveExecution | null>;
+  /** Writes a state; false when the write was refused. */
+  write(state: MirrorState): Promise<boolean>;
+  /** The state written last; null when the record is gone. */
+  written(executionId: string): Promise<MirrorState | null>;
+  works: QuickWorks;
+  /** The first event named `eventName` since the waiting step began, but those in `used`. */
+  lookBack(state: MirrorState, live: LiveExecution, eventName: string, used: string[]): Promise<LookBack>;
+}
+
+/** A run of the same advance may find the record moved on by another: it continues from there, a few times. */
+const MAX_RESUMES = 5;
+
+const noSave = async () => true;
+
+/**
+ * Moves an execution through its quick steps (SEND_EMAIL, CONDITION, UPDATE_CONTACT, EXIT) one after the other,
+ * as the interpreter leads, until it ends or reaches a stop step: one it waits in (DELAY, WAIT_FOR_EVENT), whose
+ * entry and WAITING mark it records (with a WAIT_FOR_EVENT's look-back), or one that records its own entry
+ * (WEBHOOK). Each quick step's entry is written before it acts, so the record is the journal of the advance: run
+ * again (a retry, or another worker after a crash), it continues where the record stands instead of deciding a
+ * step again. A step that fails for good is recorded FAILED here, with the execution. A step whose work says the
+ * project is suspended stops the advance after it, still RUNNING: the workflow holds it (`held`).
+ */
+export async function advance(io: AdvanceIo, input: AdvanceInput): Promise<Advanced> {
+  const { definition } = input;
+  const clock = activityClock(input.workflowNow, input.state.temporalRunId);
+  const from = input.state.history.length - 1;
+  // The first write is the state handed over, sequence number and all.
+  let mirror = Mirror.resume({ ...input.state, seq: input.state.seq - 1 }, noSave, clock);
+  let resumes = 0;
+  const tail = (lookBack: LookBack | null = null, held?: Held): Advanced => ({
+    tail: mirror.tail(from, input.state.context),
+    lookBack,
+    ...(held && { held }),
+  });
+
+  /** After a refused write: the record cancelled or gone (null), or moved on by another run of this advance. */
+  const resume = async (): Promise<boolean> => {
+    const written = await io.written(input.executionId);
+    if (!written || written.status === 'CANCELLED' || written.seq < input.state.seq || written.history.length <= from) return false;
+    if (++resumes > MAX_RESUMES) throw new Error(`execution ${input.executionId} keeps moving under this advance`);
+    mirror = Mirror.resume(written, noSave, clock);
+    return true;
+  };
+
+  for (;;) {
+    const entry = mirror.current;
+    if (mirror.ended || !entry) return tail();
+    const step = stepById(definition, entry.stepId);
+    const type = stepType(step);
+    if (type.kind === 'stop') {
+      // A step that records its own entry (WEBHOOK's activity) is left to the workflow, entered in memory.
+      if (!type.waitingFor) return tail();
+      const eventName = type.waitingFor(step.config);
+      mirror.wait(eventName);
+      const state = mirror.state();
+      if (eventName === null) {
+        if (await io.write(state)) return tail();
+      } else {
+        const live = await io.enter(state);
+        if (live) return tail(await io.lookBack(state, live, eventName, input.used));
+      }
+      if (!(await resume())) return null;
+      continue;
+    }
+    const state = mirror.state();
+    const live = await io.enter(state);
+    if (!live) {
+      if (!(await resume())) return null;
+      continue;
+    }
+    let done: WorkDone;
+    try {
+      done = await (io.works[step.type] as QuickWork<StepType> | null)!(step as StepOf<StepType>, { live, state, context: mirror.context });
+    } catch (err) {
+      if (!(err instanceof StepFailed)) throw err;
+      mirror.failStep(err.message);
+      if (!(await io.write(mirror.state())) && !(await resume())) return null;
+      continue;
+    }
+    if (done.variables) mirror.context = { ...mirror.context, ...done.variables };
+    if (done.held) return tail(null, { reason: done.held, output: done.output });
+    mirror.complete(done.output);
+    const next = nextStep(definition, step, type.resultOf(done.output));
+    if (next.kind === 'step') {
+      mirror.enter(next.step);
+      continue;
+    }
+    mirror.close(next.status, next.status === 'EXITED' ? next.reason : null);
+    if (!(await io.write(mirror.state())) && !(await resume())) return null;
+  }
+}
