@@ -6,6 +6,7 @@ import { firstEventSince } from '../../src/modules/automations/run/wait';
 import type { SimulationRuns } from '../../src/modules/automations/simulate/run';
 import { Mirror } from '../../workflows/automation/mirror';
 import { conditionWork, simulatedConditionWork } from './condition';
+import { randomSplitWork, simulatedRandomSplitWork } from './random-split';
 import { sendEmailWork, simulatedSendEmailWork } from './send-email';
 import { asActivity } from './step';
 import { simulatedUpdateContactWork, updateContactWork } from './update-contact';
@@ -16,6 +17,7 @@ const stepWorks = (deps: Deps, em: EntityManager): QuickWorks => ({
   CONDITION: conditionWork(em),
   UPDATE_CONTACT: updateContactWork(em),
   EXIT: async () => ({ output: null }),
+  RANDOM_SPLIT: randomSplitWork,
   DELAY: null,
   WAIT_FOR_EVENT: null,
   WEBHOOK: null,
@@ -26,6 +28,7 @@ const simulatedStepWorks = (deps: Deps, runs: SimulationRuns): QuickWorks => ({
   CONDITION: simulatedConditionWork(deps, runs),
   UPDATE_CONTACT: simulatedUpdateContactWork(runs),
   EXIT: async () => ({ output: null }),
+  RANDOM_SPLIT: simulatedRandomSplitWork(runs),
   DELAY: null,
   WAIT_FOR_EVENT: null,
   WEBHOOK: null,

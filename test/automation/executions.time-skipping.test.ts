@@ -7,7 +7,9 @@ import { waitFor } from '../helpers/wait';
 import { waitForMail } from '../helpers/mail';
 import { createAutomationActivities } from '../../activities/automation';
 import { AutomationExecution } from '../../src/modules/automations/entities';
+import { splitBranch } from '../../src/modules/automations/run/random-split';
 import { sendStepEmail } from '../../src/modules/automations/run/send-email';
+import type { SplitBranch } from '../../workflows/automation/definition';
 import { Contact } from '../../src/modules/contacts/entities';
 import { recordHistory } from './histories';
 import { reinstateByOperator } from '../../src/modules/reputation/guard';
@@ -376,6 +378,50 @@ describe('step types (time-skipping)', () => {
     expect(await temporalEnd(failed)).toBe('FAILED');
     expect(await sql(stack, 'select id from emails where workflow_execution_id = ?', [started.id])).toEqual([]);
     await recordHistory(env, failed, 'failed-step');
+  });
+});
+
+describe('RANDOM_SPLIT (time-skipping)', () => {
+  it('sends each contact down the branch its id and the step decide, the same one on every entry', async () => {
+    const t = await tenant(stack);
+    const workflow = await createWorkflow(t, { name: 'Subject test', allowReentry: true });
+    const branches = {
+      branches: [
+        { weight: 1, label: 'Subject A' },
+        { weight: 1, label: 'Subject B' },
+      ],
+    };
+    const split = (await addStep(t, workflow.id, 'RANDOM_SPLIT', branches)).id;
+    const delay = (await addStep(t, workflow.id, 'DELAY', { amount: 1, unit: 'days' })).id;
+    const a = (await addStep(t, workflow.id, 'UPDATE_CONTACT', { data: { variant: 'A' } })).id;
+    const b = (await addStep(t, workflow.id, 'EXIT', { reason: 'variant B' })).id;
+    await connect(t, workflow.id, split, delay, { branch: 'A' });
+    await connect(t, workflow.id, delay, a);
+    await connect(t, workflow.id, split, b, { branch: 'B' });
+    await enable(t, workflow.id);
+
+    // Contacts until each branch has two, by the decision itself: which branch a contact takes is its id's.
+    const contacts: Array<{ id: string; branch: SplitBranch }> = [];
+    for (let i = 0; contacts.filter((c) => c.branch === 'A').length < 2 || contacts.filter((c) => c.branch === 'B').length < 2; i++) {
+      const id = await addContact(t, `c${i}@example.test`);
+      contacts.push({ id, branch: splitBranch(branches, split, id) });
+    }
+    const started = await Promise.all(contacts.map((c) => startExecution(t, workflow.id, { contactId: c.id })));
+    const toA = started.filter((_, i) => contacts[i]!.branch === 'A');
+    for (const e of toA) await waitingAt(t, workflow.id, e.id, delay);
+    await env.sleep(DAY + MINUTE);
+    const ended = await Promise.all(started.map((e) => executionIn(t, workflow.id, e.id, ['COMPLETED', 'EXITED'])));
+    ended.forEach((e, i) => {
+      const { branch } = contacts[i]!;
+      expect([e.status, historyOf(e)[0]!.output]).toEqual([branch === 'A' ? 'COMPLETED' : 'EXITED', { branch }]);
+    });
+    for (const c of contacts) expect((await contactData(c.id)).data).toEqual(c.branch === 'A' ? { variant: 'A' } : {});
+
+    // A second entry of a B contact takes B again.
+    const again = contacts.find((c) => c.branch === 'B')!;
+    const second = await startExecution(t, workflow.id, { contactId: again.id });
+    expect(historyOf(await executionIn(t, workflow.id, second.id, ['EXITED']))[0]!.output).toEqual({ branch: 'B' });
+    await recordHistory(env, ended[contacts.findIndex((c) => c.branch === 'A')]!, 'random-split-delay');
   });
 });
 

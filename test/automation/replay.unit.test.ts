@@ -35,6 +35,8 @@ describe('automation workflow replay', () => {
         'automationV2-trigger-wait-event-condition-exit.json',
         'automationV2-trigger-wait-event-condition-yes.json',
         'automationV2-wait-timeout.json',
+        // RANDOM_SPLIT: the branch decided in advanceAutomation, then a DELAY on branch A.
+        'automationV2-random-split-delay.json',
       ]),
     );
   });

@@ -2,6 +2,7 @@ import { startStack, type TestStack } from '../helpers/stack';
 import { seedContact, seedEvents, sql } from '../helpers/seed';
 import { tenant, verifiedDomain, type Tenant } from '../helpers/tenants';
 import { addStep, chain, connect, createWorkflow } from './helpers';
+import { splitBranch } from '../../src/modules/automations/run/random-split';
 
 /**
  * POST /workflows/{id}/simulate (docs/simulation.md) through HTTP against the real stack: the automation
@@ -62,6 +63,31 @@ async function template(t: Tenant): Promise<{ id: string; from: string }> {
 
 const planIs = (value: string) => ({ logic: 'AND', groups: [{ filters: [{ field: 'data.plan', operator: 'equals', value }] }] });
 const HOOK = 'https://hooks.example.com/postwire';
+
+describe('a RANDOM_SPLIT', () => {
+  it('takes the branch a stored contact will take, and the same one for the same sample contact every time', async () => {
+    const t = await tenant(stack);
+    const w = await createWorkflow(t, { name: 'Subject test' });
+    const config = { branches: [{ weight: 1 }, { weight: 1 }, { weight: 1 }] };
+    const split = (await addStep(t, w.id, 'RANDOM_SPLIT', config)).id;
+    for (const branch of ['A', 'B', 'C'])
+      await connect(t, w.id, split, (await addStep(t, w.id, 'EXIT', { reason: branch })).id, { branch });
+    const branchOf = async (body: object) => {
+      const sim = await simulated(t, w.id, body);
+      expect(sim.steps[0]).toMatchObject({ stepId: split, type: 'RANDOM_SPLIT' });
+      expect(sim.steps[1]).toMatchObject({ type: 'EXIT' });
+      return sim.steps[0]!.branch;
+    };
+    for (let i = 0; i < 3; i++) {
+      const { id: contactId } = await seedContact(stack, t.project.id, `split${i}@example.test`);
+      expect(await branchOf({ contactId })).toBe(splitBranch(config, split, contactId));
+    }
+    const sample = { contact: { email: 'Sam@Example.com' } };
+    const first = await branchOf(sample);
+    expect(first).toBe(splitBranch(config, split, 'sam@example.com'));
+    expect(await branchOf(sample)).toBe(first);
+  });
+});
 
 describe('a saved workflow with every step type', () => {
   let t: Tenant;

@@ -236,6 +236,53 @@ describe('the dashboard: automations', () => {
     await s.close();
   }, 240_000);
 
+  it('builds a RANDOM_SPLIT with its weighted branches side by side, adds a step on a branch and drops an unused one', async () => {
+    const t = await senderTenant(suite.stack);
+    const created = (await t.c.post('/workflows').send({ name: 'Subject test', eventName: 'signup' }).expect(201)).body;
+    const s = await session(t, `/automations/${created.id}`);
+    const { page } = s;
+    await page.getByRole('heading', { level: 1, name: 'Subject test' }).waitFor();
+    await addStep(
+      page,
+      'Add the first step',
+      'RANDOM_SPLIT',
+      async () => {
+        await page.getByRole('button', { name: 'Add a branch' }).click();
+        await page.getByLabel('Weight of A').fill('50');
+        await page.getByLabel('What A tests').fill('Short subject');
+        await page.getByLabel('Weight of B').fill('30');
+        await page.getByLabel('Weight of C').fill('20');
+        await checkPage(page, 'automations-random-split');
+      },
+      'A 50% / B 30% / C 20%',
+    );
+    const labels = page.locator('.flow-node-random_split + .flow-branches > .flow-exit > .flow-label');
+    expect(await labels.allTextContents()).toEqual(['A · 50% Short subject', 'B · 30%', 'C · 20%']);
+    await addStep(
+      page,
+      'Add a step on the B · 30% branch of Random split',
+      'EXIT',
+      () => page.getByLabel('Reason').fill('Long subject'),
+      'Long subject',
+    );
+    const graph = await graphOf(t, created.id);
+    const split = graph.steps.find((x) => x.type === 'RANDOM_SPLIT')!;
+    const exit = graph.steps.find((x) => x.type === 'EXIT')!;
+    expect(split.config).toEqual({ branches: [{ weight: 50, label: 'Short subject' }, { weight: 30 }, { weight: 20 }] });
+    expect(graph.transitions).toMatchObject([{ fromStepId: split.id, toStepId: exit.id, branch: 'B', outcome: null }]);
+
+    // Down to two branches (C has no step): saved, and drawn again with the shares of two.
+    await page.locator('.flow-node', { hasText: 'A 50% / B 30% / C 20%' }).click();
+    await page.getByRole('button', { name: 'Remove branch C' }).click();
+    expect(await page.getByRole('button', { name: 'Remove branch B' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Save step' }).click();
+    await page.locator('.flow-node', { hasText: 'A 63% / B 38%' }).waitFor();
+    expect((await graphOf(t, created.id)).steps.find((x) => x.id === split.id)!.config).toEqual({
+      branches: [{ weight: 50, label: 'Short subject' }, { weight: 30 }],
+    });
+    await s.close();
+  }, 240_000);
+
   it('draws a wait with its event and timeout branches, starts an execution by hand, and deletes only once none is active', async () => {
     const t = await senderTenant(suite.stack);
     await addContact(t, 'cy@example.test');

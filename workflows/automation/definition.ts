@@ -53,6 +53,16 @@ export interface UpdateContactConfig {
 export interface ExitConfig {
   reason?: string;
 }
+/** One way out of a RANDOM_SPLIT: its share is its weight over the sum of the step's weights. */
+export interface SplitBranchConfig {
+  weight: number;
+  /** What the branch tests (`Subject A`), for people; the branch itself is named by its place. */
+  label?: string;
+}
+/** 2 to 5 weighted branches, named `A` to `E` in order; each contact always takes the same one of the same step. */
+export interface RandomSplitConfig {
+  branches: SplitBranchConfig[];
+}
 
 /** Each step type's config, once stored: the type registry the two sides' registries are checked against. */
 export interface StepConfigs {
@@ -63,13 +73,14 @@ export interface StepConfigs {
   WEBHOOK: WebhookConfig;
   UPDATE_CONTACT: UpdateContactConfig;
   EXIT: ExitConfig;
+  RANDOM_SPLIT: RandomSplitConfig;
 }
 
 /** What running a step came to; each step type names the kinds it may come to (workflows/automation/steps/). */
 export type StepResult =
   /** A step that simply finishes: its plain transition follows. */
   | { kind: 'done' }
-  /** CONDITION. */
+  /** CONDITION, RANDOM_SPLIT. */
   | { kind: 'branch'; branch: Branch }
   /** WAIT_FOR_EVENT: the event arrived, or the timeout passed first. */
   | { kind: 'event' }
@@ -79,7 +90,11 @@ export type StepResult =
 export type StepSnapshot = { [T in StepType]: { id: string; name: string | null; type: T; config: StepConfigs[T] } }[StepType];
 export type StepOf<T extends StepType> = { id: string; name: string | null; type: T; config: StepConfigs[T] };
 
-export const BRANCHES = ['yes', 'no'] as const;
+export const CONDITION_BRANCHES = ['yes', 'no'] as const;
+/** A RANDOM_SPLIT's branches, by their place in its config. */
+export const SPLIT_BRANCHES = ['A', 'B', 'C', 'D', 'E'] as const;
+export type SplitBranch = (typeof SPLIT_BRANCHES)[number];
+export const BRANCHES = [...CONDITION_BRANCHES, ...SPLIT_BRANCHES] as const;
 export type Branch = (typeof BRANCHES)[number];
 export const OUTCOMES = ['EVENT', 'TIMEOUT'] as const;
 export type Outcome = (typeof OUTCOMES)[number];

@@ -1204,7 +1204,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add a step (SEND_EMAIL, DELAY, WAIT_FOR_EVENT, CONDITION, WEBHOOK, UPDATE_CONTACT, EXIT) with its config */
+        /** Add a step (SEND_EMAIL, DELAY, WAIT_FOR_EVENT, CONDITION, WEBHOOK, UPDATE_CONTACT, EXIT, RANDOM_SPLIT) with its config */
         post: operations["postWorkflowsIdSteps"];
         delete?: never;
         options?: never;
@@ -1239,7 +1239,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Connect two steps; branch (yes/no) from CONDITION steps, outcome (EVENT/TIMEOUT) from WAIT_FOR_EVENT steps */
+        /** Connect two steps; branch (yes/no) from CONDITION steps, branch (A-E) from RANDOM_SPLIT steps, outcome (EVENT/TIMEOUT) from WAIT_FOR_EVENT steps */
         post: operations["postWorkflowsIdTransitions"];
         delete?: never;
         options?: never;
@@ -11055,7 +11055,7 @@ export interface operations {
                             /** Format: uuid */
                             workflowId: string;
                             /** @enum {string} */
-                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT";
+                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                             name: string | null;
                             config: {
                                 /**
@@ -11179,6 +11179,13 @@ export interface operations {
                                 subscribed?: boolean;
                             } | {
                                 reason?: string;
+                            } | {
+                                /** @description The branches, named A to E in this order; transitions leave the step by these names */
+                                branches: {
+                                    /** @description The branch's share is its weight over their sum */
+                                    weight: number;
+                                    label?: string;
+                                }[];
                             };
                             /** Format: date-time */
                             createdAt: string;
@@ -11194,7 +11201,7 @@ export interface operations {
                             fromStepId: string;
                             /** Format: uuid */
                             toStepId: string;
-                            branch: ("yes" | "no") | null;
+                            branch: ("yes" | "no" | "A" | "B" | "C" | "D" | "E") | null;
                             outcome: ("EVENT" | "TIMEOUT") | null;
                             /** Format: date-time */
                             createdAt: string;
@@ -11368,7 +11375,7 @@ export interface operations {
                             /** Format: uuid */
                             workflowId: string;
                             /** @enum {string} */
-                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT";
+                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                             name: string | null;
                             config: {
                                 /**
@@ -11492,6 +11499,13 @@ export interface operations {
                                 subscribed?: boolean;
                             } | {
                                 reason?: string;
+                            } | {
+                                /** @description The branches, named A to E in this order; transitions leave the step by these names */
+                                branches: {
+                                    /** @description The branch's share is its weight over their sum */
+                                    weight: number;
+                                    label?: string;
+                                }[];
                             };
                             /** Format: date-time */
                             createdAt: string;
@@ -11507,7 +11521,7 @@ export interface operations {
                             fromStepId: string;
                             /** Format: uuid */
                             toStepId: string;
-                            branch: ("yes" | "no") | null;
+                            branch: ("yes" | "no" | "A" | "B" | "C" | "D" | "E") | null;
                             outcome: ("EVENT" | "TIMEOUT") | null;
                             /** Format: date-time */
                             createdAt: string;
@@ -11762,6 +11776,19 @@ export interface operations {
                     config?: {
                         reason?: string;
                     };
+                } | {
+                    /** @constant */
+                    type: "RANDOM_SPLIT";
+                    name?: string | null;
+                    /** @default {} */
+                    config?: {
+                        /** @description The branches, named A to E in this order; transitions leave the step by these names */
+                        branches: {
+                            /** @description The branch's share is its weight over their sum */
+                            weight: number;
+                            label?: string;
+                        }[];
+                    };
                 };
             };
         };
@@ -11778,7 +11805,7 @@ export interface operations {
                         /** Format: uuid */
                         workflowId: string;
                         /** @enum {string} */
-                        type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT";
+                        type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                         name: string | null;
                         config: {
                             /**
@@ -11902,6 +11929,13 @@ export interface operations {
                             subscribed?: boolean;
                         } | {
                             reason?: string;
+                        } | {
+                            /** @description The branches, named A to E in this order; transitions leave the step by these names */
+                            branches: {
+                                /** @description The branch's share is its weight over their sum */
+                                weight: number;
+                                label?: string;
+                            }[];
                         };
                         /** Format: date-time */
                         createdAt: string;
@@ -12094,7 +12128,7 @@ export interface operations {
                         /** Format: uuid */
                         workflowId: string;
                         /** @enum {string} */
-                        type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT";
+                        type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                         name: string | null;
                         config: {
                             /**
@@ -12218,6 +12252,13 @@ export interface operations {
                             subscribed?: boolean;
                         } | {
                             reason?: string;
+                        } | {
+                            /** @description The branches, named A to E in this order; transitions leave the step by these names */
+                            branches: {
+                                /** @description The branch's share is its weight over their sum */
+                                weight: number;
+                                label?: string;
+                            }[];
                         };
                         /** Format: date-time */
                         createdAt: string;
@@ -12316,8 +12357,8 @@ export interface operations {
                     fromStepId: string;
                     /** Format: uuid */
                     toStepId: string;
-                    /** @description Required from a CONDITION step, refused from others */
-                    branch?: ("yes" | "no") | null;
+                    /** @description Required from a CONDITION step (yes, no) and a RANDOM_SPLIT step (A to its last branch), refused from others */
+                    branch?: ("yes" | "no" | "A" | "B" | "C" | "D" | "E") | null;
                     /** @description From a WAIT_FOR_EVENT step (default EVENT); TIMEOUT needs a timeout on the step */
                     outcome?: ("EVENT" | "TIMEOUT") | null;
                 };
@@ -12339,7 +12380,7 @@ export interface operations {
                         fromStepId: string;
                         /** Format: uuid */
                         toStepId: string;
-                        branch: ("yes" | "no") | null;
+                        branch: ("yes" | "no" | "A" | "B" | "C" | "D" | "E") | null;
                         outcome: ("EVENT" | "TIMEOUT") | null;
                         /** Format: date-time */
                         createdAt: string;
@@ -12527,7 +12568,7 @@ export interface operations {
                                 /** Format: uuid */
                                 id: string;
                                 /** @enum {string} */
-                                type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT";
+                                type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                                 name: string | null;
                             } | null;
                             /** @description The event a WAIT_FOR_EVENT step awaits */
@@ -12539,7 +12580,7 @@ export interface operations {
                                 /** Format: uuid */
                                 stepId: string;
                                 /** @enum {string} */
-                                type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT";
+                                type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                                 name: string | null;
                                 /** @enum {string} */
                                 status: "RUNNING" | "WAITING" | "COMPLETED" | "FAILED" | "CANCELLED";
@@ -12679,7 +12720,7 @@ export interface operations {
                             /** Format: uuid */
                             id: string;
                             /** @enum {string} */
-                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT";
+                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                             name: string | null;
                         } | null;
                         /** @description The event a WAIT_FOR_EVENT step awaits */
@@ -12691,7 +12732,7 @@ export interface operations {
                             /** Format: uuid */
                             stepId: string;
                             /** @enum {string} */
-                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT";
+                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                             name: string | null;
                             /** @enum {string} */
                             status: "RUNNING" | "WAITING" | "COMPLETED" | "FAILED" | "CANCELLED";
@@ -12871,7 +12912,7 @@ export interface operations {
                             /** @description Chosen by the caller; transitions, expect and webhookResponses name steps by it */
                             id: string;
                             /** @enum {string} */
-                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT";
+                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                             name?: string | null;
                             /** @description The step's config, checked as the steps endpoints check it */
                             config: unknown;
@@ -12880,7 +12921,7 @@ export interface operations {
                         transitions?: {
                             fromStepId: string;
                             toStepId: string;
-                            branch?: ("yes" | "no") | null;
+                            branch?: ("yes" | "no" | "A" | "B" | "C" | "D" | "E") | null;
                             /** @description From a WAIT_FOR_EVENT step (default EVENT) */
                             outcome?: ("EVENT" | "TIMEOUT") | null;
                         }[];
@@ -12902,7 +12943,7 @@ export interface operations {
                         stepId: string;
                         reached?: boolean;
                         /** @enum {string} */
-                        branch?: "yes" | "no";
+                        branch?: "yes" | "no" | "A" | "B" | "C" | "D" | "E";
                         /** @enum {string} */
                         outcome?: "EVENT" | "TIMEOUT";
                         /**
@@ -12931,7 +12972,7 @@ export interface operations {
                         steps: {
                             stepId: string;
                             /** @enum {string} */
-                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT";
+                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                             name: string | null;
                             /** @enum {string} */
                             status: "RUNNING" | "WAITING" | "COMPLETED" | "FAILED" | "CANCELLED";
@@ -12941,7 +12982,7 @@ export interface operations {
                             /** @enum {string} */
                             outcome?: "EVENT" | "TIMEOUT";
                             /** @enum {string} */
-                            branch?: "yes" | "no";
+                            branch?: "yes" | "no" | "A" | "B" | "C" | "D" | "E";
                             error?: string;
                             /** @description SEND_EMAIL: the email as it would be sent */
                             email?: {
@@ -13183,7 +13224,7 @@ export interface operations {
                             /** Format: uuid */
                             id: string;
                             /** @enum {string} */
-                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT";
+                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                             name: string | null;
                         } | null;
                         /** @description The event a WAIT_FOR_EVENT step awaits */
@@ -13195,7 +13236,7 @@ export interface operations {
                             /** Format: uuid */
                             stepId: string;
                             /** @enum {string} */
-                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT";
+                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                             name: string | null;
                             /** @enum {string} */
                             status: "RUNNING" | "WAITING" | "COMPLETED" | "FAILED" | "CANCELLED";
@@ -13297,7 +13338,7 @@ export interface operations {
                             /** Format: uuid */
                             id: string;
                             /** @enum {string} */
-                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT";
+                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                             name: string | null;
                         } | null;
                         /** @description The event a WAIT_FOR_EVENT step awaits */
@@ -13309,7 +13350,7 @@ export interface operations {
                             /** Format: uuid */
                             stepId: string;
                             /** @enum {string} */
-                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT";
+                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                             name: string | null;
                             /** @enum {string} */
                             status: "RUNNING" | "WAITING" | "COMPLETED" | "FAILED" | "CANCELLED";
@@ -13428,7 +13469,7 @@ export interface operations {
                             /** Format: uuid */
                             id: string;
                             /** @enum {string} */
-                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT";
+                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                             name: string | null;
                         } | null;
                         /** @description The event a WAIT_FOR_EVENT step awaits */
@@ -13440,7 +13481,7 @@ export interface operations {
                             /** Format: uuid */
                             stepId: string;
                             /** @enum {string} */
-                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT";
+                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                             name: string | null;
                             /** @enum {string} */
                             status: "RUNNING" | "WAITING" | "COMPLETED" | "FAILED" | "CANCELLED";

@@ -1,4 +1,4 @@
-import type { StepType } from './types';
+import type { Branch, StepType } from './types';
 import { fromTree, newTree, toTree, type Tree, type TreeDraft } from '../../filters/model';
 
 /** A step's settings as the side panel's inputs hold them (text), turned into the API's config on saving. */
@@ -19,6 +19,22 @@ export interface Draft {
   updates: Array<{ key: string; value: string }>;
   subscribed: '' | 'true' | 'false';
   reason: string;
+  /** A RANDOM_SPLIT's branches, A first. */
+  splits: Array<{ weight: string; label: string }>;
+}
+
+const SPLIT_NAMES = ['A', 'B', 'C', 'D', 'E'] as const satisfies readonly Branch[];
+
+/** A RANDOM_SPLIT's branches by name, with their shares in whole percents. */
+export function splitsOf(config: Record<string, unknown>): Array<{ branch: Branch; share: number; label: string }> {
+  const branches = Array.isArray(config.branches) ? (config.branches as Array<{ weight?: unknown; label?: unknown }>) : [];
+  const weights = branches.map((b) => (typeof b.weight === 'number' ? b.weight : 0));
+  const total = weights.reduce((a, b) => a + b, 0) || 1;
+  return branches.slice(0, SPLIT_NAMES.length).map((b, i) => ({
+    branch: SPLIT_NAMES[i]!,
+    share: Math.round((weights[i]! * 100) / total),
+    label: typeof b.label === 'string' ? b.label : '',
+  }));
 }
 
 const SECONDS = { minutes: 60, hours: 3_600, days: 86_400 } as const;
@@ -72,6 +88,12 @@ export function draftOf(config: Record<string, unknown>): Draft {
     updates: Object.entries(rec(config.data)).map(([key, value]) => ({ key, value: text(value) })),
     subscribed: typeof config.subscribed === 'boolean' ? (String(config.subscribed) as 'true' | 'false') : '',
     reason: text(config.reason),
+    splits: Array.isArray(config.branches)
+      ? (config.branches as Array<Record<string, unknown>>).map((b) => ({ weight: text(b.weight), label: text(b.label) }))
+      : [
+          { weight: '50', label: '' },
+          { weight: '50', label: '' },
+        ],
   };
 }
 
@@ -112,6 +134,8 @@ export function configFrom(type: StepType, d: Draft, original: Record<string, un
       };
     case 'EXIT':
       return d.reason.trim() === '' ? {} : { reason: d.reason };
+    case 'RANDOM_SPLIT':
+      return { branches: d.splits.map((s) => ({ weight: num(s.weight), ...(s.label.trim() ? { label: s.label.trim() } : {}) })) };
   }
 }
 
@@ -138,5 +162,9 @@ export function summary(type: StepType, config: Record<string, unknown>, templat
       ].join(', ');
     case 'EXIT':
       return d.reason;
+    case 'RANDOM_SPLIT':
+      return splitsOf(config)
+        .map((s) => `${s.branch} ${s.share}%`)
+        .join(' / ');
   }
 }

@@ -6,7 +6,8 @@ import type { ExpectationFailure, SimulateBody, SimulatedStep, SimulationRespons
 /** What a history entry's output says about the way the step left: its branch, or its outcome. */
 function exitOf(entry: StepHistoryEntry): Pick<SimulatedStep, 'branch' | 'outcome'> {
   const output = entry.output ?? {};
-  if (entry.type === 'CONDITION' && typeof output.branch === 'string') return { branch: output.branch as Branch };
+  if ((entry.type === 'CONDITION' || entry.type === 'RANDOM_SPLIT') && typeof output.branch === 'string')
+    return { branch: output.branch as Branch };
   if (entry.type === 'WAIT_FOR_EVENT' && entry.completedAt) return { outcome: output.timedOut ? 'TIMEOUT' : 'EVENT' };
   return {};
 }
