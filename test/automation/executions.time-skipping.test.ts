@@ -425,6 +425,57 @@ describe('RANDOM_SPLIT (time-skipping)', () => {
   });
 });
 
+describe('DELAY until a local time (time-skipping)', () => {
+  /** Local wall time in a zone, by the runtime's zone data: `2027-03-15 09:00`. */
+  const wall = (ms: number, timeZone: string) =>
+    new Intl.DateTimeFormat('sv-SE', { timeZone, dateStyle: 'short', timeStyle: 'short' }).format(new Date(ms));
+  /** New York's offset from UTC at an instant, in ms. */
+  const newYorkOffset = (ms: number) =>
+    Date.parse(`${wall(ms, 'America/New_York').replace(' ', 'T')}:00Z`) - Math.floor(ms / MINUTE) * MINUTE;
+
+  it("lands at 09:00 in the contact's America/New_York across a DST change, and at 09:00 of the project's zone without one", async () => {
+    const t = await tenant(stack);
+    await stack
+      .http()
+      .patch(`/users/@me/projects/${t.project.id}`)
+      .set('Cookie', t.user.cookie)
+      .send({ timeZone: 'Asia/Tokyo' })
+      .expect(200);
+    const ny = await addContact(t, 'ny@example.test', { timezone: 'America/New_York' });
+    const bad = await addContact(t, 'nowhere@example.test', { timezone: 'Mars/Olympus' });
+    // The days to New York's next clock change on the test server's clock, so that the delay ends past it.
+    const now = await env.currentTimeMs();
+    let days = 1;
+    while (newYorkOffset(now + days * DAY) === newYorkOffset(now)) days++;
+    const { workflow, stepIds } = await linearWorkflow(t, [['DELAY', { amount: days, unit: 'days', until: '09:00' }]]);
+    const started = [await startExecution(t, workflow.id, { contactId: ny }), await startExecution(t, workflow.id, { contactId: bad })];
+    for (const e of started) await waitingAt(t, workflow.id, e.id, stepIds[0]!);
+    await env.sleep((days + 2) * DAY);
+    const [inNy, inTokyo] = await Promise.all(started.map((e) => executionIn(t, workflow.id, e.id, ['COMPLETED'])));
+    for (const [e, zone] of [
+      [inNy!, 'America/New_York'],
+      [inTokyo!, 'Asia/Tokyo'],
+    ] as const) {
+      const [step] = historyOf(e);
+      const until = Date.parse((step!.output as { until: string }).until);
+      expect(wall(until, zone)).toMatch(/ 09:00$/);
+      // The first such 09:00 after the days: less than a day after them.
+      const after = Date.parse(step!.startedAt) + days * DAY;
+      expect(until - after).toBeGreaterThan(0);
+      expect(until - after).toBeLessThanOrEqual(DAY);
+      // The timer fires at the instant; the test server's clock moves on a little while the task runs.
+      const late = Date.parse(step!.completedAt!) - until;
+      expect(late).toBeGreaterThanOrEqual(0);
+      expect(late).toBeLessThan(MINUTE);
+    }
+    // New York's offset changed in between: 09:00 was found by the offset of its own day.
+    const [nyStep] = historyOf(inNy!);
+    const nyUntil = Date.parse((nyStep!.output as { until: string }).until);
+    expect(newYorkOffset(nyUntil)).not.toBe(newYorkOffset(Date.parse(nyStep!.startedAt)));
+    await recordHistory(env, inNy!, 'delay-until-local-time');
+  });
+});
+
 describe('SEND_EMAIL while the project is suspended (time-skipping)', () => {
   // Its timeout exceeds its waits' deadlines added up (about 90 s): on a loaded machine, a slow wait says which it was.
   it('queues the email, which is held, waits at the step, and goes on once the project is reinstated: the email sent once', async () => {

@@ -1,4 +1,4 @@
-import { isTimeZone, nextLocalTime } from '../../src/modules/automations/run/local-time';
+import { isTimeZone, nextLocalTime } from '../../src/local-time';
 
 const at = (iso: string) => Date.parse(iso);
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -37,6 +37,8 @@ describe('automation workflow replay', () => {
         'automationV2-wait-timeout.json',
         // RANDOM_SPLIT: the branch decided in advanceAutomation, then a DELAY on branch A.
         'automationV2-random-split-delay.json',
+        // A DELAY until 09:00 in the contact's zone: the instant decided in advanceAutomation, the timer to it.
+        'automationV2-delay-until-local-time.json',
       ]),
     );
   });

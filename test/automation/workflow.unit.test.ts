@@ -92,6 +92,7 @@ const stubIo: AdvanceIo = {
     WAIT_FOR_EVENT: null,
     WEBHOOK: null,
   },
+  timeZone: async () => 'UTC',
   async lookBack(state, _live, eventName) {
     const stub = await stepCall(state, `wait:${state.currentStepId}:${eventName}`, state.context, false);
     stub.reachedWait();

@@ -26,15 +26,24 @@ export interface SendEmailConfig {
   /** Marketing about a topic: only its members get it, and its unsubscribe links leave the topic (docs/consent.md). */
   topicId?: string;
 }
-export interface DelayConfig {
+/** An amount of time; a DELAY without `until` waits it. */
+export interface Duration {
   amount: number;
   unit: DelayUnit;
 }
+/**
+ * A DELAY waits its amount, or until the next `until` (`HH:MM`) in the contact's time zone (its `data.timezone`,
+ * else the project's), or both: the amount first, then to the next `until` after it.
+ */
+export type DelayConfig = Duration | { until: string; amount?: number; unit?: DelayUnit };
 
 const UNIT_MS: Record<DelayUnit, number> = { minutes: 60_000, hours: 3_600_000, days: 86_400_000 };
 
-/** A DELAY's length, and any other amount of these units (a simulation's offsets). */
-export const delayMs = (config: DelayConfig) => config.amount * UNIT_MS[config.unit];
+/** An amount of these units in ms (a DELAY's length, a simulation's offsets); none is 0. */
+export const delayMs = (config: Partial<Duration>) => (config.amount ?? 0) * UNIT_MS[config.unit ?? 'minutes'];
+
+/** The local time of day a DELAY waits for, if any. */
+export const delayUntil = (config: DelayConfig): string | null => ('until' in config ? config.until : null);
 export interface WaitForEventConfig {
   eventName: string;
   /** Seconds. */

@@ -71,6 +71,7 @@ export async function automationV2(input: AutomationInput): Promise<AutomationRe
       let step = next.step;
       mirror.enter(step);
       let lookBack: LookBack | null = null;
+      let resumeAt: string | null = null;
       const stop = stopOf(step);
       if (!stop || stop.waitingFor) {
         const moved = await advancing(stepSummary(definition.name, mirror.stepCount, step)).advanceAutomation({
@@ -95,11 +96,12 @@ export async function automationV2(input: AutomationInput): Promise<AutomationRe
           continue;
         }
         lookBack = moved.lookBack;
+        resumeAt = moved.resumeAt ?? null;
       }
       const summary = stepSummary(definition.name, mirror.stepCount, step);
       setCurrentDetails(summary);
       showCurrentStep(step.id);
-      const run = await runStop(step, { executionId: input.executionId, mirror, inbox, summary, lookBack });
+      const run = await runStop(step, { executionId: input.executionId, mirror, inbox, summary, lookBack, resumeAt });
       mirror.complete(run.output);
       next = nextStep(definition, step, run.result);
     }

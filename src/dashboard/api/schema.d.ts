@@ -2826,6 +2826,8 @@ export interface operations {
                         trackingMode: "ENABLED" | "DISABLED" | "MARKETING_ONLY";
                         /** @description Emails per second per kind of email; null is the deployment's default (docs/delivery.md) */
                         emailRatePerSecond: number | null;
+                        /** @description IANA time zone of automations' local times of day for contacts without data.timezone (docs/automations.md) */
+                        timeZone: string;
                         /** @enum {string} */
                         role?: "OWNER" | "ADMIN" | "MEMBER";
                         /** Format: date-time */
@@ -2885,6 +2887,8 @@ export interface operations {
                         trackingMode: "ENABLED" | "DISABLED" | "MARKETING_ONLY";
                         /** @description Emails per second per kind of email; null is the deployment's default (docs/delivery.md) */
                         emailRatePerSecond: number | null;
+                        /** @description IANA time zone of automations' local times of day for contacts without data.timezone (docs/automations.md) */
+                        timeZone: string;
                         /** @enum {string} */
                         role?: "OWNER" | "ADMIN" | "MEMBER";
                         /** Format: date-time */
@@ -3014,6 +3018,8 @@ export interface operations {
                     trackingMode?: "ENABLED" | "DISABLED" | "MARKETING_ONLY";
                     /** @description Emails per second the project sends per kind (transactional, campaign, workflow), at most 100000; 0 is the deployment's maximum (unlimited when it has none), null the deployment's default */
                     emailRatePerSecond?: number | null;
+                    /** @description IANA time zone (`Europe/Paris`) of automations' local times of day for contacts without data.timezone */
+                    timeZone?: string;
                 };
             };
         };
@@ -3042,6 +3048,8 @@ export interface operations {
                         trackingMode: "ENABLED" | "DISABLED" | "MARKETING_ONLY";
                         /** @description Emails per second per kind of email; null is the deployment's default (docs/delivery.md) */
                         emailRatePerSecond: number | null;
+                        /** @description IANA time zone of automations' local times of day for contacts without data.timezone (docs/automations.md) */
+                        timeZone: string;
                         /** @enum {string} */
                         role?: "OWNER" | "ADMIN" | "MEMBER";
                         /** Format: date-time */
@@ -3208,6 +3216,8 @@ export interface operations {
                         trackingMode: "ENABLED" | "DISABLED" | "MARKETING_ONLY";
                         /** @description Emails per second per kind of email; null is the deployment's default (docs/delivery.md) */
                         emailRatePerSecond: number | null;
+                        /** @description IANA time zone of automations' local times of day for contacts without data.timezone (docs/automations.md) */
+                        timeZone: string;
                         /** @enum {string} */
                         role?: "OWNER" | "ADMIN" | "MEMBER";
                         /** Format: date-time */
@@ -11076,9 +11086,11 @@ export interface operations {
                                  */
                                 topicId?: string;
                             } | {
-                                amount: number;
+                                amount?: number;
                                 /** @enum {string} */
-                                unit: "minutes" | "hours" | "days";
+                                unit?: "minutes" | "hours" | "days";
+                                /** @description Then wait until the next such local time in the contact's data.timezone, else the project's timeZone */
+                                until?: string;
                             } | {
                                 eventName: string;
                                 /** @description Seconds; without it the step waits for as long as it takes */
@@ -11396,9 +11408,11 @@ export interface operations {
                                  */
                                 topicId?: string;
                             } | {
-                                amount: number;
+                                amount?: number;
                                 /** @enum {string} */
-                                unit: "minutes" | "hours" | "days";
+                                unit?: "minutes" | "hours" | "days";
+                                /** @description Then wait until the next such local time in the contact's data.timezone, else the project's timeZone */
+                                until?: string;
                             } | {
                                 eventName: string;
                                 /** @description Seconds; without it the step waits for as long as it takes */
@@ -11644,9 +11658,11 @@ export interface operations {
                     name?: string | null;
                     /** @default {} */
                     config?: {
-                        amount: number;
+                        amount?: number;
                         /** @enum {string} */
-                        unit: "minutes" | "hours" | "days";
+                        unit?: "minutes" | "hours" | "days";
+                        /** @description Then wait until the next such local time in the contact's data.timezone, else the project's timeZone */
+                        until?: string;
                     };
                 } | {
                     /** @constant */
@@ -11826,9 +11842,11 @@ export interface operations {
                              */
                             topicId?: string;
                         } | {
-                            amount: number;
+                            amount?: number;
                             /** @enum {string} */
-                            unit: "minutes" | "hours" | "days";
+                            unit?: "minutes" | "hours" | "days";
+                            /** @description Then wait until the next such local time in the contact's data.timezone, else the project's timeZone */
+                            until?: string;
                         } | {
                             eventName: string;
                             /** @description Seconds; without it the step waits for as long as it takes */
@@ -12149,9 +12167,11 @@ export interface operations {
                              */
                             topicId?: string;
                         } | {
-                            amount: number;
+                            amount?: number;
                             /** @enum {string} */
-                            unit: "minutes" | "hours" | "days";
+                            unit?: "minutes" | "hours" | "days";
+                            /** @description Then wait until the next such local time in the contact's data.timezone, else the project's timeZone */
+                            until?: string;
                         } | {
                             eventName: string;
                             /** @description Seconds; without it the step waits for as long as it takes */

@@ -28,6 +28,7 @@ import { Migration0034SandboxSoftbounces } from './0034-sandbox-softbounces';
 import { Migration0040ReputationGuardrails } from './0040-reputation-guardrails';
 import { Migration0060OutboxPerProject } from './0060-outbox-per-project';
 import { Migration0100RandomSplit } from './0100-random-split';
+import { Migration0101ProjectTimeZone } from './0101-project-time-zone';
 import { Migration0110Consent } from './0110-consent';
 
 /** Every migration, in order. Files are committed; the schema never changes at run time otherwise. */
@@ -61,5 +62,6 @@ export const migrationsList: MigrationObject[] = [
   { name: '0040-reputation-guardrails', class: Migration0040ReputationGuardrails },
   { name: '0060-outbox-per-project', class: Migration0060OutboxPerProject },
   { name: '0100-random-split', class: Migration0100RandomSplit },
+  { name: '0101-project-time-zone', class: Migration0101ProjectTimeZone },
   { name: '0110-consent', class: Migration0110Consent },
 ];

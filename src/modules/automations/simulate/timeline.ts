@@ -19,7 +19,11 @@ function exitOf(entry: StepHistoryEntry): Pick<SimulatedStep, 'branch' | 'outcom
  */
 function heldMs(definition: Definition, run: SimulationRun, entry: StepHistoryEntry, startMs: number): number {
   const step = definition.steps.find((s) => s.id === entry.stepId);
-  if (step?.type === 'DELAY') return delayMs(step.config);
+  if (step?.type === 'DELAY') {
+    // Until a local time: to the instant the step recorded.
+    const until = entry.output?.until;
+    return typeof until === 'string' ? Math.max(0, run.elapsed(until) - startMs) : delayMs(step.config);
+  }
   if (step?.type !== 'WAIT_FOR_EVENT') return 0;
   if (entry.output?.timedOut) return (step.config.timeout ?? 0) * 1000;
   const event = run.events.find((e) => e.id === entry.output?.eventId);
