@@ -89,6 +89,31 @@ describe('a RANDOM_SPLIT', () => {
   });
 });
 
+describe('a DELAY until a local time', () => {
+  /** An ISO duration of the answer (`PT13H5M2S`, `P1DT2H`) in seconds. */
+  const seconds = (iso: string) => {
+    const [, d, h, m, s] = /^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$/.exec(iso)!;
+    return Number(d ?? 0) * 86_400 + Number(h ?? 0) * 3_600 + Number(m ?? 0) * 60 + Number(s ?? 0);
+  };
+
+  it("waits for the time in the sample contact's zone, else the project's (UTC)", async () => {
+    const t = await tenant(stack);
+    const w = await createWorkflow(t, { name: 'Morning' });
+    const definition = { steps: [{ id: 'morning', type: 'DELAY', config: { until: '09:00' } }], transitions: [] };
+    const waited = async (data: object) => {
+      const sim = await simulated(t, w.id, { definition, contact: { data } });
+      expect(sim.steps[0]).toMatchObject({ stepId: 'morning', status: 'COMPLETED', startedAfter: 'PT0S' });
+      return seconds(sim.steps[0]!.endedAfter as string);
+    };
+    const [tokyo, kolkata, utc] = [await waited({ timezone: 'Asia/Tokyo' }), await waited({ timezone: 'Asia/Kolkata' }), await waited({})];
+    for (const wait of [tokyo, kolkata, utc]) expect(wait).toBeLessThanOrEqual(86_400);
+    // 09:00 in Kolkata is 12:30 in Tokyo, 09:00 UTC 18:00 there (neither has DST); seconds pass between the simulations.
+    const after = (a: number, b: number) => (((a - b) % 86_400) + 86_400) % 86_400;
+    expect(Math.abs(after(kolkata, tokyo) - 3.5 * 3_600)).toBeLessThan(120);
+    expect(Math.abs(after(utc, tokyo) - 9 * 3_600)).toBeLessThan(120);
+  });
+});
+
 describe('a saved workflow with every step type', () => {
   let t: Tenant;
   let workflowId: string;

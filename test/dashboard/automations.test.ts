@@ -236,7 +236,7 @@ describe('the dashboard: automations', () => {
     await s.close();
   }, 240_000);
 
-  it('builds a RANDOM_SPLIT with its weighted branches side by side, adds a step on a branch and drops an unused one', async () => {
+  it('builds a RANDOM_SPLIT with its weighted branches side by side, a DELAY until a local time on one, and drops an unused branch', async () => {
     const t = await senderTenant(suite.stack);
     const created = (await t.c.post('/workflows').send({ name: 'Subject test', eventName: 'signup' }).expect(201)).body;
     const s = await session(t, `/automations/${created.id}`);
@@ -265,11 +265,25 @@ describe('the dashboard: automations', () => {
       () => page.getByLabel('Reason').fill('Long subject'),
       'Long subject',
     );
+    await addStep(
+      page,
+      'Add a step on the A · 50% Short subject branch of Random split',
+      'DELAY',
+      async () => {
+        await page.getByLabel('Wait for', { exact: true }).fill('2');
+        await page.getByLabel('Then until (local time)').fill('09:00');
+      },
+      '2 days, then until 09:00 local time',
+    );
     const graph = await graphOf(t, created.id);
     const split = graph.steps.find((x) => x.type === 'RANDOM_SPLIT')!;
+    expect(graph.steps.find((x) => x.type === 'DELAY')!.config).toEqual({ amount: 2, unit: 'days', until: '09:00' });
     const exit = graph.steps.find((x) => x.type === 'EXIT')!;
     expect(split.config).toEqual({ branches: [{ weight: 50, label: 'Short subject' }, { weight: 30 }, { weight: 20 }] });
-    expect(graph.transitions).toMatchObject([{ fromStepId: split.id, toStepId: exit.id, branch: 'B', outcome: null }]);
+    expect(graph.transitions).toEqual(
+      expect.arrayContaining([expect.objectContaining({ fromStepId: split.id, toStepId: exit.id, branch: 'B', outcome: null })]),
+    );
+    expect(graph.transitions.map((x) => x.branch).sort()).toEqual(['A', 'B']);
 
     // Down to two branches (C has no step): saved, and drawn again with the shares of two.
     await page.locator('.flow-node', { hasText: 'A 50% / B 30% / C 20%' }).click();

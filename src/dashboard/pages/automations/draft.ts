@@ -10,6 +10,8 @@ export interface Draft {
   topicId: string;
   amount: string;
   unit: 'minutes' | 'hours' | 'days';
+  /** A DELAY's local time of day (HH:MM); empty for none. */
+  until: string;
   eventName: string;
   timeoutAmount: string;
   timeoutUnit: 'minutes' | 'hours' | 'days';
@@ -79,6 +81,7 @@ export function draftOf(config: Record<string, unknown>): Draft {
     topicId: text(config.topicId),
     amount: text(config.amount),
     unit: (config.unit as Unit | undefined) ?? 'days',
+    until: text(config.until),
     eventName: text(config.eventName),
     timeoutAmount: timeout.amount,
     timeoutUnit: timeout.unit,
@@ -113,7 +116,10 @@ export function configFrom(type: StepType, d: Draft, original: Record<string, un
         ...(d.topicId ? { topicId: d.topicId } : {}),
       };
     case 'DELAY':
-      return { amount: num(d.amount), unit: d.unit };
+      return {
+        ...(d.amount.trim() === '' && d.until !== '' ? {} : { amount: num(d.amount), unit: d.unit }),
+        ...(d.until === '' ? {} : { until: d.until }),
+      };
     case 'WAIT_FOR_EVENT': {
       const amount = num(d.timeoutAmount);
       return {
@@ -145,8 +151,10 @@ export function summary(type: StepType, config: Record<string, unknown>, templat
   switch (type) {
     case 'SEND_EMAIL':
       return `Template: ${templateName(d.templateId) ?? d.templateId}${d.recipient === 'CUSTOM' ? ` to ${d.recipientEmail}` : ''}`;
-    case 'DELAY':
-      return `${d.amount} ${d.unit}`;
+    case 'DELAY': {
+      const length = d.amount === '' ? '' : `${d.amount} ${d.unit}`;
+      return d.until === '' ? length : `${length ? `${length}, then ` : ''}until ${d.until} local time`;
+    }
     case 'WAIT_FOR_EVENT':
       return `${d.eventName}${d.timeoutAmount ? `, at most ${d.timeoutAmount} ${d.timeoutUnit}` : ''}`;
     case 'CONDITION': {

@@ -193,6 +193,15 @@ export function StepFields({ type, draft, set, error }: Props) {
             error={error}
           />
           <Select label="Unit" name="config.unit" value={draft.unit} options={UNITS} onValue={(unit) => set({ unit })} error={error} />
+          <TextInput
+            label="Then until (local time)"
+            type="time"
+            name="config.until"
+            hint="The next such time in the contact's data.timezone, else the project's time zone. Empty: no local time."
+            value={draft.until}
+            onValue={(until) => set({ until })}
+            error={error}
+          />
         </div>
       );
     case 'WAIT_FOR_EVENT':
