@@ -283,7 +283,7 @@ describe('the dashboard: automations', () => {
     expect(graph.transitions).toEqual(
       expect.arrayContaining([expect.objectContaining({ fromStepId: split.id, toStepId: exit.id, branch: 'B', outcome: null })]),
     );
-    expect(graph.transitions.map((x) => x.branch).sort()).toEqual(['A', 'B']);
+    expect(graph.transitions.map((x) => x.branch).sort((a, b) => String(a).localeCompare(String(b)))).toEqual(['A', 'B']);
 
     // Down to two branches (C has no step): saved, and drawn again with the shares of two.
     await page.locator('.flow-node', { hasText: 'A 50% / B 30% / C 20%' }).click();
