@@ -69,3 +69,20 @@ export function nextLocalTime(after: number, time: string, zone: string): number
     if (at > after) return at;
   }
 }
+
+/** The zone's local time of day at instant `t`, in minutes. */
+function localMinutes(t: number, zone: string): number {
+  const local = new Date(t + offsetAt(zone, t));
+  return local.getUTCHours() * 60 + local.getUTCMinutes();
+}
+
+/**
+ * When a quiet window (`from` to `to`, local `HH:MM`; overnight when `from` is later than `to`) that holds instant
+ * `t` ends, in `zone`; null when `t` is outside it. `from` is in the window, `to` not.
+ */
+export function quietUntil(t: number, window: { from: string; to: string }, zone: string): number | null {
+  const now = localMinutes(t, zone);
+  const [from, to] = [minutesOf(window.from), minutesOf(window.to)];
+  const inside = from < to ? now >= from && now < to : now >= from || now < to;
+  return inside ? nextLocalTime(t, window.to, zone) : null;
+}

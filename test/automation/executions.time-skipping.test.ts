@@ -476,6 +476,43 @@ describe('DELAY until a local time (time-skipping)', () => {
   });
 });
 
+describe('SEND_EMAIL quiet hours (time-skipping)', () => {
+  it("waits out the quiet hours of the contact's zone, then sends once; outside them it sends at once", async () => {
+    const t = await tenant(stack);
+    const domain = await senderDomain(stack, t.project);
+    const template = await t.c
+      .post('/templates')
+      .send({ name: 'Hello', subject: 'Hello', body: '<p>Hi</p>', from: `hello@${domain}`, type: 'TRANSACTIONAL' })
+      .expect(201);
+    // A window from an hour before the test server's time to two hours after it, in UTC; Tokyo (+9) is outside it.
+    const now = await env.currentTimeMs();
+    const hhmm = (ms: number) => new Date(ms).toISOString().slice(11, 16);
+    const quietHours = { from: hhmm(now - 60 * MINUTE), to: hhmm(now + 120 * MINUTE) };
+    const quiet = await addContact(t, 'night@example.test', { timezone: 'UTC' });
+    const awake = await addContact(t, 'day@example.test', { timezone: 'Asia/Tokyo' });
+    const { workflow, stepIds } = await linearWorkflow(t, [['SEND_EMAIL', { templateId: template.body.id, quietHours }]]);
+    const waiting = await startExecution(t, workflow.id, { contactId: quiet });
+    const sent = await executionIn(t, workflow.id, (await startExecution(t, workflow.id, { contactId: awake })).id, ['COMPLETED']);
+    expect(historyOf(sent)[0]!.output).toEqual({ emailId: expect.any(String), to: 'day@example.test' });
+    const held = await waitingAt(t, workflow.id, waiting.id, stepIds[0]!);
+    expect(historyOf(held)[0]).toMatchObject({ status: 'WAITING', output: null });
+    const emailsTo = async (to: string) =>
+      (await sql(stack, 'select id from emails where project_id = ? and to_address = ?', [t.project.id, to])).length;
+    expect(await emailsTo('night@example.test')).toBe(0);
+
+    await env.sleep(121 * MINUTE);
+    const done = await executionIn(t, workflow.id, waiting.id, ['COMPLETED']);
+    const [step] = historyOf(done);
+    expect(step!.output).toEqual({ emailId: expect.any(String), to: 'night@example.test' });
+    // Sent at the end of the window (the minute `to` names), in one step of the history.
+    expect(hhmm(Date.parse(step!.completedAt!))).toBe(quietHours.to);
+    expect(Date.parse(step!.completedAt!) - now).toBeGreaterThan(119 * MINUTE);
+    expect(historyOf(done)).toHaveLength(1);
+    expect(await emailsTo('night@example.test')).toBe(1);
+    await recordHistory(env, done, 'send-email-quiet-hours');
+  });
+});
+
 describe('SEND_EMAIL while the project is suspended (time-skipping)', () => {
   // Its timeout exceeds its waits' deadlines added up (about 90 s): on a loaded machine, a slow wait says which it was.
   it('queues the email, which is held, waits at the step, and goes on once the project is reinstated: the email sent once', async () => {

@@ -1,4 +1,4 @@
-import { isTimeZone, nextLocalTime } from '../../src/local-time';
+import { isTimeZone, nextLocalTime, quietUntil } from '../../src/local-time';
 
 const at = (iso: string) => Date.parse(iso);
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -32,5 +32,25 @@ describe('nextLocalTime', () => {
   it('knows IANA zones and nothing else', () => {
     expect(['UTC', 'America/New_York', 'Europe/Paris'].map(isTimeZone)).toEqual([true, true, true]);
     expect(['Mars/Olympus', '', 'EST5EDT,M3'].map(isTimeZone)).toEqual([false, false, false]);
+  });
+});
+
+describe('quietUntil', () => {
+  const night = { from: '21:00', to: '08:00' };
+  it('holds an instant inside an overnight window until its end, in the zone, and lets others pass', () => {
+    // 22:30 in New York (EST, -5) is 03:30Z; the window ends at 08:00 local, 13:00Z.
+    expect(iso(quietUntil(at('2026-12-01T03:30:00Z'), night, 'America/New_York')!)).toBe('2026-12-01T13:00:00.000Z');
+    // 07:59 local: a minute left.
+    expect(iso(quietUntil(at('2026-12-01T12:59:00Z'), night, 'America/New_York')!)).toBe('2026-12-01T13:00:00.000Z');
+    expect(quietUntil(at('2026-12-01T13:00:00Z'), night, 'America/New_York')).toBeNull();
+    expect(quietUntil(at('2026-12-01T01:59:00Z'), night, 'America/New_York')).toBeNull();
+    expect(iso(quietUntil(at('2026-12-01T02:00:00Z'), night, 'America/New_York')!)).toBe('2026-12-01T13:00:00.000Z');
+  });
+
+  it('reads a window within a day as such', () => {
+    const lunch = { from: '12:00', to: '14:00' };
+    expect(iso(quietUntil(at('2026-06-01T12:30:00Z'), lunch, 'UTC')!)).toBe('2026-06-01T14:00:00.000Z');
+    expect(quietUntil(at('2026-06-01T22:00:00Z'), lunch, 'UTC')).toBeNull();
+    expect(quietUntil(at('2026-06-01T11:59:00Z'), lunch, 'UTC')).toBeNull();
   });
 });

@@ -39,6 +39,8 @@ describe('automation workflow replay', () => {
         'automationV2-random-split-delay.json',
         // A DELAY until 09:00 in the contact's zone: the instant decided in advanceAutomation, the timer to it.
         'automationV2-delay-until-local-time.json',
+        // A SEND_EMAIL in its quiet hours: WAITING, a timer to their end, then the email.
+        'automationV2-send-email-quiet-hours.json',
       ]),
     );
   });

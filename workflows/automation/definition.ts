@@ -25,6 +25,13 @@ export interface SendEmailConfig {
   recipient?: { type: 'CONTACT' | 'CUSTOM'; email?: string };
   /** Marketing about a topic: only its members get it, and its unsubscribe links leave the topic (docs/consent.md). */
   topicId?: string;
+  /** Local times (`HH:MM`, the contact's zone) between which the email is not sent: the step waits until `to`. */
+  quietHours?: QuietHours;
+}
+/** A window of local time, overnight when `from` is later than `to`. */
+export interface QuietHours {
+  from: string;
+  to: string;
 }
 /** An amount of time; a DELAY without `until` waits it. */
 export interface Duration {

@@ -5,6 +5,7 @@ import {
   proxyLocalActivities,
   setCurrentDetails,
   setHandler,
+  sleep,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -66,10 +67,14 @@ export async function automationV2(input: AutomationInput): Promise<AutomationRe
   setHandler(projectReinstated, () => hold.wake());
   const mirror = new Mirror(input.executionId, input.context, finishAutomation);
   let next: Next = firstStep(definition);
+  /** A quick step that waited out its quiet hours: advanced again from its entry, not entered anew. */
+  let proceeding = false;
   try {
     while (next.kind === 'step') {
       let step = next.step;
-      mirror.enter(step);
+      if (proceeding) mirror.proceed();
+      else mirror.enter(step);
+      proceeding = false;
       let lookBack: LookBack | null = null;
       let resumeAt: string | null = null;
       const stop = stopOf(step);
@@ -93,6 +98,16 @@ export async function automationV2(input: AutomationInput): Promise<AutomationRe
           await hold.whileSuspended(summary, moved.held.reason, () => projectSuspension(input.projectId));
           mirror.complete(moved.held.output);
           next = nextStep(definition, step, (stepType(step) as QuickStep).resultOf(moved.held.output));
+          continue;
+        }
+        if (moved.resumeAt && stepType(step).kind === 'quick') {
+          // Quiet hours: the step waits (WAITING, recorded) until they end, then acts.
+          const summary = `${stepSummary(definition.name, mirror.stepCount, step)}: quiet hours until ${moved.resumeAt}`;
+          setCurrentDetails(summary);
+          showCurrentStep(step.id);
+          await sleep(Math.max(1, Date.parse(moved.resumeAt) - Date.now()), { summary });
+          proceeding = true;
+          next = { kind: 'step', step };
           continue;
         }
         lookBack = moved.lookBack;

@@ -11085,6 +11085,11 @@ export interface operations {
                                  * @description A topic of the project: the email (from a MARKETING template) goes only to the topic's members, and its unsubscribe links leave the topic
                                  */
                                 topicId?: string;
+                                /** @description Local times (the contact's data.timezone, else the project's timeZone) between which the step waits instead of sending, until `to` */
+                                quietHours?: {
+                                    from: string;
+                                    to: string;
+                                };
                             } | {
                                 amount?: number;
                                 /** @enum {string} */
@@ -11407,6 +11412,11 @@ export interface operations {
                                  * @description A topic of the project: the email (from a MARKETING template) goes only to the topic's members, and its unsubscribe links leave the topic
                                  */
                                 topicId?: string;
+                                /** @description Local times (the contact's data.timezone, else the project's timeZone) between which the step waits instead of sending, until `to` */
+                                quietHours?: {
+                                    from: string;
+                                    to: string;
+                                };
                             } | {
                                 amount?: number;
                                 /** @enum {string} */
@@ -11651,6 +11661,11 @@ export interface operations {
                          * @description A topic of the project: the email (from a MARKETING template) goes only to the topic's members, and its unsubscribe links leave the topic
                          */
                         topicId?: string;
+                        /** @description Local times (the contact's data.timezone, else the project's timeZone) between which the step waits instead of sending, until `to` */
+                        quietHours?: {
+                            from: string;
+                            to: string;
+                        };
                     };
                 } | {
                     /** @constant */
@@ -11841,6 +11856,11 @@ export interface operations {
                              * @description A topic of the project: the email (from a MARKETING template) goes only to the topic's members, and its unsubscribe links leave the topic
                              */
                             topicId?: string;
+                            /** @description Local times (the contact's data.timezone, else the project's timeZone) between which the step waits instead of sending, until `to` */
+                            quietHours?: {
+                                from: string;
+                                to: string;
+                            };
                         } | {
                             amount?: number;
                             /** @enum {string} */
@@ -12166,6 +12186,11 @@ export interface operations {
                              * @description A topic of the project: the email (from a MARKETING template) goes only to the topic's members, and its unsubscribe links leave the topic
                              */
                             topicId?: string;
+                            /** @description Local times (the contact's data.timezone, else the project's timeZone) between which the step waits instead of sending, until `to` */
+                            quietHours?: {
+                                from: string;
+                                to: string;
+                            };
                         } | {
                             amount?: number;
                             /** @enum {string} */

@@ -1,4 +1,4 @@
-import type { StepConfigs, StepOf, StepResult, StepType } from '../definition';
+import type { QuietHours, StepConfigs, StepOf, StepResult, StepType } from '../definition';
 import type { AutomationEvent } from '../ids';
 import type { Inbox } from '../inbox';
 import type { Mirror } from '../mirror';
@@ -24,6 +24,11 @@ interface StepWords<T extends StepType> {
 
 export interface QuickStep {
   kind: 'quick';
+  /**
+   * Local hours the step does not act in (SEND_EMAIL's quiet hours): advanceAutomation stops before its work
+   * there, WAITING, and the workflow sleeps until the window ends (`resumeAt`), then has it act.
+   */
+  quietHours?(config: never): QuietHours | null;
   /** What the step came to, read from the output its activity recorded. */
   resultOf(output: Record<string, unknown> | null): StepResult;
 }

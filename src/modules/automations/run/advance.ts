@@ -1,10 +1,10 @@
-import { delayMs, type Definition, type StepOf, type StepType } from '../../../../workflows/automation/definition';
+import { delayMs, type Definition, type QuietHours, type StepOf, type StepType } from '../../../../workflows/automation/definition';
 import { stepById } from '../../../../workflows/automation/entry';
 import { nextStep } from '../../../../workflows/automation/interpreter';
 import { activityClock, Mirror, type MirrorTail } from '../../../../workflows/automation/mirror';
 import { stepType } from '../../../../workflows/automation/steps';
 import type { LookBack } from '../../../../workflows/automation/steps/step';
-import { nextLocalTime } from '../../../local-time';
+import { nextLocalTime, quietUntil } from '../../../local-time';
 import type { LiveExecution, MirrorState } from '../records';
 import { StepFailed } from './errors';
 
@@ -137,6 +137,15 @@ export async function advance(io: AdvanceIo, input: AdvanceInput): Promise<Advan
     const state = mirror.state();
     const live = await io.enter(state);
     if (!live) {
+      if (!(await resume())) return null;
+      continue;
+    }
+    // Quiet hours (SEND_EMAIL): inside them, the step waits for their end in the workflow, then acts (`resumeAt`).
+    const quiet = (type.quietHours as ((config: unknown) => QuietHours | null) | undefined)?.(step.config) ?? null;
+    const quietEnd = quiet && quietUntil(Date.parse(clock.now()), quiet, await io.timeZone(live));
+    if (quietEnd) {
+      mirror.wait(null);
+      if (await io.write(mirror.state())) return tail(null, undefined, new Date(quietEnd).toISOString());
       if (!(await resume())) return null;
       continue;
     }

@@ -1,21 +1,17 @@
 import { z } from 'zod';
 import { DELAY_UNITS, type DelayConfig } from '../../../../workflows/automation/definition';
-import { MAX_WAIT_SECONDS } from './limits';
+import { LocalTime, MAX_WAIT_SECONDS } from './limits';
 import type { ApiStepType } from './step-type';
 
 const UNIT_SECONDS = { minutes: 60, hours: 3_600, days: 86_400 } as const;
-
-const LOCAL_TIME = /^([01][0-9]|2[0-3]):[0-5][0-9]$/;
 
 const Delay: z.ZodType<DelayConfig> = z
   .object({
     amount: z.number().positive('amount must be greater than 0').finite().optional(),
     unit: z.enum(DELAY_UNITS).optional(),
-    until: z
-      .string()
-      .regex(LOCAL_TIME, 'until is a local time of day, HH:MM (00:00 to 23:59)')
-      .optional()
-      .describe("Then wait until the next such local time in the contact's data.timezone, else the project's timeZone"),
+    until: LocalTime.optional().describe(
+      "Then wait until the next such local time in the contact's data.timezone, else the project's timeZone",
+    ),
   })
   .refine((c) => c.until !== undefined || (c.amount !== undefined && c.unit !== undefined), {
     message: 'A delay needs amount and unit, or until, or both',
