@@ -4,6 +4,7 @@ import { createCampaignActivities } from './campaigns';
 import { createDomainActivities } from './domains';
 import { createJobActivities } from './jobs';
 import { createSegmentActivities } from './segments';
+import { createScheduledEmailActivities } from './scheduled-emails';
 import { createWebhookActivities } from './webhooks';
 import { createConsentActivities } from './consent';
 
@@ -16,6 +17,7 @@ export function createActivities(deps: Deps) {
     ...createCampaignActivities(deps),
     ...createAutomationActivities(deps),
     ...createWebhookActivities(deps),
+    ...createScheduledEmailActivities(deps),
     ...createConsentActivities(deps),
   };
 }

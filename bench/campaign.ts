@@ -19,10 +19,9 @@ import { closeDeps, createDeps } from '../src/bootstrap';
 import { createApp } from '../src/app/app';
 import type { TemporalGateway } from '../src/temporal/client';
 import { bundleWorkflows, startWorkerProcess, workerEnv, type WorkerProcess } from '../test/helpers/worker-processes';
-import type { SinkCounts } from './lib/counting-sink-server';
 import { workerNodeOptions } from '../src/main/worker-heap';
 import { PlatformUsage, backendCpuByApplication } from './lib/platform-usage';
-import { loadNote, sendingBench, startProcess } from './lib/sending';
+import { loadNote, sendingBench, startCountingSink } from './lib/sending';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 100_000);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
@@ -33,18 +32,6 @@ const TARGET = 3_500;
 const CPU_TARGET = 0.45;
 /** Progress (share of messages counted) at which the second run kills a worker. */
 const KILL_AT = [0.3, 0.65];
-
-async function startCountingSink() {
-  const { child, match } = await startProcess('bench/lib/counting-sink-server.ts', {}, /^listening (\d+) (\d+)$/);
-  const http = `http://127.0.0.1:${match[2]}`;
-  const call = async (method: 'GET' | 'POST', path: string) => (await (await fetch(`${http}${path}`, { method })).json()) as SinkCounts;
-  return {
-    url: `smtp://127.0.0.1:${match[1]}`,
-    counts: () => call('GET', '/'),
-    reset: () => call('POST', '/reset'),
-    stop: () => child.kill('SIGTERM'),
-  };
-}
 
 async function main(): Promise<void> {
   const sink = await startCountingSink();

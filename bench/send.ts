@@ -11,7 +11,7 @@ import { startApiProcess } from './lib/api-process';
 import { BackendCpu } from './lib/backend-cpu';
 import { treeCpuMs } from './lib/cpu';
 import { runBench, type BenchFigures, type BenchSpec } from './lib/run';
-import { loadNote, sendingBench } from './lib/sending';
+import { loadNote, sendingBench, signInCodes } from './lib/sending';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const RATE = Number(process.env.BENCH_RATE ?? 200);
@@ -39,18 +39,7 @@ async function main(): Promise<void> {
     return figures;
   };
   try {
-    const run = Date.now().toString(36);
-    let n = 0;
-    const body = () => {
-      n += 1;
-      return {
-        to: { name: `Reader ${n}`, email: `reader-${n}-${run}@bench.test` },
-        from: { name: 'Bench', email: bench.from },
-        subject: 'Your sign-in code',
-        body: '<p>Hello {{ name ?? "there" }},</p><p>your code is <b>{{ code }}</b>.</p>',
-        data: { code: { value: String(100000 + n), persistent: false } },
-      };
-    };
+    const body = signInCodes(bench.from);
     const common: Omit<BenchSpec, 'name'> = {
       url: `${api.url}/v1/send`,
       method: 'POST',

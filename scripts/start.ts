@@ -10,6 +10,7 @@ import { ports } from './lib/ports';
 import { ensureDatabase, ensurePostgres } from './lib/postgres';
 import { ensureTemporal } from './lib/temporal';
 import { startMailCapture } from './lib/mail-capture';
+import { startWebhookCapture } from './lib/webhook-capture';
 import { devSecrets } from './lib/secrets';
 import { withLock } from './lib/lock';
 import { waitForPort } from './lib/net';
@@ -17,7 +18,7 @@ import { ensureWorkflowBundle } from './lib/workflow-bundle';
 import { workerNodeOptions } from '../src/main/worker-heap';
 import { developmentAids, developmentEnv } from './lib/development';
 import { startDevDns } from './lib/dev-dns';
-import { describeDevAccount, ensureDevAccount } from './lib/dev-account';
+import { describeDevAccount, ensureDevAccount, verificationToken } from './lib/dev-account';
 import { ensureDashboard, startDashboardDevServer } from './lib/dashboard';
 
 const started = Date.now();
@@ -80,6 +81,9 @@ async function main() {
   const dnsServers = (process.env.DNS_SERVERS ?? devDns?.address ?? '').split(',').filter(Boolean);
   const capture = process.env.SMTP_URL ? null : await startMailCapture(ports.smtp, ports.mailWeb, dnsServers);
   if (capture) stops.push(() => capture.stop());
+  // docs/webhooks.md "Trying webhooks locally": a receiver on loopback, which development allows (developmentEnv).
+  const hooks = aids.sandbox ? await startWebhookCapture(ports.webhookCapture) : null;
+  if (hooks) stops.push(() => hooks.stop());
 
   const env: NodeJS.ProcessEnv = {
     ...devSecrets(),
@@ -87,6 +91,8 @@ async function main() {
     SMTP_URL: `smtp://127.0.0.1:${ports.smtp}`,
     UPLOADS_DIR: path.join(dataDir, 'uploads'),
     TEMPORAL_UI_URL: temporal.uiUrl,
+    ...(capture ? { MAIL_CAPTURE_URL: `http://localhost:${ports.mailWeb}` } : {}),
+    ...(hooks ? { WEBHOOK_CAPTURE_URL: hooks.url } : {}),
     ...developmentEnv(aids, devDns?.address ?? null),
     ...process.env,
     PORT: String(ports.api),
@@ -117,7 +123,10 @@ async function main() {
   const dashboardDev = startDashboardDevServer(ports.dashboardDev, apiUrl, log);
   children.push(dashboardDev);
   await waitForPort(ports.dashboardDev, 'dashboard development server');
-  const account = aids.sandbox && devDns ? await ensureDevAccount(apiUrl) : null;
+  // The account's verification mail lands in the capture; its link verifies the account as a click would.
+  const inbox = capture ? (to: string) => capture.waitFor((raw) => raw.includes(to) && verificationToken(raw) !== null) : undefined;
+  const account = aids.sandbox && devDns ? await ensureDevAccount(apiUrl, { inbox, webhookCaptureUrl: hooks?.url }) : null;
+  if (account?.webhook) hooks?.addSecret(account.webhook.secret);
 
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   log(`
@@ -128,6 +137,7 @@ Postwire is running (ready in ${seconds}s)
   Temporal gRPC    ${temporal.address}
   PostgreSQL       ${databaseUrl.replace(/:[^:@/]+@/, ':***@')}
   Mail capture     ${capture ? `http://localhost:${ports.mailWeb}  (SMTP on 127.0.0.1:${ports.smtp})` : `off: SMTP_URL=${env.SMTP_URL}`}
+  Webhook capture  ${hooks ? `http://localhost:${hooks.port}  (point endpoints at ${hooks.url})` : 'off'}
   Development DNS  ${devDns ? `${devDns.address} (UDP; records of the domains added to projects)` : 'off'}
   Sandbox          ${aids.sandbox ? 'on: mail to @simulator.postwire.test is simulated (docs/sandbox.md)' : 'off'}
   Logs             ${shownDataDir('logs', 'api.log')}, ${shownDataDir('logs', 'worker.log')}

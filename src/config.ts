@@ -48,6 +48,9 @@ export const configSchema = z.object({
   TEMPORAL_TASK_QUEUE: z.string().default('postwire'),
   /** The Temporal Web UI's address, for the dashboard's links to executions' runs (docs/automations.md "For operators"). */
   TEMPORAL_UI_URL: optional(z.url({ protocol: /^https?$/ })),
+  /** Development only (npm start sets them): the mail and webhook captures, linked from the dashboard's overview. */
+  MAIL_CAPTURE_URL: optional(z.url({ protocol: /^https?$/ })),
+  WEBHOOK_CAPTURE_URL: optional(z.url({ protocol: /^https?$/ })),
   WORKER_MAX_CACHED_WORKFLOWS: int(200, 2),
   /** Workflow tasks a worker runs at once (docs/automations.md "Fairness"). */
   WORKER_WORKFLOW_TASK_SLOTS: int(10, 2),

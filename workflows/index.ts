@@ -7,5 +7,6 @@ export { campaignSend } from './campaigns/send';
 export { automationV2 } from './automation/workflow';
 export { automation } from './automation/legacy/workflow';
 export { webhookEndpoint } from './webhooks/workflow';
+export { scheduledEmails } from './scheduled-emails/workflow';
 export { contactSnooze } from './consent/snooze';
 export { contactConfirmation } from './consent/confirmation';

@@ -6,8 +6,12 @@ export const ContactIdKey = defineSearchAttributeKey('ContactId', SearchAttribut
 export const AutomationIdKey = defineSearchAttributeKey('AutomationId', SearchAttributeType.KEYWORD);
 export const CampaignIdKey = defineSearchAttributeKey('CampaignId', SearchAttributeType.KEYWORD);
 export const CurrentStepKey = defineSearchAttributeKey('CurrentStep', SearchAttributeType.KEYWORD);
+/** When the scheduled emails of a timer are due (the end of their second): `SendAt < "2026-12-01T09:05:00Z"`. */
+export const SendAtKey = defineSearchAttributeKey('SendAt', SearchAttributeType.DATETIME);
 
-export const SEARCH_ATTRIBUTES = [ProjectIdKey, ContactIdKey, AutomationIdKey, CampaignIdKey, CurrentStepKey].map((key) => ({
+const CLI_TYPES = { [SearchAttributeType.KEYWORD]: 'Keyword', [SearchAttributeType.DATETIME]: 'Datetime' } as const;
+
+export const SEARCH_ATTRIBUTES = [ProjectIdKey, ContactIdKey, AutomationIdKey, CampaignIdKey, CurrentStepKey, SendAtKey].map((key) => ({
   name: key.name,
-  cliType: 'Keyword' as const,
+  cliType: CLI_TYPES[key.type],
 }));

@@ -16,6 +16,7 @@ import { signup } from '../../src/modules/users/service';
 import { ensureDatabase, ensurePostgres, type PostgresHandle } from '../../scripts/lib/postgres';
 import { ports } from '../../scripts/lib/ports';
 import { tsx } from '../../scripts/lib/paths';
+import type { SinkCounts } from './counting-sink-server';
 
 /** A database of the benchmark's own, migrated, with a project whose sender domain is verified. */
 export interface SendingBench {
@@ -107,6 +108,38 @@ export async function startProcess(
 export async function startSmtpSink(): Promise<{ url: string; stop(): void }> {
   const { child, match } = await startProcess('bench/lib/smtp-sink-server.ts', {}, /^listening (\d+)$/);
   return { url: `smtp://127.0.0.1:${match[1]}`, stop: () => child.kill('SIGTERM') };
+}
+
+/**
+ * /v1/send bodies of one new recipient each, an inline body and a request-only variable, as bench/send and
+ * bench/send-batch load the API with them.
+ */
+export function signInCodes(from: string): () => Record<string, unknown> {
+  const run = Date.now().toString(36);
+  let n = 0;
+  return () => {
+    n += 1;
+    return {
+      to: { name: `Reader ${n}`, email: `reader-${n}-${run}@bench.test` },
+      from: { name: 'Bench', email: from },
+      subject: 'Your sign-in code',
+      body: '<p>Hello {{ name ?? "there" }},</p><p>your code is <b>{{ code }}</b>.</p>',
+      data: { code: { value: String(100000 + n), persistent: false } },
+    };
+  };
+}
+
+/** bench/lib/counting-sink-server.ts in its own process: what arrived, counted per recipient and Message-ID. */
+export async function startCountingSink() {
+  const { child, match } = await startProcess('bench/lib/counting-sink-server.ts', {}, /^listening (\d+) (\d+)$/);
+  const http = `http://127.0.0.1:${match[2]}`;
+  const call = async (method: 'GET' | 'POST', path: string) => (await (await fetch(`${http}${path}`, { method })).json()) as SinkCounts;
+  return {
+    url: `smtp://127.0.0.1:${match[1]}`,
+    counts: () => call('GET', '/'),
+    reset: () => call('POST', '/reset'),
+    stop: () => child.kill('SIGTERM'),
+  };
 }
 
 /** The machine's load, to print beside figures measured on a shared machine. */

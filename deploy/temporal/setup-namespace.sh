@@ -2,13 +2,13 @@
 # One-shot, run once the Temporal server is up: registers Postwire's namespace and the custom search attributes
 # its workflows set. Safe to run on every start. docker-compose.yml runs it in the temporalio/admin-tools image;
 # `npm run cluster` runs it with the pinned Temporal CLI (.tools/venv) first on PATH.
-# Keep SEARCH_ATTRIBUTES in step with workflows/search-attributes.ts (all Keyword).
+# Keep SEARCH_ATTRIBUTES in step with workflows/search-attributes.ts (name:type).
 set -eu
 
 : "${TEMPORAL_ADDRESS:=temporal:7233}"
 : "${TEMPORAL_NAMESPACE:=default}"
 : "${TEMPORAL_NAMESPACE_RETENTION:=720h}"
-SEARCH_ATTRIBUTES="ProjectId ContactId AutomationId CampaignId CurrentStep"
+SEARCH_ATTRIBUTES="ProjectId:Keyword ContactId:Keyword AutomationId:Keyword CampaignId:Keyword CurrentStep:Keyword SendAt:Datetime"
 
 # The CLI can prefer an IPv6 address the server does not listen on; resolve the host to IPv4 first.
 host=${TEMPORAL_ADDRESS%:*}
@@ -41,11 +41,13 @@ else
 fi
 
 registered() { t operator search-attribute list --namespace "$TEMPORAL_NAMESPACE" | awk '{ print $1 }' | grep -qx "$1"; }
-for name in $SEARCH_ATTRIBUTES; do
+for attribute in $SEARCH_ATTRIBUTES; do
+  name=${attribute%%:*}
+  type=${attribute##*:}
   if registered "$name"; then
     echo "[temporal-setup] search attribute $name exists"
   else
-    t operator search-attribute create --namespace "$TEMPORAL_NAMESPACE" --name "$name" --type Keyword
+    t operator search-attribute create --namespace "$TEMPORAL_NAMESPACE" --name "$name" --type "$type"
     echo "[temporal-setup] search attribute $name created"
     changed=true
   fi

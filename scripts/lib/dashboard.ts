@@ -9,12 +9,16 @@ const config = path.join(root, 'src', 'dashboard', 'vite.config.mts');
 const quiet = { VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' };
 
 /**
- * The built dashboard for `npm start`, in a folder named by a digest of its sources and the locked packages:
+ * The built dashboard for `npm start`, in a folder named by a digest of its sources (the design tokens too) and the locked packages:
  * built when they changed (about a second), reused otherwise; older builds are removed.
  */
 export function ensureDashboard(log: (line: string) => void): string {
   const parent = path.join(dataDir, 'dashboard');
-  const name = digestOf([...filesUnder(path.join(root, 'src', 'dashboard')), path.join(root, 'package-lock.json')]);
+  const name = digestOf([
+    ...filesUnder(path.join(root, 'src', 'dashboard')),
+    ...filesUnder(path.join(root, 'src', 'design')),
+    path.join(root, 'package-lock.json'),
+  ]);
   const dir = path.join(parent, name);
   if (fs.existsSync(path.join(dir, 'index.html'))) return dir;
   const started = Date.now();

@@ -12,15 +12,35 @@ export interface DevAccount {
   sender: string;
   templateId: string;
   workflowId: string;
+  /** The sample contacts were made (once: a later start does not make again those you deleted). */
+  sampleContacts: boolean;
+  /** The endpoint to the development webhook capture, with its signing secret (the capture checks with it). */
+  webhook?: { id: string; secret: string };
 }
 
 export const DEV_EVENT = 'signed-up';
+
+/**
+ * The sample contacts the account starts with: the simulator addresses, subscribed, so that the README's
+ * campaign reaches them (a contact made by `/v1/send` is not subscribed, docs/contacts.md).
+ */
+export const SAMPLE_CONTACTS = ['delivered', 'open', 'click', 'softbounce', 'bounce', 'complaint'].map((who) => ({
+  email: `${who}@simulator.postwire.test`,
+  data: { firstName: who[0]!.toUpperCase() + who.slice(1), plan: who === 'click' || who === 'open' ? 'pro' : 'free' },
+}));
 
 /** Where the account is kept, and the names it is made with (tests give their own). */
 export interface DevAccountOptions {
   file: string;
   email: string;
   domain: string;
+  /**
+   * The raw verification mail the API sent to this address (the mail capture under `npm start`): its link
+   * verifies the account as a person's click would. Without it the account stays unverified.
+   */
+  inbox?: (to: string) => Promise<Buffer | string>;
+  /** The development webhook capture's address: the account gets an endpoint to it, once. */
+  webhookCaptureUrl?: string;
 }
 
 const defaults: DevAccountOptions = {
@@ -76,18 +96,54 @@ async function session(api: Api, email: string, password: string): Promise<strin
   throw new Error(`the development account ${email} could not log in or sign up (${signup.status}); remove .data to start afresh`);
 }
 
+/** The token of the link in a verification mail (its HTML part may be quoted-printable). */
+export function verificationToken(raw: Buffer | string): string | null {
+  const text = raw
+    .toString()
+    .replace(/=\r?\n/g, '')
+    .replace(/=3D/gi, '=');
+  return /verify-email\?token=([\w-]+)/.exec(text)?.[1] ?? null;
+}
+
 /**
- * Makes the development account, project, verified sender domain and sample automation through the API, the
- * first time; a later start finds them (each checked with the API) and changes nothing. The sender domain is
- * verified by the normal DNS check against the development DNS server, which publishes its records.
+ * Verifies the account's address as its owner would: asks for the mail unless the signup just sent it, reads
+ * it from `inbox` and posts its token. The dashboard's "verify your address" note is then gone from the start.
+ */
+async function verifyAddress(api: Api, cookie: string, email: string, inbox: DevAccountOptions['inbox']): Promise<void> {
+  const me = await api.expect(200, 'GET', '/users/@me', { cookie });
+  if (me.body.emailVerified === true || !inbox) return;
+  // 429: one was sent moments ago (the signup's), and the inbox has it.
+  await api.call('POST', '/auth/request-verification', { cookie });
+  const token = verificationToken(await inbox(email));
+  if (!token) throw new Error(`the verification mail to ${email} carried no link`);
+  // In the account's own session: a link opened elsewhere proves the address only by setting a password.
+  await api.expect(200, 'POST', '/auth/verify-email', { cookie }, { token });
+}
+
+/** The sample contacts, subscribed: made once (an address already a contact is left as it is). */
+async function ensureSampleContacts(api: Api, key: { key: string }): Promise<void> {
+  const emails = SAMPLE_CONTACTS.map((c) => c.email);
+  const found = await api.expect(200, 'POST', '/contacts/lookup', key, { emails });
+  const existing = new Set((found.body.found as Array<{ email: string }>).map((c) => c.email));
+  for (const contact of SAMPLE_CONTACTS) {
+    if (!existing.has(contact.email)) await api.expect(201, 'POST', '/contacts', key, { ...contact, subscribed: true });
+  }
+}
+
+/**
+ * Makes the development account (its address verified), project, verified sender domain, sample contacts and
+ * sample automation through the API, the first time; a later start finds them (each checked with the API) and
+ * changes nothing. The sender domain is verified by the normal DNS check against the development DNS server,
+ * which publishes its records.
  */
 export async function ensureDevAccount(apiUrl: string, options: Partial<DevAccountOptions> = {}): Promise<DevAccount> {
-  const { file, domain, email: defaultEmail } = { ...defaults, ...options };
+  const { file, domain, email: defaultEmail, inbox, webhookCaptureUrl } = { ...defaults, ...options };
   const api = new Api(apiUrl);
   const saved = read(file);
   const email = saved.email ?? defaultEmail;
   const password = saved.password ?? randomBytes(12).toString('base64url');
   const cookie = await session(api, email, password);
+  await verifyAddress(api, cookie, email, inbox);
 
   let project = saved.project;
   if (!project || (await api.call('GET', `/domains/project/${project.id}`, { key: project.secret })).status !== 200) {
@@ -104,6 +160,8 @@ export async function ensureDevAccount(apiUrl: string, options: Partial<DevAccou
   if (verified.body.verified !== true)
     throw new Error(`${domain} did not verify against the development DNS server: ${JSON.stringify(verified.body.records)}`);
   const sender = `hello@${domain}`;
+
+  if (!saved.sampleContacts) await ensureSampleContacts(api, key);
 
   let templateId = saved.templateId;
   if (!templateId || (await api.call('GET', `/templates/${templateId}`, key)).status !== 200) {
@@ -125,7 +183,24 @@ export async function ensureDevAccount(apiUrl: string, options: Partial<DevAccou
     await api.expect(200, 'PATCH', `/workflows/${workflowId}`, key, { enabled: true });
   }
 
-  const account: DevAccount = { email, password, project, domain: { id: domainId, name: domain }, sender, templateId, workflowId };
+  let webhook = saved.webhook;
+  if (webhookCaptureUrl && (!webhook || (await api.call('GET', `/webhook-endpoints/${webhook.id}`, key)).status !== 200)) {
+    const endpoint = { url: webhookCaptureUrl, description: 'Webhook capture (development)', events: [], enabled: true };
+    const created = await api.expect(201, 'POST', '/webhook-endpoints', key, endpoint);
+    webhook = { id: String(created.body.id), secret: String(created.body.secret) };
+  }
+
+  const account: DevAccount = {
+    email,
+    password,
+    project,
+    domain: { id: domainId, name: domain },
+    sender,
+    templateId,
+    workflowId,
+    sampleContacts: true,
+    ...(webhook ? { webhook } : {}),
+  };
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, JSON.stringify(account, null, 2), { mode: 0o600 });
   return account;
@@ -143,11 +218,15 @@ export function describeDevAccount(apiUrl: string, a: DevAccount): string {
   Public key       ${a.project.public}
   Sender           ${a.sender}  (domain verified against the development DNS)
   Automation       "Welcome (development)" runs on the event ${DEV_EVENT} and sends its welcome email
+  Contacts         the simulator addresses, subscribed: a campaign to "All subscribed contacts" reaches them${
+    a.webhook ? '\n  Webhook          every event goes to the webhook capture, signed (its page checks the signatures)' : ''
+  }
 
 First email (to the simulator: it is delivered; try bounce@, complaint@, open@, click@ too):
   curl -s ${apiUrl}/v1/send -H 'Authorization: Bearer ${a.project.secret}' -H 'Content-Type: application/json' -d '${send}'
 First event (starts the automation):
   curl -s ${apiUrl}/v1/track -H 'Authorization: Bearer ${a.project.public}' -H 'Content-Type: application/json' -d '${track}'
-Then:
-  curl -s ${apiUrl}/activity -H 'Authorization: Bearer ${a.project.secret}'`;
+Then the activity, newest first, as a table (or as JSON):
+  POSTWIRE_URL=${apiUrl} POSTWIRE_API_KEY=${a.project.secret} npx postwire activity list
+  curl -s ${apiUrl}/activity -H 'Authorization: Bearer ${a.project.secret}' | python3 -m json.tool`;
 }

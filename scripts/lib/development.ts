@@ -8,10 +8,14 @@ export function developmentAids(env: NodeJS.ProcessEnv): { sandbox: boolean; dev
   return { sandbox: env.SANDBOX_ENABLED !== 'false', devDns: !env.DNS_SERVERS };
 }
 
-/** The settings `npm start` gives the API and the worker for them; the caller's own environment wins. */
+/**
+ * The settings `npm start` gives the API and the worker for them; the caller's own environment wins. With the
+ * sandbox, webhook endpoints on loopback are allowed too, so that the development webhook capture (or a
+ * receiver of your own on this machine) can be tried (docs/webhooks.md "Trying webhooks locally").
+ */
 export function developmentEnv(aids: { sandbox: boolean }, devDnsAddress: string | null): NodeJS.ProcessEnv {
   return {
-    ...(aids.sandbox ? { SANDBOX_ENABLED: 'true' } : {}),
+    ...(aids.sandbox ? { SANDBOX_ENABLED: 'true', WEBHOOK_ALLOW_PRIVATE: 'true' } : {}),
     ...(devDnsAddress ? { DNS_SERVERS: devDnsAddress } : {}),
   };
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import PostalMime, { type Address, type Email } from 'postal-mime';
+import { pageCss, toolBar } from '../../src/design/page';
 
 /**
  * The mail capture's HTML pages: the list of captured messages and one message's page. Everything taken from
@@ -20,8 +21,15 @@ export interface Page {
   csp: string;
 }
 
-const STYLE = `<style>body{font:14px system-ui;margin:2em}td,th{padding:4px 8px;border-bottom:1px solid #ddd;text-align:left;vertical-align:top}
-pre{white-space:pre-wrap;background:#f6f6f6;padding:8px}iframe{width:100%;height:400px;border:1px solid #ddd}</style>`;
+/** The design tokens and the shared page styles (src/design/page.ts): the capture looks like the dashboard. */
+const STYLE = `<meta name="viewport" content="width=device-width, initial-scale=1"><style>${pageCss()}</style>`;
+const TOP = toolBar('Mail capture', [{ href: '/', label: 'All mail' }]);
+
+/** A DKIM verdict as a badge: pass in green, anything else in red. */
+const dkimBadge = (verdict: string) =>
+  verdict
+    ? `<span class="badge ${verdict === 'pass' ? 'good' : 'bad'}">${escape(verdict)}</span>`
+    : '<span class="badge neutral">none</span>';
 
 // Refreshes the list in place when the capture announces a new message (GET /events).
 const REFRESH = `new EventSource('/events').onmessage=()=>fetch(location.href).then(r=>r.text()).then(t=>{
@@ -58,13 +66,13 @@ export async function listPage(messages: CapturedMessage[], query: string): Prom
     const dkim = /dkim=(\w+)/.exec(verdictOf(email))?.[1] ?? '';
     const cells = [email.date ?? '', from, to].map((v) => `<td>${escape(v)}</td>`).join('');
     const link = `<a href="/messages/${encodeURIComponent(message.file)}">${escape(subject || '(no subject)')}</a>`;
-    rows.push(`<tr>${cells}<td>${link}</td><td>${escape(dkim)}</td></tr>`);
+    rows.push(`<tr>${cells}<td>${link}</td><td>${dkimBadge(dkim)}</td></tr>`);
   }
   const html = `<!doctype html><html lang="en"><meta charset="utf-8"><title>Postwire mail capture</title>${STYLE}
-<h1>Captured mail</h1><p>Everything Postwire sends in development lands here; nothing leaves this machine.</p>
-<form method="get" action="/" role="search"><label for="q">Search</label> <input type="search" id="q" name="q" value="${escape(query)}" placeholder="from, to or subject"> <button>Search</button></form>
-<table id="list"><caption>${rows.length} message(s)${needle ? ` matching “${escape(query)}”` : ''}</caption>
-<tr><th>Date</th><th>From</th><th>To</th><th>Subject</th><th>DKIM</th></tr>${rows.join('')}</table>
+${TOP}<main><h1>Captured mail</h1><p class="muted">Everything Postwire sends in development lands here, with the receiving side's DKIM check; nothing leaves this machine. The list follows new mail by itself.</p>
+<form class="search" method="get" action="/" role="search"><label class="sr-only" for="q">Search</label><input type="search" id="q" name="q" value="${escape(query)}" placeholder="From, to or subject"> <button>Search</button></form>
+<div class="table-wrap"><table id="list"><caption>${rows.length} message(s)${needle ? ` matching “${escape(query)}”` : ''}</caption>
+<tr><th>Date</th><th>From</th><th>To</th><th>Subject</th><th>DKIM</th></tr>${rows.join('')}</table></div></main>
 <script>${REFRESH}</script>`;
   return { html, csp: LIST_CSP };
 }
@@ -84,22 +92,23 @@ export async function messagePage(message: CapturedMessage): Promise<Page> {
   const html = email.html ?? '';
   const { hrefs, pixel } = linksOf(html);
   const dl = (pairs: Array<[string, string]>) => pairs.map(([k, v]) => `<dt>${escape(k)}</dt><dd>${escape(v || '(none)')}</dd>`).join('');
+  const details = (id: string, title: string, content: string) =>
+    `<details class="card"><summary>${title}</summary><pre id="${id}">${content}</pre></details>`;
   const headers = email.headerLines.map((h) => escape(h.line)).join('\n');
   const body = `<!doctype html><html lang="en"><meta charset="utf-8"><title>${escape(email.subject ?? '(no subject)')}</title>${STYLE}
-<p><a href="/">← all mail</a></p><h1>${escape(email.subject ?? '(no subject)')}</h1>
-<dl id="summary">${dl([
+${TOP}<main><h1>${escape(email.subject ?? '(no subject)')}</h1>
+<div class="card"><dl id="summary" class="facts">${dl([
     ['From', addresses(email.from)],
     ['To', addresses(email.to)],
     ['Date', email.date ?? ''],
     ['DKIM', verdictOf(email)],
     ['List-Unsubscribe', header(email, 'list-unsubscribe')],
     ['List-Unsubscribe-Post', header(email, 'list-unsubscribe-post')],
-  ])}</dl>
+  ])}</dl></div>
 <h2>Rendered</h2>${html ? `<iframe id="rendered" title="The message as HTML, its scripts blocked" sandbox srcdoc="${escape(html)}"></iframe>` : '<p>(no HTML part)</p>'}
 <h2>Links</h2><ul id="links">${hrefs.map((h) => `<li>${escape(h)}</li>`).join('')}</ul>
-<p id="pixel">Open pixel: ${escape(pixel ?? '(none)')}</p>
+<p id="pixel" class="muted">Open pixel: ${escape(pixel ?? '(none)')}</p>
 <h2>Text</h2><pre id="text">${escape(email.text ?? '')}</pre>
-<h2>Headers</h2><pre id="headers">${headers}</pre>
-<h2>Raw</h2><pre id="raw">${escape(message.raw.toString('utf8'))}</pre>`;
+<h2>Source</h2>${details('headers', 'Headers', headers)}${details('raw', 'Raw message', escape(message.raw.toString('utf8')))}</main>`;
   return { html: body, csp: MESSAGE_CSP };
 }

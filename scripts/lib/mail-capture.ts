@@ -54,6 +54,8 @@ export async function authenticationResults(raw: Buffer, dnsServers: string[]): 
 export interface MailCapture {
   smtpPort: number;
   webPort: number;
+  /** The first message received since the capture started that `match` accepts (`npm start` reads the account's verification mail). */
+  waitFor(match: (raw: Buffer) => boolean, timeoutMs?: number): Promise<Buffer>;
   stop(): Promise<void>;
 }
 
@@ -66,6 +68,8 @@ export async function startMailCapture(smtpPort: number, webPort: number, dnsSer
   fs.mkdirSync(dir, { recursive: true });
   let seq = 0;
   const listeners = new Set<http.ServerResponse>();
+  /** The messages of this run, for `waitFor`: a start's few system emails, capped. */
+  const received: Buffer[] = [];
   const smtp = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -79,6 +83,7 @@ export async function startMailCapture(smtpPort: number, webPort: number, dnsSer
         const keep = async () => {
           const verdict = await authenticationResults(raw, dnsServers);
           await fs.promises.writeFile(path.join(dir, name), Buffer.concat([Buffer.from(verdict), raw]));
+          if (received.push(raw) > 100) received.shift();
           for (const listener of listeners) listener.write(`data: ${name}\n\n`);
         };
         callbackify(keep)((err) => callback(err ?? null));
@@ -120,6 +125,15 @@ export async function startMailCapture(smtpPort: number, webPort: number, dnsSer
   return {
     smtpPort: (smtp.server.address() as AddressInfo).port,
     webPort: (web.address() as AddressInfo).port,
+    waitFor: async (match, timeoutMs = 15_000) => {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const found = received.find(match);
+        if (found) return found;
+        if (Date.now() > deadline) throw new Error(`no message the capture received within ${timeoutMs / 1000} s was the one awaited`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
     stop: async () => {
       for (const listener of listeners) listener.end();
       await new Promise<void>((resolve) => smtp.close(() => resolve()));

@@ -8,6 +8,7 @@ export const portDefaults = {
   MAIL_CAPTURE_WEB_PORT: 1080,
   DEV_DNS_PORT: 1053,
   DASHBOARD_DEV_PORT: 5173,
+  WEBHOOK_CAPTURE_PORT: 1090,
   /** `npm run cluster`: the first of its block of ports (scripts/lib/cluster/layout.ts), all below 32768. */
   CLUSTER_PORT: 17000,
 } as const;
@@ -29,5 +30,6 @@ export const ports = {
   mailWeb: port('MAIL_CAPTURE_WEB_PORT'),
   dns: port('DEV_DNS_PORT'),
   dashboardDev: port('DASHBOARD_DEV_PORT'),
+  webhookCapture: port('WEBHOOK_CAPTURE_PORT'),
   cluster: port('CLUSTER_PORT'),
 };

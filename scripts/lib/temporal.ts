@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { Connection } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { dataDir, temporalCli } from './paths';
@@ -13,13 +15,42 @@ export interface TemporalHandle {
   stop(): Promise<void>;
 }
 
+/**
+ * Registers the search attributes the server lacks. `start-dev --search-attribute` registers them only when it
+ * creates its database, so a `.data/temporal.db` made before an attribute was added (or a server already
+ * running) would refuse the workflows that set it.
+ */
+async function registerSearchAttributes(address: string, log: (line: string) => void): Promise<void> {
+  const connection = await Connection.connect({ address });
+  try {
+    const known = await connection.operatorService.listSearchAttributes({ namespace: 'default' });
+    const missing = SEARCH_ATTRIBUTES.filter((a) => !(a.name in known.customAttributes));
+    if (missing.length === 0) return;
+    await connection.operatorService.addSearchAttributes({
+      namespace: 'default',
+      searchAttributes: Object.fromEntries(
+        missing.map((a) => [
+          a.name,
+          temporal.api.enums.v1.IndexedValueType[`INDEXED_VALUE_TYPE_${a.cliType.toUpperCase() as 'KEYWORD' | 'DATETIME'}`],
+        ]),
+      ),
+    });
+    log(`[temporal] registered search attributes ${missing.map((a) => a.name).join(', ')}`);
+  } finally {
+    await connection.close();
+  }
+}
+
 /** Runs (or reuses) `temporal server start-dev` with its SQLite file under .data and our search attributes registered. */
 export async function ensureTemporal(port: number, uiPort: number, log: (line: string) => void): Promise<TemporalHandle> {
   const address = `127.0.0.1:${port}`;
   const uiUrl = `http://localhost:${uiPort}`;
   const never = new Promise<number | null>(() => {});
   if (process.env.TEMPORAL_ADDRESS) return { address: process.env.TEMPORAL_ADDRESS, uiUrl, exited: never, stop: async () => {} };
-  if (await isPortOpen(port)) return { address, uiUrl, exited: never, stop: async () => {} };
+  if (await isPortOpen(port)) {
+    await registerSearchAttributes(address, log);
+    return { address, uiUrl, exited: never, stop: async () => {} };
+  }
 
   fs.mkdirSync(dataDir, { recursive: true });
   const args = [
@@ -56,6 +87,7 @@ export async function ensureTemporal(port: number, uiPort: number, log: (line: s
   child.stderr?.on('data', (d: Buffer) => log(`[temporal] ${d.toString().trim()}`));
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   await waitForPort(port, 'Temporal dev server');
+  await registerSearchAttributes(address, log);
   return {
     address,
     uiUrl,

@@ -17,7 +17,11 @@ export function mountRoutes(router: Router<AppContext['state']>, routes: RouteDe
     router[def.method](koaPath(def.path), async (raw) => {
       const ctx = raw as unknown as AppContext;
       await authenticate(deps, ctx, def.auth, def.sends);
-      if (ctx.state.project) await limiter.enforce(ctx, ctx.state.project.id, def.auth, def.bucket);
+      const project = ctx.state.project;
+      const limit = (cost: number) => limiter.enforce(ctx, project!.id, def.auth, def.bucket, cost);
+      // A weighed route counts once its body says how much; a body refused before that counts once.
+      const weighed = project !== undefined && def.weight !== undefined;
+      if (project && !weighed) await limit(1);
       let params: unknown;
       try {
         params = parseParams(def, ctx.params as Record<string, string>);
@@ -30,17 +34,24 @@ export function mountRoutes(router: Router<AppContext['state']>, routes: RouteDe
       }
       if (def.query) assertQueryText(ctx.querystring, ctx.query);
       const query = parseQuery(def, ctx.query);
-      const limit = def.bodyLimit ?? defaultLimit;
+      const bodyLimit = def.bodyLimit ?? defaultLimit;
       const bodyType = def.bodyType ?? (def.body ? 'json' : 'none');
       // The body is read under the idempotency claim, so that a bad body is a 4xx that releases the key.
       const run = async () => {
         // With `none`, a body schema only documents the form; the handler reads and checks the stream itself.
-        const body =
-          bodyType === 'json'
-            ? parseBody(def, await readJsonBody(ctx, limit))
-            : bodyType === 'form'
-              ? parseBody(def, await readFormBody(ctx, limit))
-              : undefined;
+        let body: unknown;
+        try {
+          body =
+            bodyType === 'json'
+              ? parseBody(def, await readJsonBody(ctx, bodyLimit))
+              : bodyType === 'form'
+                ? parseBody(def, await readFormBody(ctx, bodyLimit))
+                : undefined;
+        } catch (err) {
+          if (weighed) await limit(1);
+          throw err;
+        }
+        if (weighed) await limit(def.weight!(body));
         await def.handler(ctx, { params, query, body });
       };
       await (def.idempotent ? withIdempotency(deps, ctx, run) : run());

@@ -30,6 +30,7 @@ import { activityRoutes } from '../modules/activity/routes';
 import { analyticsRoutes } from '../modules/analytics/routes';
 import { uploadRoutes } from '../modules/uploads/routes';
 import { webhookRoutes } from '../modules/webhooks/routes';
+import { suppressionRoutes } from '../modules/suppressions/routes';
 import { dashboardRoutes } from '../modules/dashboard/routes';
 import { adminRoutes } from '../modules/admin/routes';
 import { agentRoutes } from '../modules/agent/routes';
@@ -52,7 +53,7 @@ export function allRoutes(deps: Deps): RouteDef[] {
     ...bulkRoutes(deps),
     ...eventRoutes(deps, referenceSources),
   );
-  routes.push(...segmentRoutes(deps, activeCampaignsUsing), ...emailRoutes(deps), ...campaignRoutes(deps));
+  routes.push(...segmentRoutes(deps, activeCampaignsUsing), ...emailRoutes(deps), ...suppressionRoutes(deps), ...campaignRoutes(deps));
   routes.push(...automationRoutes(deps, simulatorFor(deps)));
   routes.push(...templateRoutes(deps, [campaignTemplateUsage, workflowTemplateUsage, formTemplateUsage]), ...verifyRoutes(deps));
   routes.push(...topicRoutes(deps, [campaignTopicUsage, formTopicUsage, workflowTopicUsage]), ...formRoutes(deps));

@@ -25,7 +25,7 @@ function Anonymous({ route }: { route: Route }) {
 function ProjectApp({ route }: { route: Route }) {
   const { project } = useSession();
   if (!project) return <FirstProject />;
-  const nav = projectPages.filter((p) => p.nav).map((p) => ({ path: p.path, label: p.nav! }));
+  const nav = projectPages.filter((p) => p.nav).map((p) => ({ path: p.path, label: p.nav!, icon: p.icon, group: p.group }));
   for (const page of projectPages) {
     const params = match(page.path, route.path);
     if (params) {

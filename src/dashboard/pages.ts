@@ -1,4 +1,26 @@
 import type { FunctionComponent } from 'preact';
+import type { IconNode } from 'lucide';
+import {
+  Activity as ActivityIcon,
+  Ban,
+  BarChart3,
+  ClipboardList,
+  CreditCard,
+  FileText,
+  Globe,
+  KeyRound,
+  LayoutDashboard,
+  Megaphone,
+  Settings,
+  ShieldCheck,
+  SlidersHorizontal,
+  Tags,
+  Users,
+  UsersRound,
+  Webhook,
+  Workflow,
+  Filter,
+} from './ui/icons';
 import { Overview } from './pages/project/overview';
 import { ProjectSettings } from './pages/project/settings';
 import { ApiKeys } from './pages/project/keys';
@@ -27,6 +49,8 @@ import { ContactDetail } from './pages/contacts/detail';
 import { CustomFields } from './pages/contacts/fields';
 import { Webhooks } from './pages/webhooks/list';
 import { WebhookEndpoint } from './pages/webhooks/detail';
+import { EmailDetail } from './pages/emails/email';
+import { Suppressions } from './pages/suppressions/list';
 import { Topics } from './pages/consent/topics';
 import { TopicDetail } from './pages/consent/topic';
 import { Forms } from './pages/consent/forms';
@@ -38,43 +62,49 @@ export interface PageDef {
   component: FunctionComponent<{ params: Record<string, string>; query: URLSearchParams }>;
   /** Shown in the sidebar under this label. */
   nav?: string;
+  /** Its sidebar icon (ui/icons.tsx, lucide); a dot without one. */
+  icon?: IconNode;
+  /** The sidebar group it opens; the items after it, up to the next group, are in it too. */
+  group?: string;
 }
 
 /** Every page of a project, in sidebar order: the one list the app's router and navigation read. */
 export const projectPages: PageDef[] = [
-  { path: '/', component: Overview, nav: 'Overview' },
-  { path: '/contacts', component: Contacts, nav: 'Contacts' },
+  { path: '/', component: Overview, nav: 'Overview', icon: LayoutDashboard },
+  { path: '/contacts', component: Contacts, nav: 'Contacts', icon: Users, group: 'Audience' },
   { path: '/contacts/import', component: ImportContacts },
   { path: '/contacts/:id', component: ContactDetail },
-  { path: '/fields', component: CustomFields, nav: 'Custom fields' },
-  { path: '/topics', component: Topics, nav: 'Topics' },
+  { path: '/fields', component: CustomFields, nav: 'Custom fields', icon: SlidersHorizontal },
+  { path: '/topics', component: Topics, nav: 'Topics', icon: Tags },
   { path: '/topics/:id', component: TopicDetail },
-  { path: '/forms', component: Forms, nav: 'Signup forms' },
+  { path: '/forms', component: Forms, nav: 'Signup forms', icon: ClipboardList },
   { path: '/forms/:id', component: SignupFormDetail },
-  { path: '/segments', component: SegmentList, nav: 'Segments' },
+  { path: '/segments', component: SegmentList, nav: 'Segments', icon: Filter },
   { path: '/segments/new', component: SegmentEditor },
   { path: '/segments/:id', component: SegmentEditor },
-  { path: '/templates', component: TemplateList, nav: 'Templates' },
+  { path: '/templates', component: TemplateList, nav: 'Templates', icon: FileText, group: 'Messages' },
   { path: '/templates/new', component: TemplateEditor },
   { path: '/templates/:id', component: TemplateEditor },
-  { path: '/campaigns', component: Campaigns, nav: 'Campaigns' },
+  { path: '/campaigns', component: Campaigns, nav: 'Campaigns', icon: Megaphone },
   { path: '/campaigns/new', component: NewCampaign },
   { path: '/campaigns/:id', component: CampaignPage },
   { path: '/campaigns/:id/edit', component: EditCampaign },
-  { path: '/automations', component: Automations, nav: 'Automations' },
+  { path: '/automations', component: Automations, nav: 'Automations', icon: Workflow },
   { path: '/automations/:id', component: AutomationEditor },
   { path: '/automations/:id/executions', component: AutomationExecutions },
   { path: '/automations/:id/executions/:executionId', component: AutomationExecution },
   { path: '/automations/:id/simulate', component: AutomationSimulation },
-  { path: '/domains', component: Domains, nav: 'Domains' },
+  { path: '/domains', component: Domains, nav: 'Domains', icon: Globe, group: 'Delivery' },
   { path: '/domains/:id', component: DomainDetail },
-  { path: '/activity', component: Activity, nav: 'Activity' },
-  { path: '/analytics', component: Analytics, nav: 'Analytics' },
-  { path: '/billing', component: Billing, nav: 'Billing' },
-  { path: '/security', component: SecurityPage, nav: 'Security' },
-  { path: '/settings', component: ProjectSettings, nav: 'Settings' },
-  { path: '/keys', component: ApiKeys, nav: 'API keys' },
-  { path: '/webhooks', component: Webhooks, nav: 'Webhooks' },
+  { path: '/activity', component: Activity, nav: 'Activity', icon: ActivityIcon },
+  { path: '/emails/:id', component: EmailDetail },
+  { path: '/suppressions', component: Suppressions, nav: 'Suppressions', icon: Ban },
+  { path: '/analytics', component: Analytics, nav: 'Analytics', icon: BarChart3 },
+  { path: '/billing', component: Billing, nav: 'Billing', icon: CreditCard },
+  { path: '/security', component: SecurityPage, nav: 'Security', icon: ShieldCheck },
+  { path: '/settings', component: ProjectSettings, nav: 'Settings', icon: Settings, group: 'Project' },
+  { path: '/keys', component: ApiKeys, nav: 'API keys', icon: KeyRound },
+  { path: '/webhooks', component: Webhooks, nav: 'Webhooks', icon: Webhook },
   { path: '/webhooks/:id', component: WebhookEndpoint },
-  { path: '/members', component: Members, nav: 'Team' },
+  { path: '/members', component: Members, nav: 'Team', icon: UsersRound },
 ];

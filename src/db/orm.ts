@@ -25,7 +25,8 @@ export function ormOptions(schema: OrmSchema, databaseUrl: string, poolSize = 20
     entities: schema.entities,
     extensions: [Migrator],
     pool: { min: 0, max: poolSize },
-    migrations: { migrationsList, transactional: true, allOrNothing: true, snapshot: false },
+    // Silent: a first start applies every migration, and one line each drowned the rest (src/main/migrate.ts sums them up).
+    migrations: { migrationsList, transactional: true, allOrNothing: true, snapshot: false, silent: true },
     // Entities are plain column maps; references are enforced by deferred foreign keys in migrations.
     discovery: { warnWhenNoEntities: true },
     forceUtcTimezone: true,

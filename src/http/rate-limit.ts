@@ -31,8 +31,8 @@ const WINDOW_HIT = `
 with w as (select now() as at, date_trunc('minute', now()) as started),
 hit as (
   insert into rate_limit_counters ("key", "tokens", "updated_at", "expires_at")
-  select ? || extract(epoch from w.started)::bigint, 1, w.at, w.started + interval '1 minute' from w
-  on conflict ("key") do update set "tokens" = rate_limit_counters."tokens" + 1, "updated_at" = excluded."updated_at"
+  select ? || extract(epoch from w.started)::bigint, ?, w.at, w.started + interval '1 minute' from w
+  on conflict ("key") do update set "tokens" = rate_limit_counters."tokens" + excluded."tokens", "updated_at" = excluded."updated_at"
   returning "tokens", "expires_at")
 select hit."tokens" as used, extract(epoch from hit."expires_at" - w.at) as reset_seconds from hit, w`;
 
@@ -48,9 +48,13 @@ export class RateLimiter {
     private readonly logger: Logger,
   ) {}
 
-  /** `auth` picks the per-minute budget: public-key traffic has its own, so a flood of it never refuses secret-key calls. */
-  async enforce(ctx: AppContext, projectId: string, auth: AuthKind, bucket: Bucket | undefined): Promise<void> {
-    const verdicts = await this.judge(projectId, auth === 'public' ? 'public' : 'secret', bucket);
+  /**
+   * `auth` picks the per-minute budget: public-key traffic has its own, so a flood of it never refuses
+   * secret-key calls. `cost` is how many requests this counts for in the window and tokens in the bucket
+   * (a batch counts each of its emails).
+   */
+  async enforce(ctx: AppContext, projectId: string, auth: AuthKind, bucket: Bucket | undefined, cost = 1): Promise<void> {
+    const verdicts = await this.judge(projectId, auth === 'public' ? 'public' : 'secret', bucket, cost);
     if (verdicts.length === 0) return;
 
     const denied = verdicts.find((v) => !v.allowed);
@@ -77,12 +81,12 @@ export class RateLimiter {
   }
 
   /** Verdicts of the limits in force, stopping at the first refusal so a refused request spends no later budget. */
-  private async judge(projectId: string, budget: 'secret' | 'public', bucket: Bucket | undefined): Promise<Verdict[]> {
+  private async judge(projectId: string, budget: 'secret' | 'public', bucket: Bucket | undefined, cost: number): Promise<Verdict[]> {
     const checks: Array<() => Promise<Verdict>> = [];
     const perMinute = this.config.API_RATE_LIMIT_PER_MINUTE;
-    if (perMinute > 0) checks.push(() => this.window(`${budget === 'public' ? 'minute-public' : 'minute'}:${projectId}:`, perMinute));
+    if (perMinute > 0) checks.push(() => this.window(`${budget === 'public' ? 'minute-public' : 'minute'}:${projectId}:`, perMinute, cost));
     const rate = bucket ? this.bucketRate(bucket) : null;
-    if (bucket && rate) checks.push(() => this.take(`${bucket}:${projectId}`, rate));
+    if (bucket && rate) checks.push(() => this.take(`${bucket}:${projectId}`, rate, cost));
 
     const verdicts: Verdict[] = [];
     for (const check of checks) {
@@ -112,19 +116,20 @@ export class RateLimiter {
     }
   }
 
-  private async window(key: string, limit: number): Promise<Verdict> {
-    const rows = await this.orm.em.getConnection().execute<{ used: number; reset_seconds: number }[]>(WINDOW_HIT, [key]);
+  private async window(key: string, limit: number, cost: number): Promise<Verdict> {
+    const rows = await this.orm.em.getConnection().execute<{ used: number; reset_seconds: number }[]>(WINDOW_HIT, [key, cost]);
     const used = Number(rows[0]!.used);
     return { allowed: used <= limit, limit, remaining: limit - used, resetSeconds: Number(rows[0]!.reset_seconds) };
   }
 
-  private async take(key: string, rate: BucketRate): Promise<Verdict> {
+  private async take(key: string, rate: BucketRate, cost: number): Promise<Verdict> {
     const rows = await this.orm.em
       .getConnection()
-      .execute<{ allowed: boolean; remaining: number; reset_seconds: number }[]>('select * from rate_limit_take(?, ?, ?)', [
+      .execute<{ allowed: boolean; remaining: number; reset_seconds: number }[]>('select * from rate_limit_take(?, ?, ?, ?)', [
         `bucket:${key}`,
         rate.perSecond,
         rate.burst,
+        cost,
       ]);
     const row = rows[0]!;
     return { allowed: row.allowed, limit: rate.burst, remaining: Number(row.remaining), resetSeconds: Number(row.reset_seconds) };

@@ -70,6 +70,11 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown> {
   /** Honours the `Idempotency-Key` header (docs/idempotency.md); see src/app/idempotency.ts. */
   idempotent?: boolean;
   /**
+   * How many requests a valid body counts for in the rate limits (docs/rate-limits.md): a batch counts each of
+   * its emails. Such a route is counted once its body is read (a body refused counts once).
+   */
+  weight?: (body: Out<B>) => number;
+  /**
    * Makes mail go (a send, a test send, a campaign or an automation started): a suspended project refuses it
    * with 403 PROJECT_DISABLED under the dashboard's session cookie too, which otherwise still reads and edits
    * it (docs/security.md). Its API keys are refused on every route.

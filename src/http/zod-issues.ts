@@ -18,9 +18,19 @@ function received(input: unknown, field: string): unknown {
   return input;
 }
 
+/**
+ * A body field's name: its path joined with dots (`to.0`, `data.plan`). In a body that is an array (a batch)
+ * the item comes first in brackets: `[3].subject`.
+ */
+function fieldOf(path: PropertyKey[]): string {
+  const [first, ...rest] = path;
+  if (typeof first !== 'number') return path.map(String).join('.');
+  return rest.length ? `[${first}].${rest.map(String).join('.')}` : `[${first}]`;
+}
+
 export function toFieldErrors(error: z.ZodError, prefix?: string): FieldError[] {
   return error.issues.map((issue) => {
-    const path = issue.path.map(String).join('.');
+    const path = prefix ? issue.path.map(String).join('.') : fieldOf(issue.path);
     const field = [prefix, path].filter(Boolean).join('.') || (prefix ?? 'body');
     // A refinement names its own code (e.g. `reserved_event`) through `params.code`.
     const custom = issue.code === 'custom' && typeof issue.params?.code === 'string' ? issue.params.code : undefined;

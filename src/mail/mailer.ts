@@ -38,7 +38,7 @@ export class Mailer {
 
   /** Sends one message from envelope to its end, for mail that needs no hand-over (the platform's own). */
   send(envelope: Envelope, message: Buffer): Promise<void> {
-    return this.poolFor(envelope.to).send(envelope, message);
+    return this.poolFor(envelope.to[0]!).send(envelope, message);
   }
 
   async close(): Promise<void> {

@@ -94,7 +94,7 @@ export async function sendSystemMail(mailer: Mailer, config: Config, mail: Syste
     html: mail.html,
   }).compile();
   const { from, to } = root.getEnvelope();
-  await mailer.send({ from: from || '', to: to[0] ?? mail.to }, await root.build());
+  await mailer.send({ from: from || '', to: [to[0] ?? mail.to] }, await root.build());
 }
 
 export const webhookDisabledMail = (config: Config, to: string, what: { projectName: string; url: string; reason: string }): SystemMail =>

@@ -3,6 +3,7 @@ import { compactRollups, FOLD_AFTER_MS } from '../modules/analytics/compact-roll
 import { pruneExpiredKeys } from '../modules/idempotency/store';
 import { pruneWebhookDeliveries } from '../modules/webhooks/retention';
 import { sweepReputation } from '../modules/reputation/guard';
+import { releaseOverdue } from '../modules/emails/schedule';
 
 /** docs/security.md: every project is judged this often, besides at each bounce and complaint. */
 export const REPUTATION_SWEEP_MS = 5 * 60_000;
@@ -20,6 +21,8 @@ export function startHousekeeping(deps: Pick<Deps, 'orm' | 'logger' | 'config' |
     every(60 * 60_000, 'pruning webhook deliveries', () => pruneWebhookDeliveries(deps.orm.em.fork())),
     every(10 * 60_000, 'folding rollup slots', () => compactRollups(deps.orm.em.fork(), new Date(Date.now() - FOLD_AFTER_MS))),
     every(REPUTATION_SWEEP_MS, 'checking reputations', () => sweepReputation(deps)),
+    // The timers' safety net (docs/sending.md "Scheduled sends"): like the pump, it needs no Temporal.
+    every(30_000, 'releasing overdue scheduled emails', () => releaseOverdue(deps.orm.em.fork())),
   ];
   return () => timers.forEach((t) => clearInterval(t));
 }

@@ -7,6 +7,8 @@ runMain(async () => {
   const config = loadConfig();
   const orm = await initOrm(config.DATABASE_URL, 2);
   const applied = await migrate(orm);
-  console.log(applied.length ? `[migrate] applied ${applied.join(', ')}` : '[migrate] schema is up to date');
+  const summary =
+    applied.length <= 3 ? applied.join(', ') : `${applied.length} migrations, ${applied[0]} to ${applied[applied.length - 1]}`;
+  console.log(applied.length ? `[migrate] applied ${summary}` : '[migrate] schema is up to date');
   await orm.close();
 });

@@ -1,5 +1,6 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { TemporalGateway } from './client';
+import { fairnessOf } from './fairness';
 import { ContactIdKey, ProjectIdKey } from '../../workflows/search-attributes';
 import type { contactConfirmation } from '../../workflows/consent/confirmation';
 import type { contactSnooze } from '../../workflows/consent/snooze';
@@ -37,6 +38,7 @@ export async function startSnooze(temporal: TemporalGateway, ref: { projectId: s
     signal: SNOOZE_CHANGED_SIGNAL,
     signalArgs: [end],
     ...attributes(temporal, ref.projectId, ref.contactId),
+    ...fairnessOf(ref.projectId),
   });
 }
 
@@ -62,6 +64,7 @@ export async function startConfirmation(
     args: [{ confirmationId: ref.id }],
     staticSummary: confirmationSummary(ref.contactId, ref.projectId),
     ...attributes(temporal, ref.projectId, ref.contactId),
+    ...fairnessOf(ref.projectId),
   });
 }
 

@@ -60,7 +60,15 @@ describe('GET /activity', () => {
       type: 'CLICKED',
       occurredAt: expect.any(String),
       contact: { id: s.b.contactId, email: s.b.to },
-      email: { id: s.b.emailId, subject: 'Second', from: s.sender.from, templateId: null, campaignId: null, sourceType: 'TRANSACTIONAL' },
+      email: {
+        id: s.b.emailId,
+        subject: 'Second',
+        from: s.sender.from,
+        templateId: null,
+        campaignId: null,
+        sourceType: 'TRANSACTIONAL',
+        tags: {},
+      },
       details: { link: LINK },
     });
     expect(failed).toMatchObject({
@@ -144,7 +152,7 @@ describe('GET /activity', () => {
 
 describe('GET /activity/stats', () => {
   const stats = (query = '') => get(stack, s.sender.project, `/activity/stats${query}`);
-  const expected = { SENT: 2, DELIVERED: 0, OPENED: 1, CLICKED: 1, BOUNCED: 0, COMPLAINED: 0, RECEIVED: 0, FAILED: 1 };
+  const expected = { SENT: 2, DELIVERED: 0, OPENED: 1, CLICKED: 1, BOUNCED: 0, COMPLAINED: 0, RECEIVED: 0, SUPPRESSED: 0, FAILED: 1 };
 
   it('counts each type exactly, in the default 30 days (partial hours read from the rows)', async () => {
     const res = await stats().expect(200);

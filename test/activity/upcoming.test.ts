@@ -75,10 +75,10 @@ describe('GET /activity/upcoming', () => {
     expect(event).toMatchObject({ id: forEvent.execution.id, step: { type: 'WAIT_FOR_EVENT' }, waitingFor: 'purchase', resumesAt: null });
     expect(withTimeout.execution.id).toBe(timeout.id);
     expect(dayLong.execution.id).toBe(day.id);
-    expect(body.totals).toEqual({ campaigns: 2, executions: 4 });
+    expect(body.totals).toEqual({ campaigns: 2, executions: 4, emails: 0 });
 
     const one = (await get(stack, t.project, '/activity/upcoming?limit=1').expect(200)).body;
-    expect([one.campaigns.length, one.executions.length, one.totals]).toEqual([1, 1, { campaigns: 2, executions: 4 }]);
+    expect([one.campaigns.length, one.executions.length, one.totals]).toEqual([1, 1, { campaigns: 2, executions: 4, emails: 0 }]);
   });
 
   it('is empty for a project with nothing ahead, and refuses a bad limit', async () => {
@@ -86,7 +86,8 @@ describe('GET /activity/upcoming', () => {
     expect((await get(stack, t.project, '/activity/upcoming').expect(200)).body).toEqual({
       campaigns: [],
       executions: [],
-      totals: { campaigns: 0, executions: 0 },
+      emails: [],
+      totals: { campaigns: 0, executions: 0, emails: 0 },
     });
     for (const query of ['limit=0', 'limit=101', 'limit=few']) {
       expect((await get(stack, t.project, `/activity/upcoming?${query}`).expect(400)).body.error.code).toBe('BAD_REQUEST');

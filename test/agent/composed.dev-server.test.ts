@@ -17,20 +17,22 @@ const bearer = (key: string) => ({ Authorization: `Bearer ${key}` });
 
 interface Explained {
   verdict: string;
+  status: string | null;
+  scheduledAt: string | null;
   explanation: string[];
   contact: { subscribed: boolean } | null;
   activity: Array<{ type: string }>;
 }
 
 describe('composed tools', () => {
-  it('explain_email tells a delivered email, a permanent bounce (and the contact unsubscribed), and an unknown id', async () => {
+  it('explain_email tells a delivered email, a permanent bounce (and the contact unsubscribed), a suppressed one, a scheduled and a cancelled one, and an unknown id', async () => {
     const { project, from } = await senderTenant(engine.stack);
     const client = await mcpClient(engine.stack, bearer(project.secret));
-    const sendTo = async (to: string) => {
+    const sendTo = async (to: string, sendAt?: string) => {
       const res = structured<{ data: { emails: Array<{ email: string }> } }>(
         await client.callTool({
           name: 'emails_send',
-          arguments: { to, from, subject: 'Receipt', body: '<p>Thanks</p>', subscribed: true },
+          arguments: { to, from, subject: 'Receipt', body: '<p>Thanks</p>', subscribed: true, ...(sendAt ? { sendAt } : {}) },
         }),
       );
       return res.data.emails[0]!.email;
@@ -50,12 +52,27 @@ describe('composed tools', () => {
     const address = unique('bounce');
     const bounced = await sendTo(address);
     const refused = await explain({ emailId: bounced, to: address }, 'BOUNCED', (out) => out.contact?.subscribed === false);
-    expect(refused.explanation.join(' ')).toMatch(/Permanent bounce.*suppresses the address.*is unsubscribed \(bounce\)/);
+    expect(refused.explanation.join(' ')).toMatch(/Permanent bounce.*suppression list \(BOUNCE\).*is unsubscribed \(bounce\)/);
+    // The bounce put the address on the suppression list: the next email to it is held back.
+    const held = await explain({ emailId: await sendTo(address) }, 'SUPPRESSED');
+    expect(held.explanation[0]).toMatch(/^Not sent: the address is on the project's suppression list \(BOUNCE\)/);
+
+    // A scheduled email has no activity yet: its record tells it from a queued or unknown one, and cancelling it shows.
+    const sendAt = new Date(Date.now() + 86_400_000).toISOString();
+    const scheduled = await sendTo(unique('delivered'), sendAt);
+    const waiting = await explain({ emailId: scheduled }, 'SCHEDULED');
+    expect(waiting).toMatchObject({ status: 'SCHEDULED', scheduledAt: sendAt, activity: [] });
+    expect(waiting.explanation.join(' ')).toContain(`scheduled for ${sendAt}`);
+    expect(waiting.explanation.join(' ')).toContain(`POST /v1/emails/${scheduled}/cancel`);
+    await client.callTool({ name: 'emails_cancel', arguments: { id: scheduled } });
+    const cancelled = await explain({ emailId: scheduled }, 'CANCELLED');
+    expect(cancelled).toMatchObject({ status: 'CANCELLED', activity: [] });
+    expect(cancelled.explanation[0]).toMatch(/^Not sent: it was cancelled while scheduled for /);
 
     const unknown = structured<Explained>(
       await client.callTool({ name: 'explain_email', arguments: { emailId: '00000000-0000-4000-8000-000000000000' } }),
     );
-    expect(unknown.verdict).toBe('NOT_FOUND');
+    expect(unknown).toMatchObject({ verdict: 'NOT_FOUND', status: null, explanation: ['No email of this project has that id.'] });
     const nobody = structured<Explained>(await client.callTool({ name: 'explain_email', arguments: { to: 'nobody@example.test' } }));
     expect(nobody).toMatchObject({ verdict: 'NOT_FOUND', contact: null });
     expect(nobody.explanation).toContain('No contact of the project has the address nobody@example.test.');

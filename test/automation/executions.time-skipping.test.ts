@@ -274,7 +274,7 @@ describe('step types (time-skipping)', () => {
       .expect(201);
     const contactId = await addContact(t, 'reader@example.test', { name: 'Ann' });
     const { workflow, stepIds } = await linearWorkflow(t, [
-      ['SEND_EMAIL', { templateId: template.body.id }],
+      ['SEND_EMAIL', { templateId: template.body.id, tags: { flow: 'welcome' } }],
       ['SEND_EMAIL', { templateId: template.body.id, recipient: { type: 'CUSTOM', email: 'ops@example.test' } }],
     ]);
     const started = await startExecution(t, workflow.id, { contactId, context: { coupon: 'WELCOME10' } });
@@ -288,9 +288,10 @@ describe('step types (time-skipping)', () => {
       source_type: string;
       workflow_execution_id: string;
       workflow_step_id: string;
+      tags: Record<string, string>;
     }>(
       stack,
-      'select id, contact_id, source_type, workflow_execution_id, workflow_step_id from emails where project_id = ? order by to_address desc',
+      'select id, contact_id, source_type, workflow_execution_id, workflow_step_id, tags from emails where project_id = ? order by to_address desc',
       [t.project.id],
     );
     expect(rows).toEqual([
@@ -300,6 +301,7 @@ describe('step types (time-skipping)', () => {
         source_type: 'WORKFLOW',
         workflow_execution_id: started.id,
         workflow_step_id: stepIds[0],
+        tags: { flow: 'welcome' },
       },
       {
         id: (toOps!.output as { emailId: string }).emailId,
@@ -307,6 +309,7 @@ describe('step types (time-skipping)', () => {
         source_type: 'WORKFLOW',
         workflow_execution_id: started.id,
         workflow_step_id: stepIds[1],
+        tags: {},
       },
     ]);
     const mail = await waitForMail(stack.smtp, 'reader@example.test', /Welcome Ann/);

@@ -52,16 +52,15 @@ describe('fairness across projects', () => {
     await waitFor("A's first emails", async () => (emailsTo('@a.example.test') > 0 ? true : undefined), 60_000);
 
     // B's one execution, while A's backlog is still queued.
-    const tracked = Date.now();
     await b.c.post('/events/track').send({ email: 'b@b.example.test', event: 'signup' }).expect(200);
     const arrival = await waitFor(
       "B's email",
-      async () => (emailsTo('@b.example.test') ? { ms: Date.now() - tracked, aBefore: emailsTo('@a.example.test') } : undefined),
+      async () => (emailsTo('@b.example.test') ? { aBefore: emailsTo('@a.example.test') } : undefined),
       60_000,
     );
     // Queued behind A, B's email would come after all of A's; served in turn, it comes while most are still queued.
+    // (How soon, in seconds, is the fairness bench's figure: a wall-clock bound here would fail on a loaded machine.)
     expect(arrival.aBefore).toBeLessThan(BACKLOG / 2);
-    expect(arrival.ms).toBeLessThan(5_000);
 
     await waitFor("all of A's emails", async () => (emailsTo('@a.example.test') >= BACKLOG ? true : undefined), 300_000);
   }, 400_000);

@@ -175,7 +175,8 @@ describe('a saved workflow with every step type', () => {
       from: tpl.from,
       subject: 'Hi Ada',
       html: '<p>Plan pro for ada@example.com</p>',
-      text: null,
+      // Made from the HTML, as for every email that has no text of its own.
+      text: 'Plan pro for ada@example.com',
     });
     expect(wait!.outcome).toBe('EVENT');
     expect(cond!.branch).toBe('yes');

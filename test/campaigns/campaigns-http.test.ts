@@ -46,6 +46,7 @@ describe('POST /campaigns', () => {
         description: 'April',
         subject: 'Hello {{ name ?? "friend" }}',
         body: '<p>Spring is here, {{ name ?? "friend" }}</p>',
+        text: null,
         from: t.from,
         fromName: 'Shop',
         replyTo: 'help@example.test',
@@ -57,6 +58,7 @@ describe('POST /campaigns', () => {
         audienceCondition: null,
         topicId: null,
         scheduledFor: null,
+        tags: {},
         totalRecipients: 1,
         sentCount: 0,
         deliveredCount: 0,
@@ -123,7 +125,28 @@ describe('POST /campaigns', () => {
     // The first value typed `seats` as a string, which has no ordering: the stored filter now compares nothing.
     expect((await t.c.get(`/campaigns/${draft.id}`).expect(200)).body.totalRecipients).toBe(0);
     expect((await sendNow(t, pro.id)).message).toBe('Campaign is being sent to 2 recipients');
-    expect((await sendNow(t, draft.id)).message).toBe('Campaign is being sent to 0 recipients');
+    // Sending to nobody is refused (docs/campaigns.md "Sending"), and changes nothing.
+    const refused = await t.c.post(`/campaigns/${draft.id}/send`).send({}).expect(422);
+    expect(refused.body.error).toMatchObject({ code: 'VALIDATION_ERROR', errors: [{ field: 'audience', code: 'empty_audience' }] });
+    expect((await t.c.get(`/campaigns/${draft.id}`).expect(200)).body.status).toBe('DRAFT');
+  });
+
+  it('refuses to send now to an audience that reaches nobody, says why and how to fix it, and still schedules it', async () => {
+    const t = await campaignTenant(stack);
+    // A contact that is not subscribed, as /v1/send makes them.
+    await addContact(t, 'quiet@example.test', {}, false);
+    const campaign = await createCampaign(t);
+    const refused = await t.c.post(`/campaigns/${campaign.id}/send`).send({}).expect(422);
+    expect(refused.body.error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: 'The campaign would be sent to nobody: no subscribed contact matches its audience',
+      errors: [{ field: 'audience', code: 'empty_audience', message: 'No subscribed contact matches the audience' }],
+    });
+    expect(refused.body.error.suggestion).toContain('not subscribed');
+    expect((await t.c.get(`/campaigns/${campaign.id}`).expect(200)).body).toMatchObject({ status: 'DRAFT', sentAt: null });
+    const at = new Date(Date.now() + 3_600_000).toISOString();
+    expect((await t.c.post(`/campaigns/${campaign.id}/send`).send({ scheduledFor: at }).expect(200)).body.data.status).toBe('SCHEDULED');
+    await t.c.post(`/campaigns/${campaign.id}/cancel`).send({}).expect(200);
   });
 
   it('fills what the body leaves out from templateId, and reports the campaign in the template usage', async () => {
@@ -282,6 +305,7 @@ describe('GET /campaigns', () => {
 
   it('filters by status, and answers an unrecognised status with 400', async () => {
     const t = await campaignTenant(stack);
+    await addContact(t, 'reader@example.test');
     const { a } = await threeCampaigns(t);
     await sendNow(t, a.id);
     const sending = (await t.c.get('/campaigns?status=SENDING').expect(200)).body;
@@ -349,6 +373,7 @@ describe('GET, PUT and DELETE /campaigns/{id}', () => {
 
   it('refuses to replace or delete a SENDING campaign with 409, changing nothing', async () => {
     const t = await campaignTenant(stack);
+    await addContact(t, 'reader@example.test');
     const draft = await createCampaign(t);
     await sendNow(t, draft.id);
     await expectUnchanged(t, async () => {
@@ -474,6 +499,7 @@ describe('POST /campaigns/{id}/send', () => {
 
   it('refuses a SENDING campaign with 409, changing nothing', async () => {
     const t = await campaignTenant(stack);
+    await addContact(t, 'reader@example.test');
     const draft = await createCampaign(t);
     await sendNow(t, draft.id);
     await expectUnchanged(t, () => t.c.post(`/campaigns/${draft.id}/send`).send({}).expect(409));

@@ -10,11 +10,9 @@ import { waitFor } from '../helpers/wait';
 import { addContact } from '../segments/helpers';
 import { ENQUEUE_CONCURRENCY, campaignWorkflowId } from '../../workflows/campaigns/ids';
 import { RUN_EVENTS } from '../../workflows/run-length';
-import { listDomains } from '../domains/helpers';
-import { stopDomainVerify } from '../../src/temporal/domain-verify';
-import { domainVerifyWorkflowId } from '../../workflows/domain-verify/ids';
 import { campaignState, createCampaign, seedContacts } from './helpers';
-import { campaignTenant, type SenderTenant } from '../helpers/tenants';
+import type { SenderTenant } from '../helpers/tenants';
+import { quietSenderTenant, sleeping as sleepingOn } from '../helpers/time-skipping';
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -64,27 +62,8 @@ const reach = (t: SenderTenant, id: string, wanted: string) =>
     SEND_LIMIT_MS,
   );
 
-/**
- * Waits until the workflow sleeps on a timer. Tests end or replace runs only then: the test server keeps
- * time from skipping for good when a run is terminated while one of its tasks is under way.
- */
-const sleeping = (workflowId: string) =>
-  waitFor(`${workflowId} to sleep on its timer`, async () =>
-    (await env.client.workflow.getHandle(workflowId).fetchHistory()).events?.some((e) => e.timerStartedEventAttributes) ? true : undefined,
-  );
-
-/**
- * A tenant whose domain check loop is stopped: it would run every five minutes of the days these tests
- * skip, each check a real DNS lookup.
- */
-async function quietTenant(): Promise<SenderTenant> {
-  const t = await campaignTenant(stack);
-  for (const domain of await listDomains(stack, t.project)) {
-    await sleeping(domainVerifyWorkflowId(domain.id));
-    await stopDomainVerify(stack.deps.temporal, domain.id);
-  }
-  return t;
-}
+const sleeping = (workflowId: string) => sleepingOn(env, workflowId);
+const quietTenant = () => quietSenderTenant(stack, env, 'news');
 
 /** A tenant with `names` as subscribed contacts; returns their addresses. */
 async function audience(names: string[]): Promise<{ t: SenderTenant; addresses: string[] }> {

@@ -121,6 +121,9 @@ describe('the dashboard: account, project, keys and team', () => {
     await page.getByRole('alert').filter({ hasText: /owner/i }).waitFor();
     expect(await ownRole.inputValue()).toBe('OWNER');
     expect(await roleOf(email)).toBe('OWNER');
+    // Nor is the last OWNER offered a Leave the API would refuse: the row says how to leave instead.
+    await page.getByText('The only owner: make someone else an owner to leave').waitFor();
+    expect(await page.getByRole('button', { name: 'Leave' }).count()).toBe(0);
     await checkPage(page, 'members-refused');
 
     await page.getByRole('button', { name: 'Log out' }).click();

@@ -68,11 +68,25 @@ describe('the dashboard: automations', () => {
       page,
       'Add the first step',
       'SEND_EMAIL',
-      () =>
-        page
-          .getByLabel('Template', { exact: true })
-          .selectOption({ label: 'Welcome email' })
-          .then(() => undefined),
+      async () => {
+        // A template written in a new tab, without leaving the graph, is offered once this window has the focus.
+        const [tab] = await Promise.all([page.waitForEvent('popup'), page.getByRole('link', { name: 'Write a new template' }).click()]);
+        await tab.getByRole('heading', { level: 1, name: 'New template' }).waitFor();
+        await tab.getByLabel('Name', { exact: true }).fill('Written on the way');
+        await tab.getByLabel('From address').fill('hello');
+        await tab
+          .getByLabel('Sender domain')
+          .locator('option', { hasText: `@${t.domain}` })
+          .waitFor({ state: 'attached' });
+        await tab.getByRole('button', { name: 'Create template' }).click();
+        await tab.getByRole('heading', { level: 1, name: 'Written on the way' }).waitFor();
+        await tab.close();
+        await page.bringToFront();
+        await page.evaluate("window.dispatchEvent(new Event('focus'))");
+        const template = page.getByLabel('Template', { exact: true });
+        await template.locator('option', { hasText: 'Written on the way' }).waitFor({ state: 'attached' });
+        await template.selectOption({ label: 'Welcome email' });
+      },
       'Template: Welcome email',
     );
     // The condition in the filter builder: a contact field OR a key of the execution context (the trigger's data).
@@ -201,9 +215,17 @@ describe('the dashboard: automations', () => {
     await row('bob@example.test').getByRole('link').click();
     await page.getByRole('heading', { level: 1, name: 'Execution for bob@example.test' }).waitFor();
     const history = page.locator('section', { hasText: 'Step history' }).getByRole('row');
-    await history.filter({ hasText: 'UPDATE_CONTACT' }).getByText('COMPLETED').waitFor();
-    expect(await history.filter({ hasText: 'SEND_EMAIL' }).getByText('COMPLETED').count()).toBe(1);
-    expect(await history.filter({ hasText: 'CONDITION' }).locator('pre').textContent()).toContain('"branch": "no"');
+    // Step types in words, not their constants.
+    await history.filter({ hasText: 'Update the contact' }).getByText('COMPLETED').waitFor();
+    expect(await history.filter({ hasText: 'Send an email' }).getByText('COMPLETED').count()).toBe(1);
+    expect(await history.filter({ hasText: 'Condition (yes / no)' }).locator('pre').textContent()).toContain('"branch": "no"');
+    expect(await history.filter({ hasText: 'SEND_EMAIL' }).count()).toBe(0);
+    // The email sent links to its activity, the contact's.
+    expect(await history.filter({ hasText: 'Condition (yes / no)' }).getByRole('link').count()).toBe(0);
+    await history.filter({ hasText: 'Send an email' }).getByRole('link', { name: "The email's activity" }).click();
+    await page.locator('.contact-filter', { hasText: 'Activity of bob@example.test' }).waitFor();
+    await page.goBack();
+    await page.getByRole('heading', { level: 1, name: 'Execution for bob@example.test' }).waitFor();
     const execution = (await t.c.get(`/workflows/${id}/executions?status=COMPLETED`).expect(200)).body.data[0];
     expect(execution.stepHistory.map((h: { type: string }) => h.type)).toEqual(['SEND_EMAIL', 'CONDITION', 'UPDATE_CONTACT']);
     expect(await page.getByRole('link', { name: 'Open the run in the Temporal Web UI' }).getAttribute('href')).toBe(
@@ -228,7 +250,7 @@ describe('the dashboard: automations', () => {
     await page.getByRole('button', { name: 'Run simulation' }).click();
     await page.getByRole('status').filter({ hasText: 'COMPLETED' }).waitFor();
     expect(await timeline.getByRole('listitem').nth(1).textContent()).toContain('branch no');
-    expect(await timeline.getByRole('listitem').nth(2).textContent()).toContain('UPDATE_CONTACT');
+    expect(await timeline.getByRole('listitem').nth(2).textContent()).toContain('Update the contact');
 
     await page.getByLabel("Contact's fields (JSON)").fill('{"plan": ');
     await page.getByRole('button', { name: 'Run simulation' }).click();

@@ -109,7 +109,9 @@ describe('the dashboard: activity, analytics, billing and security', () => {
     await page.getByRole('region', { name: 'Coming up' }).waitFor();
     const [row] = await rowsOf(session, 'Scheduled campaigns');
     expect(row![0]).toBe('Spring sale');
-    expect(row![1]).toBe(await page.evaluate((iso) => new Date(iso).toLocaleString(), at));
+    expect(row![1]).toBe(
+      await page.evaluate((iso) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }), at),
+    );
     await page.getByText('No activity yet').waitFor();
     await checkPage(page, 'activity-upcoming');
     await session.close();

@@ -33,7 +33,7 @@ describe('POST /v1/send', () => {
     expect(res.body).toEqual({
       success: true,
       data: {
-        emails: [{ contact: { id: expect.stringMatching(UUID), email: to }, email: expect.stringMatching(UUID) }],
+        emails: [{ contact: { id: expect.stringMatching(UUID), email: to }, email: expect.stringMatching(UUID), scheduledAt: null }],
         timestamp: expect.any(String),
       },
     });
@@ -93,7 +93,9 @@ describe('POST /v1/send', () => {
     const events = await sql<{ name: string; data: Record<string, unknown> }>(stack, 'select name, data from events where contact_id = ?', [
       contact.id,
     ]);
-    expect(events).toEqual([{ name: 'email.sent', data: { emailId, subject: 'Hello Ada Lovelace', from, sourceType: 'TRANSACTIONAL' } }]);
+    expect(events).toEqual([
+      { name: 'email.sent', data: { emailId, subject: 'Hello Ada Lovelace', from, sourceType: 'TRANSACTIONAL', tags: {} } },
+    ]);
   });
 
   it('sends a template, with the request overriding its subject and sender name, and marks MARKETING templates', async () => {

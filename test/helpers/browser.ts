@@ -56,18 +56,54 @@ export async function accessibilityProblems(page: Page): Promise<string[]> {
     .map((v) => `${v.id}: ${v.help} (${v.targets.slice(0, 3).join(', ')})`);
 }
 
+/** Screenshots of the page as it is now at desktop and phone width, `name`.png and `name`.phone.png under `dir`. */
+export async function photograph(page: Page, name: string, dir = screenshots): Promise<void> {
+  fs.mkdirSync(dir, { recursive: true });
+  // From the top: a full-page picture of a page scrolled down draws its sticky sidebar where the scroll left it.
+  await page.evaluate(() => (globalThis as unknown as { scrollTo(x: number, y: number): void }).scrollTo(0, 0));
+  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
+  const viewport = page.viewportSize();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: path.join(dir, `${name}.phone.png`), fullPage: true });
+  if (viewport) await page.setViewportSize(viewport);
+}
+
 /**
  * The checks every page gets: no serious accessibility violation, and a screenshot at desktop and phone width
  * kept in test-artifacts/screenshots/ (`name`.png and `name`.phone.png).
  */
 export async function checkPage(page: Page, name: string): Promise<void> {
-  fs.mkdirSync(screenshots, { recursive: true });
-  await page.screenshot({ path: path.join(screenshots, `${name}.png`), fullPage: true });
-  const viewport = page.viewportSize();
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: path.join(screenshots, `${name}.phone.png`), fullPage: true });
-  if (viewport) await page.setViewportSize(viewport);
+  await photograph(page, name);
   expect(await accessibilityProblems(page)).toEqual([]);
+}
+
+/**
+ * Waits until the dashboard's page is rendered: a heading in <main>, no "Loading…" left and nothing busy
+ * (the same test as the dashboard bench's).
+ */
+export async function waitForContent(page: Page): Promise<void> {
+  // A function, not a string: the page's Content-Security-Policy forbids evaluating strings. Typed loosely, as
+  // this file is compiled without the DOM's types.
+  await page.waitForFunction(
+    () => {
+      const doc = (globalThis as unknown as { document: ContentDocument }).document;
+      const main = doc.querySelector('main') ?? doc.body;
+      if (!main.querySelector('h1')) return false;
+      if (main.querySelector('[aria-busy="true"]')) return false;
+      return !Array.from(main.querySelectorAll('[role="status"]')).some((e) => /^Loading/.test(e.textContent ?? ''));
+    },
+    undefined,
+    { timeout: 30_000 },
+  );
+}
+
+interface ContentElement {
+  querySelector(selector: string): ContentElement | null;
+  querySelectorAll(selector: string): ArrayLike<ContentElement>;
+  textContent: string | null;
+}
+interface ContentDocument extends ContentElement {
+  body: ContentElement;
 }
 
 /** Signs up through the pages and creates the first project; leaves the page on the project's overview. */

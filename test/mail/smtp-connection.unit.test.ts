@@ -40,8 +40,8 @@ const until = async (check: () => boolean) => {
   for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
 };
 
-async function send(connection: SmtpConnection, to: string, raw: Buffer) {
-  await connection.stage({ from: 'a@example.test', to }, raw);
+async function send(connection: SmtpConnection, to: string | string[], raw: Buffer) {
+  await connection.stage({ from: 'a@example.test', to: Array.isArray(to) ? to : [to] }, raw);
   await connection.endData();
 }
 
@@ -77,7 +77,7 @@ describe('SMTP client connection', () => {
     });
     const connection = await SmtpConnection.open(smtpSettings(`smtp://127.0.0.1:${s.port}`));
     const refusal = await connection
-      .stage({ from: 'a@example.test', to: 'nobody@example.test' }, message(plain))
+      .stage({ from: 'a@example.test', to: ['nobody@example.test'] }, message(plain))
       .catch((err: unknown) => err);
     expect(refusal).toBeInstanceOf(SmtpError);
     expect(refusal).toMatchObject({ code: 'EENVELOPE', responseCode: 550, response: expect.stringContaining('No such user') });
@@ -85,6 +85,31 @@ describe('SMTP client connection', () => {
     await send(connection, 'someone@example.test', message(plain));
     expect(s.accepted.map((m) => m.to)).toEqual([['someone@example.test']]);
     await connection.close();
+  });
+
+  it.each([
+    ['with PIPELINING', {}],
+    ['without PIPELINING', { hidePIPELINING: true }],
+  ])('sends one message to several recipients in one transaction, and none when one recipient is refused (%s)', async (_name, options) => {
+    const s = await started({
+      disabledCommands: ['STARTTLS'],
+      ...options,
+      onRcptTo: (address, _session, callback) =>
+        address.address.startsWith('nobody') ? callback(Object.assign(new Error('5.1.1 No such user'), { responseCode: 550 })) : callback(),
+    });
+    const open = () => SmtpConnection.open(smtpSettings(`smtp://127.0.0.1:${s.port}`));
+    let connection = await open();
+    await send(connection, ['to@example.test', 'cc@example.test', 'bcc@example.test'], message(plain));
+    const refusal = await connection
+      .stage({ from: 'a@example.test', to: ['to@example.test', 'nobody@example.test', 'other@example.test'] }, message(plain))
+      .catch((err: unknown) => err);
+    expect(refusal).toMatchObject({ code: 'EENVELOPE', responseCode: 550 });
+    // Pipelined, the server answered DATA for the others: only closing the connection ends that transaction.
+    if (!connection.usable) connection = await open();
+    await send(connection, 'after@example.test', message(plain));
+    await connection.close();
+    await until(() => s.accepted.length >= 2);
+    expect(s.accepted.map((m) => m.to)).toEqual([['to@example.test', 'cc@example.test', 'bcc@example.test'], ['after@example.test']]);
   });
 
   it('reports a refusal of the message itself at its end', async () => {
@@ -96,7 +121,7 @@ describe('SMTP client connection', () => {
       },
     });
     const connection = await SmtpConnection.open(smtpSettings(`smtp://127.0.0.1:${s.port}`));
-    await connection.stage({ from: 'a@example.test', to: 'b@example.test' }, message(plain));
+    await connection.stage({ from: 'a@example.test', to: ['b@example.test'] }, message(plain));
     await expect(connection.endData()).rejects.toMatchObject({ code: 'EMESSAGE', responseCode: 451 });
     await connection.close();
   });
@@ -104,7 +129,7 @@ describe('SMTP client connection', () => {
   it('abandons a staged message: the server discards it and the connection is not reused', async () => {
     const s = await started({ disabledCommands: ['STARTTLS'] });
     const connection = await SmtpConnection.open(smtpSettings(`smtp://127.0.0.1:${s.port}`));
-    await connection.stage({ from: 'a@example.test', to: 'b@example.test' }, message(plain));
+    await connection.stage({ from: 'a@example.test', to: ['b@example.test'] }, message(plain));
     expect(connection.usable).toBe(false);
     connection.abandon();
     await until(() => s.discarded() > 0);

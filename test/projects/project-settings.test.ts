@@ -216,6 +216,7 @@ describe('POST /users/@me/projects/{id}/reset', () => {
         contacts: 1,
         contact_fields: 1,
         idempotency_keys: 1,
+        suppressions: 0,
         templates: 1,
         jobs: 0,
         email_queue: 0,

@@ -70,7 +70,8 @@ async function followUp(
     (
       await t.c
         .post('/templates')
-        .send({ name: subject, subject, body: `<p>${subject}</p>`, from: t.from })
+        // Transactional: they go to the follow-up's unsubscribed contacts (docs/consent.md "Who gets marketing").
+        .send({ name: subject, subject, body: `<p>${subject}</p>`, from: t.from, type: 'TRANSACTIONAL' })
         .expect(201)
     ).body.id as string;
   const [first, second] = [await template('Follow-up A'), await template('Follow-up B')];

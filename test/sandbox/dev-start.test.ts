@@ -12,9 +12,10 @@ import { waitFor } from '../helpers/wait';
 import { uniqueDomain } from '../domains/helpers';
 import { uniqueEmail } from '../helpers/fixtures';
 import { startDevDns } from '../../scripts/lib/dev-dns';
-import { describeDevAccount, ensureDevAccount } from '../../scripts/lib/dev-account';
+import { describeDevAccount, ensureDevAccount, SAMPLE_CONTACTS, verificationToken } from '../../scripts/lib/dev-account';
 import { developmentAids, developmentEnv } from '../../scripts/lib/development';
 import { authenticationResults } from '../../scripts/lib/mail-capture';
+import { startWebhookCapture, type WebhookCapture } from '../../scripts/lib/webhook-capture';
 import type { EventDispatcher } from '../../src/modules/outbox/dispatcher';
 import { startDispatcher } from '../automation/engine';
 
@@ -34,11 +35,22 @@ describe('the development account, against the development DNS server', () => {
   let devDns: Awaited<ReturnType<typeof startDevDns>>;
   let apiUrl: string;
   let dispatcher: EventDispatcher;
+  let hooks: WebhookCapture;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'postwire-dev-'));
-  const options = { file: path.join(dir, 'dev-account.json'), email: uniqueEmail('dev'), domain: uniqueDomain('dev') };
+  const options = {
+    file: path.join(dir, 'dev-account.json'),
+    email: uniqueEmail('dev'),
+    domain: uniqueDomain('dev'),
+    // npm start reads the mail capture; here the stack's SMTP sink receives the verification mail.
+    inbox: async (to: string) => (await stack.smtp.waitFor((m) => m.to.includes(to) && verificationToken(m.raw) !== null)).raw,
+    get webhookCaptureUrl() {
+      return hooks.url;
+    },
+  };
 
   beforeAll(async () => {
     devDns = await startDevDns(0, await workerDatabaseUrl());
+    hooks = await startWebhookCapture(0);
     stack = await startStack({
       pump: true,
       worker: (deps) => startWorker(deps),
@@ -53,14 +65,27 @@ describe('the development account, against the development DNS server', () => {
     await dispatcher?.stop();
     await stack?.close();
     await devDns?.stop();
+    await hooks?.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('is made once with a verified sender domain, and found the same on a second start', async () => {
+  it('is made once, its address verified, with a verified sender domain and subscribed sample contacts, and found the same on a second start', async () => {
     const first = await ensureDevAccount(apiUrl, options);
     expect(first).toMatchObject({ email: options.email, domain: { name: options.domain }, sender: `hello@${options.domain}` });
     const [domain] = await sql<{ verified: boolean }>(stack, 'select verified from domains where id = ?', [first.domain.id]);
     expect(domain!.verified).toBe(true);
+    // No "verify your address" note greets the account: it was verified through the emailed link.
+    const [user] = await sql<{ email_verified: boolean }>(stack, 'select email_verified from users where email = ?', [options.email]);
+    expect(user!.email_verified).toBe(true);
+    // The README's campaign reaches the simulator addresses: they start as subscribed contacts.
+    const contacts = await sql<{ email: string; subscribed: boolean }>(
+      stack,
+      'select email, subscribed from contacts where project_id = ? order by email',
+      [first.project.id],
+    );
+    expect(contacts).toEqual(
+      SAMPLE_CONTACTS.map((c) => ({ email: c.email, subscribed: true })).sort((a, b) => a.email.localeCompare(b.email)),
+    );
     expect(await ensureDevAccount(apiUrl, options)).toEqual(first);
     const [{ n }] = await sql<{ n: string }>(
       stack,
@@ -92,6 +117,21 @@ describe('the development account, against the development DNS server', () => {
       30_000,
     );
     expect(delivered.map((r) => r.source_type)).toEqual(['TRANSACTIONAL', 'WORKFLOW']);
+  });
+
+  it('has an endpoint to the webhook capture on loopback, whose test message arrives there signed and verified', async () => {
+    const account = await ensureDevAccount(apiUrl, options);
+    expect(account.webhook).toMatchObject({ secret: expect.stringMatching(/^whsec_/) });
+    hooks.addSecret(account.webhook!.secret);
+    await stack
+      .http()
+      .post(`/webhook-endpoints/${account.webhook!.id}/test`)
+      .set('Authorization', `Bearer ${account.project.secret}`)
+      .expect(200);
+    const received = await waitFor('the test message at the capture', async () =>
+      hooks.requests().find((r) => JSON.parse(r.body).type === 'webhook.test'),
+    );
+    expect(received.verdict).toEqual({ ok: true, secret: account.webhook!.secret });
   });
 
   it('a domain added through the API while developing verifies the same way', async () => {

@@ -123,7 +123,8 @@ it('npm start from an empty data directory: what it prints sends, simulates outc
   expect(await contactsOf('email.delivery')).toEqual(expect.arrayContaining([delivered.contact.id, complained.contact.id]));
   expect(await contactsOf('email.delivery')).not.toContain(bounced.contact.id);
 
-  // Suppression: marketing email to the contacts that bounced or complained is not sent; to the other one it is.
+  // Suppression: marketing email to the addresses that bounced or complained is held back (SUPPRESSED, with the
+  // entry's reason); to the other one it is sent.
   const template = await apiCall('POST', '/templates', 201, {
     name: 'News',
     subject: 'News',
@@ -141,16 +142,16 @@ it('npm start from an empty data directory: what it prints sends, simulates outc
   const outcomes = await waitFor(
     'the marketing emails to settle',
     async () => {
-      const items = (await apiCall('GET', '/activity?type=FAILED,DELIVERED&limit=100', 200)).data as unknown as Item[];
+      const items = (await apiCall('GET', '/activity?type=SUPPRESSED,DELIVERED&limit=100', 200)).data as unknown as Item[];
       const of = (id: string) => items.find((i) => i.email?.id === id);
       const settled = [of(toBounced), of(toComplained), of(toDelivered)];
-      return settled.every(Boolean) ? settled.map((i) => [i!.type, (i!.details.error as string | undefined) ?? '']) : undefined;
+      return settled.every(Boolean) ? settled.map((i) => [i!.type, (i!.details.reason as string | undefined) ?? '']) : undefined;
     },
     OUTCOME_LIMIT_MS,
   );
   expect(outcomes).toEqual([
-    ['FAILED', expect.stringMatching(/^Suppressed: /)],
-    ['FAILED', expect.stringMatching(/^Suppressed: /)],
+    ['SUPPRESSED', 'BOUNCE'],
+    ['SUPPRESSED', 'COMPLAINT'],
     ['DELIVERED', ''],
   ]);
 

@@ -54,13 +54,15 @@ describe('simulator addresses (SANDBOX_ENABLED)', () => {
     expect(stack.smtp.to(to)).toHaveLength(0);
   });
 
-  it('bounce@: email.bounce Permanent, the contact unsubscribed and later marketing suppressed', async () => {
-    const sent = await sendTo(unique('bounce'));
-    const events = await outcome(sent, 'BOUNCED', 2);
-    // One transaction records both, so their order is not told.
+  it('bounce@: email.bounce Permanent, the contact unsubscribed, the address suppressed and later marketing held back', async () => {
+    const to = unique('bounce');
+    const sent = await sendTo(to);
+    const events = await outcome(sent, 'BOUNCED', 3);
+    // One transaction records them, so their order is not told.
     expect(byName(events)).toEqual([
       { name: 'contact.unsubscribed', data: { reason: 'bounce' } },
       { name: 'email.bounce', data: expect.objectContaining({ emailId: sent.emailId, bounceType: 'Permanent' }) },
+      { name: 'suppression.added', data: { email: to, reason: 'BOUNCE', emailId: sent.emailId } },
     ]);
     expect(await subscribedOf(sent.contactId)).toBe(false);
     const [contact] = await sql<{ email: string }>(stack, 'select email from contacts where id = ?', [sent.contactId]);
@@ -71,10 +73,7 @@ describe('simulator addresses (SANDBOX_ENABLED)', () => {
       .send({ name: 'News', subject: 'News', body: '<p>News</p>', from: sender.from, type: 'MARKETING' })
       .expect(201);
     const res = await send(stack, sender.project, { to: contact!.email, template: template.body.id }).expect(200);
-    expect(await settled(stack, res.body.data.emails[0].email)).toMatchObject({
-      status: 'FAILED',
-      error: expect.stringMatching(/^Suppressed: /),
-    });
+    expect(await settled(stack, res.body.data.emails[0].email)).toMatchObject({ status: 'SUPPRESSED' });
   });
 
   it('softbounce@: refused for now (4xx), retried, then delivered', async () => {
@@ -87,11 +86,12 @@ describe('simulator addresses (SANDBOX_ENABLED)', () => {
 
   it('complaint@: delivered, then email.complaint and the contact unsubscribed', async () => {
     const sent = await sendTo(unique('complaint'));
-    const events = await outcome(sent, 'COMPLAINED', 3);
+    const events = await outcome(sent, 'COMPLAINED', 4);
     expect(events[0]!.name).toBe('email.delivery');
     expect(byName(events.slice(1)).map((e) => [e.name, e.data.reason])).toEqual([
       ['contact.unsubscribed', 'complaint'],
       ['email.complaint', undefined],
+      ['suppression.added', 'COMPLAINT'],
     ]);
     expect(await subscribedOf(sent.contactId)).toBe(false);
   });

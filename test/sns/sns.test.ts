@@ -4,7 +4,6 @@ import { sql } from '../helpers/seed';
 import { SnsServer, type SignedSnsMessage, type UnsignedSnsMessage } from '../helpers/sns-server';
 import { recipient, send, settled } from '../emails/helpers';
 import { emailState, eventsOf } from '../tracking/helpers';
-import { bearer } from '../domains/helpers';
 import { senderTenant } from '../helpers/tenants';
 
 const TOPIC = 'arn:aws:sns:us-east-1:123456789012:postwire-ses';
@@ -93,7 +92,7 @@ describe('POST /webhooks/sns notifications', () => {
     const res = await post(message).expect(200);
     expect(res.body).toEqual({ success: true, data: { type: 'Notification', result: 'recorded', emailId: sent.emailId } });
     expect(await emailState(stack, sent.emailId)).toMatchObject({ status: 'DELIVERED', delivered_at: '2030-01-02 03:04:05+00' });
-    const data = { emailId: sent.emailId, subject: 'Hello', from: sent.sender.from, sourceType: 'TRANSACTIONAL' };
+    const data = { emailId: sent.emailId, subject: 'Hello', from: sent.sender.from, sourceType: 'TRANSACTIONAL', tags: {} };
     expect(await eventsOf(stack, sent.contactId)).toEqual([{ name: 'email.delivery', data }]);
 
     expect((await post(message).expect(200)).body.data.result).toBe('duplicate');
@@ -107,10 +106,11 @@ describe('POST /webhooks/sns notifications', () => {
     await post(sns.sign(sesNotification(sent, 'Bounce'))).expect(200);
     expect(await emailState(stack, sent.emailId)).toMatchObject({ status: 'BOUNCED', bounced_at: expect.any(String) });
     expect(await subscribedOf(sent.contactId)).toBe(false);
-    const data = { emailId: sent.emailId, subject: 'Hello', from: sent.sender.from, sourceType: 'TRANSACTIONAL' };
+    const data = { emailId: sent.emailId, subject: 'Hello', from: sent.sender.from, sourceType: 'TRANSACTIONAL', tags: {} };
     expect(byName(await eventsOf(stack, sent.contactId))).toEqual([
       { name: 'contact.unsubscribed', data: { reason: 'bounce' } },
       { name: 'email.bounce', data: { ...data, bounceType: 'Permanent' } },
+      { name: 'suppression.added', data: { email: sent.to, reason: 'BOUNCE', emailId: sent.emailId } },
     ]);
   });
 
@@ -145,6 +145,7 @@ describe('POST /webhooks/sns notifications', () => {
       ['contact.unsubscribed', 'complaint'],
       ['email.complaint', null],
       ['email.delivery', null],
+      ['suppression.added', 'COMPLAINT'],
     ]);
   });
 
@@ -169,70 +170,6 @@ describe('POST /webhooks/sns notifications', () => {
     expect((await post(sns.sign(notification('not json'))).expect(200)).body.data.result).toBe('ignored');
     expect(await subscribedOf(sent.contactId)).toBe(true);
     expect((await eventsOf(stack, sent.contactId)).map((e) => e.name)).toEqual(['email.delivery']);
-  });
-});
-
-describe('suppression after a permanent bounce or a complaint', () => {
-  it('fails marketing email to the contact unsent, still sends transactional email, and lifts when the contact subscribes again', async () => {
-    for (const kind of ['Bounce', 'Complaint'] as const) {
-      const sent = await sentEmail();
-      await post(sns.sign(sesNotification(sent, kind))).expect(200);
-      const auth = bearer(sent.sender.project);
-      const template = async (type: string) =>
-        (
-          await stack
-            .http()
-            .post('/templates')
-            .set('Authorization', auth)
-            .send({ name: `${type} ${kind}`, subject: 'News', body: '<p>News</p>', from: sent.sender.from, type })
-            .expect(201)
-        ).body.id as string;
-      const sendFrom = async (templateId: string) => {
-        const res = await send(stack, sent.sender.project, { to: sent.to, template: templateId }).expect(200);
-        return settled(stack, res.body.data.emails[0].email as string);
-      };
-      const marketing = await template('MARKETING');
-      const before = stack.smtp.to(sent.to).length;
-
-      expect(await sendFrom(marketing)).toMatchObject({ status: 'FAILED', error: expect.stringMatching(/^Suppressed: /), attempts: 1 });
-      expect((await sendFrom(await template('TRANSACTIONAL'))).status).toBe('SENT');
-      expect(stack.smtp.to(sent.to)).toHaveLength(before + 1);
-
-      await stack.http().patch(`/contacts/${sent.contactId}`).set('Authorization', auth).send({ subscribed: true }).expect(200);
-      expect((await sendFrom(marketing)).status).toBe('SENT');
-      expect(stack.smtp.to(sent.to)).toHaveLength(before + 2);
-    }
-  });
-
-  it('applies to a contact that was never subscribed', async () => {
-    const sender = await senderTenant(stack);
-    const to = recipient();
-    const first = await send(stack, sender.project, { to, from: sender.from, subject: 'Hello', body: '<p>Hi</p>' }).expect(200);
-    const emailId = first.body.data.emails[0].email as string;
-    await settled(stack, emailId);
-    await post(sns.sign(sesNotification({ to, messageId: `<${emailId}@${sender.domain}>` }, 'Bounce'))).expect(200);
-    const template = await stack
-      .http()
-      .post('/templates')
-      .set('Authorization', bearer(sender.project))
-      .send({ name: 'News', subject: 'News', body: '<p>News</p>', from: sender.from, type: 'MARKETING' })
-      .expect(201);
-    const res = await send(stack, sender.project, { to, template: template.body.id }).expect(200);
-    expect((await settled(stack, res.body.data.emails[0].email as string)).status).toBe('FAILED');
-  });
-
-  it('leaves marketing to a contact that merely unsubscribed to the integrator', async () => {
-    const sent = await sentEmail();
-    const auth = bearer(sent.sender.project);
-    await stack.http().patch(`/contacts/${sent.contactId}`).set('Authorization', auth).send({ subscribed: false }).expect(200);
-    const template = await stack
-      .http()
-      .post('/templates')
-      .set('Authorization', auth)
-      .send({ name: 'News', subject: 'News', body: '<p>News</p>', from: sent.sender.from, type: 'MARKETING' })
-      .expect(201);
-    const res = await send(stack, sent.sender.project, { to: sent.to, template: template.body.id }).expect(200);
-    expect((await settled(stack, res.body.data.emails[0].email as string)).status).toBe('SENT');
   });
 });
 

@@ -45,6 +45,7 @@ describe('POST /templates', () => {
       description: null,
       subject: 'Hi {{ name ?? "there" }}',
       body: '<p>Hello {{ first name }}</p>',
+      text: null,
       from: `hello@${t.domain}`,
       fromName: null,
       replyTo: null,

@@ -75,7 +75,7 @@ describe('tracking in sent email', () => {
       clicked_at: expect.any(String),
     });
 
-    const data = { emailId, subject: 'Sale', from: sender.from, sourceType: 'TRANSACTIONAL' };
+    const data = { emailId, subject: 'Sale', from: sender.from, sourceType: 'TRANSACTIONAL', tags: {} };
     expect(await eventsOf(stack, contactId)).toEqual([
       { name: 'email.open', data },
       { name: 'email.click', data: { ...data, link: TARGET } },

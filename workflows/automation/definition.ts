@@ -23,6 +23,8 @@ export type WebhookMethod = (typeof WEBHOOK_METHODS)[number];
 export interface SendEmailConfig {
   templateId: string;
   recipient?: { type: 'CONTACT' | 'CUSTOM'; email?: string };
+  /** Carried by the step's emails and echoed by their events (docs/sending.md "Tags"). */
+  tags?: Record<string, string>;
   /** Marketing about a topic: only its members get it, and its unsubscribe links leave the topic (docs/consent.md). */
   topicId?: string;
   /** Local times (`HH:MM`, the contact's zone) between which the email is not sent: the step waits until `to`. */

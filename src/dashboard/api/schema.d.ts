@@ -1011,9 +1011,97 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send an email to one or more recipients, from a template or inline content. Honours Idempotency-Key */
+        /** Send an email to one or more recipients (with cc and bcc, one), from a template or inline content, now or at sendAt. Honours Idempotency-Key */
         post: operations["postV1Send"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/send/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send 1 to 100 different emails in one request, all validated first; one Idempotency-Key covers the batch */
+        post: operations["postV1SendBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/emails/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An email's status, recipients, tags and times */
+        get: operations["getV1EmailsId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Reschedule a SCHEDULED email (a past sendAt sends it now) */
+        patch: operations["patchV1EmailsId"];
+        trace?: never;
+    };
+    "/v1/emails/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a SCHEDULED email: it becomes CANCELLED and is never sent */
+        post: operations["postV1EmailsIdCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/suppressions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The addresses the project does not mail, newest first, with cursor pagination, a reason filter and address search */
+        get: operations["getSuppressions"];
+        put?: never;
+        /** Add addresses to the list (MANUAL): no marketing or transactional mail goes to them until removed */
+        post: operations["postSuppressions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/suppressions/{email}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One address's entry */
+        get: operations["getSuppressionsEmail"];
+        put?: never;
+        post?: never;
+        /** Take an address off the list, so that mail goes to it again; the contact stays unsubscribed */
+        delete: operations["deleteSuppressionsEmail"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1133,6 +1221,40 @@ export interface paths {
         };
         /** Send, delivery, open, click, bounce, complaint and unsubscribe counts, and rates in percent of sent */
         get: operations["getCampaignsIdStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/{id}/recipients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The campaign’s emails, one per recipient, with each one’s status and times, by address (offset pagination) */
+        get: operations["getCampaignsIdRecipients"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/{id}/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The links the campaign’s recipients clicked: clicks and recipients per link, most clicked first */
+        get: operations["getCampaignsIdLinks"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1763,7 +1885,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Email activity (sent, delivered, opened, clicked, bounced, complained, received, failed), newest first, with cursor pagination */
+        /** Email activity (sent, delivered, opened, clicked, bounced, complained, received, suppressed, failed), newest first, with cursor pagination; filters by type, contact and tag */
         get: operations["getActivity"];
         put?: never;
         post?: never;
@@ -1831,7 +1953,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Scheduled campaigns and workflow executions under way */
+        /** Scheduled campaigns, workflow executions under way and scheduled emails */
         get: operations["getActivityUpcoming"];
         put?: never;
         post?: never;
@@ -2275,6 +2397,18 @@ export interface operations {
                         temporalUi: {
                             url: string;
                             namespace: string;
+                        } | null;
+                        /** @description What a development sandbox offers (SANDBOX_ENABLED, docs/sandbox.md); null outside development */
+                        development: {
+                            /** @description The simulator addresses and what each does */
+                            simulator: {
+                                address: string;
+                                outcome: string;
+                            }[];
+                            /** @description The local mail capture (MAIL_CAPTURE_URL), where mail to other addresses lands */
+                            mailCaptureUrl: string | null;
+                            /** @description The local webhook capture (WEBHOOK_CAPTURE_URL): an endpoint to point webhooks at, with a page of what it received */
+                            webhookCaptureUrl: string | null;
                         } | null;
                     };
                 };
@@ -4784,6 +4918,16 @@ export interface operations {
                             createdAt: string;
                             /** Format: date-time */
                             updatedAt: string;
+                            /** @description Set while the address is suppressed: marketing is not sent to it and a bulk subscribe skips it (docs/bounces.md) */
+                            suppression: {
+                                /**
+                                 * @description BOUNCE: a permanent bounce; COMPLAINT: marked as spam
+                                 * @enum {string}
+                                 */
+                                reason: "BOUNCE" | "COMPLAINT";
+                                /** Format: date-time */
+                                since: string;
+                            } | null;
                         }[];
                         /** @description Pass as `cursor` to get the next page; null on the last page */
                         cursor: string | null;
@@ -5518,7 +5662,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The contact */
+            /** @description The contact, with its suppression */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5536,6 +5680,16 @@ export interface operations {
                         createdAt: string;
                         /** Format: date-time */
                         updatedAt: string;
+                        /** @description Set while the address is suppressed: marketing is not sent to it and a bulk subscribe skips it (docs/bounces.md) */
+                        suppression: {
+                            /**
+                             * @description BOUNCE: a permanent bounce; COMPLAINT: marked as spam
+                             * @enum {string}
+                             */
+                            reason: "BOUNCE" | "COMPLAINT";
+                            /** Format: date-time */
+                            since: string;
+                        } | null;
                     };
                 };
             };
@@ -8882,8 +9036,24 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description An email address, { name, email }, or an array of either; { name } is also stored as data.name */
+                    /** @description An email address, { name, email }, or an array of either; { name } is also stored as data.name. With cc or bcc, one recipient */
                     to: (string | {
+                        name?: string | null;
+                        email: string;
+                    }) | (string | {
+                        name?: string | null;
+                        email: string;
+                    })[];
+                    /** @description Copies: in the Cc header and the same SMTP transaction; recorded on the email, not made contacts */
+                    cc?: (string | {
+                        name?: string | null;
+                        email: string;
+                    }) | (string | {
+                        name?: string | null;
+                        email: string;
+                    })[];
+                    /** @description Blind copies: in the same SMTP transaction, in no header; recorded on the email, not made contacts */
+                    bcc?: (string | {
                         name?: string | null;
                         email: string;
                     }) | (string | {
@@ -8899,6 +9069,8 @@ export interface operations {
                     subject?: string;
                     /** @description HTML with Liquid; required unless a template is used */
                     body?: string;
+                    /** @description The plain-text part, with Liquid; default: the template's, else made from the HTML */
+                    text?: string;
                     /** @description Sender; required unless the template has one; its domain must be verified */
                     from?: string | {
                         name?: string | null;
@@ -8931,11 +9103,20 @@ export interface operations {
                     data?: {
                         [key: string]: components["schemas"]["Schemada273d31"];
                     };
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 date-time with Z or an offset, at most 30 days ahead; in the past or within 5 s means now
+                     */
+                    sendAt?: string;
+                    /** @description At most 10 tags: keys of 1-64 characters of A-Z a-z 0-9 _ -, string values of at most 256 characters */
+                    tags?: {
+                        [key: string]: string;
+                    };
                 };
             };
         };
         responses: {
-            /** @description One email per recipient, recorded for delivery */
+            /** @description One email per `to` recipient, recorded for delivery (or scheduled) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -8956,6 +9137,8 @@ export interface operations {
                                  * @description The email record
                                  */
                                 email: string;
+                                /** @description When a scheduled email leaves; null when it is sent now */
+                                scheduledAt: string | null;
                             }[];
                             /** Format: date-time */
                             timestamp: string;
@@ -8981,7 +9164,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description INTERNAL_SERVER_ERROR: the sender domain is not verified in this project; BILLING_LIMIT_EXCEEDED: the recipients would pass the monthly TRANSACTIONAL cap (nothing is sent); FORBIDDEN or PROJECT_DISABLED */
+            /** @description INTERNAL_SERVER_ERROR: the sender domain is not verified in this project; BILLING_LIMIT_EXCEEDED: the emails would pass the monthly TRANSACTIONAL cap (nothing is sent); FORBIDDEN or PROJECT_DISABLED */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9008,7 +9191,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: the message would exceed 40 MB, or the body 18.2 MB (more than the largest valid request) */
+            /** @description PAYLOAD_TOO_LARGE: a message would exceed 40 MB, or the body 18.2 MB (more than the largest valid request) */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -9026,8 +9209,883 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description VALIDATION_ERROR, with the fields in `errors`; a template that does not render has code invalid_template */
+            /** @description VALIDATION_ERROR, with the fields in `errors`: a template that does not render has code invalid_template; a sendAt beyond 30 days names sendAt; with cc or bcc, more than one to names to */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: a scheduled email could not be put on its Temporal timer; nothing was recorded */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1SendBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Performs the request once per project and key (1-255 printable ASCII characters); see docs/idempotency.md */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description An email address, { name, email }, or an array of either; { name } is also stored as data.name. With cc or bcc, one recipient */
+                    to: (string | {
+                        name?: string | null;
+                        email: string;
+                    }) | (string | {
+                        name?: string | null;
+                        email: string;
+                    })[];
+                    /** @description Copies: in the Cc header and the same SMTP transaction; recorded on the email, not made contacts */
+                    cc?: (string | {
+                        name?: string | null;
+                        email: string;
+                    }) | (string | {
+                        name?: string | null;
+                        email: string;
+                    })[];
+                    /** @description Blind copies: in the same SMTP transaction, in no header; recorded on the email, not made contacts */
+                    bcc?: (string | {
+                        name?: string | null;
+                        email: string;
+                    }) | (string | {
+                        name?: string | null;
+                        email: string;
+                    })[];
+                    /**
+                     * Format: uuid
+                     * @description A template of the project; its subject, body, from and reply-to can be overridden
+                     */
+                    template?: string;
+                    /** @description Liquid; required unless a template is used */
+                    subject?: string;
+                    /** @description HTML with Liquid; required unless a template is used */
+                    body?: string;
+                    /** @description The plain-text part, with Liquid; default: the template's, else made from the HTML */
+                    text?: string;
+                    /** @description Sender; required unless the template has one; its domain must be verified */
+                    from?: string | {
+                        name?: string | null;
+                        email: string;
+                    };
+                    /** @description Deprecated: sender display name when `from` is a plain address */
+                    name?: string;
+                    /** @description Reply-To address */
+                    reply?: string;
+                    /** @description Extra header fields; names and values without CR or LF, values up to 998 characters */
+                    headers?: {
+                        [key: string]: string;
+                    };
+                    attachments?: {
+                        filename: string;
+                        /** @description The file, base64 */
+                        content: string;
+                        contentType: string;
+                        /** @description Referenced from the body as cid:<contentId> */
+                        contentId?: string;
+                        /**
+                         * @default attachment
+                         * @enum {string}
+                         */
+                        disposition?: "attachment" | "inline";
+                    }[];
+                    /** @description Subscription state of the recipients; new contacts default to false */
+                    subscribed?: boolean;
+                    /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; arrays of at most 1000 elements; a project has at most 1000 distinct custom fields */
+                    data?: {
+                        [key: string]: components["schemas"]["Schemada273d31"];
+                    };
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 date-time with Z or an offset, at most 30 days ahead; in the past or within 5 s means now
+                     */
+                    sendAt?: string;
+                    /** @description At most 10 tags: keys of 1-64 characters of A-Z a-z 0-9 _ -, string values of at most 256 characters */
+                    tags?: {
+                        [key: string]: string;
+                    };
+                }[];
+            };
+        };
+        responses: {
+            /** @description The /v1/send data of each item, in order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @description The /v1/send data of each item, in order */
+                            batch: {
+                                emails: {
+                                    contact: {
+                                        /** Format: uuid */
+                                        id: string;
+                                        email: string;
+                                    };
+                                    /**
+                                     * Format: uuid
+                                     * @description The email record
+                                     */
+                                    email: string;
+                                    /** @description When a scheduled email leaves; null when it is sent now */
+                                    scheduledAt: string | null;
+                                }[];
+                                /** Format: date-time */
+                                timestamp: string;
+                            }[];
+                            /** Format: date-time */
+                            timestamp: string;
+                        };
+                    };
+                };
+            };
+            /** @description BAD_REQUEST: malformed JSON or an invalid Idempotency-Key header */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_SERVER_ERROR: the sender domain is not verified in this project; BILLING_LIMIT_EXCEEDED: the emails would pass the monthly TRANSACTIONAL cap (nothing is sent); FORBIDDEN or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED: the key was already claimed by this project */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: a message would exceed 40 MB, or the body 18.2 MB (more than the largest valid request) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: every problem of every item, each field prefixed by its index (`[3].subject`); an unknown template is `[i].template` (not_found), an unverified sender `[i].from` (unverified_domain); nothing is stored */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: a scheduled email could not be put on its Temporal timer; nothing was recorded */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1EmailsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The email */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            status: "SCHEDULED" | "PENDING" | "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "CANCELLED" | "SUPPRESSED";
+                            to: string;
+                            cc: string[];
+                            bcc: string[];
+                            from: string;
+                            subject: string;
+                            tags: {
+                                [key: string]: string;
+                            };
+                            /** @description When a scheduled email leaves (or left); null for one sent at once */
+                            scheduledAt: string | null;
+                            sentAt: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description The recipient contact; null for mail to an address that is none */
+                            contact: {
+                                /** Format: uuid */
+                                id: string;
+                                email: string;
+                            } | null;
+                            campaignId: string | null;
+                            /** @description The automation execution that sent it */
+                            executionId: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such email in this project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchV1EmailsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 date-time with Z or an offset, at most 30 days ahead; in the past or within 5 s means now
+                     */
+                    sendAt: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The email */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            status: "SCHEDULED" | "PENDING" | "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "CANCELLED" | "SUPPRESSED";
+                            to: string;
+                            cc: string[];
+                            bcc: string[];
+                            from: string;
+                            subject: string;
+                            tags: {
+                                [key: string]: string;
+                            };
+                            /** @description When a scheduled email leaves (or left); null for one sent at once */
+                            scheduledAt: string | null;
+                            sentAt: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description The recipient contact; null for mail to an address that is none */
+                            contact: {
+                                /** Format: uuid */
+                                id: string;
+                                email: string;
+                            } | null;
+                            campaignId: string | null;
+                            /** @description The automation execution that sent it */
+                            executionId: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description BAD_REQUEST: malformed JSON, or a body that is not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such email in this project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: the email is no longer SCHEDULED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: sendAt is not a date-time, or more than 30 days ahead */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Temporal cannot be reached to set the timer of the new time; nothing changed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1EmailsIdCancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The email */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            status: "SCHEDULED" | "PENDING" | "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "CANCELLED" | "SUPPRESSED";
+                            to: string;
+                            cc: string[];
+                            bcc: string[];
+                            from: string;
+                            subject: string;
+                            tags: {
+                                [key: string]: string;
+                            };
+                            /** @description When a scheduled email leaves (or left); null for one sent at once */
+                            scheduledAt: string | null;
+                            sentAt: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description The recipient contact; null for mail to an address that is none */
+                            contact: {
+                                /** Format: uuid */
+                                id: string;
+                                email: string;
+                            } | null;
+                            campaignId: string | null;
+                            /** @description The automation execution that sent it */
+                            executionId: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such email in this project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: the email is no longer SCHEDULED */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSuppressions: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                reason?: "BOUNCE" | "COMPLAINT" | "MANUAL";
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A cursor page of entries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Lowercased */
+                            email: string;
+                            /**
+                             * @description BOUNCE: a permanent bounce; COMPLAINT: a spam complaint; MANUAL: added through the API
+                             * @enum {string}
+                             */
+                            reason: "BOUNCE" | "COMPLAINT" | "MANUAL";
+                            /** @description The email whose bounce or complaint added it; null for MANUAL */
+                            emailId: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                        /** @description Pass as `cursor` to get the next page; null on the last page */
+                        cursor: string | null;
+                        hasMore: boolean;
+                        /** @description Matches in the whole list on the first page; 0 on later pages */
+                        total: number;
+                    };
+                };
+            };
+            /** @description BAD_REQUEST: invalid query parameters, or not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a query parameter holds NUL (U+0000) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postSuppressions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    emails: string[];
+                    /**
+                     * @description Entries added through the API are MANUAL
+                     * @default MANUAL
+                     * @constant
+                     */
+                    reason?: "MANUAL";
+                };
+            };
+        };
+        responses: {
+            /** @description How many were added, and how many were on the list already */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Addresses put on the list */
+                        added: number;
+                        /** @description Addresses that were on it already (they keep their entry), repeats counted once */
+                        already: number;
+                    };
+                };
+            };
+            /** @description BAD_REQUEST: malformed JSON, or a body that is not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: JSON nested deeper than 64 levels; VALIDATION_ERROR: text holding NUL (U+0000) or a lone surrogate, named in `errors`; VALIDATION_ERROR, with the fields in `errors` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSuppressionsEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                email: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entry */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Lowercased */
+                        email: string;
+                        /**
+                         * @description BOUNCE: a permanent bounce; COMPLAINT: a spam complaint; MANUAL: added through the API
+                         * @enum {string}
+                         */
+                        reason: "BOUNCE" | "COMPLAINT" | "MANUAL";
+                        /** @description The email whose bounce or complaint added it; null for MANUAL */
+                        emailId: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the address is not on the list (or is no address) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteSuppressionsEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                email: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed; no body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: the address is not on the list (or is no address) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9076,6 +10134,8 @@ export interface operations {
                             description: string | null;
                             subject: string;
                             body: string;
+                            /** @description null: made from the rendered HTML */
+                            text: string | null;
                             from: string;
                             fromName: string | null;
                             replyTo: string | null;
@@ -9165,6 +10225,9 @@ export interface operations {
                             } | null;
                             topicId: string | null;
                             scheduledFor: string | null;
+                            tags: {
+                                [key: string]: string;
+                            };
                             /** @description The live audience while DRAFT or SCHEDULED; the recipients fixed when sending started after */
                             totalRecipients: number;
                             sentCount: number;
@@ -9250,6 +10313,8 @@ export interface operations {
                     subject?: string;
                     /** @description HTML with Liquid, rendered per recipient */
                     body?: string;
+                    /** @description The plain-text part, with Liquid; default: the template's, else made from the rendered HTML */
+                    text?: string | null;
                     /** @description Sender address; its domain must be a verified domain of the project */
                     from?: string;
                     fromName?: string | null;
@@ -9337,6 +10402,10 @@ export interface operations {
                             };
                         }[];
                     };
+                    /** @description Carried by every email of the campaign and echoed by its events (docs/sending.md "Tags") */
+                    tags?: {
+                        [key: string]: string;
+                    };
                     /** @description MARKETING only: a topic of the project; the campaign goes to its members only, and its unsubscribe links leave that topic */
                     topicId?: string | null;
                 };
@@ -9359,6 +10428,8 @@ export interface operations {
                             description: string | null;
                             subject: string;
                             body: string;
+                            /** @description null: made from the rendered HTML */
+                            text: string | null;
                             from: string;
                             fromName: string | null;
                             replyTo: string | null;
@@ -9448,6 +10519,9 @@ export interface operations {
                             } | null;
                             topicId: string | null;
                             scheduledFor: string | null;
+                            tags: {
+                                [key: string]: string;
+                            };
                             /** @description The live audience while DRAFT or SCHEDULED; the recipients fixed when sending started after */
                             totalRecipients: number;
                             sentCount: number;
@@ -9555,6 +10629,8 @@ export interface operations {
                         description: string | null;
                         subject: string;
                         body: string;
+                        /** @description null: made from the rendered HTML */
+                        text: string | null;
                         from: string;
                         fromName: string | null;
                         replyTo: string | null;
@@ -9644,6 +10720,9 @@ export interface operations {
                         } | null;
                         topicId: string | null;
                         scheduledFor: string | null;
+                        tags: {
+                            [key: string]: string;
+                        };
                         /** @description The live audience while DRAFT or SCHEDULED; the recipients fixed when sending started after */
                         totalRecipients: number;
                         sentCount: number;
@@ -9717,6 +10796,8 @@ export interface operations {
                     subject?: string;
                     /** @description HTML with Liquid, rendered per recipient */
                     body?: string;
+                    /** @description The plain-text part, with Liquid; default: the template's, else made from the rendered HTML */
+                    text?: string | null;
                     /** @description Sender address; its domain must be a verified domain of the project */
                     from?: string;
                     fromName?: string | null;
@@ -9804,6 +10885,10 @@ export interface operations {
                             };
                         }[];
                     };
+                    /** @description Carried by every email of the campaign and echoed by its events (docs/sending.md "Tags") */
+                    tags?: {
+                        [key: string]: string;
+                    };
                     /** @description MARKETING only: a topic of the project; the campaign goes to its members only, and its unsubscribe links leave that topic */
                     topicId?: string | null;
                 };
@@ -9823,6 +10908,8 @@ export interface operations {
                         description: string | null;
                         subject: string;
                         body: string;
+                        /** @description null: made from the rendered HTML */
+                        text: string | null;
                         from: string;
                         fromName: string | null;
                         replyTo: string | null;
@@ -9912,6 +10999,9 @@ export interface operations {
                         } | null;
                         topicId: string | null;
                         scheduledFor: string | null;
+                        tags: {
+                            [key: string]: string;
+                        };
                         /** @description The live audience while DRAFT or SCHEDULED; the recipients fixed when sending started after */
                         totalRecipients: number;
                         sentCount: number;
@@ -10101,6 +11191,8 @@ export interface operations {
                         description: string | null;
                         subject: string;
                         body: string;
+                        /** @description null: made from the rendered HTML */
+                        text: string | null;
                         from: string;
                         fromName: string | null;
                         replyTo: string | null;
@@ -10190,6 +11282,9 @@ export interface operations {
                         } | null;
                         topicId: string | null;
                         scheduledFor: string | null;
+                        tags: {
+                            [key: string]: string;
+                        };
                         /** @description The live audience while DRAFT or SCHEDULED; the recipients fixed when sending started after */
                         totalRecipients: number;
                         sentCount: number;
@@ -10347,7 +11442,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description VALIDATION_ERROR: the audience segment no longer exists */
+            /** @description VALIDATION_ERROR: the audience segment no longer exists; or, sending now, the audience reaches nobody (errors[0].code empty_audience) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10403,6 +11498,8 @@ export interface operations {
                             description: string | null;
                             subject: string;
                             body: string;
+                            /** @description null: made from the rendered HTML */
+                            text: string | null;
                             from: string;
                             fromName: string | null;
                             replyTo: string | null;
@@ -10492,6 +11589,9 @@ export interface operations {
                             } | null;
                             topicId: string | null;
                             scheduledFor: string | null;
+                            tags: {
+                                [key: string]: string;
+                            };
                             /** @description The live audience while DRAFT or SCHEDULED; the recipients fixed when sending started after */
                             totalRecipients: number;
                             sentCount: number;
@@ -10703,6 +11803,173 @@ export interface operations {
                         bounceRate: number;
                         /** @description Percent of sentCount, two decimals; 0 when nothing was sent */
                         deliveryRate: number;
+                    };
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CAMPAIGN_NOT_FOUND: no such campaign in this project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCampaignsIdRecipients: {
+        parameters: {
+            query?: {
+                page?: number;
+                pageSize?: number;
+                status?: "SCHEDULED" | "PENDING" | "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "CANCELLED" | "SUPPRESSED";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of recipients */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            emailId: string;
+                            contactId: string | null;
+                            to: string;
+                            /** @enum {string} */
+                            status: "SCHEDULED" | "PENDING" | "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "CANCELLED" | "SUPPRESSED";
+                            sentAt: string | null;
+                            deliveredAt: string | null;
+                            openedAt: string | null;
+                            clickedAt: string | null;
+                            bouncedAt: string | null;
+                            complainedAt: string | null;
+                            failedAt: string | null;
+                            error: string | null;
+                        }[];
+                        page: number;
+                        pageSize: number;
+                        total: number;
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description BAD_REQUEST: invalid query parameters, or not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CAMPAIGN_NOT_FOUND: no such campaign in this project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a query parameter holds NUL (U+0000) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCampaignsIdLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The clicked links */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Most clicked first, at most 100 */
+                        links: {
+                            url: string;
+                            clicks: number;
+                            /** @description Recipients who clicked it */
+                            recipients: number;
+                        }[];
                     };
                 };
             };
@@ -11080,6 +12347,10 @@ export interface operations {
                                     /** @description Required for CUSTOM */
                                     email?: string;
                                 };
+                                /** @description Carried by the step's emails and echoed by their events */
+                                tags?: {
+                                    [key: string]: string;
+                                };
                                 /**
                                  * Format: uuid
                                  * @description A topic of the project: the email (from a MARKETING template) goes only to the topic's members, and its unsubscribe links leave the topic
@@ -11407,6 +12678,10 @@ export interface operations {
                                     /** @description Required for CUSTOM */
                                     email?: string;
                                 };
+                                /** @description Carried by the step's emails and echoed by their events */
+                                tags?: {
+                                    [key: string]: string;
+                                };
                                 /**
                                  * Format: uuid
                                  * @description A topic of the project: the email (from a MARKETING template) goes only to the topic's members, and its unsubscribe links leave the topic
@@ -11656,6 +12931,10 @@ export interface operations {
                             /** @description Required for CUSTOM */
                             email?: string;
                         };
+                        /** @description Carried by the step's emails and echoed by their events */
+                        tags?: {
+                            [key: string]: string;
+                        };
                         /**
                          * Format: uuid
                          * @description A topic of the project: the email (from a MARKETING template) goes only to the topic's members, and its unsubscribe links leave the topic
@@ -11850,6 +13129,10 @@ export interface operations {
                                 type: "CONTACT" | "CUSTOM";
                                 /** @description Required for CUSTOM */
                                 email?: string;
+                            };
+                            /** @description Carried by the step's emails and echoed by their events */
+                            tags?: {
+                                [key: string]: string;
                             };
                             /**
                              * Format: uuid
@@ -12180,6 +13463,10 @@ export interface operations {
                                 type: "CONTACT" | "CUSTOM";
                                 /** @description Required for CUSTOM */
                                 email?: string;
+                            };
+                            /** @description Carried by the step's emails and echoed by their events */
+                            tags?: {
+                                [key: string]: string;
                             };
                             /**
                              * Format: uuid
@@ -13705,6 +14992,8 @@ export interface operations {
                             description: string | null;
                             subject: string;
                             body: string;
+                            /** @description null: made from the rendered HTML */
+                            text: string | null;
                             from: string;
                             fromName: string | null;
                             replyTo: string | null;
@@ -13787,6 +15076,7 @@ export interface operations {
                     subject: string;
                     /** @description HTML with Liquid; values are HTML-escaped unless piped through `raw` */
                     body: string;
+                    text?: string | null;
                     /** @description Sender address; its domain must be a verified domain of the project */
                     from: string;
                     fromName?: string | null;
@@ -13813,6 +15103,8 @@ export interface operations {
                         description: string | null;
                         subject: string;
                         body: string;
+                        /** @description null: made from the rendered HTML */
+                        text: string | null;
                         from: string;
                         fromName: string | null;
                         replyTo: string | null;
@@ -14051,6 +15343,8 @@ export interface operations {
                         description: string | null;
                         subject: string;
                         body: string;
+                        /** @description null: made from the rendered HTML */
+                        text: string | null;
                         from: string;
                         fromName: string | null;
                         replyTo: string | null;
@@ -14187,6 +15481,8 @@ export interface operations {
                     subject?: string;
                     /** @description HTML with Liquid; values are HTML-escaped unless piped through `raw` */
                     body?: string;
+                    /** @description null clears it: the text is then made from the HTML */
+                    text?: string | null;
                     /** @description Sender address; its domain must be a verified domain of the project */
                     from?: string;
                     /** @description null clears it */
@@ -14212,6 +15508,8 @@ export interface operations {
                         description: string | null;
                         subject: string;
                         body: string;
+                        /** @description null: made from the rendered HTML */
+                        text: string | null;
                         from: string;
                         fromName: string | null;
                         replyTo: string | null;
@@ -14324,6 +15622,8 @@ export interface operations {
                         description: string | null;
                         subject: string;
                         body: string;
+                        /** @description null: made from the rendered HTML */
+                        text: string | null;
                         from: string;
                         fromName: string | null;
                         replyTo: string | null;
@@ -16593,6 +17893,7 @@ export interface operations {
                 cursor?: string;
                 type?: string | string[];
                 contactId?: string;
+                tag?: string;
             };
             header?: never;
             path?: never;
@@ -16614,7 +17915,7 @@ export interface operations {
                              */
                             id: string;
                             /** @enum {string} */
-                            type: "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "RECEIVED" | "FAILED";
+                            type: "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "RECEIVED" | "SUPPRESSED" | "FAILED";
                             /** Format: date-time */
                             occurredAt: string;
                             contact: {
@@ -16631,8 +17932,12 @@ export interface operations {
                                 campaignId: string | null;
                                 /** @description TRANSACTIONAL, CAMPAIGN or WORKFLOW */
                                 sourceType: string | null;
+                                /** @description The email's tags ({} for none) */
+                                tags: {
+                                    [key: string]: string;
+                                };
                             } | null;
-                            /** @description Per type: `link` (CLICKED), `bounceType` (BOUNCED), `to` and `error` (FAILED) */
+                            /** @description Per type: `link` (CLICKED), `bounceType` (BOUNCED), `reason` (SUPPRESSED), `to` and `error` (FAILED) */
                             details: {
                                 [key: string]: unknown;
                             };
@@ -16725,6 +18030,7 @@ export interface operations {
                             BOUNCED: number;
                             COMPLAINED: number;
                             RECEIVED: number;
+                            SUPPRESSED: number;
                             FAILED: number;
                         };
                     };
@@ -16870,7 +18176,7 @@ export interface operations {
                         /** @description Types the project has any activity of, in feed order */
                         types: {
                             /** @enum {string} */
-                            type: "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "RECEIVED" | "FAILED";
+                            type: "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "RECEIVED" | "SUPPRESSED" | "FAILED";
                             count: number;
                         }[];
                     };
@@ -16963,9 +18269,27 @@ export interface operations {
                             /** @description When a DELAY ends or a WAIT_FOR_EVENT times out; null otherwise */
                             resumesAt: string | null;
                         }[];
+                        /** @description SCHEDULED emails (/v1/send with sendAt), soonest first */
+                        emails: {
+                            /** Format: uuid */
+                            id: string;
+                            to: string;
+                            subject: string;
+                            /** Format: date-time */
+                            scheduledAt: string;
+                            contact: {
+                                /** Format: uuid */
+                                id: string;
+                                email: string;
+                            } | null;
+                            tags: {
+                                [key: string]: string;
+                            };
+                        }[];
                         totals: {
                             campaigns: number;
                             executions: number;
+                            emails: number;
                         };
                     };
                 };

@@ -2,29 +2,46 @@ import { api, call } from '../api/client';
 import { ErrorNote } from '../ui/feedback';
 import { useDebounced } from '../ui/use-debounced';
 import { useLoad } from '../ui/use-load';
-import type { Tree } from './model';
+import { unfinished, type Tree } from './model';
 
 /**
  * How many contacts the condition being edited matches now (POST /segments/count, which checks it as a save
  * would), asked once typing pauses; the API's refusal shows in place of the count. `noun` names what is
- * counted ("subscribed contact").
+ * counted ("subscribed contact"); `empty` explains a count of 0. A condition still being filled in is not sent.
  */
-export function LiveCount({ tree, segmentId, noun = 'contact' }: { tree: Tree; segmentId?: string; noun?: string }) {
+export function LiveCount({
+  tree,
+  segmentId,
+  noun = 'contact',
+  empty,
+}: {
+  tree: Tree;
+  segmentId?: string;
+  noun?: string;
+  /** What to say when nothing matches: why, and how to change it. */
+  empty?: preact.ComponentChildren;
+}) {
   const settled = useDebounced(JSON.stringify(tree), 400);
+  const incomplete = unfinished(JSON.parse(settled) as Tree);
   const count = useLoad(
-    () => call(api.POST('/segments/count', { body: { condition: JSON.parse(settled) as Tree, segmentId } })),
+    () =>
+      incomplete
+        ? Promise.resolve(null)
+        : call(api.POST('/segments/count', { body: { condition: JSON.parse(settled) as Tree, segmentId } })),
     [settled, segmentId],
   );
   const stale = count.loading || settled !== JSON.stringify(tree);
+  const matched = count.data?.memberCount;
   return (
     <div class="live-count" aria-busy={stale}>
       <p role="status" aria-live="polite">
-        {count.error ? (
+        {incomplete ? (
+          'Finish the condition to count it.'
+        ) : count.error ? (
           'No count: the condition is refused.'
-        ) : count.data ? (
+        ) : matched !== undefined ? (
           <>
-            <strong data-testid="live-count">{count.data.memberCount.toLocaleString()}</strong>{' '}
-            {count.data.memberCount === 1 ? `${noun} matches` : `${noun}s match`} now
+            <strong data-testid="live-count">{matched.toLocaleString()}</strong> {matched === 1 ? `${noun} matches` : `${noun}s match`} now
             {stale ? <span class="muted"> (counting…)</span> : null}
           </>
         ) : (
@@ -32,6 +49,7 @@ export function LiveCount({ tree, segmentId, noun = 'contact' }: { tree: Tree; s
         )}
       </p>
       <ErrorNote error={count.error} />
+      {matched === 0 && !stale && empty ? <div class="live-count-empty">{empty}</div> : null}
     </div>
   );
 }

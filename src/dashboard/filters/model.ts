@@ -183,6 +183,23 @@ export function toTree(draft: TreeDraft, typeOf: (field: string) => FieldType | 
   } as Tree;
 }
 
+/**
+ * Whether a filter still lacks a part the API requires (a field, a value, a name after `event.`): the live
+ * counts wait for it rather than ask the API and be refused while someone is typing.
+ */
+export function unfinished(tree: Tree): boolean {
+  return tree.groups.some(
+    (g) =>
+      (g.filters ?? []).some(
+        (f) =>
+          !f.field ||
+          /\.$/.test(f.field) ||
+          (valueShape(f.operator) !== 'none' &&
+            (f.value === undefined || f.value === '' || (typeof f.value === 'number' && !Number.isFinite(f.value)))),
+      ) || (g.conditions ? unfinished(g.conditions as Tree) : false),
+  );
+}
+
 function typeOfValue(value: unknown): FieldType {
   if (typeof value === 'number') return 'number';
   if (typeof value === 'boolean') return 'boolean';

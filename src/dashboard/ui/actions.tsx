@@ -6,18 +6,21 @@ export function ConfirmButton({
   confirm,
   onConfirm,
   danger = false,
+  primary = false,
   disabled = false,
 }: {
   label: string;
   confirm: string;
   onConfirm: () => void | Promise<void>;
   danger?: boolean;
+  /** The page's main action (Send now): the filled button. */
+  primary?: boolean;
   disabled?: boolean;
 }) {
   const [asking, setAsking] = useState(false);
   if (!asking) {
     return (
-      <button type="button" class={danger ? 'danger' : ''} disabled={disabled} onClick={() => setAsking(true)}>
+      <button type="button" class={danger ? 'danger' : primary ? 'primary' : ''} disabled={disabled} onClick={() => setAsking(true)}>
         {label}
       </button>
     );

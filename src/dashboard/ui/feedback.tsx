@@ -1,21 +1,47 @@
+import type { IconNode } from 'lucide';
 import type { ApiFailure } from '../api/client';
+import { count } from './format';
+import { CircleAlert, CircleCheck, Icon, Info, TriangleAlert } from './icons';
 
 /** The API's own message and suggestion, read out by screen readers when it appears. */
 export function ErrorNote({ error }: { error: ApiFailure | null }) {
   if (!error) return null;
   return (
     <div class="error-note" role="alert">
-      <strong>{error.message}</strong>
-      {error.suggestion ? <p>{error.suggestion}</p> : null}
-      {error.fields.length > 0 ? (
-        <ul>
-          {error.fields.map((f) => (
-            <li key={f.field}>
-              <code>{f.field}</code>: {f.message}
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <Icon icon={CircleAlert} />
+      <div class="note-body">
+        <strong>{error.message}</strong>
+        {error.suggestion ? <p>{error.suggestion}</p> : null}
+        {error.fields.length > 0 ? (
+          <ul>
+            {error.fields.map((f) => (
+              <li key={f.field}>
+                <code>{f.field}</code>: {f.message}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+const NOTICE_ICONS: Record<'info' | 'warn' | 'good', IconNode> = { info: Info, warn: TriangleAlert, good: CircleCheck };
+
+/** A note in the page's flow: information, a warning that is not an error, or a success. */
+export function Notice({
+  tone = 'info',
+  role,
+  children,
+}: {
+  tone?: 'info' | 'warn' | 'good';
+  role?: 'status' | 'note';
+  children: preact.ComponentChildren;
+}) {
+  return (
+    <div class={`notice${tone === 'info' ? '' : ` ${tone}`}`} role={role}>
+      <Icon icon={NOTICE_ICONS[tone]} />
+      <div class="note-body">{children}</div>
     </div>
   );
 }
@@ -35,7 +61,7 @@ export function Progress({ value, max, label, percent = false }: { value: number
     <div class="progress">
       <div class="progress-label">
         <span>{label}</span>
-        <span>{percent ? `${share}%` : `${value.toLocaleString()} / ${max.toLocaleString()} (${share}%)`}</span>
+        <span>{percent ? `${share}%` : `${count(value)} / ${count(max)} (${share}%)`}</span>
       </div>
       <progress value={value} max={Math.max(max, 1)} aria-label={label} />
     </div>
@@ -46,6 +72,12 @@ export function Empty({ children }: { children: preact.ComponentChildren }) {
   return <p class="empty">{children}</p>;
 }
 
-export function Badge({ tone = 'neutral', children }: { tone?: 'neutral' | 'good' | 'bad' | 'warn'; children: preact.ComponentChildren }) {
+export function Badge({
+  tone = 'neutral',
+  children,
+}: {
+  tone?: 'neutral' | 'good' | 'bad' | 'warn' | 'info';
+  children: preact.ComponentChildren;
+}) {
   return <span class={`badge badge-${tone}`}>{children}</span>;
 }

@@ -1,10 +1,16 @@
 import { useState } from 'preact/hooks';
+import type { IconNode } from 'lucide';
 import { href } from '../router';
 import { useSession } from '../session';
+import { Brand } from './brand';
+import { ChevronLeft, Icon, LogOut, Menu, TriangleAlert, X } from './icons';
+import { ThemeSwitch } from './theme';
 
 export interface NavItem {
   path: string;
   label: string;
+  icon?: IconNode;
+  group?: string;
 }
 
 /** The project switcher: every page acts on the project chosen here. */
@@ -25,6 +31,18 @@ function ProjectSwitcher() {
   );
 }
 
+/** The sidebar's items in their groups: an item without a group of its own stays in the one above it. */
+function groupsOf(nav: NavItem[]): Array<{ title: string | undefined; items: NavItem[] }> {
+  const groups: Array<{ title: string | undefined; items: NavItem[] }> = [];
+  for (const item of nav) {
+    if (groups.length === 0 || item.group) groups.push({ title: item.group, items: [] });
+    groups[groups.length - 1]!.items.push(item);
+  }
+  return groups;
+}
+
+const DOT: IconNode = [['circle', { cx: '12', cy: '12', r: '3' }]];
+
 /**
  * On every page of a suspended project: why, and what it means (docs/security.md). Its keys are refused and
  * its mail waits; the dashboard still reads everything.
@@ -34,12 +52,15 @@ function SuspensionBanner() {
   if (!project?.disabled) return null;
   return (
     <div class="error-note suspended-banner" role="alert">
-      <strong>This project is suspended: it sends nothing.</strong>
-      <p>{project.disabledReason ?? 'No reason was given.'}</p>
-      <p>
-        Its API keys are refused, and its queued emails, campaigns and automation emails wait until an operator of this deployment
-        reinstates it; nothing is lost. <a href={href('/security')}>Security</a>
-      </p>
+      <Icon icon={TriangleAlert} />
+      <div class="note-body">
+        <strong>This project is suspended: it sends nothing.</strong>
+        <p>{project.disabledReason ?? 'No reason was given.'}</p>
+        <p>
+          Its API keys are refused, and its queued emails, campaigns and automation emails wait until an operator of this deployment
+          reinstates it; nothing is lost. <a href={href('/security')}>Security</a>
+        </p>
+      </div>
     </div>
   );
 }
@@ -47,63 +68,126 @@ function SuspensionBanner() {
 export function Layout({ nav, active, children }: { nav: NavItem[]; active: string; children: preact.ComponentChildren }) {
   const { user, logout } = useSession();
   const [open, setOpen] = useState(false);
+  const current = (path: string) => active === path || (path !== '/' && active.startsWith(`${path}/`));
   return (
     <div class="shell">
       <a class="skip" href="#main" onClick={(e) => (e.preventDefault(), document.getElementById('main')?.focus())}>
         Skip to content
       </a>
       <header class="topbar">
-        <a class="brand" href={href('/')}>
-          Postwire
+        <a class="brand-link" href={href('/')} aria-label="Postwire, overview">
+          <Brand size={24} />
         </a>
-        <ProjectSwitcher />
-        <button type="button" class="menu-toggle" aria-expanded={open} aria-controls="nav" onClick={() => setOpen(!open)}>
+        <button type="button" class="menu-toggle" aria-expanded={open} aria-controls="sidebar" onClick={() => setOpen(!open)}>
+          <Icon icon={open ? X : Menu} />
           Menu
         </button>
-        <span class="user muted">{user.email}</span>
-        <button type="button" onClick={() => void logout()}>
-          Log out
-        </button>
       </header>
-      <nav id="nav" class={`sidebar${open ? ' open' : ''}`} aria-label="Main">
-        <ul>
-          {nav.map((item) => (
-            <li key={item.path}>
-              <a
-                href={href(item.path)}
-                aria-current={active === item.path || (item.path !== '/' && active.startsWith(`${item.path}/`)) ? 'page' : undefined}
-                onClick={() => setOpen(false)}
-              >
-                {item.label}
-              </a>
-            </li>
+      <div id="sidebar" class={`sidebar${open ? ' open' : ''}`}>
+        <div class="sidebar-head">
+          <a class="brand-link wide" href={href('/')} aria-label="Postwire, overview">
+            <Brand />
+          </a>
+          <ProjectSwitcher />
+        </div>
+        <nav id="nav" aria-label="Main">
+          {groupsOf(nav).map((group, i) => (
+            <div key={group.title ?? i} class="nav-section">
+              {/* A visual heading only: the links say where they go, and a label would compete with the forms' own. */}
+              {group.title ? (
+                <p class="nav-title" aria-hidden="true">
+                  {group.title}
+                </p>
+              ) : null}
+              <ul class="nav-group">
+                {group.items.map((item) => (
+                  <li key={item.path}>
+                    <a href={href(item.path)} aria-current={current(item.path) ? 'page' : undefined} onClick={() => setOpen(false)}>
+                      <Icon icon={item.icon ?? DOT} />
+                      {item.label}
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </div>
           ))}
-        </ul>
-      </nav>
+        </nav>
+        <div class="sidebar-foot">
+          <span class="user">{user.email}</span>
+          <div class="sidebar-actions">
+            <ThemeSwitch />
+            <button type="button" onClick={() => void logout()}>
+              <Icon icon={LogOut} />
+              Log out
+            </button>
+          </div>
+        </div>
+      </div>
       <main id="main" tabIndex={-1}>
-        <SuspensionBanner />
-        {children}
+        <div class="content">
+          <SuspensionBanner />
+          {children}
+        </div>
       </main>
     </div>
   );
 }
 
-/** A page's title (the document's too) and its main actions. */
-export function PageHeader({ title, children }: { title: string; children?: preact.ComponentChildren }) {
+/**
+ * A page's title (the document's too), what it is for in a line, its main actions, and where it belongs
+ * (`back`: the list it is part of).
+ */
+export function PageHeader({
+  title,
+  subtitle,
+  back,
+  children,
+}: {
+  title: string;
+  subtitle?: preact.ComponentChildren;
+  back?: { path: string; label: string };
+  children?: preact.ComponentChildren;
+}) {
   document.title = `${title} · Postwire`;
   return (
-    <div class="page-header">
-      <h1>{title}</h1>
-      {children ? <div class="actions">{children}</div> : null}
-    </div>
+    <>
+      {back ? (
+        <p class="crumbs">
+          <a href={href(back.path)}>
+            <Icon icon={ChevronLeft} />
+            {back.label}
+          </a>
+        </p>
+      ) : null}
+      <div class="page-header">
+        <div class="page-title">
+          <h1>{title}</h1>
+          {subtitle ? <p class="page-subtitle">{subtitle}</p> : null}
+        </div>
+        {children ? <div class="actions">{children}</div> : null}
+      </div>
+    </>
   );
 }
 
-/** A titled block of a page. */
-export function Section({ title, children }: { title: string; children: preact.ComponentChildren }) {
+/** A titled block of a page, with an icon before its title when given. */
+export function Section({
+  title,
+  icon,
+  children,
+  class: className,
+}: {
+  title: string;
+  icon?: IconNode;
+  children: preact.ComponentChildren;
+  class?: string;
+}) {
   return (
-    <section class="card" aria-label={title}>
-      <h2>{title}</h2>
+    <section class={`card${className ? ` ${className}` : ''}`} aria-label={title}>
+      <h2>
+        {icon ? <Icon icon={icon} /> : null}
+        {title}
+      </h2>
       {children}
     </section>
   );

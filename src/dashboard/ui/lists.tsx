@@ -87,6 +87,3 @@ export function Table<T>({
     </div>
   );
 }
-
-export const dateTime = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : '—');
-export const percent = (rate: number | null | undefined) => (rate === null || rate === undefined ? '—' : `${(rate * 100).toFixed(1)}%`);

@@ -38,6 +38,8 @@ export interface RollupShape {
   stages: string[];
   /** The key's columns after `project_id` and `hour`. */
   key: string[];
+  /** The statuses of emails `billable` does not count: FAILED unless a later migration (0050) says more. */
+  unbilled?: string[];
 }
 export const SHAPE_0024: RollupShape = { columns: EMAIL_COLUMNS, stages: STAGES, key: ['source_type', 'campaign_id'] };
 export const countersOf = (shape: RollupShape) => ['billable', ...shape.stages];
@@ -60,7 +62,7 @@ select r."project_id", date_trunc('hour', m."at", 'UTC') as "hour", ${shape.key.
     .join(',\n  ')}
 from (${source}) r
 cross join lateral (values
-  ('billable', case when r."status" <> 'FAILED' then r."created_at" end),
+  ('billable', case when r."status" not in (${(shape.unbilled ?? ['FAILED']).map((s) => `'${s}'`).join(', ')}) then r."created_at" end),
   ${shape.stages.map((s) => `('${s}', r."${s}_at")`).join(', ')}) as m("counter", "at")
 where m."at" is not null
 group by ${keyPositions(slotted, shape)}

@@ -26,6 +26,8 @@ import { Migration0032EmailQueue } from './0032-email-queue';
 import { Migration0033Webhooks } from './0033-webhooks';
 import { Migration0034SandboxSoftbounces } from './0034-sandbox-softbounces';
 import { Migration0040ReputationGuardrails } from './0040-reputation-guardrails';
+import { Migration0050SendingSurface } from './0050-sending-surface';
+import { Migration0051OverdueScheduledEmails } from './0051-overdue-scheduled-emails';
 import { Migration0060OutboxPerProject } from './0060-outbox-per-project';
 import { Migration0100RandomSplit } from './0100-random-split';
 import { Migration0101ProjectTimeZone } from './0101-project-time-zone';
@@ -60,6 +62,8 @@ export const migrationsList: MigrationObject[] = [
   { name: '0033-webhooks', class: Migration0033Webhooks },
   { name: '0034-sandbox-softbounces', class: Migration0034SandboxSoftbounces },
   { name: '0040-reputation-guardrails', class: Migration0040ReputationGuardrails },
+  { name: '0050-sending-surface', class: Migration0050SendingSurface },
+  { name: '0051-overdue-scheduled-emails', class: Migration0051OverdueScheduledEmails },
   { name: '0060-outbox-per-project', class: Migration0060OutboxPerProject },
   { name: '0100-random-split', class: Migration0100RandomSplit },
   { name: '0101-project-time-zone', class: Migration0101ProjectTimeZone },

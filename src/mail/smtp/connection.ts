@@ -13,10 +13,10 @@ const GREETING_TIMEOUT_MS = 30_000;
 const REPLY_TIMEOUT_MS = 10 * 60_000;
 const QUIT_WAIT_MS = 1_000;
 
-/** One message to one recipient, as the envelope carries it. */
+/** One message, as the envelope carries it: its sender and every recipient (To, Cc and Bcc alike). */
 export interface Envelope {
   from: string;
-  to: string;
+  to: string[];
 }
 
 const positive = (reply: SmtpReply) => reply.code >= 200 && reply.code < 400;
@@ -64,11 +64,17 @@ export class SmtpConnection {
   }
 
   /**
-   * MAIL, RCPT and DATA, keeping the message, dot-stuffed, for `endData`. Throws EENVELOPE or EMESSAGE with
-   * the server's reply when it refuses (the connection stays usable), or a connection error.
+   * MAIL, a RCPT per recipient and DATA, keeping the message, dot-stuffed, for `endData`. Throws EENVELOPE or
+   * EMESSAGE with the server's reply when it refuses (the connection stays usable), or a connection error.
+   * A message goes to all its recipients or to none: one refused recipient refuses the transaction, so that
+   * a retry never repeats the message to those that took it.
    */
   async stage(envelope: Envelope, message: Buffer): Promise<void> {
-    const commands = [`MAIL FROM:<${envelope.from}>${this.mailParameters(envelope, message)}`, `RCPT TO:<${envelope.to}>`, 'DATA'];
+    const commands = [
+      `MAIL FROM:<${envelope.from}>${this.mailParameters(envelope, message)}`,
+      ...envelope.to.map((to) => `RCPT TO:<${to}>`),
+      'DATA',
+    ];
     const replies: SmtpReply[] = [];
     if (this.extensions.has('PIPELINING')) {
       this.write(`${commands.join('\r\n')}\r\n`);
@@ -80,10 +86,12 @@ export class SmtpConnection {
         if (!positive(reply)) break;
       }
     }
-    const [mail, rcpt, data] = replies;
+    const [mail, ...rest] = replies;
+    const rcpt = rest.slice(0, envelope.to.length).find((reply) => !positive(reply));
+    const data = rest[envelope.to.length];
     const refusal =
       (mail && !positive(mail) && new SmtpError('EENVELOPE', 'sender refused', mail)) ||
-      (rcpt && !positive(rcpt) && new SmtpError('EENVELOPE', 'recipient refused', rcpt)) ||
+      (rcpt && new SmtpError('EENVELOPE', 'recipient refused', rcpt)) ||
       (data && data.code !== 354 && new SmtpError('EMESSAGE', 'DATA refused', data));
     if (refusal) {
       // A server that took DATA after all now expects a message: only closing the connection ends that.
@@ -200,7 +208,7 @@ export class SmtpConnection {
     let parameters = '';
     if (this.extensions.has('SIZE')) parameters += ` SIZE=${message.length}`;
     if (this.extensions.has('8BITMIME') && !isAscii(message)) parameters += ' BODY=8BITMIME';
-    if (this.extensions.has('SMTPUTF8') && !isAscii(Buffer.from(envelope.from + envelope.to))) parameters += ' SMTPUTF8';
+    if (this.extensions.has('SMTPUTF8') && !isAscii(Buffer.from(envelope.from + envelope.to.join('')))) parameters += ' SMTPUTF8';
     return parameters;
   }
 

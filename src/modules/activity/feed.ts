@@ -12,6 +12,8 @@ export interface FeedFilter {
   cursor?: string;
   types: ActivityType[];
   contactId?: string;
+  /** Only activity of emails carrying this tag. */
+  tag?: { key: string; value: string };
 }
 
 interface FeedRow {
@@ -26,7 +28,29 @@ interface FeedRow {
 
 // A failed email described like the events of the other types, with the address and the reason.
 const FAILED_DATA = `jsonb_strip_nulls(jsonb_build_object('emailId', e."id", 'subject', e."subject", 'from', e."from_address",
-  'templateId', e."template_id", 'campaignId', e."campaign_id", 'sourceType', e."source_type", 'to', e."to_address", 'error', e."error"))`;
+  'templateId', e."template_id", 'campaignId', e."campaign_id", 'sourceType', e."source_type", 'tags', e."tags", 'to', e."to_address",
+  'error', e."error"))`;
+
+/** A type's rows: the table (aliased e), their time, and the conditions and data of the type. */
+function source(type: ActivityType, filter: FeedFilter, projectId: string, params: unknown[]) {
+  const failed = type === 'FAILED';
+  const [table, at, where, data] = failed
+    ? ['emails e', 'e."failed_at"', `e."project_id" = ? and e."status" = 'FAILED' and e."failed_at" is not null`, FAILED_DATA]
+    : ['events e', 'e."created_at"', `e."project_id" = ? and e."name" = '${EVENT_OF[type]}'`, 'e."data"'];
+  params.push(projectId);
+  const conditions = [where];
+  if (filter.contactId) {
+    conditions.push('e."contact_id" = ?');
+    params.push(filter.contactId);
+  }
+  if (filter.tag) {
+    // Events: through the index of migration 0050, which holds only events that carry tags.
+    // `\\?` is jsonb's key-exists operator, escaped from the driver's placeholders.
+    conditions.push(failed ? 'e."tags" @> ?::jsonb' : `e."data" \\? 'tags' and e."data" -> 'tags' @> ?::jsonb`);
+    params.push(JSON.stringify({ [filter.tag.key]: filter.tag.value }));
+  }
+  return { table, at, data, conditions };
+}
 
 /**
  * One arm per type, each the newest rows of that type after the cursor through its own index
@@ -34,16 +58,7 @@ const FAILED_DATA = `jsonb_strip_nulls(jsonb_build_object('emailId', e."id", 'su
  * so that a page costs a few index reads per type however large the project is.
  */
 function arm(type: ActivityType, filter: FeedFilter, after: CursorPosition | undefined, projectId: string, params: unknown[]): string {
-  const [table, at, where, data] =
-    type === 'FAILED'
-      ? ['emails e', 'e."failed_at"', `e."project_id" = ? and e."status" = 'FAILED' and e."failed_at" is not null`, FAILED_DATA]
-      : ['events e', 'e."created_at"', `e."project_id" = ? and e."name" = '${EVENT_OF[type]}'`, 'e."data"'];
-  params.push(projectId);
-  const conditions = [where];
-  if (filter.contactId) {
-    conditions.push('e."contact_id" = ?');
-    params.push(filter.contactId);
-  }
+  const { table, at, data, conditions } = source(type, filter, projectId, params);
   if (after) {
     conditions.push(`(${at}, e."id") < (${KEY.fromText}, ?::uuid)`);
     params.push(after.value, after.id);
@@ -53,10 +68,23 @@ function arm(type: ActivityType, filter: FeedFilter, after: CursorPosition | und
     where ${conditions.join(' and ')} order by ${at} desc, e."id" desc limit ?)`;
 }
 
+/** The tagged activity of the project, counted from the rows: the rollups do not know tags. */
+async function countTagged(em: EntityManager, projectId: string, filter: FeedFilter): Promise<number> {
+  const params: unknown[] = [];
+  const counts = filter.types.map((type) => {
+    const { table, conditions } = source(type, filter, projectId, params);
+    return `(select count(*) as "n" from ${table} where ${conditions.join(' and ')})`;
+  });
+  const [row] = await em.execute<Array<{ n: string }>>(`select sum("n") as "n" from (${counts.join(' union all ')}) x`, params);
+  return Number(row?.n ?? 0);
+}
+
 const text = (v: unknown) => (typeof v === 'string' ? v : null);
+const tagsOf = (v: unknown): Record<string, string> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, string>) : {};
 
 function itemOf(row: FeedRow) {
-  const { emailId, subject, from, templateId, campaignId, sourceType, ...details } = row.data;
+  const { emailId, subject, from, templateId, campaignId, sourceType, tags, ...details } = row.data;
   return {
     id: row.id,
     type: row.type,
@@ -71,6 +99,7 @@ function itemOf(row: FeedRow) {
             templateId: text(templateId),
             campaignId: text(campaignId),
             sourceType: text(sourceType),
+            tags: tagsOf(tags),
           }
         : null,
     details,
@@ -92,9 +121,11 @@ export async function activityFeed(em: EntityManager, projectId: string, filter:
   );
   const total = after
     ? Promise.resolve(0)
-    : filter.contactId
-      ? countContactActivity(em, projectId, filter.contactId, filter.types)
-      : countActivity(em, projectId, filter.types).then((c) => filter.types.reduce((sum, t) => sum + c[t], 0));
+    : filter.tag
+      ? countTagged(em, projectId, filter)
+      : filter.contactId
+        ? countContactActivity(em, projectId, filter.contactId, filter.types)
+        : countActivity(em, projectId, filter.types).then((c) => filter.types.reduce((sum, t) => sum + c[t], 0));
   const [rows, count] = await Promise.all([page, total]);
   const last = rows[filter.limit - 1];
   const next = rows.length > filter.limit && last ? encodeCursor(ORDERING, { value: last.cursor_value, id: last.id }) : null;

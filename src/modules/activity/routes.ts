@@ -30,7 +30,7 @@ export function activityRoutes(_deps: Deps): RouteDef[] {
       path: '/activity',
       tag,
       summary:
-        'Email activity (sent, delivered, opened, clicked, bounced, complained, received, failed), newest first, with cursor pagination',
+        'Email activity (sent, delivered, opened, clicked, bounced, complained, received, suppressed, failed), newest first, with cursor pagination; filters by type, contact and tag',
       auth: 'secret',
       query: FeedQuery,
       responses: { 200: { description: 'A cursor page of activity', schema: FeedPage }, ...badQuery },
@@ -85,7 +85,7 @@ export function activityRoutes(_deps: Deps): RouteDef[] {
       method: 'get',
       path: '/activity/upcoming',
       tag,
-      summary: 'Scheduled campaigns and workflow executions under way',
+      summary: 'Scheduled campaigns, workflow executions under way and scheduled emails',
       auth: 'secret',
       query: UpcomingQuery,
       responses: { 200: { description: 'What comes next', schema: UpcomingResponse }, ...badQuery },

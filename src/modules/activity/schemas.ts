@@ -21,11 +21,20 @@ const Types = z
   .transform((v) => [...new Set((Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')).map((s) => s.trim().toUpperCase() as Type))])
   .describe(`Only these types, comma-separated or repeated, in any case: ${ACTIVITY_TYPES.join(', ')}`);
 
+/** `key:value`; the value may itself hold colons. */
+const Tag = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,64}:/, 'A tag filter is key:value, the key 1-64 characters of A-Z a-z 0-9 _ -')
+  .max(64 + 1 + 256)
+  .transform((s) => ({ key: s.slice(0, s.indexOf(':')), value: s.slice(s.indexOf(':') + 1) }))
+  .describe('Only activity of emails carrying this tag, as key:value');
+
 export const FeedQuery = z.object({
   limit: PageLimit,
   cursor: z.string().optional(),
   type: Types.optional(),
   contactId: z.uuid().optional().describe("Only this contact's activity"),
+  tag: Tag.optional(),
 });
 
 export const ActivityItem = z.object({
@@ -41,10 +50,13 @@ export const ActivityItem = z.object({
       templateId: z.string().nullable(),
       campaignId: z.string().nullable(),
       sourceType: z.string().nullable().describe('TRANSACTIONAL, CAMPAIGN or WORKFLOW'),
+      tags: z.record(z.string(), z.string()).describe("The email's tags ({} for none)"),
     })
     .nullable()
     .describe('The email the activity is about'),
-  details: z.record(z.string(), z.unknown()).describe('Per type: `link` (CLICKED), `bounceType` (BOUNCED), `to` and `error` (FAILED)'),
+  details: z
+    .record(z.string(), z.unknown())
+    .describe('Per type: `link` (CLICKED), `bounceType` (BOUNCED), `reason` (SUPPRESSED), `to` and `error` (FAILED)'),
 });
 
 export const FeedPage = cursorPage(ActivityItem);
@@ -95,5 +107,17 @@ export const UpcomingResponse = z.object({
       }),
     )
     .describe('RUNNING executions, then WAITING ones by resumesAt (no timeout last)'),
-  totals: z.object({ campaigns: Count, executions: Count }),
+  emails: z
+    .array(
+      z.object({
+        id: z.uuid(),
+        to: z.string(),
+        subject: z.string(),
+        scheduledAt: z.iso.datetime(),
+        contact: z.object({ id: z.uuid(), email: z.string() }).nullable(),
+        tags: z.record(z.string(), z.string()),
+      }),
+    )
+    .describe('SCHEDULED emails (/v1/send with sendAt), soonest first'),
+  totals: z.object({ campaigns: Count, executions: Count, emails: Count }),
 });

@@ -45,16 +45,36 @@ cross join lateral (select ${resumesAtSql(`st."step" ->> 'type'`, 'x."step_start
 where x."project_id" = ? and x."status" in ('RUNNING', 'WAITING')
 order by x."status" = 'WAITING', r."resumes_at" nulls last, x."step_started_at", x."id" limit ?`;
 
+interface EmailRow {
+  id: string;
+  to_address: string;
+  subject: string;
+  scheduled_at: string;
+  contact_id: string | null;
+  contact_email: string | null;
+  tags: Record<string, string>;
+  total: string;
+}
+
+const EMAILS = `
+select e."id", e."to_address", e."subject", e."scheduled_at", e."contact_id", c."email" as "contact_email", e."tags",
+  count(*) over () as "total"
+from emails e left join contacts c on c."id" = e."contact_id"
+where e."project_id" = ? and e."status" = 'SCHEDULED'
+order by e."scheduled_at", e."id" limit ?`;
+
 const iso = (pg: string | null) => (pg === null ? null : new Date(pg).toISOString());
 
 /**
- * GET /activity/upcoming: campaigns waiting for their time, soonest first; and executions under way: those
- * running now, then those waiting, by when they resume (waits for an event alone last).
+ * GET /activity/upcoming: campaigns waiting for their time, soonest first; executions under way: those
+ * running now, then those waiting, by when they resume (waits for an event alone last); and scheduled
+ * emails, soonest first.
  */
 export async function upcoming(em: EntityManager, projectId: string, limit: number) {
-  const [campaigns, executions] = await Promise.all([
+  const [campaigns, executions, emails] = await Promise.all([
     em.execute<CampaignRow[]>(SCHEDULED, [projectId, limit]),
     em.execute<ExecutionRow[]>(ACTIVE, [projectId, limit]),
+    em.execute<EmailRow[]>(EMAILS, [projectId, limit]),
   ]);
   return {
     campaigns: campaigns.map((c) => ({ id: c.id, name: c.name, scheduledFor: iso(c.scheduled_for)!, totalRecipients: c.total_recipients })),
@@ -68,6 +88,18 @@ export async function upcoming(em: EntityManager, projectId: string, limit: numb
       since: iso(x.step_started_at)!,
       resumesAt: iso(x.resumes_at),
     })),
-    totals: { campaigns: Number(campaigns[0]?.total ?? 0), executions: Number(executions[0]?.total ?? 0) },
+    emails: emails.map((e) => ({
+      id: e.id,
+      to: e.to_address,
+      subject: e.subject,
+      scheduledAt: iso(e.scheduled_at)!,
+      contact: e.contact_id && e.contact_email ? { id: e.contact_id, email: e.contact_email } : null,
+      tags: e.tags,
+    })),
+    totals: {
+      campaigns: Number(campaigns[0]?.total ?? 0),
+      executions: Number(executions[0]?.total ?? 0),
+      emails: Number(emails[0]?.total ?? 0),
+    },
   };
 }

@@ -3,6 +3,7 @@ import { FilterError } from '../filters/errors';
 import type { FilterTree } from '../filters/schemas';
 import { resolveForProject } from '../filters/service';
 import { compileFilter, type SqlCondition } from '../filters/sql';
+import { suppressedSql } from '../suppressions/rules';
 import { mailTopic, marketingConsentSql } from '../consent/rules';
 import type { Campaign } from './entities';
 
@@ -25,7 +26,8 @@ function audienceTree(audience: Audience): FilterTree | null {
  * tree resolves leniently: a custom field deleted since matches as absent, a deleted segment as empty.
  * Contacts that may receive marketing only (subscribed, confirmed, not snoozed, in the campaign's topic:
  * docs/consent.md "Who gets marketing"), except for TRANSACTIONAL campaigns (docs/campaigns.md "Content and
- * audience"). Suppression needs no check of its own: a permanent bounce or a complaint unsubscribes the contact.
+ * audience"); never an address the suppression list holds back from this kind of mail (docs/suppressions.md),
+ * so that it is not among the recipients at all.
  */
 export async function audienceCondition(em: EntityManager, audience: Audience, now: Date): Promise<SqlCondition> {
   const parts: string[] = [];
@@ -41,7 +43,8 @@ export async function audienceCondition(em: EntityManager, audience: Audience, n
     parts.push(consent.sql);
     params.push(...consent.params);
   }
-  return { sql: parts.join(' and ') || 'true', params };
+  parts.push(`not ${suppressedSql('c."project_id"', 'c."email"', audience.type === 'MARKETING' ? 'true' : 'false')}`);
+  return { sql: parts.join(' and '), params };
 }
 
 export async function countAudience(em: EntityManager, audience: Audience, now = new Date()): Promise<number> {

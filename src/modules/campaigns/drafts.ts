@@ -6,7 +6,7 @@ import type { Campaign } from './entities';
 
 export type CampaignContent = Pick<
   Campaign,
-  'id' | 'projectId' | 'subject' | 'body' | 'from' | 'fromName' | 'replyTo' | 'type' | 'topicId'
+  'id' | 'projectId' | 'subject' | 'body' | 'text' | 'from' | 'fromName' | 'replyTo' | 'type' | 'tags' | 'topicId'
 >;
 
 const TEST_SUBJECT_PREFIX = '[TEST] ';
@@ -16,9 +16,11 @@ export async function campaignDraft(config: Config, campaign: CampaignContent, c
   const content = {
     subject: campaign.subject,
     body: campaign.body,
+    text: campaign.text,
     from: { email: campaign.from, name: campaign.fromName },
     replyTo: campaign.replyTo,
     marketing: campaign.type === 'MARKETING',
+    tags: campaign.tags,
     topicId: campaign.topicId ?? null,
   };
   const draft = await draftFor(config, content, { projectId: campaign.projectId, contact, sourceType: 'CAMPAIGN' });

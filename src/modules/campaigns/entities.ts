@@ -1,6 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { baseColumns } from '../../db/columns';
 import type { FilterTree } from '../filters/schemas';
+import type { EmailTags } from '../emails/tags';
 import { TEMPLATE_TYPES, messageColumns } from '../templates/entities';
 
 export const CAMPAIGN_STATUSES = ['DRAFT', 'SCHEDULED', 'SENDING', 'SENT', 'CANCELLED'] as const;
@@ -33,6 +34,8 @@ export const Campaign = defineEntity({
     /** Fixed when a send starts; live while DRAFT or SCHEDULED (see audience.ts). */
     totalRecipients: p.integer().default(0),
     sentAt: p.datetime().nullable(),
+    /** Every email of the campaign carries them (docs/sending.md "Tags"). */
+    tags: p.json<EmailTags>(),
   },
 });
 export type Campaign = InferEntity<typeof Campaign>;

@@ -2,14 +2,18 @@ import type { Deps } from '../../deps';
 import { requireProject } from '../../http/context';
 import { defineRoute, type RouteDef } from '../../http/route';
 import { campaignStats } from './counts';
+import { campaignLinks, campaignRecipients } from './results';
 import {
   CampaignBody,
   CampaignEnvelope,
   CampaignIdParams,
+  CampaignLinks,
   CampaignPage,
   CampaignResponse,
   CancelResponse,
   ListCampaignsQuery,
+  RecipientsPage,
+  RecipientsQuery,
   SendCampaignBody,
   SendResponse,
   StatsResponse,
@@ -144,7 +148,10 @@ export function campaignRoutes(deps: Deps): RouteDef[] {
         ...unverifiedSender,
         ...notFound,
         409: { description: 'CONFLICT: the campaign is SENDING, SENT or CANCELLED' },
-        422: { description: 'VALIDATION_ERROR: the audience segment no longer exists' },
+        422: {
+          description:
+            'VALIDATION_ERROR: the audience segment no longer exists; or, sending now, the audience reaches nobody (errors[0].code empty_audience)',
+        },
         ...unavailable,
       },
       handler: async (ctx, { params, body }) => {
@@ -209,6 +216,31 @@ export function campaignRoutes(deps: Deps): RouteDef[] {
       responses: { 200: { description: 'The figures', schema: StatsResponse }, ...notFound },
       handler: async (ctx, { params }) => {
         ctx.body = await campaignStats(ctx.state.em, await findCampaign(ctx.state.em, requireProject(ctx).id, params.id));
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/campaigns/{id}/recipients',
+      tag,
+      summary: 'The campaign’s emails, one per recipient, with each one’s status and times, by address (offset pagination)',
+      auth: 'secret',
+      params: CampaignIdParams,
+      query: RecipientsQuery,
+      responses: { 200: { description: 'A page of recipients', schema: RecipientsPage }, ...notFound },
+      handler: async (ctx, { params, query }) => {
+        ctx.body = await campaignRecipients(ctx.state.em, await findCampaign(ctx.state.em, requireProject(ctx).id, params.id), query);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/campaigns/{id}/links',
+      tag,
+      summary: 'The links the campaign’s recipients clicked: clicks and recipients per link, most clicked first',
+      auth: 'secret',
+      params: CampaignIdParams,
+      responses: { 200: { description: 'The clicked links', schema: CampaignLinks }, ...notFound },
+      handler: async (ctx, { params }) => {
+        ctx.body = await campaignLinks(ctx.state.em, await findCampaign(ctx.state.em, requireProject(ctx).id, params.id));
       },
     }),
   ];

@@ -5,7 +5,9 @@ import { resourceId } from '../../http/resource-id';
 import { filterTreeInput, FilterTreeSchema } from '../filters/schemas';
 import { MAX_TEMPLATE_LENGTH } from '../templates/engine';
 import { MessageResponse } from '../templates/schemas';
+import { Tags } from '../emails/tags';
 import { AUDIENCE_TYPES, CAMPAIGN_STATUSES, CAMPAIGN_TYPES } from './entities';
+import { EMAIL_STATUSES } from '../emails/entities';
 
 export const MAX_NAME_LENGTH = 255;
 export const CAMPAIGN_SORTS = ['name', 'createdAt', 'updatedAt'] as const;
@@ -36,6 +38,12 @@ export const CampaignBody = z
     description: z.string().max(5000).nullish(),
     subject: oneLine(998).min(1).optional().describe('Liquid; rendered per recipient as plain text'),
     body: z.string().min(1).max(MAX_TEMPLATE_LENGTH).optional().describe('HTML with Liquid, rendered per recipient'),
+    text: z
+      .string()
+      .min(1)
+      .max(MAX_TEMPLATE_LENGTH)
+      .nullish()
+      .describe("The plain-text part, with Liquid; default: the template's, else made from the rendered HTML"),
     from: z.email().max(320).optional().describe('Sender address; its domain must be a verified domain of the project'),
     fromName: oneLine(255).nullish(),
     replyTo: z.email().max(320).nullish(),
@@ -44,6 +52,7 @@ export const CampaignBody = z
     audienceType: AudienceType,
     segmentId: z.uuid().nullish().describe('Required when audienceType is SEGMENT'),
     audienceCondition: filterTreeInput().optional().describe('Filter tree; required when audienceType is FILTERED'),
+    tags: Tags.optional().describe('Carried by every email of the campaign and echoed by its events (docs/sending.md "Tags")'),
     topicId: z
       .uuid()
       .nullish()
@@ -101,6 +110,7 @@ export const CampaignResponse = MessageResponse.extend({
   audienceCondition: FilterTreeSchema.nullable(),
   topicId: z.uuid().nullable(),
   scheduledFor: z.iso.datetime().nullable(),
+  tags: z.record(z.string(), z.string()),
   totalRecipients: z.number().int().describe('The live audience while DRAFT or SCHEDULED; the recipients fixed when sending started after'),
   sentCount: z.number().int(),
   deliveredCount: z.number().int(),
@@ -159,3 +169,42 @@ export const StatsResponse = z.object({
   deliveryRate: Percent,
 });
 export type StatsResponse = z.infer<typeof StatsResponse>;
+
+const EMAIL_STATUS = z.enum(EMAIL_STATUSES);
+
+export const RecipientsQuery = z.object({
+  ...offsetPageFields,
+  status: EMAIL_STATUS.optional().describe('Only the recipients whose email has this status; an unrecognised value is a 400'),
+});
+export type RecipientsQuery = z.infer<typeof RecipientsQuery>;
+
+export const RecipientsPage = z.object({
+  data: z.array(
+    z.object({
+      emailId: z.uuid(),
+      contactId: z.uuid().nullable(),
+      to: z.string(),
+      status: EMAIL_STATUS,
+      sentAt: z.iso.datetime().nullable(),
+      deliveredAt: z.iso.datetime().nullable(),
+      openedAt: z.iso.datetime().nullable(),
+      clickedAt: z.iso.datetime().nullable(),
+      bouncedAt: z.iso.datetime().nullable(),
+      complainedAt: z.iso.datetime().nullable(),
+      failedAt: z.iso.datetime().nullable(),
+      error: z.string().nullable(),
+    }),
+  ),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  total: z.number().int(),
+  totalPages: z.number().int(),
+});
+export type RecipientsPage = z.infer<typeof RecipientsPage>;
+
+export const CampaignLinks = z.object({
+  links: z
+    .array(z.object({ url: z.string(), clicks: z.number().int(), recipients: z.number().int().describe('Recipients who clicked it') }))
+    .describe('Most clicked first, at most 100'),
+});
+export type CampaignLinks = z.infer<typeof CampaignLinks>;

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Deps } from '../../deps';
 import { newId } from '../../db/columns';
-import { badRequest, forbidden, validationError } from '../../http/errors';
+import { ApiError, badRequest, forbidden, validationError } from '../../http/errors';
 import { callTemporal } from '../../temporal/unavailable';
 import { startCampaignSend, stopCampaignSend } from '../../temporal/campaigns';
 import { grouped } from '../../../workflows/campaigns/ids';
@@ -49,6 +49,19 @@ async function audienceForSending(em: EntityManager, campaign: Campaign): Promis
   return asFilterField('audienceCondition', () => countAudience(em, campaign));
 }
 
+/**
+ * A send now that would reach nobody is refused (docs/campaigns.md "Sending"): 422, `errors[0].code`
+ * `empty_audience`, nothing changed. A schedule is not: the audience is counted again when it starts.
+ */
+function emptyAudience(campaign: Campaign): never {
+  const who = campaign.type === 'TRANSACTIONAL' ? 'contact' : 'subscribed contact';
+  throw new ApiError(422, 'VALIDATION_ERROR', `The campaign would be sent to nobody: no ${who} matches its audience`, {
+    errors: [{ field: 'audience', code: 'empty_audience', message: `No ${who} matches the audience` }],
+    suggestion:
+      'A contact made by /v1/send is not subscribed: subscribe contacts (PATCH /contacts/{id} with subscribed true, or a bulk subscribe), or choose another audience.',
+  });
+}
+
 export interface SendOutcome {
   campaign: Campaign;
   message: string;
@@ -72,6 +85,7 @@ export async function sendCampaign(
     assertStatus(campaign, ['DRAFT', 'SCHEDULED'], 'sent');
     await assertVerifiedSender(tx, projectId, campaign.from);
     const audience = await audienceForSending(tx, campaign);
+    if (!at && audience === 0) emptyAudience(campaign);
     campaign.status = at ? 'SCHEDULED' : 'SENDING';
     campaign.scheduledFor = at;
     const sendId = newId();

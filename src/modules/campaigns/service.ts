@@ -51,7 +51,7 @@ export function assertStatus(campaign: Campaign, allowed: readonly CampaignStatu
   });
 }
 
-type Content = Pick<Campaign, 'subject' | 'body' | 'from' | 'fromName' | 'replyTo' | 'type' | 'templateId'>;
+type Content = Pick<Campaign, 'subject' | 'body' | 'text' | 'from' | 'fromName' | 'replyTo' | 'type' | 'templateId'>;
 type Audience = Pick<Campaign, 'audienceType' | 'segmentId' | 'audienceCondition' | 'topicId'>;
 
 const unknownReference = (field: string, message: string) =>
@@ -69,6 +69,7 @@ async function checkedContent(em: EntityManager, projectId: string, body: Campai
   const content: Content = {
     subject: body.subject ?? template!.subject,
     body: body.body ?? template!.body,
+    text: body.text !== undefined ? body.text : (template?.text ?? null),
     from: body.from ?? template!.from,
     fromName: body.fromName !== undefined ? body.fromName : (template?.fromName ?? null),
     replyTo: body.replyTo !== undefined ? body.replyTo : (template?.replyTo ?? null),
@@ -124,6 +125,7 @@ async function fields(em: EntityManager, projectId: string, body: CampaignBody) 
   return {
     name: body.name,
     description: body.description ?? null,
+    tags: body.tags ?? {},
     ...content,
     ...(await checkedAudience(em, projectId, body, content.type)),
   };
@@ -174,6 +176,8 @@ export async function duplicateCampaign(em: EntityManager, projectId: string, id
     description: source.description,
     subject: source.subject,
     body: source.body,
+    text: source.text,
+    tags: source.tags,
     from: source.from,
     fromName: source.fromName,
     replyTo: source.replyTo,

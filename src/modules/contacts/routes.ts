@@ -7,6 +7,7 @@ import {
   ContactIdParams,
   ContactPage,
   ContactResponse,
+  ContactView,
   CreateFieldBody,
   FieldDescriptor,
   DeleteFieldResponse,
@@ -20,7 +21,7 @@ import {
   UpsertContactBody,
   UpsertContactResponse,
 } from './schemas';
-import { serializeContact } from './serialize';
+import { contactViews, serializeContact } from './serialize';
 import { deleteContact, getContact, listContacts, lookupContacts } from './service';
 import { updateContact, upsertContact } from './write';
 import type { DoubleOptIn } from './double-opt-in';
@@ -39,8 +40,14 @@ export function contactRoutes(_deps: Deps, references: readonly ReferenceSource[
       query: ListContactsQuery,
       responses: { 200: { description: 'A cursor page of contacts', schema: ContactPage } },
       handler: async (ctx, { query }) => {
-        const page = await listContacts(ctx.state.em, requireProject(ctx).id, query);
-        ctx.body = { data: page.contacts.map(serializeContact), cursor: page.cursor, hasMore: page.hasMore, total: page.total };
+        const projectId = requireProject(ctx).id;
+        const page = await listContacts(ctx.state.em, projectId, query);
+        ctx.body = {
+          data: await contactViews(ctx.state.em, projectId, page.contacts),
+          cursor: page.cursor,
+          hasMore: page.hasMore,
+          total: page.total,
+        };
       },
     }),
     defineRoute({
@@ -175,9 +182,11 @@ export function contactRoutes(_deps: Deps, references: readonly ReferenceSource[
       summary: 'One contact',
       auth: 'secret',
       params: ContactIdParams,
-      responses: { 200: { description: 'The contact', schema: ContactResponse } },
+      responses: { 200: { description: 'The contact, with its suppression', schema: ContactView } },
       handler: async (ctx, { params }) => {
-        ctx.body = serializeContact(await getContact(ctx.state.em, requireProject(ctx).id, params.id));
+        const projectId = requireProject(ctx).id;
+        const [view] = await contactViews(ctx.state.em, projectId, [await getContact(ctx.state.em, projectId, params.id)]);
+        ctx.body = view;
       },
     }),
     defineRoute({

@@ -39,6 +39,17 @@ export const ContactResponse = z.object({
   updatedAt: z.iso.datetime(),
 });
 
+/** A contact as the list and GET /contacts/{id} show it: with whether its address is suppressed, and why. */
+export const ContactView = ContactResponse.extend({
+  suppression: z
+    .object({
+      reason: z.enum(['BOUNCE', 'COMPLAINT']).describe('BOUNCE: a permanent bounce; COMPLAINT: marked as spam'),
+      since: z.iso.datetime(),
+    })
+    .nullable()
+    .describe('Set while the address is suppressed: marketing is not sent to it and a bulk subscribe skips it (docs/bounces.md)'),
+});
+
 export const UpsertContactBody = z
   .object({
     email: Email,
@@ -106,7 +117,7 @@ export const ListContactsQuery = z.object({
 });
 export type ListContactsQuery = z.infer<typeof ListContactsQuery>;
 
-export const ContactPage = cursorPage(ContactResponse);
+export const ContactPage = cursorPage(ContactView);
 
 export const LookupBody = z.object({
   emails: z.array(z.string().max(320)).min(1).max(500, 'At most 500 emails per lookup'),

@@ -27,6 +27,10 @@ export interface OutgoingAttachment {
 export interface OutgoingEmail {
   id: string;
   to: Mailbox;
+  /** In the Cc header and the envelope. */
+  cc?: Mailbox[];
+  /** In the envelope only: Bcc never appears in the message. */
+  bcc?: Mailbox[];
   from: Mailbox;
   replyTo?: string | null;
   subject: string;
@@ -70,7 +74,11 @@ const NON_ASCII = /[^\x00-\x7f]/;
 const textEncodingOf = (email: OutgoingEmail) =>
   NON_ASCII.test(email.html) || NON_ASCII.test(email.text ?? '') ? {} : { textEncoding: 'quoted-printable' as const };
 
-const envelopeOf = (email: OutgoingEmail): Envelope => ({ from: email.from.email, to: email.to.email });
+/** One SMTP transaction to every recipient: the To address, then Cc, then Bcc. */
+const envelopeOf = (email: OutgoingEmail): Envelope => ({
+  from: email.from.email,
+  to: [email.to, ...(email.cc ?? []), ...(email.bcc ?? [])].map((m) => m.email),
+});
 
 const mailbox = (m: Mailbox): Mail.Address | string => (m.name ? { name: m.name, address: m.email } : m.email);
 
@@ -80,6 +88,7 @@ export function composeMessage(email: OutgoingEmail): Mail.Options {
     messageId: messageIdOf(email.id, email.from.email),
     from: mailbox(email.from),
     to: mailbox(email.to),
+    ...(email.cc?.length ? { cc: email.cc.map(mailbox) } : {}),
     ...(email.replyTo ? { replyTo: email.replyTo } : {}),
     subject: email.subject,
     html: email.html,

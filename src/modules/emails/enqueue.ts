@@ -7,7 +7,8 @@ import { isSimulatorAddress } from '../../mail/simulator-domain';
 import { messageSize, type Mailbox, type OutgoingAttachment } from './compose';
 import { DELIVERY_CHANNEL } from './delivery/channel';
 import { QUEUE_PRIORITY } from './delivery/queue';
-import type { SourceType } from './entities';
+import type { CopyRecipient, SourceType } from './entities';
+import type { EmailTags } from './tags';
 
 /**
  * The one way emails enter the system, for every producer: /v1/send, campaigns, automations. Producers
@@ -19,6 +20,9 @@ export interface EmailDraft {
   /** The recipient contact; null for mail to an address that is not a contact (e.g. a campaign test send). */
   contactId: string | null;
   to: Mailbox;
+  /** Copies in the same SMTP transaction: cc in the Cc header, bcc in no header. */
+  cc?: Mailbox[];
+  bcc?: Mailbox[];
   /** Its domain must be a domain of the project: the pump signs with that domain's DKIM key. */
   from: Mailbox;
   replyTo?: string | null;
@@ -32,6 +36,9 @@ export interface EmailDraft {
   /** Sent from a MARKETING template or campaign: subject to unsubscribe links and suppression. */
   marketing: boolean;
   templateId?: string | null;
+  tags?: EmailTags;
+  /** When given, the email is SCHEDULED until then (a Temporal timer releases it: schedule.ts); else it is PENDING at once. */
+  scheduledAt?: Date | null;
   /** The topic a marketing email is about: its List-Unsubscribe leaves that topic only (docs/consent.md). */
   topicId?: string | null;
   /**
@@ -55,6 +62,8 @@ interface Row {
   contact_id: string | null;
   to_address: string;
   to_name: string | null;
+  cc: CopyRecipient[];
+  bcc: CopyRecipient[];
   from_address: string;
   from_name: string | null;
   reply_to: string | null;
@@ -62,6 +71,7 @@ interface Row {
   html: string;
   text: string | null;
   headers: Record<string, string>;
+  tags: EmailTags;
   attachment_count: number;
   size_bytes: number;
   template_id: string | null;
@@ -72,6 +82,8 @@ interface Row {
   source_type: SourceType;
   marketing: boolean;
   simulated: boolean;
+  status: 'PENDING' | 'SCHEDULED';
+  scheduled_at: string | null;
 }
 
 const COLUMNS = [
@@ -80,6 +92,8 @@ const COLUMNS = [
   'contact_id uuid',
   'to_address text',
   'to_name text',
+  'cc jsonb',
+  'bcc jsonb',
   'from_address text',
   'from_name text',
   'reply_to text',
@@ -87,6 +101,7 @@ const COLUMNS = [
   'html text',
   'text text',
   'headers jsonb',
+  'tags jsonb',
   'attachment_count integer',
   'size_bytes bigint',
   'template_id uuid',
@@ -97,21 +112,26 @@ const COLUMNS = [
   'source_type text',
   'marketing boolean',
   'simulated boolean',
+  'status text',
+  'scheduled_at timestamptz',
 ];
 const NAMES = COLUMNS.map((c) => `"${c.split(' ')[0]}"`).join(', ');
 
 // Without a conflict target, DO NOTHING covers both producer keys; a draft that hit one is not returned. Each
-// email inserted enters the delivery queue (migration 0032) in the same statement.
+// PENDING email inserted enters the delivery queue (migration 0032) in the same statement; a SCHEDULED one
+// enters it when its timer releases it (schedule.ts).
 // Prepared (executePrepared): every producer runs it, /v1/send once per request.
 const INSERT = `
 with inserted as (
-  insert into emails (${NAMES}, "created_at", "updated_at", "status")
-  select ${NAMES}, now(), now(), 'PENDING' from jsonb_to_recordset(?::jsonb) as r(${COLUMNS.join(', ')})
+  insert into emails (${NAMES}, "created_at", "updated_at")
+  select ${NAMES}, now(), now() from jsonb_to_recordset(?::jsonb) as r(${COLUMNS.join(', ')})
   on conflict do nothing
-  returning "id", "project_id", "source_type", "campaign_id", "workflow_execution_id")
-insert into email_queue ("email_id", "project_id", "source_type", "priority", "campaign_id", "workflow_execution_id", "due_at")
-select "id", "project_id", "source_type", ${QUEUE_PRIORITY('"source_type"')}, "campaign_id", "workflow_execution_id", now() from inserted
-returning "email_id" as "id"`;
+  returning "id", "project_id", "source_type", "campaign_id", "workflow_execution_id", "status"),
+queued as (
+  insert into email_queue ("email_id", "project_id", "source_type", "priority", "campaign_id", "workflow_execution_id", "due_at")
+  select "id", "project_id", "source_type", ${QUEUE_PRIORITY('"source_type"')}, "campaign_id", "workflow_execution_id", now() from inserted
+  where "status" = 'PENDING')
+select "id", "status" from inserted`;
 
 const EXISTING = `
 select e."id", k."i" from jsonb_to_recordset(?::jsonb) as k("i" integer, "campaign_id" uuid, "contact_id" uuid, "execution_id" uuid, "step_id" uuid)
@@ -125,6 +145,8 @@ function toRow(draft: EmailDraft): Row {
     contact_id: draft.contactId,
     to_address: draft.to.email,
     to_name: draft.to.name ?? null,
+    cc: (draft.cc ?? []).map(copyOf),
+    bcc: (draft.bcc ?? []).map(copyOf),
     from_address: draft.from.email,
     from_name: draft.from.name ?? null,
     reply_to: draft.replyTo ?? null,
@@ -132,6 +154,7 @@ function toRow(draft: EmailDraft): Row {
     html: draft.html,
     text: draft.text ?? null,
     headers: draft.headers ?? {},
+    tags: draft.tags ?? {},
     attachment_count: draft.attachments?.length ?? 0,
     size_bytes: messageSize(draft),
     template_id: draft.templateId ?? null,
@@ -143,8 +166,12 @@ function toRow(draft: EmailDraft): Row {
     marketing: draft.marketing,
     // Left out of reputation, analytics and billing (docs/security.md "Simulated mail").
     simulated: isSimulatorAddress(draft.to.email),
+    status: draft.scheduledAt ? 'SCHEDULED' : 'PENDING',
+    scheduled_at: draft.scheduledAt?.toISOString() ?? null,
   };
 }
+
+const copyOf = (m: Mailbox): CopyRecipient => ({ email: m.email, name: m.name ?? null });
 
 async function insertAttachments(tx: EntityManager, emails: Array<{ id: string; attachments: OutgoingAttachment[] }>): Promise<void> {
   const rows = emails.flatMap(({ id, attachments }) =>
@@ -172,7 +199,7 @@ async function existingIds(tx: EntityManager, drafts: EmailDraft[], indexes: num
 }
 
 /**
- * Records emails as PENDING in the caller's transaction (one is opened when there is none), so they commit
+ * Records emails as PENDING (or SCHEDULED) in the caller's transaction (one is opened when there is none), so they commit
  * with whatever produced them; the delivery pumps are woken once it commits.
  * Results are in the order of the drafts.
  */
@@ -181,10 +208,9 @@ export async function enqueueEmails(em: EntityManager, drafts: EmailDraft[]): Pr
   const rows = drafts.map(toRow);
   return em.transactional(
     async (tx) => {
-      const inserted = new Set(
-        (await executePrepared<{ id: string }>(tx, 'emails_enqueue', INSERT, [JSON.stringify(rows)])).map((r) => r.id),
-      );
-      if (inserted.size > 0) notifyAfterCommit(tx, DELIVERY_CHANNEL);
+      const statuses = await executePrepared<{ id: string; status: string }>(tx, 'emails_enqueue', INSERT, [JSON.stringify(rows)]);
+      const inserted = new Set(statuses.map((r) => r.id));
+      if (statuses.some((r) => r.status === 'PENDING')) notifyAfterCommit(tx, DELIVERY_CHANNEL);
       await insertAttachments(
         tx,
         rows.flatMap((row, i) => (inserted.has(row.id) ? [{ id: row.id, attachments: drafts[i]!.attachments ?? [] }] : [])),

@@ -5,9 +5,34 @@ import { baseColumns } from '../../db/columns';
 export const SOURCE_TYPES = ['TRANSACTIONAL', 'CAMPAIGN', 'WORKFLOW'] as const;
 export type SourceType = (typeof SOURCE_TYPES)[number];
 
-/** In the order an email moves through them (FAILED only ever follows PENDING); see status.ts. */
-export const EMAIL_STATUSES = ['PENDING', 'SENT', 'DELIVERED', 'OPENED', 'CLICKED', 'BOUNCED', 'COMPLAINED', 'FAILED'] as const;
+/**
+ * In the order an email moves through them: SCHEDULED (waiting for its sendAt) only ever becomes PENDING or
+ * CANCELLED; FAILED and SUPPRESSED only ever follow PENDING; see status.ts.
+ */
+export const EMAIL_STATUSES = [
+  'SCHEDULED',
+  'PENDING',
+  'SENT',
+  'DELIVERED',
+  'OPENED',
+  'CLICKED',
+  'BOUNCED',
+  'COMPLAINED',
+  'FAILED',
+  'CANCELLED',
+  'SUPPRESSED',
+] as const;
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];
+
+/** The stages a sent email reaches, each with its own timestamp (`sent_at`, ...). */
+export const DELIVERY_STAGES = ['SENT', 'DELIVERED', 'OPENED', 'CLICKED', 'BOUNCED', 'COMPLAINED', 'FAILED'] as const;
+export type DeliveryStage = (typeof DELIVERY_STAGES)[number];
+
+/** A recipient besides `to` (cc, bcc), as stored. */
+export interface CopyRecipient {
+  email: string;
+  name: string | null;
+}
 
 export const DISPOSITIONS = ['attachment', 'inline'] as const;
 export type Disposition = (typeof DISPOSITIONS)[number];
@@ -22,6 +47,8 @@ export const Email = defineEntity({
     contactId: p.uuid().nullable(),
     toAddress: p.string(),
     toName: p.string().nullable(),
+    cc: p.json<CopyRecipient[]>(),
+    bcc: p.json<CopyRecipient[]>(),
     fromAddress: p.string(),
     fromName: p.string().nullable(),
     replyTo: p.string().nullable(),
@@ -29,6 +56,7 @@ export const Email = defineEntity({
     html: p.text(),
     text: p.text().nullable(),
     headers: p.json<Record<string, string>>(),
+    tags: p.json<Record<string, string>>(),
     attachmentCount: p.integer(),
     sizeBytes: p.bigint('number'),
     templateId: p.uuid().nullable(),
@@ -42,6 +70,8 @@ export const Email = defineEntity({
     /** To the sandbox's simulator domain: left out of reputation, analytics and billing (docs/security.md). */
     simulated: p.boolean().default(false),
     status: p.enum([...EMAIL_STATUSES]),
+    /** When a SCHEDULED email leaves (or left); null for one sent at once. */
+    scheduledAt: p.datetime().nullable(),
     sentAt: p.datetime().nullable(),
     deliveredAt: p.datetime().nullable(),
     openedAt: p.datetime().nullable(),

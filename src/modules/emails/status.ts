@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { emailEventColumns, type EmailEventSource } from './email-events';
-import { EMAIL_STATUSES, type EmailStatus } from './entities';
+import { DELIVERY_STAGES, EMAIL_STATUSES, type DeliveryStage, type EmailStatus } from './entities';
 
 /** What happens to an email after it was sent, as delivery reports and tracking tell it. */
-export type LaterStatus = Exclude<EmailStatus, 'PENDING' | 'SENT' | 'FAILED'>;
+export type LaterStatus = Exclude<DeliveryStage, 'SENT' | 'FAILED'>;
 
 const TIMESTAMP_OF: Record<LaterStatus, string> = {
   DELIVERED: 'delivered_at',
@@ -43,7 +43,7 @@ export async function advanceEmail(
   const [row] = await em.execute<EmailActivity[]>(
     `with target as (
        select ${emailEventColumns()} from emails
-       where "id" = ? and (?::uuid is null or "project_id" = ?) and "status" not in ('PENDING', 'FAILED')),
+       where "id" = ? and (?::uuid is null or "project_id" = ?) and "status" in ('SENT', 'DELIVERED', 'OPENED', 'CLICKED', 'BOUNCED', 'COMPLAINED')),
      moved as (
        update emails e set "${column}" = coalesce(e."${column}", ?), "updated_at" = now(),
          "status" = case when ${rank('e."status"')} < ${rank('?')} then ? else e."status" end${
@@ -66,7 +66,7 @@ export interface EmailStatusCounts {
   /** Emails by their current status. */
   byStatus: Record<EmailStatus, number>;
   /** Emails that ever reached each stage (its timestamp is set), whatever they moved on to. */
-  reached: Record<Exclude<EmailStatus, 'PENDING'>, number>;
+  reached: Record<DeliveryStage, number>;
 }
 
 /** Counts over a project's emails, optionally those of one campaign: campaign progress and statistics. */
@@ -84,9 +84,7 @@ export async function emailStatusCounts(
   const [row] = await em.execute<Array<Record<string, string>>>(
     `select count(*) as total,
        ${EMAIL_STATUSES.map((s) => `count(*) filter (where "status" = '${s}') as "${s}"`).join(', ')},
-       ${EMAIL_STATUSES.filter((s) => s !== 'PENDING')
-         .map((s) => `count("${s.toLowerCase()}_at") as "reached_${s}"`)
-         .join(', ')}
+       ${DELIVERY_STAGES.map((s) => `count("${s.toLowerCase()}_at") as "reached_${s}"`).join(', ')}
      from emails where ${where.join(' and ')}`,
     params,
   );
@@ -94,8 +92,6 @@ export async function emailStatusCounts(
   return {
     total: n('total'),
     byStatus: Object.fromEntries(EMAIL_STATUSES.map((s) => [s, n(s)])) as EmailStatusCounts['byStatus'],
-    reached: Object.fromEntries(
-      EMAIL_STATUSES.filter((s) => s !== 'PENDING').map((s) => [s, n(`reached_${s}`)]),
-    ) as EmailStatusCounts['reached'],
+    reached: Object.fromEntries(DELIVERY_STAGES.map((s) => [s, n(`reached_${s}`)])) as EmailStatusCounts['reached'],
   };
 }

@@ -5,6 +5,7 @@ export const RESERVED_EVENT_PATTERNS = [
   /^contact\.topic\.(joined|left)$/,
   /^form\.submitted$/,
   /^segment\..+\.(entry|exit)$/,
+  /^suppression\.(added|removed)$/,
 ];
 
 export const isReservedEventName = (name: string) => RESERVED_EVENT_PATTERNS.some((r) => r.test(name));

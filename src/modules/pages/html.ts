@@ -1,5 +1,6 @@
 import { escapeHtml } from '../../escape-html';
 import type { AppContext } from '../../http/context';
+import { brandLine, pageCss } from '../../design/page';
 
 /**
  * The public pages of the service (subscription pages, the preference center, signup forms, confirmations),
@@ -25,16 +26,17 @@ export const raw = (markup: string): Html => ({ html: markup });
 /** Pieces of markup one after the other. */
 export const join = (parts: Html[]): Html => raw(parts.map((p) => p.html).join(''));
 
-const STYLE = `body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;background:#f5f5f7;color:#1d1d1f;margin:0}
-main{max-width:28rem;margin:4rem auto;background:#fff;border-radius:12px;padding:2rem;box-shadow:0 1px 3px rgba(0,0,0,.1)}
-h1{font-size:1.4rem;margin-top:0}h2{font-size:1.1rem;margin:1.5rem 0 .5rem}
-button{font:inherit;padding:.6rem 1.2rem;border-radius:8px;border:0;background:#1d1d1f;color:#fff;cursor:pointer}
-button.secondary{background:#e5e5ea;color:#1d1d1f}form{display:inline-block;margin:.5rem .5rem 0 0}form.block{display:block;margin:0}
-.note{color:#5f5f64;font-size:.9rem}.error{color:#b00020;font-size:.9rem;margin:.25rem 0 0}
-label{display:block;font-weight:600;margin:.75rem 0 .25rem}label.choice{display:flex;gap:.5rem;align-items:flex-start;font-weight:400}
-input[type=email],input[type=text],input[type=number],input[type=date]{font:inherit;width:100%;box-sizing:border-box;padding:.5rem;border:1px solid #8e8e93;border-radius:6px}
-input[aria-invalid=true]{border-color:#b00020}fieldset{border:1px solid #d2d2d7;border-radius:8px;margin:1rem 0;padding:.5rem 1rem 1rem}
-legend{font-weight:600;padding:0 .25rem}.choice small{display:block;color:#5f5f64}.actions{margin-top:1rem}
+/**
+ * The design tokens and the shared page styles (src/design/page.ts), light or dark as the reader's system is,
+ * with what the signup forms and the preference center add: block forms, labelled inputs, choices, errors,
+ * and the bots' trap kept off screen.
+ */
+const STYLE = `${pageCss()}
+form.block{display:block;margin:0}.error{color:var(--danger);font-size:var(--text-sm);margin:.25rem 0 0}
+label{display:block;margin:.75rem 0 .25rem}label.choice{display:flex;gap:.5rem;align-items:flex-start;font-weight:400}
+input[type=email],input[type=text],input[type=number],input[type=date]{width:100%}
+input[aria-invalid=true]{border-color:var(--danger)}legend{font-weight:600;padding:0 .25rem}
+.choice small{display:block;color:var(--muted)}.actions{margin-top:1rem}
 .trap{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}`;
 
 export function page(title: string, body: Html): string {
@@ -47,7 +49,8 @@ export function page(title: string, body: Html): string {
 <title>${title}</title>
 <style>${raw(STYLE)}</style>
 </head>
-<body><main>
+<body><main class="narrow">
+${raw(brandLine())}
 <h1>${title}</h1>
 ${body}
 </main></body>

@@ -25,6 +25,7 @@ export const PROJECT_DATA_TABLES = [
   'contacts',
   'contact_fields',
   'idempotency_keys',
+  'suppressions',
   // Rollups of the tables above (migrations 0024, 0005, 0030): emptied last, once the deletions above have taken their counts off.
   'email_stats',
   'event_stats',

@@ -6,6 +6,16 @@ import { SIMULATOR_DOMAIN, isSimulatorAddress } from '../../mail/simulator-domai
 export const SIMULATED_OUTCOMES = ['delivered', 'bounce', 'softbounce', 'complaint', 'open', 'click'] as const;
 export type SimulatedOutcome = (typeof SIMULATED_OUTCOMES)[number];
 
+/** What each mailbox does, in words (the README's table, the dashboard's overview through GET /config). */
+export const SIMULATED_OUTCOME_TEXT: Record<SimulatedOutcome, string> = {
+  delivered: 'Delivered (email.delivery)',
+  bounce: 'Bounced permanently (email.bounce): the contact is unsubscribed and suppressed',
+  softbounce: 'Refused once (451), retried about 10 s later, then delivered',
+  complaint: 'Delivered, then marked as spam (email.complaint): the contact is unsubscribed and suppressed',
+  open: 'Delivered, then opened about a second later (email.open)',
+  click: 'Delivered, opened, then its first tracked link clicked (email.click)',
+};
+
 const isOutcome = (name: string): name is SimulatedOutcome => (SIMULATED_OUTCOMES as readonly string[]).includes(name);
 
 /** The outcome an address asks for (`bounce+anything@` is `bounce`), or null when it is no simulator mailbox. */

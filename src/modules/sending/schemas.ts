@@ -2,10 +2,16 @@ import { z } from 'zod';
 import { ContactData } from '../contacts/schemas';
 import { MAX_TEMPLATE_LENGTH } from '../templates/engine';
 import { Email } from '../users/schemas';
-import { DISPOSITIONS } from '../emails/entities';
+import { DISPOSITIONS, EMAIL_STATUSES } from '../emails/entities';
+import { Tags } from '../emails/tags';
 
-/** Recipients per /v1/send request (docs/sending.md). */
+/** Recipients per /v1/send request, to, cc and bcc together (docs/sending.md). */
 export const MAX_RECIPIENTS = 50;
+/** Items per POST /v1/send/batch. */
+export const MAX_BATCH = 100;
+/** How far ahead `sendAt` may be. */
+export const MAX_SCHEDULE_DAYS = 30;
+const DAY_MS = 24 * 60 * 60 * 1000;
 /** Custom header fields per email. */
 export const MAX_HEADERS = 50;
 /** RFC 5322's line length limit, which subjects and header values are held to (docs/sending.md "Body"). */
@@ -32,20 +38,32 @@ const Address = z.union([Email, Mailbox], {
 });
 
 // A union hides which element of an array failed; the message names it.
-const To = z.union(
-  [
-    Address,
-    z.array(Address).min(1, 'At least one recipient is required').max(MAX_RECIPIENTS, `At most ${MAX_RECIPIENTS} recipients per request`),
-  ],
-  {
-    error: ({ input }) => {
-      if (!Array.isArray(input)) return problemOf(Address, input) ?? 'Invalid recipient';
-      if (input.length > MAX_RECIPIENTS) return `At most ${MAX_RECIPIENTS} recipients per request`;
-      const bad = input.findIndex((r) => !Address.safeParse(r).success);
-      return `Recipient ${bad + 1}: ${problemOf(Address, input[bad])}`;
+const recipients = () =>
+  z.union(
+    [
+      Address,
+      z.array(Address).min(1, 'At least one recipient is required').max(MAX_RECIPIENTS, `At most ${MAX_RECIPIENTS} recipients per request`),
+    ],
+    {
+      error: ({ input }) => {
+        if (!Array.isArray(input)) return problemOf(Address, input) ?? 'Invalid recipient';
+        if (input.length === 0) return 'At least one recipient is required';
+        if (input.length > MAX_RECIPIENTS) return `At most ${MAX_RECIPIENTS} recipients per request`;
+        const bad = input.findIndex((r) => !Address.safeParse(r).success);
+        return `Recipient ${bad + 1}: ${problemOf(Address, input[bad])}`;
+      },
     },
-  },
-);
+  );
+
+const SendAt = z.iso
+  .datetime({ offset: true })
+  .refine((at) => Date.parse(at) - Date.now() <= MAX_SCHEDULE_DAYS * DAY_MS, {
+    message: `sendAt is at most ${MAX_SCHEDULE_DAYS} days ahead`,
+    // A value that is no date-time was refused above; it is not "too far" as well.
+    when: ({ issues }) => issues.length === 0,
+  })
+  .transform((s) => new Date(s))
+  .describe(`ISO 8601 date-time with Z or an offset, at most ${MAX_SCHEDULE_DAYS} days ahead; in the past or within 5 s means now`);
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const isBase64 = (s: string) => s.length % 4 === 0 && BASE64.test(s);
@@ -161,14 +179,31 @@ function attachments({ maxCount, maxBytes }: AttachmentLimits) {
 
 const isPresent = (v: unknown) => v !== undefined && v !== null;
 
+/** How many addresses a `to`, `cc` or `bcc` value names, however well formed. */
+const countOf = (v: unknown) => (Array.isArray(v) ? v.length : isPresent(v) ? 1 : 0);
+
 /** The /v1/send body (docs/sending.md "Body"); attachment limits are deployment settings. */
 export function sendBody(limits: AttachmentLimits) {
   return z
     .object({
-      to: To.describe('An email address, { name, email }, or an array of either; { name } is also stored as data.name'),
+      to: recipients().describe(
+        'An email address, { name, email }, or an array of either; { name } is also stored as data.name. With cc or bcc, one recipient',
+      ),
+      cc: recipients()
+        .optional()
+        .describe('Copies: in the Cc header and the same SMTP transaction; recorded on the email, not made contacts'),
+      bcc: recipients()
+        .optional()
+        .describe('Blind copies: in the same SMTP transaction, in no header; recorded on the email, not made contacts'),
       template: z.uuid().optional().describe('A template of the project; its subject, body, from and reply-to can be overridden'),
       subject: oneLine(MAX_LINE, 'A subject').min(1).optional().describe('Liquid; required unless a template is used'),
       body: z.string().min(1).max(MAX_TEMPLATE_LENGTH).optional().describe('HTML with Liquid; required unless a template is used'),
+      text: z
+        .string()
+        .min(1)
+        .max(MAX_TEMPLATE_LENGTH)
+        .optional()
+        .describe("The plain-text part, with Liquid; default: the template's, else made from the HTML"),
       from: Address.optional().describe('Sender; required unless the template has one; its domain must be verified'),
       name: DisplayName.optional().describe('Deprecated: sender display name when `from` is a plain address'),
       reply: Email.optional().describe('Reply-To address'),
@@ -176,11 +211,29 @@ export function sendBody(limits: AttachmentLimits) {
       attachments: attachments(limits).optional(),
       subscribed: z.boolean().optional().describe('Subscription state of the recipients; new contacts default to false'),
       data: ContactData.optional(),
+      sendAt: SendAt.optional(),
+      tags: Tags.optional(),
     })
     .superRefine(
       (body, ctx) => {
         // Runs even when fields failed, so every problem is reported at once; `body` may not match its type.
         const given = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+        const copies = countOf(given.cc) + countOf(given.bcc);
+        if (copies > 0 && countOf(given.to) !== 1)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['to'],
+            message: 'With cc or bcc, to must be one recipient',
+            params: { code: 'too_many_recipients' },
+          });
+        const total = countOf(given.to) + copies;
+        if (total > MAX_RECIPIENTS && copies > 0)
+          ctx.addIssue({
+            code: 'custom',
+            path: [isPresent(given.bcc) ? 'bcc' : 'cc'],
+            message: `to, cc and bcc together hold at most ${MAX_RECIPIENTS} addresses (${total} given)`,
+            params: { code: 'too_big' },
+          });
         if (isPresent(given.template)) return;
         for (const field of ['subject', 'body'] as const) {
           if (!isPresent(given[field]))
@@ -204,10 +257,55 @@ export function sendBody(limits: AttachmentLimits) {
 }
 export type SendBody = z.infer<ReturnType<typeof sendBody>>;
 
-export const SendResponse = z.object({
-  success: z.literal(true),
-  data: z.object({
-    emails: z.array(z.object({ contact: z.object({ id: z.uuid(), email: z.string() }), email: z.uuid().describe('The email record') })),
-    timestamp: z.iso.datetime(),
-  }),
+/** POST /v1/send/batch: 1 to 100 /v1/send bodies, each validated as /v1/send validates it. */
+export const batchBody = (limits: AttachmentLimits) =>
+  z
+    .array(sendBody(limits))
+    .min(1, 'A batch holds at least one email')
+    .max(MAX_BATCH, `A batch holds at most ${MAX_BATCH} emails`)
+    .describe(`1 to ${MAX_BATCH} /v1/send bodies; errors name an item's field as [index].field`);
+
+const SendData = z.object({
+  emails: z.array(
+    z.object({
+      contact: z.object({ id: z.uuid(), email: z.string() }),
+      email: z.uuid().describe('The email record'),
+      scheduledAt: z.iso.datetime().nullable().describe('When a scheduled email leaves; null when it is sent now'),
+    }),
+  ),
+  timestamp: z.iso.datetime(),
 });
+
+export const SendResponse = z.object({ success: z.literal(true), data: SendData });
+
+export const BatchResponse = z.object({
+  success: z.literal(true),
+  data: z.object({ batch: z.array(SendData).describe('The /v1/send data of each item, in order'), timestamp: z.iso.datetime() }),
+});
+
+export const EmailIdParams = z.object({ id: z.uuid() });
+
+export const RescheduleBody = z.object({ sendAt: SendAt });
+
+export const EmailView = z.object({
+  id: z.uuid(),
+  status: z.enum(EMAIL_STATUSES),
+  to: z.string(),
+  cc: z.array(z.string()),
+  bcc: z.array(z.string()),
+  from: z.string(),
+  subject: z.string(),
+  tags: z.record(z.string(), z.string()),
+  scheduledAt: z.iso.datetime().nullable().describe('When a scheduled email leaves (or left); null for one sent at once'),
+  sentAt: z.iso.datetime().nullable(),
+  createdAt: z.iso.datetime(),
+  contact: z
+    .object({ id: z.uuid(), email: z.string() })
+    .nullable()
+    .describe('The recipient contact; null for mail to an address that is none'),
+  campaignId: z.uuid().nullable(),
+  executionId: z.uuid().nullable().describe('The automation execution that sent it'),
+});
+export type EmailView = z.infer<typeof EmailView>;
+
+export const EmailEnvelope = z.object({ success: z.literal(true), data: EmailView });

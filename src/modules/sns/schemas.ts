@@ -18,6 +18,8 @@ export const SnsMessage = z.object({
 export type SnsMessage = z.infer<typeof SnsMessage>;
 
 const Timestamped = z.looseObject({ timestamp: z.string().optional() });
+/** The recipients a bounce or complaint is about (SES `bouncedRecipients`, `complainedRecipients`). */
+const Recipients = z.array(z.looseObject({ emailAddress: z.string() })).optional();
 
 /**
  * The Amazon SES notification in a Notification's Message: feedback notifications name their kind in
@@ -31,8 +33,8 @@ export const SesNotification = z.looseObject({
     commonHeaders: z.looseObject({ messageId: z.string().optional() }).optional(),
     headers: z.array(z.looseObject({ name: z.string(), value: z.string() })).optional(),
   }),
-  bounce: Timestamped.extend({ bounceType: z.string() }).optional(),
-  complaint: Timestamped.optional(),
+  bounce: Timestamped.extend({ bounceType: z.string(), bouncedRecipients: Recipients }).optional(),
+  complaint: Timestamped.extend({ complainedRecipients: Recipients }).optional(),
   delivery: Timestamped.optional(),
 });
 export type SesNotification = z.infer<typeof SesNotification>;

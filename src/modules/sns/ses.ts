@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { updateContact } from '../contacts/write';
 import { recordEmailEvent, type EmailEventName } from '../emails/email-events';
 import { advanceEmail, type LaterStatus } from '../emails/status';
+import { addSuppressions } from '../suppressions/service';
 import type { SesNotification, SnsResult } from './schemas';
 
 /** The bounce types of docs/bounces.md; SES's "Undetermined" is not known to be final, so it counts as Transient. */
@@ -16,12 +17,16 @@ interface Outcome {
   at: string | undefined;
   /** Why the contact no longer gets marketing mail; none when it still may. */
   unsubscribe?: 'bounce' | 'complaint';
+  /** The addresses the report names, when it names any. */
+  recipients: string[];
 }
+
+const addressesOf = (list: Array<{ emailAddress: string }> | undefined) => (list ?? []).map((r) => r.emailAddress.trim().toLowerCase());
 
 function outcomeOf(n: SesNotification): Outcome | null {
   switch (n.notificationType ?? n.eventType) {
     case 'Delivery':
-      return { status: 'DELIVERED', event: 'email.delivery', extra: {}, at: n.delivery?.timestamp };
+      return { status: 'DELIVERED', event: 'email.delivery', extra: {}, at: n.delivery?.timestamp, recipients: [] };
     case 'Bounce': {
       const bounceType: BounceType = n.bounce?.bounceType === 'Permanent' ? 'Permanent' : 'Transient';
       return {
@@ -30,11 +35,19 @@ function outcomeOf(n: SesNotification): Outcome | null {
         event: 'email.bounce',
         extra: { bounceType },
         at: n.bounce?.timestamp,
+        recipients: addressesOf(n.bounce?.bouncedRecipients),
         ...(bounceType === 'Permanent' ? { unsubscribe: 'bounce' as const } : {}),
       };
     }
     case 'Complaint':
-      return { status: 'COMPLAINED', event: 'email.complaint', extra: {}, at: n.complaint?.timestamp, unsubscribe: 'complaint' };
+      return {
+        status: 'COMPLAINED',
+        event: 'email.complaint',
+        extra: {},
+        at: n.complaint?.timestamp,
+        unsubscribe: 'complaint',
+        recipients: addressesOf(n.complaint?.complainedRecipients),
+      };
     default:
       return null;
   }
@@ -66,11 +79,27 @@ export interface AppliedNotification {
 }
 
 /**
+ * The addresses a permanent bounce or a complaint puts on the suppression list: those of the email's
+ * recipients (To, Cc, Bcc) that the report names, else its To address.
+ */
+async function reportedAddresses(tx: EntityManager, emailId: string, named: string[]): Promise<string[]> {
+  const [row] = await tx.execute<Array<{ recipients: string[] }>>(
+    `select array["to_address"] || array(select r ->> 'email' from jsonb_array_elements("cc" || "bcc") r) as "recipients"
+     from emails where "id" = ?`,
+    [emailId],
+  );
+  const recipients = row?.recipients ?? [];
+  const reported = recipients.filter((r) => named.includes(r));
+  return reported.length ? reported : recipients.slice(0, 1);
+}
+
+/**
  * Applies a delivery, bounce or complaint to its email in one transaction: the status moves forward, the
- * service event is recorded, and a permanent bounce or a complaint unsubscribes the contact (through the
- * contacts module, so contact.unsubscribed carries `{ reason }`). SNS delivers at least once: a repeated
- * notification finds the status's timestamp set and changes nothing. A bounce or complaint recorded returns
- * its project in `judge`: the caller runs the reputation check once this has committed (docs/security.md).
+ * service event is recorded, and a permanent bounce or a complaint puts the address on the suppression list
+ * (BOUNCE or COMPLAINT) and unsubscribes the contact (through the contacts module, so contact.unsubscribed
+ * carries `{ reason }`). SNS delivers at least once: a repeated notification finds the status's timestamp
+ * set and changes nothing. A bounce or complaint recorded returns its project in `judge`: the caller runs the
+ * reputation check once this has committed (docs/security.md).
  */
 export async function applySesNotification(em: EntityManager, n: SesNotification): Promise<AppliedNotification> {
   const outcome = outcomeOf(n);
@@ -83,6 +112,10 @@ export async function applySesNotification(em: EntityManager, n: SesNotification
     const judge = outcome.status === 'BOUNCED' || outcome.status === 'COMPLAINED' ? { judge: email.project_id } : {};
     if (!email.first) return { result: 'duplicate' as const, emailId, ...judge };
     recordEmailEvent(tx, email, outcome.event, outcome.extra);
+    if (outcome.unsubscribe) {
+      const addresses = await reportedAddresses(tx, email.id, outcome.recipients);
+      await addSuppressions(tx, email.project_id, addresses, outcome.unsubscribe === 'bounce' ? 'BOUNCE' : 'COMPLAINT', email.id);
+    }
     if (outcome.unsubscribe && email.contact_id) {
       await updateContact(tx, email.project_id, email.contact_id, { subscribed: false }, { reason: outcome.unsubscribe });
     }

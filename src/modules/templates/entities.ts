@@ -11,6 +11,8 @@ export const messageColumns = () => ({
   subject: p.text(),
   /** HTML with Liquid, rendered per recipient; see render.ts. */
   body: p.text(),
+  /** The plain-text part with Liquid; null: made from the rendered HTML (docs/sending.md "Plain text"). */
+  text: p.text().nullable(),
   from: p.string().fieldName('from_address'),
   fromName: p.string().nullable(),
   replyTo: p.string().nullable(),

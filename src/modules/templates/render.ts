@@ -9,6 +9,8 @@ export interface EmailContent {
   subject: string;
   /** HTML. */
   body: string;
+  /** The plain-text part, Liquid like the subject; absent when it is to be generated from the HTML. */
+  text?: string | null;
 }
 
 /** A part of a template that does not parse: which field, which line, and why. */
@@ -25,11 +27,12 @@ export interface TemplateSyntaxProblem {
  * does not parse or a render exceeds its time or memory budget.
  */
 export async function renderEmail(content: EmailContent, scope: TemplateScope): Promise<EmailContent> {
-  const [subject, body] = await Promise.all([
+  const [subject, body, text] = await Promise.all([
     renderParsed(parseTemplate(content.subject, 'text'), 'text', scope),
     renderParsed(parseTemplate(content.body, 'html'), 'html', scope),
+    content.text ? renderParsed(parseTemplate(content.text, 'text'), 'text', scope) : null,
   ]);
-  return { subject, body };
+  return { subject, body, text };
 }
 
 /** The parts of `content` that do not parse, so a template can be refused when it is saved. */
@@ -38,9 +41,10 @@ export function templateSyntaxProblems(content: Partial<EmailContent>): Template
   for (const [field, output] of [
     ['subject', 'text'],
     ['body', 'html'],
+    ['text', 'text'],
   ] as const) {
     const source = content[field];
-    if (source === undefined) continue;
+    if (source === undefined || source === null) continue;
     try {
       parseTemplate(source, output);
     } catch (err) {

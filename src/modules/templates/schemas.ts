@@ -19,6 +19,11 @@ const Name = oneLine(MAX_NAME_LENGTH).trim().min(1);
 const Description = z.string().max(5000);
 const Subject = oneLine(998).min(1).describe('Liquid; rendered as plain text');
 const Body = z.string().min(1).max(MAX_TEMPLATE_LENGTH).describe('HTML with Liquid; values are HTML-escaped unless piped through `raw`');
+const Text = z
+  .string()
+  .min(1)
+  .max(MAX_TEMPLATE_LENGTH)
+  .describe('The plain-text part, with Liquid; when absent it is made from the rendered HTML, links as `label (url)`');
 const Sender = z.email().max(320).describe('Sender address; its domain must be a verified domain of the project');
 const FromName = oneLine(255);
 const ReplyTo = z.email().max(320);
@@ -52,6 +57,7 @@ export const CreateTemplateBody = z
     description: Description.nullish(),
     subject: Subject,
     body: Body,
+    text: Text.nullish(),
     from: Sender,
     fromName: FromName.nullish(),
     replyTo: ReplyTo.nullish(),
@@ -65,6 +71,7 @@ export const UpdateTemplateBody = z.object({
   description: Description.nullable().optional().describe('null clears it'),
   subject: Subject.optional(),
   body: Body.optional(),
+  text: Text.nullable().optional().describe('null clears it: the text is then made from the HTML'),
   from: Sender.optional(),
   fromName: FromName.nullable().optional().describe('null clears it'),
   replyTo: ReplyTo.nullable().optional().describe('null clears it'),
@@ -90,6 +97,7 @@ export const MessageResponse = z.object({
   description: z.string().nullable(),
   subject: z.string(),
   body: z.string(),
+  text: z.string().nullable().describe('null: made from the rendered HTML'),
   from: z.string(),
   fromName: z.string().nullable(),
   replyTo: z.string().nullable(),

@@ -1,7 +1,7 @@
 import type { Template } from './entities';
 import type { MessageResponse, TemplateResponse } from './schemas';
 
-type Message = Pick<Template, 'id' | 'name' | 'description' | 'subject' | 'body' | 'from' | 'fromName' | 'replyTo' | 'type'>;
+type Message = Pick<Template, 'id' | 'name' | 'description' | 'subject' | 'body' | 'text' | 'from' | 'fromName' | 'replyTo' | 'type'>;
 
 /** The message fields of a template, or of a campaign's copy of one. */
 export const serializeMessage = (m: Message): MessageResponse => ({
@@ -10,6 +10,7 @@ export const serializeMessage = (m: Message): MessageResponse => ({
   description: m.description ?? null,
   subject: m.subject,
   body: m.body,
+  text: m.text ?? null,
   from: m.from,
   fromName: m.fromName ?? null,
   replyTo: m.replyTo ?? null,

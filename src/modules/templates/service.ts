@@ -55,6 +55,7 @@ export async function createTemplate(em: EntityManager, projectId: string, body:
     description: body.description ?? null,
     subject: body.subject,
     body: body.body,
+    text: body.text ?? null,
     from: body.from,
     fromName: body.fromName ?? null,
     replyTo: body.replyTo ?? null,
@@ -77,13 +78,14 @@ const COPY_SUFFIX = ' (Copy)';
 
 /** A copy named "<name> (Copy)"; its sender was verified when the original was saved. */
 export async function duplicateTemplate(em: EntityManager, projectId: string, id: string): Promise<Template> {
-  const { name, description, subject, body, from, fromName, replyTo, type } = await findTemplate(em, projectId, id);
+  const { name, description, subject, body, text, from, fromName, replyTo, type } = await findTemplate(em, projectId, id);
   const copy = em.create(Template, {
     projectId,
     name: `${name.slice(0, MAX_NAME_LENGTH - COPY_SUFFIX.length)}${COPY_SUFFIX}`,
     description,
     subject,
     body,
+    text,
     from,
     fromName,
     replyTo,

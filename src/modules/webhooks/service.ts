@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Deps } from '../../deps';
 import { newId } from '../../db/columns';
-import { conflict, notFound, validationError } from '../../http/errors';
+import { ApiError, conflict, notFound, validationError } from '../../http/errors';
 import { callTemporal } from '../../temporal/unavailable';
 import { startWebhookEndpoint, stopWebhookEndpoint, wakeWebhookEndpoint } from '../../temporal/webhooks';
 import { addressPolicy, resolveTarget, WebhookRefused } from '../automations/webhook/address-policy';
@@ -28,6 +28,10 @@ export async function findEndpoint(em: EntityManager, projectId: string, id: str
 export const listEndpoints = (em: EntityManager, projectId: string) =>
   em.find(WebhookEndpoint, { projectId }, { orderBy: { createdAt: 'desc', id: 'desc' } });
 
+/** What to do about a refused address (docs/webhooks.md "Trying webhooks locally"). */
+const PRIVATE_REFUSED =
+  'Webhook endpoints must be reachable on the public Internet: private, loopback and reserved addresses are refused. To try webhooks on this machine, npm start runs a webhook capture and allows loopback (WEBHOOK_ALLOW_PRIVATE=true, for development only).';
+
 /**
  * The WEBHOOK step's address rules, applied when the URL is given: a host that is or resolves to a private,
  * loopback, link-local or reserved address is refused up front (delivery checks every request again). A
@@ -37,7 +41,12 @@ async function checkTarget(deps: Pick<Deps, 'dns' | 'config'>, url: string): Pro
   try {
     await resolveTarget(deps.dns, new URL(url).hostname, addressPolicy(deps.config.WEBHOOK_ALLOW_PRIVATE));
   } catch (err) {
-    if (err instanceof WebhookRefused) throw validationError([{ field: 'url', code: 'refused_address', message: err.message }]);
+    if (err instanceof WebhookRefused) {
+      throw new ApiError(422, 'VALIDATION_ERROR', `url: ${err.message}`, {
+        errors: [{ field: 'url', code: 'refused_address', message: err.message }],
+        suggestion: PRIVATE_REFUSED,
+      });
+    }
   }
 }
 

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, call } from '../../api/client';
-import { href } from '../../router';
+import { href, navigate } from '../../router';
 import { sessionChanged } from '../../session';
 import { ErrorNote } from '../../ui/feedback';
 import { Form, Submit, TextInput } from '../../ui/form';
@@ -12,6 +12,8 @@ export function Login() {
   const [password, setPassword] = useState('');
   const login = useAction(async () => {
     await call(api.POST('/auth/login', { body: { email, password } }));
+    // From #/login (a bookmark, the page after logging out) to the overview: the login page is no project page.
+    if (location.hash.startsWith('#/login')) navigate('/');
     sessionChanged();
   });
   return (

@@ -145,6 +145,9 @@ export function configFrom(type: StepType, d: Draft, original: Record<string, un
   }
 }
 
+/** "1 minute", "2 hours": an amount of a unit, the unit singular for one. */
+export const duration = (amount: string, unit: Unit) => `${amount} ${Number(amount) === 1 ? unit.slice(0, -1) : unit}`;
+
 /** A step's settings in a few words, for its node in the graph. */
 export function summary(type: StepType, config: Record<string, unknown>, templateName: (id: string) => string | undefined): string {
   const d = draftOf(config);
@@ -152,11 +155,11 @@ export function summary(type: StepType, config: Record<string, unknown>, templat
     case 'SEND_EMAIL':
       return `Template: ${templateName(d.templateId) ?? d.templateId}${d.recipient === 'CUSTOM' ? ` to ${d.recipientEmail}` : ''}`;
     case 'DELAY': {
-      const length = d.amount === '' ? '' : `${d.amount} ${d.unit}`;
+      const length = d.amount === '' ? '' : duration(d.amount, d.unit);
       return d.until === '' ? length : `${length ? `${length}, then ` : ''}until ${d.until} local time`;
     }
     case 'WAIT_FOR_EVENT':
-      return `${d.eventName}${d.timeoutAmount ? `, at most ${d.timeoutAmount} ${d.timeoutUnit}` : ''}`;
+      return `${d.eventName}${d.timeoutAmount ? `, at most ${duration(d.timeoutAmount, d.timeoutUnit)}` : ''}`;
     case 'CONDITION': {
       const tree = treeOf(config);
       return tree ? describe(tree) : '';

@@ -3,9 +3,10 @@ import { href } from '../../router';
 import { ConfirmButton } from '../../ui/actions';
 import { Badge, ErrorNote, Loading } from '../../ui/feedback';
 import { PageHeader, Section } from '../../ui/layout';
-import { Table, dateTime } from '../../ui/lists';
+import { Table } from '../../ui/lists';
+import { dateTime } from '../../ui/format';
 import { useAction, useLoad, usePoll } from '../../ui/use-load';
-import { statusTone, type Execution } from './types';
+import { statusTone, stepLabel, type Execution } from './types';
 import './automations.css';
 
 const active = (e: Execution) => e.status === 'RUNNING' || e.status === 'WAITING';
@@ -131,7 +132,7 @@ export function AutomationExecution({ params }: { params: Record<string, string>
           rowKey={(h) => `${h.stepId}${h.startedAt}`}
           rows={e.stepHistory}
           columns={[
-            { title: 'Step', cell: (h) => (h.name ? `${h.name} (${h.type})` : h.type) },
+            { title: 'Step', cell: (h) => h.name ?? stepLabel(h.type) },
             { title: 'Status', cell: (h) => <Badge tone={statusTone(h.status)}>{h.status}</Badge> },
             { title: 'Started', cell: (h) => dateTime(h.startedAt), wide: true },
             { title: 'Took', cell: (h) => took(h.startedAt, h.completedAt) },
@@ -140,6 +141,10 @@ export function AutomationExecution({ params }: { params: Record<string, string>
               cell: (h) => (
                 <>
                   {h.output ? <pre class="output">{JSON.stringify(h.output, null, 2)}</pre> : null}
+                  {typeof h.output?.emailId === 'string' ? (
+                    // The email's delivery, opens and clicks are in the contact's activity.
+                    <a href={href('/activity', { contact: e.contactId, email: e.contact?.email ?? e.contactId })}>The email's activity</a>
+                  ) : null}
                   {h.error ? <p class="field-error">{h.error}</p> : null}
                 </>
               ),

@@ -6,7 +6,7 @@ import { Section } from '../../ui/layout';
 import { useAction } from '../../ui/use-load';
 import { AutomationHeader, useWorkflow } from './header';
 import { jsonObject } from './json-input';
-import { statusTone, type Simulation, type WorkflowDetail } from './types';
+import { statusTone, stepLabel, type Simulation, type WorkflowDetail } from './types';
 import './automations.css';
 
 type Json = Record<string, never>;
@@ -36,13 +36,13 @@ function Timeline({ simulation, workflow }: { simulation: Simulation; workflow: 
         Ends <Badge tone={statusTone(simulation.status)}>{simulation.status}</Badge>; simulated time:{' '}
         {inWords(simulation.endedAfter ?? simulation.simulatedFor)} ({simulation.wallMs} ms to simulate).
       </p>
-      <ol class="timeline" aria-label="Steps reached">
+      <ol class="simulation-timeline" aria-label="Steps reached">
         {simulation.steps.map((s, i) => (
           <li key={`${s.stepId}${i}`}>
-            <span class="timeline-at">{inWords(s.startedAfter)}</span>
+            <span class="simulation-at">{inWords(s.startedAfter)}</span>
             <div>
               {(s.name ?? stepName(s.stepId)) ? <strong>{s.name ?? stepName(s.stepId)} </strong> : null}
-              <span class="muted">{s.type}</span> <Badge tone={statusTone(s.status)}>{s.status}</Badge>
+              <span class="muted">{stepLabel(s.type)}</span> <Badge tone={statusTone(s.status)}>{s.status}</Badge>
               {s.branch ? <span> → branch {s.branch}</span> : null}
               {s.outcome ? <span> → {s.outcome === 'EVENT' ? 'event arrived' : 'timed out'}</span> : null}
               {s.endedAfter && s.endedAfter !== s.startedAfter ? <span class="muted"> (until {inWords(s.endedAfter)})</span> : null}

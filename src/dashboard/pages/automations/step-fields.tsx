@@ -1,6 +1,7 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { ApiFailure } from '../../api/client';
 import { api, call } from '../../api/client';
+import { href } from '../../router';
 import { Select, TextInput } from '../../ui/form';
 import { useLoad } from '../../ui/use-load';
 import type { Draft } from './draft';
@@ -23,10 +24,18 @@ const UNITS: Array<{ value: Draft['unit']; label: string }> = [
   { value: 'days', label: 'days' },
 ];
 
-/** Templates found by the server's search, with the chosen one kept in the list. */
+/**
+ * Templates found by the server's search, with the chosen one kept in the list. A template can be written in a
+ * new tab without leaving the graph: the list is read again when this window has the focus back.
+ */
 function TemplatePicker({ draft, set, error }: Omit<Props, 'type'>) {
   const [search, setSearch] = useState('');
   const found = useLoad(() => call(api.GET('/templates', { params: { query: { search: search || undefined, pageSize: 50 } } })), [search]);
+  useEffect(() => {
+    const again = () => void found.reload();
+    window.addEventListener('focus', again);
+    return () => window.removeEventListener('focus', again);
+  }, [found.reload]);
   const topics = useLoad(loadTopics, []);
   const options = (found.data?.data ?? []).map((t) => ({ value: t.id, label: t.name }));
   if (draft.templateId && !options.some((o) => o.value === draft.templateId))
@@ -42,6 +51,12 @@ function TemplatePicker({ draft, set, error }: Omit<Props, 'type'>) {
         onValue={(templateId) => set({ templateId })}
         error={error}
       />
+      <p class="muted">
+        <a href={href('/templates/new')} target="_blank" rel="noopener">
+          Write a new template
+        </a>{' '}
+        in a new tab; it is offered here once saved.
+      </p>
       <Select
         label="Send to"
         name="config.recipient"

@@ -8,7 +8,7 @@ import { configFrom, draftOf, type Draft } from './draft';
 import type { Exit, TreeNode } from './graph';
 import { branchesUsed, deleteStep, insertStep } from './graph-edits';
 import { StepFields } from './step-fields';
-import { STEP_TYPES, configOf, type NewStep, type StepType } from './types';
+import { STEP_TYPES, configOf, stepLabel, type NewStep, type StepType } from './types';
 
 /**
  * The panel's section, whose first input takes the focus when it opens, so the keyboard goes on from the graph
@@ -24,12 +24,10 @@ function usePanelFocus() {
   return ref;
 }
 
-const typeLabel = (type: StepType) => STEP_TYPES.find((t) => t.value === type)?.label ?? type;
-
 /** Where a new step goes, in words: the panel's title. */
 function placeOf(at: Exit | null): string {
   if (!at) return 'Add the first step';
-  const from = at.from.name ?? typeLabel(at.from.type);
+  const from = at.from.name ?? stepLabel(at.from.type);
   return at.label ? `Add a step on the ${at.label} branch of “${from}”` : `Add a step after “${from}”`;
 }
 
@@ -112,7 +110,7 @@ export function EditStepPanel({
   const withBranches = branchesUsed(node) >= 2;
   return (
     <section class="card step-panel" aria-label="Step settings" ref={panel}>
-      <h2>{typeLabel(step.type)}</h2>
+      <h2>{stepLabel(step.type)}</h2>
       <Form onSubmit={() => (setSaved(false), void save.run())}>
         <TextInput label="Step name (optional)" name="name" value={name} onValue={setName} error={save.error} />
         <StepFields

@@ -23,6 +23,9 @@ export const STEP_TYPES: Array<{ value: StepType; label: string }> = [
   { value: 'EXIT', label: 'Exit' },
 ];
 
+/** A step type in words ("Send an email"), never its constant. */
+export const stepLabel = (type: string) => STEP_TYPES.find((t) => t.value === type)?.label ?? type;
+
 export const EXECUTION_STATUSES: ExecutionStatus[] = ['RUNNING', 'WAITING', 'COMPLETED', 'EXITED', 'FAILED', 'CANCELLED'];
 
 /** A step's config as a plain record: each type's form reads the keys it knows. */

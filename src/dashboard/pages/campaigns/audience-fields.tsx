@@ -5,6 +5,7 @@ import { LiveCount } from '../../filters/live-count';
 import { Select } from '../../ui/form';
 import { ErrorNote, Loading } from '../../ui/feedback';
 import { useLoad } from '../../ui/use-load';
+import { href } from '../../router';
 import { audienceCountTree, type AudienceType, type Draft } from './draft';
 import { loadTopics } from '../consent/topics';
 
@@ -41,11 +42,30 @@ function FilteredAudience({ draft, set }: Props) {
   );
 }
 
+/** Why an audience reaches nobody, and what to do: the API refuses to send to it (docs/campaigns.md "Sending"). */
+export function EmptyAudience({ subscribedOnly }: { subscribedOnly: boolean }) {
+  return subscribedOnly ? (
+    <p>
+      Sending needs at least one. A contact that <code>/v1/send</code> or an import without a <code>subscribed</code> column made is not
+      subscribed: <a href={href('/contacts', { subscribed: 'false' })}>subscribe contacts</a> on the Contacts page, or choose another
+      audience.
+    </p>
+  ) : (
+    <p>Sending needs at least one: choose another audience, or add contacts.</p>
+  );
+}
+
 /** How many contacts the audience being edited reaches now, counted by the API as it would count the saved draft. */
 function AudienceCount({ draft }: { draft: Draft }) {
   const subscribedOnly = useSubscribedOnly(draft);
   const tree = audienceCountTree(draft, subscribedOnly);
-  return tree ? <LiveCount tree={tree} noun={subscribedOnly ? 'subscribed contact' : 'contact'} /> : null;
+  return tree ? (
+    <LiveCount
+      tree={tree}
+      noun={subscribedOnly ? 'subscribed contact' : 'contact'}
+      empty={<EmptyAudience subscribedOnly={subscribedOnly} />}
+    />
+  ) : null;
 }
 
 /** Who receives the campaign, and how many contacts that is now. */

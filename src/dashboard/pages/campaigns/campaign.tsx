@@ -4,11 +4,13 @@ import { href, navigate } from '../../router';
 import { ConfirmButton } from '../../ui/actions';
 import { ErrorNote, Loading, Progress } from '../../ui/feedback';
 import { PageHeader, Section } from '../../ui/layout';
-import { dateTime } from '../../ui/lists';
+import { dateTime } from '../../ui/format';
 import { useAction, useLoad, usePoll } from '../../ui/use-load';
 import { CancelButton, SendPanel } from './send-panel';
 import { Stats } from './stats';
+import { ClickedLinks, Recipients } from './results';
 import { CampaignStatusBadge, editable, type Campaign } from './status';
+import { LiquidText } from '../../ui/liquid';
 import './campaigns.css';
 
 const audienceOf = (c: Campaign) =>
@@ -25,7 +27,9 @@ function Summary({ campaign: c }: { campaign: Campaign }) {
   return (
     <dl class="summary">
       <dt>Subject</dt>
-      <dd>{c.subject}</dd>
+      <dd>
+        <LiquidText text={c.subject} />
+      </dd>
       <dt>From</dt>
       <dd>{c.fromName ? `${c.fromName} <${c.from}>` : c.from}</dd>
       <dt>Audience</dt>
@@ -146,6 +150,12 @@ export function CampaignPage({ params }: { params: Record<string, string> }) {
                 </p>
               )}
             </Section>
+          ) : null}
+          {stats ? (
+            <>
+              <Recipients campaignId={c.id} version={JSON.stringify(stats)} />
+              <ClickedLinks campaignId={c.id} version={JSON.stringify(stats)} />
+            </>
           ) : null}
         </>
       )}

@@ -1,11 +1,10 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { api, call, type ApiFailure } from '../../api/client';
-import { href } from '../../router';
-import { useProject } from '../../session';
 import { ErrorNote } from '../../ui/feedback';
 import { Field, Select, TextInput } from '../../ui/form';
 import { useLoad } from '../../ui/use-load';
 import type { Draft } from './draft';
+import { SenderAddress } from '../domains/sender-address';
 
 type Props = { draft: Draft; set: (patch: Partial<Draft>) => void; error: ApiFailure | null };
 
@@ -38,43 +37,18 @@ export function TemplateField({ draft, set, error }: Props) {
 
 /** Sender, subject and body. The sender's domain is chosen among the project's verified domains. */
 export function ContentFields({ draft, set, error }: Props) {
-  const project = useProject();
-  const domains = useLoad(
-    () => call(api.GET('/domains/project/{projectId}', { params: { path: { projectId: project.id } } })),
-    [project.id],
-  );
-  const verified = (domains.data ?? []).filter((d) => d.verified).map((d) => d.domain);
-  const choices = draft.fromDomain && !verified.includes(draft.fromDomain) ? [...verified, draft.fromDomain] : verified;
-  const first = verified[0];
-  useEffect(() => {
-    if (!draft.fromDomain && first) set({ fromDomain: first });
-  }, [first]);
   const fromTemplate = draft.templateId ? ' Leave empty to use the template’s.' : '';
   return (
     <>
-      {domains.data && verified.length === 0 ? (
-        <p class="notice">
-          No verified sender domain yet: <a href={href('/domains')}>add and verify one</a> before sending.
-        </p>
-      ) : null}
-      <ErrorNote error={domains.error} />
-      <div class="sender">
-        <TextInput
-          label="Sender address"
-          name="from"
-          value={draft.fromLocal}
-          onValue={(fromLocal) => set({ fromLocal })}
-          error={error}
-          placeholder="news"
-          hint={`The part before @.${fromTemplate}`}
-        />
-        <Select
-          label="Sender domain"
-          value={draft.fromDomain}
-          options={choices.map((d) => ({ value: d, label: `@${d}` }))}
-          onValue={(fromDomain) => set({ fromDomain })}
-        />
-      </div>
+      <SenderAddress
+        label="Sender address"
+        name="from"
+        sender={{ local: draft.fromLocal, domain: draft.fromDomain }}
+        onSender={({ local, domain }) => set({ fromLocal: local, fromDomain: domain })}
+        error={error}
+        placeholder="news"
+        hint={`The part before @.${fromTemplate}`}
+      />
       <TextInput label="Sender name" name="fromName" value={draft.fromName} onValue={(fromName) => set({ fromName })} error={error} />
       <TextInput
         label="Reply-to address"

@@ -1,6 +1,7 @@
 import type { RequestBody } from '../../api/types';
 import { andAlso, fromTree, newTree, toTree, type ApiFilter, type Tree, type TreeDraft } from '../../filters/model';
 import type { Campaign } from './status';
+import { senderOf } from '../domains/sender';
 
 export type CampaignBody = RequestBody<'/campaigns', 'post'>;
 export type AudienceType = CampaignBody['audienceType'];
@@ -41,14 +42,14 @@ export const emptyDraft = (fromDomain = ''): Draft => ({
 });
 
 export function draftOf(c: Campaign): Draft {
-  const at = c.from.lastIndexOf('@');
+  const sender = senderOf(c.from);
   return {
     name: c.name,
     templateId: c.templateId ?? '',
     subject: c.subject,
     body: c.body,
-    fromLocal: at > 0 ? c.from.slice(0, at) : c.from,
-    fromDomain: at > 0 ? c.from.slice(at + 1) : '',
+    fromLocal: sender.local,
+    fromDomain: sender.domain,
     fromName: c.fromName ?? '',
     replyTo: c.replyTo ?? '',
     type: c.type,

@@ -4,8 +4,10 @@ import { href } from '../../router';
 import { Empty, ErrorNote, Loading } from '../../ui/feedback';
 import { Select } from '../../ui/form';
 import { PageHeader } from '../../ui/layout';
-import { OffsetPager, Table, dateTime } from '../../ui/lists';
+import { OffsetPager, Table } from '../../ui/lists';
+import { dateTime } from '../../ui/format';
 import { useLoad } from '../../ui/use-load';
+import { LiquidText } from '../../ui/liquid';
 import { CampaignStatusBadge, STATUSES, statusLabel, type CampaignStatus } from './status';
 
 const PAGE_SIZE = 20;
@@ -74,7 +76,7 @@ export function Campaigns() {
               { title: 'Recipients', cell: (c) => c.totalRecipients.toLocaleString() },
               { title: 'Sent', cell: (c) => c.sentCount.toLocaleString(), wide: true },
               { title: 'Opened', cell: (c) => c.openedCount.toLocaleString(), wide: true },
-              { title: 'Subject', cell: (c) => c.subject, wide: true },
+              { title: 'Subject', cell: (c) => <LiquidText text={c.subject} />, wide: true },
               {
                 title: 'When',
                 cell: (c) =>

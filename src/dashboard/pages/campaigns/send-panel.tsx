@@ -2,16 +2,15 @@ import { useState } from 'preact/hooks';
 import { api, call } from '../../api/client';
 import { useSession } from '../../session';
 import { ConfirmButton } from '../../ui/actions';
-import { ErrorNote } from '../../ui/feedback';
+import { ErrorNote, Notice } from '../../ui/feedback';
+import { plural } from '../../ui/format';
+import { EmptyAudience } from './audience-fields';
 import { Form, Submit, TextInput } from '../../ui/form';
+import { instant, zone } from '../../ui/instant';
 import { Section } from '../../ui/layout';
-import { dateTime } from '../../ui/lists';
+import { dateTime } from '../../ui/format';
 import { useAction } from '../../ui/use-load';
 import type { Campaign } from './status';
-
-const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-/** `datetime-local` is the browser's wall-clock time; the API reads an instant, so it gets the offset too. */
-const instant = (local: string) => (local === '' || Number.isNaN(new Date(local).getTime()) ? local : new Date(local).toISOString());
 
 /** A test to a member, then send now or at a time; `onDone` reloads the campaign with the API's message. */
 export function SendPanel({ campaign, onDone }: { campaign: Campaign; onDone: (message: string) => Promise<void> }) {
@@ -29,10 +28,32 @@ export function SendPanel({ campaign, onDone }: { campaign: Campaign; onDone: (m
     );
     await onDone(answer.message);
   });
-  const recipients = `${campaign.totalRecipients.toLocaleString()} contact${campaign.totalRecipients === 1 ? '' : 's'}`;
+  const recipients = plural(campaign.totalRecipients, 'contact');
+  const nobody = campaign.totalRecipients === 0;
   return (
     <Section title="Send">
       <div class="send-panel">
+        <div class="send-now">
+          {nobody ? (
+            <Notice tone="warn" role="note">
+              <p>
+                <strong>This campaign reaches nobody now</strong>, so it cannot be sent.
+              </p>
+              <EmptyAudience subscribedOnly={campaign.type !== 'TRANSACTIONAL'} />
+            </Notice>
+          ) : (
+            <>
+              <ConfirmButton
+                label="Send now"
+                confirm={`Send to ${recipients} now?`}
+                primary
+                onConfirm={() => send.run()}
+                disabled={send.pending}
+              />
+              <span class="muted">To {recipients}, counted again as it starts.</span>
+            </>
+          )}
+        </div>
         <Form onSubmit={() => void test.run()} class="form inline">
           <TextInput
             label="Send a test to"
@@ -49,9 +70,6 @@ export function SendPanel({ campaign, onDone }: { campaign: Campaign; onDone: (m
         </Form>
         {tested ? <p role="status">{tested}</p> : null}
         <ErrorNote error={test.error} />
-        <div>
-          <ConfirmButton label="Send now" confirm={`Send to ${recipients} now?`} onConfirm={() => send.run()} disabled={send.pending} />
-        </div>
         <Form onSubmit={() => void send.run(instant(at))} class="form inline">
           <TextInput
             label={campaign.status === 'SCHEDULED' ? 'Reschedule for' : 'Schedule for'}

@@ -1,17 +1,15 @@
 import type { Answer } from '../../api/types';
+import { count as formatCount, percentOf100 } from '../../ui/format';
 
 export type CampaignStats = Answer<'/campaigns/{id}/stats', 'get'>;
-
-/** A rate as the API gives it: percent of sent, two decimals. */
-const rate = (value: number) => `${value.toLocaleString(undefined, { maximumFractionDigits: 2 })}%`;
 
 function Figure({ label, count, of }: { label: string; count: number; of?: number }) {
   return (
     <div>
       <dt>{label}</dt>
       <dd>
-        {count.toLocaleString()}
-        {of === undefined ? null : <small class="rate"> {rate(of)}</small>}
+        {formatCount(count)}
+        {of === undefined ? null : <small> {percentOf100(of)}</small>}
       </dd>
     </div>
   );

@@ -5,7 +5,7 @@ import { href } from '../../router';
 import { Badge, ErrorNote, Loading } from '../../ui/feedback';
 import { Select } from '../../ui/form';
 import { Section } from '../../ui/layout';
-import { dateTime } from '../../ui/lists';
+import { dateTime } from '../../ui/format';
 import { useAction, useLoad } from '../../ui/use-load';
 import './consent.css';
 

@@ -6,7 +6,8 @@ import { useProject } from '../../session';
 import { Badge, Empty, ErrorNote, Loading } from '../../ui/feedback';
 import { Form, Submit, TextInput } from '../../ui/form';
 import { PageHeader, Section } from '../../ui/layout';
-import { Table, dateTime } from '../../ui/lists';
+import { Table } from '../../ui/lists';
+import { dateTime } from '../../ui/format';
 import { useAction, useLoad } from '../../ui/use-load';
 
 export type SignupForm = Answer<'/forms/{id}', 'get'>;

@@ -1,16 +1,17 @@
 import { useState } from 'preact/hooks';
 import { api, call } from '../../api/client';
 import type { RequestBody } from '../../api/types';
-import { href, navigate } from '../../router';
+import { navigate } from '../../router';
 import { ConfirmButton } from '../../ui/actions';
-import { Badge, ErrorNote, Loading } from '../../ui/feedback';
+import { ErrorNote, Loading, Notice } from '../../ui/feedback';
 import { Form, Submit, TextInput } from '../../ui/form';
 import { PageHeader, Section } from '../../ui/layout';
-import { dateTime } from '../../ui/lists';
+import { dateTime } from '../../ui/format';
 import { useAction, useLoad } from '../../ui/use-load';
 import { DataEditor } from './data-editor';
 import { Timeline } from './timeline';
 import { TrackEvent } from './track-event';
+import { SubscriptionBadge } from './subscription';
 import { ContactConsent } from '../consent/contact-consent';
 import './contacts.css';
 
@@ -41,10 +42,7 @@ export function ContactDetail({ params }: { params: Record<string, string> }) {
   const c = contact.data;
   return (
     <>
-      <p>
-        <a href={href('/contacts')}>← Contacts</a>
-      </p>
-      <PageHeader title={c?.email ?? 'Contact'}>
+      <PageHeader title={c?.email ?? 'Contact'} back={{ path: '/contacts', label: 'Contacts' }}>
         {c ? (
           <ConfirmButton label="Delete contact" confirm="Delete this contact and all its events?" danger onConfirm={() => remove.run()} />
         ) : null}
@@ -60,7 +58,9 @@ export function ContactDetail({ params }: { params: Record<string, string> }) {
             <dl class="stats">
               <div>
                 <dt>Subscription</dt>
-                <dd>{c.subscribed ? <Badge tone="good">subscribed</Badge> : <Badge tone="warn">unsubscribed</Badge>}</dd>
+                <dd>
+                  <SubscriptionBadge contact={c} />
+                </dd>
               </div>
               <div>
                 <dt>Created</dt>
@@ -71,6 +71,14 @@ export function ContactDetail({ params }: { params: Record<string, string> }) {
                 <dd>{dateTime(c.updatedAt)}</dd>
               </div>
             </dl>
+            {c.suppression ? (
+              <Notice tone="warn" role="note">
+                {c.suppression.reason === 'BOUNCE'
+                  ? `This address bounced permanently on ${dateTime(c.suppression.since)}: marketing is not sent to it, and a bulk subscribe skips it.`
+                  : `This recipient marked an email as spam on ${dateTime(c.suppression.since)}: marketing is not sent to them, and a bulk subscribe skips them.`}{' '}
+                Subscribing it here lifts the suppression: do it only when you know the address works and wants your mail.
+              </Notice>
+            ) : null}
             <p>
               <button type="button" disabled={flip.pending} onClick={() => void flip.run(!c.subscribed)}>
                 {c.subscribed ? 'Unsubscribe' : 'Subscribe'}

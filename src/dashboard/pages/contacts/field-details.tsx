@@ -4,6 +4,7 @@ import { href } from '../../router';
 import { Empty, ErrorNote, Loading } from '../../ui/feedback';
 import { Section } from '../../ui/layout';
 import { useLoad } from '../../ui/use-load';
+import { fieldName } from './field-name';
 
 /** A field's most frequent values and what refers to it, before one deletes it. */
 export function FieldDetails({ field }: { field: string }) {
@@ -22,7 +23,7 @@ export function FieldDetails({ field }: { field: string }) {
   useEffect(() => shown.current?.scrollIntoView({ block: 'nearest' }), []);
   return (
     <div ref={shown}>
-      <Section title={`Field ${field}`}>
+      <Section title={`Field ${fieldName(field)}`}>
         <h3>Most frequent values</h3>
         <ErrorNote error={values.error} />
         {!values.data ? (

@@ -5,9 +5,11 @@ import { ConfirmButton } from '../../ui/actions';
 import { Badge, ErrorNote, Loading } from '../../ui/feedback';
 import { Form, Select, Submit, TextInput } from '../../ui/form';
 import { PageHeader, Section } from '../../ui/layout';
-import { Table, percent } from '../../ui/lists';
+import { Table } from '../../ui/lists';
+import { percent } from '../../ui/format';
 import { useAction, useLoad } from '../../ui/use-load';
 import { FieldDetails } from './field-details';
+import { fieldName } from './field-name';
 import './contacts.css';
 
 type FieldRow = Answer<'/contacts/fields', 'get'>['fields'][number];
@@ -34,7 +36,7 @@ export function CustomFields() {
   });
   const remove = useAction(async (name: string) => {
     const done = await call(api.DELETE('/contacts/fields/{field}', { params: { path: { field: name } } }));
-    setRemoved(`${done.field} removed from ${done.deletedFrom.toLocaleString()} contact${done.deletedFrom === 1 ? '' : 's'}.`);
+    setRemoved(`${fieldName(done.field)} removed from ${done.deletedFrom.toLocaleString()} contact${done.deletedFrom === 1 ? '' : 's'}.`);
     if (open === name) setOpen(null);
     await fields.reload();
   });
@@ -80,7 +82,7 @@ export function CustomFields() {
               title: 'Field',
               cell: (f) => (
                 <>
-                  <code>{f.field}</code>
+                  <code>{fieldName(f.field)}</code>
                   {f.isCustom ? null : (
                     <>
                       {' '}
@@ -98,12 +100,12 @@ export function CustomFields() {
                 <span class="row-actions">
                   <button type="button" aria-expanded={open === f.field} onClick={() => setOpen(open === f.field ? null : f.field)}>
                     {open === f.field ? 'Hide' : 'Values'}
-                    <span class="sr-only"> of {f.field}</span>
+                    <span class="sr-only"> of {fieldName(f.field)}</span>
                   </button>
                   {f.isCustom ? (
                     <ConfirmButton
-                      label={`Delete ${f.field}`}
-                      confirm={`Remove ${f.field} from every contact? Conditions on it stop matching.`}
+                      label={`Delete ${fieldName(f.field)}`}
+                      confirm={`Remove ${fieldName(f.field)} from every contact? Conditions on it stop matching.`}
                       danger
                       onConfirm={() => remove.run(f.field)}
                     />

@@ -3,14 +3,16 @@ import { api, call } from '../../api/client';
 import type { Answer } from '../../api/types';
 import { href } from '../../router';
 import { useProject } from '../../session';
-import { Badge, Empty, ErrorNote, Loading } from '../../ui/feedback';
+import { Empty, ErrorNote, Loading } from '../../ui/feedback';
 import { Select, TextInput } from '../../ui/form';
 import { PageHeader } from '../../ui/layout';
-import { CursorPager, Table, dateTime } from '../../ui/lists';
+import { CursorPager, Table } from '../../ui/lists';
+import { dateTime } from '../../ui/format';
 import { useDebounced } from '../../ui/use-debounced';
 import { useLoad } from '../../ui/use-load';
 import { BulkActions } from './bulk-actions';
 import { CreateContact } from './create-contact';
+import { SubscriptionBadge } from './subscription';
 import './contacts.css';
 
 type Contact = Answer<'/contacts', 'get'>['data'][number];
@@ -80,6 +82,7 @@ export function Contacts({ query: initial }: { query: URLSearchParams }) {
       <ErrorNote error={page.error} />
       <BulkActions
         selected={selected}
+        suppressed={rows.filter((c) => c.suppression && selected.includes(c.id)).length}
         onDone={() => {
           setSelected([]);
           setTrail([]);
@@ -105,7 +108,7 @@ export function Contacts({ query: initial }: { query: URLSearchParams }) {
             { title: 'Email', cell: (c) => <a href={href(`/contacts/${c.id}`)}>{c.email}</a> },
             {
               title: 'Subscription',
-              cell: (c) => (c.subscribed ? <Badge tone="good">subscribed</Badge> : <Badge tone="warn">unsubscribed</Badge>),
+              cell: (c) => <SubscriptionBadge contact={c} />,
             },
             { title: 'Fields', cell: (c) => Object.keys(c.data).length, wide: true },
             { title: 'Created', cell: (c) => dateTime(c.createdAt), wide: true },

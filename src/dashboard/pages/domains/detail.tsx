@@ -5,7 +5,7 @@ import { href, navigate } from '../../router';
 import { CopyText } from '../../ui/actions';
 import { ErrorNote, Loading } from '../../ui/feedback';
 import { PageHeader, Section } from '../../ui/layout';
-import { dateTime } from '../../ui/lists';
+import { dateTime } from '../../ui/format';
 import { DeleteSection } from '../../ui/delete-section';
 import { DomainStatus, RecordStatus, type DnsRecord } from './status';
 import './domains.css';

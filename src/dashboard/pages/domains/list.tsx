@@ -5,7 +5,8 @@ import { useProject } from '../../session';
 import { Empty, ErrorNote, Loading } from '../../ui/feedback';
 import { Form, Submit, TextInput } from '../../ui/form';
 import { PageHeader, Section } from '../../ui/layout';
-import { Table, dateTime } from '../../ui/lists';
+import { Table } from '../../ui/lists';
+import { dateTime } from '../../ui/format';
 import { useAction, usePoll } from '../../ui/use-load';
 import { DomainStatus } from './status';
 

@@ -12,20 +12,26 @@ export const ACTIVITY_LABELS: Record<ActivityType, string> = {
   BOUNCED: 'Bounced',
   COMPLAINED: 'Complaint',
   RECEIVED: 'Received',
+  SUPPRESSED: 'Suppressed',
   FAILED: 'Failed',
 };
 
 export const ACTIVITY_TYPES = Object.keys(ACTIVITY_LABELS) as ActivityType[];
 
 export const toneOf = (type: ActivityType) =>
-  type === 'BOUNCED' || type === 'COMPLAINED' || type === 'FAILED' ? 'bad' : type === 'OPENED' || type === 'CLICKED' ? 'good' : 'neutral';
+  type === 'BOUNCED' || type === 'COMPLAINED' || type === 'FAILED' || type === 'SUPPRESSED'
+    ? 'bad'
+    : type === 'OPENED' || type === 'CLICKED'
+      ? 'good'
+      : 'neutral';
 
-/** The one line of detail worth showing per type: the link clicked, the bounce's kind, the failure. */
+/** The one line of detail worth showing per type: the link clicked, the bounce's kind, the suppression's reason, the failure. */
 export function detailOf(item: ActivityItem): string | null {
   const d = item.details;
   const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
   if (item.type === 'CLICKED') return text(d.link);
   if (item.type === 'BOUNCED') return text(d.bounceType);
+  if (item.type === 'SUPPRESSED') return text(d.reason);
   if (item.type === 'FAILED') return text(d.error);
   return null;
 }

@@ -4,7 +4,9 @@ import { href, navigate } from '../../router';
 import { useProject } from '../../session';
 import { Badge, Empty, ErrorNote, Loading } from '../../ui/feedback';
 import { PageHeader } from '../../ui/layout';
-import { CursorPager, Table, dateTime } from '../../ui/lists';
+import { CursorPager, Table } from '../../ui/lists';
+import { dateTime } from '../../ui/format';
+import { Tags } from '../../ui/tags';
 import { useLoad } from '../../ui/use-load';
 import { ACTIVITY_LABELS, ACTIVITY_TYPES, detailOf, toneOf, type ActivityType } from './activity-types';
 import { Upcoming } from './upcoming';
@@ -15,7 +17,7 @@ const POLL_MS = 5_000;
 function TypeFilter({ chosen, onChange }: { chosen: ActivityType[]; onChange: (types: ActivityType[]) => void }) {
   return (
     <fieldset class="type-filter">
-      <legend>Show</legend>
+      <legend>Show only {chosen.length === 0 ? <span class="muted">(nothing ticked: every type)</span> : null}</legend>
       {ACTIVITY_TYPES.map((type) => (
         <label key={type}>
           <input
@@ -146,7 +148,19 @@ export function Activity({ query }: { query: URLSearchParams }) {
                     '—'
                   ),
               },
-              { title: 'Email', cell: (item) => item.email?.subject ?? '—', wide: true },
+              {
+                title: 'Email',
+                cell: (item) =>
+                  item.email ? (
+                    <>
+                      <a href={href(`/emails/${item.email.id}`)}>{item.email.subject || '(no subject)'}</a>
+                      <Tags tags={item.email.tags} />
+                    </>
+                  ) : (
+                    '—'
+                  ),
+                wide: true,
+              },
               { title: 'Detail', cell: (item) => detailOf(item) ?? '', wide: true },
             ]}
           />

@@ -5,10 +5,11 @@ import { Empty, ErrorNote, Loading } from '../../ui/feedback';
 import { Select } from '../../ui/form';
 import { PageHeader, Section } from '../../ui/layout';
 import { Table } from '../../ui/lists';
+import { percentOf100 } from '../../ui/format';
 import { TimeChart, type Series } from '../../ui/time-chart';
 import { useLoad } from '../../ui/use-load';
 import { PERIODS, fromOf, periodOf, type PeriodName } from './period';
-import { rate } from './rate';
+import { SimulatedNote } from './simulated-note';
 import './insights.css';
 
 type Stage = 'sent' | 'delivered' | 'opened' | 'clicked' | 'bounced' | 'complained';
@@ -32,11 +33,11 @@ function Totals({ totals }: { totals: Record<Stage, number> }) {
   const of = (n: number) => (totals.sent === 0 ? 0 : (100 * n) / totals.sent);
   const figures: Array<[string, number, string | null]> = [
     ['Sent', totals.sent, null],
-    ['Delivered', totals.delivered, rate(of(totals.delivered))],
-    ['Opened', totals.opened, rate(of(totals.opened))],
-    ['Clicked', totals.clicked, rate(of(totals.clicked))],
-    ['Bounced', totals.bounced, rate(of(totals.bounced))],
-    ['Complaints', totals.complained, rate(of(totals.complained))],
+    ['Delivered', totals.delivered, percentOf100(of(totals.delivered))],
+    ['Opened', totals.opened, percentOf100(of(totals.opened))],
+    ['Clicked', totals.clicked, percentOf100(of(totals.clicked))],
+    ['Bounced', totals.bounced, percentOf100(of(totals.bounced))],
+    ['Complaints', totals.complained, percentOf100(of(totals.complained))],
   ];
   return (
     <dl class="stats">
@@ -79,6 +80,7 @@ export function Analytics({ query }: { query: URLSearchParams }) {
           onValue={(value) => navigate('/analytics', { period: value })}
         />
       </PageHeader>
+      <SimulatedNote what="these figures" />
       <ErrorNote error={load.error} />
       {!d ? (
         <Loading />
@@ -111,8 +113,8 @@ export function Analytics({ query }: { query: URLSearchParams }) {
                   columns={[
                     { title: 'Campaign', cell: (c) => c.name },
                     { title: 'Sent', cell: (c) => c.sent.toLocaleString() },
-                    { title: 'Opened', cell: (c) => rate(c.openRate) },
-                    { title: 'Clicked', cell: (c) => rate(c.clickRate), wide: true },
+                    { title: 'Opened', cell: (c) => percentOf100(c.openRate) },
+                    { title: 'Clicked', cell: (c) => percentOf100(c.clickRate), wide: true },
                   ]}
                 />
               )}

@@ -5,8 +5,10 @@ import { can, useProject } from '../../session';
 import { ErrorNote, Loading, Progress } from '../../ui/feedback';
 import { Form, Submit, TextInput } from '../../ui/form';
 import { PageHeader, Section } from '../../ui/layout';
-import { Table, dateTime } from '../../ui/lists';
+import { Table } from '../../ui/lists';
+import { dateTime } from '../../ui/format';
 import { useAction, useLoad } from '../../ui/use-load';
+import { SimulatedNote } from './simulated-note';
 import { BillingProvider } from './billing-provider';
 import './insights.css';
 
@@ -75,7 +77,15 @@ export function Billing() {
   const u = usage.data;
   return (
     <>
-      <PageHeader title="Billing" />
+      <PageHeader
+        title="Billing"
+        subtitle={
+          config.data?.billingEnabled
+            ? 'This month’s use against the project’s caps, and the billing provider of this deployment.'
+            : 'This month’s use against the caps you set: this deployment connects no billing provider, so nothing is charged; a cap stops sending once it is reached.'
+        }
+      />
+      <SimulatedNote what="this month’s use" />
       <ErrorNote error={usage.error ?? limits.error ?? config.error} />
       <Section title="This month">
         {!u ? (

@@ -3,9 +3,9 @@ import type { Answer } from '../../api/types';
 import { useProject } from '../../session';
 import { Badge, Empty, ErrorNote, Loading } from '../../ui/feedback';
 import { PageHeader, Section } from '../../ui/layout';
-import { Table, dateTime } from '../../ui/lists';
+import { Table } from '../../ui/lists';
+import { dateTime, percentOf100 } from '../../ui/format';
 import { useLoad } from '../../ui/use-load';
-import { rate } from './rate';
 import './insights.css';
 
 type Security = Answer<'/projects/{id}/security', 'get'>;
@@ -36,7 +36,7 @@ function RateCard({
   return (
     <Section title={title}>
       <p class="rate-figure">
-        <strong>{rate(value)}</strong> <Badge tone={TONE[level]}>{WORD[level]}</Badge>
+        <strong>{percentOf100(value)}</strong> <Badge tone={TONE[level]}>{WORD[level]}</Badge>
       </p>
       <div class="rate-bar" aria-hidden="true">
         <div class={`rate-fill rate-${level}`} style={{ width: at(value) }} />

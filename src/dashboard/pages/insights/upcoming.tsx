@@ -1,22 +1,62 @@
 import { api, call } from '../../api/client';
+import { href } from '../../router';
 import { useProject } from '../../session';
+import { ConfirmButton } from '../../ui/actions';
 import { Badge, ErrorNote } from '../../ui/feedback';
 import { Section } from '../../ui/layout';
-import { Table, dateTime } from '../../ui/lists';
-import { useLoad } from '../../ui/use-load';
+import { Table } from '../../ui/lists';
+import { dateTime } from '../../ui/format';
+import { Tags } from '../../ui/tags';
+import { useAction, useLoad } from '../../ui/use-load';
 
 const LIMIT = 5;
 
-/** What happens next: scheduled campaigns and automation runs under way (`GET /activity/upcoming`); nothing when there is none. */
+/**
+ * What happens next: scheduled emails (each can be cancelled here), scheduled campaigns and automation runs
+ * under way (`GET /activity/upcoming`); nothing when there is none.
+ */
 export function Upcoming() {
   const project = useProject();
   const next = useLoad(() => call(api.GET('/activity/upcoming', { params: { query: { limit: LIMIT } } })), [project.id]);
+  const cancel = useAction(async (id: string) => {
+    await call(api.POST('/v1/emails/{id}/cancel', { params: { path: { id } } }));
+    await next.reload();
+  });
   const d = next.data;
   if (next.error) return <ErrorNote error={next.error} />;
-  if (!d || d.totals.campaigns + d.totals.executions === 0) return null;
+  if (!d || d.totals.campaigns + d.totals.executions + d.totals.emails === 0) return null;
   const more = (shown: number, total: number) => (total > shown ? <p class="muted">and {(total - shown).toLocaleString()} more</p> : null);
   return (
     <Section title="Coming up">
+      {d.emails.length > 0 ? (
+        <>
+          <Table
+            caption="Scheduled emails, soonest first"
+            rowKey={(e) => e.id}
+            rows={d.emails}
+            columns={[
+              { title: 'Email', cell: (e) => <a href={href(`/emails/${e.id}`)}>{e.subject || '(no subject)'}</a> },
+              { title: 'To', cell: (e) => <span class="break-anywhere">{e.to}</span> },
+              { title: 'Sends', cell: (e) => dateTime(e.scheduledAt) },
+              { title: 'Tags', cell: (e) => <Tags tags={e.tags} />, wide: true },
+              {
+                title: 'Cancel',
+                cell: (e) => (
+                  <ConfirmButton
+                    label="Cancel"
+                    confirm={`Cancel the email to ${e.to}?`}
+                    danger
+                    onConfirm={() => cancel.run(e.id)}
+                    disabled={cancel.pending}
+                  />
+                ),
+              },
+            ]}
+          />
+          {more(d.emails.length, d.totals.emails)}
+          <ErrorNote error={cancel.error} />
+        </>
+      ) : null}
       {d.campaigns.length > 0 ? (
         <>
           <Table

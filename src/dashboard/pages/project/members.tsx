@@ -6,7 +6,8 @@ import { ConfirmButton } from '../../ui/actions';
 import { Badge, ErrorNote, Loading } from '../../ui/feedback';
 import { Form, Select, Submit, TextInput } from '../../ui/form';
 import { PageHeader, Section } from '../../ui/layout';
-import { Table, dateTime } from '../../ui/lists';
+import { Table } from '../../ui/lists';
+import { dateTime } from '../../ui/format';
 import { useAction, useLoad } from '../../ui/use-load';
 
 type Member = Answer<'/projects/{id}/members', 'get'>[number];
@@ -51,6 +52,9 @@ export function Members() {
   /** docs/roles.md: only an OWNER touches owners or makes one. */
   const mayEdit = (m: Member) => manager && (project.role === 'OWNER' || m.role !== 'OWNER');
   const roles = project.role === 'OWNER' ? ROLES : ROLES.filter((r) => r.value !== 'OWNER');
+  /** The API refuses the last OWNER's leaving (docs/roles.md); an invited OWNER does not count, as there. */
+  const onlyOwner = (m: Member) =>
+    m.role === 'OWNER' && !m.pending && members.data?.filter((o) => o.role === 'OWNER' && !o.pending).length === 1;
   return (
     <>
       <PageHeader title="Team" />
@@ -94,7 +98,9 @@ export function Members() {
             {
               title: 'Actions',
               cell: (m) =>
-                mayEdit(m) || m.userId === user.id ? (
+                m.userId === user.id && onlyOwner(m) ? (
+                  <span class="muted">The only owner: make someone else an owner to leave</span>
+                ) : mayEdit(m) || m.userId === user.id ? (
                   <ConfirmButton
                     label={m.userId === user.id ? 'Leave' : 'Remove'}
                     confirm={m.userId === user.id ? 'Leave this project?' : `Remove ${m.email}?`}

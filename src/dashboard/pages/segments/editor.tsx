@@ -64,7 +64,7 @@ function SegmentForm({ segment: initial, catalog }: { segment: Segment | null; c
       <PageHeader title={segment ? segment.name : 'New segment'}>
         <a href={href('/segments')}>All segments</a>
       </PageHeader>
-      <Form onSubmit={() => void save.run()} class="form segment-form">
+      <Form onSubmit={() => void save.run()} class="form">
         <div class="form-row">
           <TextInput label="Name" name="name" required maxLength={100} value={name} onValue={setName} error={save.error} />
           <TextInput

@@ -3,7 +3,8 @@ import { href } from '../../router';
 import { ConfirmButton } from '../../ui/actions';
 import { Badge, Empty, ErrorNote, Loading } from '../../ui/feedback';
 import { PageHeader } from '../../ui/layout';
-import { Table, dateTime } from '../../ui/lists';
+import { Table } from '../../ui/lists';
+import { dateTime } from '../../ui/format';
 import { useAction, useLoad } from '../../ui/use-load';
 import type { Segment } from './types';
 

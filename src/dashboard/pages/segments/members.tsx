@@ -3,7 +3,8 @@ import { api, call } from '../../api/client';
 import { href } from '../../router';
 import { Empty, ErrorNote, Loading } from '../../ui/feedback';
 import { Section } from '../../ui/layout';
-import { OffsetPager, Table, dateTime } from '../../ui/lists';
+import { OffsetPager, Table } from '../../ui/lists';
+import { dateTime } from '../../ui/format';
 import { useLoad } from '../../ui/use-load';
 
 const PAGE_SIZE = 20;

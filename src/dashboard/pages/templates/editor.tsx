@@ -1,11 +1,13 @@
 import { useState } from 'preact/hooks';
-import { api, call } from '../../api/client';
+import { api, ApiFailure, call } from '../../api/client';
 import { href, navigate } from '../../router';
 import { ErrorNote, Loading } from '../../ui/feedback';
 import { Field, Form, Select, Submit, TextInput } from '../../ui/form';
 import { PageHeader } from '../../ui/layout';
 import { DeleteSection } from '../../ui/delete-section';
 import { useAction, useLoad } from '../../ui/use-load';
+import { SenderAddress } from '../domains/sender-address';
+import { senderOf } from '../domains/sender';
 import { TemplatePreview } from './preview';
 import { TEMPLATE_TYPES, type Template, type TemplateFields } from './types';
 import { TemplateUsage } from './usage';
@@ -30,6 +32,26 @@ const fieldsOf = (t: Template): TemplateFields => ({
   type: t.type,
 });
 
+/**
+ * The required fields left empty, refused here in the API's own wording and beside each field, before any
+ * request: the API would refuse them the same way after a round trip.
+ */
+function missing(fields: TemplateFields): ApiFailure | null {
+  const problems = (
+    [
+      ['name', 'Name is required'],
+      ['subject', 'Subject is required'],
+      ['from', 'From address is required'],
+    ] as const
+  )
+    .filter(([key]) => !fields[key]?.trim())
+    .map(([field, message]) => ({ field, message }));
+  return problems.length ? new ApiFailure(422, 'VALIDATION_ERROR', problems.map((p) => p.message).join('; '), undefined, problems) : null;
+}
+
+/** A MARKETING body should link to the unsubscribe page (docs/templates.md): the header alone is hidden by some clients. */
+const lacksUnsubscribe = (fields: TemplateFields) => (fields.type ?? 'MARKETING') === 'MARKETING' && !/unsubscribeUrl/.test(fields.body);
+
 /** Optional fields left blank are cleared (`null`), as the API takes them. */
 const blankToNull = (value: string | null | undefined) => (value && value.trim() !== '' ? value : null);
 
@@ -44,13 +66,18 @@ export function TemplateEditor({ params }: { params: Record<string, string> }) {
 function EditorForm({ template }: { template: Template | null }) {
   const [fields, setFields] = useState<TemplateFields>(template ? fieldsOf(template) : STARTER);
   const [saved, setSaved] = useState(false);
+  const [sender, setSender] = useState(senderOf(template?.from));
   const set = (patch: Partial<TemplateFields>) => {
     setFields({ ...fields, ...patch });
     setSaved(false);
   };
   const save = useAction(async () => {
+    const from = sender.local.trim() && sender.domain ? `${sender.local.trim()}@${sender.domain}` : '';
+    const refused = missing({ ...fields, from });
+    if (refused) throw refused;
     const body = {
       ...fields,
+      from,
       description: blankToNull(fields.description),
       fromName: blankToNull(fields.fromName),
       replyTo: blankToNull(fields.replyTo),
@@ -67,7 +94,7 @@ function EditorForm({ template }: { template: Template | null }) {
     const copy = await call(api.POST('/templates/{id}/duplicate', { params: { path: { id: template.id } } }));
     navigate(`/templates/${copy.id}`);
   });
-  const text = (key: 'name' | 'subject' | 'from' | 'fromName' | 'replyTo' | 'description') => (value: string) => set({ [key]: value });
+  const text = (key: 'name' | 'subject' | 'fromName' | 'replyTo' | 'description') => (value: string) => set({ [key]: value });
   return (
     <>
       <PageHeader title={template ? template.name : 'New template'}>
@@ -80,7 +107,7 @@ function EditorForm({ template }: { template: Template | null }) {
       </PageHeader>
       <ErrorNote error={duplicate.error} />
       <div class="template-editor">
-        <Form onSubmit={() => void save.run()} class="form template-fields">
+        <Form onSubmit={() => void save.run()} class="form">
           <TextInput label="Name" name="name" required value={fields.name} onValue={text('name')} error={save.error} />
           <TextInput
             label="Description"
@@ -98,19 +125,19 @@ function EditorForm({ template }: { template: Template | null }) {
             error={save.error}
             hint="Liquid, rendered as plain text"
           />
-          <div class="form-row">
-            <TextInput
-              label="From address"
-              name="from"
-              type="email"
-              required
-              value={fields.from}
-              onValue={text('from')}
-              error={save.error}
-              hint="On a verified sender domain of this project"
-            />
-            <TextInput label="From name" name="fromName" value={fields.fromName ?? ''} onValue={text('fromName')} error={save.error} />
-          </div>
+          <SenderAddress
+            label="From address"
+            name="from"
+            sender={sender}
+            onSender={(next) => {
+              setSender(next);
+              setSaved(false);
+            }}
+            error={save.error}
+            placeholder="hello"
+            hint="The part before @, on a verified sender domain of this project"
+          />
+          <TextInput label="From name" name="fromName" value={fields.fromName ?? ''} onValue={text('fromName')} error={save.error} />
           <div class="form-row">
             <TextInput
               label="Reply-to"
@@ -147,6 +174,12 @@ function EditorForm({ template }: { template: Template | null }) {
               />
             )}
           </Field>
+          {lacksUnsubscribe(fields) ? (
+            <p class="notice" role="note">
+              A marketing template should let people unsubscribe: link to <code>{'{{ unsubscribeUrl }}'}</code> in the body. Transactional
+              mail (receipts, resets) needs no such link: choose that type instead.
+            </p>
+          ) : null}
           <ErrorNote error={save.error} />
           <div class="actions">
             <Submit pending={save.pending} busy="Saving…">

@@ -5,9 +5,11 @@ import { ConfirmButton } from '../../ui/actions';
 import { Badge, Empty, ErrorNote, Loading } from '../../ui/feedback';
 import { Select, TextInput } from '../../ui/form';
 import { PageHeader } from '../../ui/layout';
-import { OffsetPager, Table, dateTime } from '../../ui/lists';
+import { OffsetPager, Table } from '../../ui/lists';
+import { dateTime } from '../../ui/format';
 import { useDebounced } from '../../ui/use-debounced';
 import { useAction, useLoad } from '../../ui/use-load';
+import { LiquidText } from '../../ui/liquid';
 import { TEMPLATE_TYPES, typeLabel, type Template, type TemplateType } from './types';
 
 const PAGE_SIZE = 20;
@@ -74,7 +76,7 @@ export function TemplateList({ query }: { query: URLSearchParams }) {
             rows={list.data.data}
             columns={[
               { title: 'Name', cell: (t) => <a href={href(`/templates/${t.id}`)}>{t.name}</a> },
-              { title: 'Subject', cell: (t) => t.subject, wide: true },
+              { title: 'Subject', cell: (t) => <LiquidText text={t.subject} />, wide: true },
               { title: 'Type', cell: (t) => <Badge>{typeLabel(t.type)}</Badge> },
               { title: 'Updated', cell: (t) => dateTime(t.updatedAt), wide: true },
               {

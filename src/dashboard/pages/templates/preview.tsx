@@ -5,13 +5,14 @@ import { ErrorNote } from '../../ui/feedback';
 import { Section } from '../../ui/layout';
 import { useDebounced } from '../../ui/use-debounced';
 import { useLoad } from '../../ui/use-load';
+import './preview.css';
 
 /**
  * The email as the chosen contact would get it, rendered by the API (POST /templates/preview) as the text
  * changes, and the variables it reads. The HTML is shown in a sandboxed frame with no rights at all (no
  * scripts, no forms, its own origin), never in the app's own document.
  */
-export function TemplatePreview({ subject, body }: { subject: string; body: string }) {
+export function TemplatePreview({ subject, body, empty }: { subject: string; body: string; empty?: string }) {
   const [contact, setContact] = useState<ChosenContact | null>(null);
   // A string, so that an unchanged text is an unchanged input.
   const settled = useDebounced(JSON.stringify({ subject, body, contactId: contact?.id }));
@@ -26,7 +27,7 @@ export function TemplatePreview({ subject, body }: { subject: string; body: stri
       <ErrorNote error={preview.error} />
       {shown ? (
         <div class="template-preview" aria-busy={preview.loading}>
-          <p>
+          <p class="preview-subject">
             <span class="muted">Subject: </span>
             <strong data-testid="preview-subject">{shown.subject}</strong>
           </p>
@@ -45,7 +46,7 @@ export function TemplatePreview({ subject, body }: { subject: string; body: stri
           )}
         </div>
       ) : ready ? null : (
-        <p class="muted">Write a subject and a body to see them rendered.</p>
+        <p class="muted">{empty ?? 'Write a subject and a body to see them rendered.'}</p>
       )}
     </Section>
   );

@@ -3,7 +3,8 @@ import { api, call } from '../../api/client';
 import { Badge, Empty, ErrorNote, Loading } from '../../ui/feedback';
 import { Form, Select, Submit, TextInput } from '../../ui/form';
 import { Section } from '../../ui/layout';
-import { OffsetPager, Table, dateTime } from '../../ui/lists';
+import { OffsetPager, Table } from '../../ui/lists';
+import { dateTime } from '../../ui/format';
 import { useAction, usePoll } from '../../ui/use-load';
 import { DELIVERY_STATUSES, deliveryTone, type Delivery, type DeliveryStatus } from './types';
 

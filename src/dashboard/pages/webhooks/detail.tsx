@@ -6,7 +6,7 @@ import { DeleteSection } from '../../ui/delete-section';
 import { ErrorNote, Loading } from '../../ui/feedback';
 import { Form, Submit, TextInput } from '../../ui/form';
 import { PageHeader, Section } from '../../ui/layout';
-import { dateTime } from '../../ui/lists';
+import { dateTime } from '../../ui/format';
 import { useAction, useLoad } from '../../ui/use-load';
 import { Deliveries } from './deliveries';
 import { EventsField } from './events-field';

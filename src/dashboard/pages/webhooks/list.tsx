@@ -3,10 +3,11 @@ import { api, call } from '../../api/client';
 import { href } from '../../router';
 import { useProject } from '../../session';
 import { CopyText } from '../../ui/actions';
-import { Empty, ErrorNote, Loading } from '../../ui/feedback';
+import { Empty, ErrorNote, Loading, Notice } from '../../ui/feedback';
 import { Form, Submit, TextInput } from '../../ui/form';
 import { PageHeader, Section } from '../../ui/layout';
-import { Table, dateTime } from '../../ui/lists';
+import { Table } from '../../ui/lists';
+import { dateTime } from '../../ui/format';
 import { useAction, useLoad } from '../../ui/use-load';
 import { EventsField } from './events-field';
 import { EndpointStatus } from './status';
@@ -29,6 +30,7 @@ function Added({ endpoint }: { endpoint: Endpoint }) {
 export function Webhooks() {
   const project = useProject();
   const list = useLoad(() => call(api.GET('/webhook-endpoints')), [project.id]);
+  const capture = useLoad(() => call(api.GET('/config')), []).data?.development?.webhookCaptureUrl ?? null;
   const [url, setUrl] = useState('');
   const [description, setDescription] = useState('');
   const [events, setEvents] = useState('');
@@ -51,6 +53,17 @@ export function Webhooks() {
           Postwire POSTs each selected event to the endpoint, in the order they happened, signed the Standard Webhooks way, and retries for
           3 days while it fails.
         </p>
+        {capture ? (
+          <Notice role="note">
+            <p>
+              Trying it on this machine? The development webhook capture receives at <code>{capture}</code> and shows each request with its
+              signature checked.{' '}
+              <button type="button" class="link" onClick={() => setUrl(capture)}>
+                Use the webhook capture
+              </button>
+            </p>
+          </Notice>
+        ) : null}
         <Form onSubmit={() => void add.run()}>
           <TextInput
             label="URL"

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AgentApi } from '../api';
+import { ApiCallError, type AgentApi } from '../api';
 import type { ComposedSpec } from './composed-tool';
 
 interface Item {
@@ -8,7 +8,7 @@ interface Item {
   occurredAt: string;
   contact: { id: string; email: string } | null;
   email: { id: string; subject: string | null; from: string | null; sourceType: string | null } | null;
-  details: { error?: string; bounceType?: string; link?: string };
+  details: { error?: string; bounceType?: string; link?: string; reason?: string };
 }
 interface Page<T> {
   data: T[];
@@ -19,6 +19,14 @@ interface Contact {
   id: string;
   email: string;
   subscribed: boolean;
+}
+/** The parts of GET /v1/emails/{id} the verdict reads. */
+interface EmailRecord {
+  id: string;
+  status: string;
+  scheduledAt: string | null;
+  sentAt: string | null;
+  contact: { id: string; email: string } | null;
 }
 interface Event {
   name: string;
@@ -54,11 +62,67 @@ async function activityOf(api: AgentApi, contact: Contact | undefined, emailId: 
   return found;
 }
 
+/** The email's record, or null when the project has no email of that id. */
+async function recordOf(api: AgentApi, id: string): Promise<EmailRecord | null> {
+  try {
+    return (await api.data<{ data: EmailRecord }>('get', '/v1/emails/{id}', { id })).data;
+  } catch (err) {
+    if (err instanceof ApiCallError && err.failure.statusCode === 404) return null;
+    throw err;
+  }
+}
+
 const at = (items: Item[], type: string) => items.find((i) => i.type === type);
 
-/** What the activity of one email says happened to it, in words, most telling first. */
-function verdictOf(items: Item[]): { verdict: string; explanation: string[] } {
+interface Verdict {
+  verdict: string;
+  explanation: string[];
+}
+
+/**
+ * What the email's record says when its activity is silent: an email that has not left yet (SCHEDULED,
+ * PENDING) or never will (CANCELLED) records no activity.
+ */
+function fromRecord(record: EmailRecord | null, id: string | undefined): Verdict {
+  if (!record)
+    return {
+      verdict: 'NOT_FOUND',
+      explanation: [id ? 'No email of this project has that id.' : 'No email to this address has any activity.'],
+    };
+  if (record.status === 'SCHEDULED')
+    return {
+      verdict: 'SCHEDULED',
+      explanation: [
+        `Not sent yet: it is scheduled for ${record.scheduledAt ?? 'a later time'} and waits on a durable Temporal timer, then leaves within seconds.`,
+        `PATCH /v1/emails/${record.id} with {sendAt} moves it (a past time sends it now); POST /v1/emails/${record.id}/cancel cancels it (docs/sending.md).`,
+      ],
+    };
+  if (record.status === 'CANCELLED')
+    return {
+      verdict: 'CANCELLED',
+      explanation: [
+        `Not sent: it was cancelled while scheduled${record.scheduledAt ? ` for ${record.scheduledAt}` : ''}, and will never be sent.`,
+      ],
+    };
+  if (record.status === 'PENDING')
+    return {
+      verdict: 'QUEUED',
+      explanation: [
+        'Not sent yet: it waits in the delivery queue, for the send rate, a retry after the mail server refused it for a while, or a held project (docs/delivery.md).',
+      ],
+    };
+  return {
+    verdict: record.status,
+    explanation: [
+      `Its status is ${record.status}${record.sentAt ? `, sent ${record.sentAt}` : ''}; the activity read holds nothing of it.`,
+    ],
+  };
+}
+
+/** What the activity of one email says happened to it, in words, most telling first; its record when the activity is silent. */
+function verdictOf(items: Item[], record: EmailRecord | null, id: string | undefined): Verdict {
   const failed = at(items, 'FAILED');
+  const suppressed = at(items, 'SUPPRESSED');
   const bounced = at(items, 'BOUNCED');
   const complained = at(items, 'COMPLAINED');
   const delivered = at(items, 'DELIVERED');
@@ -68,6 +132,14 @@ function verdictOf(items: Item[]): { verdict: string; explanation: string[] } {
       verdict: 'FAILED',
       explanation: [`Not sent: ${failed.details.error ?? 'the delivery failed'} (${failed.occurredAt}).`],
     };
+  if (suppressed)
+    return {
+      verdict: 'SUPPRESSED',
+      explanation: [
+        `Not sent: the address is on the project's suppression list (${suppressed.details.reason ?? 'unknown reason'}), so it was held back (${suppressed.occurredAt}).`,
+        'GET /suppressions/{email} tells why and since when; DELETE /suppressions/{email} lets mail go to it again (docs/suppressions.md).',
+      ],
+    };
   if (bounced) {
     const kind = bounced.details.bounceType ?? 'unknown';
     return {
@@ -75,7 +147,7 @@ function verdictOf(items: Item[]): { verdict: string; explanation: string[] } {
       explanation: [
         `The receiving server refused it (${kind} bounce, ${bounced.occurredAt}).`,
         kind === 'Permanent'
-          ? 'A permanent bounce means the mailbox does not exist or refuses mail for good; Postwire unsubscribes the contact and suppresses the address.'
+          ? 'A permanent bounce means the mailbox does not exist or refuses mail for good; Postwire unsubscribes the contact and puts the address on the suppression list (BOUNCE), so later email to it is held back.'
           : 'A transient bounce is temporary (a full mailbox, a server down); a later email may arrive.',
       ],
     };
@@ -98,12 +170,7 @@ function verdictOf(items: Item[]): { verdict: string; explanation: string[] } {
     };
   }
   if (sent) return { verdict: 'SENT', explanation: [`Handed to the mail server (${sent.occurredAt}); no delivery report yet.`] };
-  return {
-    verdict: 'NOT_FOUND',
-    explanation: [
-      'No activity for this email: it is still waiting to go (a scheduled or queued email), or the id is not one of this project.',
-    ],
-  };
+  return fromRecord(record, id);
 }
 
 function contactNotes(contact: Contact | undefined, events: Event[]): string[] {
@@ -116,19 +183,25 @@ function contactNotes(contact: Contact | undefined, events: Event[]): string[] {
 
 async function explain(api: AgentApi, { emailId, to }: z.output<typeof Input>) {
   let contact = to ? await findContact(api, to) : undefined;
+  // The record names the email's contact, whose feed holds its activity however old it is.
+  let record = emailId ? await recordOf(api, emailId) : null;
+  if (!contact && record?.contact) contact = await api.data<Contact>('get', '/contacts/{id}', { id: record.contact.id });
   const activity = await activityOf(api, contact, emailId);
   const id = emailId ?? activity.find((i) => i.email)?.email?.id;
+  if (!emailId && id) record = await recordOf(api, id);
   const items = activity.filter((i) => i.email?.id === id);
   const contactRef = contact ?? items.find((i) => i.contact)?.contact ?? undefined;
   if (!contact && contactRef) contact = await api.data<Contact>('get', '/contacts/{id}', { id: contactRef.id });
   const events = contact
     ? (await api.data<Page<Event>>('get', '/events/contact/{contactId}', { contactId: contact.id, limit: 50 })).data
     : [];
-  const { verdict, explanation } = verdictOf(items);
+  const { verdict, explanation } = verdictOf(items, record, id);
   if (to && !contact && items.length === 0) explanation.push(`No contact of the project has the address ${to}.`);
   return {
     emailId: id ?? null,
     verdict,
+    status: record?.status ?? null,
+    scheduledAt: record?.scheduledAt ?? null,
     explanation: [...explanation, ...contactNotes(contact, events)],
     email: items.find((i) => i.email)?.email ?? null,
     activity: items.map(({ type, occurredAt, details }) => ({ type, occurredAt, details })),
@@ -140,7 +213,7 @@ async function explain(api: AgentApi, { emailId, to }: z.output<typeof Input>) {
 export const explainEmail: ComposedSpec<typeof Input> = {
   name: 'explain_email',
   description:
-    'Explain why an email did or did not arrive: its activity (sent, delivered, opened, bounced, failed), the contact and its subscription, and a verdict in words. Give the email id, the recipient, or both.',
+    'Explain why an email did or did not arrive: its status and activity (scheduled, cancelled, queued, suppressed, sent, delivered, opened, bounced, failed), the contact and its subscription, and a verdict in words. Give the email id, the recipient, or both.',
   input: Input,
   run: explain,
 };

@@ -15,6 +15,7 @@ interface TemplateRow {
   id: string;
   subject: string;
   body: string;
+  text: string | null;
   from: string;
   from_name: string | null;
   reply_to: string | null;
@@ -23,7 +24,7 @@ interface TemplateRow {
 
 // Every SEND_EMAIL reads its template: a prepared statement, without the ORM's unit of work.
 const TEMPLATE = `
-select "id", "subject", "body", "from_address" as "from", "from_name", "reply_to", "type" from templates
+select "id", "subject", "body", "text", "from_address" as "from", "from_name", "reply_to", "type" from templates
 where "id" = ? and "project_id" = ?`;
 
 /**
@@ -50,10 +51,12 @@ export async function renderStepEmail(
   const content = {
     subject: template.subject,
     body: template.body,
+    text: template.text,
     from: { email: template.from, name: template.from_name },
     replyTo: template.reply_to,
     marketing: template.type === 'MARKETING',
     templateId: template.id,
+    tags: step.config.tags ?? {},
     topicId: step.config.topicId ?? null,
   };
   try {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { SendEmailConfig } from '../../../../workflows/automation/definition';
 import { Template } from '../../templates/entities';
+import { Tags } from '../../emails/tags';
 import { Topic } from '../../topics/entities';
 import { invalidStepConfig } from '../errors';
 import { LocalTime } from './limits';
@@ -16,6 +17,7 @@ const SendEmail: z.ZodType<SendEmailConfig> = z
       })
       .optional()
       .describe("Default: the execution's contact"),
+    tags: Tags.optional().describe("Carried by the step's emails and echoed by their events"),
     topicId: z
       .uuid()
       .optional()

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { boundedEmailRate } from '../../projects/email-rate';
 import type { TrackingMode } from '../../projects/entities';
-import type { SourceType } from '../entities';
+import { suppressionJoin, type SuppressionReason } from '../../suppressions/rules';
+import type { CopyRecipient, SourceType } from '../entities';
 import { deleteQueued, producersOf, withdrawnSql } from '../withdraw';
 import { markSent } from './outcomes';
 import { PRIORITIES } from './queue';
@@ -14,11 +15,15 @@ export interface ClaimedEmail {
   leaseId: string;
   projectId: string;
   campaignId: string | null;
-  createdAt: Date;
+  /** When it became due: its scheduled time, else its creation. Transient failures are retried for 72 hours from then. */
+  dueSince: Date;
   /** Attempts so far, this one included. */
   attempts: number;
   toAddress: string;
   toName: string | null;
+  /** The copies the suppression list lets through (suppressed ones are left out of the transaction). */
+  cc: CopyRecipient[];
+  bcc: CopyRecipient[];
   fromAddress: string;
   fromName: string | null;
   replyTo: string | null;
@@ -32,8 +37,8 @@ export interface ClaimedEmail {
   marketing: boolean;
   /** The topic a marketing email is about (docs/consent.md). */
   topicId: string | null;
-  /** Marketing to a contact whose address bounced permanently or complained (docs/bounces.md "Suppression"): not sent. */
-  suppressed: boolean;
+  /** The suppression list's entry that holds the email back (docs/suppressions.md): not sent, SUPPRESSED. */
+  suppressed: SuppressionReason | null;
   trackingMode: TrackingMode;
 }
 
@@ -59,18 +64,15 @@ where q."priority" = ? and q."due_at" <= clock_timestamp()
 order by q."due_at" limit ? for update of q skip locked`;
 
 /**
- * Whether the email's contact had a permanent bounce or a complaint that no subscription came after. Checked
- * when the email is leased, so marketing queued before the bounce stops too; a contact who subscribes again
- * is no longer suppressed. A lateral join with a limit, probing the contact's events through their index for
- * each email: as an EXISTS in the select list the planner hashed it, reading every project's bounces and
- * complaints on every claim.
+ * The suppression list, asked when the email is leased (every producer's email passes here, so mail queued
+ * or scheduled before an address was suppressed stops too): the entry holding back the To address, and the
+ * cc and bcc addresses held back. Lateral probes of the list's primary key, per email.
  */
-const SUPPRESSION = `
-left join lateral (select 1 as "hit" from events b
-  where emails."marketing" and b."contact_id" = emails."contact_id" and b."name" in ('email.complaint', 'email.bounce')
-    and (b."name" = 'email.complaint' or b."data"->>'bounceType' = 'Permanent')
-    and not exists (select 1 from events s where s."contact_id" = b."contact_id" and s."name" = 'contact.subscribed' and s."created_at" > b."created_at")
-  limit 1) suppression on true`;
+const SUPPRESSION = `${suppressionJoin('suppression', 'emails."project_id"', 'emails."to_address"', 'emails."marketing"')}
+cross join lateral (select coalesce(jsonb_agg(r."value"->>'email'), '[]') as "addresses"
+  from jsonb_array_elements(emails."cc" || emails."bcc") r
+  ${suppressionJoin('held', 'emails."project_id"', `r."value"->>'email'`, 'emails."marketing"')}
+  where held."reason" is not null) suppressed_copies`;
 
 const IDS = `(select jsonb_array_elements_text(?::jsonb)::uuid)`;
 
@@ -92,9 +94,9 @@ with leased as (
     "attempts" = "attempts" + 1, "slot_reserved" = false
   where "email_id" in ${IDS}
   returning "email_id", "attempts")
-select emails."id", emails."project_id", emails."campaign_id", emails."created_at", leased."attempts", "to_address", "to_name", "from_address", "from_name",
-  "reply_to", "subject", "html", "text", "headers", "attachment_count", "size_bytes", "contact_id", "marketing", "topic_id",
-  suppression."hit" is not null as "suppressed"
+select emails."id", emails."project_id", emails."campaign_id", coalesce(emails."scheduled_at", emails."created_at") as "due_since", leased."attempts",
+  "to_address", "to_name", "cc", "bcc", "from_address", "from_name", "reply_to", "subject", "html", "text", "headers", "attachment_count",
+  "size_bytes", "contact_id", "marketing", "topic_id", suppression."reason" as "suppressed", suppressed_copies."addresses" as "suppressed_copies"
 from leased join emails on emails."id" = leased."email_id"
 ${SUPPRESSION}`;
 
@@ -125,10 +127,12 @@ interface LeasedRow {
   id: string;
   project_id: string;
   campaign_id: string | null;
-  created_at: string;
+  due_since: string;
   attempts: number;
   to_address: string;
   to_name: string | null;
+  cc: CopyRecipient[];
+  bcc: CopyRecipient[];
   from_address: string;
   from_name: string | null;
   reply_to: string | null;
@@ -141,33 +145,40 @@ interface LeasedRow {
   contact_id: string | null;
   marketing: boolean;
   topic_id: string | null;
-  suppressed: boolean;
+  suppressed: SuppressionReason | null;
+  suppressed_copies: string[];
 }
 
-const toClaimed = (leaseId: string, candidate: CandidateRow, r: LeasedRow): ClaimedEmail => ({
-  id: r.id,
-  leaseId,
-  projectId: r.project_id,
-  campaignId: r.campaign_id,
-  createdAt: new Date(r.created_at),
-  attempts: r.attempts,
-  toAddress: r.to_address,
-  toName: r.to_name,
-  fromAddress: r.from_address,
-  fromName: r.from_name,
-  replyTo: r.reply_to,
-  subject: r.subject,
-  html: r.html,
-  text: r.text,
-  headers: r.headers,
-  attachmentCount: r.attachment_count,
-  sizeBytes: Number(r.size_bytes),
-  contactId: r.contact_id,
-  marketing: r.marketing,
-  topicId: r.topic_id,
-  suppressed: r.suppressed,
-  trackingMode: candidate.tracking_mode,
-});
+const toClaimed = (leaseId: string, candidate: CandidateRow, r: LeasedRow): ClaimedEmail => {
+  const held = new Set(r.suppressed_copies);
+  const allowed = (copies: CopyRecipient[]) => copies.filter((m) => !held.has(m.email));
+  return {
+    id: r.id,
+    leaseId,
+    projectId: r.project_id,
+    campaignId: r.campaign_id,
+    dueSince: new Date(r.due_since),
+    attempts: r.attempts,
+    toAddress: r.to_address,
+    toName: r.to_name,
+    cc: allowed(r.cc),
+    bcc: allowed(r.bcc),
+    fromAddress: r.from_address,
+    fromName: r.from_name,
+    replyTo: r.reply_to,
+    subject: r.subject,
+    html: r.html,
+    text: r.text,
+    headers: r.headers,
+    attachmentCount: r.attachment_count,
+    sizeBytes: Number(r.size_bytes),
+    contactId: r.contact_id,
+    marketing: r.marketing,
+    topicId: r.topic_id,
+    suppressed: r.suppressed,
+    trackingMode: candidate.tracking_mode,
+  };
+};
 
 export interface ClaimOptions {
   limit: number;

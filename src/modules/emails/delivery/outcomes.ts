@@ -3,6 +3,7 @@ import type { Orm } from '../../../db/orm';
 import type { Logger } from '../../../logger';
 import { INSERT_EVENTS, eventsRecorded } from '../../outbox/record';
 import { notifyDrained } from '../campaign-queue';
+import type { SuppressionReason } from '../../suppressions/rules';
 import { emailEventColumns, emailEventDataSql } from '../email-events';
 
 /** How one delivery attempt ended. */
@@ -10,6 +11,7 @@ export type Outcome =
   | { kind: 'sent'; id: string; campaignId: string | null; at: Date }
   | { kind: 'retry'; id: string; leaseId: string; delayMs: number; error: string }
   | { kind: 'failed'; id: string; campaignId: string | null; leaseId: string; error: string }
+  | { kind: 'suppressed'; id: string; campaignId: string | null; leaseId: string; reason: SuppressionReason }
   /** The gate did not let its SMTP transaction begin: its project is suspended, or it is no longer this worker's. */
   | { kind: 'released'; id: string; leaseId: string };
 
@@ -57,7 +59,22 @@ dequeued as (
 update emails e set "status" = 'FAILED', "failed_at" = clock_timestamp(), "error" = d."error", "attempts" = d."attempts", "updated_at" = now()
 from dequeued d where e."id" = d."email_id" and e."status" = 'PENDING'`;
 
-// Retries, failures and releases are of emails a withdrawal may be deleting: their queue rows are locked first, in id
+// The suppression list holds the email back (docs/suppressions.md): SUPPRESSED, never sent, with its
+// `email.suppressed` event carrying the entry's reason.
+const MARK_SUPPRESSED = `
+with f as (select * from jsonb_to_recordset(?::jsonb) as f("id" uuid, "lease_id" uuid, "reason" text)),
+dequeued as (
+  delete from email_queue q using f where q."email_id" = f."id" and q."lease_id" = f."lease_id"
+  returning q."email_id", f."reason"),
+suppressed as (
+  update emails e set "status" = 'SUPPRESSED', "updated_at" = now()
+  from dequeued d where e."id" = d."email_id" and e."status" = 'PENDING'
+  returning ${emailEventColumns('e')}, d."reason")
+${INSERT_EVENTS}
+select gen_random_uuid(), now(), "project_id", "contact_id", 'email.suppressed', ${emailEventDataSql} || jsonb_build_object('reason', "reason")
+from suppressed where "contact_id" is not null`;
+
+// Retries, failures, suppressions and releases are of emails a withdrawal may be deleting: their queue rows are locked first, in id
 // order as the withdrawal locks them (../withdraw.ts), so that the two never deadlock. (SENT marks are of
 // emails handed over, which a withdrawal leaves alone.)
 const LOCK_IN_ORDER = `select 1 from email_queue where "email_id" = any(?::uuid[]) order by "email_id" for no key update`;
@@ -140,17 +157,23 @@ async function write(tx: EntityManager, batch: Outcome[]): Promise<void> {
   );
   const failed = batch.flatMap((o) => (o.kind === 'failed' ? [o] : []));
   const failures = failed.map((o) => ({ id: o.id, lease_id: o.leaseId, error: o.error }));
+  const held = batch.flatMap((o) => (o.kind === 'suppressed' ? [o] : []));
+  const suppressions = held.map((o) => ({ id: o.id, lease_id: o.leaseId, reason: o.reason }));
   const released = batch.flatMap((o) => (o.kind === 'released' ? [{ id: o.id, lease_id: o.leaseId }] : []));
   if (sent.length) await markSent(tx, sent);
-  const locked = [...retries, ...failures, ...released];
+  const locked = [...retries, ...failures, ...suppressions, ...released];
   if (locked.length > 1) await tx.execute(LOCK_IN_ORDER, [`{${locked.map((o) => o.id).join(',')}}`]);
   if (released.length) await tx.execute(RELEASE, [JSON.stringify(released)]);
   if (retries.length) await tx.execute(MARK_RETRY, [JSON.stringify(retries)]);
-  if (failures.length) {
-    await tx.execute(MARK_FAILED, [JSON.stringify(failures)]);
+  if (failures.length) await tx.execute(MARK_FAILED, [JSON.stringify(failures)]);
+  if (suppressions.length) {
+    await tx.execute(MARK_SUPPRESSED, [JSON.stringify(suppressions)]);
+    eventsRecorded(tx);
+  }
+  if (failed.length + held.length) {
     await notifyDrained(
       tx,
-      failed.map((o) => o.campaignId),
+      [...failed, ...held].map((o) => o.campaignId),
     );
   }
 }

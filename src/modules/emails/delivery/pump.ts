@@ -47,8 +47,6 @@ export const PUMP_DEFAULTS: Omit<PumpOptions, 'leaseMs'> = {
   maxBytesInFlight: 256 * 1024 * 1024,
 };
 
-const SUPPRESSED = 'Suppressed: the recipient bounced permanently or complained, so marketing email is not sent to it';
-
 const NEXT_DUE = `
 select (extract(epoch from min(n."at") - clock_timestamp()) * 1000)::float8 as ms
 from (values (0), (1), (2)) as p("priority")
@@ -68,7 +66,8 @@ interface AttachmentRow {
  * key, begins its SMTP transaction only while the email is still its to send (TransactionGate), hands it over
  * to the server under a mark that survives the process (HandOver), and marks it SENT
  * (with its `email.sent` event) once the server accepted it. Transient failures retry with exponential
- * backoff; a permanent refusal marks the email FAILED with the server's reply.
+ * backoff; a permanent refusal marks the email FAILED with the server's reply. An email the suppression list
+ * holds back is not sent: SUPPRESSED, with its `email.suppressed` event.
  */
 export class DeliveryPump {
   private readonly options: PumpOptions;
@@ -173,7 +172,7 @@ export class DeliveryPump {
    */
   private async attempt(email: ClaimedEmail): Promise<Outcome | null> {
     if (email.suppressed) {
-      return { kind: 'failed', id: email.id, campaignId: email.campaignId, leaseId: email.leaseId, error: SUPPRESSED };
+      return { kind: 'suppressed', id: email.id, campaignId: email.campaignId, leaseId: email.leaseId, reason: email.suppressed };
     }
     const dkim = await this.keys.get(email.projectId, email.fromAddress);
     if (!dkim) {
@@ -189,6 +188,8 @@ export class DeliveryPump {
     const outgoing = {
       id: email.id,
       to: { email: email.toAddress, name: email.toName },
+      cc: email.cc,
+      bcc: email.bcc,
       from: { email: email.fromAddress, name: email.fromName },
       replyTo: email.replyTo,
       subject: email.subject,
@@ -236,7 +237,7 @@ export class DeliveryPump {
   /** A retry with backoff, or FAILED once the email is too old to keep trying. */
   private transient(email: ClaimedEmail, reason: string): Outcome {
     const delayMs = backoffMs(email.attempts - 1, this.options.retryBaseMs, this.options.retryMaxMs);
-    if (Date.now() + delayMs - email.createdAt.getTime() > this.options.giveUpAfterMs) {
+    if (Date.now() + delayMs - email.dueSince.getTime() > this.options.giveUpAfterMs) {
       return {
         kind: 'failed',
         id: email.id,

@@ -1,0 +1,48 @@
+import { Webhook } from 'standardwebhooks';
+import { startWebhookCapture, type WebhookCapture } from '../../scripts/lib/webhook-capture';
+
+/** The development webhook capture (scripts/lib/webhook-capture.ts): receives, answers 200, checks signatures. */
+let capture: WebhookCapture;
+const secret = `whsec_${Buffer.from('a development signing secret!').toString('base64')}`;
+
+beforeAll(async () => {
+  capture = await startWebhookCapture(0, [secret]);
+});
+afterAll(() => capture.stop());
+
+async function deliver(body: string, signWith: string | null): Promise<Response> {
+  const id = `msg_${Math.random().toString(36).slice(2)}`;
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (signWith) {
+    headers['webhook-id'] = id;
+    headers['webhook-timestamp'] = String(Math.floor(Date.now() / 1000));
+    headers['webhook-signature'] = new Webhook(signWith).sign(id, new Date(), body);
+  }
+  return fetch(capture.url, { method: 'POST', headers, body });
+}
+
+it('answers 200 and checks each request against the secrets it knows, as a receiver would', async () => {
+  const other = `whsec_${Buffer.from('some other endpoint secret').toString('base64')}`;
+  expect((await deliver('{"type":"email.delivery","data":{}}', secret)).status).toBe(200);
+  expect((await deliver('{"type":"email.open"}', other)).status).toBe(200);
+  expect((await deliver('{"type":"plain"}', null)).status).toBe(200);
+  const [signed, foreign, unsigned] = capture.requests();
+  expect(signed!.verdict).toEqual({ ok: true, secret });
+  expect(foreign!.verdict).toEqual({ ok: false, reason: 'matches none of the 1 known secret(s)' });
+  expect(unsigned!.verdict).toEqual({ ok: false, reason: 'unsigned: no webhook-signature header' });
+
+  // A secret pasted on the page checks the requests after it.
+  const form = await fetch(`http://127.0.0.1:${capture.port}/secrets`, {
+    method: 'POST',
+    body: new URLSearchParams({ secret: other }),
+    redirect: 'manual',
+  });
+  expect(form.status).toBe(303);
+  await deliver('{"type":"email.click"}', other);
+  expect(capture.requests().at(-1)!.verdict).toEqual({ ok: true, secret: other });
+
+  const page = await (await fetch(`http://127.0.0.1:${capture.port}/`)).text();
+  expect(page).toContain('signature verified');
+  expect(page).toContain('email.delivery');
+  expect(page).toContain('not verified: unsigned');
+});
