@@ -8,6 +8,9 @@ export interface Draft {
   recipientEmail: string;
   /** A SEND_EMAIL about a topic (docs/consent.md); empty for none. */
   topicId: string;
+  /** A SEND_EMAIL's quiet hours (HH:MM); both empty for none. */
+  quietFrom: string;
+  quietTo: string;
   amount: string;
   unit: 'minutes' | 'hours' | 'days';
   /** A DELAY's local time of day (HH:MM); empty for none. */
@@ -79,6 +82,8 @@ export function draftOf(config: Record<string, unknown>): Draft {
     recipient: recipient.type === 'CUSTOM' ? 'CUSTOM' : 'CONTACT',
     recipientEmail: text(recipient.email),
     topicId: text(config.topicId),
+    quietFrom: text(rec(config.quietHours).from),
+    quietTo: text(rec(config.quietHours).to),
     amount: text(config.amount),
     unit: (config.unit as Unit | undefined) ?? 'days',
     until: text(config.until),
@@ -114,6 +119,7 @@ export function configFrom(type: StepType, d: Draft, original: Record<string, un
         templateId: d.templateId,
         ...(d.recipient === 'CUSTOM' ? { recipient: { type: 'CUSTOM', email: d.recipientEmail } } : {}),
         ...(d.topicId ? { topicId: d.topicId } : {}),
+        ...(d.quietFrom || d.quietTo ? { quietHours: { from: d.quietFrom, to: d.quietTo } } : {}),
       };
     case 'DELAY':
       return {
@@ -153,7 +159,9 @@ export function summary(type: StepType, config: Record<string, unknown>, templat
   const d = draftOf(config);
   switch (type) {
     case 'SEND_EMAIL':
-      return `Template: ${templateName(d.templateId) ?? d.templateId}${d.recipient === 'CUSTOM' ? ` to ${d.recipientEmail}` : ''}`;
+      return `Template: ${templateName(d.templateId) ?? d.templateId}${d.recipient === 'CUSTOM' ? ` to ${d.recipientEmail}` : ''}${
+        d.quietFrom && d.quietTo ? `, not from ${d.quietFrom} to ${d.quietTo}` : ''
+      }`;
     case 'DELAY': {
       const length = d.amount === '' ? '' : duration(d.amount, d.unit);
       return d.until === '' ? length : `${length ? `${length}, then ` : ''}until ${d.until} local time`;

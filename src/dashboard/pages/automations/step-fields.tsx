@@ -88,6 +88,25 @@ function TemplatePicker({ draft, set, error }: Omit<Props, 'type'>) {
           error={error}
         />
       ) : null}
+      <div class="form inline">
+        <TextInput
+          label="Quiet hours from"
+          type="time"
+          name="config.quietHours.from"
+          hint="Local time of the contact (data.timezone, else the project's zone): the email waits until the end."
+          value={draft.quietFrom}
+          onValue={(quietFrom) => set({ quietFrom })}
+          error={error}
+        />
+        <TextInput
+          label="Quiet hours to"
+          type="time"
+          name="config.quietHours.to"
+          value={draft.quietTo}
+          onValue={(quietTo) => set({ quietTo })}
+          error={error}
+        />
+      </div>
     </>
   );
 }
