@@ -89,7 +89,7 @@ describe('a RANDOM_SPLIT', () => {
   });
 });
 
-describe('a DELAY until a local time', () => {
+describe('local times: a DELAY until one, quiet hours', () => {
   /** An ISO duration of the answer (`PT13H5M2S`, `P1DT2H`) in seconds. */
   const seconds = (iso: string) => {
     const [, d, h, m, s] = /^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$/.exec(iso)!;
@@ -111,6 +111,22 @@ describe('a DELAY until a local time', () => {
     const after = (a: number, b: number) => (((a - b) % 86_400) + 86_400) % 86_400;
     expect(Math.abs(after(kolkata, tokyo) - 3.5 * 3_600)).toBeLessThan(120);
     expect(Math.abs(after(utc, tokyo) - 9 * 3_600)).toBeLessThan(120);
+  });
+
+  it('holds a SEND_EMAIL in its quiet hours until they end, and not outside them', async () => {
+    const t = await tenant(stack);
+    const tpl = await template(t);
+    const w = await createWorkflow(t, { name: 'Quiet' });
+    // From an hour ago to two hours ahead, in UTC (the simulation's clock starts at the real time); Tokyo is outside.
+    const hhmm = (ms: number) => new Date(ms).toISOString().slice(11, 16);
+    const quietHours = { from: hhmm(Date.now() - 3_600_000), to: hhmm(Date.now() + 7_200_000) };
+    const definition = { steps: [{ id: 'mail', type: 'SEND_EMAIL', config: { templateId: tpl.id, quietHours } }], transitions: [] };
+    const sent = async (data: object) => (await simulated(t, w.id, { definition, contact: { data } })).steps[0]!;
+    const held = await sent({ timezone: 'UTC' });
+    expect(held).toMatchObject({ status: 'COMPLETED', startedAfter: 'PT0S', email: expect.objectContaining({ subject: 'Hi there' }) });
+    expect(seconds(held.endedAfter as string)).toBeGreaterThan(118 * 60);
+    expect(seconds(held.endedAfter as string)).toBeLessThanOrEqual(120 * 60);
+    expect(await sent({ timezone: 'Asia/Tokyo' })).toMatchObject({ status: 'COMPLETED', endedAfter: 'PT0S' });
   });
 });
 
