@@ -2,7 +2,17 @@ import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activ
 import type { Deps } from '../src/deps';
 import { FilterError } from '../src/modules/filters/errors';
 import { CampaignDrainWatch } from '../src/modules/campaigns/drain-watch';
-import { beginSend, enqueueBatch, finishSend, pendingOfSend, snapshotBatch, type SendRef } from '../src/modules/campaigns/send-run';
+import {
+  assignTestShare,
+  beginSend,
+  decideSendWinner,
+  enqueueBatch,
+  finishSend,
+  pendingOfSend,
+  snapshotBatch,
+  type SendRef,
+} from '../src/modules/campaigns/send-run';
+import type { AbPart, AbPlan } from '../workflows/campaigns/ids';
 import { suspensionOf } from '../src/modules/reputation/suspension';
 import { PROGRESS_INTERVAL_MS } from '../workflows/campaigns/ids';
 
@@ -49,8 +59,12 @@ export function createCampaignActivities(deps: Deps) {
     snapshotCampaignRecipients: (input: SendRef & { asOf: string; after: string | null; size: number }) =>
       step(() => snapshotBatch(deps.orm.em.fork(), input, input)),
 
-    enqueueCampaignEmails: (input: SendRef & { from: number; size: number }) =>
+    enqueueCampaignEmails: (input: SendRef & { from: number; size: number; ab?: AbPart }) =>
       step(() => enqueueBatch(deps.orm.em.fork(), deps, input, input)),
+
+    assignCampaignTestShare: (input: SendRef & { plan: AbPlan }) => step(() => assignTestShare(deps.orm.em.fork(), input, input.plan)),
+
+    decideCampaignWinner: (ref: SendRef) => step(() => decideSendWinner(deps.orm.em.fork(), ref)),
 
     /**
      * Waits until none of the send's emails is pending, or `PROGRESS_INTERVAL_MS` passed with a change to

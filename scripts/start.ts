@@ -85,6 +85,9 @@ async function main() {
   const hooks = aids.sandbox ? await startWebhookCapture(ports.webhookCapture) : null;
   if (hooks) stops.push(() => hooks.stop());
 
+  // docs/smtp.md: the API serves inbound mail and the relay on these ports.
+  const inboundSmtp = Number(process.env.INBOUND_SMTP_PORT || 2525);
+  const relaySmtp = Number(process.env.RELAY_SMTP_PORT || 2587);
   const env: NodeJS.ProcessEnv = {
     ...devSecrets(),
     PUBLIC_URL: `http://localhost:${ports.api}`,
@@ -96,6 +99,8 @@ async function main() {
     ...developmentEnv(aids, devDns?.address ?? null),
     ...process.env,
     PORT: String(ports.api),
+    INBOUND_SMTP_PORT: String(inboundSmtp),
+    RELAY_SMTP_PORT: String(relaySmtp),
     DATABASE_URL: databaseUrl,
     TEMPORAL_ADDRESS: temporal.address,
   };
@@ -119,6 +124,8 @@ async function main() {
     ...env,
   });
   await waitForPort(ports.api, 'API');
+  await waitForPort(inboundSmtp, 'inbound SMTP server');
+  await waitForPort(relaySmtp, 'SMTP relay');
   const apiUrl = `http://localhost:${ports.api}`;
   const dashboardDev = startDashboardDevServer(ports.dashboardDev, apiUrl, log);
   children.push(dashboardDev);
@@ -136,12 +143,14 @@ Postwire is running (ready in ${seconds}s)
   Temporal Web UI  ${temporal.uiUrl}
   Temporal gRPC    ${temporal.address}
   PostgreSQL       ${databaseUrl.replace(/:[^:@/]+@/, ':***@')}
+  Inbound SMTP     127.0.0.1:${inboundSmtp}  (mail for the domains with inbound on: GET /inbound; docs/smtp.md)
+  SMTP relay       127.0.0.1:${relaySmtp}  (AUTH with any user name and the secret key; docs/smtp.md)
   Mail capture     ${capture ? `http://localhost:${ports.mailWeb}  (SMTP on 127.0.0.1:${ports.smtp})` : `off: SMTP_URL=${env.SMTP_URL}`}
   Webhook capture  ${hooks ? `http://localhost:${hooks.port}  (point endpoints at ${hooks.url})` : 'off'}
   Development DNS  ${devDns ? `${devDns.address} (UDP; records of the domains added to projects)` : 'off'}
   Sandbox          ${aids.sandbox ? 'on: mail to @simulator.postwire.test is simulated (docs/sandbox.md)' : 'off'}
   Logs             ${shownDataDir('logs', 'api.log')}, ${shownDataDir('logs', 'worker.log')}
-${account ? `\n${describeDevAccount(apiUrl, account)}\n` : ''}
+${account ? `\n${describeDevAccount(apiUrl, account, { inbound: inboundSmtp, relay: relaySmtp })}\n` : ''}
 Press Ctrl-C to stop.`);
 }
 

@@ -133,6 +133,16 @@ export const configSchema = z.object({
   REPUTATION_MIN_SENT: int(500, 1),
   /** Counts mail to the simulator domain in reputation, analytics and billing: to rehearse the guardrails. */
   REPUTATION_COUNT_SIMULATED: bool(false),
+  // docs/smtp.md: the inbound SMTP server and the relay listen only when their port is set (npm start sets 2525 and 2587).
+  INBOUND_SMTP_PORT: optional(z.coerce.number().int().min(0).max(65535)),
+  INBOUND_MX_HOST: z.string().min(1).default('inbound.postwire.local'),
+  INBOUND_MAX_SIZE_MB: int(25, 1, 100),
+  RELAY_SMTP_PORT: optional(z.coerce.number().int().min(0).max(65535)),
+  /** PEM files of the deployment's certificate and key: the relay offers STARTTLS with them. */
+  RELAY_TLS_CERT: optional(z.string()),
+  RELAY_TLS_KEY: optional(z.string()),
+  RELAY_ALLOW_INSECURE_AUTH: bool(false),
+  RELAY_MAX_RECIPIENTS: int(50, 1, 1000),
   // docs/operators.md: opens /admin; unset, /admin does not exist.
   ADMIN_TOKEN: optional(z.string().min(32, 'must be at least 32 characters')),
 });

@@ -156,6 +156,8 @@ export async function ensureDevAccount(apiUrl: string, options: Partial<DevAccou
   if (!domainId || (await api.call('GET', `/domains/${domainId}`, key)).status !== 200) {
     domainId = String((await api.expect(201, 'POST', '/domains', key, { domain })).body.id);
   }
+  // Mail to any address at the development domain reaches the inbound SMTP server (docs/smtp.md).
+  await api.expect(200, 'PATCH', `/domains/${domainId}`, key, { inbound: true });
   const verified = await api.expect(200, 'GET', `/domains/${domainId}/verify`, key);
   if (verified.body.verified !== true)
     throw new Error(`${domain} did not verify against the development DNS server: ${JSON.stringify(verified.body.records)}`);
@@ -207,7 +209,7 @@ export async function ensureDevAccount(apiUrl: string, options: Partial<DevAccou
 }
 
 /** The lines `npm start` prints: the login, both keys, the sender and the first requests to copy. */
-export function describeDevAccount(apiUrl: string, a: DevAccount): string {
+export function describeDevAccount(apiUrl: string, a: DevAccount, smtp?: { inbound: number; relay: number }): string {
   const json = (o: object) => JSON.stringify(o);
   const send = json({ from: a.sender, to: 'delivered@simulator.postwire.test', subject: 'Hello', body: '<p>My first email</p>' });
   const track = json({ email: 'delivered@simulator.postwire.test', event: DEV_EVENT });
@@ -228,5 +230,15 @@ First event (starts the automation):
   curl -s ${apiUrl}/v1/track -H 'Authorization: Bearer ${a.project.public}' -H 'Content-Type: application/json' -d '${track}'
 Then the activity, newest first, as a table (or as JSON):
   POSTWIRE_URL=${apiUrl} POSTWIRE_API_KEY=${a.project.secret} npx postwire activity list
-  curl -s ${apiUrl}/activity -H 'Authorization: Bearer ${a.project.secret}' | python3 -m json.tool`;
+  curl -s ${apiUrl}/activity -H 'Authorization: Bearer ${a.project.secret}' | python3 -m json.tool${smtp ? `\n${describeSmtp(apiUrl, a, smtp)}` : ''}`;
+}
+
+/** Copy-paste examples of the SMTP relay and of inbound mail (docs/smtp.md). */
+function describeSmtp(apiUrl: string, a: DevAccount, smtp: { inbound: number; relay: number }): string {
+  const relayed = `{from:'${a.sender}',to:'you@example.com',subject:'Relayed',text:'Sent through the SMTP relay'}`;
+  return `Through the SMTP relay (any user name, the secret key as password; lands in the mail capture):
+  node -e "require('nodemailer').createTransport({host:'127.0.0.1',port:${smtp.relay},auth:{user:'app',pass:'${a.project.secret}'}}).sendMail(${relayed}).then((i)=>console.log(i.response))"
+Inbound mail (any address @${a.domain.name}; then GET /inbound or the dashboard's Inbound page):
+  printf 'From: you@example.com\\r\\nSubject: Hello\\r\\n\\r\\nA reply\\r\\n' | curl -s smtp://127.0.0.1:${smtp.inbound} --mail-from you@example.com --mail-rcpt support@${a.domain.name} -T -
+  curl -s ${apiUrl}/inbound -H 'Authorization: Bearer ${a.project.secret}'`;
 }

@@ -24,7 +24,7 @@ async function systemRecords(resolver: Resolver, name: string, type: DnsRecord['
 
 /**
  * The DNS server `npm start` runs on loopback for development (docs/sandbox.md): for every domain added to a
- * project it publishes the records the API asked for (DKIM, SPF, DMARC), read from the database at each
+ * project it publishes the records the API asked for (DKIM, SPF, DMARC, inbound MX), read from the database at each
  * question, so that a domain added while developing verifies through the normal DNS check. Other names are
  * answered from the system's resolvers, so that /v1/verify still sees the real world.
  */
@@ -34,14 +34,18 @@ export async function startDevDns(port: number, databaseUrl: string): Promise<{ 
   const server = await DnsServer.start({
     port,
     fallback: async (name, type) => {
-      const { rows } = await db.query<{ type: string; value: string | null }>(
-        `select r->>'type' as type, r->>'value' as value from domains d, jsonb_array_elements(d.records) r
+      const { rows } = await db.query<{ type: string; value: string | null; priority: number | null }>(
+        `select r->>'type' as type, r->>'value' as value, (r->>'priority')::int as priority from domains d, jsonb_array_elements(d.records) r
          where lower(r->>'name') = $1
-         union all select null, null from domains where lower(domain) = $1 limit 50`,
+         union all select null, null, null from domains where lower(domain) = $1 limit 50`,
         [name],
       );
       if (rows.length === 0) return systemRecords(resolver, name, type);
-      return rows.flatMap((r) => (r.type === type && type === 'TXT' && r.value ? [{ type, value: r.value }] : []));
+      return rows.flatMap((r): DnsRecord[] => {
+        if (r.type !== type || !r.value) return [];
+        if (type === 'TXT') return [{ type, value: r.value }];
+        return type === 'MX' ? [{ type, exchange: r.value, priority: r.priority ?? 10 }] : [];
+      });
     },
   });
   return {

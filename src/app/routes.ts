@@ -34,6 +34,8 @@ import { suppressionRoutes } from '../modules/suppressions/routes';
 import { dashboardRoutes } from '../modules/dashboard/routes';
 import { adminRoutes } from '../modules/admin/routes';
 import { agentRoutes } from '../modules/agent/routes';
+import { inboundRoutes } from '../modules/inbound/routes';
+import { imageStoreFor } from '../modules/uploads/service';
 import { topicRoutes } from '../modules/topics/routes';
 import { formRoutes } from '../modules/forms/routes';
 import { publicFormRoutes } from '../modules/forms/public-routes';
@@ -59,7 +61,7 @@ export function allRoutes(deps: Deps): RouteDef[] {
   routes.push(...topicRoutes(deps, [campaignTopicUsage, formTopicUsage, workflowTopicUsage]), ...formRoutes(deps));
   routes.push(...trackingRoutes(deps), ...preferenceRoutes(deps), ...confirmRoutes(deps), ...publicFormRoutes(deps), ...snsRoutes(deps));
   routes.push(...activityRoutes(deps), ...analyticsRoutes(deps), ...uploadRoutes(deps));
-  routes.push(...webhookRoutes(deps), ...dashboardRoutes(deps), ...adminRoutes(deps));
+  routes.push(...webhookRoutes(deps), ...dashboardRoutes(deps), ...adminRoutes(deps), ...inboundRoutes(deps, imageStoreFor(deps.config)));
   routes.push(...agentRoutes(() => routes));
   return [...routes, ...openapiRoutes(() => routes)];
 }

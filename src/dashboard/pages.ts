@@ -20,6 +20,7 @@ import {
   Webhook,
   Workflow,
   Filter,
+  Inbox,
 } from './ui/icons';
 import { Overview } from './pages/project/overview';
 import { ProjectSettings } from './pages/project/settings';
@@ -51,6 +52,8 @@ import { Webhooks } from './pages/webhooks/list';
 import { WebhookEndpoint } from './pages/webhooks/detail';
 import { EmailDetail } from './pages/emails/email';
 import { Suppressions } from './pages/suppressions/list';
+import { InboundList } from './pages/inbound/list';
+import { InboundMessage } from './pages/inbound/message';
 import { Topics } from './pages/consent/topics';
 import { TopicDetail } from './pages/consent/topic';
 import { Forms } from './pages/consent/forms';
@@ -98,6 +101,8 @@ export const projectPages: PageDef[] = [
   { path: '/domains/:id', component: DomainDetail },
   { path: '/activity', component: Activity, nav: 'Activity', icon: ActivityIcon },
   { path: '/emails/:id', component: EmailDetail },
+  { path: '/inbound', component: InboundList, nav: 'Inbound', icon: Inbox },
+  { path: '/inbound/:id', component: InboundMessage },
   { path: '/suppressions', component: Suppressions, nav: 'Suppressions', icon: Ban },
   { path: '/analytics', component: Analytics, nav: 'Analytics', icon: BarChart3 },
   { path: '/billing', component: Billing, nav: 'Billing', icon: CreditCard },

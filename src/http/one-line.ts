@@ -7,4 +7,4 @@ export const oneLineText = (max: number) =>
     .trim()
     .min(1)
     .max(max)
-    .regex(/^[^\r\n]*$/, 'Must not contain line breaks');
+    .regex(/^[^\r\n\u0000]*$/, 'Must not contain line breaks');

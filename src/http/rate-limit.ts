@@ -73,6 +73,15 @@ export class RateLimiter {
     }
   }
 
+  /**
+   * The same limits for a caller that is no HTTP request (the SMTP relay, which answers 451 4.7.1): null
+   * when allowed, else the seconds until it would be.
+   */
+  async refusal(projectId: string, bucket: Bucket, cost: number): Promise<number | null> {
+    const denied = (await this.judge(projectId, 'secret', bucket, cost)).find((v) => !v.allowed);
+    return denied ? Math.max(1, Math.ceil(denied.resetSeconds)) : null;
+  }
+
   /** Drops counters whose window has passed; called periodically by the API process. */
   async prune(): Promise<void> {
     await this.attempt('could not prune rate-limit counters', () =>

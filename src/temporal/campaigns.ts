@@ -3,7 +3,7 @@ import type { TemporalGateway } from './client';
 import { fairnessOf } from './fairness';
 import { CampaignIdKey, ProjectIdKey } from '../../workflows/search-attributes';
 import type { campaignSend } from '../../workflows/campaigns/send';
-import { campaignSummary, campaignWorkflowId, type CampaignSendInput } from '../../workflows/campaigns/ids';
+import { WINNER_CHOSEN_SIGNAL, campaignSummary, campaignWorkflowId, type CampaignSendInput } from '../../workflows/campaigns/ids';
 
 export interface CampaignSendStart {
   input: CampaignSendInput;
@@ -45,5 +45,14 @@ export async function stopCampaignSend(temporal: TemporalGateway, campaignId: st
   } catch (err) {
     if (err instanceof WorkflowNotFoundError) return false;
     throw err;
+  }
+}
+
+/** Wakes the run waiting for an A/B test's winner; a run that is gone has nothing to wake. */
+export async function signalWinnerChosen(temporal: TemporalGateway, campaignId: string): Promise<void> {
+  try {
+    await temporal.client.workflow.getHandle(campaignWorkflowId(campaignId)).signal(WINNER_CHOSEN_SIGNAL);
+  } catch (err) {
+    if (!(err instanceof WorkflowNotFoundError)) throw err;
   }
 }

@@ -36,10 +36,15 @@ export async function startDispatcher(stack: TestStack): Promise<EventDispatcher
 }
 
 /** The real stack with the engine running: on the time-skipping server, or on the dev server (`timeSkipping: false`). */
-export async function startEngine(options: { timeSkipping: boolean; env?: Record<string, string> }): Promise<Engine> {
+export async function startEngine(options: {
+  timeSkipping: boolean;
+  env?: Record<string, string>;
+  smtpListeners?: boolean;
+}): Promise<Engine> {
   const env = options.timeSkipping ? await timeSkippingEnv() : null;
   const stack = await startStack({
     env: options.env,
+    smtpListeners: options.smtpListeners,
     ...(env ? { temporal: gatewayFor(env, `automation-${randomBytes(4).toString('hex')}`) } : {}),
     worker: (deps) => startWorker(deps, env?.nativeConnection),
     terminateWorkflows: !env,

@@ -29,6 +29,8 @@ async function expectUnchanged(t: SenderTenant, request: () => Promise<unknown>)
   expect(await campaignState(stack, t.project.id)).toEqual(before);
 }
 
+const AB = { variants: [{ subject: 'A' }, { subject: 'B' }], testPercent: 20, waitMinutes: 60, winnerBy: 'OPENS' };
+
 describe('POST /campaigns', () => {
   it('creates a DRAFT, wrapped as { success, data }, with the fields of the Campaign table', async () => {
     const t = await campaignTenant(stack);
@@ -47,6 +49,7 @@ describe('POST /campaigns', () => {
         subject: 'Hello {{ name ?? "friend" }}',
         body: '<p>Spring is here, {{ name ?? "friend" }}</p>',
         text: null,
+        abTest: null,
         from: t.from,
         fromName: 'Shop',
         replyTo: 'help@example.test',
@@ -176,6 +179,36 @@ describe('POST /campaigns', () => {
     });
   });
 
+  it('keeps an A/B test with the campaign, and refuses a variant sender on an unverified domain with 403', async () => {
+    const t = await campaignTenant(stack);
+    const abTest = { ...AB, variants: [{ subject: 'A' }, { from: t.from, fromName: 'Other', body: '<p>B</p>' }] };
+    const created = (await t.c.post('/campaigns').send(campaignBody(t, { abTest })).expect(201)).body.data;
+    expect(created.abTest).toEqual(abTest);
+    expect((await t.c.get(`/campaigns/${created.id}`).expect(200)).body.abTest).toEqual(abTest);
+    const copy = (await t.c.post(`/campaigns/${created.id}/duplicate`).expect(201)).body;
+    expect(copy.abTest).toEqual(abTest);
+    expect((await t.c.get(`/campaigns/${created.id}/variants`).expect(200)).body).toEqual({
+      winnerBy: 'OPENS',
+      testPercent: 20,
+      waitMinutes: 60,
+      winner: null,
+      decidedBy: null,
+      decidedAt: null,
+      variants: [
+        expect.objectContaining({ variant: 0, name: 'A', subject: 'A', from: t.from, recipients: 0, sentCount: 0, openRate: 0 }),
+        expect.objectContaining({ variant: 1, name: 'B', subject: created.subject, fromName: 'Other', recipients: 0 }),
+      ],
+    });
+    await t.c.post(`/campaigns/${created.id}/winner`).send({ variant: 0 }).expect(409);
+    await expectUnchanged(t, async () => {
+      const res = await t.c
+        .post('/campaigns')
+        .send(campaignBody(t, { abTest: { ...AB, variants: [{ subject: 'A' }, { from: 'news@unverified.example.test' }] } }))
+        .expect(403);
+      expect(res.body.error.code).toBe('INTERNAL_SERVER_ERROR');
+    });
+  });
+
   it('refuses a sender on a domain that is not verified with 403 INTERNAL_SERVER_ERROR, storing nothing', async () => {
     const t = await campaignTenant(stack);
     await expectUnchanged(t, async () => {
@@ -201,6 +234,22 @@ describe('POST /campaigns', () => {
     ['a segment of no project', { audienceType: 'SEGMENT', segmentId: randomUUID() }, 'segmentId'],
     ['an unknown templateId', { templateId: randomUUID() }, 'templateId'],
     ['Liquid that does not parse', { body: '<p>{% if %}</p>' }, 'body'],
+    ['an A/B test of one variant', { abTest: { ...AB, variants: [{ subject: 'A' }] } }, 'abTest.variants'],
+    [
+      'an A/B test of five variants',
+      { abTest: { ...AB, variants: ['A', 'B', 'C', 'D', 'E'].map((subject) => ({ subject })) } },
+      'abTest.variants',
+    ],
+    ['a variant that changes nothing', { abTest: { ...AB, variants: [{ subject: 'A' }, {}] } }, 'abTest.variants.1'],
+    ['a test share of 0%', { abTest: { ...AB, testPercent: 0 } }, 'abTest.testPercent'],
+    ['a test share of 95%', { abTest: { ...AB, testPercent: 95 } }, 'abTest.testPercent'],
+    ['no waiting time', { abTest: { ...AB, waitMinutes: 0 } }, 'abTest.waitMinutes'],
+    ['an unknown winner rule', { abTest: { ...AB, winnerBy: 'REPLIES' } }, 'abTest.winnerBy'],
+    [
+      "a variant's Liquid that does not parse",
+      { abTest: { ...AB, variants: [{ subject: 'A' }, { body: '{% if %}' }] } },
+      'abTest.variants[1].body',
+    ],
   ])('answers %s with 422 naming the field, storing nothing', async (_what, overrides, field) => {
     const t = await campaignTenant(stack);
     await expectUnchanged(t, async () => {

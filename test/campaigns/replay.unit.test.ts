@@ -25,11 +25,17 @@ const LONG_SEND_BATCHES = 404;
 /** Each batch completes a moment after the one before it in its window, as real ones do: a workflow task each. */
 const activities: CampaignActivities = {
   beginCampaignSend: async () => ({ asOf: '2026-01-01T00:00:00.000Z' }),
-  snapshotCampaignRecipients: async ({ size }) => ({ last: 'r-last', total: LONG_SEND_BATCHES * (size / 10) }),
+  // The A/B run (campaign c-ab) is short: ten recipients.
+  snapshotCampaignRecipients: async ({ campaignId, size }) => ({
+    last: 'r-last',
+    total: campaignId === 'c-ab' ? 10 : LONG_SEND_BATCHES * (size / 10),
+  }),
   enqueueCampaignEmails: async ({ from, size }) => {
     await new Promise((resolve) => setTimeout(resolve, ((from / size) % ENQUEUE_CONCURRENCY) * 10));
     return { processed: size, emails: size, pending: from + size };
   },
+  assignCampaignTestShare: async () => ({ size: 2 }),
+  decideCampaignWinner: async () => ({ winner: 1 }),
   awaitCampaignDelivery: async () => ({ pending: 0, held: null }),
   finishCampaignSend: async () => true,
 };
@@ -40,12 +46,36 @@ const workflowTasks = (history: History) => (history.events ?? []).filter((e) =>
 describe('campaign send workflow replay', () => {
   const histories = historyFiles(HISTORIES_DIR);
 
-  it('has recorded histories from before and after the campaign-short-runs patch', () => {
-    expect(histories).toEqual(['short-runs.json', 'steps-per-run.json']);
+  it('has recorded histories from before and after the campaign-short-runs patch, and of an A/B test (campaign-ab-tests)', () => {
+    expect(histories).toEqual(['ab-test.json', 'short-runs.json', 'steps-per-run.json']);
   });
 
   it.each(histories)('replays %s deterministically', async (file) => {
     await replayHistory(loadHistory(path.join(HISTORIES_DIR, file)), file);
+  });
+
+  it('records an A/B test run (patch campaign-ab-tests: test share, wait, winner, rest) and replays it', async () => {
+    const handle = await env().client.workflow.start<typeof campaignSend>('campaignSend', {
+      taskQueue,
+      workflowId: `campaign:replay-ab-${randomBytes(4).toString('hex')}`,
+      args: [
+        {
+          campaignId: 'c-ab',
+          projectId: 'p-ab',
+          sendId: 's-ab',
+          scheduledFor: null,
+          batchSize: 5,
+          ab: { variants: 2, testPercent: 20, waitMinutes: 60, winnerBy: 'OPENS' },
+        },
+      ],
+    });
+    expect(await handle.result()).toBe('SENT');
+    await recordHistory('RECORD_CAMPAIGN_HISTORIES', handle, HISTORIES_DIR, 'ab-test');
+    const history = await handle.fetchHistory();
+    const activities = (history.events ?? []).map((e) => e.activityTaskScheduledEventAttributes?.activityType?.name).filter(Boolean);
+    expect(activities).toContain('assignCampaignTestShare');
+    expect(activities).toContain('decideCampaignWinner');
+    await replayHistory(history, 'ab-test');
   });
 
   it('replays the longest run a send makes in a small fraction of the workflow task timeout', async () => {

@@ -198,6 +198,16 @@ describe('cancelling a SENDING campaign (time-skipping)', () => {
     expect(received(addresses).reduce((a, b) => a + b, 0)).toBe(1);
     expect(await emailsOf(campaign.id)).toEqual([{ status: 'SENT' }]);
     expect(await status(t, campaign.id)).toMatchObject({ status: 'CANCELLED', sentAt: null });
+    // Who did not get it: the withdrawn four were never handed to SMTP.
+    const recipients = (await t.c.get(`/campaigns/${campaign.id}/recipients`).expect(200)).body;
+    expect(recipients.total).toBe(5);
+    expect(recipients.data.map((r: { status: string }) => r.status).sort()).toEqual([
+      'NOT_ATTEMPTED',
+      'NOT_ATTEMPTED',
+      'NOT_ATTEMPTED',
+      'NOT_ATTEMPTED',
+      'SENT',
+    ]);
 
     const again = await t.c.post(`/campaigns/${campaign.id}/cancel`).expect(409);
     expect(again.body.error.details).toEqual({ status: 'CANCELLED' });

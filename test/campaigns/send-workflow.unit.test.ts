@@ -28,13 +28,15 @@ const activities: CampaignActivities = {
   beginCampaignSend: (ref) => stubFor(ref).beginCampaignSend(ref),
   snapshotCampaignRecipients: (input) => stubFor(input).snapshotCampaignRecipients(input),
   enqueueCampaignEmails: (input) => stubFor(input).enqueueCampaignEmails(input),
+  assignCampaignTestShare: (input) => stubFor(input).assignCampaignTestShare(input),
+  decideCampaignWinner: (ref) => stubFor(ref).decideCampaignWinner(ref),
   awaitCampaignDelivery: (input) => stubFor(input).awaitCampaignDelivery(input),
   finishCampaignSend: (ref) => stubFor(ref).finishCampaignSend(ref),
 };
 
 const env = stubActivityWorker(taskQueue, activities);
 
-type Stage = 'begin' | 'snapshot' | 'enqueue' | 'deliver' | 'finish';
+type Stage = 'begin' | 'snapshot' | 'assign' | 'enqueue' | 'deliver' | 'decide' | 'finish';
 
 interface Model {
   recipients: number;
@@ -48,6 +50,8 @@ interface Model {
   onBegin?: (at: number) => void;
   /** The project is suspended with this reason when delivery begins, until `reinstated` resolves. */
   suspended?: { reason: string; reinstated: Promise<void> };
+  /** An A/B test: the test share's size, and the winner the decision finds. */
+  ab?: { share: number; winner: number };
 }
 
 const ids = (n: number) => Array.from({ length: n }, (_, i) => `r${String(i + 1).padStart(6, '0')}`);
@@ -85,11 +89,23 @@ function stubCampaign(model: Model) {
       snapshots.push({ after: input.after, last });
       return page.length === input.size ? { last, total: null } : { last, total: all.length };
     },
+    async assignCampaignTestShare(input) {
+      log.push(`assign ${input.plan.testPercent}% in ${input.plan.variants}`);
+      return stops('assign') ? null : { size: model.ab!.share };
+    },
+    async decideCampaignWinner() {
+      log.push(`decide at ${await env().currentTimeMs()}`);
+      return stops('decide') ? null : { winner: model.ab!.winner };
+    },
     async enqueueCampaignEmails(input) {
-      log.push('enqueue');
+      log.push(input.ab ? `enqueue ${input.ab.part === 'test' ? 'test' : `rest ${input.ab.winner}`}` : 'enqueue');
       froms.push(input.from);
       if (stops('enqueue', input.from)) return null;
-      const emails = Math.max(0, Math.min(input.size, all.length - input.from));
+      // An A/B test's share is the first positions here (the real draw is random, test/campaigns/ab-test.test.ts).
+      const positions = Array.from({ length: Math.max(0, Math.min(input.size, all.length - input.from)) }, (_, i) => input.from + i);
+      const share = model.ab?.share ?? 0;
+      const inPart = (p: number) => (input.ab === undefined ? true : input.ab.part === 'test' ? p < share : p >= share);
+      const emails = positions.filter(inPart).length;
       created += emails;
       pending += emails;
       return { processed: emails, emails, pending };
@@ -143,7 +159,7 @@ async function enqueueWindows(handle: WorkflowHandle) {
   return [...windows.values()];
 }
 
-const compact = (log: string[]) => log.filter((entry, i) => entry !== 'enqueue' || log[i - 1] !== 'enqueue');
+const compact = (log: string[]) => log.filter((entry, i) => !entry.startsWith('enqueue') || log[i - 1] !== entry);
 
 describe('campaign send workflow: the phases in order', () => {
   it('fixes the recipients page by page, creates the emails in windows of batches, waits until none is pending, then finishes', async () => {
@@ -246,5 +262,86 @@ describe('campaign send workflow: while the project is suspended', () => {
       .filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'awaitCampaignDelivery')
       .map((e) => JSON.parse(Buffer.from(e.userMetadata!.summary!.data!).toString()) as string);
     expect(summaries).toEqual(['Wait for 5 emails to be handed to SMTP', 'Wait for the project to be reinstated: 5 emails held']);
+  });
+});
+
+describe('campaign send workflow: an A/B test', () => {
+  const MINUTE = 60_000;
+  const plan = (winnerBy: 'OPENS' | 'CLICKS' | 'MANUAL') => ({ variants: 2, testPercent: 20, waitMinutes: 90, winnerBy });
+  /** Where the log says the decision was taken, and when. */
+  const decidedAt = (log: string[]) => Number(log.find((e) => e.startsWith('decide at '))!.slice('decide at '.length));
+
+  it('sends the variants to the test share, waits its time (skipped), decides the winner and sends it to the rest', async () => {
+    const stub = stubCampaign({ recipients: 10, ab: { share: 2, winner: 1 } });
+    const args = input({ batchSize: 5, ab: plan('OPENS') });
+    campaigns.set(args.campaignId, stub.activities);
+    const handle = await env().client.workflow.start<typeof campaignSend>('campaignSend', {
+      taskQueue,
+      workflowId: `campaign:${args.campaignId}`,
+      args: [args],
+    });
+    expect(await handle.result()).toBe('SENT');
+    const log = stub.log.filter((e) => !e.startsWith('decide at '));
+    expect(compact(log)).toEqual([
+      'begin',
+      'snapshot',
+      'assign 20% in 2',
+      'enqueue test',
+      'deliver 2',
+      'enqueue rest 1',
+      'deliver 8',
+      'finish',
+    ]);
+    // The wait began once the test share had been handed over, and lasted its 90 minutes.
+    const history = (await handle.fetchHistory()).events ?? [];
+    const timer = history.find((e) => e.timerStartedEventAttributes)?.timerStartedEventAttributes;
+    expect(Number(timer?.startToFireTimeout?.seconds)).toBe(90 * 60);
+    const timerEvent = history.find((e) => e.timerStartedEventAttributes)!;
+    expect(Buffer.from(timerEvent.userMetadata!.summary!.data!).toString()).toMatch(
+      /^"Watch the variants' opens until .*, or a choice by hand"$/,
+    );
+    expect(history.some((e) => e.timerFiredEventAttributes)).toBe(true);
+    expect(stub.log.filter((e) => e.startsWith('decide at '))).toHaveLength(1);
+    const patches = history
+      .flatMap((e) => e.markerRecordedEventAttributes?.details?.['patch-data']?.payloads ?? [])
+      .map((p) => Buffer.from(p.data!).toString());
+    expect(patches.some((p) => p.includes('campaign-ab-tests'))).toBe(true);
+  });
+
+  it('chosen by hand: waits for the choice however long it takes, and a signal ends the wait at once', async () => {
+    const stub = stubCampaign({ recipients: 6, ab: { share: 2, winner: 0 } });
+    const args = input({ batchSize: 5, ab: plan('MANUAL') });
+    campaigns.set(args.campaignId, stub.activities);
+    const handle = await env().client.workflow.start<typeof campaignSend>('campaignSend', {
+      taskQueue,
+      workflowId: `campaign:${args.campaignId}`,
+      args: [args],
+    });
+    const waiting = async () => {
+      for (let i = 0; i < 2_000; i++) {
+        const metadata = (await handle.query('__temporal_workflow_metadata')) as { currentDetails?: string };
+        if (metadata.currentDetails?.includes('waiting for the winner to be chosen by hand')) return metadata.currentDetails;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      throw new Error('the run never waited for the choice');
+    };
+    expect(await waiting()).toBe('A/B test: the variants went to 2 recipients; waiting for the winner to be chosen by hand');
+    const before = await env().currentTimeMs();
+    await env().sleep(30 * DAY);
+    expect(stub.log.some((e) => e.startsWith('decide'))).toBe(false);
+    await handle.signal('campaignWinnerChosen');
+    expect(await handle.result()).toBe('SENT');
+    expect(decidedAt(stub.log)).toBeGreaterThanOrEqual(before + 30 * DAY - MINUTE);
+    expect(stub.log.slice(-4)).toEqual(['enqueue rest 0', 'enqueue rest 0', 'deliver 4', 'finish']);
+  });
+
+  it.each<[string, Stage, string]>([
+    ['while drawing the test share', 'assign', 'assign 20% in 2'],
+    ['as the winner is decided', 'decide', 'decide'],
+  ])('ends STOPPED when the send is gone %s', async (_what, stage, last) => {
+    const stub = stubCampaign({ recipients: 10, ab: { share: 2, winner: 1 }, stopAt: { stage } });
+    const { outcome } = await run(stub, input({ batchSize: 5, ab: plan('CLICKS') }));
+    expect(outcome).toBe('STOPPED');
+    expect(stub.log[stub.log.length - 1]!.startsWith(last)).toBe(true);
   });
 });

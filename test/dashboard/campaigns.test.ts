@@ -320,7 +320,75 @@ describe('the dashboard: campaigns', () => {
       .getByRole('definition')
       .filter({ hasText: new RegExp(`^${left}$`) })
       .waitFor();
+    // Who did not get it: the recipients whose email the cancel withdrew, never handed to SMTP.
+    const recipients = page.getByRole('region', { name: 'Recipients' });
+    await recipients.getByLabel('Show').selectOption('NOT_SENT');
+    await recipients
+      .getByTestId('recipients-total')
+      .filter({ hasText: `${3 - left} recipient` })
+      .waitFor();
+    expect(await recipients.getByText('Never handed to the SMTP server', { exact: false }).count()).toBe(3 - left);
+    await recipients.getByLabel('Show').selectOption('SENT');
+    await recipients
+      .getByTestId('recipients-total')
+      .filter({ hasText: `${left} recipient` })
+      .waitFor();
+    expect(await recipients.getByRole('row').count()).toBe(left + 1);
     await checkPage(page, 'campaigns-stopped');
+    await session.close();
+  });
+
+  it('composes an A/B test, follows it, and sends the variant chosen by hand to the rest', async () => {
+    const t = await campaignTenant(suite.stack);
+    const tag = t.project.id.slice(0, 8);
+    const readers = Array.from({ length: 10 }, (_, i) => `r${i}-${tag}@example.test`);
+    for (const email of readers) await addContact(t, email);
+    const session = await freshSession(suite.browser);
+    const { page } = session;
+    await logInAs(session, t.user, t.project.id, '/campaigns/new');
+    await page.getByRole('option', { name: `@${t.domain}` }).waitFor({ state: 'attached' });
+    await page.getByLabel('Name', { exact: true }).fill('Which subject');
+    await page.getByLabel('Sender address', { exact: true }).fill('news');
+    await page.getByLabel('Subject', { exact: true }).fill('Plain subject');
+    await page.getByLabel('Body (HTML with Liquid)').fill('<p>News</p>');
+    await page.getByLabel('Test variants before sending to everyone').check();
+    await page.getByLabel('Variant A subject').fill('Subject A');
+    await page.getByLabel('Variant B subject').fill('Subject B');
+    await page.getByRole('button', { name: 'Add a variant' }).click();
+    await page.getByLabel('Variant C subject').fill('Subject C');
+    await page.getByRole('button', { name: 'Remove variant C' }).click();
+    await page.getByLabel('Winner').selectOption('MANUAL');
+    await checkPage(page, 'campaigns-compose-ab');
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Which subject' }).waitFor();
+    const [saved] = (await t.c.get('/campaigns').expect(200)).body.data;
+    expect(saved.abTest).toEqual({
+      testPercent: 20,
+      waitMinutes: 240,
+      winnerBy: 'MANUAL',
+      variants: [{ subject: 'Subject A' }, { subject: 'Subject B' }],
+    });
+
+    await page.getByRole('button', { name: 'Send now' }).click();
+    await page.getByRole('button', { name: 'Yes, send now' }).click();
+    const test = page.getByRole('region', { name: 'A/B test' });
+    await test.getByText('choose the winner below').waitFor({ timeout: SEND_LIMIT_MS });
+    await waitFor(
+      'the test share to leave',
+      async () => (readers.filter((r) => suite.stack.smtp.to(r).length > 0).length === 2 ? true : undefined),
+      SEND_LIMIT_MS,
+    );
+    await checkPage(page, 'campaigns-ab-waiting');
+    await test.getByRole('button', { name: 'Choose B' }).click();
+    await test.getByRole('button', { name: 'Yes, choose b' }).click();
+    await page.getByRole('status').filter({ hasText: 'Variant B goes to the rest' }).waitFor();
+    await page.locator('.page-header .badge', { hasText: /^Sent$/ }).waitFor({ timeout: SEND_LIMIT_MS });
+    await test.getByText(/Variant B won \(chosen by hand/).waitFor();
+    expect(readers.map((r) => suite.stack.smtp.to(r).length)).toEqual(readers.map(() => 1));
+    const subjects = await Promise.all(readers.map(async (r) => (await parseMail(suite.stack.smtp.to(r)[0]!)).subject));
+    expect(subjects.filter((s) => s === 'Subject B')).toHaveLength(9);
+    expect(subjects.filter((s) => s === 'Subject A')).toHaveLength(1);
+    await checkPage(page, 'campaigns-ab-decided');
     await session.close();
   });
 });

@@ -101,7 +101,7 @@ describe('the first hour, from the README, in the dashboard', () => {
 
     await page.getByRole('button', { name: 'Send now' }).click();
     await page.getByRole('button', { name: 'Yes, send now' }).click();
-    await page.locator('.badge', { hasText: /^Sent$/ }).waitFor(SLOW);
+    await page.locator('.page-header .badge', { hasText: /^Sent$/ }).waitFor(SLOW);
 
     // The figures come in as the simulator answers: deliveries, the open and the click, the bounce.
     expect(await figureUntil('Delivered', (n) => n >= 3)).toBeGreaterThanOrEqual(3);

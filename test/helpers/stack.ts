@@ -19,6 +19,7 @@ import { DnsServer } from '../../scripts/lib/dns-server';
 import { startPump } from './pump';
 import { Simulator } from '../../src/modules/sandbox/simulator';
 import type { RunningWorker } from './temporal';
+import { startSmtpListeners, type SmtpListeners } from '../../src/app/smtp-listeners';
 
 export interface TestStack {
   deps: Deps;
@@ -32,6 +33,8 @@ export interface TestStack {
   pump: DeliveryPump | null;
   /** Set when started with `worker`. */
   worker: RunningWorker | null;
+  /** The inbound SMTP server and the relay on free ports, when started with `smtpListeners`. */
+  listeners: SmtpListeners | null;
   /**
    * Stops all the stack started, the latest first: pump, worker, the file's running workflows (with
    * `terminateWorkflows`), then server, mailer, database, DNS and SMTP. A step that fails does not keep the
@@ -61,6 +64,8 @@ export interface StackOptions {
    * @temporalio/worker takes about a second to load, and most files run no worker.
    */
   worker?: (deps: Deps) => Promise<RunningWorker>;
+  /** Runs the inbound SMTP server and the relay on loopback, on free ports (stack.listeners). */
+  smtpListeners?: boolean;
   /** For stacks on the dev server: `close()` ends the workflows left running on the stack's task queue (often ones no worker polls). */
   terminateWorkflows?: boolean;
 }
@@ -119,6 +124,7 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
       SMTP_URL: smtp.url,
       DNS_SERVERS: dns.address,
       PUBLIC_URL: 'http://localhost:3000',
+      HOST: '127.0.0.1',
       ...(process.env.TEST_DASHBOARD_DIR ? { DASHBOARD_DIR: process.env.TEST_DASHBOARD_DIR } : {}),
       ...options.env,
     });
@@ -140,6 +146,8 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
     const server = app.koa.listen(0, '127.0.0.1');
     cleanups.push(() => new Promise((resolve) => server.close(resolve)));
     await new Promise((resolve) => server.once('listening', resolve));
+    const listeners = options.smtpListeners ? await startSmtpListeners(deps, { inbound: 0, relay: 0 }) : null;
+    if (listeners) cleanups.push(() => listeners.close());
     if (options.terminateWorkflows) cleanups.push(() => terminateRunningWorkflows(deps.temporal));
     const worker = options.worker ? await options.worker(deps) : null;
     if (worker) cleanups.push(() => worker.stop());
@@ -157,6 +165,7 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
       dns,
       pump,
       worker,
+      listeners,
       close: () => runCleanups(cleanups),
     };
   } catch (err) {

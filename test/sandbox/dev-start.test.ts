@@ -53,6 +53,7 @@ describe('the development account, against the development DNS server', () => {
     hooks = await startWebhookCapture(0);
     stack = await startStack({
       pump: true,
+      smtpListeners: true,
       worker: (deps) => startWorker(deps),
       terminateWorkflows: true,
       env: developmentEnv({ sandbox: true }, devDns.address) as Record<string, string>,
@@ -163,5 +164,22 @@ describe('the development account, against the development DNS server', () => {
     expect(await authenticationResults(Buffer.from(mail.raw.replace('Subject: Signed', 'Subject: Changed')), [devDns.address])).toMatch(
       /dkim=fail/,
     );
+  });
+
+  it('the printed SMTP commands relay a message to the mail capture and deliver one to the inbound server', async () => {
+    const account = await ensureDevAccount(apiUrl, options);
+    const ports = { inbound: stack.listeners!.inboundPort!, relay: stack.listeners!.relayPort! };
+    const lines = describeDevAccount(apiUrl, account, ports)
+      .split('\n')
+      .map((line) => line.trim());
+    const relayLine = lines.find((line) => line.startsWith('node -e'))!;
+    const { stdout } = await run('sh', ['-c', relayLine], { cwd: path.resolve(__dirname, '..', '..') });
+    expect(stdout).toMatch(/^250 2\.0\.0 Ok: queued as /);
+    const relayed = await stack.smtp.waitFor((m) => m.to.includes('you@example.com') && m.raw.includes('Subject: Relayed'), 30_000);
+    expect(await authenticationResults(Buffer.from(relayed.raw), [devDns.address])).toMatch(/dkim=pass/);
+    const inboundLine = lines.find((line) => line.startsWith('printf'))!;
+    await run('sh', ['-c', inboundLine]);
+    const list = await stack.http().get('/inbound').set('Authorization', `Bearer ${account.project.secret}`).expect(200);
+    expect(list.body.data[0]).toMatchObject({ subject: 'Hello', from: { email: 'you@example.com' } });
   });
 });

@@ -196,10 +196,12 @@ describe('what the list holds back (docs/suppressions.md)', () => {
       (await t.c.get(`/suppressions/${encodeURIComponent(to)}`)).body.reason === 'COMPLAINT' ? true : undefined,
     );
     const [marketing, transactional] = [await templateOf(t, 'MARKETING'), await templateOf(t, 'TRANSACTIONAL')];
+    // The simulator reports each delivery and complaint soon after: an email that went may already be DELIVERED.
+    const went = ['SENT', 'DELIVERED'];
     expect((await mail(t, to, marketing)).status).toBe('SUPPRESSED');
-    expect((await mail(t, to, transactional)).status).toBe('SENT');
-    expect((await mail(t, to)).status).toBe('SENT');
-    expect(first.status).toBe('SENT');
+    expect(went).toContain((await mail(t, to, transactional)).status);
+    expect(went).toContain((await mail(t, to)).status);
+    expect(went).toContain(first.status);
   });
 
   it('sends to a removed entry again, leaving the contact unsubscribed', async () => {

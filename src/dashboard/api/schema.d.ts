@@ -307,7 +307,8 @@ export interface paths {
         delete: operations["deleteDomainsId"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Turn inbound mail on or off for the domain (docs/smtp.md); on, its records list the MX record */
+        patch: operations["patchDomainsId"];
         trace?: never;
     };
     "/domains/{id}/verify": {
@@ -1236,10 +1237,44 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The campaign’s emails, one per recipient, with each one’s status and times, by address (offset pagination) */
+        /** Who the send reached and who it did not: each recipient fixed when sending started, with its email's status, or SKIPPED (and why), NOT_ATTEMPTED or CONTACT_DELETED */
         get: operations["getCampaignsIdRecipients"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/{id}/variants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An A/B test's variants with each one's figures, and the winner once decided (empty without a test) */
+        get: operations["getCampaignsIdVariants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/campaigns/{id}/winner": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Choose an A/B test's winner by hand: it goes to the rest at once, whatever the test's measure */
+        post: operations["postCampaignsIdWinner"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2281,6 +2316,74 @@ export interface paths {
         };
         /** Every suspension and reinstatement, automatic or by an operator, newest first */
         get: operations["getAdminAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/inbound": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Mail received at the domains with inbound on, newest first (without text, html and headers), with search */
+        get: operations["getInbound"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/inbound/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One inbound email: parsed content, headers, attachments, SPF/DKIM/DMARC and the email it answers */
+        get: operations["getInboundId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/inbound/{id}/raw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The message as received (message/rfc822), with Postwire's Received and Authentication-Results lines on top */
+        get: operations["getInboundIdRaw"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/inbound/{id}/attachments/{index}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An inbound email's attachment, by its position in `attachments` */
+        get: operations["getInboundIdAttachmentsIndex"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3461,6 +3564,11 @@ export interface operations {
                 "application/json": {
                     /** @description Host name to send from; stored lowercase, internationalized names in their xn-- form */
                     domain: string;
+                    /**
+                     * @description Take inbound mail for any address at the domain once it is verified (docs/smtp.md); adds the MX record
+                     * @default false
+                     */
+                    inbound?: boolean;
                 };
             };
         };
@@ -3478,9 +3586,11 @@ export interface operations {
                         projectId: string;
                         domain: string;
                         verified: boolean;
+                        /** @description Takes inbound mail (docs/smtp.md) */
+                        inbound: boolean;
                         verifiedAt: string | null;
                         lastCheckedAt: string | null;
-                        records: {
+                        records: ({
                             /** @constant */
                             type: "TXT";
                             /** @description Fully qualified name of the record */
@@ -3496,7 +3606,25 @@ export interface operations {
                              * @enum {string}
                              */
                             status: "PENDING" | "VERIFIED" | "FAILED";
-                        }[];
+                        } | {
+                            /** @constant */
+                            type: "MX";
+                            /** @description The domain */
+                            name: string;
+                            /** @description The inbound SMTP server (INBOUND_MX_HOST) */
+                            value: string;
+                            priority: number;
+                            /**
+                             * @description Listed while the domain takes inbound mail
+                             * @constant
+                             */
+                            purpose: "inbound";
+                            /**
+                             * @description FAILED: a record is published but does not match
+                             * @enum {string}
+                             */
+                            status: "PENDING" | "VERIFIED" | "FAILED";
+                        })[];
                         /** Format: date-time */
                         createdAt: string;
                         /** Format: date-time */
@@ -3611,9 +3739,11 @@ export interface operations {
                         projectId: string;
                         domain: string;
                         verified: boolean;
+                        /** @description Takes inbound mail (docs/smtp.md) */
+                        inbound: boolean;
                         verifiedAt: string | null;
                         lastCheckedAt: string | null;
-                        records: {
+                        records: ({
                             /** @constant */
                             type: "TXT";
                             /** @description Fully qualified name of the record */
@@ -3629,7 +3759,25 @@ export interface operations {
                              * @enum {string}
                              */
                             status: "PENDING" | "VERIFIED" | "FAILED";
-                        }[];
+                        } | {
+                            /** @constant */
+                            type: "MX";
+                            /** @description The domain */
+                            name: string;
+                            /** @description The inbound SMTP server (INBOUND_MX_HOST) */
+                            value: string;
+                            priority: number;
+                            /**
+                             * @description Listed while the domain takes inbound mail
+                             * @constant
+                             */
+                            purpose: "inbound";
+                            /**
+                             * @description FAILED: a record is published but does not match
+                             * @enum {string}
+                             */
+                            status: "PENDING" | "VERIFIED" | "FAILED";
+                        })[];
                         /** Format: date-time */
                         createdAt: string;
                         /** Format: date-time */
@@ -3699,9 +3847,11 @@ export interface operations {
                         projectId: string;
                         domain: string;
                         verified: boolean;
+                        /** @description Takes inbound mail (docs/smtp.md) */
+                        inbound: boolean;
                         verifiedAt: string | null;
                         lastCheckedAt: string | null;
-                        records: {
+                        records: ({
                             /** @constant */
                             type: "TXT";
                             /** @description Fully qualified name of the record */
@@ -3717,7 +3867,25 @@ export interface operations {
                              * @enum {string}
                              */
                             status: "PENDING" | "VERIFIED" | "FAILED";
-                        }[];
+                        } | {
+                            /** @constant */
+                            type: "MX";
+                            /** @description The domain */
+                            name: string;
+                            /** @description The inbound SMTP server (INBOUND_MX_HOST) */
+                            value: string;
+                            priority: number;
+                            /**
+                             * @description Listed while the domain takes inbound mail
+                             * @constant
+                             */
+                            purpose: "inbound";
+                            /**
+                             * @description FAILED: a record is published but does not match
+                             * @enum {string}
+                             */
+                            status: "PENDING" | "VERIFIED" | "FAILED";
+                        })[];
                         /** Format: date-time */
                         createdAt: string;
                         /** Format: date-time */
@@ -3819,6 +3987,157 @@ export interface operations {
             };
         };
     };
+    patchDomainsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Take inbound mail for any address at the domain once it is verified (docs/smtp.md); adds the MX record */
+                    inbound: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The domain */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** Format: uuid */
+                        projectId: string;
+                        domain: string;
+                        verified: boolean;
+                        /** @description Takes inbound mail (docs/smtp.md) */
+                        inbound: boolean;
+                        verifiedAt: string | null;
+                        lastCheckedAt: string | null;
+                        records: ({
+                            /** @constant */
+                            type: "TXT";
+                            /** @description Fully qualified name of the record */
+                            name: string;
+                            value: string;
+                            /**
+                             * @description Only DKIM gates verification; SPF and DMARC are recommended
+                             * @enum {string}
+                             */
+                            purpose: "DKIM" | "SPF" | "DMARC";
+                            /**
+                             * @description FAILED: a record is published but does not match
+                             * @enum {string}
+                             */
+                            status: "PENDING" | "VERIFIED" | "FAILED";
+                        } | {
+                            /** @constant */
+                            type: "MX";
+                            /** @description The domain */
+                            name: string;
+                            /** @description The inbound SMTP server (INBOUND_MX_HOST) */
+                            value: string;
+                            priority: number;
+                            /**
+                             * @description Listed while the domain takes inbound mail
+                             * @constant
+                             */
+                            purpose: "inbound";
+                            /**
+                             * @description FAILED: a record is published but does not match
+                             * @enum {string}
+                             */
+                            status: "PENDING" | "VERIFIED" | "FAILED";
+                        })[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description BAD_REQUEST: malformed JSON, or a body that is not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description DOMAIN_NOT_FOUND: no such domain in this project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: inbound is missing or not a boolean */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getDomainsIdVerify: {
         parameters: {
             query?: never;
@@ -3843,9 +4162,11 @@ export interface operations {
                         projectId: string;
                         domain: string;
                         verified: boolean;
+                        /** @description Takes inbound mail (docs/smtp.md) */
+                        inbound: boolean;
                         verifiedAt: string | null;
                         lastCheckedAt: string | null;
-                        records: {
+                        records: ({
                             /** @constant */
                             type: "TXT";
                             /** @description Fully qualified name of the record */
@@ -3861,7 +4182,25 @@ export interface operations {
                              * @enum {string}
                              */
                             status: "PENDING" | "VERIFIED" | "FAILED";
-                        }[];
+                        } | {
+                            /** @constant */
+                            type: "MX";
+                            /** @description The domain */
+                            name: string;
+                            /** @description The inbound SMTP server (INBOUND_MX_HOST) */
+                            value: string;
+                            priority: number;
+                            /**
+                             * @description Listed while the domain takes inbound mail
+                             * @constant
+                             */
+                            purpose: "inbound";
+                            /**
+                             * @description FAILED: a record is published but does not match
+                             * @enum {string}
+                             */
+                            status: "PENDING" | "VERIFIED" | "FAILED";
+                        })[];
                         /** Format: date-time */
                         createdAt: string;
                         /** Format: date-time */
@@ -10225,6 +10564,28 @@ export interface operations {
                             } | null;
                             topicId: string | null;
                             scheduledFor: string | null;
+                            abTest: {
+                                /** @description 2 to 4 variants, A to D, numbered from 0 in the API */
+                                variants: {
+                                    /** @description Liquid; default: the campaign's subject */
+                                    subject?: string;
+                                    /** @description HTML with Liquid; default: the campaign's body */
+                                    body?: string;
+                                    /** @description On a verified domain of the project; default: the campaign's sender */
+                                    from?: string;
+                                    /** @description Default: the campaign's sender name */
+                                    fromName?: string | null;
+                                }[];
+                                /** @description Percent of the recipients the variants go to, in equal random parts */
+                                testPercent: number;
+                                /** @description How long the test share is watched, from when its last email left */
+                                waitMinutes: number;
+                                /**
+                                 * @description The most opens or clicks (in percent of sent) when the wait ends, or chosen by hand (no time limit)
+                                 * @enum {string}
+                                 */
+                                winnerBy: "OPENS" | "CLICKS" | "MANUAL";
+                            } | null;
                             tags: {
                                 [key: string]: string;
                             };
@@ -10402,6 +10763,28 @@ export interface operations {
                             };
                         }[];
                     };
+                    abTest?: {
+                        /** @description 2 to 4 variants, A to D, numbered from 0 in the API */
+                        variants: {
+                            /** @description Liquid; default: the campaign's subject */
+                            subject?: string;
+                            /** @description HTML with Liquid; default: the campaign's body */
+                            body?: string;
+                            /** @description On a verified domain of the project; default: the campaign's sender */
+                            from?: string;
+                            /** @description Default: the campaign's sender name */
+                            fromName?: string | null;
+                        }[];
+                        /** @description Percent of the recipients the variants go to, in equal random parts */
+                        testPercent: number;
+                        /** @description How long the test share is watched, from when its last email left */
+                        waitMinutes: number;
+                        /**
+                         * @description The most opens or clicks (in percent of sent) when the wait ends, or chosen by hand (no time limit)
+                         * @enum {string}
+                         */
+                        winnerBy: "OPENS" | "CLICKS" | "MANUAL";
+                    } | null;
                     /** @description Carried by every email of the campaign and echoed by its events (docs/sending.md "Tags") */
                     tags?: {
                         [key: string]: string;
@@ -10519,6 +10902,28 @@ export interface operations {
                             } | null;
                             topicId: string | null;
                             scheduledFor: string | null;
+                            abTest: {
+                                /** @description 2 to 4 variants, A to D, numbered from 0 in the API */
+                                variants: {
+                                    /** @description Liquid; default: the campaign's subject */
+                                    subject?: string;
+                                    /** @description HTML with Liquid; default: the campaign's body */
+                                    body?: string;
+                                    /** @description On a verified domain of the project; default: the campaign's sender */
+                                    from?: string;
+                                    /** @description Default: the campaign's sender name */
+                                    fromName?: string | null;
+                                }[];
+                                /** @description Percent of the recipients the variants go to, in equal random parts */
+                                testPercent: number;
+                                /** @description How long the test share is watched, from when its last email left */
+                                waitMinutes: number;
+                                /**
+                                 * @description The most opens or clicks (in percent of sent) when the wait ends, or chosen by hand (no time limit)
+                                 * @enum {string}
+                                 */
+                                winnerBy: "OPENS" | "CLICKS" | "MANUAL";
+                            } | null;
                             tags: {
                                 [key: string]: string;
                             };
@@ -10720,6 +11125,28 @@ export interface operations {
                         } | null;
                         topicId: string | null;
                         scheduledFor: string | null;
+                        abTest: {
+                            /** @description 2 to 4 variants, A to D, numbered from 0 in the API */
+                            variants: {
+                                /** @description Liquid; default: the campaign's subject */
+                                subject?: string;
+                                /** @description HTML with Liquid; default: the campaign's body */
+                                body?: string;
+                                /** @description On a verified domain of the project; default: the campaign's sender */
+                                from?: string;
+                                /** @description Default: the campaign's sender name */
+                                fromName?: string | null;
+                            }[];
+                            /** @description Percent of the recipients the variants go to, in equal random parts */
+                            testPercent: number;
+                            /** @description How long the test share is watched, from when its last email left */
+                            waitMinutes: number;
+                            /**
+                             * @description The most opens or clicks (in percent of sent) when the wait ends, or chosen by hand (no time limit)
+                             * @enum {string}
+                             */
+                            winnerBy: "OPENS" | "CLICKS" | "MANUAL";
+                        } | null;
                         tags: {
                             [key: string]: string;
                         };
@@ -10885,6 +11312,28 @@ export interface operations {
                             };
                         }[];
                     };
+                    abTest?: {
+                        /** @description 2 to 4 variants, A to D, numbered from 0 in the API */
+                        variants: {
+                            /** @description Liquid; default: the campaign's subject */
+                            subject?: string;
+                            /** @description HTML with Liquid; default: the campaign's body */
+                            body?: string;
+                            /** @description On a verified domain of the project; default: the campaign's sender */
+                            from?: string;
+                            /** @description Default: the campaign's sender name */
+                            fromName?: string | null;
+                        }[];
+                        /** @description Percent of the recipients the variants go to, in equal random parts */
+                        testPercent: number;
+                        /** @description How long the test share is watched, from when its last email left */
+                        waitMinutes: number;
+                        /**
+                         * @description The most opens or clicks (in percent of sent) when the wait ends, or chosen by hand (no time limit)
+                         * @enum {string}
+                         */
+                        winnerBy: "OPENS" | "CLICKS" | "MANUAL";
+                    } | null;
                     /** @description Carried by every email of the campaign and echoed by its events (docs/sending.md "Tags") */
                     tags?: {
                         [key: string]: string;
@@ -10999,6 +11448,28 @@ export interface operations {
                         } | null;
                         topicId: string | null;
                         scheduledFor: string | null;
+                        abTest: {
+                            /** @description 2 to 4 variants, A to D, numbered from 0 in the API */
+                            variants: {
+                                /** @description Liquid; default: the campaign's subject */
+                                subject?: string;
+                                /** @description HTML with Liquid; default: the campaign's body */
+                                body?: string;
+                                /** @description On a verified domain of the project; default: the campaign's sender */
+                                from?: string;
+                                /** @description Default: the campaign's sender name */
+                                fromName?: string | null;
+                            }[];
+                            /** @description Percent of the recipients the variants go to, in equal random parts */
+                            testPercent: number;
+                            /** @description How long the test share is watched, from when its last email left */
+                            waitMinutes: number;
+                            /**
+                             * @description The most opens or clicks (in percent of sent) when the wait ends, or chosen by hand (no time limit)
+                             * @enum {string}
+                             */
+                            winnerBy: "OPENS" | "CLICKS" | "MANUAL";
+                        } | null;
                         tags: {
                             [key: string]: string;
                         };
@@ -11282,6 +11753,28 @@ export interface operations {
                         } | null;
                         topicId: string | null;
                         scheduledFor: string | null;
+                        abTest: {
+                            /** @description 2 to 4 variants, A to D, numbered from 0 in the API */
+                            variants: {
+                                /** @description Liquid; default: the campaign's subject */
+                                subject?: string;
+                                /** @description HTML with Liquid; default: the campaign's body */
+                                body?: string;
+                                /** @description On a verified domain of the project; default: the campaign's sender */
+                                from?: string;
+                                /** @description Default: the campaign's sender name */
+                                fromName?: string | null;
+                            }[];
+                            /** @description Percent of the recipients the variants go to, in equal random parts */
+                            testPercent: number;
+                            /** @description How long the test share is watched, from when its last email left */
+                            waitMinutes: number;
+                            /**
+                             * @description The most opens or clicks (in percent of sent) when the wait ends, or chosen by hand (no time limit)
+                             * @enum {string}
+                             */
+                            winnerBy: "OPENS" | "CLICKS" | "MANUAL";
+                        } | null;
                         tags: {
                             [key: string]: string;
                         };
@@ -11589,6 +12082,28 @@ export interface operations {
                             } | null;
                             topicId: string | null;
                             scheduledFor: string | null;
+                            abTest: {
+                                /** @description 2 to 4 variants, A to D, numbered from 0 in the API */
+                                variants: {
+                                    /** @description Liquid; default: the campaign's subject */
+                                    subject?: string;
+                                    /** @description HTML with Liquid; default: the campaign's body */
+                                    body?: string;
+                                    /** @description On a verified domain of the project; default: the campaign's sender */
+                                    from?: string;
+                                    /** @description Default: the campaign's sender name */
+                                    fromName?: string | null;
+                                }[];
+                                /** @description Percent of the recipients the variants go to, in equal random parts */
+                                testPercent: number;
+                                /** @description How long the test share is watched, from when its last email left */
+                                waitMinutes: number;
+                                /**
+                                 * @description The most opens or clicks (in percent of sent) when the wait ends, or chosen by hand (no time limit)
+                                 * @enum {string}
+                                 */
+                                winnerBy: "OPENS" | "CLICKS" | "MANUAL";
+                            } | null;
                             tags: {
                                 [key: string]: string;
                             };
@@ -11847,9 +12362,9 @@ export interface operations {
     getCampaignsIdRecipients: {
         parameters: {
             query?: {
-                page?: number;
-                pageSize?: number;
-                status?: "SCHEDULED" | "PENDING" | "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "CANCELLED" | "SUPPRESSED";
+                status?: "PENDING" | "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "SUPPRESSED" | "SKIPPED" | "NOT_ATTEMPTED" | "CONTACT_DELETED" | "NOT_SENT";
+                cursor?: string;
+                limit?: number;
             };
             header?: never;
             path: {
@@ -11859,7 +12374,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of recipients */
+            /** @description A page of recipients in audience order; empty before the campaign sends */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -11867,12 +12382,22 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
+                            /** @description Place in the audience fixed when sending started, from 0 */
+                            position: number;
                             /** Format: uuid */
-                            emailId: string;
-                            contactId: string | null;
-                            to: string;
-                            /** @enum {string} */
-                            status: "SCHEDULED" | "PENDING" | "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "CANCELLED" | "SUPPRESSED";
+                            contactId: string;
+                            /** @description The address the email went to, else the contact’s; null once the contact is deleted */
+                            email: string | null;
+                            /**
+                             * @description The email's status, or why there is none
+                             * @enum {string}
+                             */
+                            status: "PENDING" | "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "SUPPRESSED" | "SKIPPED" | "NOT_ATTEMPTED" | "CONTACT_DELETED";
+                            /** @description Why a SKIPPED recipient got no email */
+                            reason: ("UNSUBSCRIBED" | "UNCONFIRMED" | "SNOOZED" | "NOT_IN_TOPIC" | "RENDER_FAILED" | "ADDRESS_REFUSED") | null;
+                            /** @description A SKIPPED recipient's render error or refusal; a FAILED or SUPPRESSED email's error */
+                            detail: string | null;
+                            emailId: string | null;
                             sentAt: string | null;
                             deliveredAt: string | null;
                             openedAt: string | null;
@@ -11880,16 +12405,16 @@ export interface operations {
                             bouncedAt: string | null;
                             complainedAt: string | null;
                             failedAt: string | null;
-                            error: string | null;
                         }[];
-                        page: number;
-                        pageSize: number;
+                        /** @description Pass as `cursor` to get the next page; null on the last page */
+                        cursor: string | null;
+                        hasMore: boolean;
+                        /** @description Matches in the whole list on the first page; 0 on later pages */
                         total: number;
-                        totalPages: number;
                     };
                 };
             };
-            /** @description BAD_REQUEST: invalid query parameters, or not UTF-8 */
+            /** @description BAD_REQUEST: an unknown status, or a cursor that is not one this list issued for the same status */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11936,6 +12461,246 @@ export interface operations {
             };
             /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCampaignsIdVariants: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        winnerBy: ("OPENS" | "CLICKS" | "MANUAL") | null;
+                        testPercent: number | null;
+                        waitMinutes: number | null;
+                        /** @description The variant sent to the rest, once decided */
+                        winner: number | null;
+                        /** @description OPENS or CLICKS when the wait decided it; MANUAL when a person did */
+                        decidedBy: ("OPENS" | "CLICKS" | "MANUAL") | null;
+                        decidedAt: string | null;
+                        variants: {
+                            variant: number;
+                            /** @description A to D */
+                            name: string;
+                            subject: string;
+                            from: string;
+                            fromName: string | null;
+                            /** @description Recipients of the test share given this variant */
+                            recipients: number;
+                            sentCount: number;
+                            deliveredCount: number;
+                            openedCount: number;
+                            clickedCount: number;
+                            bouncedCount: number;
+                            complainedCount: number;
+                            /** @description Percent of the variant’s sentCount, two decimals */
+                            openRate: number;
+                            /** @description Percent of the variant’s sentCount, two decimals */
+                            clickRate: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CAMPAIGN_NOT_FOUND: no such campaign in this project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postCampaignsIdWinner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The variant, from 0 (A) */
+                    variant: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The test, decided */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            winnerBy: ("OPENS" | "CLICKS" | "MANUAL") | null;
+                            testPercent: number | null;
+                            waitMinutes: number | null;
+                            /** @description The variant sent to the rest, once decided */
+                            winner: number | null;
+                            /** @description OPENS or CLICKS when the wait decided it; MANUAL when a person did */
+                            decidedBy: ("OPENS" | "CLICKS" | "MANUAL") | null;
+                            decidedAt: string | null;
+                            variants: {
+                                variant: number;
+                                /** @description A to D */
+                                name: string;
+                                subject: string;
+                                from: string;
+                                fromName: string | null;
+                                /** @description Recipients of the test share given this variant */
+                                recipients: number;
+                                sentCount: number;
+                                deliveredCount: number;
+                                openedCount: number;
+                                clickedCount: number;
+                                bouncedCount: number;
+                                complainedCount: number;
+                                /** @description Percent of the variant’s sentCount, two decimals */
+                                openRate: number;
+                                /** @description Percent of the variant’s sentCount, two decimals */
+                                clickRate: number;
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description BAD_REQUEST: malformed JSON, or a body that is not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CAMPAIGN_NOT_FOUND: no such campaign in this project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: the campaign has no A/B test, is not SENDING, or its winner was already decided */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: no such variant */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Temporal cannot be reached; nothing changed */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20249,6 +21014,376 @@ export interface operations {
             };
             /** @description VALIDATION_ERROR: a query parameter holds NUL (U+0000) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getInbound: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                search?: string;
+                contactId?: string;
+                campaignId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A cursor page of inbound emails */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description The From header's mailbox (the envelope sender when there is none) */
+                            from: {
+                                email: string;
+                                name: string | null;
+                            };
+                            /** @description The To header */
+                            to: {
+                                email: string;
+                                name: string | null;
+                            }[];
+                            /** @description The Cc header */
+                            cc: {
+                                email: string;
+                                name: string | null;
+                            }[];
+                            subject: string;
+                            messageId: string | null;
+                            inReplyTo: string | null;
+                            attachments: {
+                                filename: string | null;
+                                contentType: string;
+                                /** @description Bytes, decoded */
+                                size: number;
+                                /**
+                                 * Format: uri
+                                 * @description The attachment's bytes; takes the project's secret key
+                                 */
+                                url: string;
+                            }[];
+                            /** @description SPF, DKIM and DMARC as checked on arrival */
+                            auth: {
+                                /** @description The verifier's result: pass, fail, softfail, neutral, none, temperror, permerror (or policy for DKIM) */
+                                spf: string;
+                                /** @description The verifier's result: pass, fail, softfail, neutral, none, temperror, permerror (or policy for DKIM) */
+                                dkim: string;
+                                /** @description The verifier's result: pass, fail, softfail, neutral, none, temperror, permerror (or policy for DKIM) */
+                                dmarc: string;
+                            };
+                            inReplyToEmail: {
+                                /** Format: uuid */
+                                id: string;
+                                campaignId: string | null;
+                                executionId: string | null;
+                            } | null;
+                            /** @description The sender's contact */
+                            contactId: string | null;
+                            /** @description Bytes of the message as received */
+                            size: number;
+                            /** Format: date-time */
+                            receivedAt: string;
+                        }[];
+                        /** @description Pass as `cursor` to get the next page; null on the last page */
+                        cursor: string | null;
+                        hasMore: boolean;
+                        /** @description Matches in the whole list on the first page; 0 on later pages */
+                        total: number;
+                    };
+                };
+            };
+            /** @description BAD_REQUEST: invalid query parameters, or not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a query parameter holds NUL (U+0000) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getInboundId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The inbound email */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description The From header's mailbox (the envelope sender when there is none) */
+                            from: {
+                                email: string;
+                                name: string | null;
+                            };
+                            /** @description The To header */
+                            to: {
+                                email: string;
+                                name: string | null;
+                            }[];
+                            /** @description The Cc header */
+                            cc: {
+                                email: string;
+                                name: string | null;
+                            }[];
+                            subject: string;
+                            messageId: string | null;
+                            inReplyTo: string | null;
+                            attachments: {
+                                filename: string | null;
+                                contentType: string;
+                                /** @description Bytes, decoded */
+                                size: number;
+                                /**
+                                 * Format: uri
+                                 * @description The attachment's bytes; takes the project's secret key
+                                 */
+                                url: string;
+                            }[];
+                            /** @description SPF, DKIM and DMARC as checked on arrival */
+                            auth: {
+                                /** @description The verifier's result: pass, fail, softfail, neutral, none, temperror, permerror (or policy for DKIM) */
+                                spf: string;
+                                /** @description The verifier's result: pass, fail, softfail, neutral, none, temperror, permerror (or policy for DKIM) */
+                                dkim: string;
+                                /** @description The verifier's result: pass, fail, softfail, neutral, none, temperror, permerror (or policy for DKIM) */
+                                dmarc: string;
+                            };
+                            inReplyToEmail: {
+                                /** Format: uuid */
+                                id: string;
+                                campaignId: string | null;
+                                executionId: string | null;
+                            } | null;
+                            /** @description The sender's contact */
+                            contactId: string | null;
+                            /** @description Bytes of the message as received */
+                            size: number;
+                            /** Format: date-time */
+                            receivedAt: string;
+                            text: string | null;
+                            html: string | null;
+                            /** @description Every header field in order, decoded */
+                            headers: {
+                                name: string;
+                                value: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such inbound email in this project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getInboundIdRaw: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The message */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "message/rfc822": string;
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such inbound email in this project */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getInboundIdAttachmentsIndex: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                index: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attachment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such inbound email in this project, or no attachment at that position */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

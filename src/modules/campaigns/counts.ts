@@ -52,7 +52,7 @@ async function unsubscribedAfter(em: EntityManager, campaign: Campaign): Promise
 }
 
 /** Percent of `sent`, two decimals; 0 when nothing was sent. */
-const rate = (part: number, sent: number) => (sent === 0 ? 0 : Math.round((part / sent) * 10_000) / 100);
+export const rate = (part: number, sent: number) => (sent === 0 ? 0 : Math.round((part / sent) * 10_000) / 100);
 
 /** GET /campaigns/{id}/stats (docs/campaigns.md "Figures"). */
 export async function campaignStats(em: EntityManager, campaign: Campaign): Promise<StatsResponse> {

@@ -1,6 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { baseColumns } from '../../db/columns';
 import type { FilterTree } from '../filters/schemas';
+import { WINNER_BY, type WinnerBy } from '../../../workflows/campaigns/ids';
 import type { EmailTags } from '../emails/tags';
 import { TEMPLATE_TYPES, messageColumns } from '../templates/entities';
 
@@ -12,6 +13,21 @@ export type AudienceType = (typeof AUDIENCE_TYPES)[number];
 
 /** Campaign types are the template types (docs/campaigns.md). */
 export const CAMPAIGN_TYPES = TEMPLATE_TYPES;
+
+/** An A/B test's variant (docs/campaigns.md "A/B tests"): what it changes; the campaign's own value for whatever it leaves out. */
+export interface Variant {
+  subject?: string | undefined;
+  body?: string | undefined;
+  from?: string | undefined;
+  fromName?: string | null | undefined;
+}
+
+export interface AbTest {
+  variants: Variant[];
+  testPercent: number;
+  waitMinutes: number;
+  winnerBy: WinnerBy;
+}
 
 export const Campaign = defineEntity({
   name: 'Campaign',
@@ -34,6 +50,12 @@ export const Campaign = defineEntity({
     /** Fixed when a send starts; live while DRAFT or SCHEDULED (see audience.ts). */
     totalRecipients: p.integer().default(0),
     sentAt: p.datetime().nullable(),
+    /** An A/B test (migration 0091); null for none. */
+    abTest: p.json<AbTest>().nullable(),
+    /** The variant sent to the rest, once decided, and how. */
+    abWinner: p.smallint().nullable(),
+    abDecidedBy: p.enum([...WINNER_BY]).nullable(),
+    abDecidedAt: p.datetime().nullable(),
     /** Every email of the campaign carries them (docs/sending.md "Tags"). */
     tags: p.json<EmailTags>(),
   },

@@ -2,7 +2,7 @@ import type { Deps } from '../../deps';
 import { requireProject } from '../../http/context';
 import { defineRoute, type RouteDef } from '../../http/route';
 import { campaignStats } from './counts';
-import { campaignLinks, campaignRecipients } from './results';
+import { campaignLinks } from './results';
 import {
   CampaignBody,
   CampaignEnvelope,
@@ -12,7 +12,10 @@ import {
   CampaignResponse,
   CancelResponse,
   ListCampaignsQuery,
-  RecipientsPage,
+  RecipientPage,
+  VariantsResponse,
+  WinnerBody,
+  WinnerResponse,
   RecipientsQuery,
   SendCampaignBody,
   SendResponse,
@@ -20,7 +23,9 @@ import {
   TestSendBody,
   TestSendResponse,
 } from './schemas';
-import { cancelCampaign, sendCampaign, sendTest } from './sending';
+import { cancelCampaign, chooseCampaignWinner, sendCampaign, sendTest } from './sending';
+import { variantsView } from './ab-test';
+import { listRecipients } from './recipients';
 import { campaignView } from './serialize';
 import { createCampaign, deleteCampaign, duplicateCampaign, findCampaign, listCampaigns, replaceCampaign } from './service';
 
@@ -222,13 +227,51 @@ export function campaignRoutes(deps: Deps): RouteDef[] {
       method: 'get',
       path: '/campaigns/{id}/recipients',
       tag,
-      summary: 'The campaign’s emails, one per recipient, with each one’s status and times, by address (offset pagination)',
+      summary:
+        "Who the send reached and who it did not: each recipient fixed when sending started, with its email's status, or SKIPPED (and why), NOT_ATTEMPTED or CONTACT_DELETED",
       auth: 'secret',
       params: CampaignIdParams,
       query: RecipientsQuery,
-      responses: { 200: { description: 'A page of recipients', schema: RecipientsPage }, ...notFound },
+      responses: {
+        200: { description: 'A page of recipients in audience order; empty before the campaign sends', schema: RecipientPage },
+        400: { description: 'BAD_REQUEST: an unknown status, or a cursor that is not one this list issued for the same status' },
+        ...notFound,
+      },
       handler: async (ctx, { params, query }) => {
-        ctx.body = await campaignRecipients(ctx.state.em, await findCampaign(ctx.state.em, requireProject(ctx).id, params.id), query);
+        const campaign = await findCampaign(ctx.state.em, requireProject(ctx).id, params.id);
+        ctx.body = await listRecipients(ctx.state.em, campaign, query);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/campaigns/{id}/variants',
+      tag,
+      summary: "An A/B test's variants with each one's figures, and the winner once decided (empty without a test)",
+      auth: 'secret',
+      params: CampaignIdParams,
+      responses: { 200: { description: 'The test', schema: VariantsResponse }, ...notFound },
+      handler: async (ctx, { params }) => {
+        ctx.body = await variantsView(ctx.state.em, await findCampaign(ctx.state.em, requireProject(ctx).id, params.id));
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/campaigns/{id}/winner',
+      tag,
+      summary: "Choose an A/B test's winner by hand: it goes to the rest at once, whatever the test's measure",
+      auth: 'secret',
+      params: CampaignIdParams,
+      body: WinnerBody,
+      responses: {
+        200: { description: 'The test, decided', schema: WinnerResponse },
+        ...notFound,
+        409: { description: 'CONFLICT: the campaign has no A/B test, is not SENDING, or its winner was already decided' },
+        422: { description: 'VALIDATION_ERROR: no such variant' },
+        ...unavailable,
+      },
+      handler: async (ctx, { params, body }) => {
+        const data = await chooseCampaignWinner(deps, ctx.state.em, requireProject(ctx).id, params.id, body.variant);
+        ctx.body = { success: true, data, message: `Variant ${data.variants[body.variant]!.name} goes to the rest` };
       },
     }),
     defineRoute({

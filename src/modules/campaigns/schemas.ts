@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PageLimit, cursorPage } from '../../http/cursor';
 import { fallbackParam } from '../../http/fallback-param';
 import { offsetPageFields } from '../../http/offset-page';
 import { resourceId } from '../../http/resource-id';
@@ -7,7 +8,8 @@ import { MAX_TEMPLATE_LENGTH } from '../templates/engine';
 import { MessageResponse } from '../templates/schemas';
 import { Tags } from '../emails/tags';
 import { AUDIENCE_TYPES, CAMPAIGN_STATUSES, CAMPAIGN_TYPES } from './entities';
-import { EMAIL_STATUSES } from '../emails/entities';
+import { RECIPIENT_FILTERS, RECIPIENT_STATUSES, SKIP_REASONS } from './recipients';
+import { WINNER_BY } from '../../../workflows/campaigns/ids';
 
 export const MAX_NAME_LENGTH = 255;
 export const CAMPAIGN_SORTS = ['name', 'createdAt', 'updatedAt'] as const;
@@ -25,6 +27,28 @@ const AudienceType = z.enum(AUDIENCE_TYPES);
 export const CampaignIdParams = z.object({ id: resourceId('CAMPAIGN_NOT_FOUND') });
 
 const required = (field: string, message: string) => ({ code: 'custom' as const, path: [field], message, params: { code: 'required' } });
+
+export const MAX_VARIANTS = 4;
+
+const VariantBody = z
+  .object({
+    subject: oneLine(998).min(1).optional().describe("Liquid; default: the campaign's subject"),
+    body: z.string().min(1).max(MAX_TEMPLATE_LENGTH).optional().describe("HTML with Liquid; default: the campaign's body"),
+    from: z.email().max(320).optional().describe("On a verified domain of the project; default: the campaign's sender"),
+    fromName: oneLine(255).nullish().describe("Default: the campaign's sender name"),
+  })
+  .refine((v) => Object.values(v).some((x) => x !== undefined), 'A variant changes the subject, body or sender');
+
+export const AbTestBody = z
+  .object({
+    variants: z.array(VariantBody).min(2).max(MAX_VARIANTS).describe('2 to 4 variants, A to D, numbered from 0 in the API'),
+    testPercent: z.number().int().min(1).max(90).describe('Percent of the recipients the variants go to, in equal random parts'),
+    waitMinutes: z.number().int().min(1).max(43_200).describe('How long the test share is watched, from when its last email left'),
+    winnerBy: z
+      .enum(WINNER_BY)
+      .describe('The most opens or clicks (in percent of sent) when the wait ends, or chosen by hand (no time limit)'),
+  })
+  .describe('An A/B test (docs/campaigns.md "A/B tests"); null or absent for none');
 
 /**
  * POST and PUT (a replace): the Campaign fields of docs/campaigns.md "Endpoints". With `templateId`, the template supplies subject, body,
@@ -52,6 +76,7 @@ export const CampaignBody = z
     audienceType: AudienceType,
     segmentId: z.uuid().nullish().describe('Required when audienceType is SEGMENT'),
     audienceCondition: filterTreeInput().optional().describe('Filter tree; required when audienceType is FILTERED'),
+    abTest: AbTestBody.nullish(),
     tags: Tags.optional().describe('Carried by every email of the campaign and echoed by its events (docs/sending.md "Tags")'),
     topicId: z
       .uuid()
@@ -110,6 +135,7 @@ export const CampaignResponse = MessageResponse.extend({
   audienceCondition: FilterTreeSchema.nullable(),
   topicId: z.uuid().nullable(),
   scheduledFor: z.iso.datetime().nullable(),
+  abTest: AbTestBody.nullable(),
   tags: z.record(z.string(), z.string()),
   totalRecipients: z.number().int().describe('The live audience while DRAFT or SCHEDULED; the recipients fixed when sending started after'),
   sentCount: z.number().int(),
@@ -123,6 +149,47 @@ export const CampaignResponse = MessageResponse.extend({
   updatedAt: z.iso.datetime(),
 });
 export type CampaignResponse = z.infer<typeof CampaignResponse>;
+
+export const WinnerBody = z.object({
+  variant: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_VARIANTS - 1)
+    .describe('The variant, from 0 (A)'),
+});
+
+const Percent2 = z.number().describe('Percent of the variant’s sentCount, two decimals');
+
+export const VariantsResponse = z.object({
+  winnerBy: z.enum(WINNER_BY).nullable(),
+  testPercent: z.number().int().nullable(),
+  waitMinutes: z.number().int().nullable(),
+  winner: z.number().int().nullable().describe('The variant sent to the rest, once decided'),
+  decidedBy: z.enum(WINNER_BY).nullable().describe('OPENS or CLICKS when the wait decided it; MANUAL when a person did'),
+  decidedAt: z.iso.datetime().nullable(),
+  variants: z.array(
+    z.object({
+      variant: z.number().int(),
+      name: z.string().describe('A to D'),
+      subject: z.string(),
+      from: z.string(),
+      fromName: z.string().nullable(),
+      recipients: z.number().int().describe('Recipients of the test share given this variant'),
+      sentCount: z.number().int(),
+      deliveredCount: z.number().int(),
+      openedCount: z.number().int(),
+      clickedCount: z.number().int(),
+      bouncedCount: z.number().int(),
+      complainedCount: z.number().int(),
+      openRate: Percent2,
+      clickRate: Percent2,
+    }),
+  ),
+});
+export type VariantsResponse = z.infer<typeof VariantsResponse>;
+
+export const WinnerResponse = z.object({ success: z.literal(true), data: VariantsResponse, message: z.string() });
 
 export const CampaignEnvelope = z.object({ success: z.literal(true), data: CampaignResponse });
 
@@ -170,37 +237,37 @@ export const StatsResponse = z.object({
 });
 export type StatsResponse = z.infer<typeof StatsResponse>;
 
-const EMAIL_STATUS = z.enum(EMAIL_STATUSES);
-
 export const RecipientsQuery = z.object({
-  ...offsetPageFields,
-  status: EMAIL_STATUS.optional().describe('Only the recipients whose email has this status; an unrecognised value is a 400'),
+  status: z
+    .enum(RECIPIENT_FILTERS)
+    .optional()
+    .describe(
+      'PENDING, FAILED, SUPPRESSED, SKIPPED, NOT_ATTEMPTED, CONTACT_DELETED: recipients in that state; SENT, DELIVERED, OPENED, CLICKED, BOUNCED, COMPLAINED: whose email reached that stage (as the stats count them); NOT_SENT: every recipient whose email was never handed to SMTP; none: all',
+    ),
+  cursor: z.string().optional(),
+  limit: PageLimit,
 });
-export type RecipientsQuery = z.infer<typeof RecipientsQuery>;
 
-export const RecipientsPage = z.object({
-  data: z.array(
-    z.object({
-      emailId: z.uuid(),
-      contactId: z.uuid().nullable(),
-      to: z.string(),
-      status: EMAIL_STATUS,
-      sentAt: z.iso.datetime().nullable(),
-      deliveredAt: z.iso.datetime().nullable(),
-      openedAt: z.iso.datetime().nullable(),
-      clickedAt: z.iso.datetime().nullable(),
-      bouncedAt: z.iso.datetime().nullable(),
-      complainedAt: z.iso.datetime().nullable(),
-      failedAt: z.iso.datetime().nullable(),
-      error: z.string().nullable(),
-    }),
-  ),
-  page: z.number().int(),
-  pageSize: z.number().int(),
-  total: z.number().int(),
-  totalPages: z.number().int(),
+const Instant = z.iso.datetime().nullable();
+
+export const RecipientResponse = z.object({
+  position: z.number().int().describe('Place in the audience fixed when sending started, from 0'),
+  contactId: z.uuid(),
+  email: z.string().nullable().describe('The address the email went to, else the contact’s; null once the contact is deleted'),
+  status: z.enum(RECIPIENT_STATUSES).describe("The email's status, or why there is none"),
+  reason: z.enum(SKIP_REASONS).nullable().describe('Why a SKIPPED recipient got no email'),
+  detail: z.string().nullable().describe("A SKIPPED recipient's render error or refusal; a FAILED or SUPPRESSED email's error"),
+  emailId: z.uuid().nullable(),
+  sentAt: Instant,
+  deliveredAt: Instant,
+  openedAt: Instant,
+  clickedAt: Instant,
+  bouncedAt: Instant,
+  complainedAt: Instant,
+  failedAt: Instant,
 });
-export type RecipientsPage = z.infer<typeof RecipientsPage>;
+
+export const RecipientPage = cursorPage(RecipientResponse);
 
 export const CampaignLinks = z.object({
   links: z

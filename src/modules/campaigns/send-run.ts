@@ -7,9 +7,12 @@ import { pendingCampaignEmails } from '../emails/campaign-queue';
 import { TemplateError } from '../templates/render';
 import { simulatorRefusal } from '../sandbox/addresses';
 import { audienceCondition } from './audience';
-import { mailTopic, marketingConsentSql } from '../consent/rules';
+import { mailTopic, marketingConsentSql, marketingRefusal } from '../consent/rules';
 import { campaignDraft } from './drafts';
 import { Campaign } from './entities';
+import { recordSkips, type RecipientSkip } from './recipients';
+import { assignVariants, decideWinner, variantContent } from './ab-test';
+import { testShareSize, type AbPart, type AbPlan } from '../../../workflows/campaigns/ids';
 
 /**
  * The database side of a campaign send, step by step, for the campaign workflow's activities. Every step
@@ -94,8 +97,12 @@ export interface EnqueueBatch {
   pending: number;
 }
 
+/** The recipients an A/B test's part takes: those with a variant, or the rest. */
+const PART_SQL = { all: '', test: ' and r.variant is not null', rest: ' and r.variant is null' } as const;
+
 interface RecipientRow {
   id: string;
+  variant: number | null;
   email: string | null;
   subscribed: boolean | null;
   data: Record<string, unknown> | null;
@@ -107,14 +114,16 @@ interface RecipientRow {
  * Creates the emails of the recipients at positions `from` to `from + size - 1`, rendered for each, through
  * the delivery API. A recipient deleted since the audience was fixed is skipped, and so is one who
  * unsubscribed, snoozed or left the campaign's topic meanwhile (unless the campaign is TRANSACTIONAL):
- * recipients are fixed, but an unsubscribe is honoured at once. A recipient whose render fails (a template runtime limit), or whom no email may go to (an
- * address at the simulator domain outside the sandbox, docs/sandbox.md), is skipped and logged.
+ * recipients are fixed, but an unsubscribe is honoured at once. A recipient whose render fails (a template
+ * runtime limit), or whom no email may go to (an address at the simulator domain outside the sandbox,
+ * docs/sandbox.md), is skipped and logged. Each skip's reason is kept on the recipient, for
+ * GET /campaigns/{id}/recipients.
  */
 export async function enqueueBatch(
   em: EntityManager,
   deps: { config: Config; logger: Logger },
   ref: SendRef,
-  input: { from: number; size: number },
+  input: { from: number; size: number; ab?: AbPart | undefined },
 ): Promise<EnqueueBatch | null> {
   const batch = await em.transactional(async (tx) => {
     const campaign = await lockedSend(tx, ref, LockMode.PESSIMISTIC_READ, ['SENDING']);
@@ -122,37 +131,68 @@ export async function enqueueBatch(
     const topic = campaign.topicId ? await mailTopic(tx, campaign.projectId, campaign.topicId) : null;
     const consent = campaign.type === 'TRANSACTIONAL' ? { sql: 'true', params: [] } : marketingConsentSql('c', topic);
     const rows = await tx.execute<RecipientRow[]>(
-      `select r.contact_id as id, c.email, c.subscribed, c.data, ${consent.sql} as allowed
+      `select r.contact_id as id, r.variant, c.email, c.subscribed, c.data, ${consent.sql} as allowed
        from campaign_recipients r left join contacts c on c.id = r.contact_id
-       where r.campaign_id = ? and r.seq >= ? and r.seq < ? order by r.seq`,
+       where r.campaign_id = ? and r.seq >= ? and r.seq < ?${PART_SQL[input.ab?.part ?? 'all']} order by r.seq`,
       [...consent.params, campaign.id, input.from, input.from + input.size],
     );
     const drafts: EmailDraft[] = [];
+    const skips: RecipientSkip[] = [];
     for (const row of rows) {
-      if (row.email === null || !row.allowed) continue;
+      // A contact deleted since is no recipient any more: recipients.ts reads it as CONTACT_DELETED.
+      if (row.email === null) continue;
+      if (!row.allowed) {
+        // Rare, so asked once more, for its reason: the consent rule's own answer.
+        const reason = (await marketingRefusal(tx, row.id, campaign.topicId ?? null)) ?? 'UNSUBSCRIBED';
+        skips.push({ contactId: row.id, reason, detail: null });
+        continue;
+      }
       const refusal = simulatorRefusal(deps.config, row.email);
       if (refusal !== null) {
         deps.logger.warn(
           { campaignId: campaign.id, contactId: row.id, reason: `${row.email} ${refusal}` },
           'campaign recipient refused; skipped',
         );
+        skips.push({ contactId: row.id, reason: 'ADDRESS_REFUSED', detail: `${row.email} ${refusal}` });
         continue;
       }
       const contact = { id: row.id, email: row.email, subscribed: row.subscribed ?? false, data: row.data ?? {} };
       try {
-        drafts.push(await campaignDraft(deps.config, campaign, contact));
+        const variant = input.ab === undefined ? null : input.ab.part === 'test' ? row.variant : input.ab.winner;
+        drafts.push(await campaignDraft(deps.config, variantContent(campaign, variant), contact));
       } catch (err) {
         if (!(err instanceof TemplateError)) throw err;
         deps.logger.warn(
           { campaignId: campaign.id, contactId: row.id, reason: err.message },
           'campaign email did not render; recipient skipped',
         );
+        skips.push({ contactId: row.id, reason: 'RENDER_FAILED', detail: err.message });
       }
     }
+    await recordSkips(tx, campaign.id, skips);
     const emails = await enqueueEmails(tx, drafts);
     return { processed: rows.length, emails: emails.length };
   });
   return batch && { ...batch, pending: await pendingCampaignEmails(em, ref.campaignId) };
+}
+
+/** An A/B test's share, drawn once the recipients are fixed; returns its size. Null when the send is over. */
+export async function assignTestShare(em: EntityManager, ref: SendRef, plan: AbPlan): Promise<{ size: number } | null> {
+  return em.transactional(async (tx) => {
+    const campaign = await lockedSend(tx, ref, LockMode.PESSIMISTIC_WRITE, ['SENDING']);
+    if (!campaign) return null;
+    const size = testShareSize(campaign.totalRecipients, plan);
+    await assignVariants(tx, campaign, size, plan.variants);
+    return { size };
+  });
+}
+
+/** The A/B test's winner, decided once (ab-test.ts decideWinner). Null when the send is over. */
+export async function decideSendWinner(em: EntityManager, ref: SendRef): Promise<{ winner: number } | null> {
+  return em.transactional(async (tx) => {
+    const campaign = await lockedSend(tx, ref, LockMode.PESSIMISTIC_WRITE, ['SENDING']);
+    return campaign && { winner: await decideWinner(tx, campaign) };
+  });
 }
 
 /** The campaign's emails still waiting for SMTP; null when this send is no longer under way. */
@@ -162,7 +202,10 @@ export async function pendingOfSend(em: EntityManager, ref: SendRef): Promise<{ 
   return { pending: await pendingCampaignEmails(em, ref.campaignId), projectId: campaign.projectId };
 }
 
-/** SENDING becomes SENT; the recipients, now emails, are let go. False when this send is no longer under way. */
+/**
+ * SENDING becomes SENT. The recipients stay: they answer who the send reached and who it did not
+ * (recipients.ts). False when this send is no longer under way.
+ */
 export async function finishSend(em: EntityManager, ref: SendRef): Promise<boolean> {
   return em.transactional(async (tx) => {
     const campaign = await lockedSend(tx, ref, LockMode.PESSIMISTIC_WRITE, ['SENDING']);
@@ -170,7 +213,6 @@ export async function finishSend(em: EntityManager, ref: SendRef): Promise<boole
     campaign.status = 'SENT';
     campaign.sentAt = new Date();
     campaign.sendId = null;
-    await tx.execute('delete from campaign_recipients where campaign_id = ?', [campaign.id]);
     return true;
   });
 }

@@ -3,7 +3,7 @@ import type { Deps } from '../../deps';
 import { newId } from '../../db/columns';
 import { ApiError, badRequest, forbidden, validationError } from '../../http/errors';
 import { callTemporal } from '../../temporal/unavailable';
-import { startCampaignSend, stopCampaignSend } from '../../temporal/campaigns';
+import { signalWinnerChosen, startCampaignSend, stopCampaignSend } from '../../temporal/campaigns';
 import { grouped } from '../../../workflows/campaigns/ids';
 import { Contact } from '../contacts/entities';
 import { normalizeEmail } from '../contacts/email';
@@ -18,6 +18,7 @@ import { parseDateTime } from './date-time';
 import { testDraft } from './drafts';
 import type { Campaign } from './entities';
 import { assertStatus, findCampaign, lockCampaign } from './service';
+import { abPlan, chooseWinner, variantsView } from './ab-test';
 
 /** `scheduledFor` as the platform's date parser reads it: null sends now; unreadable or not in the future is a 400. */
 export function scheduleTime(value: unknown, now = new Date()): Date | null {
@@ -91,6 +92,10 @@ export async function sendCampaign(
     const sendId = newId();
     campaign.sendId = sendId;
     campaign.totalRecipients = audience;
+    // A send decides its own winner.
+    campaign.abWinner = null;
+    campaign.abDecidedBy = null;
+    campaign.abDecidedAt = null;
     await tx.flush();
     await callTemporal('nothing was changed', () =>
       startCampaignSend(deps.temporal, {
@@ -102,6 +107,7 @@ export async function sendCampaign(
           sendId,
           scheduledFor: at?.toISOString() ?? null,
           batchSize: deps.config.CAMPAIGN_BATCH_SIZE,
+          ...(campaign.abTest ? { ab: abPlan(campaign.abTest) } : {}),
         },
       }),
     );
@@ -124,9 +130,9 @@ export async function cancelCampaign(deps: Deps, em: EntityManager, projectId: s
     const campaign = await lockCampaign(tx, projectId, id);
     assertStatus(campaign, ['SCHEDULED', 'SENDING'], 'cancelled');
     const { remaining } = campaign.status === 'SENDING' ? await withdrawCampaignEmails(tx, campaign.id) : { remaining: 0 };
-    await tx.execute('delete from campaign_recipients where campaign_id = ?', [campaign.id]);
     campaign.sendId = null;
     if (remaining === 0) {
+      await tx.execute('delete from campaign_recipients where campaign_id = ?', [campaign.id]);
       await forgetCampaignEmails(tx, campaign.id);
       campaign.status = 'DRAFT';
       campaign.scheduledFor = null;
@@ -158,4 +164,19 @@ export async function sendTest(deps: Deps, em: EntityManager, projectId: string,
   const draft = await testDraft(deps.config, campaign, recipient);
   const [queued] = await enqueueEmails(em, [draft]);
   return { emailId: queued!.id, to: email, subject: draft.subject };
+}
+
+/**
+ * POST /campaigns/{id}/winner: a person chooses the variant that goes to the rest, while the A/B test runs
+ * (docs/campaigns.md "A/B tests"). Stored under the row lock, then the run is woken in the same transaction,
+ * so a Temporal that cannot be reached changes nothing (503).
+ */
+export async function chooseCampaignWinner(deps: Deps, em: EntityManager, projectId: string, id: string, variant: number) {
+  return em.transactional(async (tx) => {
+    const campaign = await lockCampaign(tx, projectId, id);
+    chooseWinner(campaign, variant);
+    await tx.flush();
+    await callTemporal('the winner was not chosen', () => signalWinnerChosen(deps.temporal, campaign.id));
+    return variantsView(tx, campaign);
+  });
 }

@@ -13,6 +13,7 @@ export const serializeCampaign = (c: Campaign, counts: CampaignCounts): Campaign
   audienceCondition: c.audienceCondition ?? null,
   topicId: c.topicId ?? null,
   scheduledFor: c.scheduledFor?.toISOString() ?? null,
+  abTest: c.abTest ?? null,
   tags: c.tags,
   totalRecipients: counts.totalRecipients,
   sentCount: counts.sentCount,

@@ -10,7 +10,7 @@ import { resolveForProject } from '../filters/service';
 import { Segment } from '../segments/entities';
 import { assertParses, findTemplate } from '../templates/service';
 import { assertProjectTopics } from '../topics/memberships';
-import { Campaign, type CampaignStatus } from './entities';
+import { Campaign, type AbTest, type CampaignStatus } from './entities';
 import { MAX_NAME_LENGTH, type CampaignBody, type ListCampaignsQuery } from './schemas';
 
 export async function listCampaigns(
@@ -120,6 +120,26 @@ async function checkedRecipients(em: EntityManager, projectId: string, body: Cam
   return { audienceType: 'ALL', segmentId: null, audienceCondition: null };
 }
 
+/** An A/B test's variants: Liquid that parses and senders on verified domains, each named by its place. */
+async function checkedAbTest(em: EntityManager, projectId: string, body: CampaignBody): Promise<AbTest | null> {
+  const ab = body.abTest ?? null;
+  if (ab === null) return null;
+  for (const [i, variant] of ab.variants.entries()) {
+    try {
+      assertParses({ subject: variant.subject, body: variant.body });
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      const field = `abTest.variants[${i}].`;
+      throw new ApiError(err.status, err.code, `${field}${err.message.replace('Template does not parse: ', '')}`, {
+        ...err.extra,
+        errors: err.extra.errors?.map((e) => ({ ...e, field: `${field}${e.field}` })),
+      });
+    }
+    if (variant.from !== undefined) await assertVerifiedSender(em, projectId, variant.from);
+  }
+  return { variants: ab.variants, testPercent: ab.testPercent, waitMinutes: ab.waitMinutes, winnerBy: ab.winnerBy };
+}
+
 async function fields(em: EntityManager, projectId: string, body: CampaignBody) {
   const content = await checkedContent(em, projectId, body);
   return {
@@ -127,6 +147,7 @@ async function fields(em: EntityManager, projectId: string, body: CampaignBody) 
     description: body.description ?? null,
     tags: body.tags ?? {},
     ...content,
+    abTest: await checkedAbTest(em, projectId, body),
     ...(await checkedAudience(em, projectId, body, content.type)),
   };
 }
@@ -187,6 +208,7 @@ export async function duplicateCampaign(em: EntityManager, projectId: string, id
     segmentId: source.segmentId,
     audienceCondition: source.audienceCondition,
     topicId: source.topicId,
+    abTest: source.abTest ?? null,
     status: 'DRAFT',
     scheduledFor: null,
     sendId: null,

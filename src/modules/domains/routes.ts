@@ -4,9 +4,9 @@ import { requireProject } from '../../http/context';
 import { forbidden } from '../../http/errors';
 import { defineRoute, type RouteDef } from '../../http/route';
 import { checkDomain } from './check';
-import { AddDomainBody, DomainIdParams, DomainResponse, ProjectIdParams } from './schemas';
+import { AddDomainBody, DomainIdParams, DomainResponse, ProjectIdParams, UpdateDomainBody } from './schemas';
 import { serializeDomain } from './serialize';
-import { addDomain, deleteDomain, findDomain, listDomains } from './service';
+import { addDomain, deleteDomain, findDomain, listDomains, setInbound } from './service';
 
 const tag = 'Domains';
 const notFoundDoc = { 404: { description: 'DOMAIN_NOT_FOUND: no such domain in this project' } };
@@ -27,7 +27,7 @@ export function domainRoutes(deps: Deps): RouteDef[] {
         503: { description: 'SERVICE_UNAVAILABLE: the background check could not be scheduled; nothing was added' },
       },
       handler: async (ctx, { body }) => {
-        const domain = await addDomain(deps, ctx.state.em, requireProject(ctx).id, body.domain);
+        const domain = await addDomain(deps, ctx.state.em, requireProject(ctx).id, body.domain, body.inbound);
         ctx.status = 201;
         ctx.body = serializeDomain(domain);
       },
@@ -60,6 +60,25 @@ export function domainRoutes(deps: Deps): RouteDef[] {
       responses: { 200: { description: 'The domain', schema: DomainResponse }, ...notFoundDoc },
       handler: async (ctx, { params }) => {
         ctx.body = serializeDomain(await findDomain(ctx.state.em, requireProject(ctx).id, params.id));
+      },
+    }),
+    defineRoute({
+      method: 'patch',
+      path: '/domains/{id}',
+      tag,
+      summary: 'Turn inbound mail on or off for the domain (docs/smtp.md); on, its records list the MX record',
+      auth: 'secret',
+      params: DomainIdParams,
+      body: UpdateDomainBody,
+      responses: {
+        200: { description: 'The domain', schema: DomainResponse },
+        ...notFoundDoc,
+        422: { description: 'VALIDATION_ERROR: inbound is missing or not a boolean' },
+      },
+      handler: async (ctx, { params, body }) => {
+        ctx.body = serializeDomain(
+          await setInbound(ctx.state.em, deps.config.INBOUND_MX_HOST, requireProject(ctx).id, params.id, body.inbound),
+        );
       },
     }),
     defineRoute({

@@ -8,7 +8,7 @@ import { callTemporal } from '../../temporal/unavailable';
 import { startDomainVerify, stopDomainVerify } from '../../temporal/domain-verify';
 import { Domain } from './entities';
 import { newDkimKey } from './dkim';
-import { expectedRecords } from './records';
+import { expectedRecords, withInboundRecord } from './records';
 import { forgetVerifiedSender } from './verified-senders';
 
 const duplicate = (name: string) => conflict(`The domain ${name} is already added to this project`, { domain: name });
@@ -17,7 +17,7 @@ const duplicate = (name: string) => conflict(`The domain ${name} is already adde
  * Adds a domain with a fresh DKIM key and starts its background check. When that start fails the domain is
  * removed again, so no domain exists without its check; Temporal being unreachable is a 503.
  */
-export async function addDomain(deps: Deps, em: EntityManager, projectId: string, name: string): Promise<Domain> {
+export async function addDomain(deps: Deps, em: EntityManager, projectId: string, name: string, inbound = false): Promise<Domain> {
   if ((await em.count(Domain, { projectId, domain: name })) > 0) throw duplicate(name);
   const id = newId();
   const { config } = deps;
@@ -32,7 +32,13 @@ export async function addDomain(deps: Deps, em: EntityManager, projectId: string
     verified: false,
     verifiedAt: null,
     lastCheckedAt: null,
-    records: expectedRecords(name, config.DKIM_SELECTOR, key.publicKey, config.SPF_INCLUDE),
+    records: withInboundRecord(
+      expectedRecords(name, config.DKIM_SELECTOR, key.publicKey, config.SPF_INCLUDE),
+      name,
+      config.INBOUND_MX_HOST,
+      inbound,
+    ),
+    inbound,
   });
   try {
     await em.flush();
@@ -56,6 +62,15 @@ export const listDomains = (em: EntityManager, projectId: string) =>
 export async function findDomain(em: EntityManager, projectId: string, id: string): Promise<Domain> {
   const domain = await em.findOne(Domain, { id, projectId });
   if (!domain) throw notFound('Domain', 'DOMAIN_NOT_FOUND');
+  return domain;
+}
+
+/** Turns inbound mail on or off; the MX record is listed while it is on, PENDING until the next check finds it. */
+export async function setInbound(em: EntityManager, mxHost: string, projectId: string, id: string, inbound: boolean): Promise<Domain> {
+  const domain = await findDomain(em, projectId, id);
+  domain.inbound = inbound;
+  domain.records = withInboundRecord(domain.records, domain.domain, mxHost, inbound);
+  await em.flush();
   return domain;
 }
 

@@ -110,6 +110,22 @@ export function composeMessage(email: OutgoingEmail): Mail.Options {
 }
 
 /**
+ * A message the SMTP relay accepted, as handed to SMTP (docs/smtp.md "Relay"): its bytes as given (Bcc was
+ * removed on arrival), a Message-ID derived from the email's id in front when the client gave none, DKIM-signed
+ * with the sender domain's key; one recipient per email.
+ */
+export function signedRelayedMessage(
+  email: { id: string; fromAddress: string; toAddress: string },
+  relayed: { raw: Buffer; messageId: string | null },
+  key: SigningKey,
+): { envelope: Envelope; raw: Buffer } {
+  const message = relayed.messageId
+    ? relayed.raw
+    : Buffer.concat([Buffer.from(`Message-ID: ${messageIdOf(email.id, email.fromAddress)}\r\n`), relayed.raw]);
+  return { envelope: { from: email.fromAddress, to: [email.toAddress] }, raw: signMessage(message, key) };
+}
+
+/**
  * The message as handed to SMTP: built as nodemailer's `sendMail` would build it, DKIM-signed with the
  * sender domain's key, in one Buffer that the delivery pump writes to its SMTP connection at once.
  */

@@ -55,7 +55,7 @@ export const DKIM_SIGNED_HEADERS = [
 const CRLF = Buffer.from('\r\n');
 
 /** Where the body starts: after the first empty line, as nodemailer's message parser finds it. */
-function bodyStart(message: Buffer): number {
+export function bodyStart(message: Buffer): number {
   const crlf = message.indexOf('\r\n\r\n');
   const lf = message.indexOf('\n\n');
   if (crlf >= 0 && (lf < 0 || crlf + 2 <= lf)) return crlf + 4;

@@ -48,6 +48,13 @@ export interface EmailDraft {
    */
   campaignId?: string | null;
   workflow?: { executionId: string; stepId: string } | null;
+  /**
+   * A message the SMTP relay accepted (relayed_messages): sent as given, signed but not rebuilt from the
+   * fields above, which describe it for the API and the dashboard (docs/smtp.md "Relay").
+   */
+  relayedMessageId?: string | null;
+  /** The message's size when it is not built from the fields (a relayed one). */
+  sizeBytes?: number;
 }
 
 export interface EnqueuedEmail {
@@ -84,6 +91,7 @@ interface Row {
   simulated: boolean;
   status: 'PENDING' | 'SCHEDULED';
   scheduled_at: string | null;
+  relayed_message_id: string | null;
 }
 
 const COLUMNS = [
@@ -114,6 +122,7 @@ const COLUMNS = [
   'simulated boolean',
   'status text',
   'scheduled_at timestamptz',
+  'relayed_message_id uuid',
 ];
 const NAMES = COLUMNS.map((c) => `"${c.split(' ')[0]}"`).join(', ');
 
@@ -156,7 +165,7 @@ function toRow(draft: EmailDraft): Row {
     headers: draft.headers ?? {},
     tags: draft.tags ?? {},
     attachment_count: draft.attachments?.length ?? 0,
-    size_bytes: messageSize(draft),
+    size_bytes: draft.sizeBytes ?? messageSize(draft),
     template_id: draft.templateId ?? null,
     topic_id: draft.topicId ?? null,
     campaign_id: draft.campaignId ?? null,
@@ -168,6 +177,7 @@ function toRow(draft: EmailDraft): Row {
     simulated: isSimulatorAddress(draft.to.email),
     status: draft.scheduledAt ? 'SCHEDULED' : 'PENDING',
     scheduled_at: draft.scheduledAt?.toISOString() ?? null,
+    relayed_message_id: draft.relayedMessageId ?? null,
   };
 }
 

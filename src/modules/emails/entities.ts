@@ -82,6 +82,8 @@ export const Email = defineEntity({
     complainedAt: p.datetime().nullable(),
     failedAt: p.datetime().nullable(),
     error: p.text().nullable(),
+    /** A message the SMTP relay accepted, sent as given (docs/smtp.md); null for the others. */
+    relayedMessageId: p.uuid().nullable(),
     /** Delivery attempts so far; written with each outcome (the queue counts them while the email waits). */
     attempts: p.integer(),
   },

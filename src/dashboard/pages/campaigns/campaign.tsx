@@ -7,9 +7,12 @@ import { PageHeader, Section } from '../../ui/layout';
 import { dateTime } from '../../ui/format';
 import { useAction, useLoad, usePoll } from '../../ui/use-load';
 import { CancelButton, SendPanel } from './send-panel';
+import { AbTest } from './ab-test';
+import { Recipients } from './recipients';
 import { Stats } from './stats';
-import { ClickedLinks, Recipients } from './results';
+import { ClickedLinks } from './results';
 import { CampaignStatusBadge, editable, type Campaign } from './status';
+import { Replies } from '../inbound/replies';
 import { LiquidText } from '../../ui/liquid';
 import './campaigns.css';
 
@@ -151,11 +154,21 @@ export function CampaignPage({ params }: { params: Record<string, string> }) {
               )}
             </Section>
           ) : null}
+          {c.abTest && stats ? (
+            <Section title="A/B test">
+              <AbTest campaign={c} version={JSON.stringify(stats)} onDone={done} />
+            </Section>
+          ) : null}
           {stats ? (
             <>
-              <Recipients campaignId={c.id} version={JSON.stringify(stats)} />
+              <Section title="Recipients">
+                <Recipients campaignId={c.id} version={JSON.stringify(stats)} />
+              </Section>
               <ClickedLinks campaignId={c.id} version={JSON.stringify(stats)} />
             </>
+          ) : null}
+          {c.status === 'SENT' || c.status === 'SENDING' ? (
+            <Replies title="Replies" filter={{ campaignId: c.id }} empty="No reply yet (replies reach a domain with inbound mail on)." />
           ) : null}
         </>
       )}

@@ -5,6 +5,7 @@ import { ErrorNote, Loading } from '../../ui/feedback';
 import { Form, Select, Submit, TextInput } from '../../ui/form';
 import { PageHeader, Section } from '../../ui/layout';
 import { useAction, useLoad } from '../../ui/use-load';
+import { AbFields } from './ab-fields';
 import { AudienceFields } from './audience-fields';
 import { ContentFields, TemplateField } from './content-fields';
 import { bodyOf, draftOf, emptyDraft, type Draft } from './draft';
@@ -51,6 +52,9 @@ function CampaignForm({ campaign }: { campaign?: Campaign }) {
         <Section title="Content">
           <TemplateField draft={draft} set={set} error={error} />
           <ContentFields draft={draft} set={set} error={error} />
+        </Section>
+        <Section title="A/B test">
+          <AbFields draft={draft} set={set} error={error} />
         </Section>
         <ErrorNote error={error} />
         <div class="actions">

@@ -7,6 +7,27 @@ export type CampaignBody = RequestBody<'/campaigns', 'post'>;
 export type AudienceType = CampaignBody['audienceType'];
 type CampaignType = NonNullable<CampaignBody['type']>;
 
+export type WinnerBy = NonNullable<CampaignBody['abTest']>['winnerBy'];
+export const MAX_VARIANTS = 4;
+
+/** An A/B test as the form holds it (docs/campaigns.md "A/B tests"). */
+export interface AbDraft {
+  on: boolean;
+  testPercent: string;
+  waitMinutes: string;
+  winnerBy: WinnerBy;
+  variants: Array<{ subject: string; body: string; from: string; fromName: string }>;
+}
+
+export const emptyVariant = () => ({ subject: '', body: '', from: '', fromName: '' });
+const emptyAb = (): AbDraft => ({
+  on: false,
+  testPercent: '20',
+  waitMinutes: '240',
+  winnerBy: 'OPENS',
+  variants: [emptyVariant(), emptyVariant()],
+});
+
 /** What the compose form holds: text as typed, turned into the API's body on save. */
 export interface Draft {
   name: string;
@@ -23,6 +44,7 @@ export interface Draft {
   condition: TreeDraft;
   /** A MARKETING campaign about a topic goes to its members only (docs/consent.md). */
   topicId: string;
+  ab: AbDraft;
 }
 
 export const emptyDraft = (fromDomain = ''): Draft => ({
@@ -39,6 +61,7 @@ export const emptyDraft = (fromDomain = ''): Draft => ({
   segmentId: '',
   condition: newTree(),
   topicId: '',
+  ab: emptyAb(),
 });
 
 export function draftOf(c: Campaign): Draft {
@@ -57,6 +80,36 @@ export function draftOf(c: Campaign): Draft {
     segmentId: c.segmentId ?? '',
     condition: c.audienceCondition ? fromTree(c.audienceCondition) : newTree(),
     topicId: c.topicId ?? '',
+    ab: c.abTest
+      ? {
+          on: true,
+          testPercent: String(c.abTest.testPercent),
+          waitMinutes: String(c.abTest.waitMinutes),
+          winnerBy: c.abTest.winnerBy,
+          variants: c.abTest.variants.map((v) => ({
+            subject: v.subject ?? '',
+            body: v.body ?? '',
+            from: v.from ?? '',
+            fromName: v.fromName ?? '',
+          })),
+        }
+      : emptyAb(),
+  };
+}
+
+/** The form's A/B test as the API takes it: null when off; a field left empty is the campaign's. */
+function abTestOf(ab: AbDraft): CampaignBody['abTest'] {
+  if (!ab.on) return null;
+  return {
+    testPercent: Number(ab.testPercent),
+    waitMinutes: Number(ab.waitMinutes),
+    winnerBy: ab.winnerBy,
+    variants: ab.variants.map((v) => ({
+      subject: given(v.subject),
+      body: given(v.body),
+      from: given(v.from),
+      fromName: given(v.fromName),
+    })),
   };
 }
 
@@ -106,5 +159,6 @@ export function bodyOf(d: Draft): CampaignBody {
     segmentId: d.audienceType === 'SEGMENT' ? (given(d.segmentId) ?? null) : null,
     audienceCondition: d.audienceType === 'FILTERED' ? audienceTree(d) : undefined,
     topicId: given(d.topicId) ?? null,
+    abTest: abTestOf(d.ab),
   };
 }

@@ -13,6 +13,7 @@ import { Timeline } from './timeline';
 import { TrackEvent } from './track-event';
 import { SubscriptionBadge } from './subscription';
 import { ContactConsent } from '../consent/contact-consent';
+import { Replies } from '../inbound/replies';
 import './contacts.css';
 
 type Patch = RequestBody<'/contacts/{id}', 'patch'>;
@@ -105,6 +106,11 @@ export function ContactDetail({ params }: { params: Record<string, string> }) {
           <Section title="Custom data">
             <DataEditor data={c.data} onSave={async (data) => (await update({ data: data as Patch['data'] })).data} />
           </Section>
+          <Replies
+            title="Mail received"
+            filter={{ contactId: id }}
+            empty="No mail from this contact has arrived at your inbound domains."
+          />
           <Section title="Events">
             <TrackEvent email={c.email} onTracked={() => setTracked((n) => n + 1)} />
             {/* A change of the contact (a subscription flip, a tracked event) adds an event: the timeline starts again at its newest. */}

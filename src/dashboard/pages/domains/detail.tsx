@@ -14,6 +14,8 @@ const purposes: Record<DnsRecord['purpose'], string> = {
   DKIM: 'Required: proves you control the domain and signs your mail.',
   SPF: 'Recommended: names us as a sender for the domain.',
   DMARC: 'Recommended: tells receivers what to do with mail that fails the checks.',
+  inbound:
+    'For inbound mail: sends mail for the domain to Postwire (replace your other MX records only if Postwire should take all of it).',
 };
 
 /** A sender domain's records to publish, checked against DNS every few seconds until it is verified. */
@@ -58,7 +60,7 @@ export function DomainDetail({ params }: { params: Record<string, string> }) {
             </button>
           </Section>
           <Section title="DNS records">
-            <p>Create these TXT records at your DNS provider. Changes can take a while to be visible.</p>
+            <p>Create these records at your DNS provider. Changes can take a while to be visible.</p>
             <ul class="records">
               {d.records.map((r) => (
                 <li key={r.purpose} class="card record">
@@ -68,7 +70,7 @@ export function DomainDetail({ params }: { params: Record<string, string> }) {
                   <p class="muted">{purposes[r.purpose]}</p>
                   <dl>
                     <dt>Type</dt>
-                    <dd>{r.type}</dd>
+                    <dd>{r.type === 'MX' ? `MX (priority ${r.priority})` : r.type}</dd>
                     <dt>Name</dt>
                     <dd>
                       <CopyText label={`${r.purpose} record name`} value={r.name} />
@@ -81,6 +83,21 @@ export function DomainDetail({ params }: { params: Record<string, string> }) {
                 </li>
               ))}
             </ul>
+          </Section>
+          <Section title="Inbound mail">
+            <p>
+              {d.inbound
+                ? `Mail to any address @${d.domain} is kept on the Inbound page${d.verified ? '' : ' once the domain is verified'}, and recorded on its sender's contact.`
+                : `Turn this on to receive mail at any address @${d.domain}: replies reach the contact, automations and webhooks.`}
+            </p>
+            <button
+              type="button"
+              onClick={() =>
+                void call(api.PATCH('/domains/{id}', { params: { path }, body: { inbound: !d.inbound } })).then(() => domain.reload())
+              }
+            >
+              {d.inbound ? 'Turn inbound mail off' : 'Turn inbound mail on'}
+            </button>
           </Section>
           <DeleteSection
             what="domain"

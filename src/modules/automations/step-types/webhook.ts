@@ -3,7 +3,7 @@ import { WEBHOOK_METHODS, type WebhookConfig } from '../../../../workflows/autom
 import type { ApiStepType } from './step-type';
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const HEADER_VALUE = /^[^\r\n\0]*$/;
+const HEADER_VALUE = /^[^\r\n\u0000]*$/;
 /** Set by the service on every request, so a step cannot forge or drop them. */
 const RESERVED_HEADERS = new Set([
   'host',

@@ -40,6 +40,8 @@ export interface ClaimedEmail {
   /** The suppression list's entry that holds the email back (docs/suppressions.md): not sent, SUPPRESSED. */
   suppressed: SuppressionReason | null;
   trackingMode: TrackingMode;
+  /** Sent as the relay accepted it (docs/smtp.md), not built from the fields above. */
+  relayedMessageId: string | null;
 }
 
 export interface ClaimResult {
@@ -96,7 +98,7 @@ with leased as (
   returning "email_id", "attempts")
 select emails."id", emails."project_id", emails."campaign_id", coalesce(emails."scheduled_at", emails."created_at") as "due_since", leased."attempts",
   "to_address", "to_name", "cc", "bcc", "from_address", "from_name", "reply_to", "subject", "html", "text", "headers", "attachment_count",
-  "size_bytes", "contact_id", "marketing", "topic_id", suppression."reason" as "suppressed", suppressed_copies."addresses" as "suppressed_copies"
+  "size_bytes", "contact_id", "marketing", "relayed_message_id", "topic_id", suppression."reason" as "suppressed", suppressed_copies."addresses" as "suppressed_copies"
 from leased join emails on emails."id" = leased."email_id"
 ${SUPPRESSION}`;
 
@@ -144,6 +146,7 @@ interface LeasedRow {
   size_bytes: string;
   contact_id: string | null;
   marketing: boolean;
+  relayed_message_id: string | null;
   topic_id: string | null;
   suppressed: SuppressionReason | null;
   suppressed_copies: string[];
@@ -177,6 +180,7 @@ const toClaimed = (leaseId: string, candidate: CandidateRow, r: LeasedRow): Clai
     topicId: r.topic_id,
     suppressed: r.suppressed,
     trackingMode: candidate.tracking_mode,
+    relayedMessageId: r.relayed_message_id,
   };
 };
 

@@ -4,11 +4,12 @@ import type { Orm } from '../../../db/orm';
 import { WakeLoop } from '../../../db/wake-loop';
 import type { Logger } from '../../../logger';
 import type { Mailer } from '../../../mail/mailer';
-import { SmtpConnection } from '../../../mail/smtp/connection';
+import { SmtpConnection, type Envelope } from '../../../mail/smtp/connection';
 import type { Config } from '../../../config';
-import { signedMessage, type OutgoingAttachment } from '../compose';
+import { signedMessage, signedRelayedMessage, type OutgoingAttachment } from '../compose';
 import { decorate } from '../decorate';
 import type { Disposition } from '../entities';
+import type { SigningKey } from '../dkim-signature';
 import { ByteBudget } from './byte-budget';
 import { DELIVERY_CHANNEL } from './channel';
 import { claimDue, type ClaimedEmail } from './claim';
@@ -184,21 +185,9 @@ export class DeliveryPump {
         error: 'The sender domain was removed from the project before the email was sent',
       };
     }
-    const attachments = email.attachmentCount > 0 ? await this.attachmentsOf(email.id) : [];
-    const outgoing = {
-      id: email.id,
-      to: { email: email.toAddress, name: email.toName },
-      cc: email.cc,
-      bcc: email.bcc,
-      from: { email: email.fromAddress, name: email.fromName },
-      replyTo: email.replyTo,
-      subject: email.subject,
-      html: email.html,
-      text: email.text,
-      headers: email.headers,
-      attachments,
-    };
-    const message = await signedMessage(decorate(this.config, outgoing, email), dkim);
+    const message = email.relayedMessageId
+      ? signedRelayedMessage(email, await this.relayedMessage(email.relayedMessageId), dkim)
+      : await this.composed(email, dkim);
     const connection = await this.smtp.acquire(email.toAddress).catch((err: unknown) => err);
     if (!(connection instanceof SmtpConnection)) return this.refused(email, connection);
     try {
@@ -247,6 +236,33 @@ export class DeliveryPump {
       };
     }
     return { kind: 'retry', id: email.id, leaseId: email.leaseId, delayMs, error: reason };
+  }
+
+  /** The message built from the email's fields, with what sending adds (decorate.ts). */
+  private async composed(email: ClaimedEmail, dkim: SigningKey): Promise<{ envelope: Envelope; raw: Buffer }> {
+    const attachments = email.attachmentCount > 0 ? await this.attachmentsOf(email.id) : [];
+    const outgoing = {
+      id: email.id,
+      to: { email: email.toAddress, name: email.toName },
+      cc: email.cc,
+      bcc: email.bcc,
+      from: { email: email.fromAddress, name: email.fromName },
+      replyTo: email.replyTo,
+      subject: email.subject,
+      html: email.html,
+      text: email.text,
+      headers: email.headers,
+      attachments,
+    };
+    return signedMessage(decorate(this.config, outgoing, email), dkim);
+  }
+
+  private async relayedMessage(id: string): Promise<{ raw: Buffer; messageId: string | null }> {
+    const [row] = await this.orm.em
+      .fork()
+      .execute<{ raw: Buffer; message_id: string | null }[]>(`select "raw", "message_id" from relayed_messages where "id" = ?`, [id]);
+    if (!row) throw new Error(`the relayed message ${id} is gone`);
+    return { raw: row.raw, messageId: row.message_id };
   }
 
   private async attachmentsOf(emailId: string): Promise<OutgoingAttachment[]> {
