@@ -27,5 +27,5 @@ export const delay: ApiStepType<'DELAY'> = {
   config: Delay,
   // A DELAY until a local time ends where the contact's zone puts it: not known to SQL, so left unordered.
   resumesAt: (started, config) =>
-    `case when ${config} ? 'until' then null else ${started} + (${config} ->> 'amount')::float8 * case ${config} ->> 'unit' when 'minutes' then 60 when 'hours' then 3600 else 86400 end * interval '1 second' end`,
+    `case when ${config} ->> 'until' is not null then null else ${started} + (${config} ->> 'amount')::float8 * case ${config} ->> 'unit' when 'minutes' then 60 when 'hours' then 3600 else 86400 end * interval '1 second' end`,
 };
