@@ -7,4 +7,6 @@ export const oneLineText = (max: number) =>
     .trim()
     .min(1)
     .max(max)
+    // NUL is refused on purpose (PostgreSQL cannot store it in text).
+    // oxlint-disable-next-line no-control-regex
     .regex(/^[^\r\n\u0000]*$/, 'Must not contain line breaks');
