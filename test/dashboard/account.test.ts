@@ -155,6 +155,40 @@ describe('the dashboard: account, project, keys and team', () => {
     await session.close();
   });
 
+  it("shows a person removed from the project the API's refusal on each list, not a 'Loading…' that never ends", async () => {
+    const owner = await signupUser(suite.stack);
+    const project = await createProject(suite.stack, owner, 'Left');
+    const member = await joinedUser(suite.stack, owner, project, 'MEMBER');
+    const session = await freshSession(suite.browser);
+    const { page } = session;
+    await logInAs(session, member, project.id, '/members');
+    await page.getByRole('cell', { name: owner.email }).waitFor();
+    await suite.stack.http().delete(`/projects/${project.id}/members/${member.id}`).set('Cookie', owner.cookie).expect(200);
+    const lists = [
+      ['/contacts', 'Contacts'],
+      ['/fields', 'Custom fields'],
+      ['/segments', 'Segments'],
+      ['/domains', 'Domains'],
+      ['/inbound', 'Inbound'],
+      ['/suppressions', 'Suppressions'],
+      ['/members', 'Team'],
+    ] as const;
+    for (const [route, title] of lists) {
+      await page.goto(`${suite.browser.base}#${route}`);
+      await page.getByRole('heading', { level: 1, name: title }).waitFor();
+      // The page's own load is refused (the forms on it hold no alert before anything is sent).
+      await page.getByRole('alert').first().waitFor();
+      expect(
+        await page
+          .getByRole('status')
+          .filter({ hasText: /^Loading/ })
+          .count(),
+      ).toBe(0);
+    }
+    await checkPage(page, 'members-removed');
+    await session.close();
+  });
+
   it('asks for a reset link and sets a new password from it', async () => {
     const user = await signupUser(suite.stack);
     const session = await freshSession(suite.browser);
