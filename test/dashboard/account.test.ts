@@ -72,9 +72,16 @@ describe('the dashboard: account, project, keys and team', () => {
 
     await page.goto(`${suite.browser.base}#/settings`);
     await page.getByLabel('Name').fill('Launch 2');
+    // A time zone that is not an IANA one: the API's refusal beside the field, then a real one.
+    await page.getByLabel('Time zone').fill('Mars/Olympus');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Not an IANA time zone (e.g. Europe/Paris)').first().waitFor();
+    await page.getByLabel('Time zone').fill('Europe/Paris');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     expect(await page.getByLabel('Project', { exact: true }).locator('option:checked').textContent()).toBe('Launch 2');
+    await page.reload();
+    expect(await page.getByLabel('Time zone').inputValue()).toBe('Europe/Paris');
     await checkPage(page, 'settings');
 
     await page.goto(`${suite.browser.base}#/keys`);

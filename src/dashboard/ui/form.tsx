@@ -36,7 +36,7 @@ export function Field({ label, name, error, hint, children }: FieldProps) {
 
 interface InputProps {
   label: string;
-  type?: 'text' | 'email' | 'password' | 'number' | 'search' | 'url' | 'datetime-local' | 'date';
+  type?: 'text' | 'email' | 'password' | 'number' | 'search' | 'url' | 'datetime-local' | 'date' | 'time';
   autoComplete?: string;
   required?: boolean;
   minLength?: number;
