@@ -14584,6 +14584,8 @@ export interface operations {
                             } | null;
                             /** @description The event a WAIT_FOR_EVENT step awaits */
                             waitingFor: string | null;
+                            /** @description While WAITING: when the execution moves on by itself, the end of its DELAY or the timeout of its WAIT_FOR_EVENT, counted from when the step began; null otherwise (running, ended, or waiting for an event without a timeout) */
+                            resumesAt: string | null;
                             context: {
                                 [key: string]: unknown;
                             };
@@ -14736,6 +14738,8 @@ export interface operations {
                         } | null;
                         /** @description The event a WAIT_FOR_EVENT step awaits */
                         waitingFor: string | null;
+                        /** @description While WAITING: when the execution moves on by itself, the end of its DELAY or the timeout of its WAIT_FOR_EVENT, counted from when the step began; null otherwise (running, ended, or waiting for an event without a timeout) */
+                        resumesAt: string | null;
                         context: {
                             [key: string]: unknown;
                         };
@@ -15240,6 +15244,8 @@ export interface operations {
                         } | null;
                         /** @description The event a WAIT_FOR_EVENT step awaits */
                         waitingFor: string | null;
+                        /** @description While WAITING: when the execution moves on by itself, the end of its DELAY or the timeout of its WAIT_FOR_EVENT, counted from when the step began; null otherwise (running, ended, or waiting for an event without a timeout) */
+                        resumesAt: string | null;
                         context: {
                             [key: string]: unknown;
                         };
@@ -15354,6 +15360,8 @@ export interface operations {
                         } | null;
                         /** @description The event a WAIT_FOR_EVENT step awaits */
                         waitingFor: string | null;
+                        /** @description While WAITING: when the execution moves on by itself, the end of its DELAY or the timeout of its WAIT_FOR_EVENT, counted from when the step began; null otherwise (running, ended, or waiting for an event without a timeout) */
+                        resumesAt: string | null;
                         context: {
                             [key: string]: unknown;
                         };
@@ -15485,6 +15493,8 @@ export interface operations {
                         } | null;
                         /** @description The event a WAIT_FOR_EVENT step awaits */
                         waitingFor: string | null;
+                        /** @description While WAITING: when the execution moves on by itself, the end of its DELAY or the timeout of its WAIT_FOR_EVENT, counted from when the step began; null otherwise (running, ended, or waiting for an event without a timeout) */
+                        resumesAt: string | null;
                         context: {
                             [key: string]: unknown;
                         };
