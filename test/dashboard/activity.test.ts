@@ -3,6 +3,8 @@ import { checkPage, freshSession, logInAs, type BrowserSession } from '../helper
 import { dashboardSuite } from '../helpers/dashboard-suite';
 import { senderTenant, type SenderTenant } from '../helpers/tenants';
 import { recipient, send, settled } from '../emails/helpers';
+import { sql } from '../helpers/seed';
+import { waitFor } from '../helpers/wait';
 
 const suite = dashboardSuite(() => startStack({ pump: true, terminateWorkflows: true }));
 
@@ -35,7 +37,7 @@ beforeAll(async () => {
   await sendTagged(sender, bob, 'Order B', { order: 'B:2' });
 }, 120_000);
 
-describe('the dashboard: activity by tag', () => {
+describe('the dashboard: activity by tag, and deferrals', () => {
   it("filters the activity by a row's tag, keeps the filter in the address and clears it", async () => {
     const session = await freshSession(suite.browser);
     const { page } = session;
@@ -69,6 +71,43 @@ describe('the dashboard: activity by tag', () => {
     await page.getByRole('link', { name: 'shop: north' }).click();
     await page.getByText('Emails tagged shop: north').waitFor();
     await page.getByText('1 activity;').waitFor();
+    await session.close();
+  });
+
+  it('shows a deferred email as deferred, with when it is tried again and why', async () => {
+    const to = recipient('busy');
+    suite.stack.smtp.refuseMessage(to, 451, '4.2.0 Mailbox temporarily unavailable');
+    const res = await send(suite.stack, sender.project, { to, from: sender.from, subject: 'Later', body: '<p>Hi</p>' }).expect(200);
+    const id: string = res.body.data.emails[0].email;
+    const [deferral] = await waitFor(
+      'the first deferral',
+      async () => {
+        const rows = await sql<{ data: { retryAt: string } }>(
+          suite.stack,
+          `select data from events where name = 'email.deferred' and data->>'emailId' = ? order by created_at limit 1`,
+          [id],
+        );
+        return rows.length ? rows : undefined;
+      },
+      60_000,
+    );
+    suite.stack.smtp.accept(to);
+    expect(await settled(suite.stack, id, 60_000)).toMatchObject({ status: 'SENT' });
+
+    const session = await freshSession(suite.browser);
+    const { page } = session;
+    await logInAs(session, sender.user, sender.project.id, '/activity?type=DEFERRED');
+    await page.getByRole('cell', { name: to }).first().waitFor({ timeout: 30_000 });
+    const rows = await rowsOf(session, 'Email activity');
+    const retry = await page.evaluate(
+      (iso) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }),
+      deferral!.data.retryAt,
+    );
+    // The oldest row is the first attempt's deferral.
+    expect(rows.at(-1)!.slice(1, 4)).toEqual(['Deferred', to, 'Later']);
+    expect(rows.at(-1)![4]!.startsWith(`Will retry at ${retry}; attempt 1: `)).toBe(true);
+    expect(rows.at(-1)![4]).toMatch(/451.*Mailbox temporarily unavailable/);
+    await checkPage(page, 'activity-deferred');
     await session.close();
   });
 });

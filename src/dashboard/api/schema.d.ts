@@ -18604,7 +18604,7 @@ export interface operations {
                              */
                             id: string;
                             /** @enum {string} */
-                            type: "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "RECEIVED" | "SUPPRESSED" | "FAILED";
+                            type: "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "RECEIVED" | "SUPPRESSED" | "DEFERRED" | "FAILED";
                             /** Format: date-time */
                             occurredAt: string;
                             contact: {
@@ -18626,7 +18626,7 @@ export interface operations {
                                     [key: string]: string;
                                 };
                             } | null;
-                            /** @description Per type: `link` (CLICKED), `bounceType` (BOUNCED), `reason` (SUPPRESSED), `to` and `error` (FAILED) */
+                            /** @description Per type: `link` (CLICKED), `bounceType` (BOUNCED), `reason` (SUPPRESSED), `reason`, `attempt` and `retryAt` (DEFERRED), `to` and `error` (FAILED) */
                             details: {
                                 [key: string]: unknown;
                             };
@@ -18720,6 +18720,7 @@ export interface operations {
                             COMPLAINED: number;
                             RECEIVED: number;
                             SUPPRESSED: number;
+                            DEFERRED: number;
                             FAILED: number;
                         };
                     };
@@ -18865,7 +18866,7 @@ export interface operations {
                         /** @description Types the project has any activity of, in feed order */
                         types: {
                             /** @enum {string} */
-                            type: "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "RECEIVED" | "SUPPRESSED" | "FAILED";
+                            type: "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "RECEIVED" | "SUPPRESSED" | "DEFERRED" | "FAILED";
                             count: number;
                         }[];
                     };
