@@ -18684,7 +18684,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description BAD_REQUEST: an unknown type, a malformed id, date or cursor, or a range that ends before it starts */
+            /** @description BAD_REQUEST: an unknown type, a malformed id, date, tag or cursor */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18771,7 +18771,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description BAD_REQUEST: an unknown type, a malformed id, date or cursor, or a range that ends before it starts */
+            /** @description BAD_REQUEST: an unknown type, a malformed id, date, tag or cursor */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18845,7 +18845,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description BAD_REQUEST: an unknown type, a malformed id, date or cursor, or a range that ends before it starts */
+            /** @description BAD_REQUEST: an unknown type, a malformed id, date, tag or cursor */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19029,7 +19029,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description BAD_REQUEST: an unknown type, a malformed id, date or cursor, or a range that ends before it starts */
+            /** @description BAD_REQUEST: an unknown type, a malformed id, date, tag or cursor */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19133,7 +19133,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description BAD_REQUEST: an unknown parameter value, a malformed date, `to` not after `from`, or too many points */
+            /** @description BAD_REQUEST: an unknown parameter value or a malformed date */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19235,7 +19235,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description BAD_REQUEST: an unknown parameter value, a malformed date, `to` not after `from`, or too many points */
+            /** @description BAD_REQUEST: an unknown parameter value or a malformed date */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19343,7 +19343,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description BAD_REQUEST: an unknown parameter value, a malformed date, `to` not after `from`, or too many points */
+            /** @description BAD_REQUEST: an unknown parameter value or a malformed date */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19472,7 +19472,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description BAD_REQUEST: an unknown parameter value, a malformed date, `to` not after `from`, or too many points */
+            /** @description BAD_REQUEST: an unknown parameter value or a malformed date */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19557,7 +19557,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description BAD_REQUEST: an unknown parameter value, a malformed date, `to` not after `from`, or too many points */
+            /** @description BAD_REQUEST: an unknown parameter value or a malformed date */
             400: {
                 headers: {
                     [name: string]: unknown;
