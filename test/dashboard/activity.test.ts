@@ -1,5 +1,5 @@
 import { startStack } from '../helpers/stack';
-import { checkPage, freshSession, logInAs, type BrowserSession } from '../helpers/browser';
+import { checkPage, freshSession, logInAs, rowsOf } from '../helpers/browser';
 import { dashboardSuite } from '../helpers/dashboard-suite';
 import { senderTenant, type SenderTenant } from '../helpers/tenants';
 import { recipient, send, settled } from '../emails/helpers';
@@ -7,17 +7,6 @@ import { sql } from '../helpers/seed';
 import { waitFor } from '../helpers/wait';
 
 const suite = dashboardSuite(() => startStack({ pump: true, terminateWorkflows: true }));
-
-/** What the test reads of a table row in the page (this file is compiled without the DOM's types). */
-interface RowElement {
-  querySelectorAll(selector: 'td'): ArrayLike<{ textContent: string | null }>;
-}
-
-const rowsOf = (session: BrowserSession, caption: string) =>
-  session.page
-    .locator('table', { has: session.page.locator('caption', { hasText: caption }) })
-    .locator('tbody tr')
-    .evaluateAll((rows: RowElement[]) => rows.map((r) => Array.from(r.querySelectorAll('td'), (td) => (td.textContent ?? '').trim())));
 
 /** Sends one email with these tags and waits until the pump has handed it to SMTP. */
 async function sendTagged(sender: SenderTenant, to: string, subject: string, tags: Record<string, string>): Promise<string> {
