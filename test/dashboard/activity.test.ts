@@ -55,6 +55,20 @@ describe('the dashboard: activity by tag, and deferrals', () => {
     expect(page.url()).toContain('type=SENT');
     await page.getByText('Emails tagged').waitFor({ state: 'detached' });
 
+    // A tag typed in does the same; a malformed one is the API's refusal, shown on the page.
+    const field = page.getByLabel('Tag', { exact: true });
+    await field.fill('order:A-1');
+    await page.getByRole('button', { name: 'Show tagged' }).click();
+    await page.getByText('Emails tagged order: A-1').waitFor();
+    await page.getByRole('cell', { name: bob }).waitFor({ state: 'detached' });
+    await page.getByRole('cell', { name: ann }).waitFor();
+    await field.fill('order');
+    await page.getByRole('button', { name: 'Show tagged' }).click();
+    await page.getByRole('alert').getByText('A tag filter is key:value').waitFor();
+    await checkPage(page, 'activity-tag-refused');
+    await page.getByRole('button', { name: 'Show every tag' }).click();
+    await page.getByText('2 activities').waitFor();
+
     // An email's own page links its tags to the same filter.
     await page.getByRole('link', { name: 'Order A' }).click();
     await page.getByRole('link', { name: 'shop: north' }).click();

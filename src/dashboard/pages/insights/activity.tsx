@@ -3,6 +3,7 @@ import { api, call } from '../../api/client';
 import { href, navigate } from '../../router';
 import { useProject } from '../../session';
 import { Badge, Empty, ErrorNote, Loading } from '../../ui/feedback';
+import { Form, TextInput } from '../../ui/form';
 import { PageHeader } from '../../ui/layout';
 import { CursorPager, Table } from '../../ui/lists';
 import { dateTime } from '../../ui/format';
@@ -29,6 +30,18 @@ function TypeFilter({ chosen, onChange }: { chosen: ActivityType[]; onChange: (t
         </label>
       ))}
     </fieldset>
+  );
+}
+
+/** A tag typed in (`key:value`, as the emails were sent with); the API judges it, and its 400 shows above the list. */
+function TagField({ tag, onTag }: { tag: string | undefined; onTag: (tag: string | undefined) => void }) {
+  const [text, setText] = useState(tag ?? '');
+  useEffect(() => setText(tag ?? ''), [tag]);
+  return (
+    <Form class="activity-tag-form" onSubmit={() => onTag(text.trim() || undefined)}>
+      <TextInput label="Tag" name="tag" value={text} onValue={setText} placeholder="order:A-1042" />
+      <button type="submit">Show tagged</button>
+    </Form>
   );
 }
 
@@ -104,6 +117,7 @@ export function Activity({ query }: { query: URLSearchParams }) {
       <Upcoming />
       <div class="toolbar activity-toolbar">
         <TypeFilter chosen={types} onChange={(type) => filter({ type })} />
+        <TagField tag={tag} onTag={(next) => filter({ tag: next })} />
         {contactId ? (
           <p class="contact-filter">
             Activity of <strong>{contactEmail ?? contactId}</strong>{' '}
