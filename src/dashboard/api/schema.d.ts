@@ -1378,7 +1378,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add a step (SEND_EMAIL, DELAY, WAIT_FOR_EVENT, CONDITION, WEBHOOK, UPDATE_CONTACT, EXIT) with its config */
+        /** Add a step (SEND_EMAIL, DELAY, WAIT_FOR_EVENT, CONDITION, WEBHOOK, UPDATE_CONTACT, EXIT, RANDOM_SPLIT) with its config */
         post: operations["postWorkflowsIdSteps"];
         delete?: never;
         options?: never;
@@ -1413,7 +1413,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Connect two steps; branch (yes/no) from CONDITION steps, outcome (EVENT/TIMEOUT) from WAIT_FOR_EVENT steps */
+        /** Connect two steps; branch (yes/no) from CONDITION steps, branch (A-E) from RANDOM_SPLIT steps, outcome (EVENT/TIMEOUT) from WAIT_FOR_EVENT steps */
         post: operations["postWorkflowsIdTransitions"];
         delete?: never;
         options?: never;
@@ -3108,6 +3108,8 @@ export interface operations {
                         trackingMode: "ENABLED" | "DISABLED" | "MARKETING_ONLY";
                         /** @description Emails per second per kind of email; null is the deployment's default (docs/delivery.md) */
                         emailRatePerSecond: number | null;
+                        /** @description IANA time zone of automations' local times of day for contacts without data.timezone (docs/automations.md) */
+                        timeZone: string;
                         /** @enum {string} */
                         role?: "OWNER" | "ADMIN" | "MEMBER";
                         /** Format: date-time */
@@ -3167,6 +3169,8 @@ export interface operations {
                         trackingMode: "ENABLED" | "DISABLED" | "MARKETING_ONLY";
                         /** @description Emails per second per kind of email; null is the deployment's default (docs/delivery.md) */
                         emailRatePerSecond: number | null;
+                        /** @description IANA time zone of automations' local times of day for contacts without data.timezone (docs/automations.md) */
+                        timeZone: string;
                         /** @enum {string} */
                         role?: "OWNER" | "ADMIN" | "MEMBER";
                         /** Format: date-time */
@@ -3296,6 +3300,8 @@ export interface operations {
                     trackingMode?: "ENABLED" | "DISABLED" | "MARKETING_ONLY";
                     /** @description Emails per second the project sends per kind (transactional, campaign, workflow), at most 100000; 0 is the deployment's maximum (unlimited when it has none), null the deployment's default */
                     emailRatePerSecond?: number | null;
+                    /** @description IANA time zone (`Europe/Paris`) of automations' local times of day for contacts without data.timezone */
+                    timeZone?: string;
                 };
             };
         };
@@ -3324,6 +3330,8 @@ export interface operations {
                         trackingMode: "ENABLED" | "DISABLED" | "MARKETING_ONLY";
                         /** @description Emails per second per kind of email; null is the deployment's default (docs/delivery.md) */
                         emailRatePerSecond: number | null;
+                        /** @description IANA time zone of automations' local times of day for contacts without data.timezone (docs/automations.md) */
+                        timeZone: string;
                         /** @enum {string} */
                         role?: "OWNER" | "ADMIN" | "MEMBER";
                         /** Format: date-time */
@@ -3490,6 +3498,8 @@ export interface operations {
                         trackingMode: "ENABLED" | "DISABLED" | "MARKETING_ONLY";
                         /** @description Emails per second per kind of email; null is the deployment's default (docs/delivery.md) */
                         emailRatePerSecond: number | null;
+                        /** @description IANA time zone of automations' local times of day for contacts without data.timezone (docs/automations.md) */
+                        timeZone: string;
                         /** @enum {string} */
                         role?: "OWNER" | "ADMIN" | "MEMBER";
                         /** Format: date-time */
@@ -13132,7 +13142,7 @@ export interface operations {
                             /** Format: uuid */
                             workflowId: string;
                             /** @enum {string} */
-                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT";
+                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                             name: string | null;
                             config: {
                                 /**
@@ -13156,10 +13166,17 @@ export interface operations {
                                  * @description A topic of the project: the email (from a MARKETING template) goes only to the topic's members, and its unsubscribe links leave the topic
                                  */
                                 topicId?: string;
+                                /** @description Local times (the contact's data.timezone, else the project's timeZone) between which the step waits instead of sending, until `to` */
+                                quietHours?: {
+                                    from: string;
+                                    to: string;
+                                };
                             } | {
-                                amount: number;
+                                amount?: number;
                                 /** @enum {string} */
-                                unit: "minutes" | "hours" | "days";
+                                unit?: "minutes" | "hours" | "days";
+                                /** @description Then wait until the next such local time in the contact's data.timezone, else the project's timeZone */
+                                until?: string;
                             } | {
                                 eventName: string;
                                 /** @description Seconds; without it the step waits for as long as it takes */
@@ -13260,6 +13277,13 @@ export interface operations {
                                 subscribed?: boolean;
                             } | {
                                 reason?: string;
+                            } | {
+                                /** @description The branches, named A to E in this order; transitions leave the step by these names */
+                                branches: {
+                                    /** @description The branch's share is its weight over their sum */
+                                    weight: number;
+                                    label?: string;
+                                }[];
                             };
                             /** Format: date-time */
                             createdAt: string;
@@ -13275,7 +13299,7 @@ export interface operations {
                             fromStepId: string;
                             /** Format: uuid */
                             toStepId: string;
-                            branch: ("yes" | "no") | null;
+                            branch: ("yes" | "no" | "A" | "B" | "C" | "D" | "E") | null;
                             outcome: ("EVENT" | "TIMEOUT") | null;
                             /** Format: date-time */
                             createdAt: string;
@@ -13449,7 +13473,7 @@ export interface operations {
                             /** Format: uuid */
                             workflowId: string;
                             /** @enum {string} */
-                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT";
+                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                             name: string | null;
                             config: {
                                 /**
@@ -13473,10 +13497,17 @@ export interface operations {
                                  * @description A topic of the project: the email (from a MARKETING template) goes only to the topic's members, and its unsubscribe links leave the topic
                                  */
                                 topicId?: string;
+                                /** @description Local times (the contact's data.timezone, else the project's timeZone) between which the step waits instead of sending, until `to` */
+                                quietHours?: {
+                                    from: string;
+                                    to: string;
+                                };
                             } | {
-                                amount: number;
+                                amount?: number;
                                 /** @enum {string} */
-                                unit: "minutes" | "hours" | "days";
+                                unit?: "minutes" | "hours" | "days";
+                                /** @description Then wait until the next such local time in the contact's data.timezone, else the project's timeZone */
+                                until?: string;
                             } | {
                                 eventName: string;
                                 /** @description Seconds; without it the step waits for as long as it takes */
@@ -13577,6 +13608,13 @@ export interface operations {
                                 subscribed?: boolean;
                             } | {
                                 reason?: string;
+                            } | {
+                                /** @description The branches, named A to E in this order; transitions leave the step by these names */
+                                branches: {
+                                    /** @description The branch's share is its weight over their sum */
+                                    weight: number;
+                                    label?: string;
+                                }[];
                             };
                             /** Format: date-time */
                             createdAt: string;
@@ -13592,7 +13630,7 @@ export interface operations {
                             fromStepId: string;
                             /** Format: uuid */
                             toStepId: string;
-                            branch: ("yes" | "no") | null;
+                            branch: ("yes" | "no" | "A" | "B" | "C" | "D" | "E") | null;
                             outcome: ("EVENT" | "TIMEOUT") | null;
                             /** Format: date-time */
                             createdAt: string;
@@ -13712,6 +13750,11 @@ export interface operations {
                          * @description A topic of the project: the email (from a MARKETING template) goes only to the topic's members, and its unsubscribe links leave the topic
                          */
                         topicId?: string;
+                        /** @description Local times (the contact's data.timezone, else the project's timeZone) between which the step waits instead of sending, until `to` */
+                        quietHours?: {
+                            from: string;
+                            to: string;
+                        };
                     };
                 } | {
                     /** @constant */
@@ -13719,9 +13762,11 @@ export interface operations {
                     name?: string | null;
                     /** @default {} */
                     config?: {
-                        amount: number;
+                        amount?: number;
                         /** @enum {string} */
-                        unit: "minutes" | "hours" | "days";
+                        unit?: "minutes" | "hours" | "days";
+                        /** @description Then wait until the next such local time in the contact's data.timezone, else the project's timeZone */
+                        until?: string;
                     };
                 } | {
                     /** @constant */
@@ -13851,6 +13896,19 @@ export interface operations {
                     config?: {
                         reason?: string;
                     };
+                } | {
+                    /** @constant */
+                    type: "RANDOM_SPLIT";
+                    name?: string | null;
+                    /** @default {} */
+                    config?: {
+                        /** @description The branches, named A to E in this order; transitions leave the step by these names */
+                        branches: {
+                            /** @description The branch's share is its weight over their sum */
+                            weight: number;
+                            label?: string;
+                        }[];
+                    };
                 };
             };
         };
@@ -13867,7 +13925,7 @@ export interface operations {
                         /** Format: uuid */
                         workflowId: string;
                         /** @enum {string} */
-                        type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT";
+                        type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                         name: string | null;
                         config: {
                             /**
@@ -13891,10 +13949,17 @@ export interface operations {
                              * @description A topic of the project: the email (from a MARKETING template) goes only to the topic's members, and its unsubscribe links leave the topic
                              */
                             topicId?: string;
+                            /** @description Local times (the contact's data.timezone, else the project's timeZone) between which the step waits instead of sending, until `to` */
+                            quietHours?: {
+                                from: string;
+                                to: string;
+                            };
                         } | {
-                            amount: number;
+                            amount?: number;
                             /** @enum {string} */
-                            unit: "minutes" | "hours" | "days";
+                            unit?: "minutes" | "hours" | "days";
+                            /** @description Then wait until the next such local time in the contact's data.timezone, else the project's timeZone */
+                            until?: string;
                         } | {
                             eventName: string;
                             /** @description Seconds; without it the step waits for as long as it takes */
@@ -13995,6 +14060,13 @@ export interface operations {
                             subscribed?: boolean;
                         } | {
                             reason?: string;
+                        } | {
+                            /** @description The branches, named A to E in this order; transitions leave the step by these names */
+                            branches: {
+                                /** @description The branch's share is its weight over their sum */
+                                weight: number;
+                                label?: string;
+                            }[];
                         };
                         /** Format: date-time */
                         createdAt: string;
@@ -14187,7 +14259,7 @@ export interface operations {
                         /** Format: uuid */
                         workflowId: string;
                         /** @enum {string} */
-                        type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT";
+                        type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                         name: string | null;
                         config: {
                             /**
@@ -14211,10 +14283,17 @@ export interface operations {
                              * @description A topic of the project: the email (from a MARKETING template) goes only to the topic's members, and its unsubscribe links leave the topic
                              */
                             topicId?: string;
+                            /** @description Local times (the contact's data.timezone, else the project's timeZone) between which the step waits instead of sending, until `to` */
+                            quietHours?: {
+                                from: string;
+                                to: string;
+                            };
                         } | {
-                            amount: number;
+                            amount?: number;
                             /** @enum {string} */
-                            unit: "minutes" | "hours" | "days";
+                            unit?: "minutes" | "hours" | "days";
+                            /** @description Then wait until the next such local time in the contact's data.timezone, else the project's timeZone */
+                            until?: string;
                         } | {
                             eventName: string;
                             /** @description Seconds; without it the step waits for as long as it takes */
@@ -14315,6 +14394,13 @@ export interface operations {
                             subscribed?: boolean;
                         } | {
                             reason?: string;
+                        } | {
+                            /** @description The branches, named A to E in this order; transitions leave the step by these names */
+                            branches: {
+                                /** @description The branch's share is its weight over their sum */
+                                weight: number;
+                                label?: string;
+                            }[];
                         };
                         /** Format: date-time */
                         createdAt: string;
@@ -14413,8 +14499,8 @@ export interface operations {
                     fromStepId: string;
                     /** Format: uuid */
                     toStepId: string;
-                    /** @description Required from a CONDITION step, refused from others */
-                    branch?: ("yes" | "no") | null;
+                    /** @description Required from a CONDITION step (yes, no) and a RANDOM_SPLIT step (A to its last branch), refused from others */
+                    branch?: ("yes" | "no" | "A" | "B" | "C" | "D" | "E") | null;
                     /** @description From a WAIT_FOR_EVENT step (default EVENT); TIMEOUT needs a timeout on the step */
                     outcome?: ("EVENT" | "TIMEOUT") | null;
                 };
@@ -14436,7 +14522,7 @@ export interface operations {
                         fromStepId: string;
                         /** Format: uuid */
                         toStepId: string;
-                        branch: ("yes" | "no") | null;
+                        branch: ("yes" | "no" | "A" | "B" | "C" | "D" | "E") | null;
                         outcome: ("EVENT" | "TIMEOUT") | null;
                         /** Format: date-time */
                         createdAt: string;
@@ -14624,7 +14710,7 @@ export interface operations {
                                 /** Format: uuid */
                                 id: string;
                                 /** @enum {string} */
-                                type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT";
+                                type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                                 name: string | null;
                             } | null;
                             /** @description The event a WAIT_FOR_EVENT step awaits */
@@ -14638,7 +14724,7 @@ export interface operations {
                                 /** Format: uuid */
                                 stepId: string;
                                 /** @enum {string} */
-                                type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT";
+                                type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                                 name: string | null;
                                 /** @enum {string} */
                                 status: "RUNNING" | "WAITING" | "COMPLETED" | "FAILED" | "CANCELLED";
@@ -14778,7 +14864,7 @@ export interface operations {
                             /** Format: uuid */
                             id: string;
                             /** @enum {string} */
-                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT";
+                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                             name: string | null;
                         } | null;
                         /** @description The event a WAIT_FOR_EVENT step awaits */
@@ -14792,7 +14878,7 @@ export interface operations {
                             /** Format: uuid */
                             stepId: string;
                             /** @enum {string} */
-                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT";
+                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                             name: string | null;
                             /** @enum {string} */
                             status: "RUNNING" | "WAITING" | "COMPLETED" | "FAILED" | "CANCELLED";
@@ -14972,7 +15058,7 @@ export interface operations {
                             /** @description Chosen by the caller; transitions, expect and webhookResponses name steps by it */
                             id: string;
                             /** @enum {string} */
-                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT";
+                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                             name?: string | null;
                             /** @description The step's config, checked as the steps endpoints check it */
                             config: unknown;
@@ -14981,7 +15067,7 @@ export interface operations {
                         transitions?: {
                             fromStepId: string;
                             toStepId: string;
-                            branch?: ("yes" | "no") | null;
+                            branch?: ("yes" | "no" | "A" | "B" | "C" | "D" | "E") | null;
                             /** @description From a WAIT_FOR_EVENT step (default EVENT) */
                             outcome?: ("EVENT" | "TIMEOUT") | null;
                         }[];
@@ -15003,7 +15089,7 @@ export interface operations {
                         stepId: string;
                         reached?: boolean;
                         /** @enum {string} */
-                        branch?: "yes" | "no";
+                        branch?: "yes" | "no" | "A" | "B" | "C" | "D" | "E";
                         /** @enum {string} */
                         outcome?: "EVENT" | "TIMEOUT";
                         /**
@@ -15032,7 +15118,7 @@ export interface operations {
                         steps: {
                             stepId: string;
                             /** @enum {string} */
-                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT";
+                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                             name: string | null;
                             /** @enum {string} */
                             status: "RUNNING" | "WAITING" | "COMPLETED" | "FAILED" | "CANCELLED";
@@ -15042,7 +15128,7 @@ export interface operations {
                             /** @enum {string} */
                             outcome?: "EVENT" | "TIMEOUT";
                             /** @enum {string} */
-                            branch?: "yes" | "no";
+                            branch?: "yes" | "no" | "A" | "B" | "C" | "D" | "E";
                             error?: string;
                             /** @description SEND_EMAIL: the email as it would be sent */
                             email?: {
@@ -15284,7 +15370,7 @@ export interface operations {
                             /** Format: uuid */
                             id: string;
                             /** @enum {string} */
-                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT";
+                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                             name: string | null;
                         } | null;
                         /** @description The event a WAIT_FOR_EVENT step awaits */
@@ -15298,7 +15384,7 @@ export interface operations {
                             /** Format: uuid */
                             stepId: string;
                             /** @enum {string} */
-                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT";
+                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                             name: string | null;
                             /** @enum {string} */
                             status: "RUNNING" | "WAITING" | "COMPLETED" | "FAILED" | "CANCELLED";
@@ -15400,7 +15486,7 @@ export interface operations {
                             /** Format: uuid */
                             id: string;
                             /** @enum {string} */
-                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT";
+                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                             name: string | null;
                         } | null;
                         /** @description The event a WAIT_FOR_EVENT step awaits */
@@ -15414,7 +15500,7 @@ export interface operations {
                             /** Format: uuid */
                             stepId: string;
                             /** @enum {string} */
-                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT";
+                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                             name: string | null;
                             /** @enum {string} */
                             status: "RUNNING" | "WAITING" | "COMPLETED" | "FAILED" | "CANCELLED";
@@ -15533,7 +15619,7 @@ export interface operations {
                             /** Format: uuid */
                             id: string;
                             /** @enum {string} */
-                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT";
+                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                             name: string | null;
                         } | null;
                         /** @description The event a WAIT_FOR_EVENT step awaits */
@@ -15547,7 +15633,7 @@ export interface operations {
                             /** Format: uuid */
                             stepId: string;
                             /** @enum {string} */
-                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT";
+                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                             name: string | null;
                             /** @enum {string} */
                             status: "RUNNING" | "WAITING" | "COMPLETED" | "FAILED" | "CANCELLED";
