@@ -80,8 +80,10 @@ function jest(args: string[], env: NodeJS.ProcessEnv = {}): Promise<number> {
 /** Whether the arguments select any test of the project: stack tests need PostgreSQL and Temporal, cluster tests the server build. */
 function selects(project: 'stack' | 'cluster', args: string[]): boolean {
   const bin = path.join(root, 'node_modules', '.bin', 'jest');
-  const listed = spawnSync(bin, ['--listTests', '--selectProjects', project, ...args], { cwd: root, encoding: 'utf8' });
-  return listed.status !== 0 || listed.stdout.trim() !== '';
+  // The project goes last: --selectProjects takes every word after it, so paths after it would be read as project
+  // names. With --json the list is all that stdout holds (without it, stdout also says which projects run).
+  const listed = spawnSync(bin, ['--listTests', '--json', ...args, '--selectProjects', project], { cwd: root, encoding: 'utf8' });
+  return listed.status !== 0 || (JSON.parse(listed.stdout) as string[]).length > 0;
 }
 
 /** The stack tests (or the files `args` select) with PostgreSQL and Temporal up for them. */

@@ -1,7 +1,7 @@
 import { match, useRoute, type Route } from './router';
 import { SessionProvider, useSession } from './session';
 import { Layout } from './ui/layout';
-import { projectPages } from './pages';
+import { deploymentPages, projectPages } from './pages';
 import { Login } from './pages/auth/login';
 import { Signup } from './pages/auth/signup';
 import { VerifyEmail } from './pages/auth/verify-email';
@@ -48,6 +48,10 @@ export function App() {
   const route = useRoute();
   const LinkPage = linkPages[route.path];
   if (LinkPage) return <LinkPage query={route.query} />;
+  for (const page of deploymentPages) {
+    const params = match(page.path, route.path);
+    if (params) return <page.component params={params} query={route.query} />;
+  }
   return (
     <SessionProvider anonymous={<Anonymous route={route} />}>
       <ProjectApp route={route} />

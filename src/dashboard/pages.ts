@@ -58,6 +58,7 @@ import { Topics } from './pages/consent/topics';
 import { TopicDetail } from './pages/consent/topic';
 import { Forms } from './pages/consent/forms';
 import { SignupFormDetail } from './pages/consent/form';
+import { Operators } from './pages/operators/operators';
 
 export interface PageDef {
   /** `/contacts/:id`-style pattern after `#`. */
@@ -113,3 +114,9 @@ export const projectPages: PageDef[] = [
   { path: '/webhooks/:id', component: WebhookEndpoint },
   { path: '/members', component: Members, nav: 'Team', icon: UsersRound },
 ];
+
+/**
+ * Pages of the deployment rather than of a project, shown with or without a session (no sidebar): the operators'
+ * page opens with the ADMIN_TOKEN, not with a user account (docs/operators.md).
+ */
+export const deploymentPages: PageDef[] = [{ path: '/operators', component: Operators }];

@@ -28,11 +28,13 @@ export function trustedProxies(entries: string[]): BlockList {
   return list;
 }
 
+const isTrusted = (address: string, proxies: BlockList) => isIP(address) !== 0 && proxies.check(address, family(address));
+
 /** The client's address for a request from `peer` carrying `forwardedFor`, trusting the proxies in `proxies`. */
 export function clientAddressOf(peer: string, forwardedFor: string | undefined, proxies: BlockList): string {
   let client = unmapped(peer);
   const hops = (forwardedFor ?? '').split(',').map((hop) => unmapped(hop.trim()));
-  while (isIP(client) !== 0 && proxies.check(client, family(client))) {
+  while (isTrusted(client, proxies)) {
     const hop = hops.pop();
     // Nothing more, or not an address: the last trusted proxy is as far as anyone vouches for.
     if (hop === undefined || isIP(hop) === 0) break;
@@ -44,10 +46,13 @@ export function clientAddressOf(peer: string, forwardedFor: string | undefined, 
 export function clientAddress(entries: string[]) {
   const proxies = trustedProxies(entries);
   return async (ctx: AppContext, next: Next) => {
-    const peer = ctx.req.socket.remoteAddress ?? '';
-    const trusted = isIP(unmapped(peer)) !== 0 && proxies.check(unmapped(peer), family(unmapped(peer)));
-    if (!trusted) for (const header of FORWARDED_HEADERS) delete ctx.req.headers[header];
-    ctx.request.ip = clientAddressOf(peer, ctx.get('x-forwarded-for') || undefined, proxies);
+    const peer = unmapped(ctx.req.socket.remoteAddress ?? '');
+    if (isTrusted(peer, proxies)) {
+      ctx.request.ip = clientAddressOf(peer, ctx.get('x-forwarded-for') || undefined, proxies);
+    } else {
+      for (const header of FORWARDED_HEADERS) delete ctx.req.headers[header];
+      ctx.request.ip = peer;
+    }
     await next();
   };
 }

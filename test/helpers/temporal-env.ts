@@ -1,5 +1,5 @@
 import { DefaultLogger, Runtime, Worker, bundleWorkflowCode, type LogLevel, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { Connection } from '@temporalio/client';
+import type { ConnectionPlugin } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { workflowsPath } from '../../workflows/path';
 import { temporalTestServer } from '../../scripts/lib/paths';
@@ -37,28 +37,30 @@ export function installRuntime(): void {
 }
 
 /**
+ * The client pings every 30 s, with or without calls; the test server (grpc-java: pings at most every 5 minutes,
+ * none without calls) answers the third with GOAWAY "too_many_pings". A file that outlives 90 s then loses its
+ * connection in the middle of a call, and a time-skipping sleep cut off that way left time locked for every later
+ * test of the file. The environment takes no connection options, but its connections apply its plugins.
+ */
+const testServerKeepalive: ConnectionPlugin = {
+  name: 'postwire-test-server-keepalive',
+  configureConnection: (options) => ({
+    ...options,
+    channelArgs: { ...options.channelArgs, 'grpc.keepalive_permit_without_calls': 0, 'grpc.keepalive_time_ms': 600_000 },
+  }),
+};
+
+/**
  * The time-skipping test server, from the binary that `npm test` installed (nothing is downloaded); jest run on
  * its own finds it in the same place.
  */
 export async function timeSkippingEnv(): Promise<TestWorkflowEnvironment> {
   const path = process.env.TEMPORAL_TEST_SERVER_PATH ?? temporalTestServer;
   installRuntime();
-  // The client pings every 30 s, with or without calls; the test server (grpc-java: pings at most every 5
-  // minutes, none without calls) answers the third with GOAWAY "too_many_pings". A file that outlives 90 s then
-  // loses its connection in the middle of a call, and a time-skipping sleep cut off that way left time locked
-  // for every later test of the file. The environment's connection gets no option for it, so its connect does.
-  const own = Object.getOwnPropertyDescriptor(Connection, 'connect')!;
-  const connect = Connection.connect.bind(Connection);
-  Connection.connect = (options) =>
-    connect({
-      ...options,
-      channelArgs: { ...options?.channelArgs, 'grpc.keepalive_permit_without_calls': 0, 'grpc.keepalive_time_ms': 600_000 },
-    });
-  try {
-    return await TestWorkflowEnvironment.createTimeSkipping({ server: { executable: { type: 'existing-path', path } } });
-  } finally {
-    Object.defineProperty(Connection, 'connect', own);
-  }
+  return TestWorkflowEnvironment.createTimeSkipping({
+    server: { executable: { type: 'existing-path', path } },
+    plugins: [testServerKeepalive],
+  });
 }
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | undefined;

@@ -155,6 +155,54 @@ describe('/admin with ADMIN_TOKEN', () => {
     expect(audit.total).toBeGreaterThanOrEqual(2);
   });
 
+  it('answers bad input with a 4xx in the error envelope, changing nothing', async () => {
+    const { project } = await newTenant(stack);
+    const before = (await admin(stack).get('/admin/audit?limit=1').expect(200)).body.total;
+    const refusals: Array<[what: string, status: number, send: () => Promise<{ status: number; body: { error?: { code?: string } } }>]> = [
+      ['a cursor of nothing', 400, () => admin(stack).get('/admin/projects?cursor=nonsense')],
+      ["the audit's cursor of nothing", 400, () => admin(stack).get('/admin/audit?cursor=nonsense')],
+      [
+        'another list’s cursor on the audit',
+        400,
+        () => admin(stack).get(`/admin/audit?cursor=${Buffer.from('{"id":7}').toString('base64url')}`),
+      ],
+      ['disabled=yes', 400, () => admin(stack).get('/admin/projects?disabled=yes')],
+      ['disabled=1', 400, () => admin(stack).get('/admin/projects?disabled=1')],
+      ['limit=0', 400, () => admin(stack).get('/admin/projects?limit=0')],
+      ['limit=ten', 400, () => admin(stack).get('/admin/audit?limit=ten')],
+      ['a search of 201 characters', 400, () => admin(stack).get(`/admin/projects?search=${'a'.repeat(201)}`)],
+      [
+        'a reinstatement reason of 501 characters',
+        422,
+        () =>
+          admin(stack)
+            .post(`/admin/projects/${project.id}/reinstate`)
+            .send({ reason: 'x'.repeat(501) }),
+      ],
+      [
+        'a reinstatement reason that is a number',
+        422,
+        () => admin(stack).post(`/admin/projects/${project.id}/reinstate`).send({ reason: 5 }),
+      ],
+      [
+        'a suspension of an id that is no UUID',
+        404,
+        () => admin(stack).post('/admin/projects/not-a-project/suspend').send({ reason: 'Abuse' }),
+      ],
+      ['a reinstatement of an id that is no UUID', 404, () => admin(stack).post('/admin/projects/42/reinstate').send({})],
+      ['a suspension of an unknown id', 404, () => admin(stack).post(`/admin/projects/${randomUUID()}/suspend`).send({ reason: 'Abuse' })],
+      ['a body that is no JSON', 400, () => admin(stack).post(`/admin/projects/${project.id}/suspend`).type('json').send('{"reason":')],
+    ];
+    const answers = [];
+    for (const [what, , send] of refusals) {
+      const res = await send();
+      answers.push([what, res.status, typeof res.body.error?.code]);
+    }
+    expect(answers).toEqual(refusals.map(([what, status]) => [what, status, 'string']));
+    expect(await projectRow(stack, project.id)).toEqual({ disabled: false, disabled_reason: null });
+    expect((await admin(stack).get('/admin/audit?limit=1').expect(200)).body.total).toBe(before);
+  });
+
   it('holds the queued emails of a suspended project, changing no status, and sends each once after the reinstatement', async () => {
     const t = await senderTenant(stack);
     const other = await senderTenant(stack);

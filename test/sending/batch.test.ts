@@ -51,6 +51,8 @@ describe('POST /v1/send/batch', () => {
 
     items[3] = item(t, { to: 'nope' });
     items[10] = item(t, { template: '00000000-0000-4000-8000-000000000000', subject: undefined, body: undefined });
+    // The same missing template again: each item naming it is reported, though the batch reads it once.
+    items[11] = item(t, { template: '00000000-0000-4000-8000-000000000000', subject: undefined, body: undefined });
     items[20] = item(t, { from: 'someone@unverified.example.test' });
     items[30] = item(t, { body: '<p>{% if %}</p>' });
     items[40] = item(t, { sendAt: 'tomorrow' });
@@ -71,6 +73,7 @@ describe('POST /v1/send/batch', () => {
     const project = await batch(t, items).expect(422);
     expect(project.body.error.errors.map((e: { field: string; code: string }) => [e.field, e.code])).toEqual([
       ['[10].template', 'not_found'],
+      ['[11].template', 'not_found'],
       ['[20].from', 'unverified_domain'],
       ['[30].body', 'invalid_template'],
     ]);

@@ -18629,7 +18629,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description BAD_REQUEST: an unknown type, a malformed id, date or cursor, or a range that ends before it starts */
+            /** @description BAD_REQUEST: an unknown type, a malformed id, date, tag or cursor */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18715,7 +18715,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description BAD_REQUEST: an unknown type, a malformed id, date or cursor, or a range that ends before it starts */
+            /** @description BAD_REQUEST: an unknown type, a malformed id, date, tag or cursor */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18789,7 +18789,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description BAD_REQUEST: an unknown type, a malformed id, date or cursor, or a range that ends before it starts */
+            /** @description BAD_REQUEST: an unknown type, a malformed id, date, tag or cursor */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18973,7 +18973,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description BAD_REQUEST: an unknown type, a malformed id, date or cursor, or a range that ends before it starts */
+            /** @description BAD_REQUEST: an unknown type, a malformed id, date, tag or cursor */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19077,7 +19077,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description BAD_REQUEST: an unknown parameter value, a malformed date, `to` not after `from`, or too many points */
+            /** @description BAD_REQUEST: an unknown parameter value or a malformed date */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19179,7 +19179,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description BAD_REQUEST: an unknown parameter value, a malformed date, `to` not after `from`, or too many points */
+            /** @description BAD_REQUEST: an unknown parameter value or a malformed date */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19287,7 +19287,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description BAD_REQUEST: an unknown parameter value, a malformed date, `to` not after `from`, or too many points */
+            /** @description BAD_REQUEST: an unknown parameter value or a malformed date */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19416,7 +19416,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description BAD_REQUEST: an unknown parameter value, a malformed date, `to` not after `from`, or too many points */
+            /** @description BAD_REQUEST: an unknown parameter value or a malformed date */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19501,7 +19501,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description BAD_REQUEST: an unknown parameter value, a malformed date, `to` not after `from`, or too many points */
+            /** @description BAD_REQUEST: an unknown parameter value or a malformed date */
             400: {
                 headers: {
                     [name: string]: unknown;

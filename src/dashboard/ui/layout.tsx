@@ -114,6 +114,9 @@ export function Layout({ nav, active, children }: { nav: NavItem[]; active: stri
         </nav>
         <div class="sidebar-foot">
           <span class="user">{user.email}</span>
+          <a class="operators-link" href={href('/operators')}>
+            Operators of this deployment
+          </a>
           <div class="sidebar-actions">
             <ThemeSwitch />
             <button type="button" onClick={() => void logout()}>

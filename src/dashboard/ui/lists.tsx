@@ -1,3 +1,5 @@
+import { useState } from 'preact/hooks';
+
 /** A page of a cursor list as the API answers it (docs/architecture.md "Pagination"). */
 export interface CursorPage<T> {
   data: T[];
@@ -22,6 +24,21 @@ export function CursorPager({ trail, next, onMove }: { trail: string[]; next: st
       </button>
     </nav>
   );
+}
+
+/**
+ * A cursor list's trail (for `CursorPager`), the cursor of the page shown, and `restart`: wraps a search's or a
+ * filter's setter so that a new value starts again at the first page.
+ */
+export function useCursorTrail() {
+  const [trail, setTrail] = useState<string[]>([]);
+  const restart =
+    <T,>(set: (v: T) => void) =>
+    (v: T) => {
+      set(v);
+      setTrail([]);
+    };
+  return { trail, setTrail, cursor: trail.at(-1), restart };
 }
 
 export function OffsetPager({ page, totalPages, onPage }: { page: number; totalPages: number; onPage: (page: number) => void }) {

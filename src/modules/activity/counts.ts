@@ -16,10 +16,12 @@ const hourCeil = (d: Date) => new Date(Math.ceil(d.getTime() / HOUR_MS) * HOUR_M
 
 /**
  * The parts of a range: the whole UTC hours in it, which the rollups answer, and the partial hours at its
- * ends (under an hour each), which the rows answer through their indexes. Without a range, everything.
+ * ends (under an hour each), which the rows answer through their indexes. Without a range, everything; an
+ * empty range (a `since` to come, a `to` not after `from`) nothing, and no statement is run for it.
  */
 function split(range: Range | undefined): { hours: { from: Date | '-infinity'; to: Date | 'infinity' } | null; edges: Range[] } {
   if (!range) return { hours: { from: '-infinity', to: 'infinity' }, edges: [] };
+  if (range.from >= range.to) return { hours: null, edges: [] };
   const from = hourCeil(range.from);
   const to = hourFloor(range.to);
   if (from >= to) return { hours: null, edges: [range] };

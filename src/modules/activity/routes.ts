@@ -20,7 +20,7 @@ import { upcoming } from './upcoming';
 
 const tag = 'Activity';
 const badQuery = {
-  400: { description: 'BAD_REQUEST: an unknown type, a malformed id, date or cursor, or a range that ends before it starts' },
+  400: { description: 'BAD_REQUEST: an unknown type, a malformed id, date, tag or cursor' },
 };
 
 export function activityRoutes(_deps: Deps): RouteDef[] {

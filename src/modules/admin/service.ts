@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { containsPattern, countRows, keysetPage, timestampKey } from '../../db/keyset';
 import { decodeCursor, encodeCursor } from '../../http/cursor';
+import { ownerEmailsOf } from '../projects/owners';
 import { figuresOfProjects, type ReputationSettings } from '../reputation/figures';
 import type { AdminProject, AdminProjectsQuery, AuditEntry } from './schemas';
 
@@ -59,18 +60,8 @@ export async function adminProject(em: EntityManager, settings: ReputationSettin
 async function adminViews(em: EntityManager, settings: ReputationSettings, rows: ProjectRow[]): Promise<AdminProject[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
-  const [figures, owners] = await Promise.all([
-    figuresOfProjects(em, settings, ids),
-    em.execute<{ project_id: string; emails: string[] }[]>(
-      `select m."project_id", array_agg(u."email" order by u."email") as "emails" from project_members m
-       join users u on u."id" = m."user_id"
-       where m."project_id" = any(?::uuid[]) and m."role" = 'OWNER' and (not m."invited" or u."email_verified")
-       group by m."project_id"`,
-      [`{${ids.join(',')}}`],
-    ),
-  ]);
+  const [figures, ownersOf] = await Promise.all([figuresOfProjects(em, settings, ids), ownerEmailsOf(em, ids)]);
   const figuresOf = new Map(figures.map((f) => [f.projectId, f]));
-  const ownersOf = new Map(owners.map((o) => [o.project_id, o.emails]));
   return rows.map((r) => {
     const f = figuresOf.get(r.id)!;
     return {

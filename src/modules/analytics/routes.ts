@@ -19,7 +19,7 @@ import { campaignStats, timeseries, topCampaigns, topEvents } from './service';
 
 const tag = 'Analytics';
 const badQuery = {
-  400: { description: 'BAD_REQUEST: an unknown parameter value, a malformed date, `to` not after `from`, or too many points' },
+  400: { description: 'BAD_REQUEST: an unknown parameter value or a malformed date' },
 };
 
 export function analyticsRoutes(deps: Deps): RouteDef[] {

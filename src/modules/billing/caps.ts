@@ -24,6 +24,21 @@ export interface CapStanding {
   resetsAt: Date;
 }
 
+/** Where `category` stands with `count` more emails counted; 403 BILLING_LIMIT_EXCEEDED when they pass its cap. */
+async function standingWith(
+  em: EntityManager,
+  counting: Counting,
+  project: Project,
+  category: BillingCategory,
+  limit: number,
+  count: number,
+): Promise<CapStanding> {
+  const period = currentPeriod();
+  const used = await usageOf(em, counting, project.id, period, category);
+  if (used + count > limit) throw capExceeded({ category, limit, used, requested: count, resetsAt: period.end.toISOString() });
+  return { limit, remaining: limit - used - count, resetsAt: period.end };
+}
+
 /**
  * Refuses (403 BILLING_LIMIT_EXCEEDED) to record emails to `recipients` of `category` when they would take the
  * project past its monthly cap (docs/billing.md); mail to the simulator domain is not billed unless the
@@ -44,9 +59,21 @@ export async function assertWithinBillingCap(
   const limit = limitsOf(project)[category];
   if (limit === null) return null;
   await em.execute(`select pg_advisory_xact_lock(hashtextextended(?, 0))`, [`billing-cap:${project.id}:${category}`]);
-  const period = currentPeriod();
-  const used = await usageOf(em, counting, project.id, period, category);
   const count = counting.REPUTATION_COUNT_SIMULATED ? recipients.length : recipients.filter((r) => !isSimulatorAddress(r)).length;
-  if (used + count > limit) throw capExceeded({ category, limit, used, requested: count, resetsAt: period.end.toISOString() });
-  return { limit, remaining: limit - used - count, resetsAt: period.end };
+  return standingWith(em, counting, project, category, limit, count);
+}
+
+/**
+ * Refuses (403 BILLING_LIMIT_EXCEEDED) when the cap of `category` leaves no room for one more email: an early
+ * answer ahead of the check that records (the SMTP relay's MAIL FROM, before the message is read). It takes
+ * no lock and needs no transaction, as it records nothing; assertWithinBillingCap still decides.
+ */
+export async function assertBillingCapNotReached(
+  em: EntityManager,
+  counting: Counting,
+  project: Project,
+  category: BillingCategory,
+): Promise<void> {
+  const limit = limitsOf(project)[category];
+  if (limit !== null) await standingWith(em, counting, project, category, limit, 1);
 }

@@ -3,6 +3,7 @@ import { decodeCursor, encodeCursor } from '../../http/cursor';
 import { badRequest } from '../../http/errors';
 import { countRows, keysetPage, type SortKey } from '../../db/keyset';
 import { MARKETING_REFUSALS } from '../consent/rules';
+import { EMAIL_STATUSES, type EmailStatus } from '../emails/entities';
 import type { Campaign } from './entities';
 
 /**
@@ -18,21 +19,12 @@ import type { Campaign } from './entities';
 export const SKIP_REASONS = [...MARKETING_REFUSALS, 'RENDER_FAILED', 'ADDRESS_REFUSED'] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
+/** A campaign email's status: SCHEDULED and CANCELLED belong to /v1/send's `sendAt` alone. */
+type CampaignEmailStatus = Exclude<EmailStatus, 'SCHEDULED' | 'CANCELLED'>;
+const CAMPAIGN_EMAIL_STATUSES = EMAIL_STATUSES.filter((s): s is CampaignEmailStatus => s !== 'SCHEDULED' && s !== 'CANCELLED');
+
 /** A recipient's state: its email's status, or why it has none. */
-export const RECIPIENT_STATUSES = [
-  'PENDING',
-  'SENT',
-  'DELIVERED',
-  'OPENED',
-  'CLICKED',
-  'BOUNCED',
-  'COMPLAINED',
-  'FAILED',
-  'SUPPRESSED',
-  'SKIPPED',
-  'NOT_ATTEMPTED',
-  'CONTACT_DELETED',
-] as const;
+export const RECIPIENT_STATUSES = [...CAMPAIGN_EMAIL_STATUSES, 'SKIPPED', 'NOT_ATTEMPTED', 'CONTACT_DELETED'] as const;
 export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
 
 /** The `status` filter: a state, a stage reached (as the stats count them), or NOT_SENT. */

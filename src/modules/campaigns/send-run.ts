@@ -7,7 +7,7 @@ import { pendingCampaignEmails } from '../emails/campaign-queue';
 import { TemplateError } from '../templates/render';
 import { simulatorRefusal } from '../sandbox/addresses';
 import { audienceCondition } from './audience';
-import { mailTopic, marketingConsentSql, marketingRefusal } from '../consent/rules';
+import { mailTopic, marketingRefusalSql, type MarketingRefusal } from '../consent/rules';
 import { campaignDraft } from './drafts';
 import { Campaign } from './entities';
 import { recordSkips, type RecipientSkip } from './recipients';
@@ -106,8 +106,8 @@ interface RecipientRow {
   email: string | null;
   subscribed: boolean | null;
   data: Record<string, unknown> | null;
-  /** Whether the contact may still receive this campaign (docs/consent.md "Who gets marketing"). */
-  allowed: boolean | null;
+  /** Why the contact may no longer receive this campaign (docs/consent.md "Who gets marketing"); null when it may. */
+  refusal: MarketingRefusal | null;
 }
 
 /**
@@ -129,9 +129,9 @@ export async function enqueueBatch(
     const campaign = await lockedSend(tx, ref, LockMode.PESSIMISTIC_READ, ['SENDING']);
     if (!campaign) return null;
     const topic = campaign.topicId ? await mailTopic(tx, campaign.projectId, campaign.topicId) : null;
-    const consent = campaign.type === 'TRANSACTIONAL' ? { sql: 'true', params: [] } : marketingConsentSql('c', topic);
+    const consent = campaign.type === 'TRANSACTIONAL' ? { sql: 'null', params: [] } : marketingRefusalSql('c', topic);
     const rows = await tx.execute<RecipientRow[]>(
-      `select r.contact_id as id, r.variant, c.email, c.subscribed, c.data, ${consent.sql} as allowed
+      `select r.contact_id as id, r.variant, c.email, c.subscribed, c.data, ${consent.sql} as refusal
        from campaign_recipients r left join contacts c on c.id = r.contact_id
        where r.campaign_id = ? and r.seq >= ? and r.seq < ?${PART_SQL[input.ab?.part ?? 'all']} order by r.seq`,
       [...consent.params, campaign.id, input.from, input.from + input.size],
@@ -141,10 +141,8 @@ export async function enqueueBatch(
     for (const row of rows) {
       // A contact deleted since is no recipient any more: recipients.ts reads it as CONTACT_DELETED.
       if (row.email === null) continue;
-      if (!row.allowed) {
-        // Rare, so asked once more, for its reason: the consent rule's own answer.
-        const reason = (await marketingRefusal(tx, row.id, campaign.topicId ?? null)) ?? 'UNSUBSCRIBED';
-        skips.push({ contactId: row.id, reason, detail: null });
+      if (row.refusal !== null) {
+        skips.push({ contactId: row.id, reason: row.refusal, detail: null });
         continue;
       }
       const refusal = simulatorRefusal(deps.config, row.email);

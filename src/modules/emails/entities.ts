@@ -24,7 +24,7 @@ export const EMAIL_STATUSES = [
 ] as const;
 export type EmailStatus = (typeof EMAIL_STATUSES)[number];
 
-/** The stages a sent email reaches, each with its own timestamp (`sent_at`, ...). */
+/** The stages a sent email reaches, each with its own timestamp (`sent_at`, ...), in the order its status moves through them (status.ts). */
 export const DELIVERY_STAGES = ['SENT', 'DELIVERED', 'OPENED', 'CLICKED', 'BOUNCED', 'COMPLAINED', 'FAILED'] as const;
 export type DeliveryStage = (typeof DELIVERY_STAGES)[number];
 

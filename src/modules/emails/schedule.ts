@@ -13,11 +13,6 @@ import type { EmailStatus } from './entities';
  * happen one after the other.
  */
 
-const ENQUEUE = `
-insert into email_queue ("email_id", "project_id", "source_type", "priority", "campaign_id", "workflow_execution_id", "due_at")
-select "id", "project_id", "source_type", ${QUEUE_PRIORITY('"source_type"')}, "campaign_id", "workflow_execution_id", now()
-from emails where "id" = ?`;
-
 /** Emails released per transaction: a second may hold thousands of a project's emails. */
 const RELEASE_CHUNK = 1_000;
 
@@ -71,10 +66,12 @@ const lock = async (tx: EntityManager, emailId: string, projectId: string) =>
     ])
   )[0];
 
+// A reschedule to now: the one email, already locked by lockScheduled.
+const RELEASE_ONE = releasing(`select ?::uuid as "id"`);
+
 /** SCHEDULED → PENDING, into the delivery queue; the pumps are woken at commit. */
 async function release(tx: EntityManager, emailId: string): Promise<void> {
-  await tx.execute(`update emails set "status" = 'PENDING', "updated_at" = now() where "id" = ?`, [emailId]);
-  await tx.execute(ENQUEUE, [emailId]);
+  await tx.execute(RELEASE_ONE, [emailId]);
   notifyAfterCommit(tx, DELIVERY_CHANNEL);
 }
 

@@ -13,8 +13,12 @@ const TIMESTAMP_OF: Record<LaterStatus, string> = {
   COMPLAINED: 'complained_at',
 };
 
-// An email's status only moves forward (docs/delivery.md "The record"): SENT < DELIVERED < OPENED < CLICKED < BOUNCED < COMPLAINED.
-const rank = (expr: string) => `array_position(array['SENT', 'DELIVERED', 'OPENED', 'CLICKED', 'BOUNCED', 'COMPLAINED'], ${expr})`;
+// The statuses of a sent email (a FAILED one never was). Its status only moves forward through them
+// (docs/delivery.md "The record"): SENT < DELIVERED < OPENED < CLICKED < BOUNCED < COMPLAINED.
+const SENT_ORDER = `array[${DELIVERY_STAGES.filter((s) => s !== 'FAILED')
+  .map((s) => `'${s}'`)
+  .join(', ')}]`;
+const rank = (expr: string) => `array_position(${SENT_ORDER}, ${expr})`;
 
 /** A sent email that delivery reports or tracking just moved, with what its service events carry. */
 export interface EmailActivity extends EmailEventSource {
@@ -28,8 +32,8 @@ export interface EmailActivity extends EmailEventSource {
  * arrive in (an open reported after a click still sets opened_at). A permanent bounce also dates
  * `hard_bounced_at`, which the bounce rate counts (docs/security.md), even after a transient one. A report
  * that changes nothing (a pixel loaded again, a second click, a repeated notification) leaves the row
- * unwritten. Returns null when the email is not a sent email (unknown, still PENDING, or FAILED), or not one
- * of `projectId` when that is given.
+ * unwritten. Returns null when the email is not a sent email (unknown, not sent yet, FAILED or SUPPRESSED), or
+ * not one of `projectId` when that is given.
  */
 export async function advanceEmail(
   em: EntityManager,
@@ -43,7 +47,7 @@ export async function advanceEmail(
   const [row] = await em.execute<EmailActivity[]>(
     `with target as (
        select ${emailEventColumns()} from emails
-       where "id" = ? and (?::uuid is null or "project_id" = ?) and "status" in ('SENT', 'DELIVERED', 'OPENED', 'CLICKED', 'BOUNCED', 'COMPLAINED')),
+       where "id" = ? and (?::uuid is null or "project_id" = ?) and ${rank('"status"')} is not null),
      moved as (
        update emails e set "${column}" = coalesce(e."${column}", ?), "updated_at" = now(),
          "status" = case when ${rank('e."status"')} < ${rank('?')} then ? else e."status" end${

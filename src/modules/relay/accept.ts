@@ -4,13 +4,13 @@ import { newId } from '../../db/columns';
 import { ApiError } from '../../http/errors';
 import type { RateLimiter } from '../../http/rate-limit';
 import { smtpRefusal } from '../../mail/smtp-reply';
-import { assertWithinBillingCap } from '../billing/caps';
+import { assertBillingCapNotReached, assertWithinBillingCap } from '../billing/caps';
 import { upsertContact } from '../contacts/write';
 import { assertRecentlyVerifiedSender } from '../domains/verified-senders';
 import { enqueueEmails, type EmailDraft } from '../emails/enqueue';
 import { MalformedMessage, parseMessage } from '../inbound/parse';
 import type { Project } from '../projects/entities';
-import { suspensionOf } from '../reputation/suspension';
+import { suspensionIn } from '../reputation/suspension';
 import { withoutBcc } from './message';
 
 export interface RelayDeps {
@@ -41,15 +41,15 @@ export async function assertRelaySender(em: EntityManager, projectId: string, wh
 }
 
 /**
- * What MAIL FROM checks before a message is read (docs/smtp.md "Relay"): the project may send (554 5.7.0 when
- * suspended or at its cap: one more TRANSACTIONAL email would pass it) and the envelope sender is on one of
- * its verified domains (550 5.7.1).
+ * What MAIL FROM checks before a message is read (docs/smtp.md "Relay"): the project, as just loaded, may send
+ * (554 5.7.0 when suspended or at its cap: one more TRANSACTIONAL email would pass it) and the envelope sender
+ * is on one of its verified domains (550 5.7.1).
  */
 export async function assertMayRelay(em: EntityManager, config: Config, project: Project, envelopeFrom: string): Promise<void> {
-  const suspension = await suspensionOf(em, project.id);
+  const suspension = suspensionIn(project);
   if (suspension) throw refusals.suspended(suspension.reason);
   try {
-    await em.transactional((tx) => assertWithinBillingCap(tx, config, project, 'TRANSACTIONAL', ['one-more@relay.invalid']));
+    await assertBillingCapNotReached(em, config, project, 'TRANSACTIONAL');
   } catch (err) {
     if (isCapRefusal(err)) throw refusals.capReached();
     throw err;

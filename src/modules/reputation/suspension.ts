@@ -17,8 +17,12 @@ export async function suspensionOf(em: EntityManager, projectId: string): Promis
     `select "disabled", "disabled_reason" from projects where "id" = ?`,
     [projectId],
   );
-  return row?.disabled ? { reason: row.disabled_reason ?? 'The project is suspended' } : null;
+  return row ? suspensionIn({ disabled: row.disabled, disabledReason: row.disabled_reason }) : null;
 }
+
+/** suspensionOf for a project row the caller has just read (the relay's, loaded for its cap). */
+export const suspensionIn = (project: { disabled: boolean; disabledReason?: string | null }): { reason: string } | null =>
+  project.disabled ? { reason: project.disabledReason ?? 'The project is suspended' } : null;
 
 /**
  * The trigger on projects.disabled (migration 0040) reads who acts, and a reinstatement's reason, from these

@@ -94,9 +94,28 @@ const decode = (attachments: SendBody['attachments'] = []): OutgoingAttachment[]
     disposition: a.disposition,
   }));
 
+/** How a check reads a template of the project: a batch reads each template once, however many items name it. */
+type TemplateReader = (id: string) => Promise<Template>;
+
+function templateReader(em: EntityManager, projectId: string): TemplateReader {
+  const read = new Map<string, Promise<Template>>();
+  return (id) => {
+    let template = read.get(id);
+    if (!template) read.set(id, (template = findTemplate(em, projectId, id)));
+    return template;
+  };
+}
+
 /** The checks that read the project (template, sender domain, sandbox addresses), in the order a caller sees them. */
-async function check(em: EntityManager, config: Config, projectId: string, body: SendBody, now: number): Promise<CheckedSend> {
-  const template = body.template ? await findTemplate(em, projectId, body.template) : null;
+async function check(
+  em: EntityManager,
+  config: Config,
+  projectId: string,
+  body: SendBody,
+  now: number,
+  templateOf: TemplateReader,
+): Promise<CheckedSend> {
+  const template = body.template ? await templateOf(body.template) : null;
   const content = contentOf(body, template);
   const problems = templateSyntaxProblems(content);
   if (problems.length > 0) throw templateFailure(problems);
@@ -199,7 +218,7 @@ export async function sendEmails(
   project: Project,
   body: SendBody,
 ): Promise<{ emails: SentEmail[]; cap: CapStanding | null }> {
-  const checked = await check(em, deps.config, project.id, body, Date.now());
+  const checked = await check(em, deps.config, project.id, body, Date.now(), (id) => findTemplate(em, project.id, id));
   return em.transactional(async (tx) => {
     const { sent, cap } = await queueDrafts(tx, deps, project, await draftsOf(tx, deps.config, project.id, checked));
     return { emails: sent, cap };
@@ -246,11 +265,12 @@ export async function sendBatch(
   items: SendBody[],
 ): Promise<{ batch: SentEmail[][]; cap: CapStanding | null }> {
   const now = Date.now();
+  const templateOf = templateReader(em, project.id);
   const errors: FieldError[] = [];
   const checked: CheckedSend[] = [];
   for (const [i, body] of items.entries()) {
     try {
-      checked.push(await check(em, deps.config, project.id, body, now));
+      checked.push(await check(em, deps.config, project.id, body, now, templateOf));
     } catch (err) {
       errors.push(...itemErrors(i, err));
     }

@@ -47,6 +47,9 @@ export function Login() {
       <p>
         <a href={href('/forgot-password')}>Forgot your password?</a> · <a href={href('/signup')}>Create an account</a>
       </p>
+      <p class="muted">
+        Running this deployment? <a href={href('/operators')}>Operators</a>
+      </p>
     </AuthFrame>
   );
 }

@@ -7,7 +7,7 @@ import { ConfirmButton } from '../../ui/actions';
 import { Badge, Empty, ErrorNote, Loading } from '../../ui/feedback';
 import { Form, Select, Submit, TextInput } from '../../ui/form';
 import { PageHeader, Section } from '../../ui/layout';
-import { CursorPager, Table } from '../../ui/lists';
+import { CursorPager, Table, useCursorTrail } from '../../ui/lists';
 import { dateTime } from '../../ui/format';
 import { useDebounced } from '../../ui/use-debounced';
 import { useAction, useLoad } from '../../ui/use-load';
@@ -64,9 +64,8 @@ export function Suppressions() {
   const project = useProject();
   const [search, setSearch] = useState('');
   const [reason, setReason] = useState<Reason>('');
-  const [trail, setTrail] = useState<string[]>([]);
+  const { trail, setTrail, cursor, restart } = useCursorTrail();
   const term = useDebounced(search.trim());
-  const cursor = trail.at(-1);
   const page = useLoad(
     () => call(api.GET('/suppressions', { params: { query: { search: term || undefined, reason: reason || undefined, cursor } } })),
     [project.id, term, reason, cursor],
@@ -75,12 +74,6 @@ export function Suppressions() {
     await call(api.DELETE('/suppressions/{email}', { params: { path: { email } } }));
     await page.reload();
   });
-  const restart =
-    <T,>(set: (v: T) => void) =>
-    (v: T) => {
-      set(v);
-      setTrail([]);
-    };
   const rows = page.data?.data ?? [];
   return (
     <>
