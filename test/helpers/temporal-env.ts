@@ -39,8 +39,9 @@ export function installRuntime(): void {
 /**
  * The client pings every 30 s, with or without calls; the test server (grpc-java: pings at most every 5 minutes,
  * none without calls) answers the third with GOAWAY "too_many_pings". A file that outlives 90 s then loses its
- * connection in the middle of a call, and a time-skipping sleep cut off that way left time locked for every later
- * test of the file. The environment takes no connection options, but its connections apply its plugins.
+ * connection in the middle of a call. (The files whose later skips all waited in real time had a stranded
+ * workflow task, REFUSED_COMPLETION above, not this.) The environment takes no connection options, but its
+ * connections apply its plugins.
  */
 const testServerKeepalive: ConnectionPlugin = {
   name: 'postwire-test-server-keepalive',
