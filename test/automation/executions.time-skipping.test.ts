@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { msToNumber } from '@temporalio/common/lib/time';
 import { startStack, type TestStack } from '../helpers/stack';
 import { gatewayFor, startWorker } from '../helpers/temporal';
 import { sql } from '../helpers/seed';
@@ -15,6 +16,7 @@ import { recordHistory } from './histories';
 import { reinstateByOperator } from '../../src/modules/reputation/guard';
 import { suspendProject } from '../../src/modules/reputation/suspension';
 import { startEngine, type Engine } from './engine';
+import { HOLD_RECHECK } from '../../workflows/automation/ids';
 import {
   addContact,
   addStep,
@@ -564,7 +566,13 @@ describe('SEND_EMAIL while the project is suspended (time-skipping)', () => {
     const started = await startExecution(t, workflow.id, { contactId });
     await waitingAt(t, workflow.id, started.id, stepIds[0]!);
     await suspendProject(stack.deps.orm.em.fork(), t.project.id, 'Abuse report', 'operator');
-    await env.sleep(2 * 60 * MINUTE);
+    // The skip lands halfway between two of the hold's rechecks (after five), so that the reinstatement's signal
+    // below cancels a recheck timer due minutes later. Landing on one (1 h + 6 rechecks), the signal's workflow
+    // task (two local activities: seconds on a loaded machine) raced it; a task that cancels a timer which fired
+    // while the task was with the worker is refused by the time-skipping server ("invalid history builder state
+    // for action", temporalio/sdk-java#2606 and #3088) and never timed out nor sent again, so its lock on time
+    // skipping stayed: this test's next skip, and every later one in the file, waited in real time.
+    await env.sleep(60 * MINUTE + 5.5 * msToNumber(HOLD_RECHECK));
     // Its keys are refused meanwhile: the execution is read from the database.
     const held = await waitFor('the step to hold', async () => {
       const [e] = await sql<{ current_step_id: string }>(stack, 'select current_step_id from automation_executions where id = ?', [
