@@ -65,6 +65,13 @@ async function temporalEnd(e: Body): Promise<string> {
 }
 const temporalStatus = async (e: Body) => (await env.client.workflow.getHandle(e.temporalWorkflowId as string).describe()).status.name;
 
+/** When the step the execution waits at began, as the database recorded it (GET answers count from it). */
+const stepStartedAt = async (executionId: string) =>
+  new Date(
+    (await sql<{ step_started_at: string }>(stack, 'select step_started_at from automation_executions where id = ?', [executionId]))[0]!
+      .step_started_at,
+  );
+
 const historyOf = (e: Body) => e.stepHistory as Array<Record<string, unknown> & { startedAt: string; completedAt: string | null }>;
 
 /** Every event the project tracked so far has been handed to the engine. */
@@ -85,11 +92,25 @@ describe('step types (time-skipping)', () => {
       ['UPDATE_CONTACT', { data: { stage: 'nurtured', old: null, keep: '', coupon: { value: 'C-1', persistent: false } } }],
     ]);
     const started = await startExecution(t, workflow.id, { contactId, context: { source: 'api' } });
-    await waitingAt(t, workflow.id, started.id, stepIds[0]!);
+    expect(started).toMatchObject({ status: 'RUNNING', resumesAt: null });
+    const waiting = await waitingAt(t, workflow.id, started.id, stepIds[0]!);
+    // Where it waits, every read says when the DELAY ends: three days after the step began, dated by the write that
+    // put it WAITING just before the timer started (not by the record's creation, before the workflow ran).
+    const began = await stepStartedAt(started.id);
+    expect(began.getTime()).toBeGreaterThan(Date.parse(started.startedAt as string));
+    const resumesAt = new Date(began.getTime() + 3 * DAY).toISOString();
+    expect(waiting).toMatchObject({ status: 'WAITING', currentStep: { type: 'DELAY' }, waitingFor: null, resumesAt });
+    expect((await t.c.get(`/executions/${started.id}`).expect(200)).body.resumesAt).toBe(resumesAt);
+    expect((await executionsOf(t, workflow.id)).map((e) => e.resumesAt)).toEqual([resumesAt]);
+    // Another project cannot read it.
+    const other = await tenant(stack);
+    await other.c.get(`/executions/${started.id}`).expect(404);
+    await other.c.get(`/workflows/${workflow.id}/executions/${started.id}`).expect(404);
 
     await env.sleep(3 * DAY + MINUTE);
     const done = await executionIn(t, workflow.id, started.id, ['COMPLETED']);
     expect(done).toMatchObject({ currentStepId: null, exitReason: null, error: null, context: { source: 'api', coupon: 'C-1' } });
+    expect(done.resumesAt).toBeNull();
     const [delay, update] = historyOf(done);
     expect(delay).toMatchObject({ stepId: stepIds[0], type: 'DELAY', status: 'COMPLETED', error: null });
     expect(Date.parse(delay!.completedAt!) - Date.parse(delay!.startedAt)).toBeGreaterThanOrEqual(3 * DAY);
@@ -246,8 +267,14 @@ describe('step types (time-skipping)', () => {
 
     const a = await startExecution(t, withPath.id, { contactId });
     const b = await startExecution(t, without.workflow.id, { contactId });
-    await waitingAt(t, withPath.id, a.id, wait!);
-    await waitingAt(t, without.workflow.id, b.id, without.stepIds[0]!);
+    const waitingA = await waitingAt(t, withPath.id, a.id, wait!);
+    const waitingB = await waitingAt(t, without.workflow.id, b.id, without.stepIds[0]!);
+    // A wait with a timeout says when it gives up.
+    expect(waitingA).toMatchObject({
+      waitingFor: 'paid',
+      resumesAt: new Date((await stepStartedAt(a.id)).getTime() + 2 * DAY).toISOString(),
+    });
+    expect(waitingB.resumesAt).toBe(new Date((await stepStartedAt(b.id)).getTime() + MINUTE).toISOString());
 
     await env.sleep(2 * DAY + MINUTE);
     const timedOut = await executionIn(t, withPath.id, a.id, ['COMPLETED']);
