@@ -52,7 +52,9 @@ export function SessionProvider({ children, anonymous }: { children: preact.Comp
 
   const refresh = useCallback(async () => {
     try {
-      const user = await call(api.GET('/users/@me'));
+      // GET /auth/session answers null rather than 401 when nobody is logged in: a logged-out visit prints no error.
+      const { user } = await call(api.GET('/auth/session'));
+      if (!user) return setState({ status: 'anonymous' });
       const projects = await call(api.GET('/users/@me/projects'));
       setState({ status: 'in', user, projects });
     } catch (err) {

@@ -51,6 +51,25 @@ describe('GET /auth/logout', () => {
   });
 });
 
+describe('GET /auth/session', () => {
+  const session = (cookie?: string) => {
+    const req = stack.http().get('/auth/session');
+    return cookie ? req.set('Cookie', cookie) : req;
+  };
+
+  it('answers the user of a live session, and null (never 401) without one, with an ended one or a forged one', async () => {
+    const user = await signupUser(stack);
+    const me = (await stack.http().get('/users/@me').set('Cookie', user.cookie).expect(200)).body;
+    expect((await session(user.cookie).expect(200)).body).toEqual({ user: me });
+    expect((await session().expect(200)).body).toEqual({ user: null });
+    expect((await session('postwire_session=not-a-token').expect(200)).body).toEqual({ user: null });
+    await stack.http().get('/auth/logout').set('Cookie', user.cookie).expect(200);
+    expect((await session(user.cookie).expect(200)).body).toEqual({ user: null });
+    // /users/@me keeps its contract: a session cookie or 401.
+    expect((await stack.http().get('/users/@me').set('Cookie', user.cookie)).status).toBe(401);
+  });
+});
+
 describe('ended sessions', () => {
   it('are forgotten once their tokens would have expired anyway', async () => {
     const isolated = await startStack({ env: { DATABASE_URL: await throwawayDatabaseUrl() } });

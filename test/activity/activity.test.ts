@@ -1,5 +1,7 @@
 import { startStack, type TestStack } from '../helpers/stack';
-import { recipient } from '../emails/helpers';
+import { recipient, send, settled } from '../emails/helpers';
+import { sql } from '../helpers/seed';
+import { waitFor } from '../helpers/wait';
 import { LINK, clickMail, get, openMail, rollupDrift, sendAndDeliver, sendAndFail, type Delivered } from './helpers';
 import { senderTenant, type SenderTenant } from '../helpers/tenants';
 
@@ -150,9 +152,67 @@ describe('GET /activity', () => {
   });
 });
 
+describe('a deferral (a soft bounce: the server said try again later)', () => {
+  it('is DEFERRED activity with the reason, the attempt and when the next one is due, then SENT when the server takes it', async () => {
+    const sender = await senderTenant(stack);
+    const to = recipient('busy');
+    stack.smtp.refuseMessage(to, 451, '4.2.0 Mailbox temporarily unavailable');
+    const res = await send(stack, sender.project, {
+      to,
+      from: sender.from,
+      subject: 'Soon',
+      body: '<p>Hi</p>',
+      tags: { order: 'D:1' },
+    }).expect(200);
+    const [{ email: emailId, contact }] = res.body.data.emails;
+    const [first] = await waitFor(
+      'the first deferral',
+      async () => {
+        const page = (await get(stack, sender.project, '/activity?type=deferred').expect(200)).body;
+        return page.data.length > 0 ? page.data.slice(-1) : undefined;
+      },
+      60_000,
+    );
+    expect(first).toEqual({
+      id: expect.stringMatching(UUID),
+      type: 'DEFERRED',
+      occurredAt: expect.any(String),
+      contact: { id: contact.id, email: to },
+      email: expect.objectContaining({ id: emailId, subject: 'Soon', sourceType: 'TRANSACTIONAL', tags: { order: 'D:1' } }),
+      details: { reason: expect.stringMatching(/451.*Mailbox temporarily unavailable/), attempt: 1, retryAt: expect.any(String) },
+    });
+    // The retry time is the one the queue was given, after the deferral, written as the API writes instants.
+    expect(new Date(first.details.retryAt).toISOString()).toBe(first.details.retryAt);
+    expect(Date.parse(first.details.retryAt)).toBeGreaterThan(Date.parse(first.occurredAt) - 1_000);
+    const [event] = await sql<{ name: string }>(stack, `select name from events where id = ?`, [first.id]);
+    expect(event).toEqual({ name: 'email.deferred' });
+
+    stack.smtp.accept(to);
+    expect(await settled(stack, emailId, 60_000)).toMatchObject({ status: 'SENT' });
+    const tagged = (await get(stack, sender.project, '/activity?tag=order:D:1').expect(200)).body;
+    expect(tagged.data[0].type).toBe('SENT');
+    expect(tagged.data.slice(1).every((i: { type: string }) => i.type === 'DEFERRED')).toBe(true);
+    const counts = (await get(stack, sender.project, '/activity/stats').expect(200)).body.counts;
+    expect(counts).toMatchObject({ SENT: 1, DEFERRED: tagged.data.length - 1 });
+    // Another project sees none of it.
+    expect((await feed('?type=DEFERRED').expect(200)).body.data).toEqual([]);
+  });
+});
+
 describe('GET /activity/stats', () => {
   const stats = (query = '') => get(stack, s.sender.project, `/activity/stats${query}`);
-  const expected = { SENT: 2, DELIVERED: 0, OPENED: 1, CLICKED: 1, BOUNCED: 0, COMPLAINED: 0, RECEIVED: 0, SUPPRESSED: 0, FAILED: 1 };
+  const expected = {
+    SENT: 2,
+    DELIVERED: 0,
+    OPENED: 1,
+    CLICKED: 1,
+    BOUNCED: 0,
+    COMPLAINED: 0,
+    RECEIVED: 0,
+    SUPPRESSED: 0,
+    DEFERRED: 0,
+    FAILED: 1,
+  };
 
   it('counts each type exactly, in the default 30 days (partial hours read from the rows)', async () => {
     const res = await stats().expect(200);

@@ -1,5 +1,6 @@
 import { startEngine } from '../automation/engine';
 import { addContact, linearWorkflow, startExecution, waitingAt } from '../automation/helpers';
+import { sql } from '../helpers/seed';
 import { checkPage, freshSession, logInAs } from '../helpers/browser';
 import { dashboardSuite } from '../helpers/dashboard-suite';
 import { tenant } from '../helpers/tenants';
@@ -18,9 +19,23 @@ describe("the dashboard: an execution's Temporal history", () => {
     const started = await startExecution(t, workflow.id, { contactId });
     await waitingAt(t, workflow.id, started.id, stepIds[0]!);
     await t.c.post('/events/track').send({ email: 'cy@example.test', event: 'confirmed' }).expect(200);
-    await waitingAt(t, workflow.id, started.id, stepIds[1]!);
+    const waiting = await waitingAt(t, workflow.id, started.id, stepIds[1]!);
+    const [{ step_started_at }] = await sql<{ step_started_at: string }>(
+      suite.stack,
+      'select step_started_at from automation_executions where id = ?',
+      [started.id],
+    );
+    expect(waiting.resumesAt).toBe(new Date(Date.parse(step_started_at) + 2 * 86_400_000).toISOString());
     const session = await freshSession(suite.browser);
     await logInAs(session, t.user, t.project.id, `/automations/${workflow.id}/executions/${started.id}`);
+    // The summary says when the DELAY ends, in the browser's locale and time zone.
+    const resumes = await session.page.evaluate(
+      (iso) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }),
+      waiting.resumesAt as string,
+    );
+    const summary = session.page.getByRole('region', { name: 'Summary' });
+    await summary.getByText('Resumes at').waitFor();
+    expect(await summary.locator('dt:has-text("Resumes at") + dd').textContent()).toBe(`${resumes} (in 2 days)`);
     const table = session.page.getByRole('table', { name: 'Temporal history' });
     await table.getByText('Timer of 2 days started: Welcome series: step 2, DELAY 2 days').waitFor();
     expect(await table.getByRole('row').count()).toBeGreaterThan(2);

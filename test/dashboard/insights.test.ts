@@ -1,5 +1,5 @@
 import { startStack } from '../helpers/stack';
-import { checkPage, freshSession, logInAs, type BrowserSession } from '../helpers/browser';
+import { checkPage, freshSession, logInAs, rowsOf } from '../helpers/browser';
 import { dashboardSuite } from '../helpers/dashboard-suite';
 import { joinedUser } from '../helpers/members';
 import { seedSentEmails, sql } from '../helpers/seed';
@@ -28,22 +28,10 @@ beforeAll(async () => {
   s = { sender, ann, bob };
 }, 120_000);
 
-/** What the test reads of a table row in the page (this file is compiled without the DOM's types). */
-interface RowElement {
-  querySelectorAll(selector: 'td'): ArrayLike<{ textContent: string | null }>;
-}
-
 interface CheckboxElement {
   click(): void;
   checked: boolean;
 }
-
-/** The rows of the page's table with this caption, as the cells' texts. */
-const rowsOf = (session: BrowserSession, caption: string) =>
-  session.page
-    .locator('table', { has: session.page.locator('caption', { hasText: caption }) })
-    .locator('tbody tr')
-    .evaluateAll((rows: RowElement[]) => rows.map((r) => Array.from(r.querySelectorAll('td'), (td) => (td.textContent ?? '').trim())));
 
 describe('the dashboard: activity, analytics, billing and security', () => {
   it('lists the activity, follows a new open without a reload, and filters by type and contact', async () => {

@@ -1,5 +1,5 @@
 import { startStack } from '../helpers/stack';
-import { checkPage, freshSession, logInAs, type BrowserSession } from '../helpers/browser';
+import { checkPage, freshSession, logInAs, rowsOf } from '../helpers/browser';
 import { dashboardSuite } from '../helpers/dashboard-suite';
 import { senderTenant, tenant, type SenderTenant } from '../helpers/tenants';
 import { recipient, settled } from '../emails/helpers';
@@ -7,17 +7,6 @@ import { recipient, settled } from '../emails/helpers';
 const suite = dashboardSuite(() => startStack({ pump: true, terminateWorkflows: true }));
 
 const HOUR = 3600_000;
-
-/** What the test reads of a table row in the page (this file is compiled without the DOM's types). */
-interface RowElement {
-  querySelectorAll(selector: 'td'): ArrayLike<{ textContent: string | null }>;
-}
-
-const rowsOf = (session: BrowserSession, caption: string) =>
-  session.page
-    .locator('table', { has: session.page.locator('caption', { hasText: caption }) })
-    .locator('tbody tr')
-    .evaluateAll((rows: RowElement[]) => rows.map((r) => Array.from(r.querySelectorAll('td'), (td) => (td.textContent ?? '').trim())));
 
 async function scheduled(t: SenderTenant, subject: string, inMs: number, tags: Record<string, string> = {}) {
   const res = await t.c

@@ -80,6 +80,14 @@ describe('a batch with partial SMTP refusals', () => {
       for (const c of later)
         expect(by.get(c.email)).toMatchObject({ status: 'PENDING', error: expect.stringContaining('451'), attempts: 1 });
       for (const c of contacts.slice(7)) expect(by.get(c.email)).toMatchObject({ status: 'SENT', error: null, attempts: 1 });
+      // Each email put off has its deferral, written by the statement that rescheduled it.
+      const deferrals = await sql<{ email: string; attempt: number }>(
+        stack,
+        `select c.email, (e.data->>'attempt')::int as attempt from events e join contacts c on c.id = e.contact_id
+         where e.project_id = ? and e.name = 'email.deferred' order by c.email`,
+        [t.project.id],
+      );
+      expect(deferrals).toEqual(later.map((c) => ({ email: c.email, attempt: 1 })));
 
       // Only the two to try again are left in the queue, and the campaign was not reported drained.
       const queued = await sql<{ email_id: string }>(stack, 'select email_id from email_queue where campaign_id = ?', [campaign.id]);

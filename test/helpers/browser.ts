@@ -40,6 +40,18 @@ export async function openBrowser(base: string): Promise<BrowserSession> {
   };
 }
 
+/** What a test reads of a table row in the page (this file is compiled without the DOM's types). */
+interface RowElement {
+  querySelectorAll(selector: 'td'): ArrayLike<{ textContent: string | null }>;
+}
+
+/** The rows of the page's table with this caption, as the cells' texts. */
+export const rowsOf = (session: BrowserSession, caption: string) =>
+  session.page
+    .locator('table', { has: session.page.locator('caption', { hasText: caption }) })
+    .locator('tbody tr')
+    .evaluateAll((rows: RowElement[]) => rows.map((r) => Array.from(r.querySelectorAll('td'), (td) => (td.textContent ?? '').trim())));
+
 /** The browser pointed at a stack's dashboard. */
 export const openDashboard = (serverAddress: { port: number }) => openBrowser(`http://localhost:${serverAddress.port}/app/`);
 

@@ -78,8 +78,10 @@ describe('simulator addresses (SANDBOX_ENABLED)', () => {
 
   it('softbounce@: refused for now (4xx), retried, then delivered', async () => {
     const sent = await sendTo(unique('softbounce'));
-    const events = await outcome(sent, 'DELIVERED', 1);
-    expect(events.map((e) => e.name)).toEqual(['email.delivery']);
+    const events = await outcome(sent, 'DELIVERED', 2);
+    // The refusal shows as a deferral (docs/activity.md), then the retry is delivered.
+    expect(events.map((e) => e.name)).toEqual(['email.deferred', 'email.delivery']);
+    expect(events[0]!.data).toMatchObject({ emailId: sent.emailId, attempt: 1, reason: expect.stringMatching(/^451 4\.2\.0/) });
     expect(await emailRow(stack, sent.emailId)).toMatchObject({ attempts: 2 });
     expect(await subscribedOf(sent.contactId)).toBe(true);
   });

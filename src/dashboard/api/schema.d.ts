@@ -69,6 +69,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who is logged in: the user of a valid session cookie, or null without one (never a 401: a page asks it before anyone logged in) */
+        get: operations["getAuthSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/users/@me": {
         parameters: {
             query?: never;
@@ -2725,6 +2742,34 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
+                    };
+                };
+            };
+        };
+    };
+    getAuthSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session, or null */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The logged-in user; null without a session cookie, or with one that has expired or ended */
+                        user: {
+                            /** Format: uuid */
+                            id: string;
+                            email: string;
+                            emailVerified: boolean;
+                        } | null;
                     };
                 };
             };
@@ -14687,6 +14732,8 @@ export interface operations {
                             } | null;
                             /** @description The event a WAIT_FOR_EVENT step awaits */
                             waitingFor: string | null;
+                            /** @description While WAITING: when the execution moves on by itself, the end of its DELAY or the timeout of its WAIT_FOR_EVENT, counted from when the step began; null otherwise (running, ended, or waiting for an event without a timeout) */
+                            resumesAt: string | null;
                             context: {
                                 [key: string]: unknown;
                             };
@@ -14839,6 +14886,8 @@ export interface operations {
                         } | null;
                         /** @description The event a WAIT_FOR_EVENT step awaits */
                         waitingFor: string | null;
+                        /** @description While WAITING: when the execution moves on by itself, the end of its DELAY or the timeout of its WAIT_FOR_EVENT, counted from when the step began; null otherwise (running, ended, or waiting for an event without a timeout) */
+                        resumesAt: string | null;
                         context: {
                             [key: string]: unknown;
                         };
@@ -15444,6 +15493,8 @@ export interface operations {
                         } | null;
                         /** @description The event a WAIT_FOR_EVENT step awaits */
                         waitingFor: string | null;
+                        /** @description While WAITING: when the execution moves on by itself, the end of its DELAY or the timeout of its WAIT_FOR_EVENT, counted from when the step began; null otherwise (running, ended, or waiting for an event without a timeout) */
+                        resumesAt: string | null;
                         context: {
                             [key: string]: unknown;
                         };
@@ -15558,6 +15609,8 @@ export interface operations {
                         } | null;
                         /** @description The event a WAIT_FOR_EVENT step awaits */
                         waitingFor: string | null;
+                        /** @description While WAITING: when the execution moves on by itself, the end of its DELAY or the timeout of its WAIT_FOR_EVENT, counted from when the step began; null otherwise (running, ended, or waiting for an event without a timeout) */
+                        resumesAt: string | null;
                         context: {
                             [key: string]: unknown;
                         };
@@ -15689,6 +15742,8 @@ export interface operations {
                         } | null;
                         /** @description The event a WAIT_FOR_EVENT step awaits */
                         waitingFor: string | null;
+                        /** @description While WAITING: when the execution moves on by itself, the end of its DELAY or the timeout of its WAIT_FOR_EVENT, counted from when the step began; null otherwise (running, ended, or waiting for an event without a timeout) */
+                        resumesAt: string | null;
                         context: {
                             [key: string]: unknown;
                         };
@@ -18798,7 +18853,7 @@ export interface operations {
                              */
                             id: string;
                             /** @enum {string} */
-                            type: "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "RECEIVED" | "SUPPRESSED" | "FAILED";
+                            type: "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "RECEIVED" | "SUPPRESSED" | "DEFERRED" | "FAILED";
                             /** Format: date-time */
                             occurredAt: string;
                             contact: {
@@ -18820,7 +18875,7 @@ export interface operations {
                                     [key: string]: string;
                                 };
                             } | null;
-                            /** @description Per type: `link` (CLICKED), `bounceType` (BOUNCED), `reason` (SUPPRESSED), `to` and `error` (FAILED) */
+                            /** @description Per type: `link` (CLICKED), `bounceType` (BOUNCED), `reason` (SUPPRESSED), `reason`, `attempt` and `retryAt` (DEFERRED), `to` and `error` (FAILED) */
                             details: {
                                 [key: string]: unknown;
                             };
@@ -18914,6 +18969,7 @@ export interface operations {
                             COMPLAINED: number;
                             RECEIVED: number;
                             SUPPRESSED: number;
+                            DEFERRED: number;
                             FAILED: number;
                         };
                     };
@@ -19059,7 +19115,7 @@ export interface operations {
                         /** @description Types the project has any activity of, in feed order */
                         types: {
                             /** @enum {string} */
-                            type: "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "RECEIVED" | "SUPPRESSED" | "FAILED";
+                            type: "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "RECEIVED" | "SUPPRESSED" | "DEFERRED" | "FAILED";
                             count: number;
                         }[];
                     };

@@ -56,7 +56,9 @@ export const ActivityItem = z.object({
     .describe('The email the activity is about'),
   details: z
     .record(z.string(), z.unknown())
-    .describe('Per type: `link` (CLICKED), `bounceType` (BOUNCED), `reason` (SUPPRESSED), `to` and `error` (FAILED)'),
+    .describe(
+      'Per type: `link` (CLICKED), `bounceType` (BOUNCED), `reason` (SUPPRESSED), `reason`, `attempt` and `retryAt` (DEFERRED), `to` and `error` (FAILED)',
+    ),
 });
 
 export const FeedPage = cursorPage(ActivityItem);

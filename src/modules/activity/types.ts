@@ -11,6 +11,7 @@ export const ACTIVITY_TYPES = [
   'COMPLAINED',
   'RECEIVED',
   'SUPPRESSED',
+  'DEFERRED',
   'FAILED',
 ] as const;
 export type ActivityType = (typeof ACTIVITY_TYPES)[number];
@@ -25,6 +26,7 @@ export const EVENT_OF: Record<EventActivityType, string> = {
   COMPLAINED: 'email.complaint',
   RECEIVED: 'email.received',
   SUPPRESSED: 'email.suppressed',
+  DEFERRED: 'email.deferred',
 };
 
 export const TYPE_OF_EVENT = new Map(Object.entries(EVENT_OF).map(([type, name]) => [name, type as EventActivityType]));

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { resumesAtSql } from '../automations/step-types';
+import { currentStepSql, executionResumesAtSql } from '../automations/resume-times';
 
 interface CampaignRow {
   id: string;
@@ -39,9 +39,8 @@ select x."id", x."automation_id", a."name" as "automation_name", x."contact_id",
 from automation_executions x
 join automations a on a."id" = x."automation_id"
 left join contacts c on c."id" = x."contact_id"
-left join lateral (
-  select s as "step" from jsonb_array_elements(x."definition" -> 'steps') s where s ->> 'id' = x."current_step_id"::text limit 1) st on true
-cross join lateral (select ${resumesAtSql(`st."step" ->> 'type'`, 'x."step_started_at"', `(st."step" -> 'config')`)} as "resumes_at") r
+left join lateral (select ${currentStepSql('x')} as "step") st on true
+cross join lateral (select ${executionResumesAtSql('x', 'st."step"')} as "resumes_at") r
 where x."project_id" = ? and x."status" in ('RUNNING', 'WAITING')
 order by x."status" = 'WAITING', r."resumes_at" nulls last, x."step_started_at", x."id" limit ?`;
 

@@ -10,18 +10,25 @@ import { Contact } from '../contacts/entities';
 import { ACTIVE_STATUSES } from '../../../workflows/automation/definition';
 import { AutomationExecution } from './entities';
 import type { ListExecutionsQuery, StartExecutionBody } from './schemas';
+import { resumeTimes } from './resume-times';
 import { serializeExecution } from './serialize';
 import { findAutomation } from './service';
 import { startExecution } from './start';
 
 const isActive = (e: AutomationExecution) => (ACTIVE_STATUSES as readonly string[]).includes(e.status);
 
-/** Executions with their contacts' emails, for responses. */
+/** Executions with their contacts' emails and, for those waiting on a timer, when they resume, for responses. */
 async function withContacts(em: EntityManager, executions: AutomationExecution[]) {
   const ids = [...new Set(executions.map((e) => e.contactId))];
-  const contacts = ids.length ? await em.find(Contact, { id: { $in: ids } }, { fields: ['id', 'email'] }) : [];
+  const [contacts, resumes] = await Promise.all([
+    ids.length ? em.find(Contact, { id: { $in: ids } }, { fields: ['id', 'email'] }) : [],
+    resumeTimes(
+      em,
+      executions.filter((e) => e.status === 'WAITING').map((e) => e.id),
+    ),
+  ]);
   const emails = new Map(contacts.map((c) => [c.id, c.email]));
-  return executions.map((e) => serializeExecution(e, emails.get(e.contactId)));
+  return executions.map((e) => serializeExecution(e, emails.get(e.contactId), resumes.get(e.id) ?? null));
 }
 
 export async function listExecutions(em: EntityManager, projectId: string, automationId: string, query: ListExecutionsQuery) {

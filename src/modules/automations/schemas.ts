@@ -193,6 +193,12 @@ export const ExecutionResponse = z.object({
   currentStepId: z.uuid().nullable(),
   currentStep: z.object({ id: z.uuid(), type: z.enum(STEP_TYPES), name: z.string().nullable() }).nullable(),
   waitingFor: z.string().nullable().describe('The event a WAIT_FOR_EVENT step awaits'),
+  resumesAt: z.iso
+    .datetime()
+    .nullable()
+    .describe(
+      'While WAITING: when the execution moves on by itself, the end of its DELAY or the timeout of its WAIT_FOR_EVENT, counted from when the step began; null otherwise (running, ended, or waiting for an event without a timeout)',
+    ),
   context: z.record(z.string(), z.unknown()),
   stepHistory: z.array(HistoryEntryResponse),
   exitReason: z.string().nullable(),

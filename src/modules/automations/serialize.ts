@@ -37,8 +37,11 @@ export const serializeTransition = (t: AutomationTransition): TransitionResponse
   createdAt: t.createdAt.toISOString(),
 });
 
-/** `email` is the contact's, looked up with the page; null only if the contact went meanwhile. */
-export function serializeExecution(e: AutomationExecution, email: string | undefined): ExecutionResponse {
+/**
+ * `email` is the contact's, looked up with the page (undefined only if the contact went meanwhile); `resumesAt`
+ * when a WAITING execution's timer ends (resume-times.ts).
+ */
+export function serializeExecution(e: AutomationExecution, email: string | undefined, resumesAt: string | null): ExecutionResponse {
   const step = e.currentStepId ? e.definition.steps.find((s) => s.id === e.currentStepId) : undefined;
   return {
     id: e.id,
@@ -49,6 +52,7 @@ export function serializeExecution(e: AutomationExecution, email: string | undef
     currentStepId: e.currentStepId ?? null,
     currentStep: step ? { id: step.id, type: step.type, name: step.name } : null,
     waitingFor: e.waitingFor ?? null,
+    resumesAt,
     context: e.context,
     stepHistory: e.history,
     exitReason: e.exitReason ?? null,

@@ -3,7 +3,7 @@ import type { Deps } from '../../deps';
 import { ApiError } from '../../http/errors';
 import { requireUser } from '../../http/context';
 import { defineRoute, type RouteDef } from '../../http/route';
-import { Credentials, UserResponse } from './schemas';
+import { Credentials, SessionResponse, UserResponse } from './schemas';
 import { serializeUser } from './serialize';
 import { login, signup } from './service';
 import { LoginThrottle } from './login-throttle';
@@ -68,6 +68,18 @@ export function userRoutes(deps: Deps): RouteDef[] {
         if (claims) await endSession(ctx.state.em, claims);
         clearSessionCookie(ctx);
         ctx.body = { success: true };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/auth/session',
+      tag: 'Auth',
+      summary:
+        'Who is logged in: the user of a valid session cookie, or null without one (never a 401: a page asks it before anyone logged in)',
+      auth: 'optional-session',
+      responses: { 200: { description: 'The session, or null', schema: SessionResponse } },
+      handler: (ctx) => {
+        ctx.body = { user: ctx.state.user ? serializeUser(ctx.state.user) : null };
       },
     }),
     defineRoute({

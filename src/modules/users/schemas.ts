@@ -36,6 +36,10 @@ export const UserResponse = z.object({
   emailVerified: z.boolean(),
 });
 
+export const SessionResponse = z.object({
+  user: UserResponse.nullable().describe('The logged-in user; null without a session cookie, or with one that has expired or ended'),
+});
+
 /** A token from an emailed link: base64url of 32 random bytes. */
 const LinkToken = z.string().min(1, 'Token is required').max(200);
 

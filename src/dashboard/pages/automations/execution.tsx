@@ -4,7 +4,7 @@ import { ConfirmButton } from '../../ui/actions';
 import { Badge, ErrorNote, Loading } from '../../ui/feedback';
 import { PageHeader, Section } from '../../ui/layout';
 import { Table } from '../../ui/lists';
-import { dateTime } from '../../ui/format';
+import { ago, dateTime } from '../../ui/format';
 import { useAction, useLoad, usePoll } from '../../ui/use-load';
 import { statusTone, stepLabel, type Execution } from './types';
 import './automations.css';
@@ -93,6 +93,14 @@ export function AutomationExecution({ params }: { params: Record<string, string>
             <>
               <dt>Waiting for</dt>
               <dd>{e.waitingFor}</dd>
+            </>
+          ) : null}
+          {e.resumesAt ? (
+            <>
+              <dt>{e.waitingFor ? 'Stops waiting at' : 'Resumes at'}</dt>
+              <dd>
+                {dateTime(e.resumesAt)} <span class="muted">({ago(e.resumesAt)})</span>
+              </dd>
             </>
           ) : null}
           {e.exitReason ? (

@@ -112,7 +112,16 @@ export function AutomationExecutions({ params, query }: { params: Record<string,
                 cell: (e) => <a href={href(`/automations/${id}/executions/${e.id}`)}>{e.contact?.email ?? e.contactId}</a>,
               },
               { title: 'Status', cell: (e) => <Badge tone={statusTone(e.status)}>{e.status}</Badge> },
-              { title: 'Current step', cell: (e) => e.currentStep?.name ?? e.currentStep?.type ?? '—', wide: true },
+              {
+                title: 'Current step',
+                cell: (e) => (
+                  <>
+                    {e.currentStep?.name ?? e.currentStep?.type ?? '—'}
+                    {e.resumesAt ? <span class="muted"> until {dateTime(e.resumesAt)}</span> : null}
+                  </>
+                ),
+                wide: true,
+              },
               { title: 'Started', cell: (e) => dateTime(e.startedAt) },
               { title: 'Ended', cell: (e) => dateTime(e.completedAt), wide: true },
             ]}

@@ -8,7 +8,7 @@ import { Form, Submit, TextInput } from '../../ui/form';
 import { instant, zone } from '../../ui/instant';
 import { PageHeader, Section } from '../../ui/layout';
 import { dateTime } from '../../ui/format';
-import { Tags } from '../../ui/tags';
+import { Tags, tagFilter } from '../../ui/tags';
 import { useAction, useLoad } from '../../ui/use-load';
 
 type Email = Answer<'/v1/emails/{id}', 'get'>['data'];
@@ -99,7 +99,13 @@ export function EmailDetail({ params }: { params: Record<string, string> }) {
               <dt>From</dt>
               <dd class="break-anywhere">{e.from}</dd>
               <dt>Tags</dt>
-              <dd>{Object.keys(e.tags).length ? <Tags tags={e.tags} /> : '—'}</dd>
+              <dd>
+                {Object.keys(e.tags).length ? (
+                  <Tags tags={e.tags} link={(key, value) => href('/activity', { tag: tagFilter(key, value) })} />
+                ) : (
+                  '—'
+                )}
+              </dd>
               <dt>Created</dt>
               <dd>{dateTime(e.createdAt)}</dd>
               <dt>Scheduled for</dt>

@@ -3,10 +3,11 @@ import { api, call } from '../../api/client';
 import { href, navigate } from '../../router';
 import { useProject } from '../../session';
 import { Badge, Empty, ErrorNote, Loading } from '../../ui/feedback';
+import { Form, TextInput } from '../../ui/form';
 import { PageHeader } from '../../ui/layout';
 import { CursorPager, Table } from '../../ui/lists';
 import { dateTime } from '../../ui/format';
-import { Tags } from '../../ui/tags';
+import { Tags, tagFilter } from '../../ui/tags';
 import { useLoad } from '../../ui/use-load';
 import { ACTIVITY_LABELS, ACTIVITY_TYPES, detailOf, toneOf, type ActivityType } from './activity-types';
 import { Upcoming } from './upcoming';
@@ -32,6 +33,18 @@ function TypeFilter({ chosen, onChange }: { chosen: ActivityType[]; onChange: (t
   );
 }
 
+/** A tag typed in (`key:value`, as the emails were sent with); the API judges it, and its 400 shows above the list. */
+function TagField({ tag, onTag }: { tag: string | undefined; onTag: (tag: string | undefined) => void }) {
+  const [text, setText] = useState(tag ?? '');
+  useEffect(() => setText(tag ?? ''), [tag]);
+  return (
+    <Form class="activity-tag-form" onSubmit={() => onTag(text.trim() || undefined)}>
+      <TextInput label="Tag" name="tag" value={text} onValue={setText} placeholder="order:A-1042" />
+      <button type="submit">Show tagged</button>
+    </Form>
+  );
+}
+
 /**
  * The project's email activity, newest first, paged on the server. While the first page is shown it follows
  * new activity: a cheap count since the last look runs every few seconds and the page reloads when it grows.
@@ -42,22 +55,28 @@ export function Activity({ query }: { query: URLSearchParams }) {
   const types = (query.get('type')?.split(',') ?? []).filter((t): t is ActivityType => t in ACTIVITY_LABELS);
   const contactId = query.get('contact') ?? undefined;
   const contactEmail = query.get('email') ?? undefined;
-  const [trail, setTrail] = useState<string[]>([]);
-  const cursor = trail.at(-1);
+  // `key:value`, as GET /activity takes it; a malformed one is the API's 400, shown above the list.
+  const tag = query.get('tag') || undefined;
   const type = types.length > 0 ? types.join(',') : undefined;
+  // The cursors belong to the filters they were read under: a filter changed by a link (a tag) starts at page one.
+  const scope = [type, contactId, tag].join('\n');
+  const [paged, setPaged] = useState<{ scope: string; trail: string[] }>({ scope, trail: [] });
+  const trail = paged.scope === scope ? paged.trail : [];
+  const setTrail = (next: string[]) => setPaged({ scope, trail: next });
+  const cursor = trail.at(-1);
   // What has been seen is marked by the server's clock (`until` of a count taken just before the first page
   // is read), so a browser's skewed clock cannot hide or repeat activity.
   const seen = useRef<string | null>(null);
   const [fresh, setFresh] = useState(0);
   const feed = useLoad(async () => {
     const mark = cursor ? null : await call(api.GET('/activity/recent-count', { params: { query: { type } } }));
-    const page = await call(api.GET('/activity', { params: { query: { limit: 25, cursor, contactId, type } } }));
+    const page = await call(api.GET('/activity', { params: { query: { limit: 25, cursor, contactId, type, tag } } }));
     if (mark) {
       seen.current = mark.until;
       setFresh(0);
     }
     return page;
-  }, [project.id, cursor, contactId, type]);
+  }, [project.id, cursor, contactId, type, tag]);
   useEffect(() => {
     const look = async () => {
       const since = seen.current;
@@ -75,15 +94,22 @@ export function Activity({ query }: { query: URLSearchParams }) {
     return () => clearInterval(timer);
   }, [cursor, type, feed.loading, feed.reload]);
 
-  const filter = (next: { type?: ActivityType[]; contact?: string; email?: string }) => {
-    setTrail([]);
+  const filter = (next: { type?: ActivityType[]; contact?: string; email?: string; tag?: string }) => {
     const nextTypes = next.type ?? types;
     navigate('/activity', {
       type: nextTypes.length > 0 && nextTypes.length < ACTIVITY_TYPES.length ? nextTypes.join(',') : undefined,
       contact: 'contact' in next ? next.contact : contactId,
       email: 'email' in next ? next.email : contactEmail,
+      tag: 'tag' in next ? next.tag : tag,
     });
   };
+  const linkTag = (key: string, value: string) =>
+    href('/activity', {
+      type: types.length > 0 ? types.join(',') : undefined,
+      contact: contactId,
+      email: contactEmail,
+      tag: tagFilter(key, value),
+    });
   const page = feed.data;
   return (
     <>
@@ -91,11 +117,20 @@ export function Activity({ query }: { query: URLSearchParams }) {
       <Upcoming />
       <div class="toolbar activity-toolbar">
         <TypeFilter chosen={types} onChange={(type) => filter({ type })} />
+        <TagField tag={tag} onTag={(next) => filter({ tag: next })} />
         {contactId ? (
           <p class="contact-filter">
             Activity of <strong>{contactEmail ?? contactId}</strong>{' '}
             <button type="button" onClick={() => filter({ contact: undefined, email: undefined })}>
               Show everyone
+            </button>
+          </p>
+        ) : null}
+        {tag ? (
+          <p class="tag-filter">
+            Emails tagged <strong class="break-anywhere">{tag.replace(':', ': ')}</strong>{' '}
+            <button type="button" onClick={() => filter({ tag: undefined })}>
+              Show every tag
             </button>
           </p>
         ) : null}
@@ -114,7 +149,7 @@ export function Activity({ query }: { query: URLSearchParams }) {
       ) : page.data.length === 0 ? (
         <Empty>
           No activity{' '}
-          {types.length > 0 || contactId ? 'matches these filters' : 'yet: it appears here as emails are sent, opened and clicked'}.
+          {types.length > 0 || contactId || tag ? 'matches these filters' : 'yet: it appears here as emails are sent, opened and clicked'}.
         </Empty>
       ) : (
         <>
@@ -154,7 +189,7 @@ export function Activity({ query }: { query: URLSearchParams }) {
                   item.email ? (
                     <>
                       <a href={href(`/emails/${item.email.id}`)}>{item.email.subject || '(no subject)'}</a>
-                      <Tags tags={item.email.tags} />
+                      <Tags tags={item.email.tags} link={linkTag} />
                     </>
                   ) : (
                     '—'

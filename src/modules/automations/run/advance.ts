@@ -126,7 +126,10 @@ export async function advance(io: AdvanceIo, input: AdvanceInput): Promise<Advan
           return tail(null, undefined, new Date(nextLocalTime(after, localTime, await io.timeZone(live))).toISOString());
         }
       } else if (eventName === null) {
-        if (await io.write(state)) return tail();
+        // A timer's wait is dated by this write, which the workflow follows at once with the timer: the execution's
+        // resumesAt (resume-times.ts) then names when the timer ends, also for a first step recorded long before a
+        // busy worker reached it. (A WAIT_FOR_EVENT keeps its start, from which it looks back for the event.)
+        if (await io.write({ ...state, stepBegins: true })) return tail();
       } else {
         const live = await io.enter(state);
         if (live) return tail(await io.lookBack(state, live, eventName, input.used));

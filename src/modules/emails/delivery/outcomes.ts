@@ -34,15 +34,22 @@ select gen_random_uuid(), now(), "project_id", "contact_id", 'email.sent', ${ema
 from sent where "contact_id" is not null`;
 
 // Only the current lease holder may reschedule or fail an email: a worker whose lease ran out may not undo
-// the outcome of the worker that took the email over.
+// the outcome of the worker that took the email over. Each deferral is an `email.deferred` service event
+// (docs/activity.md) with the server's reason, the attempt it ended and when the next one is due.
 const MARK_RETRY = `
 with r as (select * from jsonb_to_recordset(?::jsonb) as r("id" uuid, "lease_id" uuid, "delay_ms" double precision, "error" text)),
 requeued as (
   update email_queue q set "due_at" = clock_timestamp() + r."delay_ms" * interval '1 millisecond', "lease_id" = null, "handed_over_at" = null
   from r where q."email_id" = r."id" and q."lease_id" = r."lease_id"
-  returning q."email_id", q."attempts", r."error")
-update emails e set "error" = q."error", "attempts" = q."attempts", "updated_at" = now()
-from requeued q where e."id" = q."email_id"`;
+  returning q."email_id", q."attempts", q."due_at", r."error"),
+deferred as (
+  update emails e set "error" = q."error", "attempts" = q."attempts", "updated_at" = now()
+  from requeued q where e."id" = q."email_id"
+  returning ${emailEventColumns('e')}, q."attempts" as "attempt", q."due_at" as "retry_at", q."error" as "reason")
+${INSERT_EVENTS}
+select gen_random_uuid(), now(), "project_id", "contact_id", 'email.deferred', ${emailEventDataSql} || jsonb_build_object(
+  'reason', "reason", 'attempt', "attempt", 'retryAt', to_char("retry_at" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+from deferred where "contact_id" is not null`;
 
 // A released email is due again at once, without the attempt it did not make; the next claim holds it while
 // its project is suspended (claim.ts). One withdrawn, or taken over by another worker, matches nothing.
@@ -179,7 +186,10 @@ async function write(tx: EntityManager, batch: Outcome[]): Promise<void> {
   const locked = [...retries, ...failures, ...suppressions, ...released];
   if (locked.length > 1) await tx.execute(LOCK_IN_ORDER, [`{${locked.map((o) => o.id).join(',')}}`]);
   if (released.length) await tx.execute(RELEASE, [JSON.stringify(released)]);
-  if (retries.length) await tx.execute(MARK_RETRY, [JSON.stringify(retries)]);
+  if (retries.length) {
+    await tx.execute(MARK_RETRY, [JSON.stringify(retries)]);
+    eventsRecorded(tx);
+  }
   if (failures.length) await tx.execute(MARK_FAILED, [JSON.stringify(failures)]);
   if (suppressions.length) {
     await tx.execute(MARK_SUPPRESSED, [JSON.stringify(suppressions)]);
