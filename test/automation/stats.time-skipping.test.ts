@@ -190,10 +190,14 @@ describe('GET /workflows/{id}/stats', () => {
       ],
     });
     // The same figures once the cancelled run has written its step's end itself.
-    await waitFor('the run to record its cancellation', async () => {
-      const e = await getExecution(t, workflow.id, onA[1]!.id);
-      return (e.stepHistory as Array<{ status: string }>).at(-1)?.status === 'CANCELLED' ? true : undefined;
-    });
+    await waitFor(
+      'the run to record its cancellation',
+      async () => {
+        const e = await getExecution(t, workflow.id, onA[1]!.id);
+        return (e.stepHistory as Array<{ status: string }>).at(-1)?.status === 'CANCELLED' ? true : undefined;
+      },
+      30_000,
+    );
     expect((await stats(t, workflow.id)).steps[3]).toMatchObject({ waiting: 1, cancelled: 1 });
 
     await env.sleep(DAY + 60_000);
@@ -204,7 +208,7 @@ describe('GET /workflows/{id}/stats', () => {
       figures(wait, 'WAIT_FOR_EVENT', { entered: 3, left: 2, cancelled: 1 }, waitOutcomes(1, 1)),
       figures(update, 'UPDATE_CONTACT', { entered: 1, left: 1 }),
     ]);
-  });
+  }, 180_000);
 
   it("answers 404 WORKFLOW_NOT_FOUND for another project's workflow, an unknown id and a malformed one", async () => {
     const t = await tenant(stack);
