@@ -3,9 +3,11 @@ import type { Deps } from '../../src/deps';
 import { readMirror, writeAndRead, writeMirror, type MirrorState } from '../../src/modules/automations/records';
 import { advance, type AdvanceInput, type AdvanceIo, type Advanced, type QuickWorks } from '../../src/modules/automations/run/advance';
 import { firstEventSince } from '../../src/modules/automations/run/wait';
+import { contactTimeZone } from '../../src/modules/automations/run/time-zone';
 import type { SimulationRuns } from '../../src/modules/automations/simulate/run';
 import { Mirror } from '../../workflows/automation/mirror';
 import { conditionWork, simulatedConditionWork } from './condition';
+import { randomSplitWork, simulatedRandomSplitWork } from './random-split';
 import { sendEmailWork, simulatedSendEmailWork } from './send-email';
 import { asActivity } from './step';
 import { simulatedUpdateContactWork, updateContactWork } from './update-contact';
@@ -16,6 +18,7 @@ const stepWorks = (deps: Deps, em: EntityManager): QuickWorks => ({
   CONDITION: conditionWork(em),
   UPDATE_CONTACT: updateContactWork(em),
   EXIT: async () => ({ output: null }),
+  RANDOM_SPLIT: randomSplitWork,
   DELAY: null,
   WAIT_FOR_EVENT: null,
   WEBHOOK: null,
@@ -26,6 +29,7 @@ const simulatedStepWorks = (deps: Deps, runs: SimulationRuns): QuickWorks => ({
   CONDITION: simulatedConditionWork(deps, runs),
   UPDATE_CONTACT: simulatedUpdateContactWork(runs),
   EXIT: async () => ({ output: null }),
+  RANDOM_SPLIT: simulatedRandomSplitWork(runs),
   DELAY: null,
   WAIT_FOR_EVENT: null,
   WEBHOOK: null,
@@ -38,6 +42,7 @@ function databaseIo(deps: Deps, em: EntityManager): AdvanceIo {
     write: (state) => writeMirror(em, state),
     written: (executionId) => readMirror(em, executionId),
     works: stepWorks(deps, em),
+    timeZone: (live) => contactTimeZone(em, live),
     lookBack: async (_state, live, eventName, used) => {
       const { contactId, stepStartedAt } = live.execution;
       return { since: stepStartedAt.toISOString(), event: await firstEventSince(em, contactId, eventName, stepStartedAt, used) };
@@ -60,6 +65,8 @@ function simulationIo(deps: Deps, runs: SimulationRuns): AdvanceIo {
     },
     written: async (executionId) => runs.find(executionId)?.state ?? null,
     works: simulatedStepWorks(deps, runs),
+    // The simulated contact's data.timezone, else the project's zone (read only).
+    timeZone: (live) => contactTimeZone(deps.orm.em.fork(), live),
     lookBack: async (state, _live, eventName, used) => {
       const run = runs.find(state.executionId)!;
       const since = run.stepElapsed(state);

@@ -1,7 +1,8 @@
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { TemporalGateway } from './client';
-import { fairnessOf } from './fairness';
-import { AutomationIdKey, ContactIdKey, CurrentStepKey, ProjectIdKey } from '../../workflows/search-attributes';
+import { ifRunning } from './if-running';
+import { projectWorkflow } from './project-workflow';
+import { AutomationIdKey, ContactIdKey, CurrentStepKey } from '../../workflows/search-attributes';
 import type { automationV2 } from '../../workflows/automation/workflow';
 import {
   AUTOMATION_EVENT_SIGNAL,
@@ -24,16 +25,11 @@ export interface StartAutomation {
  */
 export async function startAutomation(temporal: TemporalGateway, start: StartAutomation, signal?: AbortSignal): Promise<void> {
   const { input } = start;
-  const attributes = temporal.searchAttributes
-    ? {
-        typedSearchAttributes: [
-          { key: ProjectIdKey, value: input.projectId },
-          { key: ContactIdKey, value: input.contactId },
-          { key: AutomationIdKey, value: input.automationId },
-          ...(start.currentStepId ? [{ key: CurrentStepKey, value: start.currentStepId }] : []),
-        ],
-      }
-    : {};
+  const options = projectWorkflow(temporal, input.projectId, [
+    { key: ContactIdKey, value: input.contactId },
+    { key: AutomationIdKey, value: input.automationId },
+    ...(start.currentStepId ? [{ key: CurrentStepKey, value: start.currentStepId }] : []),
+  ]);
   const run = () =>
     temporal.client.workflow.start<typeof automationV2>('automationV2', {
       taskQueue: temporal.taskQueue,
@@ -43,8 +39,7 @@ export async function startAutomation(temporal: TemporalGateway, start: StartAut
       workflowIdConflictPolicy: 'FAIL',
       staticSummary: start.summary,
       requestEagerStart: temporal.eagerStart,
-      ...fairnessOf(input.projectId),
-      ...attributes,
+      ...options,
     });
   try {
     await (signal ? temporal.client.withAbortSignal(signal, run) : run());
@@ -54,15 +49,8 @@ export async function startAutomation(temporal: TemporalGateway, start: StartAut
 }
 
 /** Requests cancellation; false when the workflow is not running (finished, or never started). */
-export async function cancelAutomation(temporal: TemporalGateway, workflowId: string): Promise<boolean> {
-  try {
-    await temporal.client.workflow.getHandle(workflowId).cancel();
-    return true;
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return false;
-    throw err;
-  }
-}
+export const cancelAutomation = (temporal: TemporalGateway, workflowId: string): Promise<boolean> =>
+  ifRunning(() => temporal.client.workflow.getHandle(workflowId).cancel());
 
 /** Hands an event to a waiting execution; false when its workflow has already finished. */
 export async function signalAutomation(
@@ -72,22 +60,9 @@ export async function signalAutomation(
   signal?: AbortSignal,
 ): Promise<boolean> {
   const send = () => temporal.client.workflow.getHandle(workflowId).signal(AUTOMATION_EVENT_SIGNAL, event);
-  try {
-    await (signal ? temporal.client.withAbortSignal(signal, send) : send());
-    return true;
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return false;
-    throw err;
-  }
+  return ifRunning(() => (signal ? temporal.client.withAbortSignal(signal, send) : send()));
 }
 
 /** Tells an execution held by its project's suspension that the project was reinstated; false when it has finished. */
-export async function wakeHeldAutomation(temporal: TemporalGateway, workflowId: string): Promise<boolean> {
-  try {
-    await temporal.client.workflow.getHandle(workflowId).signal(PROJECT_REINSTATED_SIGNAL);
-    return true;
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return false;
-    throw err;
-  }
-}
+export const wakeHeldAutomation = (temporal: TemporalGateway, workflowId: string): Promise<boolean> =>
+  ifRunning(() => temporal.client.workflow.getHandle(workflowId).signal(PROJECT_REINSTATED_SIGNAL));

@@ -1,7 +1,7 @@
-import { WorkflowNotFoundError } from '@temporalio/client';
 import type { TemporalGateway } from './client';
-import { fairnessOf } from './fairness';
-import { CampaignIdKey, ProjectIdKey } from '../../workflows/search-attributes';
+import { ifRunning } from './if-running';
+import { projectWorkflow } from './project-workflow';
+import { CampaignIdKey } from '../../workflows/search-attributes';
 import type { campaignSend } from '../../workflows/campaigns/send';
 import { WINNER_CHOSEN_SIGNAL, campaignSummary, campaignWorkflowId, type CampaignSendInput } from '../../workflows/campaigns/ids';
 
@@ -25,34 +25,15 @@ export async function startCampaignSend(temporal: TemporalGateway, start: Campai
     workflowIdConflictPolicy: 'TERMINATE_EXISTING',
     workflowIdReusePolicy: 'ALLOW_DUPLICATE',
     staticSummary: campaignSummary(start.name, start.audience),
-    ...fairnessOf(input.projectId),
-    ...(temporal.searchAttributes
-      ? {
-          typedSearchAttributes: [
-            { key: ProjectIdKey, value: input.projectId },
-            { key: CampaignIdKey, value: input.campaignId },
-          ],
-        }
-      : {}),
+    ...projectWorkflow(temporal, input.projectId, [{ key: CampaignIdKey, value: input.campaignId }]),
   });
 }
 
 /** Terminates the campaign's run; false when none was running. Its steps would find the send gone anyway. */
-export async function stopCampaignSend(temporal: TemporalGateway, campaignId: string, reason: string): Promise<boolean> {
-  try {
-    await temporal.client.workflow.getHandle(campaignWorkflowId(campaignId)).terminate(reason);
-    return true;
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return false;
-    throw err;
-  }
-}
+export const stopCampaignSend = (temporal: TemporalGateway, campaignId: string, reason: string): Promise<boolean> =>
+  ifRunning(() => temporal.client.workflow.getHandle(campaignWorkflowId(campaignId)).terminate(reason));
 
 /** Wakes the run waiting for an A/B test's winner; a run that is gone has nothing to wake. */
 export async function signalWinnerChosen(temporal: TemporalGateway, campaignId: string): Promise<void> {
-  try {
-    await temporal.client.workflow.getHandle(campaignWorkflowId(campaignId)).signal(WINNER_CHOSEN_SIGNAL);
-  } catch (err) {
-    if (!(err instanceof WorkflowNotFoundError)) throw err;
-  }
+  await ifRunning(() => temporal.client.workflow.getHandle(campaignWorkflowId(campaignId)).signal(WINNER_CHOSEN_SIGNAL));
 }

@@ -1,7 +1,7 @@
-import { WorkflowNotFoundError } from '@temporalio/client';
 import type { TemporalGateway } from './client';
-import { fairnessOf } from './fairness';
-import { ContactIdKey, ProjectIdKey } from '../../workflows/search-attributes';
+import { ifRunning } from './if-running';
+import { projectWorkflow } from './project-workflow';
+import { ContactIdKey } from '../../workflows/search-attributes';
 import type { contactConfirmation } from '../../workflows/consent/confirmation';
 import type { contactSnooze } from '../../workflows/consent/snooze';
 import {
@@ -14,15 +14,8 @@ import {
   type SnoozeEnd,
 } from '../../workflows/consent/ids';
 
-const attributes = (temporal: TemporalGateway, projectId: string, contactId: string) =>
-  temporal.searchAttributes
-    ? {
-        typedSearchAttributes: [
-          { key: ProjectIdKey, value: projectId },
-          { key: ContactIdKey, value: contactId },
-        ],
-      }
-    : {};
+const contactWorkflow = (temporal: TemporalGateway, ref: { projectId: string; contactId: string }) =>
+  projectWorkflow(temporal, ref.projectId, [{ key: ContactIdKey, value: ref.contactId }]);
 
 /**
  * Snoozes the contact until `end`: starts its snooze workflow, or moves the end of the one running. The
@@ -37,21 +30,13 @@ export async function startSnooze(temporal: TemporalGateway, ref: { projectId: s
     staticSummary: snoozeSummary(ref.contactId, ref.projectId),
     signal: SNOOZE_CHANGED_SIGNAL,
     signalArgs: [end],
-    ...attributes(temporal, ref.projectId, ref.contactId),
-    ...fairnessOf(ref.projectId),
+    ...contactWorkflow(temporal, ref),
   });
 }
 
 /** Tells a running snooze that it was ended early; false when none was running. */
-export async function stopSnooze(temporal: TemporalGateway, contactId: string): Promise<boolean> {
-  try {
-    await temporal.client.workflow.getHandle(snoozeWorkflowId(contactId)).signal(SNOOZE_CHANGED_SIGNAL, null);
-    return true;
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return false;
-    throw err;
-  }
-}
+export const stopSnooze = (temporal: TemporalGateway, contactId: string): Promise<boolean> =>
+  ifRunning(() => temporal.client.workflow.getHandle(snoozeWorkflowId(contactId)).signal(SNOOZE_CHANGED_SIGNAL, null));
 
 /** Starts the reminder and expiry of a new pending confirmation. */
 export async function startConfirmation(
@@ -63,18 +48,10 @@ export async function startConfirmation(
     workflowId: confirmationWorkflowId(ref.id),
     args: [{ confirmationId: ref.id }],
     staticSummary: confirmationSummary(ref.contactId, ref.projectId),
-    ...attributes(temporal, ref.projectId, ref.contactId),
-    ...fairnessOf(ref.projectId),
+    ...contactWorkflow(temporal, ref),
   });
 }
 
 /** Ends the workflow of a confirmation that was confirmed; false when it was not running. */
-export async function settleConfirmation(temporal: TemporalGateway, confirmationId: string): Promise<boolean> {
-  try {
-    await temporal.client.workflow.getHandle(confirmationWorkflowId(confirmationId)).signal(CONFIRMATION_SETTLED_SIGNAL);
-    return true;
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return false;
-    throw err;
-  }
-}
+export const settleConfirmation = (temporal: TemporalGateway, confirmationId: string): Promise<boolean> =>
+  ifRunning(() => temporal.client.workflow.getHandle(confirmationWorkflowId(confirmationId)).signal(CONFIRMATION_SETTLED_SIGNAL));

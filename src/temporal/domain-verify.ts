@@ -1,7 +1,7 @@
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { TemporalGateway } from './client';
-import { fairnessOf } from './fairness';
-import { ProjectIdKey } from '../../workflows/search-attributes';
+import { ifRunning } from './if-running';
+import { projectWorkflow } from './project-workflow';
 import type { domainVerify } from '../../workflows/domain-verify/workflow';
 import { domainVerifySummary, domainVerifyWorkflowId } from '../../workflows/domain-verify/ids';
 
@@ -20,8 +20,7 @@ export async function startDomainVerify(temporal: TemporalGateway, domain: Domai
       args: [{ domainId: domain.id }],
       workflowIdReusePolicy: 'ALLOW_DUPLICATE',
       staticSummary: domainVerifySummary(domain.domain, domain.projectId),
-      ...fairnessOf(domain.projectId),
-      ...(temporal.searchAttributes ? { typedSearchAttributes: [{ key: ProjectIdKey, value: domain.projectId }] } : {}),
+      ...projectWorkflow(temporal, domain.projectId),
     });
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
@@ -32,12 +31,5 @@ export async function startDomainVerify(temporal: TemporalGateway, domain: Domai
  * Terminates the loop of a deleted domain; there is nothing for it to clean up, and terminating works even
  * while no worker polls. False when it was not running.
  */
-export async function stopDomainVerify(temporal: TemporalGateway, domainId: string): Promise<boolean> {
-  try {
-    await temporal.client.workflow.getHandle(domainVerifyWorkflowId(domainId)).terminate('domain deleted');
-    return true;
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return false;
-    throw err;
-  }
-}
+export const stopDomainVerify = (temporal: TemporalGateway, domainId: string): Promise<boolean> =>
+  ifRunning(() => temporal.client.workflow.getHandle(domainVerifyWorkflowId(domainId)).terminate('domain deleted'));

@@ -1,6 +1,5 @@
 import type { TemporalGateway } from './client';
-import { fairnessOf } from './fairness';
-import { ProjectIdKey } from '../../workflows/search-attributes';
+import { projectWorkflow } from './project-workflow';
 import type { contactBulk } from '../../workflows/jobs/bulk';
 import type { contactImport } from '../../workflows/jobs/import';
 import type { JobWorkflowInput } from '../../workflows/jobs/ids';
@@ -19,7 +18,6 @@ export async function startJobWorkflow(
     args: [job.input],
     workflowIdReusePolicy: 'REJECT_DUPLICATE',
     staticSummary: job.summary,
-    ...fairnessOf(job.input.projectId),
-    ...(temporal.searchAttributes ? { typedSearchAttributes: [{ key: ProjectIdKey, value: job.input.projectId }] } : {}),
+    ...projectWorkflow(temporal, job.input.projectId),
   });
 }

@@ -1,5 +1,6 @@
 import type { TemporalGateway } from './client';
-import { ProjectIdKey, SendAtKey } from '../../workflows/search-attributes';
+import { projectWorkflow } from './project-workflow';
+import { SendAtKey } from '../../workflows/search-attributes';
 import type { scheduledEmails } from '../../workflows/scheduled-emails/workflow';
 import { bucketOf, scheduledEmailsSummary, scheduledEmailsWorkflowId } from '../../workflows/scheduled-emails/ids';
 
@@ -18,13 +19,6 @@ export async function ensureScheduledRelease(temporal: TemporalGateway, projectI
     workflowIdConflictPolicy: 'USE_EXISTING',
     workflowIdReusePolicy: 'ALLOW_DUPLICATE',
     staticSummary: scheduledEmailsSummary(projectId, dueAt),
-    ...(temporal.searchAttributes
-      ? {
-          typedSearchAttributes: [
-            { key: ProjectIdKey, value: projectId },
-            { key: SendAtKey, value: dueAt },
-          ],
-        }
-      : {}),
+    ...projectWorkflow(temporal, projectId, [{ key: SendAtKey, value: dueAt }]),
   });
 }

@@ -1,7 +1,7 @@
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { TemporalGateway } from './client';
-import { fairnessOf } from './fairness';
-import { ProjectIdKey } from '../../workflows/search-attributes';
+import { ifRunning } from './if-running';
+import { projectWorkflow } from './project-workflow';
 import type { segmentCompute } from '../../workflows/segments/compute';
 import type { segmentTracking } from '../../workflows/segments/tracking';
 import {
@@ -17,11 +17,6 @@ interface SegmentRef {
   projectId: string;
 }
 
-const searchAttributes = (temporal: TemporalGateway, projectId: string) => ({
-  ...fairnessOf(projectId),
-  ...(temporal.searchAttributes ? { typedSearchAttributes: [{ key: ProjectIdKey, value: projectId }] } : {}),
-});
-
 /** Starts the segment's tracking loop; a loop already running for it is kept, so calling this again is harmless. */
 export async function startSegmentTracking(temporal: TemporalGateway, segment: SegmentRef, intervalMinutes: number): Promise<void> {
   try {
@@ -31,7 +26,7 @@ export async function startSegmentTracking(temporal: TemporalGateway, segment: S
       args: [{ segmentId: segment.id, projectId: segment.projectId, intervalMinutes }],
       workflowIdReusePolicy: 'ALLOW_DUPLICATE',
       staticSummary: segmentTrackingSummary(segment.id, segment.projectId, intervalMinutes),
-      ...searchAttributes(temporal, segment.projectId),
+      ...projectWorkflow(temporal, segment.projectId),
     });
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
@@ -39,15 +34,8 @@ export async function startSegmentTracking(temporal: TemporalGateway, segment: S
 }
 
 /** Terminates the tracking loop (a computation it runs goes with it); false when none was running. */
-export async function stopSegmentTracking(temporal: TemporalGateway, segmentId: string, reason: string): Promise<boolean> {
-  try {
-    await temporal.client.workflow.getHandle(segmentTrackingWorkflowId(segmentId)).terminate(reason);
-    return true;
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return false;
-    throw err;
-  }
-}
+export const stopSegmentTracking = (temporal: TemporalGateway, segmentId: string, reason: string): Promise<boolean> =>
+  ifRunning(() => temporal.client.workflow.getHandle(segmentTrackingWorkflowId(segmentId)).terminate(reason));
 
 /**
  * Computes the segment now and waits for the outcome. A computation already running (the tracking loop's,
@@ -62,7 +50,7 @@ export async function computeSegmentNow(temporal: TemporalGateway, segment: Segm
       args: [{ segmentId: segment.id, projectId: segment.projectId }],
       workflowIdReusePolicy: 'ALLOW_DUPLICATE',
       staticSummary: segmentComputeSummary(segment.id, segment.projectId),
-      ...searchAttributes(temporal, segment.projectId),
+      ...projectWorkflow(temporal, segment.projectId),
     });
     return await handle.result();
   } catch (err) {

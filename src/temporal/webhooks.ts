@@ -1,7 +1,7 @@
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { TemporalGateway } from './client';
-import { fairnessOf } from './fairness';
-import { ProjectIdKey } from '../../workflows/search-attributes';
+import { ifRunning } from './if-running';
+import { projectWorkflow } from './project-workflow';
 import type { webhookEndpoint } from '../../workflows/webhooks/workflow';
 import { WAKE_SIGNAL, webhookEndpointSummary, webhookEndpointWorkflowId } from '../../workflows/webhooks/ids';
 
@@ -17,8 +17,7 @@ const startOptions = (temporal: TemporalGateway, endpoint: EndpointRef) => ({
   args: [{ endpointId: endpoint.id }] as [{ endpointId: string }],
   workflowIdReusePolicy: 'ALLOW_DUPLICATE' as const,
   staticSummary: webhookEndpointSummary(endpoint.url, endpoint.projectId),
-  ...fairnessOf(endpoint.projectId),
-  ...(temporal.searchAttributes ? { typedSearchAttributes: [{ key: ProjectIdKey, value: endpoint.projectId }] } : {}),
+  ...projectWorkflow(temporal, endpoint.projectId),
 });
 
 /** Starts the endpoint's delivery loop; one already running is kept, so calling this again is harmless. */
@@ -40,12 +39,5 @@ export async function wakeWebhookEndpoint(temporal: TemporalGateway, endpoint: E
 }
 
 /** Terminates the loop of a deleted endpoint; its rows are gone with it. False when it was not running. */
-export async function stopWebhookEndpoint(temporal: TemporalGateway, endpointId: string): Promise<boolean> {
-  try {
-    await temporal.client.workflow.getHandle(webhookEndpointWorkflowId(endpointId)).terminate('webhook endpoint deleted');
-    return true;
-  } catch (err) {
-    if (err instanceof WorkflowNotFoundError) return false;
-    throw err;
-  }
-}
+export const stopWebhookEndpoint = (temporal: TemporalGateway, endpointId: string): Promise<boolean> =>
+  ifRunning(() => temporal.client.workflow.getHandle(webhookEndpointWorkflowId(endpointId)).terminate('webhook endpoint deleted'));

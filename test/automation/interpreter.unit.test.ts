@@ -130,9 +130,9 @@ describe('graph rules', () => {
 
   it('allows branch only from CONDITION and requires it there', () => {
     expect(problem({ fromStepId: 'welcome', toStepId: 'nudge', branch: 'yes' })).toMatch(
-      /branch is only for transitions leaving a CONDITION step/,
+      /branch is only for transitions leaving a CONDITION or RANDOM_SPLIT step/,
     );
-    expect(problem({ fromStepId: 'check', toStepId: 'nudge' }, [])).toMatch(/needs branch "yes" or "no"/);
+    expect(problem({ fromStepId: 'check', toStepId: 'nudge' }, [])).toMatch(/needs one of its branches: "yes", "no"/);
   });
 
   it('allows outcome only from WAIT_FOR_EVENT, and TIMEOUT only with a timeout', () => {

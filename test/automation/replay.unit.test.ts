@@ -35,6 +35,12 @@ describe('automation workflow replay', () => {
         'automationV2-trigger-wait-event-condition-exit.json',
         'automationV2-trigger-wait-event-condition-yes.json',
         'automationV2-wait-timeout.json',
+        // RANDOM_SPLIT: the branch decided in advanceAutomation, then a DELAY on branch A.
+        'automationV2-random-split-delay.json',
+        // A DELAY until 09:00 in the contact's zone: the instant decided in advanceAutomation, the timer to it.
+        'automationV2-delay-until-local-time.json',
+        // A SEND_EMAIL in its quiet hours: WAITING, a timer to their end, then the email.
+        'automationV2-send-email-quiet-hours.json',
       ]),
     );
   });

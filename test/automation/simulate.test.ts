@@ -2,6 +2,7 @@ import { startStack, type TestStack } from '../helpers/stack';
 import { seedContact, seedEvents, sql } from '../helpers/seed';
 import { tenant, verifiedDomain, type Tenant } from '../helpers/tenants';
 import { addStep, chain, connect, createWorkflow } from './helpers';
+import { splitBranch } from '../../src/modules/automations/run/random-split';
 
 /**
  * POST /workflows/{id}/simulate (docs/simulation.md) through HTTP against the real stack: the automation
@@ -62,6 +63,72 @@ async function template(t: Tenant): Promise<{ id: string; from: string }> {
 
 const planIs = (value: string) => ({ logic: 'AND', groups: [{ filters: [{ field: 'data.plan', operator: 'equals', value }] }] });
 const HOOK = 'https://hooks.example.com/postwire';
+
+describe('a RANDOM_SPLIT', () => {
+  it('takes the branch a stored contact will take, and the same one for the same sample contact every time', async () => {
+    const t = await tenant(stack);
+    const w = await createWorkflow(t, { name: 'Subject test' });
+    const config = { branches: [{ weight: 1 }, { weight: 1 }, { weight: 1 }] };
+    const split = (await addStep(t, w.id, 'RANDOM_SPLIT', config)).id;
+    for (const branch of ['A', 'B', 'C'])
+      await connect(t, w.id, split, (await addStep(t, w.id, 'EXIT', { reason: branch })).id, { branch });
+    const branchOf = async (body: object) => {
+      const sim = await simulated(t, w.id, body);
+      expect(sim.steps[0]).toMatchObject({ stepId: split, type: 'RANDOM_SPLIT' });
+      expect(sim.steps[1]).toMatchObject({ type: 'EXIT' });
+      return sim.steps[0]!.branch;
+    };
+    for (let i = 0; i < 3; i++) {
+      const { id: contactId } = await seedContact(stack, t.project.id, `split${i}@example.test`);
+      expect(await branchOf({ contactId })).toBe(splitBranch(config, split, contactId));
+    }
+    const sample = { contact: { email: 'Sam@Example.com' } };
+    const first = await branchOf(sample);
+    expect(first).toBe(splitBranch(config, split, 'sam@example.com'));
+    expect(await branchOf(sample)).toBe(first);
+  });
+});
+
+describe('local times: a DELAY until one, quiet hours', () => {
+  /** An ISO duration of the answer (`PT13H5M2S`, `P1DT2H`) in seconds. */
+  const seconds = (iso: string) => {
+    const [, d, h, m, s] = /^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$/.exec(iso)!;
+    return Number(d ?? 0) * 86_400 + Number(h ?? 0) * 3_600 + Number(m ?? 0) * 60 + Number(s ?? 0);
+  };
+
+  it("waits for the time in the sample contact's zone, else the project's (UTC)", async () => {
+    const t = await tenant(stack);
+    const w = await createWorkflow(t, { name: 'Morning' });
+    const definition = { steps: [{ id: 'morning', type: 'DELAY', config: { until: '09:00' } }], transitions: [] };
+    const waited = async (data: object) => {
+      const sim = await simulated(t, w.id, { definition, contact: { data } });
+      expect(sim.steps[0]).toMatchObject({ stepId: 'morning', status: 'COMPLETED', startedAfter: 'PT0S' });
+      return seconds(sim.steps[0]!.endedAfter as string);
+    };
+    const [tokyo, kolkata, utc] = [await waited({ timezone: 'Asia/Tokyo' }), await waited({ timezone: 'Asia/Kolkata' }), await waited({})];
+    for (const wait of [tokyo, kolkata, utc]) expect(wait).toBeLessThanOrEqual(86_400);
+    // 09:00 in Kolkata is 12:30 in Tokyo, 09:00 UTC 18:00 there (neither has DST); seconds pass between the simulations.
+    const after = (a: number, b: number) => (((a - b) % 86_400) + 86_400) % 86_400;
+    expect(Math.abs(after(kolkata, tokyo) - 3.5 * 3_600)).toBeLessThan(120);
+    expect(Math.abs(after(utc, tokyo) - 9 * 3_600)).toBeLessThan(120);
+  });
+
+  it('holds a SEND_EMAIL in its quiet hours until they end, and not outside them', async () => {
+    const t = await tenant(stack);
+    const tpl = await template(t);
+    const w = await createWorkflow(t, { name: 'Quiet' });
+    // From an hour ago to two hours ahead, in UTC (the simulation's clock starts at the real time); Tokyo is outside.
+    const hhmm = (ms: number) => new Date(ms).toISOString().slice(11, 16);
+    const quietHours = { from: hhmm(Date.now() - 3_600_000), to: hhmm(Date.now() + 7_200_000) };
+    const definition = { steps: [{ id: 'mail', type: 'SEND_EMAIL', config: { templateId: tpl.id, quietHours } }], transitions: [] };
+    const sent = async (data: object) => (await simulated(t, w.id, { definition, contact: { data } })).steps[0]!;
+    const held = await sent({ timezone: 'UTC' });
+    expect(held).toMatchObject({ status: 'COMPLETED', startedAfter: 'PT0S', email: expect.objectContaining({ subject: 'Hi there' }) });
+    expect(seconds(held.endedAfter as string)).toBeGreaterThan(118 * 60);
+    expect(seconds(held.endedAfter as string)).toBeLessThanOrEqual(120 * 60);
+    expect(await sent({ timezone: 'Asia/Tokyo' })).toMatchObject({ status: 'COMPLETED', endedAfter: 'PT0S' });
+  });
+});
 
 describe('a saved workflow with every step type', () => {
   let t: Tenant;

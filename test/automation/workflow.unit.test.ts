@@ -6,6 +6,7 @@ import type { Definition, StepSnapshot, TransitionSnapshot } from '../../workflo
 import type { LiveExecution, MirrorState } from '../../src/modules/automations/records';
 import { advance, type AdvanceIo } from '../../src/modules/automations/run/advance';
 import { StepFailed } from '../../src/modules/automations/run/errors';
+import { randomSplitWork } from '../../activities/automation/random-split';
 import { AUTOMATION_EVENT_SIGNAL, PROJECT_REINSTATED_SIGNAL, STEP_FAILED, type AutomationInput } from '../../workflows/automation/ids';
 import { stubActivityWorker } from '../helpers/temporal-env';
 
@@ -86,10 +87,12 @@ const stubIo: AdvanceIo = {
       return { output: { subscriptionChanged: null }, variables: {} };
     },
     EXIT: async () => ({ output: null }),
+    RANDOM_SPLIT: randomSplitWork,
     DELAY: null,
     WAIT_FOR_EVENT: null,
     WEBHOOK: null,
   },
+  timeZone: async () => 'UTC',
   async lookBack(state, _live, eventName) {
     const stub = await stepCall(state, `wait:${state.currentStepId}:${eventName}`, state.context, false);
     stub.reachedWait();

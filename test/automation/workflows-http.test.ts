@@ -407,6 +407,58 @@ describe('transitions', () => {
     expect(error.errors).toEqual([expect.objectContaining({ field, code: 'invalid_graph' })]);
   });
 
+  it('leaves a RANDOM_SPLIT by its branches only, and keeps the branches its transitions use', async () => {
+    const t = await tenant(stack);
+    const w = await createWorkflow(t);
+    const split = await addStep(t, w.id, 'RANDOM_SPLIT', { branches: [{ weight: 70, label: 'Short subject' }, { weight: 30 }] });
+    expect(split.config).toEqual({ branches: [{ weight: 70, label: 'Short subject' }, { weight: 30 }] });
+    const [a, b] = [(await addStep(t, w.id, 'EXIT')).id, (await addStep(t, w.id, 'EXIT')).id];
+    expect(await connect(t, w.id, split.id, a, { branch: 'B' })).toMatchObject({ branch: 'B', outcome: null });
+    for (const body of [{ branch: 'C' }, { branch: 'yes' }, {}]) {
+      const error = await refused(
+        t,
+        () => t.c.post(`/workflows/${w.id}/transitions`).send({ fromStepId: split.id, toStepId: b, ...body }),
+        400,
+        'BAD_REQUEST',
+      );
+      expect(error.errors).toEqual([
+        { field: 'branch', code: 'invalid_graph', message: 'A transition leaving a RANDOM_SPLIT step needs one of its branches: "A", "B"' },
+      ]);
+    }
+    const patch = (config: object) => () => t.c.patch(`/workflows/${w.id}/steps/${split.id}`).send({ config });
+    const dropped = await refused(t, patch({ branches: [{ weight: 1 }] }), 422, 'VALIDATION_ERROR');
+    expect(dropped.errors).toEqual([expect.objectContaining({ field: 'config.branches' })]);
+    for (const config of [
+      { branches: Array(6).fill({ weight: 1 }) },
+      { branches: [{ weight: 0 }, { weight: 1 }] },
+      { branches: [{ weight: 1.5 }, { weight: 1 }] },
+    ])
+      await refused(t, patch(config), 422, 'VALIDATION_ERROR');
+    await connect(t, w.id, split.id, b, { branch: 'A' });
+    // Three branches keep A and B; going back to two is fine while C is unused.
+    await t.c
+      .patch(`/workflows/${w.id}/steps/${split.id}`)
+      .send({ config: { branches: [{ weight: 1 }, { weight: 1 }, { weight: 1 }] } })
+      .expect(200);
+    await t.c
+      .patch(`/workflows/${w.id}/steps/${split.id}`)
+      .send({ config: { branches: [{ weight: 1 }, { weight: 1 }] } })
+      .expect(200);
+    await t.c
+      .patch(`/workflows/${w.id}/steps/${split.id}`)
+      .send({ config: { branches: [{ weight: 1 }, { weight: 1 }, { weight: 1 }] } })
+      .expect(200);
+    const c = (await addStep(t, w.id, 'EXIT')).id;
+    await connect(t, w.id, split.id, c, { branch: 'C' });
+    const lost = await refused(t, patch({ branches: [{ weight: 1 }, { weight: 1 }] }), 400, 'BAD_REQUEST');
+    expect(lost.errors).toEqual([
+      expect.objectContaining({
+        field: 'config.branches',
+        message: 'The step has a transition on branch "C"; delete that transition first',
+      }),
+    ]);
+  });
+
   it('refuses a second exit of the same kind and a cycle', async () => {
     const t = await tenant(stack);
     const g = await graph(t);

@@ -72,9 +72,16 @@ describe('the dashboard: account, project, keys and team', () => {
 
     await page.goto(`${suite.browser.base}#/settings`);
     await page.getByLabel('Name').fill('Launch 2');
+    // A time zone that is not an IANA one: the API's refusal beside the field, then a real one.
+    await page.getByLabel('Time zone').fill('Mars/Olympus');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Not an IANA time zone (e.g. Europe/Paris)').first().waitFor();
+    await page.getByLabel('Time zone').fill('Europe/Paris');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     expect(await page.getByLabel('Project', { exact: true }).locator('option:checked').textContent()).toBe('Launch 2');
+    await page.reload();
+    expect(await page.getByLabel('Time zone').inputValue()).toBe('Europe/Paris');
     await checkPage(page, 'settings');
 
     await page.goto(`${suite.browser.base}#/keys`);
@@ -145,6 +152,40 @@ describe('the dashboard: account, project, keys and team', () => {
     await session.page.getByRole('cell', { name: owner.email }).waitFor();
     expect(await session.page.getByRole('button', { name: 'Invite' }).count()).toBe(0);
     expect(await session.page.getByRole('combobox', { name: `Role of ${owner.email}` }).count()).toBe(0);
+    await session.close();
+  });
+
+  it("shows a person removed from the project the API's refusal on each list, not a 'Loading…' that never ends", async () => {
+    const owner = await signupUser(suite.stack);
+    const project = await createProject(suite.stack, owner, 'Left');
+    const member = await joinedUser(suite.stack, owner, project, 'MEMBER');
+    const session = await freshSession(suite.browser);
+    const { page } = session;
+    await logInAs(session, member, project.id, '/members');
+    await page.getByRole('cell', { name: owner.email }).waitFor();
+    await suite.stack.http().delete(`/projects/${project.id}/members/${member.id}`).set('Cookie', owner.cookie).expect(200);
+    const lists = [
+      ['/contacts', 'Contacts'],
+      ['/fields', 'Custom fields'],
+      ['/segments', 'Segments'],
+      ['/domains', 'Domains'],
+      ['/inbound', 'Inbound'],
+      ['/suppressions', 'Suppressions'],
+      ['/members', 'Team'],
+    ] as const;
+    for (const [route, title] of lists) {
+      await page.goto(`${suite.browser.base}#${route}`);
+      await page.getByRole('heading', { level: 1, name: title }).waitFor();
+      // The page's own load is refused (the forms on it hold no alert before anything is sent).
+      await page.getByRole('alert').first().waitFor();
+      expect(
+        await page
+          .getByRole('status')
+          .filter({ hasText: /^Loading/ })
+          .count(),
+      ).toBe(0);
+    }
+    await checkPage(page, 'members-removed');
     await session.close();
   });
 

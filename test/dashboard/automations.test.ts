@@ -258,6 +258,80 @@ describe('the dashboard: automations', () => {
     await s.close();
   }, 240_000);
 
+  it('builds a RANDOM_SPLIT with its weighted branches side by side, a DELAY until a local time and an email with quiet hours on one, and drops an unused branch', async () => {
+    const t = await senderTenant(suite.stack);
+    const templateId = await templateOf(t, 'Morning email');
+    const created = (await t.c.post('/workflows').send({ name: 'Subject test', eventName: 'signup' }).expect(201)).body;
+    const s = await session(t, `/automations/${created.id}`);
+    const { page } = s;
+    await page.getByRole('heading', { level: 1, name: 'Subject test' }).waitFor();
+    await addStep(
+      page,
+      'Add the first step',
+      'RANDOM_SPLIT',
+      async () => {
+        await page.getByRole('button', { name: 'Add a branch' }).click();
+        await page.getByLabel('Weight of A').fill('50');
+        await page.getByLabel('What A tests').fill('Short subject');
+        await page.getByLabel('Weight of B').fill('30');
+        await page.getByLabel('Weight of C').fill('20');
+        await checkPage(page, 'automations-random-split');
+      },
+      'A 50% / B 30% / C 20%',
+    );
+    const labels = page.locator('.flow-node-random_split + .flow-branches > .flow-exit > .flow-label');
+    expect(await labels.allTextContents()).toEqual(['A · 50% Short subject', 'B · 30%', 'C · 20%']);
+    await addStep(
+      page,
+      'Add a step on the B · 30% branch of Random split',
+      'EXIT',
+      () => page.getByLabel('Reason').fill('Long subject'),
+      'Long subject',
+    );
+    await addStep(
+      page,
+      'Add a step on the A · 50% Short subject branch of Random split',
+      'DELAY',
+      async () => {
+        await page.getByLabel('Wait for', { exact: true }).fill('2');
+        await page.getByLabel('Then until (local time)').fill('09:00');
+      },
+      '2 days, then until 09:00 local time',
+    );
+    await addStep(
+      page,
+      'Add a step after Delay',
+      'SEND_EMAIL',
+      async () => {
+        await page.getByLabel('Template', { exact: true }).selectOption({ label: 'Morning email' });
+        await page.getByLabel('Quiet hours from').fill('21:00');
+        await page.getByLabel('Quiet hours to').fill('08:00');
+      },
+      'Template: Morning email, not from 21:00 to 08:00',
+    );
+    const graph = await graphOf(t, created.id);
+    const split = graph.steps.find((x) => x.type === 'RANDOM_SPLIT')!;
+    expect(graph.steps.find((x) => x.type === 'SEND_EMAIL')!.config).toEqual({ templateId, quietHours: { from: '21:00', to: '08:00' } });
+    expect(graph.steps.find((x) => x.type === 'DELAY')!.config).toEqual({ amount: 2, unit: 'days', until: '09:00' });
+    const exit = graph.steps.find((x) => x.type === 'EXIT')!;
+    expect(split.config).toEqual({ branches: [{ weight: 50, label: 'Short subject' }, { weight: 30 }, { weight: 20 }] });
+    expect(graph.transitions).toEqual(
+      expect.arrayContaining([expect.objectContaining({ fromStepId: split.id, toStepId: exit.id, branch: 'B', outcome: null })]),
+    );
+    expect(graph.transitions.map((x) => x.branch).sort((a, b) => String(a).localeCompare(String(b)))).toEqual(['A', 'B', null]);
+
+    // Down to two branches (C has no step): saved, and drawn again with the shares of two.
+    await page.locator('.flow-node', { hasText: 'A 50% / B 30% / C 20%' }).click();
+    await page.getByRole('button', { name: 'Remove branch C' }).click();
+    expect(await page.getByRole('button', { name: 'Remove branch B' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Save step' }).click();
+    await page.locator('.flow-node', { hasText: 'A 63% / B 38%' }).waitFor();
+    expect((await graphOf(t, created.id)).steps.find((x) => x.id === split.id)!.config).toEqual({
+      branches: [{ weight: 50, label: 'Short subject' }, { weight: 30 }],
+    });
+    await s.close();
+  }, 240_000);
+
   it('draws a wait with its event and timeout branches, starts an execution by hand, and deletes only once none is active', async () => {
     const t = await senderTenant(suite.stack);
     await addContact(t, 'cy@example.test');

@@ -228,7 +228,7 @@ describe("the dashboard: topics, signup forms and a contact's consent", () => {
         doubleOptIn: true,
       });
       await page.frameLocator('iframe[title="Preview of Newsletter"]').getByLabel('First name').waitFor();
-      expect(await page.getByLabel('Snippet').inputValue()).toContain(`action="${PUBLIC}/f/${form.id}"`);
+      expect(await page.getByLabel('Snippet', { exact: true }).inputValue()).toContain(`action="${PUBLIC}/f/${form.id}"`);
       await checkPage(page, 'form');
 
       await page.goto(`${session.base}#/topics/${topic.id}`);

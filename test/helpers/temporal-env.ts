@@ -13,22 +13,35 @@ import { temporalTestServer } from '../../scripts/lib/paths';
 const SDK_LEVELS: Record<string, LogLevel> = { trace: 'TRACE', debug: 'DEBUG', info: 'INFO', warn: 'WARN' };
 let runtimeInstalled = false;
 
-/** SDK and worker logs only at ERROR unless TEST_LOG_LEVEL asks for more; must precede any connection. */
+/**
+ * Core's warning that the server refused a workflow task's completion. The time-skipping server never times such
+ * a task out nor sends it again (temporalio/sdk-java#3088: a task that cancels a timer which fired meanwhile):
+ * its run stops there and the task's lock on time skipping stays, so every later skip of the file waits in real
+ * time. Printed as an error whatever the level, so that a file hung that way says why.
+ */
+const REFUSED_COMPLETION = 'Error while completing workflow activation';
+
+/** SDK and worker logs only at ERROR (and refused completions) unless TEST_LOG_LEVEL asks for more; must precede any connection. */
 export function installRuntime(): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
-  const level = SDK_LEVELS[process.env.TEST_LOG_LEVEL ?? ''] ?? 'ERROR';
-  Runtime.install({
-    logger: new DefaultLogger(level),
-    telemetryOptions: { logging: { filter: { core: level, other: level }, forward: {} } },
-  });
+  const asked = SDK_LEVELS[process.env.TEST_LOG_LEVEL ?? ''];
+  const print = new DefaultLogger(asked ?? 'ERROR');
+  const logger = asked
+    ? print
+    : new DefaultLogger('WARN', ({ level, message, meta }) => {
+        if (level === 'ERROR' || message === REFUSED_COMPLETION) print.error(message, meta);
+      });
+  const level = asked ?? 'WARN';
+  Runtime.install({ logger, telemetryOptions: { logging: { filter: { core: level, other: level }, forward: {} } } });
 }
 
 /**
  * The client pings every 30 s, with or without calls; the test server (grpc-java: pings at most every 5 minutes,
  * none without calls) answers the third with GOAWAY "too_many_pings". A file that outlives 90 s then loses its
- * connection in the middle of a call, and a time-skipping sleep cut off that way left time locked for every later
- * test of the file. The environment takes no connection options, but its connections apply its plugins.
+ * connection in the middle of a call. (The files whose later skips all waited in real time had a stranded
+ * workflow task, REFUSED_COMPLETION above, not this.) The environment takes no connection options, but its
+ * connections apply its plugins.
  */
 const testServerKeepalive: ConnectionPlugin = {
   name: 'postwire-test-server-keepalive',

@@ -77,6 +77,19 @@ describe('PATCH /users/@me/projects/{id}', () => {
     }
     expect((await projectRow(project.id))!.name).toBe('Test project');
   });
+
+  it("sets the project's time zone, an IANA one only; UTC by default", async () => {
+    const { owner, project } = await team();
+    const list = await stack.http().get('/users/@me/projects').set('Cookie', owner.cookie).expect(200);
+    expect(list.body.find((p: { id: string }) => p.id === project.id).timeZone).toBe('UTC');
+    expect((await patch(owner, project.id, { timeZone: 'America/New_York' }).expect(200)).body.timeZone).toBe('America/New_York');
+    for (const timeZone of ['Mars/Olympus', '', 'GMT+25', 7]) {
+      const res = await patch(owner, project.id, { timeZone });
+      expect([res.status, res.body.error.errors[0].field]).toEqual([422, 'timeZone']);
+    }
+    const [row] = await sql<{ time_zone: string }>(stack, 'select time_zone from projects where id = ?', [project.id]);
+    expect(row!.time_zone).toBe('America/New_York');
+  });
 });
 
 describe('POST /users/@me/projects/{id}/regenerate-keys', () => {

@@ -1,23 +1,22 @@
 import { randomBytes } from 'node:crypto';
-import type { DeliveryPump } from '../../src/modules/emails/delivery/pump';
 import type { WebhookServer } from '../automation/webhook-server';
 import { recipient, settled } from '../emails/helpers';
-import { startPump } from '../helpers/pump';
 import { senderTenant } from '../helpers/tenants';
 import { addEndpoint, aroundWebhookTests, verified, waitForCount, type WebhookStack } from '../webhooks/helpers';
 
 let ws: WebhookStack;
 let server: WebhookServer;
-let pump: DeliveryPump | undefined;
-aroundWebhookTests((started, receiver) => {
-  ws = started;
-  server = receiver;
-});
-afterAll(() => pump?.stop());
+// The stack's pump: the stack stops it before closing the database and SMTP connections it uses.
+aroundWebhookTests(
+  (started, receiver) => {
+    ws = started;
+    server = receiver;
+  },
+  { pump: true },
+);
 
 describe('tags and suppressions in signed webhooks', () => {
   it('delivers email.sent with the email tags, and suppression.added and email.suppressed, signed', async () => {
-    pump = await startPump(ws.stack.deps);
     const t = await senderTenant(ws.stack);
     const path = `/tags-${randomBytes(3).toString('hex')}`;
     const endpoint = await addEndpoint(t, { url: server.url(path), events: ['email.*', 'suppression.*'] });

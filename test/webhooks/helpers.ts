@@ -29,10 +29,16 @@ export async function startDispatcher(stack: TestStack): Promise<EventDispatcher
   return dispatcher;
 }
 
-export async function startWebhookStack(options: { timeSkipping: boolean; env?: Record<string, string> }): Promise<WebhookStack> {
+export async function startWebhookStack(options: {
+  timeSkipping: boolean;
+  env?: Record<string, string>;
+  /** Runs the delivery pump, which the stack stops before it closes what the pump uses (see StackOptions.pump). */
+  pump?: boolean;
+}): Promise<WebhookStack> {
   const env = options.timeSkipping ? await timeSkippingEnv() : null;
   const stack = await startStack({
     env: options.env,
+    pump: options.pump,
     ...(env ? { temporal: gatewayFor(env, `webhooks-${randomBytes(4).toString('hex')}`) } : {}),
     worker: (deps) => startWorker(deps, env?.nativeConnection),
     terminateWorkflows: !env,
@@ -86,14 +92,16 @@ export const waitForCount = (what: string, count: () => number, n: number, timeo
 /**
  * A test file's time-skipping stack (private addresses allowed: the receiver runs on loopback) and its
  * receiver, started before the file's tests and closed after them; `use` takes them once started. Each wait
- * on the event stream may take STREAM_WAIT_MS, so a test may take a few.
+ * on the event stream may take STREAM_WAIT_MS, so a test may take a few. A file that sends email asks for the
+ * stack's `pump` rather than starting one of its own: jest runs `afterAll` hooks in the order they were
+ * declared, so a file's own hook to stop it would run after this one had closed the database under it.
  */
-export function aroundWebhookTests(use: (ws: WebhookStack, server: WebhookServer) => void): void {
+export function aroundWebhookTests(use: (ws: WebhookStack, server: WebhookServer) => void, options: { pump?: boolean } = {}): void {
   jest.setTimeout(3 * STREAM_WAIT_MS);
   let ws: WebhookStack | undefined;
   let server: WebhookServer | undefined;
   beforeAll(async () => {
-    ws = await startWebhookStack({ timeSkipping: true, env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
+    ws = await startWebhookStack({ timeSkipping: true, env: { WEBHOOK_ALLOW_PRIVATE: 'true' }, pump: options.pump });
     server = await WebhookServer.start();
     use(ws, server);
   });

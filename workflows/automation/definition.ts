@@ -27,16 +27,32 @@ export interface SendEmailConfig {
   tags?: Record<string, string>;
   /** Marketing about a topic: only its members get it, and its unsubscribe links leave the topic (docs/consent.md). */
   topicId?: string;
+  /** Local times (`HH:MM`, the contact's zone) between which the email is not sent: the step waits until `to`. */
+  quietHours?: QuietHours;
 }
-export interface DelayConfig {
+/** A window of local time, overnight when `from` is later than `to`. */
+export interface QuietHours {
+  from: string;
+  to: string;
+}
+/** An amount of time; a DELAY without `until` waits it. */
+export interface Duration {
   amount: number;
   unit: DelayUnit;
 }
+/**
+ * A DELAY waits its amount, or until the next `until` (`HH:MM`) in the contact's time zone (its `data.timezone`,
+ * else the project's), or both: the amount first, then to the next `until` after it.
+ */
+export type DelayConfig = Duration | { until: string; amount?: number; unit?: DelayUnit };
 
 const UNIT_MS: Record<DelayUnit, number> = { minutes: 60_000, hours: 3_600_000, days: 86_400_000 };
 
-/** A DELAY's length, and any other amount of these units (a simulation's offsets). */
-export const delayMs = (config: DelayConfig) => config.amount * UNIT_MS[config.unit];
+/** An amount of these units in ms (a DELAY's length, a simulation's offsets); none is 0. */
+export const delayMs = (config: Partial<Duration>) => (config.amount ?? 0) * UNIT_MS[config.unit ?? 'minutes'];
+
+/** The local time of day a DELAY waits for, if any. */
+export const delayUntil = (config: DelayConfig): string | null => ('until' in config ? config.until : null);
 export interface WaitForEventConfig {
   eventName: string;
   /** Seconds. */
@@ -55,6 +71,16 @@ export interface UpdateContactConfig {
 export interface ExitConfig {
   reason?: string;
 }
+/** One way out of a RANDOM_SPLIT: its share is its weight over the sum of the step's weights. */
+export interface SplitBranchConfig {
+  weight: number;
+  /** What the branch tests (`Subject A`), for people; the branch itself is named by its place. */
+  label?: string;
+}
+/** 2 to 5 weighted branches, named `A` to `E` in order; each contact always takes the same one of the same step. */
+export interface RandomSplitConfig {
+  branches: SplitBranchConfig[];
+}
 
 /** Each step type's config, once stored: the type registry the two sides' registries are checked against. */
 export interface StepConfigs {
@@ -65,13 +91,14 @@ export interface StepConfigs {
   WEBHOOK: WebhookConfig;
   UPDATE_CONTACT: UpdateContactConfig;
   EXIT: ExitConfig;
+  RANDOM_SPLIT: RandomSplitConfig;
 }
 
 /** What running a step came to; each step type names the kinds it may come to (workflows/automation/steps/). */
 export type StepResult =
   /** A step that simply finishes: its plain transition follows. */
   | { kind: 'done' }
-  /** CONDITION. */
+  /** CONDITION, RANDOM_SPLIT. */
   | { kind: 'branch'; branch: Branch }
   /** WAIT_FOR_EVENT: the event arrived, or the timeout passed first. */
   | { kind: 'event' }
@@ -81,7 +108,11 @@ export type StepResult =
 export type StepSnapshot = { [T in StepType]: { id: string; name: string | null; type: T; config: StepConfigs[T] } }[StepType];
 export type StepOf<T extends StepType> = { id: string; name: string | null; type: T; config: StepConfigs[T] };
 
-export const BRANCHES = ['yes', 'no'] as const;
+export const CONDITION_BRANCHES = ['yes', 'no'] as const;
+/** A RANDOM_SPLIT's branches, by their place in its config. */
+export const SPLIT_BRANCHES = ['A', 'B', 'C', 'D', 'E'] as const;
+export type SplitBranch = (typeof SPLIT_BRANCHES)[number];
+export const BRANCHES = [...CONDITION_BRANCHES, ...SPLIT_BRANCHES] as const;
 export type Branch = (typeof BRANCHES)[number];
 export const OUTCOMES = ['EVENT', 'TIMEOUT'] as const;
 export type Outcome = (typeof OUTCOMES)[number];

@@ -1,8 +1,9 @@
-import type { Branch, Outcome, StepType } from './definition';
+import { CONDITION_BRANCHES, SPLIT_BRANCHES, type Branch, type Outcome, type StepType } from './definition';
 
 /**
  * The graph rules of docs/automations.md "Editing", pure so that the API (which refuses a bad edit with a 400) and the
- * interpreter's tests share them: `branch` only from CONDITION, `outcome` only from WAIT_FOR_EVENT (TIMEOUT
+ * interpreter's tests share them: `branch` only from CONDITION (`yes`, `no`) and RANDOM_SPLIT (`A` to its last
+ * branch), `outcome` only from WAIT_FOR_EVENT (TIMEOUT
  * only with a timeout), at most one outgoing transition otherwise, no cycles, one entry step.
  */
 
@@ -27,6 +28,16 @@ export interface GraphProblem {
 
 const hasTimeout = (step: GraphStep) =>
   step.type === 'WAIT_FOR_EVENT' && typeof (step.config as { timeout?: unknown }).timeout === 'number';
+
+/** The branches a step's transitions may leave it by: none for steps that do not branch. */
+function branchesOf(step: GraphStep): readonly Branch[] {
+  if (step.type === 'CONDITION') return CONDITION_BRANCHES;
+  if (step.type !== 'RANDOM_SPLIT') return [];
+  const { branches } = step.config as { branches?: unknown[] };
+  return SPLIT_BRANCHES.slice(0, Array.isArray(branches) ? branches.length : 0);
+}
+
+const listed = (branches: readonly Branch[]) => branches.map((b) => `"${b}"`).join(', ');
 
 /** The label of a transition's exit from its step, for messages. */
 function exitLabel(edge: GraphEdge): string {
@@ -54,14 +65,15 @@ function reachable(edges: readonly GraphEdge[], start: string): Set<string> {
 /** Why a transition may not leave `from` the way it says, whatever else the graph holds. */
 function shapeProblem(from: GraphStep, edge: GraphEdge): GraphProblem | null {
   if (from.type === 'EXIT') return { field: 'fromStepId', message: 'An EXIT step ends the execution; no transition can leave it' };
-  if (edge.branch != null && from.type !== 'CONDITION') {
-    return { field: 'branch', message: `branch is only for transitions leaving a CONDITION step, not ${from.type}` };
+  const branches = branchesOf(from);
+  if (edge.branch != null && branches.length === 0) {
+    return { field: 'branch', message: `branch is only for transitions leaving a CONDITION or RANDOM_SPLIT step, not ${from.type}` };
   }
   if (edge.outcome != null && from.type !== 'WAIT_FOR_EVENT') {
     return { field: 'outcome', message: `outcome is only for transitions leaving a WAIT_FOR_EVENT step, not ${from.type}` };
   }
-  if (from.type === 'CONDITION' && edge.branch == null) {
-    return { field: 'branch', message: 'A transition leaving a CONDITION step needs branch "yes" or "no"' };
+  if (branches.length > 0 && (edge.branch == null || !branches.includes(edge.branch))) {
+    return { field: 'branch', message: `A transition leaving a ${from.type} step needs one of its branches: ${listed(branches)}` };
   }
   if (from.type === 'WAIT_FOR_EVENT' && edge.outcome === 'TIMEOUT' && !hasTimeout(from)) {
     return { field: 'outcome', message: 'outcome TIMEOUT needs a timeout on the WAIT_FOR_EVENT step' };
@@ -85,8 +97,18 @@ export function transitionProblem(steps: readonly GraphStep[], edges: readonly G
   return null;
 }
 
-/** Why `step` may not take `config` given the transitions leaving it (a TIMEOUT transition needs a timeout). */
+/**
+ * Why `step` may not take `config` given the transitions leaving it (a TIMEOUT transition needs a timeout, a
+ * split's transitions need their branches).
+ */
 export function configProblem(step: GraphStep, edges: readonly GraphEdge[]): GraphProblem | null {
+  if (step.type === 'RANDOM_SPLIT') {
+    const kept = branchesOf(step);
+    const lost = edges.find((e) => e.fromStepId === step.id && e.branch != null && !kept.includes(e.branch));
+    if (lost) {
+      return { field: 'config.branches', message: `The step has a transition on branch "${lost.branch}"; delete that transition first` };
+    }
+  }
   const timeoutEdge = edges.some((e) => e.fromStepId === step.id && e.outcome === 'TIMEOUT');
   if (timeoutEdge && !hasTimeout(step)) {
     return { field: 'config.timeout', message: 'The step has a TIMEOUT transition, so it needs a timeout; delete that transition first' };

@@ -163,6 +163,13 @@ export class Mirror {
     if (this.last) this.last.status = 'WAITING';
   }
 
+  /** The current step, which waited (SEND_EMAIL's quiet hours), acts now: RUNNING again, in the same entry. */
+  proceed(): void {
+    this.status = 'RUNNING';
+    this.waitingFor = null;
+    if (this.last) this.last.status = 'RUNNING';
+  }
+
   /** The current step is done; written with the next step's entry or the end. */
   complete(output: Record<string, unknown> | null): void {
     this.status = 'RUNNING';

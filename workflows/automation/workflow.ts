@@ -5,6 +5,7 @@ import {
   proxyLocalActivities,
   setCurrentDetails,
   setHandler,
+  sleep,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -66,11 +67,16 @@ export async function automationV2(input: AutomationInput): Promise<AutomationRe
   setHandler(projectReinstated, () => hold.wake());
   const mirror = new Mirror(input.executionId, input.context, finishAutomation);
   let next: Next = firstStep(definition);
+  /** A quick step that waited out its quiet hours: advanced again from its entry, not entered anew. */
+  let proceeding = false;
   try {
     while (next.kind === 'step') {
       let step = next.step;
-      mirror.enter(step);
+      if (proceeding) mirror.proceed();
+      else mirror.enter(step);
+      proceeding = false;
       let lookBack: LookBack | null = null;
+      let resumeAt: string | null = null;
       const stop = stopOf(step);
       if (!stop || stop.waitingFor) {
         const moved = await advancing(stepSummary(definition.name, mirror.stepCount, step)).advanceAutomation({
@@ -94,12 +100,23 @@ export async function automationV2(input: AutomationInput): Promise<AutomationRe
           next = nextStep(definition, step, (stepType(step) as QuickStep).resultOf(moved.held.output));
           continue;
         }
+        if (moved.resumeAt && stepType(step).kind === 'quick') {
+          // Quiet hours: the step waits (WAITING, recorded) until they end, then acts.
+          const summary = `${stepSummary(definition.name, mirror.stepCount, step)}: quiet hours until ${moved.resumeAt}`;
+          setCurrentDetails(summary);
+          showCurrentStep(step.id);
+          await sleep(Math.max(1, Date.parse(moved.resumeAt) - Date.now()), { summary });
+          proceeding = true;
+          next = { kind: 'step', step };
+          continue;
+        }
         lookBack = moved.lookBack;
+        resumeAt = moved.resumeAt ?? null;
       }
       const summary = stepSummary(definition.name, mirror.stepCount, step);
       setCurrentDetails(summary);
       showCurrentStep(step.id);
-      const run = await runStop(step, { executionId: input.executionId, mirror, inbox, summary, lookBack });
+      const run = await runStop(step, { executionId: input.executionId, mirror, inbox, summary, lookBack, resumeAt });
       mirror.complete(run.output);
       next = nextStep(definition, step, run.result);
     }

@@ -1361,7 +1361,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Add a step (SEND_EMAIL, DELAY, WAIT_FOR_EVENT, CONDITION, WEBHOOK, UPDATE_CONTACT, EXIT) with its config */
+        /** Add a step (SEND_EMAIL, DELAY, WAIT_FOR_EVENT, CONDITION, WEBHOOK, UPDATE_CONTACT, EXIT, RANDOM_SPLIT) with its config */
         post: operations["postWorkflowsIdSteps"];
         delete?: never;
         options?: never;
@@ -1396,7 +1396,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Connect two steps; branch (yes/no) from CONDITION steps, outcome (EVENT/TIMEOUT) from WAIT_FOR_EVENT steps */
+        /** Connect two steps; branch (yes/no) from CONDITION steps, branch (A-E) from RANDOM_SPLIT steps, outcome (EVENT/TIMEOUT) from WAIT_FOR_EVENT steps */
         post: operations["postWorkflowsIdTransitions"];
         delete?: never;
         options?: never;
@@ -3063,6 +3063,8 @@ export interface operations {
                         trackingMode: "ENABLED" | "DISABLED" | "MARKETING_ONLY";
                         /** @description Emails per second per kind of email; null is the deployment's default (docs/delivery.md) */
                         emailRatePerSecond: number | null;
+                        /** @description IANA time zone of automations' local times of day for contacts without data.timezone (docs/automations.md) */
+                        timeZone: string;
                         /** @enum {string} */
                         role?: "OWNER" | "ADMIN" | "MEMBER";
                         /** Format: date-time */
@@ -3122,6 +3124,8 @@ export interface operations {
                         trackingMode: "ENABLED" | "DISABLED" | "MARKETING_ONLY";
                         /** @description Emails per second per kind of email; null is the deployment's default (docs/delivery.md) */
                         emailRatePerSecond: number | null;
+                        /** @description IANA time zone of automations' local times of day for contacts without data.timezone (docs/automations.md) */
+                        timeZone: string;
                         /** @enum {string} */
                         role?: "OWNER" | "ADMIN" | "MEMBER";
                         /** Format: date-time */
@@ -3251,6 +3255,8 @@ export interface operations {
                     trackingMode?: "ENABLED" | "DISABLED" | "MARKETING_ONLY";
                     /** @description Emails per second the project sends per kind (transactional, campaign, workflow), at most 100000; 0 is the deployment's maximum (unlimited when it has none), null the deployment's default */
                     emailRatePerSecond?: number | null;
+                    /** @description IANA time zone (`Europe/Paris`) of automations' local times of day for contacts without data.timezone */
+                    timeZone?: string;
                 };
             };
         };
@@ -3279,6 +3285,8 @@ export interface operations {
                         trackingMode: "ENABLED" | "DISABLED" | "MARKETING_ONLY";
                         /** @description Emails per second per kind of email; null is the deployment's default (docs/delivery.md) */
                         emailRatePerSecond: number | null;
+                        /** @description IANA time zone of automations' local times of day for contacts without data.timezone (docs/automations.md) */
+                        timeZone: string;
                         /** @enum {string} */
                         role?: "OWNER" | "ADMIN" | "MEMBER";
                         /** Format: date-time */
@@ -3445,6 +3453,8 @@ export interface operations {
                         trackingMode: "ENABLED" | "DISABLED" | "MARKETING_ONLY";
                         /** @description Emails per second per kind of email; null is the deployment's default (docs/delivery.md) */
                         emailRatePerSecond: number | null;
+                        /** @description IANA time zone of automations' local times of day for contacts without data.timezone (docs/automations.md) */
+                        timeZone: string;
                         /** @enum {string} */
                         role?: "OWNER" | "ADMIN" | "MEMBER";
                         /** Format: date-time */
@@ -13087,7 +13097,7 @@ export interface operations {
                             /** Format: uuid */
                             workflowId: string;
                             /** @enum {string} */
-                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT";
+                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                             name: string | null;
                             config: {
                                 /**
@@ -13111,10 +13121,17 @@ export interface operations {
                                  * @description A topic of the project: the email (from a MARKETING template) goes only to the topic's members, and its unsubscribe links leave the topic
                                  */
                                 topicId?: string;
+                                /** @description Local times (the contact's data.timezone, else the project's timeZone) between which the step waits instead of sending, until `to` */
+                                quietHours?: {
+                                    from: string;
+                                    to: string;
+                                };
                             } | {
-                                amount: number;
+                                amount?: number;
                                 /** @enum {string} */
-                                unit: "minutes" | "hours" | "days";
+                                unit?: "minutes" | "hours" | "days";
+                                /** @description Then wait until the next such local time in the contact's data.timezone, else the project's timeZone */
+                                until?: string;
                             } | {
                                 eventName: string;
                                 /** @description Seconds; without it the step waits for as long as it takes */
@@ -13215,6 +13232,13 @@ export interface operations {
                                 subscribed?: boolean;
                             } | {
                                 reason?: string;
+                            } | {
+                                /** @description The branches, named A to E in this order; transitions leave the step by these names */
+                                branches: {
+                                    /** @description The branch's share is its weight over their sum */
+                                    weight: number;
+                                    label?: string;
+                                }[];
                             };
                             /** Format: date-time */
                             createdAt: string;
@@ -13230,7 +13254,7 @@ export interface operations {
                             fromStepId: string;
                             /** Format: uuid */
                             toStepId: string;
-                            branch: ("yes" | "no") | null;
+                            branch: ("yes" | "no" | "A" | "B" | "C" | "D" | "E") | null;
                             outcome: ("EVENT" | "TIMEOUT") | null;
                             /** Format: date-time */
                             createdAt: string;
@@ -13404,7 +13428,7 @@ export interface operations {
                             /** Format: uuid */
                             workflowId: string;
                             /** @enum {string} */
-                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT";
+                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                             name: string | null;
                             config: {
                                 /**
@@ -13428,10 +13452,17 @@ export interface operations {
                                  * @description A topic of the project: the email (from a MARKETING template) goes only to the topic's members, and its unsubscribe links leave the topic
                                  */
                                 topicId?: string;
+                                /** @description Local times (the contact's data.timezone, else the project's timeZone) between which the step waits instead of sending, until `to` */
+                                quietHours?: {
+                                    from: string;
+                                    to: string;
+                                };
                             } | {
-                                amount: number;
+                                amount?: number;
                                 /** @enum {string} */
-                                unit: "minutes" | "hours" | "days";
+                                unit?: "minutes" | "hours" | "days";
+                                /** @description Then wait until the next such local time in the contact's data.timezone, else the project's timeZone */
+                                until?: string;
                             } | {
                                 eventName: string;
                                 /** @description Seconds; without it the step waits for as long as it takes */
@@ -13532,6 +13563,13 @@ export interface operations {
                                 subscribed?: boolean;
                             } | {
                                 reason?: string;
+                            } | {
+                                /** @description The branches, named A to E in this order; transitions leave the step by these names */
+                                branches: {
+                                    /** @description The branch's share is its weight over their sum */
+                                    weight: number;
+                                    label?: string;
+                                }[];
                             };
                             /** Format: date-time */
                             createdAt: string;
@@ -13547,7 +13585,7 @@ export interface operations {
                             fromStepId: string;
                             /** Format: uuid */
                             toStepId: string;
-                            branch: ("yes" | "no") | null;
+                            branch: ("yes" | "no" | "A" | "B" | "C" | "D" | "E") | null;
                             outcome: ("EVENT" | "TIMEOUT") | null;
                             /** Format: date-time */
                             createdAt: string;
@@ -13667,6 +13705,11 @@ export interface operations {
                          * @description A topic of the project: the email (from a MARKETING template) goes only to the topic's members, and its unsubscribe links leave the topic
                          */
                         topicId?: string;
+                        /** @description Local times (the contact's data.timezone, else the project's timeZone) between which the step waits instead of sending, until `to` */
+                        quietHours?: {
+                            from: string;
+                            to: string;
+                        };
                     };
                 } | {
                     /** @constant */
@@ -13674,9 +13717,11 @@ export interface operations {
                     name?: string | null;
                     /** @default {} */
                     config?: {
-                        amount: number;
+                        amount?: number;
                         /** @enum {string} */
-                        unit: "minutes" | "hours" | "days";
+                        unit?: "minutes" | "hours" | "days";
+                        /** @description Then wait until the next such local time in the contact's data.timezone, else the project's timeZone */
+                        until?: string;
                     };
                 } | {
                     /** @constant */
@@ -13806,6 +13851,19 @@ export interface operations {
                     config?: {
                         reason?: string;
                     };
+                } | {
+                    /** @constant */
+                    type: "RANDOM_SPLIT";
+                    name?: string | null;
+                    /** @default {} */
+                    config?: {
+                        /** @description The branches, named A to E in this order; transitions leave the step by these names */
+                        branches: {
+                            /** @description The branch's share is its weight over their sum */
+                            weight: number;
+                            label?: string;
+                        }[];
+                    };
                 };
             };
         };
@@ -13822,7 +13880,7 @@ export interface operations {
                         /** Format: uuid */
                         workflowId: string;
                         /** @enum {string} */
-                        type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT";
+                        type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                         name: string | null;
                         config: {
                             /**
@@ -13846,10 +13904,17 @@ export interface operations {
                              * @description A topic of the project: the email (from a MARKETING template) goes only to the topic's members, and its unsubscribe links leave the topic
                              */
                             topicId?: string;
+                            /** @description Local times (the contact's data.timezone, else the project's timeZone) between which the step waits instead of sending, until `to` */
+                            quietHours?: {
+                                from: string;
+                                to: string;
+                            };
                         } | {
-                            amount: number;
+                            amount?: number;
                             /** @enum {string} */
-                            unit: "minutes" | "hours" | "days";
+                            unit?: "minutes" | "hours" | "days";
+                            /** @description Then wait until the next such local time in the contact's data.timezone, else the project's timeZone */
+                            until?: string;
                         } | {
                             eventName: string;
                             /** @description Seconds; without it the step waits for as long as it takes */
@@ -13950,6 +14015,13 @@ export interface operations {
                             subscribed?: boolean;
                         } | {
                             reason?: string;
+                        } | {
+                            /** @description The branches, named A to E in this order; transitions leave the step by these names */
+                            branches: {
+                                /** @description The branch's share is its weight over their sum */
+                                weight: number;
+                                label?: string;
+                            }[];
                         };
                         /** Format: date-time */
                         createdAt: string;
@@ -14142,7 +14214,7 @@ export interface operations {
                         /** Format: uuid */
                         workflowId: string;
                         /** @enum {string} */
-                        type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT";
+                        type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                         name: string | null;
                         config: {
                             /**
@@ -14166,10 +14238,17 @@ export interface operations {
                              * @description A topic of the project: the email (from a MARKETING template) goes only to the topic's members, and its unsubscribe links leave the topic
                              */
                             topicId?: string;
+                            /** @description Local times (the contact's data.timezone, else the project's timeZone) between which the step waits instead of sending, until `to` */
+                            quietHours?: {
+                                from: string;
+                                to: string;
+                            };
                         } | {
-                            amount: number;
+                            amount?: number;
                             /** @enum {string} */
-                            unit: "minutes" | "hours" | "days";
+                            unit?: "minutes" | "hours" | "days";
+                            /** @description Then wait until the next such local time in the contact's data.timezone, else the project's timeZone */
+                            until?: string;
                         } | {
                             eventName: string;
                             /** @description Seconds; without it the step waits for as long as it takes */
@@ -14270,6 +14349,13 @@ export interface operations {
                             subscribed?: boolean;
                         } | {
                             reason?: string;
+                        } | {
+                            /** @description The branches, named A to E in this order; transitions leave the step by these names */
+                            branches: {
+                                /** @description The branch's share is its weight over their sum */
+                                weight: number;
+                                label?: string;
+                            }[];
                         };
                         /** Format: date-time */
                         createdAt: string;
@@ -14368,8 +14454,8 @@ export interface operations {
                     fromStepId: string;
                     /** Format: uuid */
                     toStepId: string;
-                    /** @description Required from a CONDITION step, refused from others */
-                    branch?: ("yes" | "no") | null;
+                    /** @description Required from a CONDITION step (yes, no) and a RANDOM_SPLIT step (A to its last branch), refused from others */
+                    branch?: ("yes" | "no" | "A" | "B" | "C" | "D" | "E") | null;
                     /** @description From a WAIT_FOR_EVENT step (default EVENT); TIMEOUT needs a timeout on the step */
                     outcome?: ("EVENT" | "TIMEOUT") | null;
                 };
@@ -14391,7 +14477,7 @@ export interface operations {
                         fromStepId: string;
                         /** Format: uuid */
                         toStepId: string;
-                        branch: ("yes" | "no") | null;
+                        branch: ("yes" | "no" | "A" | "B" | "C" | "D" | "E") | null;
                         outcome: ("EVENT" | "TIMEOUT") | null;
                         /** Format: date-time */
                         createdAt: string;
@@ -14579,7 +14665,7 @@ export interface operations {
                                 /** Format: uuid */
                                 id: string;
                                 /** @enum {string} */
-                                type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT";
+                                type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                                 name: string | null;
                             } | null;
                             /** @description The event a WAIT_FOR_EVENT step awaits */
@@ -14591,7 +14677,7 @@ export interface operations {
                                 /** Format: uuid */
                                 stepId: string;
                                 /** @enum {string} */
-                                type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT";
+                                type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                                 name: string | null;
                                 /** @enum {string} */
                                 status: "RUNNING" | "WAITING" | "COMPLETED" | "FAILED" | "CANCELLED";
@@ -14731,7 +14817,7 @@ export interface operations {
                             /** Format: uuid */
                             id: string;
                             /** @enum {string} */
-                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT";
+                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                             name: string | null;
                         } | null;
                         /** @description The event a WAIT_FOR_EVENT step awaits */
@@ -14743,7 +14829,7 @@ export interface operations {
                             /** Format: uuid */
                             stepId: string;
                             /** @enum {string} */
-                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT";
+                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                             name: string | null;
                             /** @enum {string} */
                             status: "RUNNING" | "WAITING" | "COMPLETED" | "FAILED" | "CANCELLED";
@@ -14923,7 +15009,7 @@ export interface operations {
                             /** @description Chosen by the caller; transitions, expect and webhookResponses name steps by it */
                             id: string;
                             /** @enum {string} */
-                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT";
+                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                             name?: string | null;
                             /** @description The step's config, checked as the steps endpoints check it */
                             config: unknown;
@@ -14932,7 +15018,7 @@ export interface operations {
                         transitions?: {
                             fromStepId: string;
                             toStepId: string;
-                            branch?: ("yes" | "no") | null;
+                            branch?: ("yes" | "no" | "A" | "B" | "C" | "D" | "E") | null;
                             /** @description From a WAIT_FOR_EVENT step (default EVENT) */
                             outcome?: ("EVENT" | "TIMEOUT") | null;
                         }[];
@@ -14954,7 +15040,7 @@ export interface operations {
                         stepId: string;
                         reached?: boolean;
                         /** @enum {string} */
-                        branch?: "yes" | "no";
+                        branch?: "yes" | "no" | "A" | "B" | "C" | "D" | "E";
                         /** @enum {string} */
                         outcome?: "EVENT" | "TIMEOUT";
                         /**
@@ -14983,7 +15069,7 @@ export interface operations {
                         steps: {
                             stepId: string;
                             /** @enum {string} */
-                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT";
+                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                             name: string | null;
                             /** @enum {string} */
                             status: "RUNNING" | "WAITING" | "COMPLETED" | "FAILED" | "CANCELLED";
@@ -14993,7 +15079,7 @@ export interface operations {
                             /** @enum {string} */
                             outcome?: "EVENT" | "TIMEOUT";
                             /** @enum {string} */
-                            branch?: "yes" | "no";
+                            branch?: "yes" | "no" | "A" | "B" | "C" | "D" | "E";
                             error?: string;
                             /** @description SEND_EMAIL: the email as it would be sent */
                             email?: {
@@ -15235,7 +15321,7 @@ export interface operations {
                             /** Format: uuid */
                             id: string;
                             /** @enum {string} */
-                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT";
+                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                             name: string | null;
                         } | null;
                         /** @description The event a WAIT_FOR_EVENT step awaits */
@@ -15247,7 +15333,7 @@ export interface operations {
                             /** Format: uuid */
                             stepId: string;
                             /** @enum {string} */
-                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT";
+                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                             name: string | null;
                             /** @enum {string} */
                             status: "RUNNING" | "WAITING" | "COMPLETED" | "FAILED" | "CANCELLED";
@@ -15349,7 +15435,7 @@ export interface operations {
                             /** Format: uuid */
                             id: string;
                             /** @enum {string} */
-                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT";
+                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                             name: string | null;
                         } | null;
                         /** @description The event a WAIT_FOR_EVENT step awaits */
@@ -15361,7 +15447,7 @@ export interface operations {
                             /** Format: uuid */
                             stepId: string;
                             /** @enum {string} */
-                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT";
+                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                             name: string | null;
                             /** @enum {string} */
                             status: "RUNNING" | "WAITING" | "COMPLETED" | "FAILED" | "CANCELLED";
@@ -15480,7 +15566,7 @@ export interface operations {
                             /** Format: uuid */
                             id: string;
                             /** @enum {string} */
-                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT";
+                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                             name: string | null;
                         } | null;
                         /** @description The event a WAIT_FOR_EVENT step awaits */
@@ -15492,7 +15578,7 @@ export interface operations {
                             /** Format: uuid */
                             stepId: string;
                             /** @enum {string} */
-                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT";
+                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                             name: string | null;
                             /** @enum {string} */
                             status: "RUNNING" | "WAITING" | "COMPLETED" | "FAILED" | "CANCELLED";

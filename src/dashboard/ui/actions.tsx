@@ -45,8 +45,8 @@ export function ConfirmButton({
   );
 }
 
-/** Text to copy (a key, a DNS record) with a button that copies it. */
-function CopyButton({ value, label }: { value: string; label: string }) {
+/** A button that copies `value`; screen readers hear "Copy {label}". */
+export function CopyButton({ value, label }: { value: string; label: string }) {
   const [copied, setCopied] = useState(false);
   return (
     <button
@@ -62,6 +62,7 @@ function CopyButton({ value, label }: { value: string; label: string }) {
   );
 }
 
+/** Text to copy (a key, a DNS record) with a button that copies it. */
 export function CopyText({ value, label }: { value: string; label: string }) {
   return (
     <span class="copy">

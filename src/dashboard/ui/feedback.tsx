@@ -54,6 +54,27 @@ export function Loading({ what = 'Loading' }: { what?: string }) {
   );
 }
 
+/**
+ * What `useLoad` loads, in its three states: the API's refusal, "Loading…" (`what`) until the first answer, then
+ * `children` of the value (kept on show while it reloads).
+ */
+export function WhenLoaded<T>({
+  loaded,
+  what,
+  children,
+}: {
+  loaded: { data: T | undefined; error: ApiFailure | null };
+  what?: string;
+  children: (data: T) => preact.ComponentChildren;
+}) {
+  return (
+    <>
+      <ErrorNote error={loaded.error} />
+      {loaded.data !== undefined ? children(loaded.data) : loaded.error ? null : <Loading what={what} />}
+    </>
+  );
+}
+
 /** A labelled progress bar: `value` of `max` done, or with `percent` a value that already is a percentage. */
 export function Progress({ value, max, label, percent = false }: { value: number; max: number; label: string; percent?: boolean }) {
   const share = max > 0 ? Math.min(100, Math.round((value / max) * 100)) : 0;

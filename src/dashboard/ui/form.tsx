@@ -1,5 +1,6 @@
 import { useId } from 'preact/hooks';
 import type { ApiFailure } from '../api/client';
+import { ErrorNote } from './feedback';
 
 interface FieldProps {
   label: string;
@@ -35,7 +36,7 @@ export function Field({ label, name, error, hint, children }: FieldProps) {
 
 interface InputProps {
   label: string;
-  type?: 'text' | 'email' | 'password' | 'number' | 'search' | 'url' | 'datetime-local' | 'date';
+  type?: 'text' | 'email' | 'password' | 'number' | 'search' | 'url' | 'datetime-local' | 'date' | 'time';
   autoComplete?: string;
   required?: boolean;
   minLength?: number;
@@ -106,6 +107,21 @@ export function Submit({ pending, children, busy = 'Working…' }: { pending: bo
     <button type="submit" class="primary" disabled={pending} aria-busy={pending}>
       {pending ? busy : children}
     </button>
+  );
+}
+
+/** A settings form's end: the API's refusal, Save, and "Saved." from a success until the next edit (`useSave`). */
+export function SaveActions({ save }: { save: { pending: boolean; error: ApiFailure | null; saved: boolean } }) {
+  return (
+    <>
+      <ErrorNote error={save.error} />
+      <div class="actions">
+        <Submit pending={save.pending} busy="Saving…">
+          Save
+        </Submit>
+        {save.saved ? <span role="status">Saved.</span> : null}
+      </div>
+    </>
   );
 }
 

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { Empty } from './feedback';
 
 /** A page of a cursor list as the API answers it (docs/architecture.md "Pagination"). */
 export interface CursorPage<T> {
@@ -64,18 +65,21 @@ export interface Column<T> {
   wide?: boolean;
 }
 
-/** A table with a caption for screen readers; rows are keyed by `key`. */
+/** A table with a caption for screen readers; rows are keyed by `key`. With no row, `empty` says why instead. */
 export function Table<T>({
   caption,
   columns,
   rows,
   rowKey,
+  empty,
 }: {
   caption: string;
   columns: Column<T>[];
   rows: T[];
   rowKey: (row: T) => string;
+  empty?: preact.ComponentChildren;
 }) {
+  if (rows.length === 0 && empty) return <Empty>{empty}</Empty>;
   return (
     <div class="table-wrap">
       <table>

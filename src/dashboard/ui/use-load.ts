@@ -78,3 +78,22 @@ export function useAction<A extends unknown[], T>(action: (...args: A) => Promis
   };
   return { run, pending, error, clear: () => setError(null) };
 }
+
+/**
+ * A settings form's save: `useAction`'s state, and `saved` from a success until the next edit made through
+ * `edited(setter)` ("Saved." spoke of the fields as they were).
+ */
+export function useSave(save: () => Promise<void>) {
+  const [saved, setSaved] = useState(false);
+  const action = useAction(async () => {
+    await save();
+    setSaved(true);
+  });
+  const edited =
+    <T>(set: (value: T) => void) =>
+    (value: T) => {
+      set(value);
+      setSaved(false);
+    };
+  return { ...action, saved, edited };
+}

@@ -31,6 +31,8 @@ import { Migration0051OverdueScheduledEmails } from './0051-overdue-scheduled-em
 import { Migration0060OutboxPerProject } from './0060-outbox-per-project';
 import { Migration0090CampaignRecipientOutcomes } from './0090-campaign-recipient-outcomes';
 import { Migration0091CampaignAbTests } from './0091-campaign-ab-tests';
+import { Migration0100RandomSplit } from './0100-random-split';
+import { Migration0101ProjectTimeZone } from './0101-project-time-zone';
 import { Migration0110Consent } from './0110-consent';
 import { Migration0070SmtpBothWays } from './0070-smtp-both-ways';
 
@@ -69,5 +71,7 @@ export const migrationsList: MigrationObject[] = [
   { name: '0070-smtp-both-ways', class: Migration0070SmtpBothWays },
   { name: '0090-campaign-recipient-outcomes', class: Migration0090CampaignRecipientOutcomes },
   { name: '0091-campaign-ab-tests', class: Migration0091CampaignAbTests },
+  { name: '0100-random-split', class: Migration0100RandomSplit },
+  { name: '0101-project-time-zone', class: Migration0101ProjectTimeZone },
   { name: '0110-consent', class: Migration0110Consent },
 ];

@@ -1,7 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { baseColumns, insertedColumns } from '../../db/columns';
 import type { Definition, StepHistoryEntry, StepType } from '../../../workflows/automation/definition';
-import { EXECUTION_STATUSES, TRIGGER_TYPES, type TriggerConfig } from '../../../workflows/automation/definition';
+import { BRANCHES, EXECUTION_STATUSES, TRIGGER_TYPES, type TriggerConfig } from '../../../workflows/automation/definition';
 
 export const Automation = defineEntity({
   name: 'Automation',
@@ -45,7 +45,7 @@ export const AutomationTransition = defineEntity({
     automationId: p.uuid(),
     fromStepId: p.uuid(),
     toStepId: p.uuid(),
-    branch: p.enum(['yes', 'no'] as const).nullable(),
+    branch: p.enum([...BRANCHES]).nullable(),
     outcome: p.enum(['EVENT', 'TIMEOUT'] as const).nullable(),
   },
 });

@@ -203,7 +203,8 @@ export function automationRoutes(deps: Deps, simulator: Simulator): RouteDef[] {
       method: 'post',
       path: '/workflows/{id}/transitions',
       tag,
-      summary: 'Connect two steps; branch (yes/no) from CONDITION steps, outcome (EVENT/TIMEOUT) from WAIT_FOR_EVENT steps',
+      summary:
+        'Connect two steps; branch (yes/no) from CONDITION steps, branch (A-E) from RANDOM_SPLIT steps, outcome (EVENT/TIMEOUT) from WAIT_FOR_EVENT steps',
       auth: 'secret',
       params: WorkflowIdParams,
       body: AddTransitionBody,

@@ -93,7 +93,10 @@ export const DeleteStepQuery = z.object({
 export const AddTransitionBody = z.object({
   fromStepId: z.uuid(),
   toStepId: z.uuid(),
-  branch: z.enum(BRANCHES).nullish().describe('Required from a CONDITION step, refused from others'),
+  branch: z
+    .enum(BRANCHES)
+    .nullish()
+    .describe('Required from a CONDITION step (yes, no) and a RANDOM_SPLIT step (A to its last branch), refused from others'),
   outcome: z.enum(OUTCOMES).nullish().describe('From a WAIT_FOR_EVENT step (default EVENT); TIMEOUT needs a timeout on the step'),
 });
 export type AddTransitionBody = z.infer<typeof AddTransitionBody>;

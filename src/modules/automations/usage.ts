@@ -5,25 +5,21 @@ import type { ReferenceSource } from '../usage/references';
 import { Automation, AutomationStep } from './entities';
 import { stepReferences } from './step-types';
 
-/** Workflows whose SEND_EMAIL steps send the template (GET /templates/{id}/usage; template DELETE is 409 while any does). */
-export const workflowTemplateUsage: TemplateUsageSource = async (em, projectId, templateId) => {
-  const rows = await em.execute<Array<{ id: string; name: string }>>(
+/** Workflows with a SEND_EMAIL step whose config names `id` under `key`. */
+const sendEmailStepsNaming = async (em: EntityManager, projectId: string, key: 'templateId' | 'topicId', id: string) => ({
+  workflows: await em.execute<Array<{ id: string; name: string }>>(
     `select distinct a."id", a."name" from automation_steps s join automations a on a."id" = s."automation_id"
-     where a."project_id" = ? and s."type" = 'SEND_EMAIL' and s."config" ->> 'templateId' = ?`,
-    [projectId, templateId],
-  );
-  return { workflows: rows };
-};
+     where a."project_id" = ? and s."type" = 'SEND_EMAIL' and s."config" ->> '${key}' = ?`,
+    [projectId, id],
+  ),
+});
+
+/** Workflows whose SEND_EMAIL steps send the template (GET /templates/{id}/usage; template DELETE is 409 while any does). */
+export const workflowTemplateUsage: TemplateUsageSource = (em, projectId, templateId) =>
+  sendEmailStepsNaming(em, projectId, 'templateId', templateId);
 
 /** Workflows whose SEND_EMAIL steps are about the topic (DELETE /topics/{id} is 409 while any is). */
-export const workflowTopicUsage: TopicUsageSource = async (em, projectId, topicId) => {
-  const rows = await em.execute<Array<{ id: string; name: string }>>(
-    `select distinct a."id", a."name" from automation_steps s join automations a on a."id" = s."automation_id"
-     where a."project_id" = ? and s."type" = 'SEND_EMAIL' and s."config" ->> 'topicId' = ?`,
-    [projectId, topicId],
-  );
-  return { workflows: rows };
-};
+export const workflowTopicUsage: TopicUsageSource = (em, projectId, topicId) => sendEmailStepsNaming(em, projectId, 'topicId', topicId);
 
 /** Workflows that reference a field or event: triggers, WAIT_FOR_EVENT steps, CONDITION filters, contact updates. */
 export const workflowReferences: ReferenceSource = {

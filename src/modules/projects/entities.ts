@@ -23,6 +23,8 @@ export const Project = defineEntity({
     /** Emails per second in each delivery lane; null is the deployment's EMAIL_RATE_PER_SECOND, 0 unlimited. */
     emailRatePerSecond: p.integer().nullable(),
     trackingMode: p.enum([...TRACKING_MODES]).default('ENABLED'),
+    /** IANA zone of local times of day when a contact has none of its own (DELAY `until`). */
+    timeZone: p.text().default('UTC'),
   },
 });
 export type Project = InferEntity<typeof Project>;

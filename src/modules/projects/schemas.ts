@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isTimeZone } from '../../local-time';
 import { TRACKING_MODES } from './entities';
 
 export const ProjectName = z.string().trim().min(1, 'Name is required').max(100);
@@ -17,11 +18,16 @@ export const ProjectResponse = z.object({
     .int()
     .nullable()
     .describe("Emails per second per kind of email; null is the deployment's default (docs/delivery.md)"),
+  timeZone: z
+    .string()
+    .describe("IANA time zone of automations' local times of day for contacts without data.timezone (docs/automations.md)"),
   role: z.enum(['OWNER', 'ADMIN', 'MEMBER']).optional(),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
 });
 export type ProjectResponse = z.infer<typeof ProjectResponse>;
+
+export const TimeZone = z.string().refine(isTimeZone, 'Not an IANA time zone (e.g. Europe/Paris)');
 
 /** Without a deployment maximum, a project's own rate still stops at this. */
 const RATE_CEILING = 100_000;
@@ -48,11 +54,14 @@ export const updateProjectBody = (maxRate: number) => {
           .describe(
             `Emails per second the project sends per kind (transactional, campaign, workflow), at most ${max}; 0 is the deployment's maximum (unlimited when it has none), null the deployment's default`,
           ),
+        timeZone: TimeZone.optional().describe(
+          "IANA time zone (`Europe/Paris`) of automations' local times of day for contacts without data.timezone",
+        ),
       })
       // `name` is reported as the missing field: renaming is what most updates do.
-      .refine((body) => body.name !== undefined || body.trackingMode !== undefined || body.emailRatePerSecond !== undefined, {
+      .refine((body) => Object.values(body).some((v) => v !== undefined), {
         path: ['name'],
-        message: 'Give name, trackingMode or emailRatePerSecond',
+        message: 'Give name, trackingMode, emailRatePerSecond or timeZone',
       })
   );
 };

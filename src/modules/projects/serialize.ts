@@ -13,6 +13,7 @@ export function serializeProject(p: Project, extra: { fullSecret?: string; role?
     disabledReason: p.disabled ? (p.disabledReason ?? null) : null,
     trackingMode: p.trackingMode,
     emailRatePerSecond: p.emailRatePerSecond ?? null,
+    timeZone: p.timeZone,
     ...(extra.role ? { role: extra.role } : {}),
     createdAt: p.createdAt.toISOString(),
     updatedAt: p.updatedAt.toISOString(),

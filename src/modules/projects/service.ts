@@ -71,6 +71,7 @@ export async function updateProject(em: EntityManager, projectId: string, userId
   if (changes.name !== undefined) project.name = changes.name;
   if (changes.trackingMode !== undefined) project.trackingMode = changes.trackingMode;
   if (changes.emailRatePerSecond !== undefined) project.emailRatePerSecond = changes.emailRatePerSecond;
+  if (changes.timeZone !== undefined) project.timeZone = changes.timeZone;
   await em.flush();
   return { project, role: member.role };
 }

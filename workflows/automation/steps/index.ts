@@ -3,6 +3,7 @@ import { conditionStep } from './condition';
 import { delay } from './delay';
 import { exit } from './exit';
 import { sendEmail } from './send-email';
+import { randomSplit } from './random-split';
 import type { StopEnv, StepRun, StopStep, WorkflowStep } from './step';
 import { updateContact } from './update-contact';
 import { waitForEvent } from './wait-for-event';
@@ -17,6 +18,7 @@ export const WORKFLOW_STEPS: { [T in StepType]: WorkflowStep<T> } = {
   WEBHOOK: webhook,
   UPDATE_CONTACT: updateContact,
   EXIT: exit,
+  RANDOM_SPLIT: randomSplit,
 };
 
 /** The workflow side of a step's type. */

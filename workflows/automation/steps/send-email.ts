@@ -1,3 +1,4 @@
+import type { SendEmailConfig } from '../definition';
 import { finished, type WorkflowStep } from './step';
 
 export const sendEmail: WorkflowStep<'SEND_EMAIL'> = {
@@ -5,4 +6,5 @@ export const sendEmail: WorkflowStep<'SEND_EMAIL'> = {
   detail: (config) => `template ${config.templateId}`,
   kind: 'quick',
   resultOf: finished,
+  quietHours: (config: SendEmailConfig) => config.quietHours ?? null,
 };

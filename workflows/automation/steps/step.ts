@@ -1,4 +1,4 @@
-import type { StepConfigs, StepOf, StepResult, StepType } from '../definition';
+import type { QuietHours, StepConfigs, StepOf, StepResult, StepType } from '../definition';
 import type { AutomationEvent } from '../ids';
 import type { Inbox } from '../inbox';
 import type { Mirror } from '../mirror';
@@ -24,6 +24,11 @@ interface StepWords<T extends StepType> {
 
 export interface QuickStep {
   kind: 'quick';
+  /**
+   * Local hours the step does not act in (SEND_EMAIL's quiet hours): advanceAutomation stops before its work
+   * there, WAITING, and the workflow sleeps until the window ends (`resumeAt`), then has it act.
+   */
+  quietHours?(config: never): QuietHours | null;
   /** What the step came to, read from the output its activity recorded. */
   resultOf(output: Record<string, unknown> | null): StepResult;
 }
@@ -35,6 +40,11 @@ export interface StopStep<T extends StepType> {
    * advanceAutomation. Absent for a step that records its own entry (the activity it calls does).
    */
   waitingFor?(config: StepConfigs[T]): string | null;
+  /**
+   * A timer step that ends at a local time of day (`HH:MM`): advanceAutomation turns it into an instant in the
+   * contact's time zone, given to `run` as `resumeAt`. Null or absent for none.
+   */
+  localTime?(config: StepConfigs[T]): string | null;
   /** Runs the step, just entered. All I/O goes through activities. */
   run(step: StepOf<T>, env: StopEnv): Promise<StepRun>;
 }
@@ -57,6 +67,8 @@ export interface StopEnv {
   summary: string;
   /** For a step that waits for an event. */
   lookBack: LookBack | null;
+  /** For a step with a local time (`localTime`): when its wait ends, ISO. */
+  resumeAt: string | null;
 }
 
 export const done = (output: Record<string, unknown> | null = null): StepRun => ({ result: { kind: 'done' }, output });

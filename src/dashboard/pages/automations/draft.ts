@@ -1,4 +1,4 @@
-import type { StepType } from './types';
+import type { Branch, StepType } from './types';
 import { fromTree, newTree, toTree, type Tree, type TreeDraft } from '../../filters/model';
 
 /** A step's settings as the side panel's inputs hold them (text), turned into the API's config on saving. */
@@ -8,8 +8,13 @@ export interface Draft {
   recipientEmail: string;
   /** A SEND_EMAIL about a topic (docs/consent.md); empty for none. */
   topicId: string;
+  /** A SEND_EMAIL's quiet hours (HH:MM); both empty for none. */
+  quietFrom: string;
+  quietTo: string;
   amount: string;
   unit: 'minutes' | 'hours' | 'days';
+  /** A DELAY's local time of day (HH:MM); empty for none. */
+  until: string;
   eventName: string;
   timeoutAmount: string;
   timeoutUnit: 'minutes' | 'hours' | 'days';
@@ -19,6 +24,22 @@ export interface Draft {
   updates: Array<{ key: string; value: string }>;
   subscribed: '' | 'true' | 'false';
   reason: string;
+  /** A RANDOM_SPLIT's branches, A first. */
+  splits: Array<{ weight: string; label: string }>;
+}
+
+const SPLIT_NAMES = ['A', 'B', 'C', 'D', 'E'] as const satisfies readonly Branch[];
+
+/** A RANDOM_SPLIT's branches by name, with their shares in whole percents. */
+export function splitsOf(config: Record<string, unknown>): Array<{ branch: Branch; share: number; label: string }> {
+  const branches = Array.isArray(config.branches) ? (config.branches as Array<{ weight?: unknown; label?: unknown }>) : [];
+  const weights = branches.map((b) => (typeof b.weight === 'number' ? b.weight : 0));
+  const total = weights.reduce((a, b) => a + b, 0) || 1;
+  return branches.slice(0, SPLIT_NAMES.length).map((b, i) => ({
+    branch: SPLIT_NAMES[i]!,
+    share: Math.round((weights[i]! * 100) / total),
+    label: typeof b.label === 'string' ? b.label : '',
+  }));
 }
 
 const SECONDS = { minutes: 60, hours: 3_600, days: 86_400 } as const;
@@ -61,8 +82,11 @@ export function draftOf(config: Record<string, unknown>): Draft {
     recipient: recipient.type === 'CUSTOM' ? 'CUSTOM' : 'CONTACT',
     recipientEmail: text(recipient.email),
     topicId: text(config.topicId),
+    quietFrom: text(rec(config.quietHours).from),
+    quietTo: text(rec(config.quietHours).to),
     amount: text(config.amount),
     unit: (config.unit as Unit | undefined) ?? 'days',
+    until: text(config.until),
     eventName: text(config.eventName),
     timeoutAmount: timeout.amount,
     timeoutUnit: timeout.unit,
@@ -72,6 +96,12 @@ export function draftOf(config: Record<string, unknown>): Draft {
     updates: Object.entries(rec(config.data)).map(([key, value]) => ({ key, value: text(value) })),
     subscribed: typeof config.subscribed === 'boolean' ? (String(config.subscribed) as 'true' | 'false') : '',
     reason: text(config.reason),
+    splits: Array.isArray(config.branches)
+      ? (config.branches as Array<Record<string, unknown>>).map((b) => ({ weight: text(b.weight), label: text(b.label) }))
+      : [
+          { weight: '50', label: '' },
+          { weight: '50', label: '' },
+        ],
   };
 }
 
@@ -89,9 +119,13 @@ export function configFrom(type: StepType, d: Draft, original: Record<string, un
         templateId: d.templateId,
         ...(d.recipient === 'CUSTOM' ? { recipient: { type: 'CUSTOM', email: d.recipientEmail } } : {}),
         ...(d.topicId ? { topicId: d.topicId } : {}),
+        ...(d.quietFrom || d.quietTo ? { quietHours: { from: d.quietFrom, to: d.quietTo } } : {}),
       };
     case 'DELAY':
-      return { amount: num(d.amount), unit: d.unit };
+      return {
+        ...(d.amount.trim() === '' && d.until !== '' ? {} : { amount: num(d.amount), unit: d.unit }),
+        ...(d.until === '' ? {} : { until: d.until }),
+      };
     case 'WAIT_FOR_EVENT': {
       const amount = num(d.timeoutAmount);
       return {
@@ -112,6 +146,8 @@ export function configFrom(type: StepType, d: Draft, original: Record<string, un
       };
     case 'EXIT':
       return d.reason.trim() === '' ? {} : { reason: d.reason };
+    case 'RANDOM_SPLIT':
+      return { branches: d.splits.map((s) => ({ weight: num(s.weight), ...(s.label.trim() ? { label: s.label.trim() } : {}) })) };
   }
 }
 
@@ -123,9 +159,13 @@ export function summary(type: StepType, config: Record<string, unknown>, templat
   const d = draftOf(config);
   switch (type) {
     case 'SEND_EMAIL':
-      return `Template: ${templateName(d.templateId) ?? d.templateId}${d.recipient === 'CUSTOM' ? ` to ${d.recipientEmail}` : ''}`;
-    case 'DELAY':
-      return duration(d.amount, d.unit);
+      return `Template: ${templateName(d.templateId) ?? d.templateId}${d.recipient === 'CUSTOM' ? ` to ${d.recipientEmail}` : ''}${
+        d.quietFrom && d.quietTo ? `, not from ${d.quietFrom} to ${d.quietTo}` : ''
+      }`;
+    case 'DELAY': {
+      const length = d.amount === '' ? '' : duration(d.amount, d.unit);
+      return d.until === '' ? length : `${length ? `${length}, then ` : ''}until ${d.until} local time`;
+    }
     case 'WAIT_FOR_EVENT':
       return `${d.eventName}${d.timeoutAmount ? `, at most ${duration(d.timeoutAmount, d.timeoutUnit)}` : ''}`;
     case 'CONDITION': {
@@ -141,5 +181,9 @@ export function summary(type: StepType, config: Record<string, unknown>, templat
       ].join(', ');
     case 'EXIT':
       return d.reason;
+    case 'RANDOM_SPLIT':
+      return splitsOf(config)
+        .map((s) => `${s.branch} ${s.share}%`)
+        .join(' / ');
   }
 }

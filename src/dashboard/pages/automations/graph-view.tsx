@@ -20,6 +20,7 @@ const SHORT: Record<StepType, string> = {
   WEBHOOK: 'Webhook',
   UPDATE_CONTACT: 'Update contact',
   EXIT: 'Exit',
+  RANDOM_SPLIT: 'Random split',
 };
 
 const sameExit = (a: Exit | null, b: Exit) => a !== null && a.from.id === b.from.id && JSON.stringify(a.slot) === JSON.stringify(b.slot);
@@ -41,10 +42,18 @@ function AddButton({ at, props }: { at: Exit; props: ViewProps }) {
   );
 }
 
+/** The colour of a way out: yes and event, no and timeout; a split's branches are all alike. */
+const labelClass = (exit: Exit) =>
+  exit.slot.kind === 'outcome'
+    ? exit.slot.outcome.toLowerCase()
+    : exit.slot.kind === 'branch' && exit.from.type === 'CONDITION'
+      ? exit.slot.branch
+      : 'split';
+
 function ExitView({ exit, props }: { exit: Exit; props: ViewProps }) {
   return (
     <div class="flow-exit">
-      {exit.label ? <span class={`flow-label flow-label-${exit.label}`}>{exit.label}</span> : null}
+      {exit.label ? <span class={`flow-label flow-label-${labelClass(exit)}`}>{exit.label}</span> : null}
       <span class="flow-line" aria-hidden="true" />
       <AddButton at={exit} props={props} />
       {exit.child || exit.ref ? <span class="flow-line flow-arrow" aria-hidden="true" /> : null}

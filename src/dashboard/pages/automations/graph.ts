@@ -1,12 +1,13 @@
-import type { NewTransition, Step, Transition } from './types';
+import { splitsOf } from './draft';
+import type { Branch, NewTransition, Step, Transition } from './types';
 
-/** Where a transition leaves a step: its single way on, a CONDITION branch, or a WAIT_FOR_EVENT outcome. */
-export type Slot = { kind: 'next' } | { kind: 'branch'; branch: 'yes' | 'no' } | { kind: 'outcome'; outcome: 'EVENT' | 'TIMEOUT' };
+/** Where a transition leaves a step: its single way on, a CONDITION or RANDOM_SPLIT branch, or a WAIT_FOR_EVENT outcome. */
+export type Slot = { kind: 'next' } | { kind: 'branch'; branch: Branch } | { kind: 'outcome'; outcome: 'EVENT' | 'TIMEOUT' };
 
 export interface Exit {
   from: Step;
   slot: Slot;
-  /** Shown beside the branch: "yes", "no", "event", "timeout"; null for a single way on. */
+  /** Shown beside the branch: "yes", "no", "A · 50%", "event", "timeout"; null for a single way on. */
   label: string | null;
   transition: Transition | null;
   /** The step it leads to, drawn below; or `ref` when that step is drawn elsewhere (graphs may join). */
@@ -19,7 +20,10 @@ export interface TreeNode {
   exits: Exit[];
 }
 
-/** The ways out of a step of its type: both branches of a CONDITION, EVENT (and TIMEOUT with a timeout) of a wait. */
+/**
+ * The ways out of a step of its type: both branches of a CONDITION, each branch of a RANDOM_SPLIT with its share,
+ * EVENT (and TIMEOUT with a timeout) of a wait.
+ */
 function slotsOf(step: Step, transitions: Transition[]): Array<{ slot: Slot; label: string | null }> {
   switch (step.type) {
     case 'EXIT':
@@ -29,6 +33,11 @@ function slotsOf(step: Step, transitions: Transition[]): Array<{ slot: Slot; lab
         { slot: { kind: 'branch', branch: 'yes' }, label: 'yes' },
         { slot: { kind: 'branch', branch: 'no' }, label: 'no' },
       ];
+    case 'RANDOM_SPLIT':
+      return splitsOf(step.config as unknown as Record<string, unknown>).map(({ branch, share, label }) => ({
+        slot: { kind: 'branch', branch },
+        label: `${branch} · ${share}%${label ? ` ${label}` : ''}`,
+      }));
     case 'WAIT_FOR_EVENT': {
       const hasTimeout =
         (step.config as { timeout?: number }).timeout !== undefined ||
@@ -57,8 +66,8 @@ export const transitionBody = (fromStepId: string, toStepId: string, slot: Slot)
 export const firstSlot = (step: Pick<Step, 'type'>): Slot | null =>
   step.type === 'EXIT'
     ? null
-    : step.type === 'CONDITION'
-      ? { kind: 'branch', branch: 'yes' }
+    : step.type === 'CONDITION' || step.type === 'RANDOM_SPLIT'
+      ? { kind: 'branch', branch: step.type === 'CONDITION' ? 'yes' : 'A' }
       : step.type === 'WAIT_FOR_EVENT'
         ? { kind: 'outcome', outcome: 'EVENT' }
         : { kind: 'next' };

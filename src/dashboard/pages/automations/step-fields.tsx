@@ -88,6 +88,25 @@ function TemplatePicker({ draft, set, error }: Omit<Props, 'type'>) {
           error={error}
         />
       ) : null}
+      <div class="form inline">
+        <TextInput
+          label="Quiet hours from"
+          type="time"
+          name="config.quietHours.from"
+          hint="Local time of the contact (data.timezone, else the project's zone): the email waits until the end."
+          value={draft.quietFrom}
+          onValue={(quietFrom) => set({ quietFrom })}
+          error={error}
+        />
+        <TextInput
+          label="Quiet hours to"
+          type="time"
+          name="config.quietHours.to"
+          value={draft.quietTo}
+          onValue={(quietTo) => set({ quietTo })}
+          error={error}
+        />
+      </div>
     </>
   );
 }
@@ -147,6 +166,49 @@ function ContactUpdates({ draft, set, error }: Omit<Props, 'type'>) {
   );
 }
 
+/** A RANDOM_SPLIT's 2 to 5 branches: each one's weight (its share of the sum) and what it tests. */
+function SplitBranches({ draft, set, error }: Omit<Props, 'type'>) {
+  const rows = draft.splits;
+  const change = (i: number, patch: Partial<{ weight: string; label: string }>) =>
+    set({ splits: rows.map((r, j) => (j === i ? { ...r, ...patch } : r)) });
+  const name = (i: number) => String.fromCharCode(65 + i);
+  return (
+    <fieldset class="splits">
+      <legend>Branches (each contact always takes the same one)</legend>
+      {rows.map((row, i) => (
+        <div class="form inline" key={i}>
+          <TextInput
+            label={`Weight of ${name(i)}`}
+            type="number"
+            min={1}
+            name={`config.branches.${i}.weight`}
+            value={row.weight}
+            onValue={(weight) => change(i, { weight })}
+            error={error}
+          />
+          <TextInput
+            label={`What ${name(i)} tests`}
+            name={`config.branches.${i}.label`}
+            value={row.label}
+            onValue={(label) => change(i, { label })}
+            error={error}
+          />
+        </div>
+      ))}
+      {rows.length < 5 ? (
+        <button type="button" onClick={() => set({ splits: [...rows, { weight: '50', label: '' }] })}>
+          Add a branch
+        </button>
+      ) : null}
+      {rows.length > 2 ? (
+        <button type="button" onClick={() => set({ splits: rows.slice(0, -1) })}>
+          Remove branch {name(rows.length - 1)}
+        </button>
+      ) : null}
+    </fieldset>
+  );
+}
+
 /** The settings of one step type, as inputs named by the API's field names so a refusal shows beside its input. */
 export function StepFields({ type, draft, set, error }: Props) {
   switch (type) {
@@ -165,6 +227,15 @@ export function StepFields({ type, draft, set, error }: Props) {
             error={error}
           />
           <Select label="Unit" name="config.unit" value={draft.unit} options={UNITS} onValue={(unit) => set({ unit })} error={error} />
+          <TextInput
+            label="Then until (local time)"
+            type="time"
+            name="config.until"
+            hint="The next such time in the contact's data.timezone, else the project's time zone. Empty: no local time."
+            value={draft.until}
+            onValue={(until) => set({ until })}
+            error={error}
+          />
         </div>
       );
     case 'WAIT_FOR_EVENT':
@@ -210,6 +281,8 @@ export function StepFields({ type, draft, set, error }: Props) {
       );
     case 'UPDATE_CONTACT':
       return <ContactUpdates draft={draft} set={set} error={error} />;
+    case 'RANDOM_SPLIT':
+      return <SplitBranches draft={draft} set={set} error={error} />;
     case 'EXIT':
       return <TextInput label="Reason" name="config.reason" value={draft.reason} onValue={(reason) => set({ reason })} error={error} />;
   }

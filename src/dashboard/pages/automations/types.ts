@@ -5,6 +5,7 @@ export type WorkflowDetail = Answer<'/workflows/{id}', 'get'>;
 export type Step = WorkflowDetail['steps'][number];
 export type StepType = Step['type'];
 export type Transition = WorkflowDetail['transitions'][number];
+export type Branch = NonNullable<Transition['branch']>;
 export type Execution = Answer<'/workflows/{id}/executions/{executionId}', 'get'>;
 export type ExecutionStatus = Execution['status'];
 export type Simulation = Answer<'/workflows/{id}/simulate', 'post'>;
@@ -18,6 +19,7 @@ export const STEP_TYPES: Array<{ value: StepType; label: string }> = [
   { value: 'CONDITION', label: 'Condition (yes / no)' },
   { value: 'WEBHOOK', label: 'Call a webhook' },
   { value: 'UPDATE_CONTACT', label: 'Update the contact' },
+  { value: 'RANDOM_SPLIT', label: 'Random split (A/B test)' },
   { value: 'EXIT', label: 'Exit' },
 ];
 

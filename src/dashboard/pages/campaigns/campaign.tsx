@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, call } from '../../api/client';
 import { href, navigate } from '../../router';
 import { ConfirmButton } from '../../ui/actions';
-import { ErrorNote, Loading, Progress } from '../../ui/feedback';
+import { ErrorNote, Progress, WhenLoaded } from '../../ui/feedback';
 import { PageHeader, Section } from '../../ui/layout';
 import { dateTime } from '../../ui/format';
 import { useAction, useLoad, usePoll } from '../../ui/use-load';
@@ -89,28 +89,27 @@ export function CampaignPage({ params }: { params: Record<string, string> }) {
     await call(api.DELETE('/campaigns/{id}', { params: { path } }));
     navigate('/campaigns');
   });
-  const c = loaded.data?.campaign;
-  const stats = loaded.data?.stats;
+  const shown = loaded.data?.campaign;
   // "Being sent" is the send's answer; once the campaign is sent the figures say the rest.
   useEffect(() => {
-    if (c?.status === 'SENT') setMessage(null);
-  }, [c?.status]);
+    if (shown?.status === 'SENT') setMessage(null);
+  }, [shown?.status]);
   return (
     <>
-      <PageHeader title={c?.name ?? 'Campaign'}>
-        {c ? <CampaignStatusBadge status={c.status} /> : null}
-        {c && editable(c) ? (
-          <a class="button" href={href(`/campaigns/${c.id}/edit`)}>
+      <PageHeader title={shown?.name ?? 'Campaign'}>
+        {shown ? <CampaignStatusBadge status={shown.status} /> : null}
+        {shown && editable(shown) ? (
+          <a class="button" href={href(`/campaigns/${shown.id}/edit`)}>
             Edit
           </a>
         ) : null}
-        {c ? (
+        {shown ? (
           <button type="button" onClick={() => void duplicate.run()} disabled={duplicate.pending}>
             Duplicate
           </button>
         ) : null}
-        {c && c.status !== 'SCHEDULED' && c.status !== 'SENDING' ? (
-          <ConfirmButton label="Delete" confirm={`Delete ${c.name}?`} danger onConfirm={() => remove.run()} disabled={remove.pending} />
+        {shown && shown.status !== 'SCHEDULED' && shown.status !== 'SENDING' ? (
+          <ConfirmButton label="Delete" confirm={`Delete ${shown.name}?`} danger onConfirm={() => remove.run()} disabled={remove.pending} />
         ) : null}
       </PageHeader>
       {message ? (
@@ -118,60 +117,58 @@ export function CampaignPage({ params }: { params: Record<string, string> }) {
           {message}
         </p>
       ) : null}
-      <ErrorNote error={loaded.error ?? duplicate.error ?? remove.error} />
-      {!c ? (
-        loaded.error ? null : (
-          <Loading />
-        )
-      ) : (
-        <>
-          <Section title="Campaign">
-            <Summary campaign={c} />
-          </Section>
-          {c.status === 'SENDING' ? (
-            <Section title="Sending">
-              <Progress label="Sent" value={stats?.sentCount ?? c.sentCount} max={c.totalRecipients} />
-              <CancelButton campaign={c} onDone={done} />
+      <ErrorNote error={duplicate.error ?? remove.error} />
+      <WhenLoaded loaded={loaded}>
+        {({ campaign: c, stats }) => (
+          <>
+            <Section title="Campaign">
+              <Summary campaign={c} />
             </Section>
-          ) : null}
-          {c.status === 'SCHEDULED' ? (
-            <Section title="Scheduled">
-              <p>Sends on {dateTime(c.scheduledFor)}.</p>
-              <CancelButton campaign={c} onDone={done} />
-            </Section>
-          ) : null}
-          {editable(c) ? <SendPanel campaign={c} onDone={done} /> : null}
-          {stats ? (
-            <Section title="Figures">
-              <Stats stats={stats} />
-              {c.status === 'SENDING' ? null : (
-                <p>
-                  <button type="button" onClick={() => void loaded.reload()} disabled={loaded.loading} aria-busy={loaded.loading}>
-                    {loaded.loading ? 'Refreshing…' : 'Refresh figures'}
-                  </button>{' '}
-                  <span class="muted">Opens, clicks, bounces and complaints keep arriving after sending.</span>
-                </p>
-              )}
-            </Section>
-          ) : null}
-          {c.abTest && stats ? (
-            <Section title="A/B test">
-              <AbTest campaign={c} version={JSON.stringify(stats)} onDone={done} />
-            </Section>
-          ) : null}
-          {stats ? (
-            <>
-              <Section title="Recipients">
-                <Recipients campaignId={c.id} version={JSON.stringify(stats)} />
+            {c.status === 'SENDING' ? (
+              <Section title="Sending">
+                <Progress label="Sent" value={stats?.sentCount ?? c.sentCount} max={c.totalRecipients} />
+                <CancelButton campaign={c} onDone={done} />
               </Section>
-              <ClickedLinks campaignId={c.id} version={JSON.stringify(stats)} />
-            </>
-          ) : null}
-          {c.status === 'SENT' || c.status === 'SENDING' ? (
-            <Replies title="Replies" filter={{ campaignId: c.id }} empty="No reply yet (replies reach a domain with inbound mail on)." />
-          ) : null}
-        </>
-      )}
+            ) : null}
+            {c.status === 'SCHEDULED' ? (
+              <Section title="Scheduled">
+                <p>Sends on {dateTime(c.scheduledFor)}.</p>
+                <CancelButton campaign={c} onDone={done} />
+              </Section>
+            ) : null}
+            {editable(c) ? <SendPanel campaign={c} onDone={done} /> : null}
+            {stats ? (
+              <Section title="Figures">
+                <Stats stats={stats} />
+                {c.status === 'SENDING' ? null : (
+                  <p>
+                    <button type="button" onClick={() => void loaded.reload()} disabled={loaded.loading} aria-busy={loaded.loading}>
+                      {loaded.loading ? 'Refreshing…' : 'Refresh figures'}
+                    </button>{' '}
+                    <span class="muted">Opens, clicks, bounces and complaints keep arriving after sending.</span>
+                  </p>
+                )}
+              </Section>
+            ) : null}
+            {c.abTest && stats ? (
+              <Section title="A/B test">
+                <AbTest campaign={c} version={JSON.stringify(stats)} onDone={done} />
+              </Section>
+            ) : null}
+            {stats ? (
+              <>
+                <Section title="Recipients">
+                  <Recipients campaignId={c.id} version={JSON.stringify(stats)} />
+                </Section>
+                <ClickedLinks campaignId={c.id} version={JSON.stringify(stats)} />
+              </>
+            ) : null}
+            {c.status === 'SENT' || c.status === 'SENDING' ? (
+              <Replies title="Replies" filter={{ campaignId: c.id }} empty="No reply yet (replies reach a domain with inbound mail on)." />
+            ) : null}
+          </>
+        )}
+      </WhenLoaded>
     </>
   );
 }

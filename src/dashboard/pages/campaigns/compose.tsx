@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, call } from '../../api/client';
 import { href, navigate } from '../../router';
-import { ErrorNote, Loading } from '../../ui/feedback';
+import { ErrorNote, WhenLoaded } from '../../ui/feedback';
 import { Form, Select, Submit, TextInput } from '../../ui/form';
 import { PageHeader, Section } from '../../ui/layout';
 import { useAction, useLoad } from '../../ui/use-load';
@@ -105,8 +105,7 @@ export function EditCampaign({ params }: { params: Record<string, string> }) {
   return (
     <>
       <PageHeader title={campaign.data ? `Edit ${campaign.data.name}` : 'Edit campaign'} />
-      <ErrorNote error={campaign.error} />
-      {campaign.data ? <CampaignForm campaign={campaign.data} /> : campaign.error ? null : <Loading />}
+      <WhenLoaded loaded={campaign}>{(c) => <CampaignForm campaign={c} />}</WhenLoaded>
     </>
   );
 }

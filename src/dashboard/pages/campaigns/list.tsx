@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, call } from '../../api/client';
 import { href } from '../../router';
-import { Empty, ErrorNote, Loading } from '../../ui/feedback';
+import { Empty, WhenLoaded } from '../../ui/feedback';
 import { Select } from '../../ui/form';
 import { PageHeader } from '../../ui/layout';
 import { OffsetPager, Table } from '../../ui/lists';
@@ -57,37 +57,36 @@ export function Campaigns() {
           }}
         />
       </div>
-      <ErrorNote error={list.error} />
-      {!list.data ? (
-        list.error ? null : (
-          <Loading />
-        )
-      ) : list.data.total === 0 ? (
-        <Empty>{status || search ? 'No campaign matches.' : 'No campaign yet: compose your first one.'}</Empty>
-      ) : (
-        <>
-          <Table
-            caption="Campaigns"
-            rowKey={(c) => c.id}
-            rows={list.data.data}
-            columns={[
-              { title: 'Name', cell: (c) => <a href={href(`/campaigns/${c.id}`)}>{c.name}</a> },
-              { title: 'Status', cell: (c) => <CampaignStatusBadge status={c.status} /> },
-              { title: 'Recipients', cell: (c) => c.totalRecipients.toLocaleString() },
-              { title: 'Sent', cell: (c) => c.sentCount.toLocaleString(), wide: true },
-              { title: 'Opened', cell: (c) => c.openedCount.toLocaleString(), wide: true },
-              { title: 'Subject', cell: (c) => <LiquidText text={c.subject} />, wide: true },
-              {
-                title: 'When',
-                cell: (c) =>
-                  c.sentAt ? `Sent ${dateTime(c.sentAt)}` : c.scheduledFor ? `For ${dateTime(c.scheduledFor)}` : dateTime(c.createdAt),
-                wide: true,
-              },
-            ]}
-          />
-          <OffsetPager page={list.data.page} totalPages={list.data.totalPages} onPage={setPage} />
-        </>
-      )}
+      <WhenLoaded loaded={list}>
+        {(found) =>
+          found.total === 0 ? (
+            <Empty>{status || search ? 'No campaign matches.' : 'No campaign yet: compose your first one.'}</Empty>
+          ) : (
+            <>
+              <Table
+                caption="Campaigns"
+                rowKey={(c) => c.id}
+                rows={found.data}
+                columns={[
+                  { title: 'Name', cell: (c) => <a href={href(`/campaigns/${c.id}`)}>{c.name}</a> },
+                  { title: 'Status', cell: (c) => <CampaignStatusBadge status={c.status} /> },
+                  { title: 'Recipients', cell: (c) => c.totalRecipients.toLocaleString() },
+                  { title: 'Sent', cell: (c) => c.sentCount.toLocaleString(), wide: true },
+                  { title: 'Opened', cell: (c) => c.openedCount.toLocaleString(), wide: true },
+                  { title: 'Subject', cell: (c) => <LiquidText text={c.subject} />, wide: true },
+                  {
+                    title: 'When',
+                    cell: (c) =>
+                      c.sentAt ? `Sent ${dateTime(c.sentAt)}` : c.scheduledFor ? `For ${dateTime(c.scheduledFor)}` : dateTime(c.createdAt),
+                    wide: true,
+                  },
+                ]}
+              />
+              <OffsetPager page={found.page} totalPages={found.totalPages} onPage={setPage} />
+            </>
+          )
+        }
+      </WhenLoaded>
     </>
   );
 }

@@ -2,7 +2,7 @@ import { useRef, useState } from 'preact/hooks';
 import { api, call } from '../../api/client';
 import type { Answer } from '../../api/types';
 import { href } from '../../router';
-import { Badge, Empty, ErrorNote, Loading } from '../../ui/feedback';
+import { Badge, WhenLoaded } from '../../ui/feedback';
 import { Select } from '../../ui/form';
 import { dateTime } from '../../ui/format';
 import { CursorPager, Table, type Column } from '../../ui/lists';
@@ -100,16 +100,11 @@ export function Recipients({ campaignId, version }: { campaignId: string; versio
       <p class="muted" role="status" data-testid="recipients-total">
         {page.data ? `${page.data.total.toLocaleString()} recipient${page.data.total === 1 ? '' : 's'}` : ''}
       </p>
-      <ErrorNote error={page.error} />
-      {!page.data ? (
-        page.error ? null : (
-          <Loading what="Loading recipients" />
-        )
-      ) : page.data.data.length === 0 ? (
-        <Empty>No recipient in this state.</Empty>
-      ) : (
-        <Table caption="Recipients" columns={COLUMNS} rows={page.data.data} rowKey={(r) => r.contactId} />
-      )}
+      <WhenLoaded loaded={page} what="Loading recipients">
+        {({ data }) => (
+          <Table caption="Recipients" columns={COLUMNS} rows={data} rowKey={(r) => r.contactId} empty="No recipient in this state." />
+        )}
+      </WhenLoaded>
       {page.data && (page.data.trail.length > 0 || page.data.hasMore) ? (
         <CursorPager trail={page.data.trail} next={page.data.hasMore ? page.data.cursor : null} onMove={setTrail} />
       ) : null}

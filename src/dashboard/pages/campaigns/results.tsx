@@ -1,5 +1,5 @@
 import { api, call } from '../../api/client';
-import { Empty, ErrorNote, Loading } from '../../ui/feedback';
+import { WhenLoaded } from '../../ui/feedback';
 import { count } from '../../ui/format';
 import { Section } from '../../ui/layout';
 import { Table } from '../../ui/lists';
@@ -10,32 +10,28 @@ export function ClickedLinks({ campaignId, version }: { campaignId: string; vers
   const links = useLoad(() => call(api.GET('/campaigns/{id}/links', { params: { path: { id: campaignId } } })), [campaignId, version]);
   return (
     <Section title="Clicked links">
-      <ErrorNote error={links.error} />
-      {!links.data ? (
-        links.error ? null : (
-          <Loading what="Loading links" />
-        )
-      ) : links.data.links.length === 0 ? (
-        <Empty>No link clicked yet.</Empty>
-      ) : (
-        <Table
-          caption="Clicked links"
-          rowKey={(l) => l.url}
-          rows={links.data.links}
-          columns={[
-            {
-              title: 'Link',
-              cell: (l) => (
-                <a class="break-anywhere" href={l.url} target="_blank" rel="noreferrer">
-                  {l.url}
-                </a>
-              ),
-            },
-            { title: 'Clicks', cell: (l) => count(l.clicks) },
-            { title: 'Recipients', cell: (l) => count(l.recipients) },
-          ]}
-        />
-      )}
+      <WhenLoaded loaded={links} what="Loading links">
+        {(data) => (
+          <Table
+            caption="Clicked links"
+            rowKey={(l) => l.url}
+            rows={data.links}
+            empty="No link clicked yet."
+            columns={[
+              {
+                title: 'Link',
+                cell: (l) => (
+                  <a class="break-anywhere" href={l.url} target="_blank" rel="noreferrer">
+                    {l.url}
+                  </a>
+                ),
+              },
+              { title: 'Clicks', cell: (l) => count(l.clicks) },
+              { title: 'Recipients', cell: (l) => count(l.recipients) },
+            ]}
+          />
+        )}
+      </WhenLoaded>
     </Section>
   );
 }

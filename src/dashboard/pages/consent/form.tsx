@@ -1,12 +1,12 @@
 import { useState } from 'preact/hooks';
 import { api, call } from '../../api/client';
 import { href, navigate } from '../../router';
-import { CopyText } from '../../ui/actions';
+import { CopyButton, CopyText } from '../../ui/actions';
 import { DeleteSection } from '../../ui/delete-section';
-import { ErrorNote, Loading } from '../../ui/feedback';
-import { Field, Form, Select, Submit, TextInput } from '../../ui/form';
+import { WhenLoaded } from '../../ui/feedback';
+import { Field, Form, SaveActions, Select, TextInput } from '../../ui/form';
 import { PageHeader, Section } from '../../ui/layout';
-import { useAction, useLoad } from '../../ui/use-load';
+import { useLoad, useSave } from '../../ui/use-load';
 import { FormFields } from './form-fields';
 import type { SignupForm } from './forms';
 import { loadTopics } from './topics';
@@ -31,8 +31,7 @@ function Settings({ form, saved }: { form: SignupForm; saved: () => Promise<void
   const [ending, setEnding] = useState<Ending>(form.redirectUrl ? 'redirect' : 'text');
   const [message, setMessage] = useState(form.successMessage ?? '');
   const [redirectUrl, setRedirectUrl] = useState(form.redirectUrl ?? '');
-  const [done, setDone] = useState(false);
-  const save = useAction(async () => {
+  const save = useSave(async () => {
     const body = {
       name,
       title,
@@ -46,11 +45,8 @@ function Settings({ form, saved }: { form: SignupForm; saved: () => Promise<void
     };
     await call(api.PATCH('/forms/{id}', { params: { path: { id: form.id } }, body }));
     await saved();
-    setDone(true);
   });
-  const edited =
-    <T,>(set: (v: T) => void) =>
-    (v: T) => (set(v), setDone(false));
+  const { edited } = save;
   const toggleTopic = (id: string, on: boolean) => edited(setTopicIds)(on ? [...topicIds, id] : topicIds.filter((t) => t !== id));
   return (
     <Section title="Settings">
@@ -78,20 +74,22 @@ function Settings({ form, saved }: { form: SignupForm; saved: () => Promise<void
         <FormFields fields={fields} onChange={edited(setFields)} error={save.error} />
         <fieldset class="choices">
           <legend>Topics a signup joins</legend>
-          {!topics.data ? (
-            <Loading />
-          ) : topics.data.length === 0 ? (
-            <p class="muted">
-              The project has no topic yet (<a href={href('/topics')}>Topics</a>).
-            </p>
-          ) : (
-            topics.data.map((t) => (
-              <label key={t.id}>
-                <input type="checkbox" checked={topicIds.includes(t.id)} onChange={(e) => toggleTopic(t.id, e.currentTarget.checked)} />{' '}
-                {t.name}
-              </label>
-            ))
-          )}
+          <WhenLoaded loaded={topics}>
+            {(list) =>
+              list.length === 0 ? (
+                <p class="muted">
+                  The project has no topic yet (<a href={href('/topics')}>Topics</a>).
+                </p>
+              ) : (
+                list.map((t) => (
+                  <label key={t.id}>
+                    <input type="checkbox" checked={topicIds.includes(t.id)} onChange={(e) => toggleTopic(t.id, e.currentTarget.checked)} />{' '}
+                    {t.name}
+                  </label>
+                ))
+              )
+            }
+          </WhenLoaded>
         </fieldset>
         <fieldset class="choices">
           <legend>Double opt-in</legend>
@@ -149,13 +147,7 @@ function Settings({ form, saved }: { form: SignupForm; saved: () => Promise<void
             error={save.error}
           />
         )}
-        <ErrorNote error={save.error} />
-        <div class="actions">
-          <Submit pending={save.pending} busy="Saving…">
-            Save
-          </Submit>
-          {done ? <span role="status">Saved.</span> : null}
-        </div>
+        <SaveActions save={save} />
       </Form>
     </Section>
   );
@@ -171,7 +163,6 @@ const escaped = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt
 /** The saved form as a visitor sees it, in a frame with no rights (no script, no submission), and where it lives. */
 function Publish({ form }: { form: SignupForm }) {
   const markup = form.embedHtml.replace(/<script[^>]*><\/script>\s*$/, '');
-  const [copied, setCopied] = useState(false);
   return (
     <>
       <Section title="Preview">
@@ -192,15 +183,7 @@ function Publish({ form }: { form: SignupForm }) {
         </p>
         <p>Or paste this snippet where the form goes in a page of your site. It holds no key: the form's id is all it needs.</p>
         <textarea class="snippet" aria-label="Snippet" readOnly rows={10} value={form.embedHtml} />
-        <button
-          type="button"
-          onClick={() => {
-            void navigator.clipboard?.writeText(form.embedHtml).then(() => setCopied(true));
-            setTimeout(() => setCopied(false), 1500);
-          }}
-        >
-          {copied ? 'Copied' : 'Copy snippet'}
-        </button>
+        <CopyButton label="snippet" value={form.embedHtml} />
       </Section>
     </>
   );
@@ -210,34 +193,26 @@ function Publish({ form }: { form: SignupForm }) {
 export function SignupFormDetail({ params }: { params: Record<string, string> }) {
   const id = params.id!;
   const loaded = useLoad(() => call(api.GET('/forms/{id}', { params: { path: { id } } })), [id]);
-  const form = loaded.data;
   return (
     <>
-      <PageHeader title={form?.name ?? 'Signup form'}>
-        <a class="button" href={href('/forms')}>
-          All forms
-        </a>
-      </PageHeader>
-      <ErrorNote error={loaded.error} />
-      {!form ? (
-        loaded.error ? null : (
-          <Loading />
-        )
-      ) : (
-        <>
-          <Settings key={form.id} form={form} saved={loaded.reload} />
-          <Publish form={form} />
-          <DeleteSection
-            what="form"
-            name={form.name}
-            consequence="Its page and snippet stop taking signups at once. Links already mailed for double opt-in keep working."
-            remove={async () => {
-              await call(api.DELETE('/forms/{id}', { params: { path: { id } } }));
-              navigate('/forms');
-            }}
-          />
-        </>
-      )}
+      <PageHeader title={loaded.data?.name ?? 'Signup form'} back={{ path: '/forms', label: 'All forms' }} />
+      <WhenLoaded loaded={loaded}>
+        {(form) => (
+          <>
+            <Settings key={form.id} form={form} saved={loaded.reload} />
+            <Publish form={form} />
+            <DeleteSection
+              what="form"
+              name={form.name}
+              consequence="Its page and snippet stop taking signups at once. Links already mailed for double opt-in keep working."
+              remove={async () => {
+                await call(api.DELETE('/forms/{id}', { params: { path: { id } } }));
+                navigate('/forms');
+              }}
+            />
+          </>
+        )}
+      </WhenLoaded>
     </>
   );
 }

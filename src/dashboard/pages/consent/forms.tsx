@@ -3,7 +3,7 @@ import { api, call } from '../../api/client';
 import type { Answer } from '../../api/types';
 import { href, navigate } from '../../router';
 import { useProject } from '../../session';
-import { Badge, Empty, ErrorNote, Loading } from '../../ui/feedback';
+import { Badge, ErrorNote, WhenLoaded } from '../../ui/feedback';
 import { Form, Submit, TextInput } from '../../ui/form';
 import { PageHeader, Section } from '../../ui/layout';
 import { Table } from '../../ui/lists';
@@ -37,26 +37,22 @@ export function Forms() {
         </Form>
         <ErrorNote error={add.error} />
       </Section>
-      <ErrorNote error={list.error} />
-      {!list.data ? (
-        list.error ? null : (
-          <Loading />
-        )
-      ) : list.data.data.length === 0 ? (
-        <Empty>No form yet.</Empty>
-      ) : (
-        <Table
-          caption="Signup forms"
-          rowKey={(f) => f.id}
-          rows={list.data.data}
-          columns={[
-            { title: 'Form', cell: (f) => <a href={href(`/forms/${f.id}`)}>{f.name}</a> },
-            { title: 'Opt-in', cell: (f) => (f.doubleOptIn ? <Badge tone="good">double</Badge> : <Badge>single</Badge>) },
-            { title: 'Topics', cell: (f) => f.topicIds.length },
-            { title: 'Created', cell: (f) => dateTime(f.createdAt), wide: true },
-          ]}
-        />
-      )}
+      <WhenLoaded loaded={list}>
+        {({ data }) => (
+          <Table
+            caption="Signup forms"
+            rowKey={(f) => f.id}
+            rows={data}
+            empty="No form yet."
+            columns={[
+              { title: 'Form', cell: (f) => <a href={href(`/forms/${f.id}`)}>{f.name}</a> },
+              { title: 'Opt-in', cell: (f) => (f.doubleOptIn ? <Badge tone="good">double</Badge> : <Badge>single</Badge>) },
+              { title: 'Topics', cell: (f) => f.topicIds.length },
+              { title: 'Created', cell: (f) => dateTime(f.createdAt), wide: true },
+            ]}
+          />
+        )}
+      </WhenLoaded>
     </>
   );
 }

@@ -1,27 +1,23 @@
 import { useState } from 'preact/hooks';
 import { api, call } from '../../api/client';
-import { href, navigate } from '../../router';
+import { navigate } from '../../router';
 import { DeleteSection } from '../../ui/delete-section';
-import { ErrorNote, Loading } from '../../ui/feedback';
-import { Form, Select, Submit, TextInput } from '../../ui/form';
+import { WhenLoaded } from '../../ui/feedback';
+import { Form, SaveActions, Select, TextInput } from '../../ui/form';
 import { PageHeader, Section } from '../../ui/layout';
-import { useAction, useLoad } from '../../ui/use-load';
+import { useLoad, useSave } from '../../ui/use-load';
 import { MEMBERSHIPS, type Membership, type Topic } from './topics';
 
 function Settings({ topic, saved }: { topic: Topic; saved: () => Promise<void> }) {
   const [name, setName] = useState(topic.name);
   const [description, setDescription] = useState(topic.description ?? '');
   const [membership, setMembership] = useState<Membership>(topic.defaultMembership);
-  const [done, setDone] = useState(false);
-  const save = useAction(async () => {
+  const save = useSave(async () => {
     const body = { name, description: description || null, defaultMembership: membership };
     await call(api.PATCH('/topics/{id}', { params: { path: { id: topic.id } }, body }));
     await saved();
-    setDone(true);
   });
-  const edited =
-    <T,>(set: (v: T) => void) =>
-    (v: T) => (set(v), setDone(false));
+  const { edited } = save;
   return (
     <Section title="Settings">
       <Form onSubmit={() => void save.run()}>
@@ -43,13 +39,7 @@ function Settings({ topic, saved }: { topic: Topic; saved: () => Promise<void> }
           error={save.error}
         />
         <p class="muted">Changing the default moves every contact who never chose; those who chose keep their choice.</p>
-        <ErrorNote error={save.error} />
-        <div class="actions">
-          <Submit pending={save.pending} busy="Saving…">
-            Save
-          </Submit>
-          {done ? <span role="status">Saved.</span> : null}
-        </div>
+        <SaveActions save={save} />
       </Form>
     </Section>
   );
@@ -59,36 +49,28 @@ function Settings({ topic, saved }: { topic: Topic; saved: () => Promise<void> }
 export function TopicDetail({ params }: { params: Record<string, string> }) {
   const id = params.id!;
   const loaded = useLoad(() => call(api.GET('/topics/{id}', { params: { path: { id } } })), [id]);
-  const topic = loaded.data;
   return (
     <>
-      <PageHeader title={topic?.name ?? 'Topic'}>
-        <a class="button" href={href('/topics')}>
-          All topics
-        </a>
-      </PageHeader>
-      <ErrorNote error={loaded.error} />
-      {!topic ? (
-        loaded.error ? null : (
-          <Loading />
-        )
-      ) : (
-        <>
-          <p role="status">
-            {topic.memberCount.toLocaleString()} {topic.memberCount === 1 ? 'contact is' : 'contacts are'} in this topic.
-          </p>
-          <Settings key={topic.id} topic={topic} saved={loaded.reload} />
-          <DeleteSection
-            what="topic"
-            name={topic.name}
-            consequence="Deleting forgets every contact's choice of it. A topic a campaign not yet sent, a form or an automation names cannot be deleted."
-            remove={async () => {
-              await call(api.DELETE('/topics/{id}', { params: { path: { id } } }));
-              navigate('/topics');
-            }}
-          />
-        </>
-      )}
+      <PageHeader title={loaded.data?.name ?? 'Topic'} back={{ path: '/topics', label: 'All topics' }} />
+      <WhenLoaded loaded={loaded}>
+        {(topic) => (
+          <>
+            <p role="status">
+              {topic.memberCount.toLocaleString()} {topic.memberCount === 1 ? 'contact is' : 'contacts are'} in this topic.
+            </p>
+            <Settings key={topic.id} topic={topic} saved={loaded.reload} />
+            <DeleteSection
+              what="topic"
+              name={topic.name}
+              consequence="Deleting forgets every contact's choice of it. A topic a campaign not yet sent, a form or an automation names cannot be deleted."
+              remove={async () => {
+                await call(api.DELETE('/topics/{id}', { params: { path: { id } } }));
+                navigate('/topics');
+              }}
+            />
+          </>
+        )}
+      </WhenLoaded>
     </>
   );
 }

@@ -3,7 +3,7 @@ import { api, call } from '../../api/client';
 import type { Answer } from '../../api/types';
 import { href } from '../../router';
 import { useProject } from '../../session';
-import { Empty, ErrorNote, Loading } from '../../ui/feedback';
+import { ErrorNote, WhenLoaded } from '../../ui/feedback';
 import { Form, Select, Submit, TextInput } from '../../ui/form';
 import { PageHeader, Section } from '../../ui/layout';
 import { Table } from '../../ui/lists';
@@ -69,33 +69,29 @@ export function Topics() {
           </div>
         </Form>
       </Section>
-      <ErrorNote error={list.error} />
-      {!list.data ? (
-        list.error ? null : (
-          <Loading />
-        )
-      ) : list.data.length === 0 ? (
-        <Empty>No topic yet.</Empty>
-      ) : (
-        <Table
-          caption="Topics"
-          rowKey={(t) => t.id}
-          rows={list.data}
-          columns={[
-            {
-              title: 'Topic',
-              cell: (t) => (
-                <>
-                  <a href={href(`/topics/${t.id}`)}>{t.name}</a>
-                  {t.description ? <div class="muted">{t.description}</div> : null}
-                </>
-              ),
-            },
-            { title: 'Default', cell: (t) => defaultWords(t.defaultMembership) },
-            { title: 'Members', cell: (t) => t.memberCount.toLocaleString() },
-          ]}
-        />
-      )}
+      <WhenLoaded loaded={list}>
+        {(topics) => (
+          <Table
+            caption="Topics"
+            rowKey={(t) => t.id}
+            rows={topics}
+            empty="No topic yet."
+            columns={[
+              {
+                title: 'Topic',
+                cell: (t) => (
+                  <>
+                    <a href={href(`/topics/${t.id}`)}>{t.name}</a>
+                    {t.description ? <div class="muted">{t.description}</div> : null}
+                  </>
+                ),
+              },
+              { title: 'Default', cell: (t) => defaultWords(t.defaultMembership) },
+              { title: 'Members', cell: (t) => t.memberCount.toLocaleString() },
+            ]}
+          />
+        )}
+      </WhenLoaded>
     </>
   );
 }

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'preact/hooks';
 import { api, call } from '../../api/client';
 import { href } from '../../router';
-import { Empty, ErrorNote, Loading } from '../../ui/feedback';
+import { Empty, WhenLoaded } from '../../ui/feedback';
 import { Section } from '../../ui/layout';
 import { useLoad } from '../../ui/use-load';
 import { fieldName } from './field-name';
@@ -11,13 +11,6 @@ export function FieldDetails({ field }: { field: string }) {
   const path = { field };
   const values = useLoad(() => call(api.GET('/contacts/fields/{field}/values', { params: { path } })), [field]);
   const usage = useLoad(() => call(api.GET('/contacts/fields/{field}/usage', { params: { path } })), [field]);
-  const users = usage.data
-    ? [
-        ...usage.data.segments.map((s) => ({ ...s, area: 'Segment', to: `/segments/${s.id}` })),
-        ...usage.data.campaigns.map((s) => ({ ...s, area: 'Campaign', to: `/campaigns/${s.id}` })),
-        ...usage.data.workflows.map((s) => ({ ...s, area: 'Automation', to: `/automations/${s.id}` })),
-      ]
-    : [];
   const shown = useRef<HTMLDivElement>(null);
   // Opened from a row of a long table: bring it into view.
   useEffect(() => shown.current?.scrollIntoView({ block: 'nearest' }), []);
@@ -25,39 +18,42 @@ export function FieldDetails({ field }: { field: string }) {
     <div ref={shown}>
       <Section title={`Field ${fieldName(field)}`}>
         <h3>Most frequent values</h3>
-        <ErrorNote error={values.error} />
-        {!values.data ? (
-          values.error ? null : (
-            <Loading />
-          )
-        ) : values.data.values.length === 0 ? (
-          <Empty>No contact has a value yet.</Empty>
-        ) : (
-          <ul>
-            {values.data.values.map((v) => (
-              <li key={JSON.stringify(v.value)}>
-                <code>{JSON.stringify(v.value)}</code>: {v.count.toLocaleString()}
-              </li>
-            ))}
-          </ul>
-        )}
+        <WhenLoaded loaded={values}>
+          {({ values: frequent }) =>
+            frequent.length === 0 ? (
+              <Empty>No contact has a value yet.</Empty>
+            ) : (
+              <ul>
+                {frequent.map((v) => (
+                  <li key={JSON.stringify(v.value)}>
+                    <code>{JSON.stringify(v.value)}</code>: {v.count.toLocaleString()}
+                  </li>
+                ))}
+              </ul>
+            )
+          }
+        </WhenLoaded>
         <h3>Used by</h3>
-        <ErrorNote error={usage.error} />
-        {!usage.data ? (
-          usage.error ? null : (
-            <Loading />
-          )
-        ) : users.length === 0 ? (
-          <Empty>No segment, campaign or automation refers to it.</Empty>
-        ) : (
-          <ul>
-            {users.map((u) => (
-              <li key={u.id}>
-                {u.area}: <a href={href(u.to)}>{u.name}</a>
-              </li>
-            ))}
-          </ul>
-        )}
+        <WhenLoaded loaded={usage}>
+          {(used) => {
+            const users = [
+              ...used.segments.map((s) => ({ ...s, area: 'Segment', to: `/segments/${s.id}` })),
+              ...used.campaigns.map((s) => ({ ...s, area: 'Campaign', to: `/campaigns/${s.id}` })),
+              ...used.workflows.map((s) => ({ ...s, area: 'Automation', to: `/automations/${s.id}` })),
+            ];
+            return users.length === 0 ? (
+              <Empty>No segment, campaign or automation refers to it.</Empty>
+            ) : (
+              <ul>
+                {users.map((u) => (
+                  <li key={u.id}>
+                    {u.area}: <a href={href(u.to)}>{u.name}</a>
+                  </li>
+                ))}
+              </ul>
+            );
+          }}
+        </WhenLoaded>
       </Section>
     </div>
   );

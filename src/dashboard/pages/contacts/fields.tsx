@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, call } from '../../api/client';
 import type { Answer, RequestBody } from '../../api/types';
 import { ConfirmButton } from '../../ui/actions';
-import { Badge, ErrorNote, Loading } from '../../ui/feedback';
+import { Badge, ErrorNote, WhenLoaded } from '../../ui/feedback';
 import { Form, Select, Submit, TextInput } from '../../ui/form';
 import { PageHeader, Section } from '../../ui/layout';
 import { Table } from '../../ui/lists';
@@ -69,53 +69,53 @@ export function CustomFields() {
           {removed}
         </p>
       ) : null}
-      <ErrorNote error={fields.error ?? remove.error} />
-      {!fields.data ? (
-        <Loading />
-      ) : (
-        <Table<FieldRow>
-          caption="Contact fields"
-          rowKey={(f) => f.field}
-          rows={fields.data.fields}
-          columns={[
-            {
-              title: 'Field',
-              cell: (f) => (
-                <>
-                  <code>{fieldName(f.field)}</code>
-                  {f.isCustom ? null : (
-                    <>
-                      {' '}
-                      <Badge>standard</Badge>
-                    </>
-                  )}
-                </>
-              ),
-            },
-            { title: 'Type', cell: (f) => TYPES.find((t) => t.value === f.type)?.label ?? f.type },
-            { title: 'Contacts with it', cell: (f) => percent(f.coverage), wide: true },
-            {
-              title: 'Actions',
-              cell: (f) => (
-                <span class="row-actions">
-                  <button type="button" aria-expanded={open === f.field} onClick={() => setOpen(open === f.field ? null : f.field)}>
-                    {open === f.field ? 'Hide' : 'Values'}
-                    <span class="sr-only"> of {fieldName(f.field)}</span>
-                  </button>
-                  {f.isCustom ? (
-                    <ConfirmButton
-                      label={`Delete ${fieldName(f.field)}`}
-                      confirm={`Remove ${fieldName(f.field)} from every contact? Conditions on it stop matching.`}
-                      danger
-                      onConfirm={() => remove.run(f.field)}
-                    />
-                  ) : null}
-                </span>
-              ),
-            },
-          ]}
-        />
-      )}
+      <ErrorNote error={remove.error} />
+      <WhenLoaded loaded={fields}>
+        {({ fields: rows }) => (
+          <Table<FieldRow>
+            caption="Contact fields"
+            rowKey={(f) => f.field}
+            rows={rows}
+            columns={[
+              {
+                title: 'Field',
+                cell: (f) => (
+                  <>
+                    <code>{fieldName(f.field)}</code>
+                    {f.isCustom ? null : (
+                      <>
+                        {' '}
+                        <Badge>standard</Badge>
+                      </>
+                    )}
+                  </>
+                ),
+              },
+              { title: 'Type', cell: (f) => TYPES.find((t) => t.value === f.type)?.label ?? f.type },
+              { title: 'Contacts with it', cell: (f) => percent(f.coverage), wide: true },
+              {
+                title: 'Actions',
+                cell: (f) => (
+                  <span class="row-actions">
+                    <button type="button" aria-expanded={open === f.field} onClick={() => setOpen(open === f.field ? null : f.field)}>
+                      {open === f.field ? 'Hide' : 'Values'}
+                      <span class="sr-only"> of {fieldName(f.field)}</span>
+                    </button>
+                    {f.isCustom ? (
+                      <ConfirmButton
+                        label={`Delete ${fieldName(f.field)}`}
+                        confirm={`Remove ${fieldName(f.field)} from every contact? Conditions on it stop matching.`}
+                        danger
+                        onConfirm={() => remove.run(f.field)}
+                      />
+                    ) : null}
+                  </span>
+                ),
+              },
+            ]}
+          />
+        )}
+      </WhenLoaded>
       {open ? <FieldDetails key={open} field={open} /> : null}
     </>
   );

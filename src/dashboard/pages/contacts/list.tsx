@@ -3,7 +3,7 @@ import { api, call } from '../../api/client';
 import type { Answer } from '../../api/types';
 import { href } from '../../router';
 import { useProject } from '../../session';
-import { Empty, ErrorNote, Loading } from '../../ui/feedback';
+import { Empty, WhenLoaded } from '../../ui/feedback';
 import { Select, TextInput } from '../../ui/form';
 import { PageHeader } from '../../ui/layout';
 import { CursorPager, Table } from '../../ui/lists';
@@ -79,7 +79,6 @@ export function Contacts({ query: initial }: { query: URLSearchParams }) {
       <p class="muted" role="status">
         {total === null ? '' : `${total.toLocaleString()} contact${total === 1 ? '' : 's'}${term ? ` matching “${term}”` : ''}`}
       </p>
-      <ErrorNote error={page.error} />
       <BulkActions
         selected={selected}
         suppressed={rows.filter((c) => c.suppression && selected.includes(c.id)).length}
@@ -89,48 +88,55 @@ export function Contacts({ query: initial }: { query: URLSearchParams }) {
           void page.reload();
         }}
       />
-      {!page.data ? (
-        <Loading />
-      ) : rows.length === 0 ? (
-        <Empty>{term || subscribed ? 'No contact matches.' : 'No contacts yet: create one above or import a CSV.'}</Empty>
-      ) : (
-        <Table<Contact>
-          caption="Contacts"
-          rowKey={(c) => c.id}
-          rows={rows}
-          columns={[
-            {
-              title: 'Select',
-              cell: (c) => (
-                <input type="checkbox" aria-label={`Select ${c.email}`} checked={selected.includes(c.id)} onChange={() => toggle(c.id)} />
-              ),
-            },
-            { title: 'Email', cell: (c) => <a href={href(`/contacts/${c.id}`)}>{c.email}</a> },
-            {
-              title: 'Subscription',
-              cell: (c) => <SubscriptionBadge contact={c} />,
-            },
-            { title: 'Fields', cell: (c) => Object.keys(c.data).length, wide: true },
-            { title: 'Created', cell: (c) => dateTime(c.createdAt), wide: true },
-          ]}
-        />
-      )}
-      {page.data && rows.length > 0 ? (
-        <div class="contacts-footer">
-          <label class="select-page">
-            <input type="checkbox" checked={allChosen} onChange={() => setSelected(allChosen ? [] : rows.map((c) => c.id))} /> Select this
-            page
-          </label>
-          <CursorPager
-            trail={page.data.trail}
-            next={page.data.hasMore ? page.data.cursor : null}
-            onMove={(t) => {
-              setTrail(t);
-              setSelected([]);
-            }}
-          />
-        </div>
-      ) : null}
+      <WhenLoaded loaded={page}>
+        {(shown) =>
+          rows.length === 0 ? (
+            <Empty>{term || subscribed ? 'No contact matches.' : 'No contacts yet: create one above or import a CSV.'}</Empty>
+          ) : (
+            <>
+              <Table<Contact>
+                caption="Contacts"
+                rowKey={(c) => c.id}
+                rows={rows}
+                columns={[
+                  {
+                    title: 'Select',
+                    cell: (c) => (
+                      <input
+                        type="checkbox"
+                        aria-label={`Select ${c.email}`}
+                        checked={selected.includes(c.id)}
+                        onChange={() => toggle(c.id)}
+                      />
+                    ),
+                  },
+                  { title: 'Email', cell: (c) => <a href={href(`/contacts/${c.id}`)}>{c.email}</a> },
+                  {
+                    title: 'Subscription',
+                    cell: (c) => <SubscriptionBadge contact={c} />,
+                  },
+                  { title: 'Fields', cell: (c) => Object.keys(c.data).length, wide: true },
+                  { title: 'Created', cell: (c) => dateTime(c.createdAt), wide: true },
+                ]}
+              />
+              <div class="contacts-footer">
+                <label class="select-page">
+                  <input type="checkbox" checked={allChosen} onChange={() => setSelected(allChosen ? [] : rows.map((c) => c.id))} /> Select
+                  this page
+                </label>
+                <CursorPager
+                  trail={shown.trail}
+                  next={shown.hasMore ? shown.cursor : null}
+                  onMove={(t) => {
+                    setTrail(t);
+                    setSelected([]);
+                  }}
+                />
+              </div>
+            </>
+          )
+        }
+      </WhenLoaded>
     </>
   );
 }

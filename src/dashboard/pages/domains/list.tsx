@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, call } from '../../api/client';
 import { href, navigate } from '../../router';
 import { useProject } from '../../session';
-import { Empty, ErrorNote, Loading } from '../../ui/feedback';
+import { ErrorNote, WhenLoaded } from '../../ui/feedback';
 import { Form, Submit, TextInput } from '../../ui/form';
 import { PageHeader, Section } from '../../ui/layout';
 import { Table } from '../../ui/lists';
@@ -45,24 +45,22 @@ export function Domains() {
         </Form>
         <ErrorNote error={add.error} />
       </Section>
-      <ErrorNote error={domains.error} />
-      {!domains.data ? (
-        <Loading />
-      ) : domains.data.length === 0 ? (
-        <Empty>No sender domain yet.</Empty>
-      ) : (
-        <Table
-          caption="Sender domains"
-          rowKey={(d) => d.id}
-          rows={domains.data}
-          columns={[
-            { title: 'Domain', cell: (d) => <a href={href(`/domains/${d.id}`)}>{d.domain}</a> },
-            { title: 'Status', cell: (d) => <DomainStatus domain={d} /> },
-            { title: 'Last checked', cell: (d) => dateTime(d.lastCheckedAt), wide: true },
-            { title: 'Added', cell: (d) => dateTime(d.createdAt), wide: true },
-          ]}
-        />
-      )}
+      <WhenLoaded loaded={domains}>
+        {(rows) => (
+          <Table
+            caption="Sender domains"
+            rowKey={(d) => d.id}
+            rows={rows}
+            empty="No sender domain yet."
+            columns={[
+              { title: 'Domain', cell: (d) => <a href={href(`/domains/${d.id}`)}>{d.domain}</a> },
+              { title: 'Status', cell: (d) => <DomainStatus domain={d} /> },
+              { title: 'Last checked', cell: (d) => dateTime(d.lastCheckedAt), wide: true },
+              { title: 'Added', cell: (d) => dateTime(d.createdAt), wide: true },
+            ]}
+          />
+        )}
+      </WhenLoaded>
     </>
   );
 }

@@ -3,7 +3,7 @@ import { api, call } from '../../api/client';
 import type { Answer } from '../../api/types';
 import { href } from '../../router';
 import { ConfirmButton } from '../../ui/actions';
-import { Badge, ErrorNote, Loading } from '../../ui/feedback';
+import { Badge, ErrorNote, WhenLoaded } from '../../ui/feedback';
 import { Form, Submit, TextInput } from '../../ui/form';
 import { instant, zone } from '../../ui/instant';
 import { PageHeader, Section } from '../../ui/layout';
@@ -70,63 +70,60 @@ function Schedule({ email, changed }: { email: Email; changed: () => Promise<voi
 /** One email (`GET /v1/emails/{id}`): where it stands, its recipients, tags and times; a scheduled one can be moved or cancelled. */
 export function EmailDetail({ params }: { params: Record<string, string> }) {
   const email = useLoad(() => call(api.GET('/v1/emails/{id}', { params: { path: { id: params.id! } } })), [params.id]);
-  const e = email.data?.data;
+  const shown = email.data?.data;
   return (
     <>
-      <PageHeader title={e ? e.subject || '(no subject)' : 'Email'} />
-      <ErrorNote error={email.error} />
-      {!e ? (
-        email.error ? null : (
-          <Loading />
-        )
-      ) : (
-        <>
-          <dl class="facts">
-            <dt>Status</dt>
-            <dd>
-              <EmailStatus status={e.status} />
-            </dd>
-            <dt>To</dt>
-            <dd class="break-anywhere">{e.contact ? <a href={href(`/contacts/${e.contact.id}`)}>{e.to}</a> : e.to}</dd>
-            {e.cc.length ? (
-              <>
-                <dt>Cc</dt>
-                <dd class="break-anywhere">{e.cc.join(', ')}</dd>
-              </>
+      <PageHeader title={shown ? shown.subject || '(no subject)' : 'Email'} />
+      <WhenLoaded loaded={email}>
+        {({ data: e }) => (
+          <>
+            <dl class="facts">
+              <dt>Status</dt>
+              <dd>
+                <EmailStatus status={e.status} />
+              </dd>
+              <dt>To</dt>
+              <dd class="break-anywhere">{e.contact ? <a href={href(`/contacts/${e.contact.id}`)}>{e.to}</a> : e.to}</dd>
+              {e.cc.length ? (
+                <>
+                  <dt>Cc</dt>
+                  <dd class="break-anywhere">{e.cc.join(', ')}</dd>
+                </>
+              ) : null}
+              {e.bcc.length ? (
+                <>
+                  <dt>Bcc</dt>
+                  <dd class="break-anywhere">{e.bcc.join(', ')}</dd>
+                </>
+              ) : null}
+              <dt>From</dt>
+              <dd class="break-anywhere">{e.from}</dd>
+              <dt>Tags</dt>
+              <dd>{Object.keys(e.tags).length ? <Tags tags={e.tags} /> : '—'}</dd>
+              <dt>Created</dt>
+              <dd>{dateTime(e.createdAt)}</dd>
+              <dt>Scheduled for</dt>
+              <dd>{dateTime(e.scheduledAt)}</dd>
+              <dt>Sent</dt>
+              <dd>{dateTime(e.sentAt)}</dd>
+              {e.campaignId ? (
+                <>
+                  <dt>Campaign</dt>
+                  <dd>
+                    <a href={href(`/campaigns/${e.campaignId}`)}>Open the campaign</a>
+                  </dd>
+                </>
+              ) : null}
+            </dl>
+            {e.status === 'SCHEDULED' ? <Schedule email={e} changed={email.reload} /> : null}
+            {e.contact ? (
+              <p>
+                <a href={href('/activity', { contact: e.contact.id, email: e.contact.email })}>Activity of {e.contact.email}</a>
+              </p>
             ) : null}
-            {e.bcc.length ? (
-              <>
-                <dt>Bcc</dt>
-                <dd class="break-anywhere">{e.bcc.join(', ')}</dd>
-              </>
-            ) : null}
-            <dt>From</dt>
-            <dd class="break-anywhere">{e.from}</dd>
-            <dt>Tags</dt>
-            <dd>{Object.keys(e.tags).length ? <Tags tags={e.tags} /> : '—'}</dd>
-            <dt>Created</dt>
-            <dd>{dateTime(e.createdAt)}</dd>
-            <dt>Scheduled for</dt>
-            <dd>{dateTime(e.scheduledAt)}</dd>
-            <dt>Sent</dt>
-            <dd>{dateTime(e.sentAt)}</dd>
-            {e.campaignId ? (
-              <>
-                <dt>Campaign</dt>
-                <dd>
-                  <a href={href(`/campaigns/${e.campaignId}`)}>Open the campaign</a>
-                </dd>
-              </>
-            ) : null}
-          </dl>
-          {e.status === 'SCHEDULED' ? <Schedule email={e} changed={email.reload} /> : null}
-          {e.contact ? (
-            <p>
-              <a href={href('/activity', { contact: e.contact.id, email: e.contact.email })}>Activity of {e.contact.email}</a>
-            </p>
-          ) : null}
-        </>
-      )}
+          </>
+        )}
+      </WhenLoaded>
     </>
   );
 }

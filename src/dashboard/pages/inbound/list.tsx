@@ -3,10 +3,10 @@ import { api, call } from '../../api/client';
 import type { Answer } from '../../api/types';
 import { href } from '../../router';
 import { useProject } from '../../session';
-import { Badge, Empty, ErrorNote, Loading } from '../../ui/feedback';
+import { Badge, Empty, WhenLoaded } from '../../ui/feedback';
 import { TextInput } from '../../ui/form';
 import { PageHeader } from '../../ui/layout';
-import { CursorPager, Table } from '../../ui/lists';
+import { CursorPager, Table, useCursorTrail } from '../../ui/lists';
 import { dateTime } from '../../ui/format';
 import { useDebounced } from '../../ui/use-debounced';
 import { useLoad } from '../../ui/use-load';
@@ -24,19 +24,17 @@ export function AuthBadge({ auth }: { auth: Inbound['auth'] }) {
 export function InboundList() {
   const project = useProject();
   const [search, setSearch] = useState('');
-  const [trail, setTrail] = useState<string[]>([]);
+  const { trail, setTrail, cursor, restart } = useCursorTrail();
   const term = useDebounced(search.trim());
-  const cursor = trail.at(-1);
   const page = useLoad(
     () => call(api.GET('/inbound', { params: { query: { search: term || undefined, cursor } } })),
     [project.id, term, cursor],
   );
-  const rows = page.data?.data ?? [];
   return (
     <>
       <PageHeader title="Inbound" />
       <div class="toolbar" role="search">
-        <TextInput label="Search by sender or subject" type="search" value={search} onValue={(v) => (setSearch(v), setTrail([]))} />
+        <TextInput label="Search by sender or subject" type="search" value={search} onValue={restart(setSearch)} />
       </div>
       {page.data && !cursor ? (
         <p class="muted" role="status">
@@ -44,31 +42,37 @@ export function InboundList() {
           {term ? ` matching “${term}”` : ''}
         </p>
       ) : null}
-      <ErrorNote error={page.error} />
-      {!page.data ? (
-        <Loading />
-      ) : rows.length === 0 ? (
-        <Empty>
-          {term ? 'No message matches.' : 'No mail received yet: turn inbound mail on for a domain (Domains) and publish its MX record.'}
-        </Empty>
-      ) : (
-        <>
-          <Table<Inbound>
-            caption="Inbound mail, newest first"
-            rowKey={(m) => m.id}
-            rows={rows}
-            columns={[
-              { title: 'Subject', cell: (m) => <a href={href(`/inbound/${m.id}`)}>{m.subject || '(no subject)'}</a> },
-              { title: 'From', cell: (m) => <span class="break-anywhere">{m.from.email}</span> },
-              { title: 'To', cell: (m) => <span class="break-anywhere">{m.to.map((a) => a.email).join(', ')}</span>, wide: true },
-              { title: 'Reply to', cell: (m) => (m.inReplyToEmail ? <a href={href(`/emails/${m.inReplyToEmail.id}`)}>Our email</a> : '—') },
-              { title: 'Checks', cell: (m) => <AuthBadge auth={m.auth} />, wide: true },
-              { title: 'Received', cell: (m) => dateTime(m.receivedAt) },
-            ]}
-          />
-          <CursorPager trail={trail} next={page.data.hasMore ? page.data.cursor : null} onMove={setTrail} />
-        </>
-      )}
+      <WhenLoaded loaded={page}>
+        {({ data: rows, hasMore, cursor: next }) =>
+          rows.length === 0 ? (
+            <Empty>
+              {term
+                ? 'No message matches.'
+                : 'No mail received yet: turn inbound mail on for a domain (Domains) and publish its MX record.'}
+            </Empty>
+          ) : (
+            <>
+              <Table<Inbound>
+                caption="Inbound mail, newest first"
+                rowKey={(m) => m.id}
+                rows={rows}
+                columns={[
+                  { title: 'Subject', cell: (m) => <a href={href(`/inbound/${m.id}`)}>{m.subject || '(no subject)'}</a> },
+                  { title: 'From', cell: (m) => <span class="break-anywhere">{m.from.email}</span> },
+                  { title: 'To', cell: (m) => <span class="break-anywhere">{m.to.map((a) => a.email).join(', ')}</span>, wide: true },
+                  {
+                    title: 'Reply to',
+                    cell: (m) => (m.inReplyToEmail ? <a href={href(`/emails/${m.inReplyToEmail.id}`)}>Our email</a> : '—'),
+                  },
+                  { title: 'Checks', cell: (m) => <AuthBadge auth={m.auth} />, wide: true },
+                  { title: 'Received', cell: (m) => dateTime(m.receivedAt) },
+                ]}
+              />
+              <CursorPager trail={trail} next={hasMore ? next : null} onMove={setTrail} />
+            </>
+          )
+        }
+      </WhenLoaded>
     </>
   );
 }

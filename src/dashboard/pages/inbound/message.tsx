@@ -1,6 +1,6 @@
 import { api, call } from '../../api/client';
 import { href } from '../../router';
-import { ErrorNote, Loading } from '../../ui/feedback';
+import { ErrorNote, WhenLoaded } from '../../ui/feedback';
 import { PageHeader, Section } from '../../ui/layout';
 import { dateTime } from '../../ui/format';
 import { useAction, useLoad } from '../../ui/use-load';
@@ -28,84 +28,81 @@ export function InboundMessage({ params }: { params: Record<string, string> }) {
     if (!answer.response.ok || !(answer.data instanceof Blob)) throw new Error(`The download failed (${answer.response.status})`);
     save(answer.data, name);
   });
-  const m = message.data?.data;
+  const shown = message.data?.data;
   return (
     <>
-      <PageHeader title={m ? m.subject || '(no subject)' : 'Inbound email'}>
-        <a class="button" href={href('/inbound')}>
-          All inbound mail
-        </a>
-      </PageHeader>
-      <ErrorNote error={message.error ?? download.error} />
-      {!m ? (
-        message.error ? null : (
-          <Loading />
-        )
-      ) : (
-        <>
-          <dl class="facts">
-            <dt>From</dt>
-            <dd class="break-anywhere">
-              {m.contactId ? <a href={href(`/contacts/${m.contactId}`)}>{m.from.email}</a> : m.from.email}
-              {m.from.name ? ` (${m.from.name})` : ''}
-            </dd>
-            <dt>To</dt>
-            <dd class="break-anywhere">{m.to.map((a) => a.email).join(', ') || '—'}</dd>
-            {m.cc.length ? (
-              <>
-                <dt>Cc</dt>
-                <dd class="break-anywhere">{m.cc.map((a) => a.email).join(', ')}</dd>
-              </>
-            ) : null}
-            <dt>Received</dt>
-            <dd>{dateTime(m.receivedAt)}</dd>
-            <dt>Checks</dt>
-            <dd>
-              <AuthBadge auth={m.auth} />
-            </dd>
-            <dt>Answers</dt>
-            <dd>
-              {m.inReplyToEmail ? (
+      <PageHeader
+        title={shown ? shown.subject || '(no subject)' : 'Inbound email'}
+        back={{ path: '/inbound', label: 'All inbound mail' }}
+      />
+      <ErrorNote error={download.error} />
+      <WhenLoaded loaded={message}>
+        {({ data: m }) => (
+          <>
+            <dl class="facts">
+              <dt>From</dt>
+              <dd class="break-anywhere">
+                {m.contactId ? <a href={href(`/contacts/${m.contactId}`)}>{m.from.email}</a> : m.from.email}
+                {m.from.name ? ` (${m.from.name})` : ''}
+              </dd>
+              <dt>To</dt>
+              <dd class="break-anywhere">{m.to.map((a) => a.email).join(', ') || '—'}</dd>
+              {m.cc.length ? (
                 <>
-                  <a href={href(`/emails/${m.inReplyToEmail.id}`)}>Our email</a>
-                  {m.inReplyToEmail.campaignId ? (
-                    <>
-                      {' of '}
-                      <a href={href(`/campaigns/${m.inReplyToEmail.campaignId}`)}>a campaign</a>
-                    </>
-                  ) : null}
+                  <dt>Cc</dt>
+                  <dd class="break-anywhere">{m.cc.map((a) => a.email).join(', ')}</dd>
                 </>
-              ) : (
-                '—'
-              )}
-            </dd>
-          </dl>
-          <Section title="Text">
-            <pre class="message-text">{m.text ?? '(no plain text part)'}</pre>
-          </Section>
-          {m.attachments.length ? (
-            <Section title="Attachments">
-              <ul>
-                {m.attachments.map((a, i) => (
-                  <li key={a.url}>
-                    <button type="button" onClick={() => void download.run(i, a.filename ?? `attachment-${i}`)}>
-                      {a.filename ?? `attachment-${i}`}
-                    </button>{' '}
-                    <span class="muted">
-                      {a.contentType}, {a.size.toLocaleString()} bytes
-                    </span>
-                  </li>
-                ))}
-              </ul>
+              ) : null}
+              <dt>Received</dt>
+              <dd>{dateTime(m.receivedAt)}</dd>
+              <dt>Checks</dt>
+              <dd>
+                <AuthBadge auth={m.auth} />
+              </dd>
+              <dt>Answers</dt>
+              <dd>
+                {m.inReplyToEmail ? (
+                  <>
+                    <a href={href(`/emails/${m.inReplyToEmail.id}`)}>Our email</a>
+                    {m.inReplyToEmail.campaignId ? (
+                      <>
+                        {' of '}
+                        <a href={href(`/campaigns/${m.inReplyToEmail.campaignId}`)}>a campaign</a>
+                      </>
+                    ) : null}
+                  </>
+                ) : (
+                  '—'
+                )}
+              </dd>
+            </dl>
+            <Section title="Text">
+              <pre class="message-text">{m.text ?? '(no plain text part)'}</pre>
             </Section>
-          ) : null}
-          <Section title="Message">
-            <button type="button" onClick={() => void download.run(null, `${m.id}.eml`)}>
-              Download the raw message
-            </button>
-          </Section>
-        </>
-      )}
+            {m.attachments.length ? (
+              <Section title="Attachments">
+                <ul>
+                  {m.attachments.map((a, i) => (
+                    <li key={a.url}>
+                      <button type="button" onClick={() => void download.run(i, a.filename ?? `attachment-${i}`)}>
+                        {a.filename ?? `attachment-${i}`}
+                      </button>{' '}
+                      <span class="muted">
+                        {a.contentType}, {a.size.toLocaleString()} bytes
+                      </span>
+                    </li>
+                  ))}
+                </ul>
+              </Section>
+            ) : null}
+            <Section title="Message">
+              <button type="button" onClick={() => void download.run(null, `${m.id}.eml`)}>
+                Download the raw message
+              </button>
+            </Section>
+          </>
+        )}
+      </WhenLoaded>
     </>
   );
 }

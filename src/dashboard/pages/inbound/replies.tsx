@@ -1,6 +1,6 @@
 import { api, call } from '../../api/client';
 import { href } from '../../router';
-import { ErrorNote, Loading } from '../../ui/feedback';
+import { WhenLoaded } from '../../ui/feedback';
 import { Section } from '../../ui/layout';
 import { dateTime } from '../../ui/format';
 import { useLoad } from '../../ui/use-load';
@@ -17,31 +17,29 @@ export function Replies({
 }) {
   const key = 'contactId' in filter ? filter.contactId : filter.campaignId;
   const page = useLoad(() => call(api.GET('/inbound', { params: { query: { ...filter, limit: 10 } } })), [key]);
-  const rows = page.data?.data ?? [];
   return (
     <Section title={title}>
-      <ErrorNote error={page.error} />
-      {!page.data ? (
-        page.error ? null : (
-          <Loading />
-        )
-      ) : rows.length === 0 ? (
-        <p class="muted">{empty}</p>
-      ) : (
-        <>
-          <ul>
-            {rows.map((m) => (
-              <li key={m.id}>
-                <a href={href(`/inbound/${m.id}`)}>{m.subject || '(no subject)'}</a>{' '}
-                <span class="muted">
-                  from {m.from.email}, {dateTime(m.receivedAt)}
-                </span>
-              </li>
-            ))}
-          </ul>
-          {page.data.total > rows.length ? <p class="muted">{page.data.total.toLocaleString()} in all.</p> : null}
-        </>
-      )}
+      <WhenLoaded loaded={page}>
+        {({ data: rows, total }) =>
+          rows.length === 0 ? (
+            <p class="muted">{empty}</p>
+          ) : (
+            <>
+              <ul>
+                {rows.map((m) => (
+                  <li key={m.id}>
+                    <a href={href(`/inbound/${m.id}`)}>{m.subject || '(no subject)'}</a>{' '}
+                    <span class="muted">
+                      from {m.from.email}, {dateTime(m.receivedAt)}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+              {total > rows.length ? <p class="muted">{total.toLocaleString()} in all.</p> : null}
+            </>
+          )
+        }
+      </WhenLoaded>
     </Section>
   );
 }

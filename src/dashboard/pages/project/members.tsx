@@ -3,7 +3,7 @@ import { api, call } from '../../api/client';
 import type { Answer } from '../../api/types';
 import { can, useProject, useSession, type Role } from '../../session';
 import { ConfirmButton } from '../../ui/actions';
-import { Badge, ErrorNote, Loading } from '../../ui/feedback';
+import { Badge, ErrorNote, WhenLoaded } from '../../ui/feedback';
 import { Form, Select, Submit, TextInput } from '../../ui/form';
 import { PageHeader, Section } from '../../ui/layout';
 import { Table } from '../../ui/lists';
@@ -58,60 +58,60 @@ export function Members() {
   return (
     <>
       <PageHeader title="Team" />
-      <ErrorNote error={members.error ?? change.error ?? remove.error} />
-      {!members.data ? (
-        <Loading />
-      ) : (
-        <Table
-          caption="Members of this project"
-          rowKey={(m) => m.userId}
-          rows={members.data}
-          columns={[
-            {
-              title: 'Email',
-              cell: (m) => (
-                <>
-                  {m.email} {m.pending ? <Badge tone="warn">invited</Badge> : null}
-                </>
-              ),
-            },
-            {
-              title: 'Role',
-              cell: (m) =>
-                mayEdit(m) ? (
-                  <select
-                    aria-label={`Role of ${m.email}`}
-                    value={saving?.userId === m.userId ? saving.role : m.role}
-                    onChange={(e) => void change.run(m, e.currentTarget.value as Role)}
-                  >
-                    {roles.map((r) => (
-                      <option key={r.value} value={r.value}>
-                        {r.label}
-                      </option>
-                    ))}
-                  </select>
-                ) : (
-                  m.role.charAt(0) + m.role.slice(1).toLowerCase()
+      <ErrorNote error={change.error ?? remove.error} />
+      <WhenLoaded loaded={members}>
+        {(rows) => (
+          <Table
+            caption="Members of this project"
+            rowKey={(m) => m.userId}
+            rows={rows}
+            columns={[
+              {
+                title: 'Email',
+                cell: (m) => (
+                  <>
+                    {m.email} {m.pending ? <Badge tone="warn">invited</Badge> : null}
+                  </>
                 ),
-            },
-            { title: 'Joined', cell: (m) => dateTime(m.joinedAt), wide: true },
-            {
-              title: 'Actions',
-              cell: (m) =>
-                m.userId === user.id && onlyOwner(m) ? (
-                  <span class="muted">The only owner: make someone else an owner to leave</span>
-                ) : mayEdit(m) || m.userId === user.id ? (
-                  <ConfirmButton
-                    label={m.userId === user.id ? 'Leave' : 'Remove'}
-                    confirm={m.userId === user.id ? 'Leave this project?' : `Remove ${m.email}?`}
-                    danger
-                    onConfirm={() => remove.run(m)}
-                  />
-                ) : null,
-            },
-          ]}
-        />
-      )}
+              },
+              {
+                title: 'Role',
+                cell: (m) =>
+                  mayEdit(m) ? (
+                    <select
+                      aria-label={`Role of ${m.email}`}
+                      value={saving?.userId === m.userId ? saving.role : m.role}
+                      onChange={(e) => void change.run(m, e.currentTarget.value as Role)}
+                    >
+                      {roles.map((r) => (
+                        <option key={r.value} value={r.value}>
+                          {r.label}
+                        </option>
+                      ))}
+                    </select>
+                  ) : (
+                    m.role.charAt(0) + m.role.slice(1).toLowerCase()
+                  ),
+              },
+              { title: 'Joined', cell: (m) => dateTime(m.joinedAt), wide: true },
+              {
+                title: 'Actions',
+                cell: (m) =>
+                  m.userId === user.id && onlyOwner(m) ? (
+                    <span class="muted">The only owner: make someone else an owner to leave</span>
+                  ) : mayEdit(m) || m.userId === user.id ? (
+                    <ConfirmButton
+                      label={m.userId === user.id ? 'Leave' : 'Remove'}
+                      confirm={m.userId === user.id ? 'Leave this project?' : `Remove ${m.email}?`}
+                      danger
+                      onConfirm={() => remove.run(m)}
+                    />
+                  ) : null,
+              },
+            ]}
+          />
+        )}
+      </WhenLoaded>
       {manager ? (
         <Section title="Invite someone">
           <Form onSubmit={() => void invite.run()} class="form inline">

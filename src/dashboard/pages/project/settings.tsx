@@ -20,13 +20,14 @@ export function ProjectSettings() {
   const [name, setName] = useState(project.name);
   const [tracking, setTracking] = useState<TrackingMode>(project.trackingMode);
   const [rate, setRate] = useState(project.emailRatePerSecond === null ? '' : String(project.emailRatePerSecond));
+  const [timeZone, setTimeZone] = useState(project.timeZone);
   const [saved, setSaved] = useState(false);
   const save = useAction(async () => {
     setSaved(false);
     await call(
       api.PATCH('/users/@me/projects/{id}', {
         params: { path: { id: project.id } },
-        body: { name, trackingMode: tracking, emailRatePerSecond: rate === '' ? null : Number(rate) },
+        body: { name, trackingMode: tracking, emailRatePerSecond: rate === '' ? null : Number(rate), timeZone },
       }),
     );
     await refresh();
@@ -61,6 +62,14 @@ export function ProjectSettings() {
               hint="Per kind of email. Empty uses the deployment's default."
               value={rate}
               onValue={setRate}
+              error={save.error}
+            />
+            <TextInput
+              label="Time zone"
+              name="timeZone"
+              hint="An IANA zone, e.g. Europe/Paris: automations' local times for contacts without data.timezone."
+              value={timeZone}
+              onValue={setTimeZone}
               error={save.error}
             />
           </fieldset>

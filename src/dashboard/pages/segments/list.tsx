@@ -1,7 +1,7 @@
 import { api, call } from '../../api/client';
 import { href } from '../../router';
 import { ConfirmButton } from '../../ui/actions';
-import { Badge, Empty, ErrorNote, Loading } from '../../ui/feedback';
+import { Badge, ErrorNote, WhenLoaded } from '../../ui/feedback';
 import { PageHeader } from '../../ui/layout';
 import { Table } from '../../ui/lists';
 import { dateTime } from '../../ui/format';
@@ -22,45 +22,44 @@ export function SegmentList() {
           New segment
         </a>
       </PageHeader>
-      <ErrorNote error={list.error ?? remove.error} />
-      {!list.data ? (
-        <Loading />
-      ) : list.data.length === 0 ? (
-        <Empty>No segments yet. A segment picks contacts by their fields, events and activity, for campaigns and automations.</Empty>
-      ) : (
-        <Table
-          caption="Segments"
-          rowKey={(s) => s.id}
-          rows={list.data}
-          columns={[
-            { title: 'Name', cell: (s) => <a href={href(`/segments/${s.id}`)}>{s.name}</a> },
-            {
-              title: 'Kind',
-              cell: (s) => (
-                <>
-                  <Badge>{s.type === 'DYNAMIC' ? 'Dynamic' : 'Static'}</Badge>{' '}
-                  {s.trackMembership ? <Badge tone="good">tracked</Badge> : null}
-                </>
-              ),
-            },
-            { title: 'Members', cell: (s) => s.memberCount.toLocaleString() },
-            { title: 'Description', cell: (s) => s.description ?? '', wide: true },
-            { title: 'Updated', cell: (s) => dateTime(s.updatedAt), wide: true },
-            {
-              title: 'Actions',
-              cell: (s) => (
-                <ConfirmButton
-                  label="Delete"
-                  confirm={`Delete ${s.name}?`}
-                  danger
-                  disabled={remove.pending}
-                  onConfirm={() => remove.run(s)}
-                />
-              ),
-            },
-          ]}
-        />
-      )}
+      <ErrorNote error={remove.error} />
+      <WhenLoaded loaded={list}>
+        {(segments) => (
+          <Table
+            caption="Segments"
+            rowKey={(s) => s.id}
+            rows={segments}
+            empty="No segments yet. A segment picks contacts by their fields, events and activity, for campaigns and automations."
+            columns={[
+              { title: 'Name', cell: (s) => <a href={href(`/segments/${s.id}`)}>{s.name}</a> },
+              {
+                title: 'Kind',
+                cell: (s) => (
+                  <>
+                    <Badge>{s.type === 'DYNAMIC' ? 'Dynamic' : 'Static'}</Badge>{' '}
+                    {s.trackMembership ? <Badge tone="good">tracked</Badge> : null}
+                  </>
+                ),
+              },
+              { title: 'Members', cell: (s) => s.memberCount.toLocaleString() },
+              { title: 'Description', cell: (s) => s.description ?? '', wide: true },
+              { title: 'Updated', cell: (s) => dateTime(s.updatedAt), wide: true },
+              {
+                title: 'Actions',
+                cell: (s) => (
+                  <ConfirmButton
+                    label="Delete"
+                    confirm={`Delete ${s.name}?`}
+                    danger
+                    disabled={remove.pending}
+                    onConfirm={() => remove.run(s)}
+                  />
+                ),
+              },
+            ]}
+          />
+        )}
+      </WhenLoaded>
     </>
   );
 }

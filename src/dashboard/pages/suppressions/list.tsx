@@ -4,7 +4,7 @@ import type { Answer } from '../../api/types';
 import { href } from '../../router';
 import { useProject } from '../../session';
 import { ConfirmButton } from '../../ui/actions';
-import { Badge, Empty, ErrorNote, Loading } from '../../ui/feedback';
+import { Badge, Empty, ErrorNote, WhenLoaded } from '../../ui/feedback';
 import { Form, Select, Submit, TextInput } from '../../ui/form';
 import { PageHeader, Section } from '../../ui/layout';
 import { CursorPager, Table, useCursorTrail } from '../../ui/lists';
@@ -74,7 +74,6 @@ export function Suppressions() {
     await call(api.DELETE('/suppressions/{email}', { params: { path: { email } } }));
     await page.reload();
   });
-  const rows = page.data?.data ?? [];
   return (
     <>
       <PageHeader title="Suppressions" />
@@ -89,42 +88,47 @@ export function Suppressions() {
           {term ? ` matching “${term}”` : ''}
         </p>
       ) : null}
-      <ErrorNote error={page.error ?? remove.error} />
-      {!page.data ? (
-        <Loading />
-      ) : rows.length === 0 ? (
-        <Empty>
-          {term || reason
-            ? 'No address matches.'
-            : 'No suppressed address: permanent bounces and complaints are added here as they happen.'}
-        </Empty>
-      ) : (
-        <>
-          <Table<Entry>
-            caption="Suppressed addresses, newest first"
-            rowKey={(e) => e.email}
-            rows={rows}
-            columns={[
-              { title: 'Address', cell: (e) => <span class="break-anywhere">{e.email}</span> },
-              { title: 'Reason', cell: (e) => <Badge tone={TONES[e.reason]}>{REASONS.find((r) => r.value === e.reason)!.label}</Badge> },
-              { title: 'Since', cell: (e) => dateTime(e.createdAt), wide: true },
-              { title: 'Email', cell: (e) => (e.emailId ? <a href={href(`/emails/${e.emailId}`)}>The email</a> : '—'), wide: true },
-              {
-                title: 'Remove',
-                cell: (e) => (
-                  <ConfirmButton
-                    label="Remove"
-                    confirm={`Mail ${e.email} again?`}
-                    onConfirm={() => remove.run(e.email)}
-                    disabled={remove.pending}
-                  />
-                ),
-              },
-            ]}
-          />
-          <CursorPager trail={trail} next={page.data.hasMore ? page.data.cursor : null} onMove={setTrail} />
-        </>
-      )}
+      <ErrorNote error={remove.error} />
+      <WhenLoaded loaded={page}>
+        {({ data: rows, hasMore, cursor: next }) =>
+          rows.length === 0 ? (
+            <Empty>
+              {term || reason
+                ? 'No address matches.'
+                : 'No suppressed address: permanent bounces and complaints are added here as they happen.'}
+            </Empty>
+          ) : (
+            <>
+              <Table<Entry>
+                caption="Suppressed addresses, newest first"
+                rowKey={(e) => e.email}
+                rows={rows}
+                columns={[
+                  { title: 'Address', cell: (e) => <span class="break-anywhere">{e.email}</span> },
+                  {
+                    title: 'Reason',
+                    cell: (e) => <Badge tone={TONES[e.reason]}>{REASONS.find((r) => r.value === e.reason)!.label}</Badge>,
+                  },
+                  { title: 'Since', cell: (e) => dateTime(e.createdAt), wide: true },
+                  { title: 'Email', cell: (e) => (e.emailId ? <a href={href(`/emails/${e.emailId}`)}>The email</a> : '—'), wide: true },
+                  {
+                    title: 'Remove',
+                    cell: (e) => (
+                      <ConfirmButton
+                        label="Remove"
+                        confirm={`Mail ${e.email} again?`}
+                        onConfirm={() => remove.run(e.email)}
+                        disabled={remove.pending}
+                      />
+                    ),
+                  },
+                ]}
+              />
+              <CursorPager trail={trail} next={hasMore ? next : null} onMove={setTrail} />
+            </>
+          )
+        }
+      </WhenLoaded>
     </>
   );
 }

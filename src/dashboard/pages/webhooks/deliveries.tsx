@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, call } from '../../api/client';
-import { Badge, Empty, ErrorNote, Loading } from '../../ui/feedback';
+import { Badge, Empty, ErrorNote, WhenLoaded } from '../../ui/feedback';
 import { Form, Select, Submit, TextInput } from '../../ui/form';
 import { Section } from '../../ui/layout';
 import { OffsetPager, Table } from '../../ui/lists';
@@ -94,31 +94,30 @@ export function Deliveries({ endpointId }: { endpointId: string }) {
           onValue={(s) => (setStatus(s), setPage(1))}
         />
       </div>
-      <ErrorNote error={log.error} />
-      {!log.data ? (
-        log.error ? null : (
-          <Loading />
-        )
-      ) : log.data.data.length === 0 ? (
-        <Empty>No delivery{status ? ` ${status.toLowerCase()}` : ''} in the last 30 days.</Empty>
-      ) : (
-        <>
-          <Table
-            caption="Deliveries"
-            rowKey={(d) => d.id}
-            rows={log.data.data}
-            columns={[
-              { title: 'Event', cell: (d) => <code>{d.type}</code> },
-              { title: 'Status', cell: (d) => <Badge tone={deliveryTone(d.status)}>{d.status}</Badge> },
-              { title: 'Attempts', cell: (d) => d.attempts },
-              { title: 'Last answer', cell: (d) => <span class="delivery-error">{attempt(d)}</span>, wide: true },
-              { title: 'Last attempt', cell: (d) => dateTime(d.lastAttemptAt), wide: true },
-              { title: 'Next attempt', cell: (d) => dateTime(d.nextAttemptAt), wide: true },
-            ]}
-          />
-          <OffsetPager page={page} totalPages={log.data.totalPages} onPage={setPage} />
-        </>
-      )}
+      <WhenLoaded loaded={log}>
+        {({ data, totalPages }) =>
+          data.length === 0 ? (
+            <Empty>No delivery{status ? ` ${status.toLowerCase()}` : ''} in the last 30 days.</Empty>
+          ) : (
+            <>
+              <Table
+                caption="Deliveries"
+                rowKey={(d) => d.id}
+                rows={data}
+                columns={[
+                  { title: 'Event', cell: (d) => <code>{d.type}</code> },
+                  { title: 'Status', cell: (d) => <Badge tone={deliveryTone(d.status)}>{d.status}</Badge> },
+                  { title: 'Attempts', cell: (d) => d.attempts },
+                  { title: 'Last answer', cell: (d) => <span class="delivery-error">{attempt(d)}</span>, wide: true },
+                  { title: 'Last attempt', cell: (d) => dateTime(d.lastAttemptAt), wide: true },
+                  { title: 'Next attempt', cell: (d) => dateTime(d.nextAttemptAt), wide: true },
+                ]}
+              />
+              <OffsetPager page={page} totalPages={totalPages} onPage={setPage} />
+            </>
+          )
+        }
+      </WhenLoaded>
       <h3>Replay</h3>
       <Replay endpointId={endpointId} queued={() => void log.reload()} />
     </Section>

@@ -1,13 +1,13 @@
 import { useState } from 'preact/hooks';
 import { api, call } from '../../api/client';
-import { href, navigate } from '../../router';
+import { navigate } from '../../router';
 import { ConfirmButton, CopyText } from '../../ui/actions';
 import { DeleteSection } from '../../ui/delete-section';
-import { ErrorNote, Loading } from '../../ui/feedback';
-import { Form, Submit, TextInput } from '../../ui/form';
+import { ErrorNote, WhenLoaded } from '../../ui/feedback';
+import { Form, SaveActions, TextInput } from '../../ui/form';
 import { PageHeader, Section } from '../../ui/layout';
 import { dateTime } from '../../ui/format';
-import { useAction, useLoad } from '../../ui/use-load';
+import { useAction, useLoad, useSave } from '../../ui/use-load';
 import { Deliveries } from './deliveries';
 import { EventsField } from './events-field';
 import { EndpointStatus } from './status';
@@ -18,33 +18,26 @@ function Settings({ endpoint, saved }: { endpoint: Endpoint; saved: () => Promis
   const [url, setUrl] = useState(endpoint.url);
   const [description, setDescription] = useState(endpoint.description ?? '');
   const [events, setEvents] = useState(endpoint.events.join('\n'));
-  const [done, setDone] = useState(false);
-  const save = useAction(async () => {
+  const save = useSave(async () => {
     const body = { url, description: description || null, events: eventPatterns(events) };
     await call(api.PATCH('/webhook-endpoints/{id}', { params: { path: { id: endpoint.id } }, body }));
     await saved();
-    setDone(true);
   });
+  const { edited } = save;
   return (
     <Section title="Settings">
       <Form onSubmit={() => void save.run()}>
-        <TextInput label="URL" name="url" type="url" required value={url} onValue={(v) => (setUrl(v), setDone(false))} error={save.error} />
+        <TextInput label="URL" name="url" type="url" required value={url} onValue={edited(setUrl)} error={save.error} />
         <TextInput
           label="Description (optional)"
           name="description"
           maxLength={500}
           value={description}
-          onValue={(v) => (setDescription(v), setDone(false))}
+          onValue={edited(setDescription)}
           error={save.error}
         />
-        <EventsField value={events} onValue={(v) => (setEvents(v), setDone(false))} error={save.error} />
-        <ErrorNote error={save.error} />
-        <div class="actions">
-          <Submit pending={save.pending} busy="Saving…">
-            Save
-          </Submit>
-          {done ? <span role="status">Saved.</span> : null}
-        </div>
+        <EventsField value={events} onValue={edited(setEvents)} error={save.error} />
+        <SaveActions save={save} />
       </Form>
     </Section>
   );
@@ -106,39 +99,35 @@ function Secret({ endpoint }: { endpoint: Endpoint }) {
 export function WebhookEndpoint({ params }: { params: Record<string, string> }) {
   const id = params.id!;
   const loaded = useLoad(() => call(api.GET('/webhook-endpoints/{id}', { params: { path: { id } } })), [id]);
-  const endpoint = loaded.data;
+  const shown = loaded.data;
   return (
     <>
-      <PageHeader title={endpoint ? endpoint.description || new URL(endpoint.url).host : 'Webhook endpoint'}>
-        <a class="button" href={href('/webhooks')}>
-          All endpoints
-        </a>
-      </PageHeader>
-      <ErrorNote error={loaded.error} />
-      {!endpoint ? (
-        loaded.error ? null : (
-          <Loading />
-        )
-      ) : (
-        <>
-          <p class="muted endpoint-url">
-            {endpoint.url} · added {dateTime(endpoint.createdAt)}
-          </p>
-          <Delivery endpoint={endpoint} saved={loaded.reload} />
-          <Settings key={endpoint.id} endpoint={endpoint} saved={loaded.reload} />
-          <Secret endpoint={endpoint} />
-          <Deliveries endpointId={endpoint.id} />
-          <DeleteSection
-            what="endpoint"
-            name={endpoint.url}
-            consequence="Its queue and delivery log go with it; nothing more is sent to it."
-            remove={async () => {
-              await call(api.DELETE('/webhook-endpoints/{id}', { params: { path: { id } } }));
-              navigate('/webhooks');
-            }}
-          />
-        </>
-      )}
+      <PageHeader
+        title={shown ? shown.description || new URL(shown.url).host : 'Webhook endpoint'}
+        back={{ path: '/webhooks', label: 'All endpoints' }}
+      />
+      <WhenLoaded loaded={loaded}>
+        {(endpoint) => (
+          <>
+            <p class="muted endpoint-url">
+              {endpoint.url} · added {dateTime(endpoint.createdAt)}
+            </p>
+            <Delivery endpoint={endpoint} saved={loaded.reload} />
+            <Settings key={endpoint.id} endpoint={endpoint} saved={loaded.reload} />
+            <Secret endpoint={endpoint} />
+            <Deliveries endpointId={endpoint.id} />
+            <DeleteSection
+              what="endpoint"
+              name={endpoint.url}
+              consequence="Its queue and delivery log go with it; nothing more is sent to it."
+              remove={async () => {
+                await call(api.DELETE('/webhook-endpoints/{id}', { params: { path: { id } } }));
+                navigate('/webhooks');
+              }}
+            />
+          </>
+        )}
+      </WhenLoaded>
     </>
   );
 }

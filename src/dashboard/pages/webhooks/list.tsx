@@ -3,7 +3,7 @@ import { api, call } from '../../api/client';
 import { href } from '../../router';
 import { useProject } from '../../session';
 import { CopyText } from '../../ui/actions';
-import { Empty, ErrorNote, Loading, Notice } from '../../ui/feedback';
+import { ErrorNote, Notice, WhenLoaded } from '../../ui/feedback';
 import { Form, Submit, TextInput } from '../../ui/form';
 import { PageHeader, Section } from '../../ui/layout';
 import { Table } from '../../ui/lists';
@@ -93,36 +93,32 @@ export function Webhooks() {
         </Form>
         {added ? <Added endpoint={added} /> : null}
       </Section>
-      <ErrorNote error={list.error} />
-      {!list.data ? (
-        list.error ? null : (
-          <Loading />
-        )
-      ) : list.data.data.length === 0 ? (
-        <Empty>No endpoint yet.</Empty>
-      ) : (
-        <Table
-          caption="Webhook endpoints"
-          rowKey={(e) => e.id}
-          rows={list.data.data}
-          columns={[
-            {
-              title: 'Endpoint',
-              cell: (e) => (
-                <>
-                  <a class="endpoint-url" href={href(`/webhooks/${e.id}`)}>
-                    {e.url}
-                  </a>
-                  {e.description ? <div class="muted">{e.description}</div> : null}
-                </>
-              ),
-            },
-            { title: 'Status', cell: (e) => <EndpointStatus endpoint={e} /> },
-            { title: 'Events', cell: (e) => eventsText(e.events), wide: true },
-            { title: 'Added', cell: (e) => dateTime(e.createdAt), wide: true },
-          ]}
-        />
-      )}
+      <WhenLoaded loaded={list}>
+        {({ data }) => (
+          <Table
+            caption="Webhook endpoints"
+            rowKey={(e) => e.id}
+            rows={data}
+            empty="No endpoint yet."
+            columns={[
+              {
+                title: 'Endpoint',
+                cell: (e) => (
+                  <>
+                    <a class="endpoint-url" href={href(`/webhooks/${e.id}`)}>
+                      {e.url}
+                    </a>
+                    {e.description ? <div class="muted">{e.description}</div> : null}
+                  </>
+                ),
+              },
+              { title: 'Status', cell: (e) => <EndpointStatus endpoint={e} /> },
+              { title: 'Events', cell: (e) => eventsText(e.events), wide: true },
+              { title: 'Added', cell: (e) => dateTime(e.createdAt), wide: true },
+            ]}
+          />
+        )}
+      </WhenLoaded>
     </>
   );
 }

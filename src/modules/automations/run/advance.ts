@@ -1,9 +1,10 @@
-import type { Definition, StepOf, StepType } from '../../../../workflows/automation/definition';
+import { delayMs, type Definition, type QuietHours, type StepOf, type StepType } from '../../../../workflows/automation/definition';
 import { stepById } from '../../../../workflows/automation/entry';
 import { nextStep } from '../../../../workflows/automation/interpreter';
 import { activityClock, Mirror, type MirrorTail } from '../../../../workflows/automation/mirror';
 import { stepType } from '../../../../workflows/automation/steps';
 import type { LookBack } from '../../../../workflows/automation/steps/step';
+import { nextLocalTime, quietUntil } from '../../../local-time';
 import type { LiveExecution, MirrorState } from '../records';
 import { StepFailed } from './errors';
 
@@ -28,8 +29,11 @@ export interface Held {
   output: Record<string, unknown> | null;
 }
 
-/** Where the execution now is: its mirror past the step it began at, a wait's look-back, a hold. Null: it is gone. */
-export type Advanced = { tail: MirrorTail; lookBack: LookBack | null; held?: Held } | null;
+/**
+ * Where the execution now is: its mirror past the step it began at, a wait's look-back, a hold, when a timer
+ * to a local time of day ends (`resumeAt`, ISO). Null: it is gone.
+ */
+export type Advanced = { tail: MirrorTail; lookBack: LookBack | null; held?: Held; resumeAt?: string } | null;
 
 /** A quick step's work, once its entry is written: what it produced, and values for the context. */
 export interface WorkDone {
@@ -59,6 +63,8 @@ export interface AdvanceIo {
   /** The state written last; null when the record is gone. */
   written(executionId: string): Promise<MirrorState | null>;
   works: QuickWorks;
+  /** The contact's time zone for local times of day: its own, else the project's. */
+  timeZone(live: LiveExecution): Promise<string>;
   /** The first event named `eventName` since the waiting step began, but those in `used`. */
   lookBack(state: MirrorState, live: LiveExecution, eventName: string, used: string[]): Promise<LookBack>;
 }
@@ -84,10 +90,11 @@ export async function advance(io: AdvanceIo, input: AdvanceInput): Promise<Advan
   // The first write is the state handed over, sequence number and all.
   let mirror = Mirror.resume({ ...input.state, seq: input.state.seq - 1 }, noSave, clock);
   let resumes = 0;
-  const tail = (lookBack: LookBack | null = null, held?: Held): Advanced => ({
+  const tail = (lookBack: LookBack | null = null, held?: Held, resumeAt?: string): Advanced => ({
     tail: mirror.tail(from, input.state.context),
     lookBack,
     ...(held && { held }),
+    ...(resumeAt && { resumeAt }),
   });
 
   /** After a refused write: the record cancelled or gone (null), or moved on by another run of this advance. */
@@ -108,9 +115,17 @@ export async function advance(io: AdvanceIo, input: AdvanceInput): Promise<Advan
       // A step that records its own entry (WEBHOOK's activity) is left to the workflow, entered in memory.
       if (!type.waitingFor) return tail();
       const eventName = type.waitingFor(step.config);
+      const localTime = type.localTime?.(step.config) ?? null;
       mirror.wait(eventName);
       const state = mirror.state();
-      if (eventName === null) {
+      if (localTime !== null) {
+        // A timer to a local time of day: the contact's zone is read with the WAITING mark, and the end decided here, once.
+        const live = await io.enter(state);
+        if (live) {
+          const after = Date.parse(state.history[state.history.length - 1]!.startedAt) + delayMs(step.config as object);
+          return tail(null, undefined, new Date(nextLocalTime(after, localTime, await io.timeZone(live))).toISOString());
+        }
+      } else if (eventName === null) {
         if (await io.write(state)) return tail();
       } else {
         const live = await io.enter(state);
@@ -122,6 +137,15 @@ export async function advance(io: AdvanceIo, input: AdvanceInput): Promise<Advan
     const state = mirror.state();
     const live = await io.enter(state);
     if (!live) {
+      if (!(await resume())) return null;
+      continue;
+    }
+    // Quiet hours (SEND_EMAIL): inside them, the step waits for their end in the workflow, then acts (`resumeAt`).
+    const quiet = (type.quietHours as ((config: unknown) => QuietHours | null) | undefined)?.(step.config) ?? null;
+    const quietEnd = quiet && quietUntil(Date.parse(clock.now()), quiet, await io.timeZone(live));
+    if (quietEnd) {
+      mirror.wait(null);
+      if (await io.write(mirror.state())) return tail(null, undefined, new Date(quietEnd).toISOString());
       if (!(await resume())) return null;
       continue;
     }

@@ -6,7 +6,8 @@ import type { ExpectationFailure, SimulateBody, SimulatedStep, SimulationRespons
 /** What a history entry's output says about the way the step left: its branch, or its outcome. */
 function exitOf(entry: StepHistoryEntry): Pick<SimulatedStep, 'branch' | 'outcome'> {
   const output = entry.output ?? {};
-  if (entry.type === 'CONDITION' && typeof output.branch === 'string') return { branch: output.branch as Branch };
+  if ((entry.type === 'CONDITION' || entry.type === 'RANDOM_SPLIT') && typeof output.branch === 'string')
+    return { branch: output.branch as Branch };
   if (entry.type === 'WAIT_FOR_EVENT' && entry.completedAt) return { outcome: output.timedOut ? 'TIMEOUT' : 'EVENT' };
   return {};
 }
@@ -18,7 +19,14 @@ function exitOf(entry: StepHistoryEntry): Pick<SimulatedStep, 'branch' | 'outcom
  */
 function heldMs(definition: Definition, run: SimulationRun, entry: StepHistoryEntry, startMs: number): number {
   const step = definition.steps.find((s) => s.id === entry.stepId);
-  if (step?.type === 'DELAY') return delayMs(step.config);
+  if (step?.type === 'DELAY') {
+    // Until a local time: to the instant the step recorded.
+    const until = entry.output?.until;
+    return typeof until === 'string' ? Math.max(0, run.elapsed(until) - startMs) : delayMs(step.config);
+  }
+  // A SEND_EMAIL that waited out its quiet hours: until it sent, on the workflow's clock.
+  if (step?.type === 'SEND_EMAIL' && step.config.quietHours && entry.completedAt)
+    return Math.max(0, run.elapsed(entry.completedAt) - startMs);
   if (step?.type !== 'WAIT_FOR_EVENT') return 0;
   if (entry.output?.timedOut) return (step.config.timeout ?? 0) * 1000;
   const event = run.events.find((e) => e.id === entry.output?.eventId);

@@ -8,6 +8,7 @@ import { condition } from './condition';
 import { delay } from './delay';
 import { exit } from './exit';
 import { sendEmail } from './send-email';
+import { randomSplit } from './random-split';
 import type { ApiStepType } from './step-type';
 import { updateContact } from './update-contact';
 import { waitForEvent } from './wait-for-event';
@@ -22,6 +23,7 @@ const API_STEP_TYPES: { [T in StepType]: ApiStepType<T> } = {
   WEBHOOK: webhook,
   UPDATE_CONTACT: updateContact,
   EXIT: exit,
+  RANDOM_SPLIT: randomSplit,
 };
 
 /** The step types, in the order the API lists them. */

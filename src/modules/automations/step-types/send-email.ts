@@ -4,6 +4,7 @@ import { Template } from '../../templates/entities';
 import { Tags } from '../../emails/tags';
 import { Topic } from '../../topics/entities';
 import { invalidStepConfig } from '../errors';
+import { LocalTime } from './limits';
 import type { ApiStepType } from './step-type';
 
 const SendEmail: z.ZodType<SendEmailConfig> = z
@@ -22,6 +23,13 @@ const SendEmail: z.ZodType<SendEmailConfig> = z
       .optional()
       .describe(
         "A topic of the project: the email (from a MARKETING template) goes only to the topic's members, and its unsubscribe links leave the topic",
+      ),
+    quietHours: z
+      .object({ from: LocalTime, to: LocalTime })
+      .refine((q) => q.from !== q.to, { message: 'from and to must differ', path: ['to'] })
+      .optional()
+      .describe(
+        "Local times (the contact's data.timezone, else the project's timeZone) between which the step waits instead of sending, until `to`",
       ),
   })
   .refine((c) => c.recipient?.type !== 'CUSTOM' || c.recipient.email !== undefined, {

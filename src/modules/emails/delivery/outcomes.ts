@@ -88,11 +88,12 @@ const WRITERS = 1;
  * wait for a whole write before its own begins. Marks stay a few milliseconds behind SMTP's acceptance under
  * any load, at one transaction per batch instead of one per email; a worker killed in between leaves its
  * hand-over marks (hand-over.ts), so these messages are not sent again. If the database cannot be reached,
- * outcomes are kept and written when it can.
+ * outcomes are kept and written when it can, until the worker stops (close).
  */
 export class OutcomeWriter {
   private queue: Outcome[] = [];
   private readonly writers = new Set<Promise<void>>();
+  private closing = false;
 
   constructor(
     private readonly orm: Orm,
@@ -116,8 +117,14 @@ export class OutcomeWriter {
     this.writers.add(writer);
   }
 
-  /** Resolves once every outcome added so far is written. */
-  async drain(): Promise<void> {
+  /**
+   * Resolves once every outcome added so far is written, or tried once more since this call: the worker is
+   * stopping, and a database that still refuses them (gone, or closed under the pump) is not waited for. Their
+   * emails are not lost: the leases run out and the next claim takes them again, marking SENT those handed
+   * over (hand-over.ts).
+   */
+  async close(): Promise<void> {
+    this.closing = true;
     while (this.writers.size > 0) await Promise.all(this.writers);
   }
 
@@ -129,6 +136,14 @@ export class OutcomeWriter {
         await this.orm.em.fork().transactional((tx) => write(tx, batch));
         if (batch.some((o) => o.kind === 'retry' || o.kind === 'released')) this.onRescheduled();
       } catch (err) {
+        if (this.closing) {
+          const emails = batch.map((o) => o.id);
+          this.logger.error(
+            { err, emails },
+            'could not record delivery outcomes before stopping; the emails are due again when their leases run out',
+          );
+          continue;
+        }
         this.logger.error({ err, outcomes: batch.length }, 'could not record delivery outcomes; retrying');
         this.queue = [...batch, ...this.queue];
         await new Promise((r) => setTimeout(r, RETRY_WRITE_MS));

@@ -111,11 +111,14 @@ export class DeliveryPump {
     return this.loop.start();
   }
 
-  /** Stops claiming, lets the sends under way finish and writes their outcomes. */
+  /**
+   * Stops claiming, lets the sends under way finish and writes their outcomes: those the database refuses
+   * are left to their leases rather than retried for ever (OutcomeWriter.close), so that a stop always ends.
+   */
   async stop(): Promise<void> {
     await this.loop.stop();
     await Promise.all(this.inFlight);
-    await this.outcomes.drain();
+    await this.outcomes.close();
     this.leases.stop();
     await this.gate.close();
     await this.handOver.close();
