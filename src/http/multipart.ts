@@ -16,8 +16,8 @@ export interface FileUpload<T> {
   example: string;
   tooLarge: () => ApiError;
   /**
-   * Reads the file's stream. Past maxBytes the upload is refused at once and `signal` aborts: stop reading then
-   * (what the stream still holds is discarded).
+   * Reads the file's stream. Past maxBytes the upload is refused at once, and when the client goes away it is
+   * dropped; either way `signal` aborts: stop reading then (what the stream still holds is discarded).
    */
   consume: (file: Readable, info: busboy.FileInfo, signal: AbortSignal) => Promise<T>;
 }
@@ -49,20 +49,20 @@ export function readMultipartFile<T>(ctx: AppContext, upload: FileUpload<T>): Pr
       return;
     }
     let consuming: Promise<T> | undefined;
-    const tooLarge = new AbortController();
+    const stopReading = new AbortController();
     parser.on('file', (field, file, info) => {
       if (field !== upload.field || consuming) return void file.resume();
       // Refused as soon as it passes the limit, not after what came before it was read to the end.
       file.on('limit', () => {
-        tooLarge.abort();
+        stopReading.abort();
         file.resume();
         reject(upload.tooLarge());
       });
-      consuming = upload.consume(file, info, tooLarge.signal);
+      consuming = upload.consume(file, info, stopReading.signal);
       consuming.catch(() => file.resume());
     });
     parser.on('close', () => {
-      if (tooLarge.signal.aborted) return;
+      if (stopReading.signal.aborted) return;
       if (!consuming) return reject(badRequest(`No ${upload.noun} in the multipart field ${upload.field}`));
       consuming.then(resolve, reject);
     });
@@ -70,6 +70,14 @@ export function readMultipartFile<T>(ctx: AppContext, upload: FileUpload<T>): Pr
       ctx.req.unpipe(parser);
       ctx.req.resume();
       reject(malformed(err));
+    });
+    // A client that goes away mid-upload: the parse stops there (no more of the file comes, and what was read
+    // is dropped), instead of the request's work waiting for the end of a body that never comes.
+    ctx.req.once('close', () => {
+      if (ctx.req.complete) return;
+      ctx.req.unpipe(parser);
+      stopReading.abort();
+      reject(badRequest('The upload was cut off before the end of its body'));
     });
     ctx.req.pipe(parser);
   });

@@ -40,9 +40,9 @@ export function readCsvUpload(ctx: AppContext): Promise<CsvUpload> {
     noun: 'CSV file',
     example: 'curl -F file=@contacts.csv',
     tooLarge,
-    consume: async (file, info, tooLarge) => {
+    consume: async (file, info, stopReading) => {
       const records = file.pipe(parse({ bom: true, relax_column_count: true, relax_quotes: true }));
-      tooLarge.addEventListener('abort', () => {
+      stopReading.addEventListener('abort', () => {
         file.unpipe(records);
         records.destroy();
       });
