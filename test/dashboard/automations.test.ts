@@ -233,6 +233,17 @@ describe('the dashboard: automations', () => {
     );
     await checkPage(page, 'automations-execution');
 
+    // The graph shows what the three executions came to, per step and per branch (GET /workflows/{id}/stats).
+    await page.goto(`${suite.browser.base}#/automations/${id}`);
+    const figures = (nodeText: string) => page.locator(`.flow-node:has-text("${nodeText}") + .flow-figures`);
+    await figures('Send email').filter({ hasText: '3 entered · 0 waiting · 3 left' }).waitFor();
+    expect(await figures('Condition').textContent()).toBe('3 entered · 0 waiting · 3 left');
+    expect(await figures('Pro exit').textContent()).toBe('2 entered · 0 waiting · 2 left');
+    expect(await figures('Update contact').textContent()).toBe('1 entered · 0 waiting · 1 left');
+    const taken = (label: string) => page.locator(`.flow-label:text-is("${label}") + .flow-taken`);
+    expect([await taken('yes').textContent(), await taken('no').textContent()]).toEqual(['2 took it', '1 took it']);
+    await checkPage(page, 'automations-editor-figures');
+
     // The simulation of the same graph: a pro contact takes the yes branch, a free one the no branch.
     await page.goto(`${suite.browser.base}#/automations/${id}/simulate`);
     await page.getByLabel("Contact's fields (JSON)").fill('{"plan": "pro"}');

@@ -30,7 +30,7 @@ const hasTimeout = (step: GraphStep) =>
   step.type === 'WAIT_FOR_EVENT' && typeof (step.config as { timeout?: unknown }).timeout === 'number';
 
 /** The branches a step's transitions may leave it by: none for steps that do not branch. */
-function branchesOf(step: GraphStep): readonly Branch[] {
+export function branchesOf(step: GraphStep): readonly Branch[] {
   if (step.type === 'CONDITION') return CONDITION_BRANCHES;
   if (step.type !== 'RANDOM_SPLIT') return [];
   const { branches } = step.config as { branches?: unknown[] };

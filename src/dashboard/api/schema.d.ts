@@ -1473,6 +1473,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workflows/{id}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Figures per step: executions that entered, wait there now, left, failed or were cancelled there, by branch and outcome; totals by status */
+        get: operations["getWorkflowsIdStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workflows/{id}/executions/cancel-all": {
         parameters: {
             query?: never;
@@ -15254,6 +15271,107 @@ export interface operations {
             };
             /** @description SERVICE_UNAVAILABLE: the simulation could not run (its test server failed or it ran past 30 s); nothing changed */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWorkflowsIdStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The figures */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        workflowId: string;
+                        /** @description Every execution of the workflow (each entry of a contact), by its status now */
+                        executions: {
+                            total: number;
+                            RUNNING: number;
+                            WAITING: number;
+                            COMPLETED: number;
+                            EXITED: number;
+                            FAILED: number;
+                            CANCELLED: number;
+                        };
+                        /** @description The steps of the workflow as it is now, in the order they were added */
+                        steps: {
+                            /** Format: uuid */
+                            stepId: string;
+                            /** @enum {string} */
+                            type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
+                            name: string | null;
+                            /** @description Executions that reached the step: waiting + left + failed + cancelled */
+                            entered: number;
+                            /** @description Executions at the step now (RUNNING or WAITING there: a DELAY, a WAIT_FOR_EVENT, a WEBHOOK being called) */
+                            waiting: number;
+                            /** @description Executions that completed the step: went on to the next one, or ended after it */
+                            left: number;
+                            /** @description Executions that failed at the step */
+                            failed: number;
+                            /** @description Executions cancelled while at the step */
+                            cancelled: number;
+                            /** @description CONDITION (yes, no) and RANDOM_SPLIT (A to its last branch): how many left by each; null for other steps */
+                            branches: {
+                                /** @enum {string} */
+                                branch: "yes" | "no" | "A" | "B" | "C" | "D" | "E";
+                                taken: number;
+                            }[] | null;
+                            /** @description WAIT_FOR_EVENT: how many left on the event and on the timeout; null for other steps */
+                            outcomes: {
+                                /** @enum {string} */
+                                outcome: "EVENT" | "TIMEOUT";
+                                taken: number;
+                            }[] | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description WORKFLOW_NOT_FOUND: no such workflow in this project (or NOT_FOUND for the step, transition or execution) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -36,9 +36,11 @@ import {
   WorkflowIdParams,
   WorkflowPage,
   WorkflowResponse,
+  WorkflowStatsResponse,
 } from './schemas';
 import { serializeStep, serializeTransition, serializeWorkflow } from './serialize';
 import { createAutomation, deleteAutomation, findAutomation, listAutomations, loadGraph, updateAutomation } from './service';
+import { workflowStats } from './stats';
 import { addStep, addTransition, deleteStep, deleteTransition, updateStep } from './steps';
 import { STEP_TYPES } from './step-types';
 import { SimulateBody, SimulationResponse } from './simulate/schemas';
@@ -289,6 +291,19 @@ export function automationRoutes(deps: Deps, simulator: Simulator): RouteDef[] {
       responses: { 200: { description: 'A page of executions', schema: ExecutionPage }, ...notFound },
       handler: async (ctx, { params, query }) => {
         ctx.body = await listExecutions(ctx.state.em, requireProject(ctx).id, params.id, query);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/workflows/{id}/stats',
+      tag,
+      summary:
+        'Figures per step: executions that entered, wait there now, left, failed or were cancelled there, by branch and outcome; totals by status',
+      auth: 'secret',
+      params: WorkflowIdParams,
+      responses: { 200: { description: 'The figures', schema: WorkflowStatsResponse }, ...notFound },
+      handler: async (ctx, { params }) => {
+        ctx.body = await workflowStats(ctx.state.em, requireProject(ctx).id, params.id);
       },
     }),
     defineRoute({

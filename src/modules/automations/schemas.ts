@@ -254,3 +254,39 @@ export const WorkflowFieldsResponse = z.object({
   ),
 });
 export type WorkflowFieldsResponse = z.infer<typeof WorkflowFieldsResponse>;
+
+const Count = z.number().int().min(0);
+const ExecutionCounts = Object.fromEntries(EXECUTION_STATUSES.map((s) => [s, Count])) as Record<
+  (typeof EXECUTION_STATUSES)[number],
+  typeof Count
+>;
+
+export const WorkflowStatsResponse = z.object({
+  workflowId: z.uuid(),
+  executions: z
+    .object({ total: Count, ...ExecutionCounts })
+    .describe('Every execution of the workflow (each entry of a contact), by its status now'),
+  steps: z
+    .array(
+      z.object({
+        stepId: z.uuid(),
+        type: z.enum(STEP_TYPES),
+        name: z.string().nullable(),
+        entered: Count.describe('Executions that reached the step: waiting + left + failed + cancelled'),
+        waiting: Count.describe('Executions at the step now (RUNNING or WAITING there: a DELAY, a WAIT_FOR_EVENT, a WEBHOOK being called)'),
+        left: Count.describe('Executions that completed the step: went on to the next one, or ended after it'),
+        failed: Count.describe('Executions that failed at the step'),
+        cancelled: Count.describe('Executions cancelled while at the step'),
+        branches: z
+          .array(z.object({ branch: z.enum(BRANCHES), taken: Count }))
+          .nullable()
+          .describe('CONDITION (yes, no) and RANDOM_SPLIT (A to its last branch): how many left by each; null for other steps'),
+        outcomes: z
+          .array(z.object({ outcome: z.enum(OUTCOMES), taken: Count }))
+          .nullable()
+          .describe('WAIT_FOR_EVENT: how many left on the event and on the timeout; null for other steps'),
+      }),
+    )
+    .describe('The steps of the workflow as it is now, in the order they were added'),
+});
+export type WorkflowStatsResponse = z.infer<typeof WorkflowStatsResponse>;

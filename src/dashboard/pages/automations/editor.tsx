@@ -3,7 +3,7 @@ import { api, call } from '../../api/client';
 import { navigate } from '../../router';
 import { ConfirmButton } from '../../ui/actions';
 import { ErrorNote, Loading } from '../../ui/feedback';
-import { useAction, useLoad } from '../../ui/use-load';
+import { useAction, useLoad, usePoll } from '../../ui/use-load';
 import { findNode, layout } from './graph';
 import { GraphView, type Selection } from './graph-view';
 import { AutomationHeader, triggerText, useWorkflow } from './header';
@@ -17,6 +17,8 @@ export function AutomationEditor({ params }: { params: Record<string, string> })
   const workflow = useWorkflow(id);
   const templates = useLoad(() => call(api.GET('/templates', { params: { query: { pageSize: 100 } } })), []);
   const [selection, setSelection] = useState<Selection>(null);
+  // Executions move on while the graph is shown: its figures are read again every few seconds.
+  const stats = usePoll(() => call(api.GET('/workflows/{id}/stats', { params: { path: { id } } })), 5000, [id]);
   const toggle = useAction(async (enabled: boolean) => {
     await call(api.PATCH('/workflows/{id}', { params: { path: { id } }, body: { enabled } }));
     await workflow.reload();
@@ -30,12 +32,15 @@ export function AutomationEditor({ params }: { params: Record<string, string> })
   const edited = () => {
     toggle.clear();
     void workflow.reload();
+    void stats.reload();
   };
   const w = workflow.data;
   if (!w) return workflow.error ? <ErrorNote error={workflow.error} /> : <Loading />;
   const trees = layout(w.steps, w.transitions);
   const node = selection?.kind === 'step' ? findNode(trees, selection.stepId) : null;
   const templateName = (tid: string) => templates.data?.data.find((t) => t.id === tid)?.name;
+  // Figures only once something ran: a graph no execution has entered shows none.
+  const figures = (stepId: string) => (stats.data?.executions.total ? stats.data.steps.find((f) => f.stepId === stepId) : undefined);
   return (
     <>
       <AutomationHeader workflow={w} tab="">
@@ -71,6 +76,7 @@ export function AutomationEditor({ params }: { params: Record<string, string> })
             selection={selection}
             onSelect={setSelection}
             templateName={templateName}
+            figures={figures}
             editable={!w.enabled}
           />
         </div>

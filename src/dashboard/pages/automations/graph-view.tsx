@@ -1,5 +1,5 @@
 import type { Exit, TreeNode } from './graph';
-import { configOf, type StepType } from './types';
+import { configOf, type StepFigures, type StepType } from './types';
 import { summary } from './draft';
 
 export type Selection = { kind: 'step'; stepId: string } | { kind: 'add'; at: Exit | null } | null;
@@ -8,6 +8,8 @@ interface ViewProps {
   selection: Selection;
   onSelect: (selection: Selection) => void;
   templateName: (id: string) => string | undefined;
+  /** What the step's executions came to (GET /workflows/{id}/stats), when any ran. */
+  figures: (stepId: string) => StepFigures | undefined;
   /** False while the workflow is enabled: the API refuses new steps then. */
   editable: boolean;
 }
@@ -50,10 +52,28 @@ const labelClass = (exit: Exit) =>
       ? exit.slot.branch
       : 'split';
 
+/** How many executions left the step by this way (a branch or an outcome), when figures are shown. */
+function takenBy(exit: Exit, figures: StepFigures | undefined): number | undefined {
+  const { slot } = exit;
+  if (slot.kind === 'branch') return figures?.branches?.find((b) => b.branch === slot.branch)?.taken;
+  if (slot.kind === 'outcome') return figures?.outcomes?.find((o) => o.outcome === slot.outcome)?.taken;
+  return undefined;
+}
+
+/** The step's figures in words: entered, waiting, left, and failed or cancelled when any. */
+function figuresText(f: StepFigures): string {
+  const parts = [`${f.entered} entered`, `${f.waiting} waiting`, `${f.left} left`];
+  if (f.failed) parts.push(`${f.failed} failed`);
+  if (f.cancelled) parts.push(`${f.cancelled} cancelled`);
+  return parts.join(' · ');
+}
+
 function ExitView({ exit, props }: { exit: Exit; props: ViewProps }) {
+  const taken = takenBy(exit, props.figures(exit.from.id));
   return (
     <div class="flow-exit">
       {exit.label ? <span class={`flow-label flow-label-${labelClass(exit)}`}>{exit.label}</span> : null}
+      {taken === undefined ? null : <span class="flow-taken">{taken} took it</span>}
       <span class="flow-line" aria-hidden="true" />
       <AddButton at={exit} props={props} />
       {exit.child || exit.ref ? <span class="flow-line flow-arrow" aria-hidden="true" /> : null}
@@ -68,6 +88,7 @@ function NodeView({ node, props }: { node: TreeNode; props: ViewProps }) {
   const { step } = node;
   const selected = props.selection?.kind === 'step' && props.selection.stepId === step.id;
   const detail = summary(step.type, configOf(step), props.templateName);
+  const figures = props.figures(step.id);
   return (
     <div class="flow-step">
       <button
@@ -80,6 +101,7 @@ function NodeView({ node, props }: { node: TreeNode; props: ViewProps }) {
         {step.name ? <strong class="flow-name">{step.name}</strong> : null}
         {detail ? <span class="flow-detail">{detail}</span> : null}
       </button>
+      {figures ? <p class="flow-figures">{figuresText(figures)}</p> : null}
       {node.exits.length === 0 ? null : node.exits.length === 1 ? (
         <ExitView exit={node.exits[0]!} props={props} />
       ) : (
