@@ -43,7 +43,7 @@ function databaseIo(deps: Deps, em: EntityManager): AdvanceIo {
     written: (executionId) => readMirror(em, executionId),
     works: stepWorks(deps, em),
     timeZone: (live) => contactTimeZone(em, live),
-    zoneOf: (executionId) => executionTimeZone(em, executionId),
+    zoneOf: (state) => executionTimeZone(em, state.executionId),
     lookBack: async (_state, live, eventName, used) => {
       const { contactId, stepStartedAt } = live.execution;
       return { since: stepStartedAt.toISOString(), event: await firstEventSince(em, contactId, eventName, stepStartedAt, used) };
@@ -68,9 +68,9 @@ function simulationIo(deps: Deps, runs: SimulationRuns): AdvanceIo {
     works: simulatedStepWorks(deps, runs),
     // The simulated contact's data.timezone, else the project's zone (read only).
     timeZone: (live) => contactTimeZone(deps.orm.em.fork(), live),
-    zoneOf: async (executionId) => {
-      const run = runs.find(executionId);
-      return run?.state ? contactTimeZone(deps.orm.em.fork(), run.live(run.state)) : null;
+    zoneOf: async (state) => {
+      const run = runs.find(state.executionId);
+      return run ? contactTimeZone(deps.orm.em.fork(), run.live(state)) : null;
     },
     lookBack: async (state, _live, eventName, used) => {
       const run = runs.find(state.executionId)!;

@@ -66,7 +66,7 @@ export interface AdvanceIo {
   /** The contact's time zone for local times of day: its own, else the project's. */
   timeZone(live: LiveExecution): Promise<string>;
   /** The same zone for the execution as its record stands, before a write; null when the record is gone. */
-  zoneOf(executionId: string): Promise<string | null>;
+  zoneOf(state: MirrorState): Promise<string | null>;
   /** The first event named `eventName` since the waiting step began, but those in `used`. */
   lookBack(state: MirrorState, live: LiveExecution, eventName: string, used: string[]): Promise<LookBack>;
 }
@@ -124,7 +124,7 @@ export async function advance(io: AdvanceIo, input: AdvanceInput): Promise<Advan
         // A timer to a local time of day: its end is decided here, once, from the contact's zone, and written with
         // the WAITING mark, so that the execution's resumesAt names the instant the workflow's timer ends (it is in
         // the result) from the moment the execution reads WAITING.
-        const zone = await io.zoneOf(input.executionId);
+        const zone = await io.zoneOf(state);
         if (zone !== null) {
           const after = Date.parse(state.history[state.history.length - 1]!.startedAt) + delayMs(step.config as object);
           const resumesAt = new Date(nextLocalTime(after, localTime, zone)).toISOString();
