@@ -3,7 +3,7 @@ import type { Deps } from '../../src/deps';
 import { readMirror, writeAndRead, writeMirror, type MirrorState } from '../../src/modules/automations/records';
 import { advance, type AdvanceInput, type AdvanceIo, type Advanced, type QuickWorks } from '../../src/modules/automations/run/advance';
 import { firstEventSince } from '../../src/modules/automations/run/wait';
-import { contactTimeZone } from '../../src/modules/automations/run/time-zone';
+import { contactTimeZone, executionTimeZone } from '../../src/modules/automations/run/time-zone';
 import type { SimulationRuns } from '../../src/modules/automations/simulate/run';
 import { Mirror } from '../../workflows/automation/mirror';
 import { conditionWork, simulatedConditionWork } from './condition';
@@ -43,6 +43,7 @@ function databaseIo(deps: Deps, em: EntityManager): AdvanceIo {
     written: (executionId) => readMirror(em, executionId),
     works: stepWorks(deps, em),
     timeZone: (live) => contactTimeZone(em, live),
+    zoneOf: (state) => executionTimeZone(em, state.executionId),
     lookBack: async (_state, live, eventName, used) => {
       const { contactId, stepStartedAt } = live.execution;
       return { since: stepStartedAt.toISOString(), event: await firstEventSince(em, contactId, eventName, stepStartedAt, used) };
@@ -67,6 +68,10 @@ function simulationIo(deps: Deps, runs: SimulationRuns): AdvanceIo {
     works: simulatedStepWorks(deps, runs),
     // The simulated contact's data.timezone, else the project's zone (read only).
     timeZone: (live) => contactTimeZone(deps.orm.em.fork(), live),
+    zoneOf: async (state) => {
+      const run = runs.find(state.executionId);
+      return run ? contactTimeZone(deps.orm.em.fork(), run.live(state)) : null;
+    },
     lookBack: async (state, _live, eventName, used) => {
       const run = runs.find(state.executionId)!;
       const since = run.stepElapsed(state);

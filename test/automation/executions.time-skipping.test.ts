@@ -506,6 +506,35 @@ describe('DELAY until a local time (time-skipping)', () => {
     expect(newYorkOffset(nyUntil)).not.toBe(newYorkOffset(Date.parse(nyStep!.startedAt)));
     await recordHistory(env, inNy!, 'delay-until-local-time');
   });
+
+  it('answers the exact instant the timer ends as resumesAt, in every read and in GET /activity/upcoming', async () => {
+    const t = await tenant(stack);
+    const ny = await addContact(t, 'ny-resumes@example.test', { timezone: 'America/New_York' });
+    const { workflow, stepIds } = await linearWorkflow(t, [['DELAY', { amount: 1, unit: 'days', until: '09:00' }]]);
+    const started = await startExecution(t, workflow.id, { contactId: ny });
+    const waiting = await waitingAt(t, workflow.id, started.id, stepIds[0]!);
+    // The first 09:00 of New York's clocks after the step's start plus a day, found here by the zone data alone.
+    const after = Date.parse(historyOf(waiting)[0]!.startedAt) + DAY;
+    let expected = Math.ceil(after / MINUTE) * MINUTE;
+    while (!wall(expected, 'America/New_York').endsWith(' 09:00')) expected += MINUTE;
+    const resumesAt = new Date(expected).toISOString();
+    expect(waiting).toMatchObject({ status: 'WAITING', currentStep: { type: 'DELAY' }, waitingFor: null, resumesAt });
+    expect((await t.c.get(`/executions/${started.id}`).expect(200)).body.resumesAt).toBe(resumesAt);
+    expect((await executionsOf(t, workflow.id)).map((e) => e.resumesAt)).toEqual([resumesAt]);
+    const upcoming = (await t.c.get('/activity/upcoming').expect(200)).body as { executions: Body[] };
+    expect(upcoming.executions).toEqual([
+      expect.objectContaining({ id: started.id, status: 'WAITING', step: expect.objectContaining({ type: 'DELAY' }), resumesAt }),
+    ]);
+
+    // A skip well past the instant (nothing races the timer): the timer fired at the instant resumesAt named.
+    await env.sleep(3 * DAY);
+    const done = await executionIn(t, workflow.id, started.id, ['COMPLETED']);
+    expect(done.resumesAt).toBeNull();
+    const [step] = historyOf(done);
+    expect(step!.output).toEqual({ until: resumesAt });
+    expect(Date.parse(step!.completedAt!)).toBeGreaterThanOrEqual(expected);
+    expect((await t.c.get('/activity/upcoming').expect(200)).body.executions).toEqual([]);
+  });
 });
 
 describe('SEND_EMAIL quiet hours (time-skipping)', () => {

@@ -93,6 +93,7 @@ const stubIo: AdvanceIo = {
     WEBHOOK: null,
   },
   timeZone: async () => 'UTC',
+  zoneOf: async () => 'UTC',
   async lookBack(state, _live, eventName) {
     const stub = await stepCall(state, `wait:${state.currentStepId}:${eventName}`, state.context, false);
     stub.reachedWait();

@@ -14732,7 +14732,7 @@ export interface operations {
                             } | null;
                             /** @description The event a WAIT_FOR_EVENT step awaits */
                             waitingFor: string | null;
-                            /** @description While WAITING: when the execution moves on by itself, the end of its DELAY or the timeout of its WAIT_FOR_EVENT, counted from when the step began; null otherwise (running, ended, or waiting for an event without a timeout) */
+                            /** @description While WAITING: when the execution moves on by itself, the end of its DELAY or the timeout of its WAIT_FOR_EVENT, counted from when the step began (for a DELAY until a local time, the instant decided from the contact's time zone as it began to wait); null otherwise (running, ended, or waiting for an event without a timeout) */
                             resumesAt: string | null;
                             context: {
                                 [key: string]: unknown;
@@ -14886,7 +14886,7 @@ export interface operations {
                         } | null;
                         /** @description The event a WAIT_FOR_EVENT step awaits */
                         waitingFor: string | null;
-                        /** @description While WAITING: when the execution moves on by itself, the end of its DELAY or the timeout of its WAIT_FOR_EVENT, counted from when the step began; null otherwise (running, ended, or waiting for an event without a timeout) */
+                        /** @description While WAITING: when the execution moves on by itself, the end of its DELAY or the timeout of its WAIT_FOR_EVENT, counted from when the step began (for a DELAY until a local time, the instant decided from the contact's time zone as it began to wait); null otherwise (running, ended, or waiting for an event without a timeout) */
                         resumesAt: string | null;
                         context: {
                             [key: string]: unknown;
@@ -15493,7 +15493,7 @@ export interface operations {
                         } | null;
                         /** @description The event a WAIT_FOR_EVENT step awaits */
                         waitingFor: string | null;
-                        /** @description While WAITING: when the execution moves on by itself, the end of its DELAY or the timeout of its WAIT_FOR_EVENT, counted from when the step began; null otherwise (running, ended, or waiting for an event without a timeout) */
+                        /** @description While WAITING: when the execution moves on by itself, the end of its DELAY or the timeout of its WAIT_FOR_EVENT, counted from when the step began (for a DELAY until a local time, the instant decided from the contact's time zone as it began to wait); null otherwise (running, ended, or waiting for an event without a timeout) */
                         resumesAt: string | null;
                         context: {
                             [key: string]: unknown;
@@ -15609,7 +15609,7 @@ export interface operations {
                         } | null;
                         /** @description The event a WAIT_FOR_EVENT step awaits */
                         waitingFor: string | null;
-                        /** @description While WAITING: when the execution moves on by itself, the end of its DELAY or the timeout of its WAIT_FOR_EVENT, counted from when the step began; null otherwise (running, ended, or waiting for an event without a timeout) */
+                        /** @description While WAITING: when the execution moves on by itself, the end of its DELAY or the timeout of its WAIT_FOR_EVENT, counted from when the step began (for a DELAY until a local time, the instant decided from the contact's time zone as it began to wait); null otherwise (running, ended, or waiting for an event without a timeout) */
                         resumesAt: string | null;
                         context: {
                             [key: string]: unknown;
@@ -15742,7 +15742,7 @@ export interface operations {
                         } | null;
                         /** @description The event a WAIT_FOR_EVENT step awaits */
                         waitingFor: string | null;
-                        /** @description While WAITING: when the execution moves on by itself, the end of its DELAY or the timeout of its WAIT_FOR_EVENT, counted from when the step began; null otherwise (running, ended, or waiting for an event without a timeout) */
+                        /** @description While WAITING: when the execution moves on by itself, the end of its DELAY or the timeout of its WAIT_FOR_EVENT, counted from when the step began (for a DELAY until a local time, the instant decided from the contact's time zone as it began to wait); null otherwise (running, ended, or waiting for an event without a timeout) */
                         resumesAt: string | null;
                         context: {
                             [key: string]: unknown;
@@ -19205,7 +19205,7 @@ export interface operations {
                              * @description When the current step began
                              */
                             since: string;
-                            /** @description When a DELAY ends or a WAIT_FOR_EVENT times out; null otherwise */
+                            /** @description When a DELAY ends (until a local time: the instant decided as it began to wait) or a WAIT_FOR_EVENT times out; null otherwise */
                             resumesAt: string | null;
                         }[];
                         /** @description SCHEDULED emails (/v1/send with sendAt), soonest first */

@@ -105,7 +105,12 @@ export const UpcomingResponse = z.object({
         step: z.object({ id: z.string(), type: z.string(), name: z.string().nullable() }).nullable(),
         waitingFor: z.string().nullable().describe('The event a WAIT_FOR_EVENT step awaits'),
         since: z.iso.datetime().describe('When the current step began'),
-        resumesAt: z.iso.datetime().nullable().describe('When a DELAY ends or a WAIT_FOR_EVENT times out; null otherwise'),
+        resumesAt: z.iso
+          .datetime()
+          .nullable()
+          .describe(
+            'When a DELAY ends (until a local time: the instant decided as it began to wait) or a WAIT_FOR_EVENT times out; null otherwise',
+          ),
       }),
     )
     .describe('RUNNING executions, then WAITING ones by resumesAt (no timeout last)'),

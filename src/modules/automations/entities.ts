@@ -68,6 +68,8 @@ export const AutomationExecution = defineEntity({
     currentStepId: p.uuid().nullable(),
     /** When the current step began, in database time; WAIT_FOR_EVENT looks back to it. */
     stepStartedAt: p.datetime(),
+    /** When a DELAY `until` a local time ends, decided as the step was marked WAITING; null for other waits. */
+    resumesAt: p.datetime().nullable(),
     /** The event name a WAIT_FOR_EVENT step awaits while WAITING. */
     waitingFor: p.string().nullable(),
     context: p.json<Record<string, unknown>>(),

@@ -21,6 +21,11 @@ export interface MirrorState {
   error: string | null;
   ended: boolean;
   temporalRunId: string;
+  /**
+   * When the wait ends, where the step alone does not say (a DELAY until a local time of day, decided by the
+   * activity that writes this WAITING state): the execution's resumesAt. Absent: cleared by the write.
+   */
+  resumesAt?: string;
 }
 
 /** The guarded write; `returning` names what the caller reads back. */
@@ -29,7 +34,7 @@ update automation_executions set
   "status" = ?, "current_step_id" = ?, "step_started_at" = case when ? then ?::timestamptz else "step_started_at" end,
   "waiting_for" = ?, "context" = ?::jsonb, "history" = ?::jsonb, "exit_reason" = ?, "error" = ?,
   "completed_at" = case when ? then coalesce("completed_at", ?::timestamptz) end,
-  "temporal_run_id" = ?, "seq" = ?, "updated_at" = now()
+  "temporal_run_id" = ?, "seq" = ?, "resumes_at" = ?::timestamptz, "updated_at" = now()
 where "id" = ? and "seq" <= ? and ("status" <> 'CANCELLED' or ? = 'CANCELLED')
 returning ${returning}`;
 
@@ -47,6 +52,7 @@ const writeParams = (s: MirrorState, now: Date) => [
   now,
   s.temporalRunId,
   s.seq,
+  s.resumesAt ?? null,
   s.executionId,
   s.seq,
   s.status,

@@ -6,11 +6,12 @@ export const currentStepSql = (x: string) =>
   `(select s from jsonb_array_elements(${x}."definition" -> 'steps') s where s ->> 'id' = ${x}."current_step_id"::text limit 1)`;
 
 /**
- * SQL of when the execution aliased `x` moves on by itself, given SQL of its current step: the end of a DELAY
- * or the timeout of a WAIT_FOR_EVENT, counted from the step's start; null when only an event moves it on.
+ * SQL of when the execution aliased `x` moves on by itself, given SQL of its current step: the instant stored
+ * with its WAITING mark (a DELAY until a local time, decided where the contact's zone is known), else the end
+ * of a DELAY or the timeout of a WAIT_FOR_EVENT, counted from the step's start; null when only an event moves it on.
  */
 export const executionResumesAtSql = (x: string, step: string) =>
-  resumesAtSql(`${step} ->> 'type'`, `${x}."step_started_at"`, `(${step} -> 'config')`);
+  `coalesce(${x}."resumes_at", ${resumesAtSql(`${step} ->> 'type'`, `${x}."step_started_at"`, `(${step} -> 'config')`)})`;
 
 const WAITING_UNTIL = `
 select x."id", ${executionResumesAtSql('x', currentStepSql('x'))} as "resumes_at"

@@ -197,7 +197,7 @@ export const ExecutionResponse = z.object({
     .datetime()
     .nullable()
     .describe(
-      'While WAITING: when the execution moves on by itself, the end of its DELAY or the timeout of its WAIT_FOR_EVENT, counted from when the step began; null otherwise (running, ended, or waiting for an event without a timeout)',
+      "While WAITING: when the execution moves on by itself, the end of its DELAY or the timeout of its WAIT_FOR_EVENT, counted from when the step began (for a DELAY until a local time, the instant decided from the contact's time zone as it began to wait); null otherwise (running, ended, or waiting for an event without a timeout)",
     ),
   context: z.record(z.string(), z.unknown()),
   stepHistory: z.array(HistoryEntryResponse),

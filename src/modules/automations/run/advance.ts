@@ -65,6 +65,8 @@ export interface AdvanceIo {
   works: QuickWorks;
   /** The contact's time zone for local times of day: its own, else the project's. */
   timeZone(live: LiveExecution): Promise<string>;
+  /** The same zone for the execution as its record stands, before a write; null when the record is gone. */
+  zoneOf(state: MirrorState): Promise<string | null>;
   /** The first event named `eventName` since the waiting step began, but those in `used`. */
   lookBack(state: MirrorState, live: LiveExecution, eventName: string, used: string[]): Promise<LookBack>;
 }
@@ -119,11 +121,14 @@ export async function advance(io: AdvanceIo, input: AdvanceInput): Promise<Advan
       mirror.wait(eventName);
       const state = mirror.state();
       if (localTime !== null) {
-        // A timer to a local time of day: the contact's zone is read with the WAITING mark, and the end decided here, once.
-        const live = await io.enter(state);
-        if (live) {
+        // A timer to a local time of day: its end is decided here, once, from the contact's zone, and written with
+        // the WAITING mark, so that the execution's resumesAt names the instant the workflow's timer ends (it is in
+        // the result) from the moment the execution reads WAITING.
+        const zone = await io.zoneOf(state);
+        if (zone !== null) {
           const after = Date.parse(state.history[state.history.length - 1]!.startedAt) + delayMs(step.config as object);
-          return tail(null, undefined, new Date(nextLocalTime(after, localTime, await io.timeZone(live))).toISOString());
+          const resumesAt = new Date(nextLocalTime(after, localTime, zone)).toISOString();
+          if (await io.write({ ...state, resumesAt })) return tail(null, undefined, resumesAt);
         }
       } else if (eventName === null) {
         // A timer's wait is dated by this write, which the workflow follows at once with the timer: the execution's

@@ -13,3 +13,15 @@ export async function contactTimeZone(em: EntityManager, live: LiveExecution): P
   const project = await em.findOne(Project, { id: live.execution.projectId }, { fields: ['timeZone'] });
   return project?.timeZone ?? 'UTC';
 }
+
+const EXECUTION_ZONE = `
+select c."data" ->> 'timezone' as "own", p."time_zone" as "project"
+from automation_executions x join contacts c on c."id" = x."contact_id" join projects p on p."id" = x."project_id"
+where x."id" = ?`;
+
+/** The same zone for an execution as its record stands, before a step writes to it; null when it is gone. */
+export async function executionTimeZone(em: EntityManager, executionId: string): Promise<string | null> {
+  const [row] = await em.execute<Array<{ own: string | null; project: string }>>(EXECUTION_ZONE, [executionId]);
+  if (!row) return null;
+  return row.own !== null && isTimeZone(row.own) ? row.own : row.project;
+}

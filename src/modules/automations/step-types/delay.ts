@@ -25,7 +25,8 @@ const Delay: z.ZodType<DelayConfig> = z
 
 export const delay: ApiStepType<'DELAY'> = {
   config: Delay,
-  // A DELAY until a local time ends where the contact's zone puts it: not known to SQL, so left unordered.
+  // A DELAY until a local time ends where the contact's zone puts it: not known to SQL, it is stored with the
+  // WAITING mark (the execution's resumes_at, which resume-times.ts prefers).
   resumesAt: (started, config) =>
     `case when ${config} ->> 'until' is not null then null else ${started} + (${config} ->> 'amount')::float8 * case ${config} ->> 'unit' when 'minutes' then 60 when 'hours' then 3600 else 86400 end * interval '1 second' end`,
 };
