@@ -557,6 +557,9 @@ describe('SEND_EMAIL quiet hours (time-skipping)', () => {
     expect(historyOf(sent)[0]!.output).toEqual({ emailId: expect.any(String), to: 'day@example.test' });
     const held = await waitingAt(t, workflow.id, waiting.id, stepIds[0]!);
     expect(historyOf(held)[0]).toMatchObject({ status: 'WAITING', output: null });
+    // It names when the window ends: the minute `to` names, about two hours on.
+    expect(hhmm(Date.parse(String(held.resumesAt)))).toBe(quietHours.to);
+    expect(Date.parse(String(held.resumesAt)) - now).toBeGreaterThan(119 * MINUTE);
     const emailsTo = async (to: string) =>
       (await sql(stack, 'select id from emails where project_id = ? and to_address = ?', [t.project.id, to])).length;
     expect(await emailsTo('night@example.test')).toBe(0);

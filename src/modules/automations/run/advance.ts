@@ -153,7 +153,9 @@ export async function advance(io: AdvanceIo, input: AdvanceInput): Promise<Advan
     const quietEnd = quiet && quietUntil(Date.parse(clock.now()), quiet, await io.timeZone(live));
     if (quietEnd) {
       mirror.wait(null);
-      if (await io.write(mirror.state())) return tail(null, undefined, new Date(quietEnd).toISOString());
+      // Written with the WAITING mark, like a DELAY's local time: the execution's resumesAt names the window's end.
+      const resumesAt = new Date(quietEnd).toISOString();
+      if (await io.write({ ...mirror.state(), resumesAt })) return tail(null, undefined, resumesAt);
       if (!(await resume())) return null;
       continue;
     }
