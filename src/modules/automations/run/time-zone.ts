@@ -8,11 +8,14 @@ import type { LiveExecution } from '../records';
  * `data.timezone` when that is an IANA zone, else the project's `timeZone`.
  */
 export async function contactTimeZone(em: EntityManager, live: LiveExecution): Promise<string> {
-  const own = live.contact.data.timezone;
-  if (typeof own === 'string' && isTimeZone(own)) return own;
+  const own = ownZone(live.contact.data.timezone);
+  if (own !== null) return own;
   const project = await em.findOne(Project, { id: live.execution.projectId }, { fields: ['timeZone'] });
   return project?.timeZone ?? 'UTC';
 }
+
+/** A contact's `data.timezone` when it is an IANA zone, else null (the project's zone applies). */
+const ownZone = (value: unknown): string | null => (typeof value === 'string' && isTimeZone(value) ? value : null);
 
 const EXECUTION_ZONE = `
 select c."data" ->> 'timezone' as "own", p."time_zone" as "project"
@@ -23,5 +26,5 @@ where x."id" = ?`;
 export async function executionTimeZone(em: EntityManager, executionId: string): Promise<string | null> {
   const [row] = await em.execute<Array<{ own: string | null; project: string }>>(EXECUTION_ZONE, [executionId]);
   if (!row) return null;
-  return row.own !== null && isTimeZone(row.own) ? row.own : row.project;
+  return ownZone(row.own) ?? row.project;
 }
