@@ -28,6 +28,8 @@ function isAddressOrRange(entry: string): boolean {
 /** A setting without a default; empty is unset, as in loadConfig. */
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
 const int = (fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max).default(fallback);
+/** A refill rate: a fraction is a token every few seconds (0.2 is one each five). */
+const rate = (fallback: number) => z.coerce.number().finite().min(0).default(fallback);
 
 /** Every setting Postwire reads from the environment. `.env.example` lists them with their defaults. */
 export const configSchema = z.object({
@@ -85,11 +87,11 @@ export const configSchema = z.object({
 
   API_RATE_LIMIT_PER_MINUTE: int(1000),
   RATE_LIMIT_ENABLED: bool(false),
-  RATE_LIMIT_TRACK_PER_SECOND: int(100),
+  RATE_LIMIT_TRACK_PER_SECOND: rate(100),
   RATE_LIMIT_TRACK_BURST: int(200),
-  RATE_LIMIT_SEND_PER_SECOND: int(20),
+  RATE_LIMIT_SEND_PER_SECOND: rate(20),
   RATE_LIMIT_SEND_BURST: int(50),
-  RATE_LIMIT_CONTACTS_PER_SECOND: int(50),
+  RATE_LIMIT_CONTACTS_PER_SECOND: rate(50),
   RATE_LIMIT_CONTACTS_BURST: int(100),
 
   IDEMPOTENCY_KEY_TTL_HOURS: int(24, 1),

@@ -180,6 +180,38 @@ describe('the dashboard: campaigns', () => {
     expect(await page.getByRole('row').filter({ hasText: 'Summer news' }).count()).toBe(1);
     await session.close();
   });
+  it('keeps the part before @ typed while the verified domains arrive, and saves the whole address', async () => {
+    const t = await campaignTenant(suite.stack);
+    const session = await freshSession(suite.browser);
+    const { page } = session;
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/domains/project/**', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await logInAs(session, t.user, t.project.id, '/campaigns/new');
+    await page.getByLabel('Name', { exact: true }).fill('Late domains');
+    // With the page's clock stopped, the render that brings the domains has its effects still pending when the
+    // part before @ is typed: the default domain must not put back the empty part of that render.
+    await page.clock.install();
+    await page.clock.pauseAt(Date.now() + 60_000);
+    release();
+    await page.getByRole('option', { name: `@${t.domain}` }).waitFor({ state: 'attached' });
+    await page.getByLabel('Sender address').fill('news');
+    await page.clock.resume();
+    await page.getByLabel('Subject').fill('Hello');
+    await page.getByLabel('Body (HTML with Liquid)').fill('<p>Hello.</p>');
+    expect([await page.getByLabel('Sender address').inputValue(), await page.getByLabel('Sender domain').inputValue()]).toEqual([
+      'news',
+      t.domain,
+    ]);
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Late domains' }).waitFor();
+    expect((await t.c.get('/campaigns').expect(200)).body.data).toEqual([expect.objectContaining({ name: 'Late domains', from: t.from })]);
+    await session.close();
+  });
+
   it('counts every kind of audience live before saving, builds a FILTERED one in the filter builder, and sends only to the contacts it matches', async () => {
     const t = await campaignTenant(suite.stack);
     const tag = t.project.id.slice(0, 8);

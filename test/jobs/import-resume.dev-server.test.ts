@@ -153,6 +153,8 @@ describe('contact import when its worker stops mid-import (dev server)', () => {
     const locker = await lockContact(keep);
     const first = await fragileWorker();
     await blockedMerge();
+    // Chunk 3 runs beside the blocked chunk 2; it is done before the worker dies, so the second worker has only chunk 2 left.
+    await waitFor('chunk 3', async () => ((await chunkDone(jobId, 2))[0]?.done ? true : undefined));
     // The process dies mid-chunk: its database session goes with it, and the chunk's writes roll back.
     await sql(
       stack,
@@ -162,7 +164,6 @@ describe('contact import when its worker stops mid-import (dev server)', () => {
     await locker.query('rollback');
     await locker.end();
     expect(await chunkDone(jobId, 1)).toEqual([{ done: false }]);
-    await waitFor('chunk 3', async () => ((await chunkDone(jobId, 2))[0]?.done ? true : undefined));
     expect(await contactsOf(stack, t.project.id)).toHaveLength(800 + 1);
 
     const second = await startWorker(stack.deps);

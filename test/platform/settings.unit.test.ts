@@ -55,6 +55,8 @@ describe('loadConfig', () => {
     ['JWT_SECRET', 'too short'],
     ['RATE_LIMIT_ENABLED', 'maybe'],
     ['API_RATE_LIMIT_PER_MINUTE', '-1'],
+    ['RATE_LIMIT_SEND_PER_SECOND', '-0.5'],
+    ['RATE_LIMIT_TRACK_PER_SECOND', 'fast'],
     ['LOG_LEVEL', 'loud'],
     ['SMTP_URL', 'http://mail.example'],
     ['TRUSTED_PROXIES', '10.0.0.1, proxy.internal'],
@@ -78,6 +80,10 @@ describe('loadConfig', () => {
     for (const name of ['DATABASE_URL', 'JWT_SECRET', 'ENCRYPTION_KEY', 'PORT']) expect(message).toMatch(new RegExp(`^  ${name}: `, 'm'));
     expect(message).not.toContain('hunter2');
     expect(message).not.toContain(secret);
+  });
+
+  it('takes a fraction as a token bucket refill rate', () => {
+    expect(loadConfig({ ...required, RATE_LIMIT_CONTACTS_PER_SECOND: '0.2' })).toMatchObject({ RATE_LIMIT_CONTACTS_PER_SECOND: 0.2 });
   });
 
   it('treats an empty value as unset', () => {

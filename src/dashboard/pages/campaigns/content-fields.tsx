@@ -5,6 +5,7 @@ import { Field, Select, TextInput } from '../../ui/form';
 import { useLoad } from '../../ui/use-load';
 import type { Draft } from './draft';
 import { SenderAddress } from '../domains/sender-address';
+import type { Sender } from '../domains/sender';
 
 type Props = { draft: Draft; set: (patch: Partial<Draft>) => void; error: ApiFailure | null };
 
@@ -35,6 +36,12 @@ export function TemplateField({ draft, set, error }: Props) {
   );
 }
 
+/** The draft fields of the sender's parts that changed, and only those. */
+const draftOfSender = ({ local, domain }: Partial<Sender>): Partial<Draft> => ({
+  ...(local !== undefined && { fromLocal: local }),
+  ...(domain !== undefined && { fromDomain: domain }),
+});
+
 /** Sender, subject and body. The sender's domain is chosen among the project's verified domains. */
 export function ContentFields({ draft, set, error }: Props) {
   const fromTemplate = draft.templateId ? ' Leave empty to use the template’s.' : '';
@@ -44,7 +51,7 @@ export function ContentFields({ draft, set, error }: Props) {
         label="Sender address"
         name="from"
         sender={{ local: draft.fromLocal, domain: draft.fromDomain }}
-        onSender={({ local, domain }) => set({ fromLocal: local, fromDomain: domain })}
+        onSender={(change) => set(draftOfSender(change))}
         error={error}
         placeholder="news"
         hint={`The part before @.${fromTemplate}`}

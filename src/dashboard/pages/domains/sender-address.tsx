@@ -11,7 +11,11 @@ import './domains.css';
 interface Props {
   label: string;
   sender: Sender;
-  onSender: (sender: Sender) => void;
+  /**
+   * Only the part that changed: the default domain arrives after the domains load, maybe after the part
+   * before @ was typed, and must not put back the empty one of the render that asked for the domains.
+   */
+  onSender: (change: Partial<Sender>) => void;
   /** The API's field name of the whole address, so its refusal shows beside the part typed. */
   name: string;
   error: ApiFailure | null;
@@ -34,7 +38,7 @@ export function SenderAddress({ label, sender, onSender, name, error, hint, plac
   const choices = sender.domain && !verified.includes(sender.domain) ? [...verified, sender.domain] : verified;
   const first = verified[0];
   useEffect(() => {
-    if (!sender.domain && first) onSender({ ...sender, domain: first });
+    if (!sender.domain && first) onSender({ domain: first });
   }, [first]);
   return (
     <>
@@ -49,7 +53,7 @@ export function SenderAddress({ label, sender, onSender, name, error, hint, plac
           label={label}
           name={name}
           value={sender.local}
-          onValue={(local) => onSender({ ...sender, local })}
+          onValue={(local) => onSender({ local })}
           error={error}
           placeholder={placeholder}
           hint={hint}
@@ -58,7 +62,7 @@ export function SenderAddress({ label, sender, onSender, name, error, hint, plac
           label="Sender domain"
           value={sender.domain}
           options={choices.map((d) => ({ value: d, label: `@${d}` }))}
-          onValue={(domain) => onSender({ ...sender, domain })}
+          onValue={(domain) => onSender({ domain })}
         />
       </div>
     </>

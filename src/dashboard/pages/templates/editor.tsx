@@ -129,8 +129,8 @@ function EditorForm({ template }: { template: Template | null }) {
             label="From address"
             name="from"
             sender={sender}
-            onSender={(next) => {
-              setSender(next);
+            onSender={(change) => {
+              setSender((current) => ({ ...current, ...change }));
               setSaved(false);
             }}
             error={save.error}
