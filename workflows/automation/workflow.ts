@@ -12,7 +12,8 @@ import {
 import type { AutomationActivities } from '../../activities/automation';
 import { stepSummary } from './describe';
 import { firstStep, stepById, type Next } from './entry';
-import { automationEvent, failureMessage, isGone, projectReinstated } from './failures';
+import { automationEvent, automationGoal, failureMessage, isGone, projectReinstated } from './failures';
+import { watchGoal } from './goal';
 import { Hold } from './hold';
 import { STEP_FAILED, type AutomationInput, type AutomationResult } from './ids';
 import { Inbox } from './inbox';
@@ -57,7 +58,8 @@ function showCurrentStep(stepId: string): void {
  * stops where the workflow has to act: a DELAY's timer, a WAIT_FOR_EVENT's event, a WEBHOOK's activity, or the
  * end, or after a step held by its project's suspension, which waits here until the reinstatement (hold.ts).
  * Cancelling the workflow marks the execution CANCELLED; a step that fails after its retries marks it
- * FAILED and fails the run. (Runs started before this version run `automation`, workflows/automation/legacy.)
+ * FAILED and fails the run. Reaching the definition's goal ends it CONVERTED wherever it stands (goal.ts).
+ * (Runs started before this version run `automation`, workflows/automation/legacy.)
  */
 export async function automationV2(input: AutomationInput): Promise<AutomationResult> {
   const { definition } = input;
@@ -66,11 +68,17 @@ export async function automationV2(input: AutomationInput): Promise<AutomationRe
   const hold = new Hold();
   setHandler(projectReinstated, () => hold.wake());
   const mirror = new Mirror(input.executionId, input.context, finishAutomation);
+  const goal = watchGoal(definition.goal);
+  if (goal) setHandler(automationGoal, (event) => goal.reach(event));
+  /** The run's own waits, cut short by the goal (run as they are without one). */
+  const waiting = <T>(wait: () => Promise<T>): Promise<T | null> => (goal ? goal.during(wait) : wait());
   let next: Next = firstStep(definition);
   /** A quick step that waited out its quiet hours: advanced again from its entry, not entered anew. */
   let proceeding = false;
   try {
     while (next.kind === 'step') {
+      // A goal reached while the last step ran: nothing more acts.
+      if (goal?.reached) break;
       let step = next.step;
       if (proceeding) mirror.proceed();
       else mirror.enter(step);
@@ -89,13 +97,15 @@ export async function automationV2(input: AutomationInput): Promise<AutomationRe
         if (!moved) throw new ExecutionGoneSignal();
         mirror.adopt(moved.tail);
         if (mirror.failure !== null) throw new RecordedFailure(mirror.failure);
-        if (mirror.ended) break;
+        if (mirror.ended || goal?.reached) break;
         step = stepById(definition, mirror.current!.stepId);
         if (moved.held) {
           // Its email is queued and held by the pump; the steps after it count from when it can leave.
           showCurrentStep(step.id);
           const summary = stepSummary(definition.name, mirror.stepCount, step);
-          await hold.whileSuspended(summary, moved.held.reason, () => projectSuspension(input.projectId));
+          const { held } = moved;
+          await waiting(() => hold.whileSuspended(summary, held.reason, () => projectSuspension(input.projectId)));
+          if (goal?.reached) break;
           mirror.complete(moved.held.output);
           next = nextStep(definition, step, (stepType(step) as QuickStep).resultOf(moved.held.output));
           continue;
@@ -105,7 +115,9 @@ export async function automationV2(input: AutomationInput): Promise<AutomationRe
           const summary = `${stepSummary(definition.name, mirror.stepCount, step)}: quiet hours until ${moved.resumeAt}`;
           setCurrentDetails(summary);
           showCurrentStep(step.id);
-          await sleep(Math.max(1, Date.parse(moved.resumeAt) - Date.now()), { summary });
+          const quietEnd = Date.parse(moved.resumeAt);
+          await waiting(() => sleep(Math.max(1, quietEnd - Date.now()), { summary }));
+          if (goal?.reached) break;
           proceeding = true;
           next = { kind: 'step', step };
           continue;
@@ -116,12 +128,15 @@ export async function automationV2(input: AutomationInput): Promise<AutomationRe
       const summary = stepSummary(definition.name, mirror.stepCount, step);
       setCurrentDetails(summary);
       showCurrentStep(step.id);
-      const run = await runStop(step, { executionId: input.executionId, mirror, inbox, summary, lookBack, resumeAt });
+      const env = { executionId: input.executionId, mirror, inbox, summary, lookBack, resumeAt };
+      const run = await waiting(() => runStop(step, env));
+      if (!run) break;
       mirror.complete(run.output);
       next = nextStep(definition, step, run.result);
     }
-    if (!mirror.ended && next.kind === 'end') await mirror.end(next.status, next.status === 'EXITED' ? next.reason : null);
-    const status = mirror.currentStatus as 'COMPLETED' | 'EXITED';
+    if (!mirror.ended && goal?.reached) await mirror.convert(goal.reached);
+    else if (!mirror.ended && next.kind === 'end') await mirror.end(next.status, next.status === 'EXITED' ? next.reason : null);
+    const status = mirror.currentStatus as 'COMPLETED' | 'EXITED' | 'CONVERTED';
     setCurrentDetails(`${definition.name}: ${status.toLowerCase()} after ${mirror.stepCount} step(s)`);
     return { status, steps: mirror.stepCount };
   } catch (err) {

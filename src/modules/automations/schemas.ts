@@ -11,6 +11,7 @@ import {
 } from '../../../workflows/automation/definition';
 import { STEP_CONFIG_OUTPUTS, STEP_CONFIGS, STEP_TYPES } from './step-types';
 import { EventName } from './step-types/limits';
+import { GoalBody, GoalResponse } from './goal';
 
 export const MAX_PAGE_SIZE = 100;
 
@@ -51,6 +52,7 @@ export const CreateWorkflowBody = z.object({
     .boolean()
     .default(false)
     .describe('false: a contact enters at most once, ever; true: at most one active execution at a time'),
+  goal: GoalBody.nullish(),
 });
 export type CreateWorkflowBody = z.infer<typeof CreateWorkflowBody>;
 
@@ -61,6 +63,7 @@ export const UpdateWorkflowBody = z.object({
   triggerConfig: z.object({ eventName: EventName.optional() }).optional().describe('EVENT: { eventName } (kept when omitted); MANUAL: {}'),
   enabled: z.boolean().optional().describe('Enabling checks that the steps form a single-rooted acyclic graph (400 otherwise)'),
   allowReentry: z.boolean().optional(),
+  goal: GoalBody.nullish().describe('Replaced whole; null removes it. Executions already running keep the goal they started with'),
 });
 export type UpdateWorkflowBody = z.infer<typeof UpdateWorkflowBody>;
 
@@ -152,6 +155,7 @@ export const WorkflowResponse = z.object({
   enabled: z.boolean(),
   allowReentry: z.boolean(),
   webhookSecret: z.string().describe('Key of the X-Postwire-Signature HMAC-SHA256 that WEBHOOK steps send'),
+  goal: GoalResponse.nullable().describe('Reaching it ends an execution CONVERTED; null: none'),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
 });

@@ -40,5 +40,6 @@ export async function definitionOf(em: EntityManager, automation: Automation): P
       if (snapshots.size > MAX_SNAPSHOTS) snapshots.delete(snapshots.keys().next().value!);
     }
   }
-  return { name: automation.name, ...graph };
+  // The goal is the automation's, not the graph's: it may change without a new graph version.
+  return { name: automation.name, ...graph, ...(automation.goal && { goal: automation.goal }) };
 }

@@ -1,0 +1,50 @@
+import { CancellationScope, isCancellation, patched, workflowInfo } from '@temporalio/workflow';
+import { delayMs, type Goal } from './definition';
+import type { AutomationEvent } from './ids';
+
+/** Marks the histories of runs that watch for their goal; a run recorded before goals never did. */
+export const GOAL_PATCH = 'automation-goal';
+
+/**
+ * A run's watch for its goal (docs/automations.md "Goals"). The goal's signal, when it comes within the window
+ * (on the run's clock, from its start), ends the execution CONVERTED. The waits the run does itself (a stop
+ * step's timer, event or webhook, a hold, quiet hours) are cut short at once; an advance in flight finishes its
+ * quick steps first (a moment), so that none of its writes lands after the end.
+ */
+export class GoalWatch {
+  reached: AutomationEvent | null = null;
+  private cut: (() => void) | null = null;
+  private readonly until: number;
+
+  constructor(goal: Goal) {
+    this.until = goal.window ? workflowInfo().runStartTime.getTime() + delayMs(goal.window) : Infinity;
+  }
+
+  /** The goal's signal: the first one within the window counts. */
+  reach(event: AutomationEvent): void {
+    if (this.reached || Date.now() > this.until) return;
+    this.reached = event;
+    this.cut?.();
+  }
+
+  /** Runs a wait of the run's own; null when the goal was reached before or during it. */
+  async during<T>(wait: () => Promise<T>): Promise<T | null> {
+    if (this.reached) return null;
+    const scope = new CancellationScope();
+    this.cut = () => scope.cancel();
+    try {
+      return await scope.run(wait);
+    } catch (err) {
+      if (this.reached && isCancellation(err)) return null;
+      throw err;
+    } finally {
+      this.cut = null;
+    }
+  }
+}
+
+/**
+ * The run's watch: null for a definition without a goal, and for a run whose history was recorded without the
+ * watch (a worker of before goals started it), which replays as it ran.
+ */
+export const watchGoal = (goal: Goal | undefined): GoalWatch | null => (goal && patched(GOAL_PATCH) ? new GoalWatch(goal) : null);
