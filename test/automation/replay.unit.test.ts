@@ -41,6 +41,8 @@ describe('automation workflow replay', () => {
         'automationV2-delay-until-local-time.json',
         // A SEND_EMAIL in its quiet hours: WAITING, a timer to their end, then the email.
         'automationV2-send-email-quiet-hours.json',
+        // A goal reached in a DELAY (the automation-goal patch): the timer cancelled, the run ended CONVERTED.
+        'automationV2-goal-in-delay.json',
       ]),
     );
   });

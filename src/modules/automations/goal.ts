@@ -23,7 +23,7 @@ const goalShape = (filter: z.ZodType) =>
     filter: filter
       .optional()
       .describe("On the event's data: a filter tree of event.<key> value filters (docs/filters.md); absent: any such event"),
-    window: Window.optional().describe("How long after the execution starts the goal counts; absent: as long as it runs"),
+    window: Window.optional().describe('How long after the execution starts the goal counts; absent: as long as it runs'),
   });
 
 /** `goal` of POST and PATCH /workflows; its filter is checked by `checkedGoal` (400 `invalid_filter`). */
@@ -32,11 +32,11 @@ export const GoalBody = goalShape(filterTreeInput()).describe(
 );
 export const GoalResponse = goalShape(FilterTreeSchema);
 
-/** A goal as it is stored: its filter checked (strictly, on the event's data alone), or the 400 naming it. */
-export async function checkedGoal(body: z.infer<typeof GoalBody>): Promise<Goal> {
+/** A goal as it is stored: its filter checked (strictly, on the event's data alone), or the 400 naming it (`<field>.filter…`). */
+export async function checkedGoal(body: z.infer<typeof GoalBody>, field = 'goal'): Promise<Goal> {
   const { event, filter, window } = body;
   if (filter === undefined) return { event, ...(window && { window }) };
-  const tree = await asFilterField('goal.filter', async () => {
+  const tree = await asFilterField(`${field}.filter`, async () => {
     const parsed = parseFilterTree(filter);
     resolveFilter(parsed, NO_CATALOG, { strict: true, dataOnly: true });
     return parsed;

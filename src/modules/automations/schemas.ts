@@ -276,17 +276,33 @@ export const WorkflowStatsResponse = z.object({
         stepId: z.uuid(),
         type: z.enum(STEP_TYPES),
         name: z.string().nullable(),
-        entered: Count.describe('Executions that reached the step: waiting + left + failed + cancelled'),
+        entered: Count.describe('Executions that reached the step: waiting + left + converted + failed + cancelled'),
         waiting: Count.describe('Executions at the step now (RUNNING or WAITING there: a DELAY, a WAIT_FOR_EVENT, a WEBHOOK being called)'),
         left: Count.describe('Executions that completed the step: went on to the next one, or ended after it'),
+        converted: Count.describe("Executions that reached the workflow's goal while at the step, which ended them there"),
+        goalReached: Count.describe(
+          'Executions that entered the step and reached the goal, there or at a later step: the conversions of its path',
+        ),
         failed: Count.describe('Executions that failed at the step'),
         cancelled: Count.describe('Executions cancelled while at the step'),
         branches: z
-          .array(z.object({ branch: z.enum(BRANCHES), taken: Count }))
+          .array(
+            z.object({
+              branch: z.enum(BRANCHES),
+              taken: Count,
+              goalReached: Count.describe('Of those that took it, how many reached the goal'),
+            }),
+          )
           .nullable()
           .describe('CONDITION (yes, no) and RANDOM_SPLIT (A to its last branch): how many left by each; null for other steps'),
         outcomes: z
-          .array(z.object({ outcome: z.enum(OUTCOMES), taken: Count }))
+          .array(
+            z.object({
+              outcome: z.enum(OUTCOMES),
+              taken: Count,
+              goalReached: Count.describe('Of those that took it, how many reached the goal'),
+            }),
+          )
           .nullable()
           .describe('WAIT_FOR_EVENT: how many left on the event and on the timeout; null for other steps'),
       }),

@@ -215,6 +215,11 @@ function eventTest(op: EventTest['op'], ms: number): EventTest {
 
 /** Checks a filter tree and resolves it against the project's catalog; throws FilterError naming the problem. */
 export function resolveFilter(input: unknown, catalog: FilterCatalog, options: ResolveOptions = {}): ResolvedTree {
-  const resolver = new Resolver(catalog, options.strict ?? false, (options.context ?? false) || (options.dataOnly ?? false), options.dataOnly);
+  const resolver = new Resolver(
+    catalog,
+    options.strict ?? false,
+    (options.context ?? false) || (options.dataOnly ?? false),
+    options.dataOnly,
+  );
   return resolver.tree(input, '', options.segmentId ? [options.segmentId] : []);
 }
