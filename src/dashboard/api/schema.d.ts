@@ -12875,6 +12875,94 @@ export interface operations {
                             allowReentry: boolean;
                             /** @description Key of the X-Postwire-Signature HMAC-SHA256 that WEBHOOK steps send */
                             webhookSecret: string;
+                            /** @description Reaching it ends an execution CONVERTED; null: none */
+                            goal: {
+                                /** @description The event that reaches the goal (tracked through /v1/track or the events API) */
+                                event: string;
+                                /** @description On the event's data: a filter tree of event.<key> value filters (docs/filters.md); absent: any such event */
+                                filter?: {
+                                    /** @enum {string} */
+                                    logic: "AND" | "OR";
+                                    groups: {
+                                        /** @default [] */
+                                        filters: {
+                                            field: string;
+                                            /** @enum {string} */
+                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                            /** @description string, number or boolean; a count of `unit` for the time operators */
+                                            value?: unknown;
+                                            unit?: unknown;
+                                        }[];
+                                        conditions?: {
+                                            /** @enum {string} */
+                                            logic: "AND" | "OR";
+                                            groups: {
+                                                /** @default [] */
+                                                filters: {
+                                                    field: string;
+                                                    /** @enum {string} */
+                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                    /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                    value?: unknown;
+                                                    unit?: unknown;
+                                                }[];
+                                                conditions?: {
+                                                    /** @enum {string} */
+                                                    logic: "AND" | "OR";
+                                                    groups: {
+                                                        /** @default [] */
+                                                        filters: {
+                                                            field: string;
+                                                            /** @enum {string} */
+                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                            /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                            value?: unknown;
+                                                            unit?: unknown;
+                                                        }[];
+                                                        conditions?: {
+                                                            /** @enum {string} */
+                                                            logic: "AND" | "OR";
+                                                            groups: {
+                                                                /** @default [] */
+                                                                filters: {
+                                                                    field: string;
+                                                                    /** @enum {string} */
+                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                                    /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                                    value?: unknown;
+                                                                    unit?: unknown;
+                                                                }[];
+                                                                conditions?: {
+                                                                    /** @enum {string} */
+                                                                    logic: "AND" | "OR";
+                                                                    groups: {
+                                                                        /** @default [] */
+                                                                        filters: {
+                                                                            field: string;
+                                                                            /** @enum {string} */
+                                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                                            /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                                            value?: unknown;
+                                                                            unit?: unknown;
+                                                                        }[];
+                                                                        conditions?: unknown;
+                                                                    }[];
+                                                                };
+                                                            }[];
+                                                        };
+                                                    }[];
+                                                };
+                                            }[];
+                                        };
+                                    }[];
+                                };
+                                /** @description How long after the execution starts the goal counts; absent: as long as it runs */
+                                window?: {
+                                    amount: number;
+                                    /** @enum {string} */
+                                    unit: "minutes" | "hours" | "days";
+                                };
+                            } | null;
                             /** Format: date-time */
                             createdAt: string;
                             /** Format: date-time */
@@ -12953,6 +13041,89 @@ export interface operations {
                      * @default false
                      */
                     allowReentry?: boolean;
+                    /** @description Reaching it ends an execution CONVERTED wherever it stands (docs/automations.md "Goals"); null or absent: none */
+                    goal?: {
+                        /** @description The event that reaches the goal (tracked through /v1/track or the events API) */
+                        event: string;
+                        /** @description On the event's data: a filter tree of event.<key> value filters (docs/filters.md); absent: any such event */
+                        filter?: {
+                            /** @enum {string} */
+                            logic: "AND" | "OR";
+                            groups: {
+                                filters?: {
+                                    field: string;
+                                    /** @enum {string} */
+                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                    /** @description string, number or boolean; a count of `unit` for the time operators */
+                                    value?: unknown;
+                                    unit?: ("minutes" | "hours" | "days") | null;
+                                }[];
+                                conditions?: {
+                                    /** @enum {string} */
+                                    logic: "AND" | "OR";
+                                    groups: {
+                                        filters?: {
+                                            field: string;
+                                            /** @enum {string} */
+                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                            /** @description string, number or boolean; a count of `unit` for the time operators */
+                                            value?: unknown;
+                                            unit?: ("minutes" | "hours" | "days") | null;
+                                        }[];
+                                        conditions?: {
+                                            /** @enum {string} */
+                                            logic: "AND" | "OR";
+                                            groups: {
+                                                filters?: {
+                                                    field: string;
+                                                    /** @enum {string} */
+                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                    /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                    value?: unknown;
+                                                    unit?: ("minutes" | "hours" | "days") | null;
+                                                }[];
+                                                conditions?: {
+                                                    /** @enum {string} */
+                                                    logic: "AND" | "OR";
+                                                    groups: {
+                                                        filters?: {
+                                                            field: string;
+                                                            /** @enum {string} */
+                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                            /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                            value?: unknown;
+                                                            unit?: ("minutes" | "hours" | "days") | null;
+                                                        }[];
+                                                        conditions?: {
+                                                            /** @enum {string} */
+                                                            logic: "AND" | "OR";
+                                                            groups: {
+                                                                filters?: {
+                                                                    field: string;
+                                                                    /** @enum {string} */
+                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                                    /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                                    value?: unknown;
+                                                                    unit?: ("minutes" | "hours" | "days") | null;
+                                                                }[];
+                                                                conditions?: unknown;
+                                                            }[];
+                                                        };
+                                                    }[];
+                                                };
+                                            }[];
+                                        };
+                                    }[];
+                                };
+                            }[];
+                        };
+                        /** @description How long after the execution starts the goal counts; absent: as long as it runs */
+                        window?: {
+                            amount: number;
+                            /** @enum {string} */
+                            unit: "minutes" | "hours" | "days";
+                        };
+                    } | null;
                 };
             };
         };
@@ -12979,6 +13150,94 @@ export interface operations {
                         allowReentry: boolean;
                         /** @description Key of the X-Postwire-Signature HMAC-SHA256 that WEBHOOK steps send */
                         webhookSecret: string;
+                        /** @description Reaching it ends an execution CONVERTED; null: none */
+                        goal: {
+                            /** @description The event that reaches the goal (tracked through /v1/track or the events API) */
+                            event: string;
+                            /** @description On the event's data: a filter tree of event.<key> value filters (docs/filters.md); absent: any such event */
+                            filter?: {
+                                /** @enum {string} */
+                                logic: "AND" | "OR";
+                                groups: {
+                                    /** @default [] */
+                                    filters: {
+                                        field: string;
+                                        /** @enum {string} */
+                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                        /** @description string, number or boolean; a count of `unit` for the time operators */
+                                        value?: unknown;
+                                        unit?: unknown;
+                                    }[];
+                                    conditions?: {
+                                        /** @enum {string} */
+                                        logic: "AND" | "OR";
+                                        groups: {
+                                            /** @default [] */
+                                            filters: {
+                                                field: string;
+                                                /** @enum {string} */
+                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                value?: unknown;
+                                                unit?: unknown;
+                                            }[];
+                                            conditions?: {
+                                                /** @enum {string} */
+                                                logic: "AND" | "OR";
+                                                groups: {
+                                                    /** @default [] */
+                                                    filters: {
+                                                        field: string;
+                                                        /** @enum {string} */
+                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                        /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                        value?: unknown;
+                                                        unit?: unknown;
+                                                    }[];
+                                                    conditions?: {
+                                                        /** @enum {string} */
+                                                        logic: "AND" | "OR";
+                                                        groups: {
+                                                            /** @default [] */
+                                                            filters: {
+                                                                field: string;
+                                                                /** @enum {string} */
+                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                                /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                                value?: unknown;
+                                                                unit?: unknown;
+                                                            }[];
+                                                            conditions?: {
+                                                                /** @enum {string} */
+                                                                logic: "AND" | "OR";
+                                                                groups: {
+                                                                    /** @default [] */
+                                                                    filters: {
+                                                                        field: string;
+                                                                        /** @enum {string} */
+                                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                                        /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                                        value?: unknown;
+                                                                        unit?: unknown;
+                                                                    }[];
+                                                                    conditions?: unknown;
+                                                                }[];
+                                                            };
+                                                        }[];
+                                                    };
+                                                }[];
+                                            };
+                                        }[];
+                                    };
+                                }[];
+                            };
+                            /** @description How long after the execution starts the goal counts; absent: as long as it runs */
+                            window?: {
+                                amount: number;
+                                /** @enum {string} */
+                                unit: "minutes" | "hours" | "days";
+                            };
+                        } | null;
                         /** Format: date-time */
                         createdAt: string;
                         /** Format: date-time */
@@ -13149,6 +13408,94 @@ export interface operations {
                         allowReentry: boolean;
                         /** @description Key of the X-Postwire-Signature HMAC-SHA256 that WEBHOOK steps send */
                         webhookSecret: string;
+                        /** @description Reaching it ends an execution CONVERTED; null: none */
+                        goal: {
+                            /** @description The event that reaches the goal (tracked through /v1/track or the events API) */
+                            event: string;
+                            /** @description On the event's data: a filter tree of event.<key> value filters (docs/filters.md); absent: any such event */
+                            filter?: {
+                                /** @enum {string} */
+                                logic: "AND" | "OR";
+                                groups: {
+                                    /** @default [] */
+                                    filters: {
+                                        field: string;
+                                        /** @enum {string} */
+                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                        /** @description string, number or boolean; a count of `unit` for the time operators */
+                                        value?: unknown;
+                                        unit?: unknown;
+                                    }[];
+                                    conditions?: {
+                                        /** @enum {string} */
+                                        logic: "AND" | "OR";
+                                        groups: {
+                                            /** @default [] */
+                                            filters: {
+                                                field: string;
+                                                /** @enum {string} */
+                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                value?: unknown;
+                                                unit?: unknown;
+                                            }[];
+                                            conditions?: {
+                                                /** @enum {string} */
+                                                logic: "AND" | "OR";
+                                                groups: {
+                                                    /** @default [] */
+                                                    filters: {
+                                                        field: string;
+                                                        /** @enum {string} */
+                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                        /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                        value?: unknown;
+                                                        unit?: unknown;
+                                                    }[];
+                                                    conditions?: {
+                                                        /** @enum {string} */
+                                                        logic: "AND" | "OR";
+                                                        groups: {
+                                                            /** @default [] */
+                                                            filters: {
+                                                                field: string;
+                                                                /** @enum {string} */
+                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                                /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                                value?: unknown;
+                                                                unit?: unknown;
+                                                            }[];
+                                                            conditions?: {
+                                                                /** @enum {string} */
+                                                                logic: "AND" | "OR";
+                                                                groups: {
+                                                                    /** @default [] */
+                                                                    filters: {
+                                                                        field: string;
+                                                                        /** @enum {string} */
+                                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                                        /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                                        value?: unknown;
+                                                                        unit?: unknown;
+                                                                    }[];
+                                                                    conditions?: unknown;
+                                                                }[];
+                                                            };
+                                                        }[];
+                                                    };
+                                                }[];
+                                            };
+                                        }[];
+                                    };
+                                }[];
+                            };
+                            /** @description How long after the execution starts the goal counts; absent: as long as it runs */
+                            window?: {
+                                amount: number;
+                                /** @enum {string} */
+                                unit: "minutes" | "hours" | "days";
+                            };
+                        } | null;
                         /** Format: date-time */
                         createdAt: string;
                         /** Format: date-time */
@@ -13454,6 +13801,89 @@ export interface operations {
                     /** @description Enabling checks that the steps form a single-rooted acyclic graph (400 otherwise) */
                     enabled?: boolean;
                     allowReentry?: boolean;
+                    /** @description Replaced whole; null removes it. Executions already running keep the goal they started with */
+                    goal?: {
+                        /** @description The event that reaches the goal (tracked through /v1/track or the events API) */
+                        event: string;
+                        /** @description On the event's data: a filter tree of event.<key> value filters (docs/filters.md); absent: any such event */
+                        filter?: {
+                            /** @enum {string} */
+                            logic: "AND" | "OR";
+                            groups: {
+                                filters?: {
+                                    field: string;
+                                    /** @enum {string} */
+                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                    /** @description string, number or boolean; a count of `unit` for the time operators */
+                                    value?: unknown;
+                                    unit?: ("minutes" | "hours" | "days") | null;
+                                }[];
+                                conditions?: {
+                                    /** @enum {string} */
+                                    logic: "AND" | "OR";
+                                    groups: {
+                                        filters?: {
+                                            field: string;
+                                            /** @enum {string} */
+                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                            /** @description string, number or boolean; a count of `unit` for the time operators */
+                                            value?: unknown;
+                                            unit?: ("minutes" | "hours" | "days") | null;
+                                        }[];
+                                        conditions?: {
+                                            /** @enum {string} */
+                                            logic: "AND" | "OR";
+                                            groups: {
+                                                filters?: {
+                                                    field: string;
+                                                    /** @enum {string} */
+                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                    /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                    value?: unknown;
+                                                    unit?: ("minutes" | "hours" | "days") | null;
+                                                }[];
+                                                conditions?: {
+                                                    /** @enum {string} */
+                                                    logic: "AND" | "OR";
+                                                    groups: {
+                                                        filters?: {
+                                                            field: string;
+                                                            /** @enum {string} */
+                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                            /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                            value?: unknown;
+                                                            unit?: ("minutes" | "hours" | "days") | null;
+                                                        }[];
+                                                        conditions?: {
+                                                            /** @enum {string} */
+                                                            logic: "AND" | "OR";
+                                                            groups: {
+                                                                filters?: {
+                                                                    field: string;
+                                                                    /** @enum {string} */
+                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                                    /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                                    value?: unknown;
+                                                                    unit?: ("minutes" | "hours" | "days") | null;
+                                                                }[];
+                                                                conditions?: unknown;
+                                                            }[];
+                                                        };
+                                                    }[];
+                                                };
+                                            }[];
+                                        };
+                                    }[];
+                                };
+                            }[];
+                        };
+                        /** @description How long after the execution starts the goal counts; absent: as long as it runs */
+                        window?: {
+                            amount: number;
+                            /** @enum {string} */
+                            unit: "minutes" | "hours" | "days";
+                        };
+                    } | null;
                 };
             };
         };
@@ -13480,6 +13910,94 @@ export interface operations {
                         allowReentry: boolean;
                         /** @description Key of the X-Postwire-Signature HMAC-SHA256 that WEBHOOK steps send */
                         webhookSecret: string;
+                        /** @description Reaching it ends an execution CONVERTED; null: none */
+                        goal: {
+                            /** @description The event that reaches the goal (tracked through /v1/track or the events API) */
+                            event: string;
+                            /** @description On the event's data: a filter tree of event.<key> value filters (docs/filters.md); absent: any such event */
+                            filter?: {
+                                /** @enum {string} */
+                                logic: "AND" | "OR";
+                                groups: {
+                                    /** @default [] */
+                                    filters: {
+                                        field: string;
+                                        /** @enum {string} */
+                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                        /** @description string, number or boolean; a count of `unit` for the time operators */
+                                        value?: unknown;
+                                        unit?: unknown;
+                                    }[];
+                                    conditions?: {
+                                        /** @enum {string} */
+                                        logic: "AND" | "OR";
+                                        groups: {
+                                            /** @default [] */
+                                            filters: {
+                                                field: string;
+                                                /** @enum {string} */
+                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                value?: unknown;
+                                                unit?: unknown;
+                                            }[];
+                                            conditions?: {
+                                                /** @enum {string} */
+                                                logic: "AND" | "OR";
+                                                groups: {
+                                                    /** @default [] */
+                                                    filters: {
+                                                        field: string;
+                                                        /** @enum {string} */
+                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                        /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                        value?: unknown;
+                                                        unit?: unknown;
+                                                    }[];
+                                                    conditions?: {
+                                                        /** @enum {string} */
+                                                        logic: "AND" | "OR";
+                                                        groups: {
+                                                            /** @default [] */
+                                                            filters: {
+                                                                field: string;
+                                                                /** @enum {string} */
+                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                                /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                                value?: unknown;
+                                                                unit?: unknown;
+                                                            }[];
+                                                            conditions?: {
+                                                                /** @enum {string} */
+                                                                logic: "AND" | "OR";
+                                                                groups: {
+                                                                    /** @default [] */
+                                                                    filters: {
+                                                                        field: string;
+                                                                        /** @enum {string} */
+                                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                                        /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                                        value?: unknown;
+                                                                        unit?: unknown;
+                                                                    }[];
+                                                                    conditions?: unknown;
+                                                                }[];
+                                                            };
+                                                        }[];
+                                                    };
+                                                }[];
+                                            };
+                                        }[];
+                                    };
+                                }[];
+                            };
+                            /** @description How long after the execution starts the goal counts; absent: as long as it runs */
+                            window?: {
+                                amount: number;
+                                /** @enum {string} */
+                                unit: "minutes" | "hours" | "days";
+                            };
+                        } | null;
                         /** Format: date-time */
                         createdAt: string;
                         /** Format: date-time */
@@ -14689,7 +15207,7 @@ export interface operations {
     getWorkflowsIdExecutions: {
         parameters: {
             query?: {
-                status?: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "FAILED" | "CANCELLED";
+                status?: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "CONVERTED" | "FAILED" | "CANCELLED";
                 page?: number;
                 pageSize?: number;
             };
@@ -14721,7 +15239,7 @@ export interface operations {
                                 email: string;
                             } | null;
                             /** @enum {string} */
-                            status: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "FAILED" | "CANCELLED";
+                            status: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "CONVERTED" | "FAILED" | "CANCELLED";
                             currentStepId: string | null;
                             currentStep: {
                                 /** Format: uuid */
@@ -14744,7 +15262,7 @@ export interface operations {
                                 type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                                 name: string | null;
                                 /** @enum {string} */
-                                status: "RUNNING" | "WAITING" | "COMPLETED" | "FAILED" | "CANCELLED";
+                                status: "RUNNING" | "WAITING" | "COMPLETED" | "CONVERTED" | "FAILED" | "CANCELLED";
                                 /** Format: date-time */
                                 startedAt: string;
                                 completedAt: string | null;
@@ -14875,7 +15393,7 @@ export interface operations {
                             email: string;
                         } | null;
                         /** @enum {string} */
-                        status: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "FAILED" | "CANCELLED";
+                        status: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "CONVERTED" | "FAILED" | "CANCELLED";
                         currentStepId: string | null;
                         currentStep: {
                             /** Format: uuid */
@@ -14898,7 +15416,7 @@ export interface operations {
                             type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                             name: string | null;
                             /** @enum {string} */
-                            status: "RUNNING" | "WAITING" | "COMPLETED" | "FAILED" | "CANCELLED";
+                            status: "RUNNING" | "WAITING" | "COMPLETED" | "CONVERTED" | "FAILED" | "CANCELLED";
                             /** Format: date-time */
                             startedAt: string;
                             completedAt: string | null;
@@ -15088,6 +15606,89 @@ export interface operations {
                             /** @description From a WAIT_FOR_EVENT step (default EVENT) */
                             outcome?: ("EVENT" | "TIMEOUT") | null;
                         }[];
+                        /** @description The draft's goal; null: none; absent: the workflow's own */
+                        goal?: {
+                            /** @description The event that reaches the goal (tracked through /v1/track or the events API) */
+                            event: string;
+                            /** @description On the event's data: a filter tree of event.<key> value filters (docs/filters.md); absent: any such event */
+                            filter?: {
+                                /** @enum {string} */
+                                logic: "AND" | "OR";
+                                groups: {
+                                    filters?: {
+                                        field: string;
+                                        /** @enum {string} */
+                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                        /** @description string, number or boolean; a count of `unit` for the time operators */
+                                        value?: unknown;
+                                        unit?: ("minutes" | "hours" | "days") | null;
+                                    }[];
+                                    conditions?: {
+                                        /** @enum {string} */
+                                        logic: "AND" | "OR";
+                                        groups: {
+                                            filters?: {
+                                                field: string;
+                                                /** @enum {string} */
+                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                value?: unknown;
+                                                unit?: ("minutes" | "hours" | "days") | null;
+                                            }[];
+                                            conditions?: {
+                                                /** @enum {string} */
+                                                logic: "AND" | "OR";
+                                                groups: {
+                                                    filters?: {
+                                                        field: string;
+                                                        /** @enum {string} */
+                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                        /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                        value?: unknown;
+                                                        unit?: ("minutes" | "hours" | "days") | null;
+                                                    }[];
+                                                    conditions?: {
+                                                        /** @enum {string} */
+                                                        logic: "AND" | "OR";
+                                                        groups: {
+                                                            filters?: {
+                                                                field: string;
+                                                                /** @enum {string} */
+                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                                /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                                value?: unknown;
+                                                                unit?: ("minutes" | "hours" | "days") | null;
+                                                            }[];
+                                                            conditions?: {
+                                                                /** @enum {string} */
+                                                                logic: "AND" | "OR";
+                                                                groups: {
+                                                                    filters?: {
+                                                                        field: string;
+                                                                        /** @enum {string} */
+                                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                                        /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                                        value?: unknown;
+                                                                        unit?: ("minutes" | "hours" | "days") | null;
+                                                                    }[];
+                                                                    conditions?: unknown;
+                                                                }[];
+                                                            };
+                                                        }[];
+                                                    };
+                                                }[];
+                                            };
+                                        }[];
+                                    };
+                                }[];
+                            };
+                            /** @description How long after the execution starts the goal counts; absent: as long as it runs */
+                            window?: {
+                                amount: number;
+                                /** @enum {string} */
+                                unit: "minutes" | "hours" | "days";
+                            };
+                        } | null;
                     };
                     /** @description Stop after this long (default: when the execution ends, at most 400 days) */
                     until?: string;
@@ -15113,7 +15714,7 @@ export interface operations {
                          * @description The step's status at the end of the simulation
                          * @enum {string}
                          */
-                        status?: "RUNNING" | "WAITING" | "COMPLETED" | "FAILED" | "CANCELLED";
+                        status?: "RUNNING" | "WAITING" | "COMPLETED" | "CONVERTED" | "FAILED" | "CANCELLED";
                     }[];
                 };
             };
@@ -15127,10 +15728,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         /**
-                         * @description COMPLETED, EXITED or FAILED; WAITING or RUNNING when until came first
+                         * @description COMPLETED, EXITED, CONVERTED (an event reached the goal) or FAILED; WAITING or RUNNING when until came first
                          * @enum {string}
                          */
-                        status: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "FAILED" | "CANCELLED";
+                        status: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "CONVERTED" | "FAILED" | "CANCELLED";
                         endedAfter: string | null;
                         steps: {
                             stepId: string;
@@ -15138,7 +15739,7 @@ export interface operations {
                             type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                             name: string | null;
                             /** @enum {string} */
-                            status: "RUNNING" | "WAITING" | "COMPLETED" | "FAILED" | "CANCELLED";
+                            status: "RUNNING" | "WAITING" | "COMPLETED" | "CONVERTED" | "FAILED" | "CANCELLED";
                             /** @description ISO 8601 duration from the start of the execution, e.g. P30DT2H */
                             startedAfter: string;
                             endedAfter: string | null;
@@ -15307,6 +15908,7 @@ export interface operations {
                             WAITING: number;
                             COMPLETED: number;
                             EXITED: number;
+                            CONVERTED: number;
                             FAILED: number;
                             CANCELLED: number;
                         };
@@ -15317,12 +15919,16 @@ export interface operations {
                             /** @enum {string} */
                             type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                             name: string | null;
-                            /** @description Executions that reached the step: waiting + left + failed + cancelled */
+                            /** @description Executions that reached the step: waiting + left + converted + failed + cancelled */
                             entered: number;
                             /** @description Executions at the step now (RUNNING or WAITING there: a DELAY, a WAIT_FOR_EVENT, a WEBHOOK being called) */
                             waiting: number;
                             /** @description Executions that completed the step: went on to the next one, or ended after it */
                             left: number;
+                            /** @description Executions that reached the workflow's goal while at the step, which ended them there */
+                            converted: number;
+                            /** @description Executions that entered the step and reached the goal, there or at a later step: the conversions of its path */
+                            goalReached: number;
                             /** @description Executions that failed at the step */
                             failed: number;
                             /** @description Executions cancelled while at the step */
@@ -15332,12 +15938,16 @@ export interface operations {
                                 /** @enum {string} */
                                 branch: "yes" | "no" | "A" | "B" | "C" | "D" | "E";
                                 taken: number;
+                                /** @description Of those that took it, how many reached the goal */
+                                goalReached: number;
                             }[] | null;
                             /** @description WAIT_FOR_EVENT: how many left on the event and on the timeout; null for other steps */
                             outcomes: {
                                 /** @enum {string} */
                                 outcome: "EVENT" | "TIMEOUT";
                                 taken: number;
+                                /** @description Of those that took it, how many reached the goal */
+                                goalReached: number;
                             }[] | null;
                         }[];
                     };
@@ -15482,7 +16092,7 @@ export interface operations {
                             email: string;
                         } | null;
                         /** @enum {string} */
-                        status: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "FAILED" | "CANCELLED";
+                        status: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "CONVERTED" | "FAILED" | "CANCELLED";
                         currentStepId: string | null;
                         currentStep: {
                             /** Format: uuid */
@@ -15505,7 +16115,7 @@ export interface operations {
                             type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                             name: string | null;
                             /** @enum {string} */
-                            status: "RUNNING" | "WAITING" | "COMPLETED" | "FAILED" | "CANCELLED";
+                            status: "RUNNING" | "WAITING" | "COMPLETED" | "CONVERTED" | "FAILED" | "CANCELLED";
                             /** Format: date-time */
                             startedAt: string;
                             completedAt: string | null;
@@ -15598,7 +16208,7 @@ export interface operations {
                             email: string;
                         } | null;
                         /** @enum {string} */
-                        status: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "FAILED" | "CANCELLED";
+                        status: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "CONVERTED" | "FAILED" | "CANCELLED";
                         currentStepId: string | null;
                         currentStep: {
                             /** Format: uuid */
@@ -15621,7 +16231,7 @@ export interface operations {
                             type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                             name: string | null;
                             /** @enum {string} */
-                            status: "RUNNING" | "WAITING" | "COMPLETED" | "FAILED" | "CANCELLED";
+                            status: "RUNNING" | "WAITING" | "COMPLETED" | "CONVERTED" | "FAILED" | "CANCELLED";
                             /** Format: date-time */
                             startedAt: string;
                             completedAt: string | null;
@@ -15731,7 +16341,7 @@ export interface operations {
                             email: string;
                         } | null;
                         /** @enum {string} */
-                        status: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "FAILED" | "CANCELLED";
+                        status: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "CONVERTED" | "FAILED" | "CANCELLED";
                         currentStepId: string | null;
                         currentStep: {
                             /** Format: uuid */
@@ -15754,7 +16364,7 @@ export interface operations {
                             type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                             name: string | null;
                             /** @enum {string} */
-                            status: "RUNNING" | "WAITING" | "COMPLETED" | "FAILED" | "CANCELLED";
+                            status: "RUNNING" | "WAITING" | "COMPLETED" | "CONVERTED" | "FAILED" | "CANCELLED";
                             /** Format: date-time */
                             startedAt: string;
                             completedAt: string | null;

@@ -52,7 +52,9 @@ export const CreateWorkflowBody = z.object({
     .boolean()
     .default(false)
     .describe('false: a contact enters at most once, ever; true: at most one active execution at a time'),
-  goal: GoalBody.nullish(),
+  goal: GoalBody.nullish().describe(
+    'Reaching it ends an execution CONVERTED wherever it stands (docs/automations.md "Goals"); null or absent: none',
+  ),
 });
 export type CreateWorkflowBody = z.infer<typeof CreateWorkflowBody>;
 
