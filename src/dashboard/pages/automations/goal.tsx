@@ -61,7 +61,7 @@ export function AutomationGoal({ workflow, onSaved }: { workflow: Workflow; onSa
       <div class="form inline">
         <TextInput label="Counts within" name="goal.window.amount" value={amount} onValue={setAmount} error={save.error} type="number" />
         <Select
-          label="Unit"
+          label="Window unit"
           name="goal.window.unit"
           value={unit}
           options={[
