@@ -27,13 +27,17 @@ export class GoalWatch {
     this.cut?.();
   }
 
-  /** Runs a wait of the run's own; null when the goal was reached before or during it. */
+  /**
+   * Runs a wait of the run's own; null when the goal was reached before or during it, also when the wait ended in
+   * the same activation as the goal's signal (a timer fired, an event came): the goal, signalled, comes first.
+   */
   async during<T>(wait: () => Promise<T>): Promise<T | null> {
     if (this.reached) return null;
     const scope = new CancellationScope();
     this.cut = () => scope.cancel();
     try {
-      return await scope.run(wait);
+      const result = await scope.run(wait);
+      return this.reached ? null : result;
     } catch (err) {
       if (this.reached && isCancellation(err)) return null;
       throw err;
