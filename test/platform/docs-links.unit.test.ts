@@ -74,7 +74,8 @@ describe('links to the docs', () => {
       for (const link of text.matchAll(/\]\(([^)\s#]+)(?:#[^)]*)?\)/g)) {
         const target = link[1]!;
         if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue;
-        if (!fs.existsSync(path.resolve(path.dirname(file), target))) broken.push(`${relative(file)}:${lineOf(text, link.index)} ${target}`);
+        if (!fs.existsSync(path.resolve(path.dirname(file), target)))
+          broken.push(`${relative(file)}:${lineOf(text, link.index)} ${target}`);
       }
     }
     expect(broken).toEqual([]);
