@@ -2,7 +2,11 @@ import { CancellationScope, isCancellation, patched, workflowInfo } from '@tempo
 import { delayMs, type Goal } from './definition';
 import type { AutomationEvent } from './ids';
 
-/** Marks the histories of runs that watch for their goal; a run recorded before goals never did. */
+/**
+ * Marks the histories of runs that took their goal's signal: one recorded without it (a worker of before goals ran
+ * it, which left the signal unhandled) replays as it ran. Asked only when a goal's signal comes, so that the marker
+ * and its TemporalChangeVersion upsert are in the histories of converting runs only.
+ */
 export const GOAL_PATCH = 'automation-goal';
 
 /**
@@ -22,7 +26,7 @@ export class GoalWatch {
 
   /** The goal's signal: the first one within the window counts. */
   reach(event: AutomationEvent): void {
-    if (this.reached || Date.now() > this.until) return;
+    if (this.reached || Date.now() > this.until || !patched(GOAL_PATCH)) return;
     this.reached = event;
     this.cut?.();
   }
@@ -47,8 +51,5 @@ export class GoalWatch {
   }
 }
 
-/**
- * The run's watch: null for a definition without a goal, and for a run whose history was recorded without the
- * watch (a worker of before goals started it), which replays as it ran.
- */
-export const watchGoal = (goal: Goal | undefined): GoalWatch | null => (goal && patched(GOAL_PATCH) ? new GoalWatch(goal) : null);
+/** The run's watch; null for a definition without a goal. */
+export const watchGoal = (goal: Goal | undefined): GoalWatch | null => (goal ? new GoalWatch(goal) : null);
