@@ -104,6 +104,7 @@ const stubIo: AdvanceIo = {
 /** The activities of every execution of this file, each answering for the stub of its execution. */
 const activities: AutomationActivities = {
   advanceAutomation: (input) => advance(stubIo, input),
+  adoptAutomationVersion: async () => true,
   async finishAutomation(state) {
     stubOf(state.executionId).states.push(state);
     return true;
