@@ -6,7 +6,7 @@ import { Section } from '../../ui/layout';
 import { OffsetPager } from '../../ui/lists';
 import { dateTime } from '../../ui/format';
 import { navigate } from '../../router';
-import { useAction, usePoll } from '../../ui/use-load';
+import { useAction, useLoad, usePoll } from '../../ui/use-load';
 import { summary } from './draft';
 import { AutomationHeader, useWorkflow } from './header';
 import type { Answer } from '../../api/types';
@@ -17,9 +17,11 @@ type Version = Answer<'/workflows/{id}/versions', 'get'>['data'][number];
 type VersionStep = Version['steps'][number];
 type Migrated = Answer<'/workflows/{id}/versions/{version}/migrate', 'post'>;
 
+type TemplateName = (id: string) => string | undefined;
+
 /** "Wait for a time: 2 days", with the step's name when it has one. */
-const stepWords = (step: VersionStep) => {
-  const words = summary(step.type as StepType, step.config as unknown as Record<string, unknown>, () => undefined);
+const stepWords = (step: VersionStep, templateName: TemplateName) => {
+  const words = summary(step.type as StepType, step.config as unknown as Record<string, unknown>, templateName);
   return `${step.name ? `${step.name} (${stepLabel(step.type)})` : stepLabel(step.type)}${words ? `: ${words}` : ''}`;
 };
 
@@ -34,11 +36,13 @@ function MigrateForm({
   from,
   latest,
   onDone,
+  templateName,
 }: {
   workflowId: string;
   from: Version;
   latest: Version;
   onDone: (result: Migrated) => void;
+  templateName: TemplateName;
 }) {
   const [map, setMap] = useState<Record<string, string>>(() =>
     Object.fromEntries(from.steps.map((s) => [s.id, latest.steps.some((l) => l.id === s.id) ? s.id : LEAVE])),
@@ -55,7 +59,7 @@ function MigrateForm({
   });
   const targets = [
     { value: LEAVE, label: 'Leave them on this version' },
-    ...latest.steps.map((s) => ({ value: s.id, label: `Version ${latest.number}: ${stepWords(s)}` })),
+    ...latest.steps.map((s) => ({ value: s.id, label: `Version ${latest.number}: ${stepWords(s, templateName)}` })),
   ];
   return (
     <Form onSubmit={() => void migrate.run()} class="form migrate-form">
@@ -66,7 +70,7 @@ function MigrateForm({
       {from.steps.map((s) => (
         <Select
           key={s.id}
-          label={`Waiting at ${stepWords(s)}`}
+          label={`Waiting at ${stepWords(s, templateName)}`}
           name={`map.${s.id}`}
           value={map[s.id] ?? LEAVE}
           options={targets}
@@ -101,6 +105,8 @@ export function AutomationVersions({ params, query }: { params: Record<string, s
   );
   const latest = head.data?.data[0];
   const [moved, setMoved] = useState<Migrated | null>(null);
+  const templates = useLoad(() => call(api.GET('/templates', { params: { query: { pageSize: 100 } } })), []);
+  const templateName = (tid: string) => templates.data?.data.find((t) => t.id === tid)?.name;
   const w = workflow.data;
   if (!w) return workflow.error ? <ErrorNote error={workflow.error} /> : <Loading />;
   return (
@@ -131,11 +137,12 @@ export function AutomationVersions({ params, query }: { params: Record<string, s
               </p>
               <ol class="version-steps">
                 {v.steps.map((s) => (
-                  <li key={s.id}>{stepWords(s)}</li>
+                  <li key={s.id}>{stepWords(s, templateName)}</li>
                 ))}
               </ol>
               {!v.latest && latest && v.waiting > 0 ? (
                 <MigrateForm
+                  templateName={templateName}
                   workflowId={id}
                   from={v}
                   latest={latest}
