@@ -7,7 +7,14 @@ import type { LiveExecution, MirrorState } from '../../src/modules/automations/r
 import { advance, type AdvanceIo } from '../../src/modules/automations/run/advance';
 import { StepFailed } from '../../src/modules/automations/run/errors';
 import { randomSplitWork } from '../../activities/automation/random-split';
-import { AUTOMATION_EVENT_SIGNAL, PROJECT_REINSTATED_SIGNAL, STEP_FAILED, type AutomationInput } from '../../workflows/automation/ids';
+import {
+  AUTOMATION_EVENT_SIGNAL,
+  MIGRATE_VERSION_SIGNAL,
+  PROJECT_REINSTATED_SIGNAL,
+  STEP_FAILED,
+  type AutomationInput,
+  type VersionMigration,
+} from '../../workflows/automation/ids';
 import { stubActivityWorker } from '../helpers/temporal-env';
 
 /**
@@ -104,7 +111,10 @@ const stubIo: AdvanceIo = {
 /** The activities of every execution of this file, each answering for the stub of its execution. */
 const activities: AutomationActivities = {
   advanceAutomation: (input) => advance(stubIo, input),
-  adoptAutomationVersion: async () => true,
+  async adoptAutomationVersion({ executionId, definition }) {
+    stubOf(executionId).calls.push({ call: `adopt:${definition.version}`, at: await env().currentTimeMs(), context: {} });
+    return true;
+  },
   async finishAutomation(state) {
     stubOf(state.executionId).states.push(state);
     return true;
@@ -240,6 +250,40 @@ describe.each(['automationV2', 'automation'])('%s', (workflowType) => {
       expect(callsOf(stub)).toEqual(['wait:wait:paid', 'send:nudge']);
       expect(stub.calls[1]!.at).toBeGreaterThanOrEqual(startedAt + DAY);
       expect(last().history[0]).toMatchObject({ stepId: 'wait', status: 'COMPLETED', output: { timedOut: true } });
+    });
+  });
+
+  describe('automation workflow: moving to another version', () => {
+    const v1 = {
+      version: 1,
+      steps: [step('wait', 'WAIT_FOR_EVENT', { eventName: 'paid', timeout: 86_400 }), step('nudge', 'SEND_EMAIL', { templateId: 't-1' })],
+      transitions: [edge('wait', 'nudge', { outcome: 'TIMEOUT' })],
+    };
+    const v2: Definition = {
+      name: 'Welcome series',
+      version: 2,
+      steps: [step('wait', 'WAIT_FOR_EVENT', { eventName: 'paid', timeout: 86_400 }), step('hello', 'SEND_EMAIL', { templateId: 't-2' })],
+      transitions: [edge('wait', 'hello', { outcome: 'TIMEOUT' })],
+    };
+
+    it('leaves the wait for the mapped step of the new version; a migration naming another step is ignored', async () => {
+      const { handle, stub, startedAt, last } = await start(v1);
+      await stub.waiting;
+      const stale: VersionMigration = { definition: v2, fromStepId: 'elsewhere', toStepId: 'hello' };
+      await handle.signal(MIGRATE_VERSION_SIGNAL, stale);
+      await handle.signal(MIGRATE_VERSION_SIGNAL, { definition: v2, fromStepId: 'wait', toStepId: 'hello' });
+      expect(await handle.result()).toEqual({ status: 'COMPLETED', steps: 2 });
+      if (workflowType === 'automation') {
+        // Runs of the old workflow type never heard of versions: they wait their timeout out on their own definition.
+        expect(callsOf(stub)).toEqual(['wait:wait:paid', 'send:nudge']);
+        return;
+      }
+      expect(callsOf(stub)).toEqual(['wait:wait:paid', 'adopt:2', 'send:hello']);
+      expect(stub.calls[2]!.at).toBeLessThan(startedAt + DAY);
+      expect(last().history.map((h) => [h.stepId, h.status, h.output])).toEqual([
+        ['wait', 'COMPLETED', { migrated: { version: 2, toStepId: 'hello' } }],
+        ['hello', 'COMPLETED', { emailId: 'email-hello', to: 'ada@example.test' }],
+      ]);
     });
   });
 
