@@ -91,7 +91,7 @@ describe('versions of a live automation (time-skipping)', () => {
 
     // The first execution's day ends: it sends version 1's email.
     await env.sleep(13 * HOUR);
-    const earlyDone = await executionIn(t, workflow.id, early.id, ['COMPLETED']);
+    const earlyDone = await executionIn(t, workflow.id, early.id, ['COMPLETED'], 60_000);
     expect(earlyDone.version).toBe(1);
     expect(await subjectOf(early.id)).toEqual(['Welcome, version 1']);
 
