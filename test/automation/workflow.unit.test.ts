@@ -287,6 +287,36 @@ describe.each(['automationV2', 'automation'])('%s', (workflowType) => {
     });
   });
 
+  // Quiet hours are a step of automationV2's advance; the workflow type automation has none.
+  if (workflowType === 'automationV2') {
+    it('moves an email waiting out its quiet hours to the new version, which sends at once', async () => {
+      const now = await env().currentTimeMs();
+      const hhmm = (ms: number) => new Date(ms).toISOString().slice(11, 16);
+      const quietHours = { from: hhmm(now - 60 * 60_000), to: hhmm(now + 2 * 60 * 60_000) };
+      const { handle, stub, last } = await start({
+        version: 1,
+        steps: [step('hello', 'SEND_EMAIL', { templateId: 't-1', quietHours })],
+        transitions: [],
+      });
+      await stub.waiting;
+      expect(last()).toMatchObject({ status: 'WAITING', currentStepId: 'hello' });
+      const v2: Definition = {
+        name: 'Welcome series',
+        version: 2,
+        steps: [step('hi', 'SEND_EMAIL', { templateId: 't-2' })],
+        transitions: [],
+      };
+      await handle.signal(MIGRATE_VERSION_SIGNAL, { definition: v2, fromStepId: 'hello', toStepId: 'hi' });
+      expect(await handle.result()).toEqual({ status: 'COMPLETED', steps: 2 });
+      expect(callsOf(stub)).toEqual(['adopt:2', 'send:hi']);
+      expect(stub.calls[1]!.at).toBeLessThan(now + 60 * 60_000);
+      expect(last().history.map((h) => [h.stepId, h.status, h.output])).toEqual([
+        ['hello', 'COMPLETED', { migrated: { version: 2, toStepId: 'hi' } }],
+        ['hi', 'COMPLETED', { emailId: 'email-hi', to: 'ada@example.test' }],
+      ]);
+    });
+  }
+
   describe('automation workflow: CONDITION and EXIT', () => {
     /** check ─yes→ thanks; └no→ bye (EXIT) */
     const check = {
