@@ -12,16 +12,18 @@ import {
 import type { AutomationActivities } from '../../activities/automation';
 import { stepSummary } from './describe';
 import { firstStep, stepById, type Next } from './entry';
-import { automationEvent, automationGoal, failureMessage, isGone, projectReinstated } from './failures';
+import { automationEvent, automationGoal, failureMessage, isGone, migrateVersion, projectReinstated } from './failures';
 import { watchGoal } from './goal';
 import { Hold } from './hold';
-import { STEP_FAILED, type AutomationInput, type AutomationResult } from './ids';
+import { STEP_FAILED, type AutomationInput, type AutomationResult, type VersionMigration } from './ids';
+import { Migrations, type Rest } from './migration';
 import { Inbox } from './inbox';
 import { nextStep } from './interpreter';
 import { ExecutionGoneSignal, Mirror } from './mirror';
 import { AutomationIdKey, CurrentStepKey } from '../search-attributes';
 import { runStop, stepType, stopOf } from './steps';
-import type { LookBack, QuickStep } from './steps/step';
+import type { LookBack, QuickStep, StepRun } from './steps/step';
+import type { Definition } from './definition';
 
 const STEP_RETRY = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 8 } as const;
 
@@ -62,11 +64,13 @@ function showCurrentStep(stepId: string): void {
  * (Runs started before this version run `automation`, workflows/automation/legacy.)
  */
 export async function automationV2(input: AutomationInput): Promise<AutomationResult> {
-  const { definition } = input;
+  let { definition } = input;
   const inbox = new Inbox();
   setHandler(automationEvent, (event) => inbox.add(event));
   const hold = new Hold();
   setHandler(projectReinstated, () => hold.wake());
+  const migrations = new Migrations();
+  setHandler(migrateVersion, (migration) => migrations.add(migration));
   const mirror = new Mirror(input.executionId, input.context, finishAutomation);
   const goal = watchGoal(definition.goal);
   if (goal) setHandler(automationGoal, (event) => goal.reach(event));
@@ -116,8 +120,13 @@ export async function automationV2(input: AutomationInput): Promise<AutomationRe
           setCurrentDetails(summary);
           showCurrentStep(step.id);
           const quietEnd = Date.parse(moved.resumeAt);
-          await waiting(() => sleep(Math.max(1, quietEnd - Date.now()), { summary }));
-          if (goal?.reached) break;
+          const quietStep = step;
+          const quiet = await waiting(() => migrations.rest(quietStep.id, () => sleep(Math.max(1, quietEnd - Date.now()), { summary })));
+          if (!quiet) break;
+          if ('migration' in quiet) {
+            ({ definition, next } = await migrate(definition, quiet.migration));
+            continue;
+          }
           proceeding = true;
           next = { kind: 'step', step };
           continue;
@@ -129,10 +138,19 @@ export async function automationV2(input: AutomationInput): Promise<AutomationRe
       setCurrentDetails(summary);
       showCurrentStep(step.id);
       const env = { executionId: input.executionId, mirror, inbox, summary, lookBack, resumeAt };
-      const run = await waiting(() => runStop(step, env));
-      if (!run) break;
-      mirror.complete(run.output);
-      next = nextStep(definition, step, run.result);
+      // A step the execution waits in (WAITING) may be left for another version; WEBHOOK's call runs to its end.
+      // Either is cut short by the goal.
+      const stopStep = step;
+      const rest = await waiting(async (): Promise<Rest<StepRun>> =>
+        stopOf(stopStep)?.waitingFor ? migrations.rest(stopStep.id, () => runStop(stopStep, env)) : { done: await runStop(stopStep, env) },
+      );
+      if (!rest) break;
+      if ('migration' in rest) {
+        ({ definition, next } = await migrate(definition, rest.migration));
+        continue;
+      }
+      mirror.complete(rest.done.output);
+      next = nextStep(definition, step, rest.done.result);
     }
     if (!mirror.ended && goal?.reached) await mirror.convert(goal.reached);
     else if (!mirror.ended && next.kind === 'end') await mirror.end(next.status, next.status === 'EXITED' ? next.reason : null);
@@ -152,5 +170,20 @@ export async function automationV2(input: AutomationInput): Promise<AutomationRe
       if (!isGone(failed)) throw failed;
     });
     throw ApplicationFailure.nonRetryable(`Step ${mirror.stepCount} failed: ${message}`, STEP_FAILED);
+  }
+
+  /**
+   * The operator moved the execution to another version while it waited here: the record takes the new definition,
+   * the step it waited in completes with `{migrated: {version, toStepId}}`, and the run goes on at `toStepId`.
+   */
+  async function migrate(from: Definition, migration: VersionMigration): Promise<{ definition: Definition; next: Next }> {
+    // The goal is the execution's, taken as it started, not the version's: it goes with the run.
+    const to = from.goal ? { ...migration.definition, goal: from.goal } : migration.definition;
+    const summary = `${to.name}: version ${from.version ?? '?'} → ${to.version ?? '?'}, step ${mirror.stepCount} moves to ${migration.toStepId}`;
+    setCurrentDetails(summary);
+    if (!(await advancing(summary).adoptAutomationVersion({ executionId: input.executionId, definition: to })))
+      throw new ExecutionGoneSignal();
+    mirror.complete({ migrated: { version: to.version ?? null, toStepId: migration.toStepId } });
+    return { definition: to, next: { kind: 'step', step: stepById(to, migration.toStepId) } };
   }
 }
