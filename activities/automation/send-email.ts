@@ -17,10 +17,12 @@ const heldBy = async (em: EntityManager, projectId: string) => (await suspension
  */
 export const sendEmailWork =
   (deps: Deps, em: EntityManager): QuickWork<'SEND_EMAIL'> =>
-  async (step, { live, context }) => ({
-    output: await sendStepEmail(deps.config, em, live, step, context),
-    held: await heldBy(em, live.execution.projectId),
-  });
+  async (step, { live, context, now }) => {
+    const { cappedUntil, ...output } = await sendStepEmail(deps.config, em, live, step, context, new Date(now));
+    // Over the frequency cap: the step waits until the cap allows the email (onCap "wait"), or goes on without it.
+    if (cappedUntil && step.config.onCap !== 'skip') return { output: null, waitUntil: cappedUntil };
+    return { output: { ...output }, held: await heldBy(em, live.execution.projectId) };
+  };
 
 /** Renders the email as the real step does, and keeps it for the timeline instead of sending it; never held. */
 export const simulatedSendEmailWork =
@@ -44,7 +46,8 @@ export const sendEmailActivities = (deps: Deps) => ({
     return asActivity(async () => {
       const em = deps.orm.em.fork();
       const live = await enter(em, input.state);
-      const sent = await sendStepEmail(deps.config, em, live, { id: input.stepId, config: input.config }, input.context);
+      // Runs of this first version cannot wait: an email over the frequency cap is skipped.
+      const { cappedUntil: _, ...sent } = await sendStepEmail(deps.config, em, live, { id: input.stepId, config: input.config }, input.context, new Date());
       return { ...sent, held: await heldBy(em, live.execution.projectId) };
     });
   },
