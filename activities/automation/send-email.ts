@@ -47,7 +47,14 @@ export const sendEmailActivities = (deps: Deps) => ({
       const em = deps.orm.em.fork();
       const live = await enter(em, input.state);
       // Runs of this first version cannot wait: an email over the frequency cap is skipped.
-      const { cappedUntil: _, ...sent } = await sendStepEmail(deps.config, em, live, { id: input.stepId, config: input.config }, input.context, new Date());
+      const { cappedUntil: _, ...sent } = await sendStepEmail(
+        deps.config,
+        em,
+        live,
+        { id: input.stepId, config: input.config },
+        input.context,
+        new Date(),
+      );
       return { ...sent, held: await heldBy(em, live.execution.projectId) };
     });
   },

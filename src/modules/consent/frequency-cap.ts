@@ -32,7 +32,10 @@ export async function frequencyCapOf(em: EntityManager, projectId: string): Prom
  * Run it as a statement of its own before the count: the count's snapshot must be taken once the lock is held.
  */
 export async function lockForCap(tx: EntityManager, contactIds: SqlCondition): Promise<void> {
-  await tx.execute(`select c."id" from contacts c where c."id" in (${contactIds.sql}) order by c."id" for no key update`, contactIds.params);
+  await tx.execute(
+    `select c."id" from contacts c where c."id" in (${contactIds.sql}) order by c."id" for no key update`,
+    contactIds.params,
+  );
 }
 
 /** SQL with its values, each placeholder's in order. */

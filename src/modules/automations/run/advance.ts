@@ -172,7 +172,12 @@ export async function advance(io: AdvanceIo, input: AdvanceInput): Promise<Advan
     }
     let done: WorkDone;
     try {
-      done = await (io.works[step.type] as QuickWork<StepType> | null)!(step as StepOf<StepType>, { live, state, context: mirror.context, now });
+      done = await (io.works[step.type] as QuickWork<StepType> | null)!(step as StepOf<StepType>, {
+        live,
+        state,
+        context: mirror.context,
+        now,
+      });
     } catch (err) {
       if (!(err instanceof StepFailed)) throw err;
       mirror.failStep(err.message);
