@@ -3127,6 +3127,13 @@ export interface operations {
                         emailRatePerSecond: number | null;
                         /** @description IANA time zone of automations' local times of day for contacts without data.timezone (docs/automations.md) */
                         timeZone: string;
+                        /** @description At most maxEmails marketing emails per contact in any windowDays days, across campaigns and automations; null: no cap (docs/projects.md "Frequency cap") */
+                        frequencyCap: {
+                            /** @description Marketing emails a contact may receive in the window */
+                            maxEmails: number;
+                            /** @description The sliding window, in days */
+                            windowDays: number;
+                        } | null;
                         /** @enum {string} */
                         role?: "OWNER" | "ADMIN" | "MEMBER";
                         /** Format: date-time */
@@ -3188,6 +3195,13 @@ export interface operations {
                         emailRatePerSecond: number | null;
                         /** @description IANA time zone of automations' local times of day for contacts without data.timezone (docs/automations.md) */
                         timeZone: string;
+                        /** @description At most maxEmails marketing emails per contact in any windowDays days, across campaigns and automations; null: no cap (docs/projects.md "Frequency cap") */
+                        frequencyCap: {
+                            /** @description Marketing emails a contact may receive in the window */
+                            maxEmails: number;
+                            /** @description The sliding window, in days */
+                            windowDays: number;
+                        } | null;
                         /** @enum {string} */
                         role?: "OWNER" | "ADMIN" | "MEMBER";
                         /** Format: date-time */
@@ -3319,6 +3333,13 @@ export interface operations {
                     emailRatePerSecond?: number | null;
                     /** @description IANA time zone (`Europe/Paris`) of automations' local times of day for contacts without data.timezone */
                     timeZone?: string;
+                    /** @description At most maxEmails marketing emails (campaigns and automations; never /v1/send or TRANSACTIONAL) per contact in any windowDays days; null removes the cap */
+                    frequencyCap?: {
+                        /** @description Marketing emails a contact may receive in the window */
+                        maxEmails: number;
+                        /** @description The sliding window, in days */
+                        windowDays: number;
+                    } | null;
                 };
             };
         };
@@ -3349,6 +3370,13 @@ export interface operations {
                         emailRatePerSecond: number | null;
                         /** @description IANA time zone of automations' local times of day for contacts without data.timezone (docs/automations.md) */
                         timeZone: string;
+                        /** @description At most maxEmails marketing emails per contact in any windowDays days, across campaigns and automations; null: no cap (docs/projects.md "Frequency cap") */
+                        frequencyCap: {
+                            /** @description Marketing emails a contact may receive in the window */
+                            maxEmails: number;
+                            /** @description The sliding window, in days */
+                            windowDays: number;
+                        } | null;
                         /** @enum {string} */
                         role?: "OWNER" | "ADMIN" | "MEMBER";
                         /** Format: date-time */
@@ -3517,6 +3545,13 @@ export interface operations {
                         emailRatePerSecond: number | null;
                         /** @description IANA time zone of automations' local times of day for contacts without data.timezone (docs/automations.md) */
                         timeZone: string;
+                        /** @description At most maxEmails marketing emails per contact in any windowDays days, across campaigns and automations; null: no cap (docs/projects.md "Frequency cap") */
+                        frequencyCap: {
+                            /** @description Marketing emails a contact may receive in the window */
+                            maxEmails: number;
+                            /** @description The sliding window, in days */
+                            windowDays: number;
+                        } | null;
                         /** @enum {string} */
                         role?: "OWNER" | "ADMIN" | "MEMBER";
                         /** Format: date-time */
@@ -12372,6 +12407,8 @@ export interface operations {
                         bouncedCount: number;
                         complainedCount: number;
                         unsubscribedCount: number;
+                        /** @description Recipients the project's frequency cap held back (their status SKIPPED, reason FREQUENCY_CAPPED) */
+                        cappedCount: number;
                         /** @description Percent of sentCount, two decimals; 0 when nothing was sent */
                         openRate: number;
                         /** @description Percent of sentCount, two decimals; 0 when nothing was sent */
@@ -12456,7 +12493,7 @@ export interface operations {
                              */
                             status: "PENDING" | "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "SUPPRESSED" | "SKIPPED" | "NOT_ATTEMPTED" | "CONTACT_DELETED";
                             /** @description Why a SKIPPED recipient got no email */
-                            reason: ("UNSUBSCRIBED" | "UNCONFIRMED" | "SNOOZED" | "NOT_IN_TOPIC" | "RENDER_FAILED" | "ADDRESS_REFUSED") | null;
+                            reason: ("UNSUBSCRIBED" | "UNCONFIRMED" | "SNOOZED" | "NOT_IN_TOPIC" | "RENDER_FAILED" | "ADDRESS_REFUSED" | "FREQUENCY_CAPPED") | null;
                             /** @description A SKIPPED recipient's render error or refusal; a FAILED or SUPPRESSED email's error */
                             detail: string | null;
                             emailId: string | null;
@@ -13188,6 +13225,11 @@ export interface operations {
                                     from: string;
                                     to: string;
                                 };
+                                /**
+                                 * @description A MARKETING email to the contact over the project's frequencyCap: `wait` (default) holds the step until the cap allows it, `skip` goes on without the email
+                                 * @enum {string}
+                                 */
+                                onCap?: "wait" | "skip";
                             } | {
                                 amount?: number;
                                 /** @enum {string} */
@@ -13519,6 +13561,11 @@ export interface operations {
                                     from: string;
                                     to: string;
                                 };
+                                /**
+                                 * @description A MARKETING email to the contact over the project's frequencyCap: `wait` (default) holds the step until the cap allows it, `skip` goes on without the email
+                                 * @enum {string}
+                                 */
+                                onCap?: "wait" | "skip";
                             } | {
                                 amount?: number;
                                 /** @enum {string} */
@@ -13772,6 +13819,11 @@ export interface operations {
                             from: string;
                             to: string;
                         };
+                        /**
+                         * @description A MARKETING email to the contact over the project's frequencyCap: `wait` (default) holds the step until the cap allows it, `skip` goes on without the email
+                         * @enum {string}
+                         */
+                        onCap?: "wait" | "skip";
                     };
                 } | {
                     /** @constant */
@@ -13971,6 +14023,11 @@ export interface operations {
                                 from: string;
                                 to: string;
                             };
+                            /**
+                             * @description A MARKETING email to the contact over the project's frequencyCap: `wait` (default) holds the step until the cap allows it, `skip` goes on without the email
+                             * @enum {string}
+                             */
+                            onCap?: "wait" | "skip";
                         } | {
                             amount?: number;
                             /** @enum {string} */
@@ -14305,6 +14362,11 @@ export interface operations {
                                 from: string;
                                 to: string;
                             };
+                            /**
+                             * @description A MARKETING email to the contact over the project's frequencyCap: `wait` (default) holds the step until the cap allows it, `skip` goes on without the email
+                             * @enum {string}
+                             */
+                            onCap?: "wait" | "skip";
                         } | {
                             amount?: number;
                             /** @enum {string} */
