@@ -254,7 +254,7 @@ describe("the project's frequency cap in a send", () => {
     expect((await recipients(t, second, { status: 'SKIPPED' })).data.map((r) => r.email)).toEqual([busy]);
 
     const notice = await send({ name: 'Notice', type: 'TRANSACTIONAL' });
-    expect(Object.values(byEmail(await allRecipients(t, notice))).map((r) => r.reason)).toEqual([null, null]);
+    expect(Object.values(byEmail(await allRecipients(t, notice))).map((r) => (r as Recipient).reason)).toEqual([null, null]);
     expect((await t.c.get(`/campaigns/${notice}/stats`).expect(200)).body.cappedCount).toBe(0);
   });
 });
