@@ -15217,6 +15217,11 @@ export interface operations {
                                 html: string;
                                 text: string | null;
                             };
+                            /**
+                             * @description SEND_EMAIL: no email, the project's frequency cap held it back (onCap skip)
+                             * @constant
+                             */
+                            skipped?: "FREQUENCY_CAPPED";
                             /** @description WEBHOOK: the request as it would be sent, and the simulated answer */
                             webhook?: {
                                 method: string;

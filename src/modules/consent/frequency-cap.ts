@@ -83,3 +83,21 @@ export async function stepCappedUntil(
   );
   return row && !row.sent && row.until ? new Date(row.until) : null;
 }
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** cappedUntilSql over instants in memory (ms), for a simulation: when a marketing email may go, or null for now. */
+export function cappedUntil(sent: readonly number[], cap: FrequencyCapSetting, now: number): number | null {
+  const windowMs = cap.windowDays * DAY_MS;
+  const inWindow = sent.filter((t) => t > now - windowMs).sort((a, b) => b - a);
+  return inWindow.length >= cap.maxEmails ? inWindow[cap.maxEmails - 1]! + windowMs : null;
+}
+
+/** The instants of the contact's emails a cap counts, in the last `days` days. */
+export async function countedEmailTimes(em: EntityManager, contactId: string, days: number): Promise<number[]> {
+  const rows = await em.execute<Array<{ created_at: Date }>>(
+    `select e."created_at" from emails e where e."contact_id" = ? and ${COUNTED} and e."created_at" > now() - make_interval(days => ?::int)`,
+    [contactId, days],
+  );
+  return rows.map((r) => new Date(r.created_at).getTime());
+}
