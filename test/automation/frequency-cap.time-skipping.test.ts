@@ -3,6 +3,7 @@ import type { TestStack } from '../helpers/stack';
 import { sql } from '../helpers/seed';
 import { tenant, type Tenant } from '../helpers/tenants';
 import { startEngine, type Engine } from './engine';
+import { recordHistory } from './histories';
 import { addContact, executionIn, linearWorkflow, senderDomain, startExecution, waitingAt, type Body } from './helpers';
 
 const MINUTE = 60_000;
@@ -100,6 +101,10 @@ describe('frequency cap on SEND_EMAIL (time-skipping)', () => {
     const resumesAt = new Date(new Date(first[0]!.created_at).getTime() + 7 * DAY).toISOString();
     expect(held).toMatchObject({ status: 'WAITING', waitingFor: null, resumesAt });
     expect(historyOf(held)[3]).toMatchObject({ status: 'WAITING', output: null });
+    // Operators read why in the Temporal UI.
+    const handle = env.client.workflow.getHandle(held.temporalWorkflowId as string);
+    const details = await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
+    expect(details.currentDetails).toContain(`: frequency cap until ${resumesAt}`);
 
     await env.sleep(7 * DAY + 60 * MINUTE);
     const done = await executionIn(t, workflow.id, started.id, ['COMPLETED'], 60_000);
@@ -108,5 +113,6 @@ describe('frequency cap on SEND_EMAIL (time-skipping)', () => {
     expect(Date.parse(step.completedAt!)).toBeGreaterThanOrEqual(Date.parse(resumesAt));
     expect(historyOf(done)).toHaveLength(4);
     expect(await emailsOf(t, contactId)).toHaveLength(4);
+    await recordHistory(env, done, 'send-email-frequency-cap');
   });
 });

@@ -33,7 +33,14 @@ export interface Held {
  * Where the execution now is: its mirror past the step it began at, a wait's look-back, a hold, when a timer
  * to a local time of day ends (`resumeAt`, ISO). Null: it is gone.
  */
-export type Advanced = { tail: MirrorTail; lookBack: LookBack | null; held?: Held; resumeAt?: string } | null;
+export type Advanced = {
+  tail: MirrorTail;
+  lookBack: LookBack | null;
+  held?: Held;
+  resumeAt?: string;
+  /** Why a quick step waits until `resumeAt`, for the timer's summary; absent: its quiet hours. */
+  waitsFor?: 'frequency cap';
+} | null;
 
 /** A quick step's work, once its entry is written: what it produced, and values for the context. */
 export interface WorkDone {
@@ -96,11 +103,12 @@ export async function advance(io: AdvanceIo, input: AdvanceInput): Promise<Advan
   // The first write is the state handed over, sequence number and all.
   let mirror = Mirror.resume({ ...input.state, seq: input.state.seq - 1 }, noSave, clock);
   let resumes = 0;
-  const tail = (lookBack: LookBack | null = null, held?: Held, resumeAt?: string): Advanced => ({
+  const tail = (lookBack: LookBack | null = null, held?: Held, resumeAt?: string, waitsFor?: 'frequency cap'): Advanced => ({
     tail: mirror.tail(from, input.state.context),
     lookBack,
     ...(held && { held }),
     ...(resumeAt && { resumeAt }),
+    ...(waitsFor && { waitsFor }),
   });
 
   /** After a refused write: the record cancelled or gone (null), or moved on by another run of this advance. */
@@ -186,7 +194,7 @@ export async function advance(io: AdvanceIo, input: AdvanceInput): Promise<Advan
     }
     // The work chose to wait (SEND_EMAIL over the frequency cap): as in quiet hours.
     if (done.waitUntil) {
-      if (await waitsUntil(done.waitUntil)) return tail(null, undefined, done.waitUntil);
+      if (await waitsUntil(done.waitUntil)) return tail(null, undefined, done.waitUntil, 'frequency cap');
       if (!(await resume())) return null;
       continue;
     }
