@@ -4,6 +4,9 @@ import { sql } from '../helpers/seed';
 import { tenant, type Tenant } from '../helpers/tenants';
 import { startEngine, type Engine } from './engine';
 import { recordHistory } from './histories';
+import { AutomationExecution } from '../../src/modules/automations/entities';
+import { Contact } from '../../src/modules/contacts/entities';
+import { sendStepEmail } from '../../src/modules/automations/run/send-email';
 import { addContact, executionIn, linearWorkflow, senderDomain, startExecution, waitingAt, type Body } from './helpers';
 
 const MINUTE = 60_000;
@@ -64,6 +67,17 @@ describe('frequency cap on SEND_EMAIL (time-skipping)', () => {
     expect(history[3]!.output).toEqual({ emailId: null, to: 'skip@example.test', skipped: 'FREQUENCY_CAPPED' });
     expect(history[4]!.output).toEqual({ emailId: expect.any(String), to: 'skip@example.test' });
     expect((await emailsOf(t, contactId)).map((e) => e.marketing)).toEqual([true, true, true, false]);
+
+    // The third step run again (an activity retried after a lost completion), the contact now at the cap: it
+    // finds its email instead of counting it, and sends nothing more.
+    const em = stack.deps.orm.em.fork();
+    const live = {
+      execution: await em.findOneOrFail(AutomationExecution, { id: started.id }),
+      contact: await em.findOneOrFail(Contact, { id: contactId }),
+    };
+    const again = await sendStepEmail(stack.deps.config, em, live, { id: stepIds[2]!, config: send }, {}, new Date());
+    expect(again).toEqual(history[2]!.output);
+    expect(await emailsOf(t, contactId)).toHaveLength(4);
   });
 
   it('lets one of two sends at once through a cap of 1: the other waits', async () => {
