@@ -257,4 +257,34 @@ describe("the project's frequency cap in a send", () => {
     expect(Object.values(byEmail(await allRecipients(t, notice))).map((r) => (r as Recipient).reason)).toEqual([null, null]);
     expect((await t.c.get(`/campaigns/${notice}/stats`).expect(200)).body.cappedCount).toBe(0);
   });
+
+  it('lets one marketing email through a cap of 1 when a campaign and an automation reach the contact at once', async () => {
+    const t = await campaignTenant(stack);
+    await stack
+      .http()
+      .patch(`/users/@me/projects/${t.project.id}`)
+      .set('Cookie', t.user.cookie)
+      .send({ frequencyCap: { maxEmails: 1, windowDays: 7 } })
+      .expect(200);
+    const address = `race-${t.project.id.slice(0, 8)}@example.test`;
+    const contactId = await addContact(t, address);
+    const template = await t.c
+      .post('/templates')
+      .send({ name: 'News', subject: 'Automated news', body: '<p>News</p>', from: t.from, type: 'MARKETING' })
+      .expect(201);
+    const { workflow } = await linearWorkflow(t, [['SEND_EMAIL', { templateId: template.body.id, onCap: 'skip' }]]);
+    const campaign = await createCampaign(t, { type: 'MARKETING' });
+    const [, execution] = await Promise.all([
+      t.c.post(`/campaigns/${campaign.id}/send`).send({}).expect(200),
+      startExecution(t, workflow.id, { contactId }),
+    ]);
+    await sentCampaign(t, campaign.id, SEND_LIMIT_MS);
+    const done = await executionIn(t, workflow.id, execution.id, ['COMPLETED'], SEND_LIMIT_MS);
+    const step = (done.stepHistory as Array<{ output: Record<string, unknown> }>)[0]!.output;
+    const [recipient] = (await recipients(t, campaign.id)).data;
+    // Exactly one of the two made an email; the other says the cap held it back.
+    const emails = await sql(stack, 'select id from emails where contact_id = ? and marketing', [contactId]);
+    expect(emails).toHaveLength(1);
+    expect([step.skipped === 'FREQUENCY_CAPPED', recipient!.reason === 'FREQUENCY_CAPPED'].filter(Boolean)).toHaveLength(1);
+  });
 });
