@@ -49,6 +49,7 @@ export const EMBEDDED_LOGIN = { user: USER, password: PASSWORD } as const;
 /** An embedded server on `port` with its data in `databaseDir`, initialised there the first time. */
 export async function startEmbeddedPostgres(port: number, databaseDir: string, log: (line: string) => void): Promise<PostgresHandle> {
   const EmbeddedPostgres = await importEmbeddedPostgres();
+  const recent: string[] = [];
   const pg = new EmbeddedPostgres({
     databaseDir,
     user: USER,
@@ -57,14 +58,20 @@ export async function startEmbeddedPostgres(port: number, databaseDir: string, l
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
     postgresFlags: ['-c', 'max_connections=300', '-c', 'shared_buffers=256MB', '-c', 'fsync=on'],
-    onLog: () => {},
+    onLog: (line: unknown) => {
+      recent.push(String(line).trim());
+      if (recent.length > 20) recent.shift();
+    },
     onError: (e: unknown) => log(`[postgres] ${String(e)}`),
   });
   if (!fs.existsSync(path.join(databaseDir, 'PG_VERSION'))) {
     log(`[postgres] initialising a new cluster in ${shownPath(databaseDir)}`);
     await pg.initialise();
   }
-  await pg.start();
+  // A server that exits while starting rejects with no reason; its own last lines say why.
+  await pg.start().catch((err: unknown) => {
+    throw new Error(`PostgreSQL did not start on port ${port} (${String(err)}); its last lines:\n${recent.join('\n')}`);
+  });
   return { adminUrl: adminUrlOf(port), stop: () => pg.stop() };
 }
 
