@@ -89,7 +89,8 @@ export async function fourStepAutomation(api: AutomationStack['api'], from: stri
     subject: 'Welcome {{ email }}',
     body: '<p>Hello {{ email }}</p>',
     from,
-    type: 'TRANSACTIONAL',
+    // BENCH_TEMPLATE_TYPE=MARKETING: emails the consent rule and the frequency cap look at.
+    type: process.env.BENCH_TEMPLATE_TYPE ?? 'TRANSACTIONAL',
   });
   const workflow = await api('POST', '/workflows', { name: 'Onboarding', eventName: 'signup' });
   const step = async (type: string, config: object) => (await api('POST', `/workflows/${workflow.id}/steps`, { type, config })).id;

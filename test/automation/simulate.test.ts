@@ -128,6 +128,37 @@ describe('local times: a DELAY until one, quiet hours', () => {
     expect(seconds(held.endedAfter as string)).toBeLessThanOrEqual(120 * 60);
     expect(await sent({ timezone: 'Asia/Tokyo' })).toMatchObject({ status: 'COMPLETED', endedAfter: 'PT0S' });
   });
+
+  it("holds a marketing SEND_EMAIL over the project's frequency cap until the window allows it, or skips it", async () => {
+    const t = await tenant(stack);
+    const tpl = await template(t);
+    await stack
+      .http()
+      .patch(`/users/@me/projects/${t.project.id}`)
+      .set('Cookie', t.user.cookie)
+      .send({ frequencyCap: { maxEmails: 2, windowDays: 7 } })
+      .expect(200);
+    const w = await createWorkflow(t, { name: 'Capped' });
+    const mail = (id: string, config: object = {}) => ({ id, type: 'SEND_EMAIL', config: { templateId: tpl.id, ...config } });
+    const definition = (onCap: string) => ({
+      steps: [mail('one'), { id: 'pause', type: 'DELAY', config: { amount: 2, unit: 'days' } }, mail('two'), mail('three', { onCap })],
+      transitions: [
+        { fromStepId: 'one', toStepId: 'pause' },
+        { fromStepId: 'pause', toStepId: 'two' },
+        { fromStepId: 'two', toStepId: 'three' },
+      ],
+    });
+    const waited = await simulated(t, w.id, { definition: definition('wait') });
+    expect(waited.status).toBe('COMPLETED');
+    // The first email leaves the window 7 days after it was sent: 5 days after the third step began.
+    expect(waited.steps[3]).toMatchObject({ stepId: 'three', status: 'COMPLETED', startedAfter: 'P2D', email: expect.any(Object) });
+    // (The test server's clock moves while a task runs: a second or so on a loaded machine.)
+    expect(seconds(waited.steps[3]!.endedAfter as string)).toBeGreaterThanOrEqual(7 * 86_400);
+    expect(seconds(waited.steps[3]!.endedAfter as string)).toBeLessThan(7 * 86_400 + 120);
+    const skipped = await simulated(t, w.id, { definition: definition('skip') });
+    expect(skipped.steps[3]).toMatchObject({ stepId: 'three', status: 'COMPLETED', endedAfter: 'P2D', skipped: 'FREQUENCY_CAPPED' });
+    expect(skipped.steps[3]!.email).toBeUndefined();
+  });
 });
 
 describe('a saved workflow with every step type', () => {
