@@ -1,7 +1,7 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { TestStack } from '../helpers/stack';
 import { sql } from '../helpers/seed';
-import { tenant, type Tenant } from '../helpers/tenants';
+import { setFrequencyCap, tenant, type Tenant } from '../helpers/tenants';
 import { startEngine, type Engine } from './engine';
 import { recordHistory } from './histories';
 import { AutomationExecution } from '../../src/modules/automations/entities';
@@ -27,7 +27,7 @@ const historyOf = (e: Body) => e.stepHistory as Array<Record<string, unknown> & 
 /** A tenant with a cap, a MARKETING and a TRANSACTIONAL template. */
 async function capped(cap: { maxEmails: number; windowDays: number }) {
   const t = await tenant(stack);
-  await stack.http().patch(`/users/@me/projects/${t.project.id}`).set('Cookie', t.user.cookie).send({ frequencyCap: cap }).expect(200);
+  await setFrequencyCap(stack, t, cap);
   const domain = await senderDomain(stack, t.project);
   const template = async (type: string) =>
     (

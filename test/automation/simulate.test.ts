@@ -1,6 +1,6 @@
 import { startStack, type TestStack } from '../helpers/stack';
 import { seedContact, seedEvents, sql } from '../helpers/seed';
-import { tenant, verifiedDomain, type Tenant } from '../helpers/tenants';
+import { setFrequencyCap, tenant, verifiedDomain, type Tenant } from '../helpers/tenants';
 import { addStep, chain, connect, createWorkflow } from './helpers';
 import { splitBranch } from '../../src/modules/automations/run/random-split';
 
@@ -132,12 +132,7 @@ describe('local times: a DELAY until one, quiet hours', () => {
   it("holds a marketing SEND_EMAIL over the project's frequency cap until the window allows it, or skips it", async () => {
     const t = await tenant(stack);
     const tpl = await template(t);
-    await stack
-      .http()
-      .patch(`/users/@me/projects/${t.project.id}`)
-      .set('Cookie', t.user.cookie)
-      .send({ frequencyCap: { maxEmails: 2, windowDays: 7 } })
-      .expect(200);
+    await setFrequencyCap(stack, t, { maxEmails: 2, windowDays: 7 });
     const w = await createWorkflow(t, { name: 'Capped' });
     const mail = (id: string, config: object = {}) => ({ id, type: 'SEND_EMAIL', config: { templateId: tpl.id, ...config } });
     const definition = (onCap: string) => ({

@@ -5,7 +5,7 @@ import { waitFor } from '../helpers/wait';
 import { addContact } from '../segments/helpers';
 import { beginSend, enqueueBatch, snapshotBatch } from '../../src/modules/campaigns/send-run';
 import { campaignState, createCampaign, sentCampaign } from './helpers';
-import { campaignTenant, tenant, type SenderTenant } from '../helpers/tenants';
+import { campaignTenant, setFrequencyCap, tenant, type SenderTenant } from '../helpers/tenants';
 import { executionIn, linearWorkflow, startExecution } from '../automation/helpers';
 
 // Limits, not targets: a shared, loaded machine can take a while to run a send and its simulated outcomes.
@@ -212,12 +212,7 @@ describe('GET /campaigns/{id}/recipients', () => {
 describe("the project's frequency cap in a send", () => {
   it('skips a contact at the cap (its emails of campaigns and automations counted), counts it, and never caps a TRANSACTIONAL campaign', async () => {
     const t = await campaignTenant(stack);
-    await stack
-      .http()
-      .patch(`/users/@me/projects/${t.project.id}`)
-      .set('Cookie', t.user.cookie)
-      .send({ frequencyCap: { maxEmails: 2, windowDays: 7 } })
-      .expect(200);
+    await setFrequencyCap(stack, t, { maxEmails: 2, windowDays: 7 });
     const tag = t.project.id.slice(0, 8);
     const busy = `busy-${tag}@example.test`;
     const calm = `calm-${tag}@example.test`;
@@ -260,12 +255,7 @@ describe("the project's frequency cap in a send", () => {
 
   it('lets one marketing email through a cap of 1 when a campaign and an automation reach the contact at once', async () => {
     const t = await campaignTenant(stack);
-    await stack
-      .http()
-      .patch(`/users/@me/projects/${t.project.id}`)
-      .set('Cookie', t.user.cookie)
-      .send({ frequencyCap: { maxEmails: 1, windowDays: 7 } })
-      .expect(200);
+    await setFrequencyCap(stack, t, { maxEmails: 1, windowDays: 7 });
     const address = `race-${t.project.id.slice(0, 8)}@example.test`;
     const contactId = await addContact(t, address);
     const template = await t.c
