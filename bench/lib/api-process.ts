@@ -33,6 +33,8 @@ export async function startApiProcess(
       DATABASE_URL: databaseUrl,
       JWT_SECRET: randomBytes(32).toString('hex'),
       ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+      // A benchmark that does not simulate measures no test server; bench/simulate.ts turns it on to compare.
+      SIMULATION_WARM: 'false',
       ...env,
     },
   });

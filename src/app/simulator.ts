@@ -11,6 +11,14 @@ export function simulatorFor(deps: Deps): Simulator {
   return simulator;
 }
 
+/**
+ * The API's start: with SIMULATION_WARM, one test server and its worker start in the background, so that the
+ * first simulation does not wait seconds for them; nothing waits for it.
+ */
+export function warmSimulator(deps: Deps): void {
+  simulatorFor(deps).warm();
+}
+
 /** Stops the simulator's test servers and workers, if it started any. */
 export async function closeSimulator(deps: Deps): Promise<void> {
   await simulators.get(deps)?.close();
