@@ -50,14 +50,17 @@ describe('SIMULATION_WARM on', () => {
   afterAll(() => setup?.close());
 
   it(
-    'starts a server at the start, which the first simulation runs on; the close stops it',
+    'starts a server once the API answered, which the first simulation runs on; the close stops it',
     async () => {
       expect(testServers()).toEqual([]);
       const stack = await startStack({ env: { SIMULATION_WARM: 'true' } });
       try {
         const simulator = simulatorFor(stack.deps);
-        // Begun by the start, before any request.
-        expect(simulator.servers).toMatchObject({ servers: 1, warmStarts: 1 });
+        // Nothing loads before the API answered its first request (a readiness probe); then the server starts.
+        expect(simulator.servers).toEqual({ servers: 0, idle: 0, starts: 0, warmStarts: 0 });
+        await stack.http().get('/config').expect(200);
+        await waitFor('the warm-up to begin', async () => (simulator.servers.warmStarts === 1 ? true : undefined), START_MS);
+        expect(simulator.servers.servers).toBe(1);
         const key = t.project.secret;
         const first = await stack.http().post(`/workflows/${workflowId}/simulate`).set('Authorization', `Bearer ${key}`).send(scenario);
         expect(first.status).toBe(200);
@@ -74,11 +77,12 @@ describe('SIMULATION_WARM on', () => {
   );
 
   it(
-    'has the server running before the first request when the start had time',
+    'has the server running before the first simulation when the start had time',
     async () => {
       const stack = await startStack({ env: { SIMULATION_WARM: 'true' } });
       try {
         const simulator = simulatorFor(stack.deps);
+        await stack.http().get('/config').expect(200);
         await waitFor('the warm server', async () => (simulator.servers.idle === 1 ? true : undefined), START_MS);
         expect(testServers()).toHaveLength(1);
         const key = t.project.secret;

@@ -11,7 +11,7 @@ import { sessionsFor, type Deps } from '../../src/deps';
 import { createApp, type App } from '../../src/app/app';
 import type { RouteDef } from '../../src/http/route';
 import { allRoutes } from '../../src/app/routes';
-import { closeSimulator, warmSimulator } from '../../src/app/simulator';
+import { closeSimulator, warmSimulatorWhenReady } from '../../src/app/simulator';
 import type { DeliveryPump } from '../../src/modules/emails/delivery/pump';
 import { workerDatabaseUrl } from './database';
 import { SmtpSink } from './smtp-sink';
@@ -149,7 +149,7 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
     cleanups.push(() => new Promise((resolve) => server.close(resolve)));
     await new Promise((resolve) => server.once('listening', resolve));
     // As the API process does once it listens (src/main/api.ts).
-    warmSimulator(deps);
+    warmSimulatorWhenReady(deps, server);
     const listeners = options.smtpListeners ? await startSmtpListeners(deps, { inbound: 0, relay: 0 }) : null;
     if (listeners) cleanups.push(() => listeners.close());
     if (options.terminateWorkflows) cleanups.push(() => terminateRunningWorkflows(deps.temporal));

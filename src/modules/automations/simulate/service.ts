@@ -106,9 +106,9 @@ export class Simulator {
     return this.pool;
   }
 
-  /** The API's start (SIMULATION_WARM): a server starts in the background so that the first simulation finds it running. */
+  /** A server starts in the background so that the next simulation finds it running (the API's start, SIMULATION_WARM). */
   warm(): void {
-    if (this.deps.config.SIMULATION_WARM) this.poolNow().warm();
+    this.poolNow().warm();
   }
 
   /** The test servers now; none before the first simulation or warm-up. */
