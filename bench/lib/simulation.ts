@@ -63,4 +63,3 @@ export function apiTree(rootPid: number): TreeProcess[] {
   }
   return rows.filter((row) => tree.has(row.pid));
 }
-
