@@ -9897,6 +9897,8 @@ export interface operations {
                             campaignId: string | null;
                             /** @description The automation execution that sent it */
                             executionId: string | null;
+                            /** @description When a PENDING email whose delivery was put off (a soft bounce, an unreachable server) is tried again: the retryAt of its latest DEFERRED activity; null otherwise */
+                            nextAttemptAt: string | null;
                         };
                     };
                 };
@@ -9996,6 +9998,8 @@ export interface operations {
                             campaignId: string | null;
                             /** @description The automation execution that sent it */
                             executionId: string | null;
+                            /** @description When a PENDING email whose delivery was put off (a soft bounce, an unreachable server) is tried again: the retryAt of its latest DEFERRED activity; null otherwise */
+                            nextAttemptAt: string | null;
                         };
                     };
                 };
@@ -10139,6 +10143,8 @@ export interface operations {
                             campaignId: string | null;
                             /** @description The automation execution that sent it */
                             executionId: string | null;
+                            /** @description When a PENDING email whose delivery was put off (a soft bounce, an unreachable server) is tried again: the retryAt of its latest DEFERRED activity; null otherwise */
+                            nextAttemptAt: string | null;
                         };
                     };
                 };
