@@ -119,19 +119,23 @@ describe('SIMULATION_WARM off (the test stack default)', () => {
   );
 });
 
+/** A pool of one server that keeps one warm, without a queue. */
+const warmPool = () =>
+  new SimulationPool({
+    size: 1,
+    queue: 0,
+    timeoutMs: 30_000,
+    serverPath: process.env.TEMPORAL_TEST_SERVER_PATH ?? DEFAULT_TEST_SERVER,
+    activities: {},
+    logger: createLogger('silent', 'test'),
+    warm: true,
+  });
+
 describe('a replacement', () => {
   it(
     'starts another server at once when a discarded one leaves none, and close stops it',
     async () => {
-      const pool = new SimulationPool({
-        size: 1,
-        queue: 0,
-        timeoutMs: 30_000,
-        serverPath: process.env.TEMPORAL_TEST_SERVER_PATH ?? DEFAULT_TEST_SERVER,
-        activities: {},
-        logger: createLogger('silent', 'test'),
-        warm: true,
-      });
+      const pool = warmPool();
       try {
         pool.warm();
         await waitFor('the warm server', async () => (pool.state.idle === 1 ? true : undefined), START_MS);
@@ -155,17 +159,10 @@ describe('a replacement', () => {
   it(
     'close during a warm start waits for it and stops its server',
     async () => {
-      const pool = new SimulationPool({
-        size: 1,
-        queue: 0,
-        timeoutMs: 30_000,
-        serverPath: process.env.TEMPORAL_TEST_SERVER_PATH ?? DEFAULT_TEST_SERVER,
-        activities: {},
-        logger: createLogger('silent', 'test'),
-        warm: true,
-      });
+      const pool = warmPool();
       pool.warm();
-      expect(pool.state.idle).toBe(0);
+      // Closed once its server process runs, while its worker is still being made (or just after).
+      await waitFor('the server process', async () => (testServers().length === 1 ? true : undefined), START_MS);
       await pool.close();
       expect(testServers()).toEqual([]);
       expect(pool.state.idle).toBe(0);
