@@ -238,8 +238,9 @@ export class SimulationPool {
       // A warm server waits minutes for its first simulation; its connection must not be cut at 90 s.
       plugins: [testServerKeepalive],
     });
+    let worker: Worker;
     try {
-      const worker = await Worker.create({
+      worker = await Worker.create({
         connection: env.nativeConnection,
         taskQueue: TASK_QUEUE,
         workflowBundle: await this.workflowBundle(),
@@ -247,17 +248,17 @@ export class SimulationPool {
         // A simulation is short; runs left waiting at the end of theirs need no place in the cache.
         maxCachedWorkflows: 20,
       });
-      const slot: Slot = { env, taskQueue: TASK_QUEUE, worker, running: worker.run(), runs: 0 };
-      this.all.add(slot);
-      slot.running.catch((err: unknown) => this.options.logger.error({ err }, 'simulation worker stopped'));
-      if (!this.closed) return slot;
-      // Closed while it started: close() waits for this start, so the server stops before close() returns.
-      await this.stopSlot(slot);
-      throw new PoolFull('The simulation pool is closed');
     } catch (err) {
       await env.teardown();
       throw err;
     }
+    const slot: Slot = { env, taskQueue: TASK_QUEUE, worker, running: worker.run(), runs: 0 };
+    this.all.add(slot);
+    slot.running.catch((err: unknown) => this.options.logger.error({ err }, 'simulation worker stopped'));
+    if (!this.closed) return slot;
+    // Closed while it started: close() waits for this start, so the server stops before close() returns.
+    await this.stopSlot(slot);
+    throw new PoolFull('The simulation pool is closed');
   }
 
   private workflowBundle(): Promise<WorkflowBundleOption> {
