@@ -137,7 +137,8 @@ async function seed(em: EntityManager, projectId: string): Promise<void> {
     await seedEvents(em, projectId);
   });
   await em.execute(`drop table bench_contacts; drop table bench_campaigns`);
-  // What the workers' housekeeping does to hours two hours past (docs/analytics.md "Slots").
+  // What the workers' housekeeping does to hours two hours past (the slots of
+  // docs/contributors/analytics.md "Rollups (migrations 0024, 0040)").
   await compactRollups(em, new Date(Date.now() - FOLD_AFTER_MS));
   for (const table of ['emails', 'events', 'email_stats', 'event_stats']) await em.execute(`vacuum analyze ${table}`);
   console.log(`seeded in ${((performance.now() - started) / 1000).toFixed(0)} s`);

@@ -1,5 +1,5 @@
 /**
- * What consent costs (docs/consent.md "Figures"), each beside what it is compared with in the same run:
+ * What consent costs (docs/contributors/consent.md "Figures"), each beside what it is compared with in the same run:
  *
  * 1. Campaign audiences: counting a MARKETING audience over BENCH_CONTACTS contacts (default 1,000,000) of
  *    one project with the rule as it was (`subscribed`) and as it is (not unconfirmed, not snoozed; then

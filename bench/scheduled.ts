@@ -1,5 +1,5 @@
 /**
- * BENCH_EMAILS scheduled emails (default 10,000) due in the same minute (docs/sending.md "Scheduled sends"):
+ * BENCH_EMAILS scheduled emails (default 10,000) due in the same minute (docs/sending.md "Scheduled sends"; figures in docs/contributors/sending.md):
  * the Temporal timer of each project and second sleeps until that second ends, then hands the project's
  * emails due by then to the delivery queue. The emails are created through POST /v1/send/batch (100 a request, BENCH_CONCURRENCY requests at a
  * time, default 4), due across the first whole minute that begins at least BENCH_LEAD_SECONDS (default 150)

@@ -21,7 +21,7 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$(fingerprint)" ] || [ ! -x node
   fingerprint > "$stamp"
 fi
 
-# `--browser` (npm test): the browser tests drive Debian's chromium (docs/dashboard.md "Tests"); CHROMIUM_PATH
+# `--browser` (npm test): the browser tests drive Debian's chromium (docs/contributors/dashboard.md "Tests"); CHROMIUM_PATH
 # names another. `npm start` does not need it.
 if [ "${1:-}" = "--browser" ] && [ -z "${CHROMIUM_PATH:-}" ] && ! command -v chromium >/dev/null 2>&1; then
   echo "[setup] installing chromium for the dashboard's browser tests"

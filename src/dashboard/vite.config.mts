@@ -31,7 +31,7 @@ export default defineConfig({
   },
   server: {
     strictPort: true,
-    // Every path but the app's own goes to the API (docs/dashboard.md "Developing").
+    // Every path but the app's own goes to the API (docs/contributors/dashboard.md "Developing").
     proxy: { '^/(?!app(/|$)|@|node_modules/|src/)': { target: apiTarget, changeOrigin: false } },
   },
 });

@@ -2,7 +2,10 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 import type { TemporalGateway } from './client';
 
-/** One event of a run's history that says what happened, in words (docs/automations.md "Timeline"). */
+/**
+ * One event of a run's history that says what happened, in words
+ * (docs/automations.md "An execution by its id, and its Temporal history").
+ */
 export interface HistoryLine {
   eventId: number;
   at: string;

@@ -130,13 +130,22 @@ describe('POST /mcp with the official SDK client', () => {
     const client = await mcpClient(stack, bearer(project.secret));
     const { resources } = await client.listResources();
     expect(resources.map((r) => r.uri)).toEqual(
-      expect.arrayContaining(['postwire://openapi.json', 'postwire://docs/mcp.md', 'postwire://docs/architecture.md']),
+      expect.arrayContaining([
+        'postwire://openapi.json',
+        'postwire://docs/mcp.md',
+        'postwire://docs/architecture.md',
+        'postwire://docs/contributors/README.md',
+        'postwire://docs/contributors/sending.md',
+      ]),
     );
     const openapi = await client.readResource({ uri: 'postwire://openapi.json' });
     expect(JSON.parse((openapi.contents[0] as { text: string }).text)).toMatchObject({ openapi: '3.1.0' });
     const page = await client.readResource({ uri: 'postwire://docs/architecture.md' });
     expect((page.contents[0] as { text: string }).text).toMatch(/^# Architecture/);
+    const contributors = await client.readResource({ uri: 'postwire://docs/contributors/sending.md' });
+    expect((contributors.contents[0] as { text: string }).text).toMatch(/^# Sending: .*for contributors/);
     await expect(client.readResource({ uri: 'postwire://docs/../package.json' })).rejects.toThrow(/Unknown resource/);
+    await expect(client.readResource({ uri: 'postwire://docs/contributors/../../package.json' })).rejects.toThrow(/Unknown resource/);
     await client.close();
   });
 

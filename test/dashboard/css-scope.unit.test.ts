@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /**
- * The dashboard's stylesheets stay scoped (docs/dashboard.md "Design system"): all of them end up in one sheet,
+ * The dashboard's stylesheets stay scoped (docs/contributors/dashboard.md "Design system"): all of them end up in one sheet,
  * so a rule a page writes applies on every page. The kit (ui/styles.css) styles the shared components; every
  * other stylesheet starts each selector with a class of its own: one no other stylesheet starts a selector with,
  * and not one of the kit's. A bare element (`li`, `pre`) or a kit class (`.card h3`) at the start of a page's

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
-/** Debian's chromium, installed by scripts/ensure-deps.sh (docs/dashboard.md "Tests"). */
+/** Debian's chromium, installed by scripts/ensure-deps.sh (docs/contributors/dashboard.md "Tests"). */
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const screenshots = path.join(__dirname, '..', '..', 'test-artifacts', 'screenshots');
 const axeSource = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');

@@ -26,6 +26,10 @@ export class SmtpSink {
   readonly begun: Array<{ at: number; from: string }> = [];
   /** While set, the answers to messages whose data has arrived wait here (see hold()). */
   private held: Array<() => void> | null = null;
+  /** While set, the answers to MAIL FROM wait here (see freeze()). */
+  private frozen: Array<() => void> | null = null;
+  /** Sessions whose message data has begun but not ended: their senders may still be about to finish them. */
+  private readonly inData = new Set<string>();
   private server!: SMTPServer;
   port = 0;
 
@@ -50,6 +54,7 @@ export class SmtpSink {
       onMailFrom: (address, _session, callback) => {
         this.transactionsBegun += 1;
         this.begun.push({ at: Date.now(), from: address.address });
+        if (this.frozen) return void this.frozen.push(() => callback());
         callback();
       },
       onRcptTo: (address, _session, callback) => {
@@ -61,10 +66,13 @@ export class SmtpSink {
         };
         setTimeout(answer, this.delays.get(rcpt) ?? this.latencyMs);
       },
+      onClose: (session) => this.inData.delete(session.id),
       onData: (stream, session, callback) => {
         const chunks: Buffer[] = [];
+        this.inData.add(session.id);
         stream.on('data', (c: Buffer) => chunks.push(c));
         stream.on('end', () => {
+          this.inData.delete(session.id);
           const mail = {
             from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
             to: session.envelope.rcptTo.map((r) => r.address),
@@ -111,16 +119,30 @@ export class SmtpSink {
     this.held ??= [];
   }
 
+  /** Messages whose data has begun and not ended: a sender may still be about to finish them. */
+  get receiving(): number {
+    return this.inData.size;
+  }
+
   /** Messages kept but not yet acknowledged under a hold. */
   get holding(): number {
     return this.held?.length ?? 0;
   }
 
-  /** Ends a hold, acknowledging the messages it kept waiting (to whichever sender is still there). */
+  /**
+   * Stops answering MAIL FROM as well: no transaction begun from now on gets as far as its message, so once
+   * `receiving` is 0 no sender is about to finish one. `release()` ends it.
+   */
+  freeze(): void {
+    this.frozen ??= [];
+  }
+
+  /** Ends a hold and a freeze, answering what they kept waiting (to whichever sender is still there). */
   release(): void {
-    const held = this.held ?? [];
+    const waiting = [...(this.held ?? []), ...(this.frozen ?? [])];
     this.held = null;
-    for (const answer of held) answer();
+    this.frozen = null;
+    for (const answer of waiting) answer();
   }
 
   /** Answers RCPT TO for this address with `code` (e.g. 550 for good, 450 for now) until `accept()`. */

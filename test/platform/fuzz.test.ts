@@ -15,7 +15,7 @@ const ADMIN_TOKEN = randomBytes(24).toString('hex');
  * Schema-driven fuzzing: schemathesis (installed by scripts/ensure-deps.sh) generates requests for every
  * operation of /openapi.json, valid and invalid, and checks each answer against the document: no 5xx, a
  * documented status, content type, headers and body. `npm test` runs the quick budget below; `npm run fuzz`
- * sets FUZZ_PROFILE=deep for a longer run. See docs/openapi.md "Fuzzing".
+ * sets FUZZ_PROFILE=deep for a longer run. See docs/contributors/openapi.md "Fuzzing".
  */
 /**
  * The quick run has no time budget: given one, schemathesis repeats its fuzzing phase until the budget is spent,

@@ -98,7 +98,8 @@ describe('start-up with a bad setting', () => {
     const run = promisify(execFile)(tsx, ['src/main/api.ts'], {
       cwd: root,
       env: { PATH: process.env.PATH, ...required, PORT: 'abc' },
-      timeout: 30_000,
+      // A limit against a hang, not a speed: compiling the API's imports takes over 30 s on a loaded machine.
+      timeout: 150_000,
     });
     const failure = await run.then(
       () => null,
@@ -107,7 +108,7 @@ describe('start-up with a bad setting', () => {
     expect(failure?.code).toBe(1);
     expect(failure?.stderr).toContain('Invalid settings:\n  PORT: ');
     expect(failure?.stderr).not.toMatch(/^\s+at /m);
-  });
+  }, 180_000);
 });
 
 describe('SANDBOX_ENABLED (docs/sandbox.md)', () => {

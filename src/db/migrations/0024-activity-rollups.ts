@@ -1,9 +1,10 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Rollups for analytics, the activity feed's totals and billing caps (docs/analytics.md). Each is a mirror of
- * its table, kept by statement-level triggers in the same transaction as the change: a counter always equals
- * the aggregate it stands for, so readers never scan millions of rows and never see a count drift.
+ * Rollups for analytics, the activity feed's totals and billing caps
+ * (docs/contributors/analytics.md "Rollups (migrations 0024, 0040)"). Each is a mirror of its table, kept by
+ * statement-level triggers in the same transaction as the change: a counter always equals the aggregate it stands
+ * for, so readers never scan millions of rows and never see a count drift.
  *
  * email_stats: per project, UTC hour, category and campaign, the emails that reached each stage in that
  * hour (by the stage's timestamp), and `billable`, the emails recorded in that hour that have not FAILED

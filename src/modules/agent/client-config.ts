@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
-/** Where the CLI and the stdio MCP server find the API and the key (docs/cli.md "Configuration"). */
+/** Where the CLI and the stdio MCP server find the API and the key (docs/cli.md "What you can set"). */
 export interface ClientConfig {
   url: string;
   key: string | undefined;

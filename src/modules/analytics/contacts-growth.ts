@@ -4,7 +4,7 @@ import { bucketsOf, type Interval } from './service';
 
 /**
  * The project's contacts by the bucket they were created in, and how many there were at the end of each
- * bucket, counting the contacts that exist now (docs/analytics.md "Contacts"). One statement, so the counter
+ * bucket, counting the contacts that exist now (docs/contributors/analytics.md "Contacts"). One statement, so the counter
  * of migration 0005 and the rows are read in the same snapshot: the count before the range is the counter
  * less the contacts created since its start, which reads only the index range from `from` to now.
  */

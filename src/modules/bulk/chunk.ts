@@ -5,7 +5,7 @@ import { InvalidChunkError } from '../jobs/errors';
 import type { ChunkOutcome } from '../jobs/store';
 import { StoredBulkChunk } from './schemas';
 
-/** What a skipped contact's entry in the job's `errors` says (docs/contacts.md "Bulk operations"). */
+/** What a skipped contact's entry in the job's `errors` says (docs/contacts.md "Suppression on a contact"). */
 const suppressedError = (s: Suppression) =>
   s.reason === 'BOUNCE'
     ? 'Suppressed: the address bounced permanently; not subscribed (subscribe it on its own page if it works again)'

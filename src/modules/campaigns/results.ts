@@ -3,7 +3,7 @@ import type { Campaign } from './entities';
 import type { CampaignLinks } from './schemas';
 
 /**
- * What a sent campaign's links did (docs/campaigns.md "Results"): read from its `email.click` events, so a later
+ * What a sent campaign's links did (docs/campaigns.md "Clicked links"): read from its `email.click` events, so a later
  * click shows at once. Recipient by recipient is recipients.ts.
  */
 

@@ -31,7 +31,8 @@ const displayName = (name: string | undefined) =>
 
 /**
  * Streams the multipart field `file` through the CSV parser into staged chunks as it arrives, a socket read at a
- * time: the raw file is never held whole, and no step of it keeps the event loop long (docs/jobs.md "CSV rules").
+ * time: the raw file is never held whole, and no step of it keeps the event loop long
+ * (docs/contributors/jobs.md "CSV rules: how the upload is staged").
  */
 export function readCsvUpload(ctx: AppContext): Promise<CsvUpload> {
   return readMultipartFile(ctx, {

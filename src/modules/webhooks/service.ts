@@ -225,7 +225,7 @@ export async function listDeliveries(
   return { rows, total: count?.n ?? 0 };
 }
 
-/** Queues again the endpoint's events since `since` (docs/webhooks.md "Replay") and wakes its loop. */
+/** Queues again the endpoint's events since `since` (docs/webhooks.md "Test messages, the log, replay") and wakes its loop. */
 export async function replay(
   deps: Deps,
   em: EntityManager,

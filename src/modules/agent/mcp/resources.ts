@@ -16,10 +16,24 @@ function docsDir(): string | undefined {
 /** The first heading of a page, as its title. */
 const titleOf = (text: string, fallback: string) => /^#\s+(.+)$/m.exec(text)?.[1]?.trim() ?? fallback;
 
+/** The folders of docs/ whose pages are resources: the users' pages, then the contributors'. */
+const DOC_FOLDERS = ['', 'contributors/'];
+/** A page's name under docs/: a folder of DOC_FOLDERS and a file name, never a path out of docs/. */
+const DOC_PAGE = /^(contributors\/)?[A-Za-z0-9-]+\.md$/;
+
+async function pagesIn(dir: string): Promise<string[]> {
+  const folders = await Promise.all(
+    DOC_FOLDERS.map(async (folder) =>
+      existsSync(path.join(dir, folder)) ? (await readdir(path.join(dir, folder))).map((file) => `${folder}${file}`) : [],
+    ),
+  );
+  return folders.flatMap((files) => files.filter((file) => DOC_PAGE.test(file)).sort());
+}
+
 /** The docs/ pages and the OpenAPI document, as MCP resources (docs/mcp.md "Resources"). */
 export async function listResources(): Promise<Resource[]> {
   const dir = docsDir();
-  const pages = dir ? (await readdir(dir)).filter((f) => f.endsWith('.md')).sort() : [];
+  const pages = dir ? await pagesIn(dir) : [];
   const docs = await Promise.all(
     pages.map(async (file) => ({
       uri: `${DOC_PREFIX}${file}`,
@@ -44,8 +58,7 @@ export async function readDoc(uri: string): Promise<string | undefined> {
   const dir = docsDir();
   if (!dir || !uri.startsWith(DOC_PREFIX)) return undefined;
   const file = uri.slice(DOC_PREFIX.length);
-  // Names only: a URI is never a path out of docs/.
-  if (!/^[a-z0-9-]+\.md$/.test(file)) return undefined;
+  if (!DOC_PAGE.test(file)) return undefined;
   const full = path.join(dir, file);
   return existsSync(full) ? readFile(full, 'utf8') : undefined;
 }
