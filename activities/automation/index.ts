@@ -1,5 +1,6 @@
 import type { Deps } from '../../src/deps';
-import { writeMirror, type MirrorState } from '../../src/modules/automations/records';
+import { writeDefinition, writeMirror, type MirrorState } from '../../src/modules/automations/records';
+import type { Definition } from '../../workflows/automation/definition';
 import type { SimulationRuns } from '../../src/modules/automations/simulate/run';
 import { advanceActivities, simulatedAdvanceActivities } from './advance';
 import { conditionActivities } from './condition';
@@ -20,6 +21,10 @@ export function createAutomationActivities(deps: Deps) {
     /** For runs started as `automation`: the workflow's state, mirrored into the execution record. False: nothing left to do. */
     async saveAutomationState(state: MirrorState): Promise<boolean> {
       return writeMirror(deps.orm.em.fork(), state);
+    },
+    /** A run moved to another version (docs/automations.md "Versions"): its record takes the definition. False: gone or ended. */
+    async adoptAutomationVersion(input: { executionId: string; definition: Definition }): Promise<boolean> {
+      return writeDefinition(deps.orm.em.fork(), input.executionId, input.definition);
     },
     ...sendEmailActivities(deps),
     ...waitForEventActivities(deps),

@@ -10,7 +10,7 @@ import { ProjectSuspension } from '../modules/security/entities';
 import { Job } from '../modules/jobs/entities';
 import { Email, EmailAttachment } from '../modules/emails/entities';
 import { Campaign } from '../modules/campaigns/entities';
-import { Automation, AutomationExecution, AutomationStep, AutomationTransition } from '../modules/automations/entities';
+import { Automation, AutomationExecution, AutomationStep, AutomationTransition, AutomationVersion } from '../modules/automations/entities';
 import { WebhookDelivery, WebhookEndpoint } from '../modules/webhooks/entities';
 import { ContactTopic, Topic } from '../modules/topics/entities';
 import { SignupForm } from '../modules/forms/entities';
@@ -36,6 +36,7 @@ export const entities = [
   Automation,
   AutomationStep,
   AutomationTransition,
+  AutomationVersion,
   AutomationExecution,
   WebhookEndpoint,
   WebhookDelivery,

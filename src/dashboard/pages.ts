@@ -44,6 +44,7 @@ import { AutomationEditor } from './pages/automations/editor';
 import { AutomationExecutions } from './pages/automations/executions';
 import { AutomationExecution } from './pages/automations/execution';
 import { AutomationSimulation } from './pages/automations/simulate';
+import { AutomationVersions } from './pages/automations/versions';
 import { Contacts } from './pages/contacts/list';
 import { ImportContacts } from './pages/contacts/import';
 import { ContactDetail } from './pages/contacts/detail';
@@ -98,6 +99,7 @@ export const projectPages: PageDef[] = [
   { path: '/automations/:id/executions', component: AutomationExecutions },
   { path: '/automations/:id/executions/:executionId', component: AutomationExecution },
   { path: '/automations/:id/simulate', component: AutomationSimulation },
+  { path: '/automations/:id/versions', component: AutomationVersions },
   { path: '/domains', component: Domains, nav: 'Domains', icon: Globe, group: 'Delivery' },
   { path: '/domains/:id', component: DomainDetail },
   { path: '/activity', component: Activity, nav: 'Activity', icon: ActivityIcon },

@@ -6,7 +6,9 @@ import { AutomationIdKey, ContactIdKey, CurrentStepKey } from '../../workflows/s
 import type { automationV2 } from '../../workflows/automation/workflow';
 import {
   AUTOMATION_EVENT_SIGNAL,
+  MIGRATE_VERSION_SIGNAL,
   PROJECT_REINSTATED_SIGNAL,
+  type VersionMigration,
   type AutomationEvent,
   type AutomationInput,
 } from '../../workflows/automation/ids';
@@ -66,3 +68,7 @@ export async function signalAutomation(
 /** Tells an execution held by its project's suspension that the project was reinstated; false when it has finished. */
 export const wakeHeldAutomation = (temporal: TemporalGateway, workflowId: string): Promise<boolean> =>
   ifRunning(() => temporal.client.workflow.getHandle(workflowId).signal(PROJECT_REINSTATED_SIGNAL));
+
+/** Asks a waiting execution to move to another version of its automation; false when its workflow has finished. */
+export const migrateAutomationRun = (temporal: TemporalGateway, workflowId: string, migration: VersionMigration): Promise<boolean> =>
+  ifRunning(() => temporal.client.workflow.getHandle(workflowId).signal(MIGRATE_VERSION_SIGNAL, migration));

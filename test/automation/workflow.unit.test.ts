@@ -7,7 +7,14 @@ import type { LiveExecution, MirrorState } from '../../src/modules/automations/r
 import { advance, type AdvanceIo } from '../../src/modules/automations/run/advance';
 import { StepFailed } from '../../src/modules/automations/run/errors';
 import { randomSplitWork } from '../../activities/automation/random-split';
-import { AUTOMATION_EVENT_SIGNAL, PROJECT_REINSTATED_SIGNAL, STEP_FAILED, type AutomationInput } from '../../workflows/automation/ids';
+import {
+  AUTOMATION_EVENT_SIGNAL,
+  MIGRATE_VERSION_SIGNAL,
+  PROJECT_REINSTATED_SIGNAL,
+  STEP_FAILED,
+  type AutomationInput,
+  type VersionMigration,
+} from '../../workflows/automation/ids';
 import { stubActivityWorker } from '../helpers/temporal-env';
 
 /**
@@ -104,6 +111,10 @@ const stubIo: AdvanceIo = {
 /** The activities of every execution of this file, each answering for the stub of its execution. */
 const activities: AutomationActivities = {
   advanceAutomation: (input) => advance(stubIo, input),
+  async adoptAutomationVersion({ executionId, definition }) {
+    stubOf(executionId).calls.push({ call: `adopt:${definition.version}`, at: await env().currentTimeMs(), context: {} });
+    return true;
+  },
   async finishAutomation(state) {
     stubOf(state.executionId).states.push(state);
     return true;
@@ -241,6 +252,70 @@ describe.each(['automationV2', 'automation'])('%s', (workflowType) => {
       expect(last().history[0]).toMatchObject({ stepId: 'wait', status: 'COMPLETED', output: { timedOut: true } });
     });
   });
+
+  describe('automation workflow: moving to another version', () => {
+    const v1 = {
+      version: 1,
+      steps: [step('wait', 'WAIT_FOR_EVENT', { eventName: 'paid', timeout: 86_400 }), step('nudge', 'SEND_EMAIL', { templateId: 't-1' })],
+      transitions: [edge('wait', 'nudge', { outcome: 'TIMEOUT' })],
+    };
+    const v2: Definition = {
+      name: 'Welcome series',
+      version: 2,
+      steps: [step('wait', 'WAIT_FOR_EVENT', { eventName: 'paid', timeout: 86_400 }), step('hello', 'SEND_EMAIL', { templateId: 't-2' })],
+      transitions: [edge('wait', 'hello', { outcome: 'TIMEOUT' })],
+    };
+
+    it('leaves the wait for the mapped step of the new version; a migration naming another step is ignored', async () => {
+      const { handle, stub, startedAt, last } = await start(v1);
+      await stub.waiting;
+      const stale: VersionMigration = { definition: v2, fromStepId: 'elsewhere', toStepId: 'hello' };
+      await handle.signal(MIGRATE_VERSION_SIGNAL, stale);
+      await handle.signal(MIGRATE_VERSION_SIGNAL, { definition: v2, fromStepId: 'wait', toStepId: 'hello' });
+      expect(await handle.result()).toEqual({ status: 'COMPLETED', steps: 2 });
+      if (workflowType === 'automation') {
+        // Runs of the old workflow type never heard of versions: they wait their timeout out on their own definition.
+        expect(callsOf(stub)).toEqual(['wait:wait:paid', 'send:nudge']);
+        return;
+      }
+      expect(callsOf(stub)).toEqual(['wait:wait:paid', 'adopt:2', 'send:hello']);
+      expect(stub.calls[2]!.at).toBeLessThan(startedAt + DAY);
+      expect(last().history.map((h) => [h.stepId, h.status, h.output])).toEqual([
+        ['wait', 'COMPLETED', { migrated: { version: 2, toStepId: 'hello' } }],
+        ['hello', 'COMPLETED', { emailId: 'email-hello', to: 'ada@example.test' }],
+      ]);
+    });
+  });
+
+  // Quiet hours are a step of automationV2's advance; the workflow type automation has none.
+  if (workflowType === 'automationV2') {
+    it('moves an email waiting out its quiet hours to the new version, which sends at once', async () => {
+      const now = await env().currentTimeMs();
+      const hhmm = (ms: number) => new Date(ms).toISOString().slice(11, 16);
+      const quietHours = { from: hhmm(now - 60 * 60_000), to: hhmm(now + 2 * 60 * 60_000) };
+      const { handle, stub, last } = await start({
+        version: 1,
+        steps: [step('hello', 'SEND_EMAIL', { templateId: 't-1', quietHours })],
+        transitions: [],
+      });
+      await stub.waiting;
+      expect(last()).toMatchObject({ status: 'WAITING', currentStepId: 'hello' });
+      const v2: Definition = {
+        name: 'Welcome series',
+        version: 2,
+        steps: [step('hi', 'SEND_EMAIL', { templateId: 't-2' })],
+        transitions: [],
+      };
+      await handle.signal(MIGRATE_VERSION_SIGNAL, { definition: v2, fromStepId: 'hello', toStepId: 'hi' });
+      expect(await handle.result()).toEqual({ status: 'COMPLETED', steps: 2 });
+      expect(callsOf(stub)).toEqual(['adopt:2', 'send:hi']);
+      expect(stub.calls[1]!.at).toBeLessThan(now + 60 * 60_000);
+      expect(last().history.map((h) => [h.stepId, h.status, h.output])).toEqual([
+        ['hello', 'COMPLETED', { migrated: { version: 2, toStepId: 'hi' } }],
+        ['hi', 'COMPLETED', { emailId: 'email-hi', to: 'ada@example.test' }],
+      ]);
+    });
+  }
 
   describe('automation workflow: CONDITION and EXIT', () => {
     /** check ─yes→ thanks; └no→ bye (EXIT) */

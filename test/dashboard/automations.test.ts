@@ -4,6 +4,7 @@ import { addContact } from '../automation/helpers';
 import { checkPage, freshSession, logInAs, type BrowserSession } from '../helpers/browser';
 import { dashboardSuite } from '../helpers/dashboard-suite';
 import { senderTenant, type SenderTenant } from '../helpers/tenants';
+import { waitFor } from '../helpers/wait';
 
 const TEMPORAL_UI = 'http://temporal-ui.example.test:8233';
 
@@ -34,6 +35,17 @@ async function templateOf(t: SenderTenant, name: string): Promise<string> {
   expect(res.status).toBe(201);
   return res.body.id;
 }
+
+/** Waits until the execution has ended, and returns it. */
+const waitForExecution = (t: SenderTenant, workflowId: string, executionId: string) =>
+  waitFor(
+    'the execution to end',
+    async () => {
+      const e = (await t.c.get(`/workflows/${workflowId}/executions/${executionId}`).expect(200)).body;
+      return e.status === 'RUNNING' || e.status === 'WAITING' ? undefined : e;
+    },
+    60_000,
+  );
 
 async function session(t: SenderTenant, route: string): Promise<BrowserSession> {
   const s = await freshSession(suite.browser);
@@ -462,6 +474,53 @@ describe('the dashboard: automations', () => {
     await row.getByRole('button', { name: 'Yes, delete' }).click();
     await page.getByText('No automations yet').waitFor();
     await t.c.get(`/workflows/${created.id}`).expect(404);
+    await s.close();
+  }, 240_000);
+  it('lists the versions of a live automation and moves a waiting execution of the older one to the latest by a step mapping', async () => {
+    const t = await senderTenant(suite.stack);
+    const first = await templateOf(t, 'Welcome, first draft');
+    const second = await templateOf(t, 'Welcome, rewritten');
+    const workflow = (await t.c.post('/workflows').send({ name: 'Welcome series', eventName: 'signup' }).expect(201)).body;
+    const delay = (
+      await t.c
+        .post(`/workflows/${workflow.id}/steps`)
+        .send({ type: 'DELAY', config: { amount: 1, unit: 'days' } })
+        .expect(201)
+    ).body;
+    const send = (
+      await t.c
+        .post(`/workflows/${workflow.id}/steps`)
+        .send({ type: 'SEND_EMAIL', config: { templateId: first } })
+        .expect(201)
+    ).body;
+    await t.c.post(`/workflows/${workflow.id}/transitions`).send({ fromStepId: delay.id, toStepId: send.id }).expect(201);
+    await t.c.patch(`/workflows/${workflow.id}`).send({ enabled: true }).expect(200);
+    await addContact(t, 'dee@example.test');
+    const execution = (await t.c.post(`/workflows/${workflow.id}/executions`).send({ email: 'dee@example.test' }).expect(201)).body;
+    await t.c
+      .patch(`/workflows/${workflow.id}/steps/${send.id}`)
+      .send({ config: { templateId: second } })
+      .expect(200);
+
+    const s = await session(t, `/automations/${workflow.id}/versions`);
+    const { page } = s;
+    const older = page.getByRole('region', { name: 'Version 1' });
+    await older.getByText('1 waiting').waitFor({ timeout: 60_000 });
+    await page.getByRole('region', { name: 'Version 2' }).getByText('Latest').waitFor();
+    await older.getByText('Send an email: Template: Welcome, first draft', { exact: true }).waitFor();
+    await checkPage(page, 'automations-versions');
+
+    // The DELAY's executions go straight to version 2's email; the mapping is preset to the same step.
+    const waitingAt = older.getByLabel('Waiting at Wait for a time: 1 day');
+    expect(await waitingAt.inputValue()).toBe(delay.id);
+    await waitingAt.selectOption({ label: 'Version 2: Send an email: Template: Welcome, rewritten' });
+    await older.getByRole('button', { name: 'Move waiting executions to version 2' }).click();
+    await page.getByRole('status').filter({ hasText: '1 execution of version 1 moved to version 2' }).waitFor();
+    const done = await waitForExecution(t, workflow.id, execution.id);
+    expect(done).toMatchObject({ status: 'COMPLETED', version: 2 });
+    expect(done.stepHistory[0]).toMatchObject({ stepId: delay.id, output: { migrated: { version: 2, toStepId: send.id } } });
+    await page.goto(`${suite.browser.base}#/automations/${workflow.id}/executions/${execution.id}`);
+    await page.getByRole('link', { name: 'Version 2' }).waitFor();
     await s.close();
   }, 240_000);
 });

@@ -127,6 +127,8 @@ export interface TransitionSnapshot {
 /** The automation as it was when an execution started; stored on the execution and passed to its workflow. */
 export interface Definition {
   name: string;
+  /** The automation's version this graph is (docs/automations.md "Versions"); absent in runs started before versions. */
+  version?: number;
   steps: StepSnapshot[];
   transitions: TransitionSnapshot[];
 }

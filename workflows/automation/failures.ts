@@ -1,11 +1,19 @@
 import { ActivityFailure, ApplicationFailure, defineSignal } from '@temporalio/workflow';
-import { AUTOMATION_EVENT_SIGNAL, EXECUTION_GONE, PROJECT_REINSTATED_SIGNAL, type AutomationEvent } from './ids';
+import {
+  AUTOMATION_EVENT_SIGNAL,
+  EXECUTION_GONE,
+  MIGRATE_VERSION_SIGNAL,
+  PROJECT_REINSTATED_SIGNAL,
+  type AutomationEvent,
+  type VersionMigration,
+} from './ids';
 import { ExecutionGoneSignal } from './mirror';
 
 /** What both versions of the automation workflow share: their signals, and how they read a step's failure. */
 
 export const automationEvent = defineSignal<[AutomationEvent]>(AUTOMATION_EVENT_SIGNAL);
 export const projectReinstated = defineSignal(PROJECT_REINSTATED_SIGNAL);
+export const migrateVersion = defineSignal<[VersionMigration]>(MIGRATE_VERSION_SIGNAL);
 
 /** The activity's own failure: wrapped in an ActivityFailure, or (local activities) as it is. */
 const applicationFailure = (err: unknown) =>

@@ -20,6 +20,19 @@ export const AUTOMATION_EVENT_SIGNAL = 'automationEvent';
  */
 export const PROJECT_REINSTATED_SIGNAL = 'projectReinstated';
 
+/**
+ * Sent by `POST /workflows/{id}/versions/{v}/migrate` to an execution waiting at `fromStepId` of version v: the run
+ * takes `definition` (the latest version) and continues at its step `toStepId`, if it still waits at `fromStepId`
+ * when the signal comes (docs/automations.md "Versions").
+ */
+export const MIGRATE_VERSION_SIGNAL = 'migrateVersion';
+
+export interface VersionMigration {
+  definition: Definition;
+  fromStepId: string;
+  toStepId: string;
+}
+
 /** How often a SEND_EMAIL step held by a suspension asks again, should the reinstatement's signal not come. */
 export const HOLD_RECHECK = '10 minutes';
 

@@ -12,15 +12,17 @@ import {
 import type { AutomationActivities } from '../../activities/automation';
 import { stepSummary } from './describe';
 import { firstStep, stepById, type Next } from './entry';
-import { automationEvent, failureMessage, isGone, projectReinstated } from './failures';
+import { automationEvent, failureMessage, isGone, migrateVersion, projectReinstated } from './failures';
 import { Hold } from './hold';
-import { STEP_FAILED, type AutomationInput, type AutomationResult } from './ids';
+import { STEP_FAILED, type AutomationInput, type AutomationResult, type VersionMigration } from './ids';
+import { Migrations, type Rest } from './migration';
 import { Inbox } from './inbox';
 import { nextStep } from './interpreter';
 import { ExecutionGoneSignal, Mirror } from './mirror';
 import { AutomationIdKey, CurrentStepKey } from '../search-attributes';
 import { runStop, stepType, stopOf } from './steps';
-import type { LookBack, QuickStep } from './steps/step';
+import type { LookBack, QuickStep, StepRun } from './steps/step';
+import type { Definition } from './definition';
 
 const STEP_RETRY = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 8 } as const;
 
@@ -60,11 +62,13 @@ function showCurrentStep(stepId: string): void {
  * FAILED and fails the run. (Runs started before this version run `automation`, workflows/automation/legacy.)
  */
 export async function automationV2(input: AutomationInput): Promise<AutomationResult> {
-  const { definition } = input;
+  let { definition } = input;
   const inbox = new Inbox();
   setHandler(automationEvent, (event) => inbox.add(event));
   const hold = new Hold();
   setHandler(projectReinstated, () => hold.wake());
+  const migrations = new Migrations();
+  setHandler(migrateVersion, (migration) => migrations.add(migration));
   const mirror = new Mirror(input.executionId, input.context, finishAutomation);
   let next: Next = firstStep(definition);
   /** A quick step that waited out its quiet hours: advanced again from its entry, not entered anew. */
@@ -105,7 +109,11 @@ export async function automationV2(input: AutomationInput): Promise<AutomationRe
           const summary = `${stepSummary(definition.name, mirror.stepCount, step)}: quiet hours until ${moved.resumeAt}`;
           setCurrentDetails(summary);
           showCurrentStep(step.id);
-          await sleep(Math.max(1, Date.parse(moved.resumeAt) - Date.now()), { summary });
+          const quiet = await migrations.rest(step.id, () => sleep(Math.max(1, Date.parse(moved.resumeAt!) - Date.now()), { summary }));
+          if ('migration' in quiet) {
+            ({ definition, next } = await migrate(definition, quiet.migration));
+            continue;
+          }
           proceeding = true;
           next = { kind: 'step', step };
           continue;
@@ -116,9 +124,17 @@ export async function automationV2(input: AutomationInput): Promise<AutomationRe
       const summary = stepSummary(definition.name, mirror.stepCount, step);
       setCurrentDetails(summary);
       showCurrentStep(step.id);
-      const run = await runStop(step, { executionId: input.executionId, mirror, inbox, summary, lookBack, resumeAt });
-      mirror.complete(run.output);
-      next = nextStep(definition, step, run.result);
+      const env = { executionId: input.executionId, mirror, inbox, summary, lookBack, resumeAt };
+      // A step the execution waits in (WAITING) may be left for another version; WEBHOOK's call runs to its end.
+      const rest: Rest<StepRun> = stopOf(step)?.waitingFor
+        ? await migrations.rest(step.id, () => runStop(step, env))
+        : { done: await runStop(step, env) };
+      if ('migration' in rest) {
+        ({ definition, next } = await migrate(definition, rest.migration));
+        continue;
+      }
+      mirror.complete(rest.done.output);
+      next = nextStep(definition, step, rest.done.result);
     }
     if (!mirror.ended && next.kind === 'end') await mirror.end(next.status, next.status === 'EXITED' ? next.reason : null);
     const status = mirror.currentStatus as 'COMPLETED' | 'EXITED';
@@ -137,5 +153,19 @@ export async function automationV2(input: AutomationInput): Promise<AutomationRe
       if (!isGone(failed)) throw failed;
     });
     throw ApplicationFailure.nonRetryable(`Step ${mirror.stepCount} failed: ${message}`, STEP_FAILED);
+  }
+
+  /**
+   * The operator moved the execution to another version while it waited here: the record takes the new definition,
+   * the step it waited in completes with `{migrated: {version, toStepId}}`, and the run goes on at `toStepId`.
+   */
+  async function migrate(from: Definition, migration: VersionMigration): Promise<{ definition: Definition; next: Next }> {
+    const to = migration.definition;
+    const summary = `${to.name}: version ${from.version ?? '?'} → ${to.version ?? '?'}, step ${mirror.stepCount} moves to ${migration.toStepId}`;
+    setCurrentDetails(summary);
+    if (!(await advancing(summary).adoptAutomationVersion({ executionId: input.executionId, definition: to })))
+      throw new ExecutionGoneSignal();
+    mirror.complete({ migrated: { version: to.version ?? null, toStepId: migration.toStepId } });
+    return { definition: to, next: { kind: 'step', step: stepById(to, migration.toStepId) } };
   }
 }

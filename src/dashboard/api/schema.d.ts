@@ -1490,6 +1490,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workflows/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Versions of the workflow, newest first: each graph published (enabling, or an edit while enabled), with the executions active on it */
+        get: operations["getWorkflowsIdVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workflows/{id}/versions/{version}/migrate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Move the executions of a version that wait at a mapped step to the latest version, at the step the map names (a signal to each run) */
+        post: operations["postWorkflowsIdVersionsVersionMigrate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workflows/{id}/executions/cancel-all": {
         parameters: {
             query?: never;
@@ -14764,6 +14798,8 @@ export interface operations {
                             /** @description The contact's entry into the workflow, 1 for the first */
                             entry: number;
                             triggerEventId: string | null;
+                            /** @description The workflow's version the execution runs (GET /workflows/{id}/versions): the one it started with, or the one it was migrated to; null for executions of no version */
+                            version: number | null;
                             temporalWorkflowId: string;
                             temporalRunId: string | null;
                             /** Format: date-time */
@@ -14918,6 +14954,8 @@ export interface operations {
                         /** @description The contact's entry into the workflow, 1 for the first */
                         entry: number;
                         triggerEventId: string | null;
+                        /** @description The workflow's version the execution runs (GET /workflows/{id}/versions): the one it started with, or the one it was migrated to; null for executions of no version */
+                        version: number | null;
                         temporalWorkflowId: string;
                         temporalRunId: string | null;
                         /** Format: date-time */
@@ -15387,6 +15425,397 @@ export interface operations {
             };
         };
     };
+    getWorkflowsIdVersions: {
+        parameters: {
+            query?: {
+                page?: number;
+                pageSize?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of versions, each with its steps and transitions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description 1 for the first version, then 2, 3, … */
+                            number: number;
+                            /** @description The version executions starting now run */
+                            latest: boolean;
+                            /**
+                             * Format: date-time
+                             * @description When it was published: the workflow enabled, or its graph edited while enabled
+                             */
+                            createdAt: string;
+                            /** @description Executions of this version RUNNING now */
+                            running: number;
+                            /** @description Executions of this version WAITING now: those a migration can move */
+                            waiting: number;
+                            steps: {
+                                /** Format: uuid */
+                                id: string;
+                                /** @enum {string} */
+                                type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
+                                name: string | null;
+                                config: {
+                                    /**
+                                     * Format: uuid
+                                     * @description A template of this project
+                                     */
+                                    templateId: string;
+                                    /** @description Default: the execution's contact */
+                                    recipient?: {
+                                        /** @enum {string} */
+                                        type: "CONTACT" | "CUSTOM";
+                                        /** @description Required for CUSTOM */
+                                        email?: string;
+                                    };
+                                    /** @description Carried by the step's emails and echoed by their events */
+                                    tags?: {
+                                        [key: string]: string;
+                                    };
+                                    /**
+                                     * Format: uuid
+                                     * @description A topic of the project: the email (from a MARKETING template) goes only to the topic's members, and its unsubscribe links leave the topic
+                                     */
+                                    topicId?: string;
+                                    /** @description Local times (the contact's data.timezone, else the project's timeZone) between which the step waits instead of sending, until `to` */
+                                    quietHours?: {
+                                        from: string;
+                                        to: string;
+                                    };
+                                } | {
+                                    amount?: number;
+                                    /** @enum {string} */
+                                    unit?: "minutes" | "hours" | "days";
+                                    /** @description Then wait until the next such local time in the contact's data.timezone, else the project's timeZone */
+                                    until?: string;
+                                } | {
+                                    eventName: string;
+                                    /** @description Seconds; without it the step waits for as long as it takes */
+                                    timeout?: number;
+                                } | {
+                                    /** @enum {string} */
+                                    logic: "AND" | "OR";
+                                    groups: {
+                                        /** @default [] */
+                                        filters: {
+                                            field: string;
+                                            /** @enum {string} */
+                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                            /** @description string, number or boolean; a count of `unit` for the time operators */
+                                            value?: unknown;
+                                            unit?: unknown;
+                                        }[];
+                                        conditions?: {
+                                            /** @enum {string} */
+                                            logic: "AND" | "OR";
+                                            groups: {
+                                                /** @default [] */
+                                                filters: {
+                                                    field: string;
+                                                    /** @enum {string} */
+                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                    /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                    value?: unknown;
+                                                    unit?: unknown;
+                                                }[];
+                                                conditions?: {
+                                                    /** @enum {string} */
+                                                    logic: "AND" | "OR";
+                                                    groups: {
+                                                        /** @default [] */
+                                                        filters: {
+                                                            field: string;
+                                                            /** @enum {string} */
+                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                            /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                            value?: unknown;
+                                                            unit?: unknown;
+                                                        }[];
+                                                        conditions?: {
+                                                            /** @enum {string} */
+                                                            logic: "AND" | "OR";
+                                                            groups: {
+                                                                /** @default [] */
+                                                                filters: {
+                                                                    field: string;
+                                                                    /** @enum {string} */
+                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                                    /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                                    value?: unknown;
+                                                                    unit?: unknown;
+                                                                }[];
+                                                                conditions?: {
+                                                                    /** @enum {string} */
+                                                                    logic: "AND" | "OR";
+                                                                    groups: {
+                                                                        /** @default [] */
+                                                                        filters: {
+                                                                            field: string;
+                                                                            /** @enum {string} */
+                                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                                            /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                                            value?: unknown;
+                                                                            unit?: unknown;
+                                                                        }[];
+                                                                        conditions?: unknown;
+                                                                    }[];
+                                                                };
+                                                            }[];
+                                                        };
+                                                    }[];
+                                                };
+                                            }[];
+                                        };
+                                    }[];
+                                } | {
+                                    /** Format: uri */
+                                    url: string;
+                                    /**
+                                     * @default POST
+                                     * @enum {string}
+                                     */
+                                    method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                                    headers?: {
+                                        [key: string]: string;
+                                    };
+                                    /** @description JSON sent as the body; by default a payload describing the execution and its contact */
+                                    body?: components["schemas"]["Schema113ae44d"];
+                                } | {
+                                    /** @description Custom fields, patched: null deletes a key, "" is ignored, { value, persistent: false } is used for this request only. At most 100 keys, nested keys included; keys of at most 100 characters; paths at most 5 keys deep; arrays of at most 1000 elements; a project has at most 1000 distinct custom fields */
+                                    data?: {
+                                        [key: string]: components["schemas"]["Schemafbc378f5"];
+                                    };
+                                    subscribed?: boolean;
+                                } | {
+                                    reason?: string;
+                                } | {
+                                    /** @description The branches, named A to E in this order; transitions leave the step by these names */
+                                    branches: {
+                                        /** @description The branch's share is its weight over their sum */
+                                        weight: number;
+                                        label?: string;
+                                    }[];
+                                };
+                            }[];
+                            transitions: {
+                                /** Format: uuid */
+                                fromStepId: string;
+                                /** Format: uuid */
+                                toStepId: string;
+                                branch: ("yes" | "no" | "A" | "B" | "C" | "D" | "E") | null;
+                                outcome: ("EVENT" | "TIMEOUT") | null;
+                            }[];
+                        }[];
+                        total: number;
+                        page: number;
+                        pageSize: number;
+                        totalPages: number;
+                    };
+                };
+            };
+            /** @description BAD_REQUEST: invalid query parameters, or not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description WORKFLOW_NOT_FOUND: no such workflow in this project (or NOT_FOUND for the step, transition or execution) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: a query parameter holds NUL (U+0000) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postWorkflowsIdVersionsVersionMigrate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description For each step of the old version where executions may wait, the step of the latest version they continue at */
+                    map: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description How many were signalled to move, and how many were skipped and why */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        fromVersion: number;
+                        /** @description The latest version */
+                        toVersion: number;
+                        /** @description Executions WAITING at a mapped step, signalled to continue at its mapped step of the latest version */
+                        migrated: number;
+                        skipped: {
+                            /** @description RUNNING (between steps, or calling a webhook): not at a point of rest */
+                            running: number;
+                            /** @description WAITING at a step the map does not name */
+                            unmapped: number;
+                            /** @description Found WAITING, but their workflow had ended by the time of the signal */
+                            ended: number;
+                        };
+                    };
+                };
+            };
+            /** @description BAD_REQUEST: malformed JSON, or a body that is not UTF-8 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVALID_API_KEY: missing or wrong key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN (not a member) or PROJECT_DISABLED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description WORKFLOW_NOT_FOUND, or NOT_FOUND for the version */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: the version is the latest (details.latest) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: not application/json */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: the map names a step not in the version (a key) or not in the latest version (a value) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: Temporal cannot be reached; nothing changed */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     postWorkflowsIdExecutionsCancelAll: {
         parameters: {
             query?: never;
@@ -15525,6 +15954,8 @@ export interface operations {
                         /** @description The contact's entry into the workflow, 1 for the first */
                         entry: number;
                         triggerEventId: string | null;
+                        /** @description The workflow's version the execution runs (GET /workflows/{id}/versions): the one it started with, or the one it was migrated to; null for executions of no version */
+                        version: number | null;
                         temporalWorkflowId: string;
                         temporalRunId: string | null;
                         /** Format: date-time */
@@ -15641,6 +16072,8 @@ export interface operations {
                         /** @description The contact's entry into the workflow, 1 for the first */
                         entry: number;
                         triggerEventId: string | null;
+                        /** @description The workflow's version the execution runs (GET /workflows/{id}/versions): the one it started with, or the one it was migrated to; null for executions of no version */
+                        version: number | null;
                         temporalWorkflowId: string;
                         temporalRunId: string | null;
                         /** Format: date-time */
@@ -15774,6 +16207,8 @@ export interface operations {
                         /** @description The contact's entry into the workflow, 1 for the first */
                         entry: number;
                         triggerEventId: string | null;
+                        /** @description The workflow's version the execution runs (GET /workflows/{id}/versions): the one it started with, or the one it was migrated to; null for executions of no version */
+                        version: number | null;
                         temporalWorkflowId: string;
                         temporalRunId: string | null;
                         /** Format: date-time */

@@ -19,6 +19,8 @@ export const Automation = defineEntity({
     webhookSecret: p.text(),
     /** Counts edits of the steps and transitions (migration 0019). */
     graphVersion: p.integer().default(0),
+    /** The latest published version (automation_versions.number), 0 before the first (migration 0130). */
+    version: p.integer().default(0),
   },
 });
 export type Automation = InferEntity<typeof Automation>;
@@ -50,6 +52,19 @@ export const AutomationTransition = defineEntity({
   },
 });
 export type AutomationTransition = InferEntity<typeof AutomationTransition>;
+
+/** A graph that went live: enabling an automation, or an edit of an enabled one (docs/automations.md "Versions"). */
+export const AutomationVersion = defineEntity({
+  name: 'AutomationVersion',
+  tableName: 'automation_versions',
+  properties: {
+    ...insertedColumns,
+    automationId: p.uuid(),
+    number: p.integer(),
+    graph: p.json<Pick<Definition, 'steps' | 'transitions'>>(),
+  },
+});
+export type AutomationVersion = InferEntity<typeof AutomationVersion>;
 
 export const AutomationExecution = defineEntity({
   name: 'AutomationExecution',

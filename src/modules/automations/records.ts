@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { executePrepared } from '../../db/prepared';
-import type { ExecutionStatus, StepHistoryEntry } from '../../../workflows/automation/definition';
+import type { Definition, ExecutionStatus, StepHistoryEntry } from '../../../workflows/automation/definition';
 
 /**
  * The execution record's side of the mirror: the workflow holds the truth and writes its whole state here,
@@ -145,4 +145,16 @@ export async function readMirror(em: EntityManager, executionId: string): Promis
     ended: !(row.status === 'RUNNING' || row.status === 'WAITING'),
     temporalRunId: row.temporal_run_id ?? '',
   };
+}
+
+/**
+ * An execution moved to another version of its automation (docs/automations.md "Versions"): its record runs
+ * `definition` from now on. False when the record is gone or has ended.
+ */
+export async function writeDefinition(em: EntityManager, executionId: string, definition: Definition): Promise<boolean> {
+  const rows = await em.execute<Array<{ id: string }>>(
+    `update automation_executions set "definition" = ?::jsonb, "updated_at" = now() where "id" = ? and "status" in ('RUNNING', 'WAITING') returning "id"`,
+    [JSON.stringify(definition), executionId],
+  );
+  return rows.length > 0;
 }

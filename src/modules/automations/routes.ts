@@ -37,9 +37,16 @@ import {
   WorkflowPage,
   WorkflowResponse,
   WorkflowStatsResponse,
+  ListVersionsQuery,
+  MigrateBody,
+  MigrateResponse,
+  VersionPage,
+  VersionParams,
 } from './schemas';
+import { listVersions, migrateVersion } from './versions';
 import { serializeStep, serializeTransition, serializeWorkflow } from './serialize';
-import { createAutomation, deleteAutomation, findAutomation, listAutomations, loadGraph, updateAutomation } from './service';
+import { loadGraph } from './graphs';
+import { createAutomation, deleteAutomation, findAutomation, listAutomations, updateAutomation } from './service';
 import { workflowStats } from './stats';
 import { addStep, addTransition, deleteStep, deleteTransition, updateStep } from './steps';
 import { STEP_TYPES } from './step-types';
@@ -304,6 +311,41 @@ export function automationRoutes(deps: Deps, simulator: Simulator): RouteDef[] {
       responses: { 200: { description: 'The figures', schema: WorkflowStatsResponse }, ...notFound },
       handler: async (ctx, { params }) => {
         ctx.body = await workflowStats(ctx.state.em, requireProject(ctx).id, params.id);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/workflows/{id}/versions',
+      tag,
+      summary:
+        'Versions of the workflow, newest first: each graph published (enabling, or an edit while enabled), with the executions active on it',
+      auth: 'secret',
+      params: WorkflowIdParams,
+      query: ListVersionsQuery,
+      responses: { 200: { description: 'A page of versions, each with its steps and transitions', schema: VersionPage }, ...notFound },
+      handler: async (ctx, { params, query }) => {
+        ctx.body = await listVersions(ctx.state.em, requireProject(ctx).id, params.id, query);
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/workflows/{id}/versions/{version}/migrate',
+      tag,
+      summary:
+        'Move the executions of a version that wait at a mapped step to the latest version, at the step the map names (a signal to each run)',
+      auth: 'secret',
+      params: VersionParams,
+      body: MigrateBody,
+      responses: {
+        202: { description: 'How many were signalled to move, and how many were skipped and why', schema: MigrateResponse },
+        404: { description: 'WORKFLOW_NOT_FOUND, or NOT_FOUND for the version' },
+        409: { description: 'CONFLICT: the version is the latest (details.latest)' },
+        422: { description: 'VALIDATION_ERROR: the map names a step not in the version (a key) or not in the latest version (a value)' },
+        ...unavailable,
+      },
+      handler: async (ctx, { params, body }) => {
+        ctx.status = 202;
+        ctx.body = await migrateVersion(deps, ctx.state.em, requireProject(ctx).id, params.id, params.version, body);
       },
     }),
     defineRoute({

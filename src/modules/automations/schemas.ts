@@ -19,6 +19,10 @@ export const WorkflowIdParams = z.object({ id: workflowId });
 export const StepParams = z.object({ id: workflowId, stepId: z.uuid() });
 export const TransitionParams = z.object({ id: workflowId, transitionId: z.uuid() });
 export const ExecutionParams = z.object({ id: workflowId, executionId: z.uuid() });
+export const VersionParams = z.object({
+  id: workflowId,
+  version: z.coerce.number().int().min(1).max(2_147_483_647).describe('The version number, 1 for the first'),
+});
 
 const Name = z
   .string()
@@ -205,6 +209,13 @@ export const ExecutionResponse = z.object({
   error: z.string().nullable(),
   entry: z.number().int().describe("The contact's entry into the workflow, 1 for the first"),
   triggerEventId: z.uuid().nullable(),
+  version: z
+    .number()
+    .int()
+    .nullable()
+    .describe(
+      "The workflow's version the execution runs (GET /workflows/{id}/versions): the one it started with, or the one it was migrated to; null for executions of no version",
+    ),
   temporalWorkflowId: z.string(),
   temporalRunId: z.string().nullable(),
   startedAt: z.iso.datetime(),
@@ -290,3 +301,48 @@ export const WorkflowStatsResponse = z.object({
     .describe('The steps of the workflow as it is now, in the order they were added'),
 });
 export type WorkflowStatsResponse = z.infer<typeof WorkflowStatsResponse>;
+
+export const ListVersionsQuery = z.object({ page, pageSize });
+export type ListVersionsQuery = z.infer<typeof ListVersionsQuery>;
+
+const VersionResponse = z.object({
+  number: z.number().int().describe('1 for the first version, then 2, 3, …'),
+  latest: z.boolean().describe('The version executions starting now run'),
+  createdAt: z.iso.datetime().describe('When it was published: the workflow enabled, or its graph edited while enabled'),
+  running: Count.describe('Executions of this version RUNNING now'),
+  waiting: Count.describe('Executions of this version WAITING now: those a migration can move'),
+  steps: z.array(
+    z.object({
+      id: z.uuid(),
+      type: z.enum(STEP_TYPES),
+      name: z.string().nullable(),
+      config: StepResponse.shape.config,
+    }),
+  ),
+  transitions: z.array(
+    z.object({ fromStepId: z.uuid(), toStepId: z.uuid(), branch: z.enum(BRANCHES).nullable(), outcome: z.enum(OUTCOMES).nullable() }),
+  ),
+});
+export const VersionPage = offsetPage(VersionResponse);
+export type VersionPage = z.infer<typeof VersionPage>;
+
+export const MigrateBody = z.object({
+  map: z
+    .record(z.uuid(), z.uuid())
+    .refine((m) => Object.keys(m).length > 0, 'map names at least one step')
+    .refine((m) => Object.keys(m).length <= 500, 'map names at most 500 steps')
+    .describe('For each step of the old version where executions may wait, the step of the latest version they continue at'),
+});
+export type MigrateBody = z.infer<typeof MigrateBody>;
+
+export const MigrateResponse = z.object({
+  fromVersion: z.number().int(),
+  toVersion: z.number().int().describe('The latest version'),
+  migrated: Count.describe('Executions WAITING at a mapped step, signalled to continue at its mapped step of the latest version'),
+  skipped: z.object({
+    running: Count.describe('RUNNING (between steps, or calling a webhook): not at a point of rest'),
+    unmapped: Count.describe('WAITING at a step the map does not name'),
+    ended: Count.describe('Found WAITING, but their workflow had ended by the time of the signal'),
+  }),
+});
+export type MigrateResponse = z.infer<typeof MigrateResponse>;

@@ -59,6 +59,7 @@ export function serializeExecution(e: AutomationExecution, email: string | undef
     error: e.error ?? null,
     entry: e.entry,
     triggerEventId: e.triggerEventId ?? null,
+    version: e.definition.version ?? null,
     temporalWorkflowId: e.temporalWorkflowId,
     temporalRunId: e.temporalRunId ?? null,
     startedAt: e.createdAt.toISOString(),

@@ -4,12 +4,14 @@ import type { Deps } from '../../deps';
 import { newId } from '../../db/columns';
 import { badRequest, conflict } from '../../http/errors';
 import { ACTIVE_STATUSES } from '../../../workflows/automation/definition';
-import { Automation, AutomationExecution, AutomationStep, AutomationTransition } from './entities';
+import { Automation, AutomationExecution } from './entities';
 import { invalidGraph, workflowNotFound } from './errors';
 import { graphProblems } from '../../../workflows/automation/graph';
 import type { CreateWorkflowBody, ListWorkflowsQuery, UpdateWorkflowBody } from './schemas';
 import { sealedNewWebhookSecret } from './webhook/secret';
 import { containsPattern } from '../../db/keyset';
+import { loadGraph } from './graphs';
+import { publishVersion } from './publish';
 
 export async function findAutomation(em: EntityManager, projectId: string, id: string, lock = false): Promise<Automation> {
   const automation = await em.findOne(Automation, { id, projectId }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
@@ -48,20 +50,6 @@ export async function createAutomation(deps: Deps, em: EntityManager, projectId:
   return automation;
 }
 
-export interface Graph {
-  steps: AutomationStep[];
-  transitions: AutomationTransition[];
-}
-
-/** Steps in the order they were added; transitions likewise. */
-export async function loadGraph(em: EntityManager, automationId: string): Promise<Graph> {
-  const [steps, transitions] = await Promise.all([
-    em.find(AutomationStep, { automationId }, { orderBy: { createdAt: 'asc', id: 'asc' } }),
-    em.find(AutomationTransition, { automationId }, { orderBy: { createdAt: 'asc', id: 'asc' } }),
-  ]);
-  return { steps, transitions };
-}
-
 function applyTrigger(automation: Automation, body: UpdateWorkflowBody): void {
   const type = body.triggerType ?? automation.triggerType;
   if (type === 'MANUAL') {
@@ -96,6 +84,7 @@ export async function updateAutomation(em: EntityManager, projectId: string, id:
       const graph = await loadGraph(tx, id);
       const problems = graphProblems(graph.steps, graph.transitions);
       if (problems.length) throw invalidGraph('The workflow cannot be enabled', problems);
+      await publishVersion(tx, automation);
     }
     if (body.enabled !== undefined) automation.enabled = body.enabled;
     await tx.flush();

@@ -8,7 +8,7 @@ import { ACTIVE_STATUSES, type Definition } from '../../../workflows/automation/
 import { AutomationExecution, type Automation } from './entities';
 import { firstStep } from '../../../workflows/automation/entry';
 import { firstStop } from '../../../workflows/automation/interpreter';
-import { definitionOf } from './snapshots';
+import { publishedDefinitionOf } from './snapshots';
 
 /** Why a contact may not enter (docs/automations.md "Starting"). */
 export type EntryRefusal = 'ALREADY_ENTERED' | 'ALREADY_ACTIVE';
@@ -129,7 +129,7 @@ export async function startExecution(
   contact: EntryContact,
   options: StartOptions,
 ): Promise<StartOutcome> {
-  const definition = await definitionOf(em, automation);
+  const definition = await publishedDefinitionOf(em, automation);
   const claim = await claimEntry(em, automation, contact, definition, options);
   if ('refused' in claim) return claim;
   const { execution } = claim;
@@ -189,7 +189,7 @@ export async function startTriggered(
   if (entries.length === 0) return failures;
   const definitions = new Map<string, Definition>();
   for (const { automation } of entries)
-    if (!definitions.has(automation.id)) definitions.set(automation.id, await definitionOf(em, automation));
+    if (!definitions.has(automation.id)) definitions.set(automation.id, await publishedDefinitionOf(em, automation));
   const rows = entries.map(({ automation, contact, event }) => {
     const definition = definitions.get(automation.id)!;
     const first = firstStep(definition);

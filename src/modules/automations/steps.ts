@@ -5,14 +5,17 @@ import { Automation, AutomationStep, AutomationTransition } from './entities';
 import { invalidGraph } from './errors';
 import { configProblem, graphProblems, transitionProblem } from '../../../workflows/automation/graph';
 import type { AddStepBody, AddTransitionBody, UpdateStepBody } from './schemas';
-import { findAutomation, loadGraph, type Graph } from './service';
+import { loadGraph, type Graph } from './graphs';
+import { findAutomation } from './service';
 import { checkedStepConfig } from './step-types';
+import { publishVersion } from './publish';
 
 /**
  * Edits of a workflow's graph. Each runs in one transaction holding the workflow row, so concurrent edits
  * apply one after the other and every check sees the graph it changes. An enabled workflow always has a
  * runnable graph: an edit that would break that is refused, and restructuring means disabling it first
- * (running executions are unaffected: they run the definition they started with).
+ * (running executions are unaffected: they run the definition they started with). An edit of an enabled workflow
+ * publishes its graph as the next version, which executions starting from then on run.
  */
 async function editGraph<T>(
   em: EntityManager,
@@ -31,6 +34,7 @@ async function editGraph<T>(
       if (problems.length) {
         throw invalidGraph('The workflow is enabled and this change would leave it unable to run; disable it to restructure it', problems);
       }
+      await publishVersion(tx, automation);
     }
     return result;
   });

@@ -89,6 +89,8 @@ export function AutomationExecution({ params }: { params: Record<string, string>
           <dd>{dateTime(e.completedAt)}</dd>
           <dt>Entry</dt>
           <dd>{e.entry}</dd>
+          <dt>Version</dt>
+          <dd>{e.version === null ? '—' : <a href={href(`/automations/${e.workflowId}/versions`)}>Version {e.version}</a>}</dd>
           {e.waitingFor ? (
             <>
               <dt>Waiting for</dt>

@@ -122,6 +122,7 @@ export function AutomationExecutions({ params, query }: { params: Record<string,
                 ),
                 wide: true,
               },
+              { title: 'Version', cell: (e) => (e.version === null ? '—' : String(e.version)), wide: true },
               { title: 'Started', cell: (e) => dateTime(e.startedAt) },
               { title: 'Ended', cell: (e) => dateTime(e.completedAt), wide: true },
             ]}

@@ -8,6 +8,7 @@ import type { Workflow } from './types';
 const TABS = [
   { path: '', label: 'Editor' },
   { path: '/executions', label: 'Executions' },
+  { path: '/versions', label: 'Versions' },
   { path: '/simulate', label: 'Simulate' },
 ];
 
