@@ -9966,6 +9966,8 @@ export interface operations {
                             campaignId: string | null;
                             /** @description The automation execution that sent it */
                             executionId: string | null;
+                            /** @description When a PENDING email whose delivery was put off (a soft bounce, an unreachable server) is tried again: the retryAt of its latest DEFERRED activity; null otherwise */
+                            nextAttemptAt: string | null;
                         };
                     };
                 };
@@ -10065,6 +10067,8 @@ export interface operations {
                             campaignId: string | null;
                             /** @description The automation execution that sent it */
                             executionId: string | null;
+                            /** @description When a PENDING email whose delivery was put off (a soft bounce, an unreachable server) is tried again: the retryAt of its latest DEFERRED activity; null otherwise */
+                            nextAttemptAt: string | null;
                         };
                     };
                 };
@@ -10208,6 +10212,8 @@ export interface operations {
                             campaignId: string | null;
                             /** @description The automation execution that sent it */
                             executionId: string | null;
+                            /** @description When a PENDING email whose delivery was put off (a soft bounce, an unreachable server) is tried again: the retryAt of its latest DEFERRED activity; null otherwise */
+                            nextAttemptAt: string | null;
                         };
                     };
                 };
