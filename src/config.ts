@@ -114,6 +114,8 @@ export const configSchema = z.object({
   // docs/simulation.md: time-skipping test servers of POST /workflows/{id}/simulate, each running one simulation at a time.
   SIMULATION_SERVERS: int(2, 1, 32),
   SIMULATION_QUEUE: int(40),
+  /** Starts a test server at the API's start and keeps one started, so that the first simulation finds it running. */
+  SIMULATION_WARM: bool(true),
   TEMPORAL_TEST_SERVER_PATH: optional(z.string()),
 
   UPLOADS_DIR: z.string().min(1).default('.data/uploads'),

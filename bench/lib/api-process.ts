@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { root, tsx } from '../../scripts/lib/paths';
 import { isPortOpen } from '../../scripts/lib/net';
+import { treePids } from './cpu';
 
 export interface ApiProcess {
   url: string;
@@ -33,6 +34,8 @@ export async function startApiProcess(
       DATABASE_URL: databaseUrl,
       JWT_SECRET: randomBytes(32).toString('hex'),
       ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+      // A benchmark that does not simulate measures no test server; bench/simulate.ts turns it on to compare.
+      SIMULATION_WARM: 'false',
       ...env,
     },
   });
@@ -55,11 +58,20 @@ export async function startApiProcess(
     url,
     pid: child.pid!,
     stop: async () => {
+      const tree = treePids(child.pid!);
       if (child.exitCode === null) child.kill('SIGTERM');
       // A graceful stop waits for idle keep-alive connections; do not wait that long.
       const force = setTimeout(() => child.kill('SIGKILL'), 5_000);
       await exited;
       clearTimeout(force);
+      // Killed before its own ordered stop ended, the API leaves its children (a simulation's test server) behind.
+      for (const pid of tree.slice(1)) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // Already gone: the usual case.
+        }
+      }
     },
   };
 }

@@ -89,7 +89,8 @@ export async function fourStepAutomation(api: AutomationStack['api'], from: stri
     subject: 'Welcome {{ email }}',
     body: '<p>Hello {{ email }}</p>',
     from,
-    type: 'TRANSACTIONAL',
+    // BENCH_TEMPLATE_TYPE=MARKETING: emails the consent rule and the frequency cap look at.
+    type: process.env.BENCH_TEMPLATE_TYPE ?? 'TRANSACTIONAL',
   });
   // BENCH_GOAL=<event>: the workflow has that goal (never tracked here), so every run watches for it (docs/automations.md "Goals").
   const goal = process.env.BENCH_GOAL ? { goal: { event: process.env.BENCH_GOAL } } : {};

@@ -50,6 +50,9 @@ function tree(rootPid: number): ProcStat[] {
   return stats.filter((s) => inTree.has(s.pid));
 }
 
+/** A process and all its descendants. */
+export const treePids = (rootPid: number): number[] => tree(rootPid).map((s) => s.pid);
+
 /** CPU milliseconds of a process and all its descendants so far. */
 export function treeCpuMs(rootPid: number): number {
   return tree(rootPid).reduce((sum, s) => sum + s.cpuMs, 0);

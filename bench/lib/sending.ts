@@ -80,6 +80,9 @@ export async function senderProject(orm: Orm, config: Config, name: string): Pro
     records: expectedRecords(domain, config.DKIM_SELECTOR, key.publicKey, config.SPF_INCLUDE),
   });
   await em.flush();
+  // BENCH_FREQUENCY_CAP=<maxEmails>/<windowDays>: the project's frequency cap (docs/projects.md), to measure what it costs.
+  const cap = /^(\d+)\/(\d+)$/.exec(process.env.BENCH_FREQUENCY_CAP ?? '');
+  if (cap) await em.execute('update projects set frequency_cap_max = ?, frequency_cap_days = ? where id = ?', [cap[1], cap[2], project.id]);
   return { projectId: project.id, secret, from: `bench@${domain}` };
 }
 

@@ -2,6 +2,7 @@ import { createDeps, closeDeps, runMain } from '../bootstrap';
 import { createApp } from '../app/app';
 import { pruneEndedSessions } from '../auth/ended-sessions';
 import { startSmtpListeners } from '../app/smtp-listeners';
+import { warmSimulatorWhenReady } from '../app/simulator';
 
 runMain(async () => {
   const deps = await createDeps('api');
@@ -11,6 +12,7 @@ runMain(async () => {
   const smtp = await startSmtpListeners(deps, { inbound: deps.config.INBOUND_SMTP_PORT, relay: deps.config.RELAY_SMTP_PORT });
   if (smtp.inboundPort !== null) deps.logger.info({ port: smtp.inboundPort }, 'inbound SMTP listening');
   if (smtp.relayPort !== null) deps.logger.info({ port: smtp.relayPort }, 'SMTP relay listening');
+  warmSimulatorWhenReady(deps, server);
   const prune = setInterval(() => {
     void limiter.prune();
     void pruneEndedSessions(deps.orm.em.fork(), deps.logger);

@@ -3,12 +3,14 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { Worker, WorkflowBundleOption } from '@temporalio/worker';
 import type { Logger } from '../logger';
 import { workflowsPath } from '../../workflows/path';
+import { testServerKeepalive } from './test-server-keepalive';
 
 /**
  * Time-skipping test servers for automation simulations (docs/simulation.md). A server has one virtual clock,
  * so each runs one simulation at a time; `size` of them run side by side, further simulations wait in a queue
  * of `queue`, and beyond it `run` throws PoolFull. Servers start on first use, each with a worker that polls
- * it with the activities given, and are replaced once their clock has run far ahead.
+ * it with the activities given, and are replaced once their clock has run far ahead. `warm()` starts one ahead of
+ * use, in the background; with `warm` set, the pool starts another whenever a replacement leaves it none.
  */
 
 export interface SimulationSlot {
@@ -27,6 +29,20 @@ export interface SimulationPoolOptions {
   bundlePath?: string;
   activities: object;
   logger: Logger;
+  /** Keeps one server started: after a replacement leaves none, the next starts at once rather than at the next simulation. */
+  warm?: boolean;
+}
+
+/** What the pool holds now (docs/simulation.md "Operators"). */
+export interface SimulationPoolState {
+  /** Servers started or starting. */
+  servers: number;
+  /** Servers started and free. */
+  idle: number;
+  /** Server starts begun since the pool was made, warm ones included. */
+  starts: number;
+  /** Of them, the ones started ahead of use. */
+  warmStarts: number;
 }
 
 /** Every simulation is already running or queued. */
@@ -64,9 +80,15 @@ export class SimulationPool {
   private readonly idle: Slot[] = [];
   private readonly waiting: Array<(slot: Slot | null) => void> = [];
   private started = 0;
+  /** Starts under way that no simulation asked for: the next simulations wait for them rather than start their own. */
+  private warming = 0;
+  private starts = 0;
+  private warmStarts = 0;
   private closed = false;
   private bundle: Promise<WorkflowBundleOption> | undefined;
   private readonly all = new Set<Slot>();
+  /** Starts and stops under way, which close() waits for: no server outlives the pool. */
+  private readonly pending = new Set<Promise<unknown>>();
   private sdkLogsRouted = false;
 
   constructor(private readonly options: SimulationPoolOptions) {}
@@ -74,6 +96,33 @@ export class SimulationPool {
   /** Simulations running and waiting now. */
   get load(): { running: number; queued: number } {
     return { running: this.started - this.idle.length, queued: this.waiting.length };
+  }
+
+  get state(): SimulationPoolState {
+    return { servers: this.started, idle: this.idle.length, starts: this.starts, warmStarts: this.warmStarts };
+  }
+
+  /**
+   * Starts a server and its worker in the background unless one is started or starting, so that the next
+   * simulation finds it running (a start takes seconds). A failed start is logged; the next simulation tries again.
+   */
+  warm(): void {
+    if (this.closed || this.started > 0) return;
+    this.started++;
+    this.warming++;
+    this.warmStarts++;
+    void this.track(this.startSlot()).then(
+      (slot) => {
+        this.warming--;
+        this.options.logger.info({ ...this.state }, 'simulation server started ahead of use');
+        this.release(slot, slot);
+      },
+      (err: unknown) => {
+        this.warming--;
+        if (!this.closed) this.options.logger.warn({ err }, 'simulation server failed to start ahead of use');
+        this.freePlace();
+      },
+    );
   }
 
   async run<T>(work: (slot: SimulationSlot) => Promise<T>): Promise<T> {
@@ -106,12 +155,18 @@ export class SimulationPool {
     if (this.closed) throw new PoolFull('The simulation pool is closed');
     const free = this.idle.pop();
     if (free) return free;
+    // A server starting ahead of use is nearer than a new one: wait for it, queue or not.
+    if (this.waiting.length < this.warming) return this.handedOrStarted();
     if (this.started < this.options.size) {
       this.started++;
       return this.startCounted();
     }
     if (this.waiting.length >= this.options.queue) throw new PoolFull('Too many simulations at once');
-    // Handed a slot, or (null) the place of one that was discarded.
+    return this.handedOrStarted();
+  }
+
+  /** Waits in line: handed a slot, or (null) the place of one that was discarded or failed to start. */
+  private async handedOrStarted(): Promise<Slot> {
     const slot = await new Promise<Slot | null>((resolve) => this.waiting.push(resolve));
     if (this.closed) throw new PoolFull('The simulation pool is closed');
     return slot ?? this.startCounted();
@@ -120,7 +175,7 @@ export class SimulationPool {
   /** Starts a slot already counted in `started`; a failed start gives its place back. */
   private async startCounted(): Promise<Slot> {
     try {
-      return await this.startSlot();
+      return await this.track(this.startSlot());
     } catch (err) {
       this.freePlace();
       throw err;
@@ -134,11 +189,19 @@ export class SimulationPool {
     else this.started--;
   }
 
-  /** Hands the slot to the next in line, or keeps it idle; a discarded one is stopped and its place freed. */
+  /**
+   * Hands the slot to the next in line, or keeps it idle; a discarded one is stopped and its place freed (and,
+   * with `warm`, a replacement started when none is left).
+   */
   private release(slot: Slot | null, used: Slot): void {
+    if (this.closed) {
+      void this.stopSlot(used);
+      return;
+    }
     if (!slot) {
       void this.stopSlot(used);
       this.freePlace();
+      if (this.options.warm) this.warm();
       return;
     }
     const next = this.waiting.shift();
@@ -168,11 +231,16 @@ export class SimulationPool {
         // Something in this process set the SDK's runtime up first (a test's environment): its logging stands.
       }
     }
+    if (this.closed) throw new PoolFull('The simulation pool is closed');
+    this.starts++;
     const env = await TestWorkflowEnvironment.createTimeSkipping({
       server: { executable: { type: 'existing-path', path: this.options.serverPath } },
+      // A warm server waits minutes for its first simulation; its connection must not be cut at 90 s.
+      plugins: [testServerKeepalive],
     });
+    let worker: Worker;
     try {
-      const worker = await Worker.create({
+      worker = await Worker.create({
         connection: env.nativeConnection,
         taskQueue: TASK_QUEUE,
         workflowBundle: await this.workflowBundle(),
@@ -180,14 +248,17 @@ export class SimulationPool {
         // A simulation is short; runs left waiting at the end of theirs need no place in the cache.
         maxCachedWorkflows: 20,
       });
-      const slot: Slot = { env, taskQueue: TASK_QUEUE, worker, running: worker.run(), runs: 0 };
-      this.all.add(slot);
-      slot.running.catch((err: unknown) => this.options.logger.error({ err }, 'simulation worker stopped'));
-      return slot;
     } catch (err) {
       await env.teardown();
       throw err;
     }
+    const slot: Slot = { env, taskQueue: TASK_QUEUE, worker, running: worker.run(), runs: 0 };
+    this.all.add(slot);
+    slot.running.catch((err: unknown) => this.options.logger.error({ err }, 'simulation worker stopped'));
+    if (!this.closed) return slot;
+    // Closed while it started: close() waits for this start, so the server stops before close() returns.
+    await this.stopSlot(slot);
+    throw new PoolFull('The simulation pool is closed');
   }
 
   private workflowBundle(): Promise<WorkflowBundleOption> {
@@ -201,17 +272,32 @@ export class SimulationPool {
     return this.bundle;
   }
 
-  private async stopSlot(slot: Slot): Promise<void> {
-    this.all.delete(slot);
-    slot.worker.shutdown();
-    await slot.running.catch(() => undefined);
-    await slot.env.teardown().catch(() => undefined);
+  private track<T>(work: Promise<T>): Promise<T> {
+    this.pending.add(work);
+    const settled = () => this.pending.delete(work);
+    work.then(settled, settled);
+    return work;
   }
 
+  private stopSlot(slot: Slot): Promise<void> {
+    // Stopped once, by whoever comes first: a release after close, or close itself.
+    if (!this.all.delete(slot)) return Promise.resolve();
+    return this.track(
+      (async () => {
+        // A worker that already failed refuses to shut down; its server is torn down all the same.
+        if (slot.worker.getState() === 'RUNNING') slot.worker.shutdown();
+        await slot.running.catch(() => undefined);
+        await slot.env.teardown().catch(() => undefined);
+      })(),
+    );
+  }
+
+  /** Stops every server, those still starting included (each is stopped once started). */
   async close(): Promise<void> {
     this.closed = true;
     for (const resolve of this.waiting.splice(0)) resolve(null);
     this.idle.splice(0);
-    await Promise.all([...this.all].map((slot) => this.stopSlot(slot)));
+    for (const slot of [...this.all]) void this.stopSlot(slot);
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
   }
 }

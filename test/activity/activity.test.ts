@@ -187,8 +187,30 @@ describe('a deferral (a soft bounce: the server said try again later)', () => {
     const [event] = await sql<{ name: string }>(stack, `select name from events where id = ?`, [first.id]);
     expect(event).toEqual({ name: 'email.deferred' });
 
+    // While it waits, the email says when it is tried again: a deferral's retryAt (the latest; another attempt
+    // may have been made and put off meanwhile), as the queue has it. Null while an attempt is under way.
+    const waiting = await waitFor(
+      'the email awaiting its retry',
+      async () => {
+        const view = (await get(stack, sender.project, `/v1/emails/${emailId}`).expect(200)).body.data;
+        return view.nextAttemptAt ? view : undefined;
+      },
+      60_000,
+    );
+    expect(waiting).toMatchObject({ id: emailId, status: 'PENDING', sentAt: null });
+    const retries = await sql<{ retry_at: string }>(
+      stack,
+      `select data->>'retryAt' as retry_at from events where name = 'email.deferred' and data->>'emailId' = ?`,
+      [emailId],
+    );
+    expect(retries.map((r) => r.retry_at)).toContain(waiting.nextAttemptAt);
+
     stack.smtp.accept(to);
     expect(await settled(stack, emailId, 60_000)).toMatchObject({ status: 'SENT' });
+    expect((await get(stack, sender.project, `/v1/emails/${emailId}`).expect(200)).body.data).toMatchObject({
+      status: 'SENT',
+      nextAttemptAt: null,
+    });
     const tagged = (await get(stack, sender.project, '/activity?tag=order:D:1').expect(200)).body;
     expect(tagged.data[0].type).toBe('SENT');
     expect(tagged.data.slice(1).every((i: { type: string }) => i.type === 'DEFERRED')).toBe(true);

@@ -357,6 +357,7 @@ describe('step types (time-skipping)', () => {
       live,
       { id: stepIds[0]!, config: { templateId: template.body.id } },
       { coupon: 'WELCOME10' },
+      new Date(),
     );
     expect(again).toEqual(toContact!.output);
     expect(await sql(stack, 'select id from emails where workflow_execution_id = ?', [started.id])).toHaveLength(2);

@@ -1,6 +1,6 @@
 import { startStack, type TestStack } from '../helpers/stack';
 import { seedContact, seedEvents, sql } from '../helpers/seed';
-import { tenant, verifiedDomain, type Tenant } from '../helpers/tenants';
+import { setFrequencyCap, tenant, verifiedDomain, type Tenant } from '../helpers/tenants';
 import { addStep, chain, connect, createWorkflow } from './helpers';
 import { splitBranch } from '../../src/modules/automations/run/random-split';
 
@@ -127,6 +127,32 @@ describe('local times: a DELAY until one, quiet hours', () => {
     expect(seconds(held.endedAfter as string)).toBeGreaterThan(118 * 60);
     expect(seconds(held.endedAfter as string)).toBeLessThanOrEqual(120 * 60);
     expect(await sent({ timezone: 'Asia/Tokyo' })).toMatchObject({ status: 'COMPLETED', endedAfter: 'PT0S' });
+  });
+
+  it("holds a marketing SEND_EMAIL over the project's frequency cap until the window allows it, or skips it", async () => {
+    const t = await tenant(stack);
+    const tpl = await template(t);
+    await setFrequencyCap(stack, t, { maxEmails: 2, windowDays: 7 });
+    const w = await createWorkflow(t, { name: 'Capped' });
+    const mail = (id: string, config: object = {}) => ({ id, type: 'SEND_EMAIL', config: { templateId: tpl.id, ...config } });
+    const definition = (onCap: string) => ({
+      steps: [mail('one'), { id: 'pause', type: 'DELAY', config: { amount: 2, unit: 'days' } }, mail('two'), mail('three', { onCap })],
+      transitions: [
+        { fromStepId: 'one', toStepId: 'pause' },
+        { fromStepId: 'pause', toStepId: 'two' },
+        { fromStepId: 'two', toStepId: 'three' },
+      ],
+    });
+    const waited = await simulated(t, w.id, { definition: definition('wait') });
+    expect(waited.status).toBe('COMPLETED');
+    // The first email leaves the window 7 days after it was sent: 5 days after the third step began.
+    expect(waited.steps[3]).toMatchObject({ stepId: 'three', status: 'COMPLETED', startedAfter: 'P2D', email: expect.any(Object) });
+    // (The test server's clock moves while a task runs: a second or so on a loaded machine.)
+    expect(seconds(waited.steps[3]!.endedAfter as string)).toBeGreaterThanOrEqual(7 * 86_400);
+    expect(seconds(waited.steps[3]!.endedAfter as string)).toBeLessThan(7 * 86_400 + 120);
+    const skipped = await simulated(t, w.id, { definition: definition('skip') });
+    expect(skipped.steps[3]).toMatchObject({ stepId: 'three', status: 'COMPLETED', endedAfter: 'P2D', skipped: 'FREQUENCY_CAPPED' });
+    expect(skipped.steps[3]!.email).toBeUndefined();
   });
 });
 

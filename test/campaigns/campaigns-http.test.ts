@@ -605,6 +605,7 @@ describe('GET /campaigns/{id}/stats', () => {
       bouncedCount: 0,
       complainedCount: 0,
       unsubscribedCount: 0,
+      cappedCount: 0,
       openRate: 0,
       clickRate: 0,
       bounceRate: 0,

@@ -5,7 +5,8 @@ import { waitFor } from '../helpers/wait';
 import { addContact } from '../segments/helpers';
 import { beginSend, enqueueBatch, snapshotBatch } from '../../src/modules/campaigns/send-run';
 import { campaignState, createCampaign, sentCampaign } from './helpers';
-import { campaignTenant, tenant, type SenderTenant } from '../helpers/tenants';
+import { campaignTenant, setFrequencyCap, tenant, type SenderTenant } from '../helpers/tenants';
+import { executionIn, linearWorkflow, startExecution } from '../automation/helpers';
 
 // Limits, not targets: a shared, loaded machine can take a while to run a send and its simulated outcomes.
 jest.setTimeout(180_000);
@@ -205,5 +206,75 @@ describe('GET /campaigns/{id}/recipients', () => {
     const other = await tenant(stack);
     const res = await other.c.get(`/campaigns/${draft.id}/recipients`).expect(404);
     expect(res.body.error.code).toBe('CAMPAIGN_NOT_FOUND');
+  });
+});
+
+describe("the project's frequency cap in a send", () => {
+  it('skips a contact at the cap (its emails of campaigns and automations counted), counts it, and never caps a TRANSACTIONAL campaign', async () => {
+    const t = await campaignTenant(stack);
+    await setFrequencyCap(stack, t, { maxEmails: 2, windowDays: 7 });
+    const tag = t.project.id.slice(0, 8);
+    const busy = `busy-${tag}@example.test`;
+    const calm = `calm-${tag}@example.test`;
+    const busyId = await addContact(t, busy);
+    await addContact(t, calm);
+    const send = async (overrides: Record<string, unknown>) => {
+      const campaign = await createCampaign(t, overrides);
+      await t.c.post(`/campaigns/${campaign.id}/send`).send({}).expect(200);
+      await sentCampaign(t, campaign.id, SEND_LIMIT_MS);
+      return campaign.id;
+    };
+    // Each gets one marketing campaign; the busy contact one more marketing email from an automation.
+    await send({ name: 'First', type: 'MARKETING' });
+    const template = await t.c
+      .post('/templates')
+      .send({ name: 'News', subject: 'Automated news', body: '<p>News</p>', from: t.from, type: 'MARKETING' })
+      .expect(201);
+    const { workflow } = await linearWorkflow(t, [['SEND_EMAIL', { templateId: template.body.id }]]);
+    const execution = await startExecution(t, workflow.id, { contactId: busyId });
+    const done = await executionIn(t, workflow.id, execution.id, ['COMPLETED'], SEND_LIMIT_MS);
+    expect((done.stepHistory as Array<{ output: unknown }>)[0]!.output).toEqual({ emailId: expect.any(String), to: busy });
+
+    const second = await send({ name: 'Second', type: 'MARKETING' });
+    const rows = byEmail(await allRecipients(t, second));
+    expect(rows[busy]).toMatchObject({
+      status: 'SKIPPED',
+      reason: 'FREQUENCY_CAPPED',
+      emailId: null,
+      detail: expect.stringMatching(/frequency cap \(2 marketing emails in 7 days\) is reached until \d{4}-/),
+    });
+    expect(rows[calm]).toMatchObject({ emailId: expect.any(String), reason: null });
+    const stats = (await t.c.get(`/campaigns/${second}/stats`).expect(200)).body;
+    expect(stats).toMatchObject({ totalRecipients: 2, cappedCount: 1 });
+    expect((await recipients(t, second, { status: 'SKIPPED' })).data.map((r) => r.email)).toEqual([busy]);
+
+    const notice = await send({ name: 'Notice', type: 'TRANSACTIONAL' });
+    expect(Object.values(byEmail(await allRecipients(t, notice))).map((r) => (r as Recipient).reason)).toEqual([null, null]);
+    expect((await t.c.get(`/campaigns/${notice}/stats`).expect(200)).body.cappedCount).toBe(0);
+  });
+
+  it('lets one marketing email through a cap of 1 when a campaign and an automation reach the contact at once', async () => {
+    const t = await campaignTenant(stack);
+    await setFrequencyCap(stack, t, { maxEmails: 1, windowDays: 7 });
+    const address = `race-${t.project.id.slice(0, 8)}@example.test`;
+    const contactId = await addContact(t, address);
+    const template = await t.c
+      .post('/templates')
+      .send({ name: 'News', subject: 'Automated news', body: '<p>News</p>', from: t.from, type: 'MARKETING' })
+      .expect(201);
+    const { workflow } = await linearWorkflow(t, [['SEND_EMAIL', { templateId: template.body.id, onCap: 'skip' }]]);
+    const campaign = await createCampaign(t, { type: 'MARKETING' });
+    const [, execution] = await Promise.all([
+      t.c.post(`/campaigns/${campaign.id}/send`).send({}).expect(200),
+      startExecution(t, workflow.id, { contactId }),
+    ]);
+    await sentCampaign(t, campaign.id, SEND_LIMIT_MS);
+    const done = await executionIn(t, workflow.id, execution.id, ['COMPLETED'], SEND_LIMIT_MS);
+    const step = (done.stepHistory as Array<{ output: Record<string, unknown> }>)[0]!.output;
+    const [recipient] = (await recipients(t, campaign.id)).data;
+    // Exactly one of the two made an email; the other says the cap held it back.
+    const emails = await sql(stack, 'select id from emails where contact_id = ? and marketing', [contactId]);
+    expect(emails).toHaveLength(1);
+    expect([step.skipped === 'FREQUENCY_CAPPED', recipient!.reason === 'FREQUENCY_CAPPED'].filter(Boolean)).toHaveLength(1);
   });
 });

@@ -82,6 +82,16 @@ describe('the dashboard: account, project, keys and team', () => {
     expect(await page.getByLabel('Project', { exact: true }).locator('option:checked').textContent()).toBe('Launch 2');
     await page.reload();
     expect(await page.getByLabel('Time zone').inputValue()).toBe('Europe/Paris');
+    // The frequency cap: half of it is refused beside the field, both halves set it, both empty remove it.
+    await page.getByLabel('In any (days)').fill('7');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Too small: expected number to be >=1').first().waitFor();
+    await page.getByLabel('Marketing emails per contact at most').fill('3');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    await page.reload();
+    expect(await page.getByLabel('Marketing emails per contact at most').inputValue()).toBe('3');
+    expect(await page.getByLabel('In any (days)').inputValue()).toBe('7');
     await checkPage(page, 'settings');
 
     await page.goto(`${suite.browser.base}#/keys`);

@@ -94,12 +94,45 @@ describe('the dashboard: activity by tag, and deferrals', () => {
       },
       60_000,
     );
-    suite.stack.smtp.accept(to);
-    expect(await settled(suite.stack, id, 60_000)).toMatchObject({ status: 'SENT' });
-
     const session = await freshSession(suite.browser);
     const { page } = session;
-    await logInAs(session, sender.user, sender.project.id, '/activity?type=DEFERRED');
+    // While it waits, the email's page says when it is tried again: the time of a deferral's retryAt (the
+    // latest; another attempt may have been put off meanwhile).
+    await logInAs(session, sender.user, sender.project.id, `/emails/${id}`);
+    const status = page.locator('dl.facts dd').first();
+    // Loaded while an attempt is under way, the email has no next attempt yet: the page is loaded again.
+    await waitFor(
+      'the email page to say when it is tried again',
+      async () => {
+        await status.waitFor({ timeout: 30_000 });
+        if ((await status.innerText()).includes('Will retry at')) return true;
+        await page.reload();
+        return undefined;
+      },
+      60_000,
+    );
+    const said = /^pending Will retry at (.+): the receiving server put it off \(why\)\.$/.exec(
+      (await status.innerText()).replace(/\s+/g, ' '),
+    );
+    const retries = await sql<{ retry_at: string }>(
+      suite.stack,
+      `select data->>'retryAt' as retry_at from events where name = 'email.deferred' and data->>'emailId' = ?`,
+      [id],
+    );
+    const times = await page.evaluate(
+      (isos) => isos.map((iso) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })),
+      retries.map((r) => r.retry_at),
+    );
+    expect(times).toContain(said?.[1]);
+    await checkPage(page, 'email-deferred');
+
+    suite.stack.smtp.accept(to);
+    expect(await settled(suite.stack, id, 60_000)).toMatchObject({ status: 'SENT' });
+    await page.reload();
+    await status.getByText('sent', { exact: true }).waitFor({ timeout: 30_000 });
+    expect(await status.innerText()).not.toContain('Will retry');
+
+    await page.goto(`${session.base}#/activity?type=DEFERRED`);
     await page.getByRole('cell', { name: to }).first().waitFor({ timeout: 30_000 });
     const rows = await rowsOf(session, 'Email activity');
     const retry = await page.evaluate(

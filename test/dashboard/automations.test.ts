@@ -329,12 +329,17 @@ describe('the dashboard: automations', () => {
         await page.getByLabel('Template', { exact: true }).selectOption({ label: 'Morning email' });
         await page.getByLabel('Quiet hours from').fill('21:00');
         await page.getByLabel('Quiet hours to').fill('08:00');
+        await page.getByLabel("Over the project's frequency cap (MARKETING templates)").selectOption('skip');
       },
-      'Template: Morning email, not from 21:00 to 08:00',
+      'Template: Morning email, not from 21:00 to 08:00, skipped over the frequency cap',
     );
     const graph = await graphOf(t, created.id);
     const split = graph.steps.find((x) => x.type === 'RANDOM_SPLIT')!;
-    expect(graph.steps.find((x) => x.type === 'SEND_EMAIL')!.config).toEqual({ templateId, quietHours: { from: '21:00', to: '08:00' } });
+    expect(graph.steps.find((x) => x.type === 'SEND_EMAIL')!.config).toEqual({
+      templateId,
+      quietHours: { from: '21:00', to: '08:00' },
+      onCap: 'skip',
+    });
     expect(graph.steps.find((x) => x.type === 'DELAY')!.config).toEqual({ amount: 2, unit: 'days', until: '09:00' });
     const exit = graph.steps.find((x) => x.type === 'EXIT')!;
     expect(split.config).toEqual({ branches: [{ weight: 50, label: 'Short subject' }, { weight: 30 }, { weight: 20 }] });

@@ -11,7 +11,7 @@ import { sessionsFor, type Deps } from '../../src/deps';
 import { createApp, type App } from '../../src/app/app';
 import type { RouteDef } from '../../src/http/route';
 import { allRoutes } from '../../src/app/routes';
-import { closeSimulator } from '../../src/app/simulator';
+import { closeSimulator, warmSimulatorWhenReady } from '../../src/app/simulator';
 import type { DeliveryPump } from '../../src/modules/emails/delivery/pump';
 import { workerDatabaseUrl } from './database';
 import { SmtpSink } from './smtp-sink';
@@ -125,6 +125,8 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
       DNS_SERVERS: dns.address,
       PUBLIC_URL: 'http://localhost:3000',
       HOST: '127.0.0.1',
+      // Files that do not simulate start no test server; the API's start warms one only where a file asks.
+      SIMULATION_WARM: 'false',
       ...(process.env.TEST_DASHBOARD_DIR ? { DASHBOARD_DIR: process.env.TEST_DASHBOARD_DIR } : {}),
       ...options.env,
     });
@@ -146,6 +148,8 @@ export async function startStack(options: StackOptions = {}): Promise<TestStack>
     const server = app.koa.listen(0, '127.0.0.1');
     cleanups.push(() => new Promise((resolve) => server.close(resolve)));
     await new Promise((resolve) => server.once('listening', resolve));
+    // As the API process does once it listens (src/main/api.ts).
+    warmSimulatorWhenReady(deps, server);
     const listeners = options.smtpListeners ? await startSmtpListeners(deps, { inbound: 0, relay: 0 }) : null;
     if (listeners) cleanups.push(() => listeners.close());
     if (options.terminateWorkflows) cleanups.push(() => terminateRunningWorkflows(deps.temporal));

@@ -1,8 +1,8 @@
 import { DefaultLogger, Runtime, Worker, bundleWorkflowCode, type LogLevel, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import type { ConnectionPlugin } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { workflowsPath } from '../../workflows/path';
 import { temporalTestServer } from '../../scripts/lib/paths';
+import { testServerKeepalive } from '../../src/temporal/test-server-keepalive';
 
 /**
  * The Temporal pieces a test needs without the project's activities or database: the SDK runtime, the
@@ -35,21 +35,6 @@ export function installRuntime(): void {
   const level = asked ?? 'WARN';
   Runtime.install({ logger, telemetryOptions: { logging: { filter: { core: level, other: level }, forward: {} } } });
 }
-
-/**
- * The client pings every 30 s, with or without calls; the test server (grpc-java: pings at most every 5 minutes,
- * none without calls) answers the third with GOAWAY "too_many_pings". A file that outlives 90 s then loses its
- * connection in the middle of a call. (The files whose later skips all waited in real time had a stranded
- * workflow task, REFUSED_COMPLETION above, not this.) The environment takes no connection options, but its
- * connections apply its plugins.
- */
-const testServerKeepalive: ConnectionPlugin = {
-  name: 'postwire-test-server-keepalive',
-  configureConnection: (options) => ({
-    ...options,
-    channelArgs: { ...options.channelArgs, 'grpc.keepalive_permit_without_calls': 0, 'grpc.keepalive_time_ms': 600_000 },
-  }),
-};
 
 /**
  * The time-skipping test server, from the binary that `npm test` installed (nothing is downloaded); jest run on

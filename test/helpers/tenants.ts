@@ -41,6 +41,11 @@ export async function tenant(stack: ApiTarget): Promise<Tenant> {
   return { user, project, c: client(stack, project) };
 }
 
+/** Sets the project's frequency cap (docs/projects.md "Frequency cap") as its owner does, in the settings. */
+export async function setFrequencyCap(stack: ApiTarget, t: Tenant, cap: { maxEmails: number; windowDays: number }): Promise<void> {
+  await stack.http().patch(`/users/@me/projects/${t.project.id}`).set('Cookie', t.user.cookie).send({ frequencyCap: cap }).expect(200);
+}
+
 /** A domain of the project that passed verification (as added): its DKIM record served by the stack's DNS server. */
 export async function verifiedDomain(stack: ApiTarget, project: TestProject): Promise<DomainBody> {
   const domain = await addDomain(stack, project);

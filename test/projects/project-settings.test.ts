@@ -90,6 +90,40 @@ describe('PATCH /users/@me/projects/{id}', () => {
     const [row] = await sql<{ time_zone: string }>(stack, 'select time_zone from projects where id = ?', [project.id]);
     expect(row!.time_zone).toBe('America/New_York');
   });
+
+  it('sets and removes the frequency cap; a bad one is 422 naming the field and changes nothing', async () => {
+    const { owner, admin, member, project } = await team();
+    const list = await stack.http().get('/users/@me/projects').set('Cookie', owner.cookie).expect(200);
+    expect(list.body.find((p: { id: string }) => p.id === project.id).frequencyCap).toBeNull();
+    const cap = { maxEmails: 3, windowDays: 7 };
+    expect((await patch(admin, project.id, { frequencyCap: cap }).expect(200)).body.frequencyCap).toEqual(cap);
+    expect((await patch(member, project.id, { frequencyCap: null })).status).toBe(403);
+    const bad: Array<[unknown, string]> = [
+      [{ maxEmails: 0, windowDays: 7 }, 'frequencyCap.maxEmails'],
+      [{ maxEmails: 1001, windowDays: 7 }, 'frequencyCap.maxEmails'],
+      [{ maxEmails: 2.5, windowDays: 7 }, 'frequencyCap.maxEmails'],
+      [{ maxEmails: 3, windowDays: 0 }, 'frequencyCap.windowDays'],
+      [{ maxEmails: 3, windowDays: 366 }, 'frequencyCap.windowDays'],
+      [{ maxEmails: 3 }, 'frequencyCap.windowDays'],
+      [{ maxEmails: 3, windowDays: 7, per: 'week' }, 'frequencyCap'],
+      ['3 per week', 'frequencyCap'],
+    ];
+    for (const [frequencyCap, field] of bad) {
+      const res = await patch(owner, project.id, { frequencyCap });
+      expect([res.status, res.body.error.code, res.body.error.errors[0].field]).toEqual([422, 'VALIDATION_ERROR', field]);
+    }
+    const row = async () =>
+      (
+        await sql<{ max: number | null; days: number | null }>(
+          stack,
+          'select frequency_cap_max as max, frequency_cap_days as days from projects where id = ?',
+          [project.id],
+        )
+      )[0];
+    expect(await row()).toEqual({ max: 3, days: 7 });
+    expect((await patch(owner, project.id, { frequencyCap: null }).expect(200)).body.frequencyCap).toBeNull();
+    expect(await row()).toEqual({ max: null, days: null });
+  });
 });
 
 describe('POST /users/@me/projects/{id}/regenerate-keys', () => {

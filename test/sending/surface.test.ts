@@ -195,6 +195,7 @@ describe('GET /v1/emails/{id}', () => {
         contact: { id: contact.id, email: to },
         campaignId: null,
         executionId: null,
+        nextAttemptAt: null,
       },
     });
     const other = await tenant(stack);

@@ -29,6 +29,11 @@ export interface SendEmailConfig {
   topicId?: string;
   /** Local times (`HH:MM`, the contact's zone) between which the email is not sent: the step waits until `to`. */
   quietHours?: QuietHours;
+  /**
+   * A marketing email over the project's frequency cap: `wait` (the default) holds the step until the cap
+   * allows it, `skip` goes on without it (docs/automations.md "Frequency cap").
+   */
+  onCap?: 'wait' | 'skip';
 }
 /** A window of local time, overnight when `from` is later than `to`. */
 export interface QuietHours {

@@ -115,8 +115,9 @@ export async function automationV2(input: AutomationInput): Promise<AutomationRe
           continue;
         }
         if (moved.resumeAt && stepType(step).kind === 'quick') {
-          // Quiet hours: the step waits (WAITING, recorded) until they end, then acts.
-          const summary = `${stepSummary(definition.name, mirror.stepCount, step)}: quiet hours until ${moved.resumeAt}`;
+          // Quiet hours or the frequency cap: the step waits (WAITING, recorded) until then, then acts. (Only the
+          // summary's words differ between the two: no command changes, so recorded histories replay as they were.)
+          const summary = `${stepSummary(definition.name, mirror.stepCount, step)}: ${moved.waitsFor ?? 'quiet hours'} until ${moved.resumeAt}`;
           setCurrentDetails(summary);
           showCurrentStep(step.id);
           const quietEnd = Date.parse(moved.resumeAt);

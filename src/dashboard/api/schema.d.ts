@@ -3161,6 +3161,13 @@ export interface operations {
                         emailRatePerSecond: number | null;
                         /** @description IANA time zone of automations' local times of day for contacts without data.timezone (docs/automations.md) */
                         timeZone: string;
+                        /** @description At most maxEmails marketing emails per contact in any windowDays days, across campaigns and automations; null: no cap (docs/projects.md "Frequency cap") */
+                        frequencyCap: {
+                            /** @description Marketing emails a contact may receive in the window */
+                            maxEmails: number;
+                            /** @description The sliding window, in days */
+                            windowDays: number;
+                        } | null;
                         /** @enum {string} */
                         role?: "OWNER" | "ADMIN" | "MEMBER";
                         /** Format: date-time */
@@ -3222,6 +3229,13 @@ export interface operations {
                         emailRatePerSecond: number | null;
                         /** @description IANA time zone of automations' local times of day for contacts without data.timezone (docs/automations.md) */
                         timeZone: string;
+                        /** @description At most maxEmails marketing emails per contact in any windowDays days, across campaigns and automations; null: no cap (docs/projects.md "Frequency cap") */
+                        frequencyCap: {
+                            /** @description Marketing emails a contact may receive in the window */
+                            maxEmails: number;
+                            /** @description The sliding window, in days */
+                            windowDays: number;
+                        } | null;
                         /** @enum {string} */
                         role?: "OWNER" | "ADMIN" | "MEMBER";
                         /** Format: date-time */
@@ -3353,6 +3367,13 @@ export interface operations {
                     emailRatePerSecond?: number | null;
                     /** @description IANA time zone (`Europe/Paris`) of automations' local times of day for contacts without data.timezone */
                     timeZone?: string;
+                    /** @description At most maxEmails marketing emails (campaigns and automations; never /v1/send or TRANSACTIONAL) per contact in any windowDays days; null removes the cap */
+                    frequencyCap?: {
+                        /** @description Marketing emails a contact may receive in the window */
+                        maxEmails: number;
+                        /** @description The sliding window, in days */
+                        windowDays: number;
+                    } | null;
                 };
             };
         };
@@ -3383,6 +3404,13 @@ export interface operations {
                         emailRatePerSecond: number | null;
                         /** @description IANA time zone of automations' local times of day for contacts without data.timezone (docs/automations.md) */
                         timeZone: string;
+                        /** @description At most maxEmails marketing emails per contact in any windowDays days, across campaigns and automations; null: no cap (docs/projects.md "Frequency cap") */
+                        frequencyCap: {
+                            /** @description Marketing emails a contact may receive in the window */
+                            maxEmails: number;
+                            /** @description The sliding window, in days */
+                            windowDays: number;
+                        } | null;
                         /** @enum {string} */
                         role?: "OWNER" | "ADMIN" | "MEMBER";
                         /** Format: date-time */
@@ -3551,6 +3579,13 @@ export interface operations {
                         emailRatePerSecond: number | null;
                         /** @description IANA time zone of automations' local times of day for contacts without data.timezone (docs/automations.md) */
                         timeZone: string;
+                        /** @description At most maxEmails marketing emails per contact in any windowDays days, across campaigns and automations; null: no cap (docs/projects.md "Frequency cap") */
+                        frequencyCap: {
+                            /** @description Marketing emails a contact may receive in the window */
+                            maxEmails: number;
+                            /** @description The sliding window, in days */
+                            windowDays: number;
+                        } | null;
                         /** @enum {string} */
                         role?: "OWNER" | "ADMIN" | "MEMBER";
                         /** Format: date-time */
@@ -9931,6 +9966,8 @@ export interface operations {
                             campaignId: string | null;
                             /** @description The automation execution that sent it */
                             executionId: string | null;
+                            /** @description When a PENDING email whose delivery was put off (a soft bounce, an unreachable server) is tried again: the retryAt of its latest DEFERRED activity; null otherwise */
+                            nextAttemptAt: string | null;
                         };
                     };
                 };
@@ -10030,6 +10067,8 @@ export interface operations {
                             campaignId: string | null;
                             /** @description The automation execution that sent it */
                             executionId: string | null;
+                            /** @description When a PENDING email whose delivery was put off (a soft bounce, an unreachable server) is tried again: the retryAt of its latest DEFERRED activity; null otherwise */
+                            nextAttemptAt: string | null;
                         };
                     };
                 };
@@ -10173,6 +10212,8 @@ export interface operations {
                             campaignId: string | null;
                             /** @description The automation execution that sent it */
                             executionId: string | null;
+                            /** @description When a PENDING email whose delivery was put off (a soft bounce, an unreachable server) is tried again: the retryAt of its latest DEFERRED activity; null otherwise */
+                            nextAttemptAt: string | null;
                         };
                     };
                 };
@@ -12406,6 +12447,8 @@ export interface operations {
                         bouncedCount: number;
                         complainedCount: number;
                         unsubscribedCount: number;
+                        /** @description Recipients the project's frequency cap held back (their status SKIPPED, reason FREQUENCY_CAPPED) */
+                        cappedCount: number;
                         /** @description Percent of sentCount, two decimals; 0 when nothing was sent */
                         openRate: number;
                         /** @description Percent of sentCount, two decimals; 0 when nothing was sent */
@@ -12490,7 +12533,7 @@ export interface operations {
                              */
                             status: "PENDING" | "SENT" | "DELIVERED" | "OPENED" | "CLICKED" | "BOUNCED" | "COMPLAINED" | "FAILED" | "SUPPRESSED" | "SKIPPED" | "NOT_ATTEMPTED" | "CONTACT_DELETED";
                             /** @description Why a SKIPPED recipient got no email */
-                            reason: ("UNSUBSCRIBED" | "UNCONFIRMED" | "SNOOZED" | "NOT_IN_TOPIC" | "RENDER_FAILED" | "ADDRESS_REFUSED") | null;
+                            reason: ("UNSUBSCRIBED" | "UNCONFIRMED" | "SNOOZED" | "NOT_IN_TOPIC" | "RENDER_FAILED" | "ADDRESS_REFUSED" | "FREQUENCY_CAPPED") | null;
                             /** @description A SKIPPED recipient's render error or refusal; a FAILED or SUPPRESSED email's error */
                             detail: string | null;
                             emailId: string | null;
@@ -13569,6 +13612,11 @@ export interface operations {
                                     from: string;
                                     to: string;
                                 };
+                                /**
+                                 * @description A MARKETING email to the contact over the project's frequencyCap: `wait` (default) holds the step until the cap allows it, `skip` goes on without the email
+                                 * @enum {string}
+                                 */
+                                onCap?: "wait" | "skip";
                             } | {
                                 amount?: number;
                                 /** @enum {string} */
@@ -14071,6 +14119,11 @@ export interface operations {
                                     from: string;
                                     to: string;
                                 };
+                                /**
+                                 * @description A MARKETING email to the contact over the project's frequencyCap: `wait` (default) holds the step until the cap allows it, `skip` goes on without the email
+                                 * @enum {string}
+                                 */
+                                onCap?: "wait" | "skip";
                             } | {
                                 amount?: number;
                                 /** @enum {string} */
@@ -14324,6 +14377,11 @@ export interface operations {
                             from: string;
                             to: string;
                         };
+                        /**
+                         * @description A MARKETING email to the contact over the project's frequencyCap: `wait` (default) holds the step until the cap allows it, `skip` goes on without the email
+                         * @enum {string}
+                         */
+                        onCap?: "wait" | "skip";
                     };
                 } | {
                     /** @constant */
@@ -14523,6 +14581,11 @@ export interface operations {
                                 from: string;
                                 to: string;
                             };
+                            /**
+                             * @description A MARKETING email to the contact over the project's frequencyCap: `wait` (default) holds the step until the cap allows it, `skip` goes on without the email
+                             * @enum {string}
+                             */
+                            onCap?: "wait" | "skip";
                         } | {
                             amount?: number;
                             /** @enum {string} */
@@ -14857,6 +14920,11 @@ export interface operations {
                                 from: string;
                                 to: string;
                             };
+                            /**
+                             * @description A MARKETING email to the contact over the project's frequencyCap: `wait` (default) holds the step until the cap allows it, `skip` goes on without the email
+                             * @enum {string}
+                             */
+                            onCap?: "wait" | "skip";
                         } | {
                             amount?: number;
                             /** @enum {string} */
@@ -15794,6 +15862,11 @@ export interface operations {
                                 html: string;
                                 text: string | null;
                             };
+                            /**
+                             * @description SEND_EMAIL: no email, the project's frequency cap held it back (onCap skip)
+                             * @constant
+                             */
+                            skipped?: "FREQUENCY_CAPPED";
                             /** @description WEBHOOK: the request as it would be sent, and the simulated answer */
                             webhook?: {
                                 method: string;
@@ -16097,6 +16170,11 @@ export interface operations {
                                         from: string;
                                         to: string;
                                     };
+                                    /**
+                                     * @description A MARKETING email to the contact over the project's frequencyCap: `wait` (default) holds the step until the cap allows it, `skip` goes on without the email
+                                     * @enum {string}
+                                     */
+                                    onCap?: "wait" | "skip";
                                 } | {
                                     amount?: number;
                                     /** @enum {string} */

@@ -51,6 +51,18 @@ async function unsubscribedAfter(em: EntityManager, campaign: Campaign): Promise
   return row?.count ?? 0;
 }
 
+/** Recipients the project's frequency cap held back: skipped without an email. */
+async function cappedRecipients(em: EntityManager, campaign: Campaign): Promise<number> {
+  if (!hasSent(campaign)) return 0;
+  const [row] = await em.execute<Array<{ count: number }>>(
+    `select count(*)::int as count from campaign_recipients r
+     where r.campaign_id = ? and r.skip_reason = 'FREQUENCY_CAPPED'
+       and not exists (select 1 from emails e where e.campaign_id = r.campaign_id and e.contact_id = r.contact_id)`,
+    [campaign.id],
+  );
+  return row?.count ?? 0;
+}
+
 /** Percent of `sent`, two decimals; 0 when nothing was sent. */
 export const rate = (part: number, sent: number) => (sent === 0 ? 0 : Math.round((part / sent) * 10_000) / 100);
 
@@ -61,6 +73,7 @@ export async function campaignStats(em: EntityManager, campaign: Campaign): Prom
   return {
     ...counts,
     unsubscribedCount: await unsubscribedAfter(em, campaign),
+    cappedCount: await cappedRecipients(em, campaign),
     openRate: rate(counts.openedCount, sent),
     clickRate: rate(counts.clickedCount, sent),
     bounceRate: rate(counts.bouncedCount, sent),

@@ -14,9 +14,10 @@ import type { Campaign } from './entities';
 
 /**
  * Why a recipient fixed by the send got no email (campaign_recipients.skip_reason, migration 0090): the
- * consent rule's refusal (docs/consent.md), a render that failed, or an address no email may go to.
+ * consent rule's refusal (docs/consent.md), a render that failed, an address no email may go to, or the
+ * project's frequency cap (docs/projects.md "Frequency cap").
  */
-export const SKIP_REASONS = [...MARKETING_REFUSALS, 'RENDER_FAILED', 'ADDRESS_REFUSED'] as const;
+export const SKIP_REASONS = [...MARKETING_REFUSALS, 'RENDER_FAILED', 'ADDRESS_REFUSED', 'FREQUENCY_CAPPED'] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
 /** A campaign email's status: SCHEDULED and CANCELLED belong to /v1/send's `sendAt` alone. */

@@ -230,6 +230,10 @@ export const StatsResponse = z.object({
   bouncedCount: z.number().int(),
   complainedCount: z.number().int(),
   unsubscribedCount: z.number().int(),
+  cappedCount: z
+    .number()
+    .int()
+    .describe("Recipients the project's frequency cap held back (their status SKIPPED, reason FREQUENCY_CAPPED)"),
   openRate: Percent,
   clickRate: Percent,
   bounceRate: Percent,

@@ -8,6 +8,8 @@ import { TemplateError } from '../templates/render';
 import { simulatorRefusal } from '../sandbox/addresses';
 import { audienceCondition } from './audience';
 import { mailTopic, marketingRefusalSql, type MarketingRefusal } from '../consent/rules';
+import { cappedUntilSql, frequencyCapOf, lockForCap } from '../consent/frequency-cap';
+import type { SqlCondition } from '../filters/sql';
 import { campaignDraft } from './drafts';
 import { Campaign } from './entities';
 import { recordSkips, type RecipientSkip } from './recipients';
@@ -28,6 +30,8 @@ export interface SendRef {
 }
 
 const FIRST_ID = '00000000-0000-0000-0000-000000000000';
+const C_ID: SqlCondition = { sql: 'c."id"', params: [] };
+const NOW: SqlCondition = { sql: 'now()', params: [] };
 
 async function lockedSend(tx: EntityManager, ref: SendRef, mode: LockMode, statuses: Campaign['status'][]): Promise<Campaign | null> {
   const campaign = await tx.findOne(Campaign, { id: ref.campaignId }, { lockMode: mode });
@@ -108,13 +112,17 @@ interface RecipientRow {
   data: Record<string, unknown> | null;
   /** Why the contact may no longer receive this campaign (docs/consent.md "Who gets marketing"); null when it may. */
   refusal: MarketingRefusal | null;
+  /** Under the project's frequency cap, when the contact may next receive marketing; null while it may now. */
+  capped_until: Date | null;
 }
+
+const NO_VALUE: SqlCondition = { sql: 'null', params: [] };
 
 /**
  * Creates the emails of the recipients at positions `from` to `from + size - 1`, rendered for each, through
  * the delivery API. A recipient deleted since the audience was fixed is skipped, and so is one who
- * unsubscribed, snoozed or left the campaign's topic meanwhile (unless the campaign is TRANSACTIONAL):
- * recipients are fixed, but an unsubscribe is honoured at once. A recipient whose render fails (a template
+ * unsubscribed, snoozed or left the campaign's topic meanwhile, or whom the project's frequency cap holds back
+ * (unless the campaign is TRANSACTIONAL): recipients are fixed, but an unsubscribe is honoured at once. A recipient whose render fails (a template
  * runtime limit), or whom no email may go to (an address at the simulator domain outside the sandbox,
  * docs/sandbox.md), is skipped and logged. Each skip's reason is kept on the recipient, for
  * GET /campaigns/{id}/recipients.
@@ -129,12 +137,19 @@ export async function enqueueBatch(
     const campaign = await lockedSend(tx, ref, LockMode.PESSIMISTIC_READ, ['SENDING']);
     if (!campaign) return null;
     const topic = campaign.topicId ? await mailTopic(tx, campaign.projectId, campaign.topicId) : null;
-    const consent = campaign.type === 'TRANSACTIONAL' ? { sql: 'null', params: [] } : marketingRefusalSql('c', topic);
+    const marketing = campaign.type === 'MARKETING';
+    const consent = marketing ? marketingRefusalSql('c', topic) : NO_VALUE;
+    const batch = `r.campaign_id = ? and r.seq >= ? and r.seq < ?${PART_SQL[input.ab?.part ?? 'all']}`;
+    const batchParams = [campaign.id, input.from, input.from + input.size];
+    // The frequency cap counts each recipient's marketing emails with the recipients locked, besides this campaign's own.
+    const cap = marketing ? await frequencyCapOf(tx, campaign.projectId) : null;
+    if (cap) await lockForCap(tx, { sql: `select r.contact_id from campaign_recipients r where ${batch}`, params: batchParams });
+    const capped = cap ? cappedUntilSql(C_ID, cap, NOW, { sql: 'e."campaign_id" = ?', params: [campaign.id] }) : NO_VALUE;
     const rows = await tx.execute<RecipientRow[]>(
-      `select r.contact_id as id, r.variant, c.email, c.subscribed, c.data, ${consent.sql} as refusal
+      `select r.contact_id as id, r.variant, c.email, c.subscribed, c.data, ${consent.sql} as refusal, ${capped.sql} as capped_until
        from campaign_recipients r left join contacts c on c.id = r.contact_id
-       where r.campaign_id = ? and r.seq >= ? and r.seq < ?${PART_SQL[input.ab?.part ?? 'all']} order by r.seq`,
-      [...consent.params, campaign.id, input.from, input.from + input.size],
+       where ${batch} order by r.seq`,
+      [...consent.params, ...capped.params, ...batchParams],
     );
     const drafts: EmailDraft[] = [];
     const skips: RecipientSkip[] = [];
@@ -143,6 +158,11 @@ export async function enqueueBatch(
       if (row.email === null) continue;
       if (row.refusal !== null) {
         skips.push({ contactId: row.id, reason: row.refusal, detail: null });
+        continue;
+      }
+      if (row.capped_until !== null) {
+        const detail = `The project's frequency cap (${cap!.maxEmails} marketing emails in ${cap!.windowDays} days) is reached until ${new Date(row.capped_until).toISOString()}`;
+        skips.push({ contactId: row.id, reason: 'FREQUENCY_CAPPED', detail });
         continue;
       }
       const refusal = simulatorRefusal(deps.config, row.email);

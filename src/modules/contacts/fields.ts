@@ -3,6 +3,7 @@ import { badRequest, conflict, notFound } from '../../http/errors';
 import { isIgnoredKey } from './custom-fields';
 import { MAX_DATA_DEPTH, MAX_KEY_LENGTH } from './data-limits';
 import { ContactField, type FieldType } from './entities';
+import { isoSql } from '../../db/iso-sql';
 
 /**
  * Field descriptors for `GET /contacts/fields` and friends. Standard fields are named as they are
@@ -23,7 +24,7 @@ interface CustomField {
   key: string;
 }
 
-const iso = (column: string) => `to_jsonb(to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
+const iso = (column: string) => `to_jsonb(${isoSql(column)})`;
 
 const STANDARD: StandardField[] = [
   { kind: 'standard', field: 'email', type: 'string', json: 'to_jsonb(c."email")' },

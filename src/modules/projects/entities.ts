@@ -25,6 +25,9 @@ export const Project = defineEntity({
     trackingMode: p.enum([...TRACKING_MODES]).default('ENABLED'),
     /** IANA zone of local times of day when a contact has none of its own (DELAY `until`). */
     timeZone: p.text().default('UTC'),
+    /** At most this many marketing emails per contact in any `frequencyCapDays` days (frequency-cap.ts); both null: no cap. */
+    frequencyCapMax: p.integer().nullable(),
+    frequencyCapDays: p.integer().nullable(),
   },
 });
 export type Project = InferEntity<typeof Project>;

@@ -5,6 +5,15 @@ import { TRACKING_MODES } from './entities';
 export const ProjectName = z.string().trim().min(1, 'Name is required').max(100);
 export const ProjectIdParams = z.object({ id: z.uuid() });
 
+/** docs/projects.md "Frequency cap". */
+export const FrequencyCap = z
+  .object({
+    maxEmails: z.number().int().min(1).max(1000).describe('Marketing emails a contact may receive in the window'),
+    windowDays: z.number().int().min(1).max(365).describe('The sliding window, in days'),
+  })
+  .strict();
+export type FrequencyCap = z.infer<typeof FrequencyCap>;
+
 export const ProjectResponse = z.object({
   id: z.uuid(),
   name: z.string(),
@@ -21,6 +30,9 @@ export const ProjectResponse = z.object({
   timeZone: z
     .string()
     .describe("IANA time zone of automations' local times of day for contacts without data.timezone (docs/automations.md)"),
+  frequencyCap: FrequencyCap.nullable().describe(
+    'At most maxEmails marketing emails per contact in any windowDays days, across campaigns and automations; null: no cap (docs/projects.md "Frequency cap")',
+  ),
   role: z.enum(['OWNER', 'ADMIN', 'MEMBER']).optional(),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
@@ -57,11 +69,16 @@ export const updateProjectBody = (maxRate: number) => {
         timeZone: TimeZone.optional().describe(
           "IANA time zone (`Europe/Paris`) of automations' local times of day for contacts without data.timezone",
         ),
+        frequencyCap: FrequencyCap.nullable()
+          .optional()
+          .describe(
+            'At most maxEmails marketing emails (campaigns and automations; never /v1/send or TRANSACTIONAL) per contact in any windowDays days; null removes the cap',
+          ),
       })
       // `name` is reported as the missing field: renaming is what most updates do.
       .refine((body) => Object.values(body).some((v) => v !== undefined), {
         path: ['name'],
-        message: 'Give name, trackingMode, emailRatePerSecond or timeZone',
+        message: 'Give name, trackingMode, emailRatePerSecond, timeZone or frequencyCap',
       })
   );
 };

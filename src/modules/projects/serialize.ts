@@ -14,6 +14,8 @@ export function serializeProject(p: Project, extra: { fullSecret?: string; role?
     trackingMode: p.trackingMode,
     emailRatePerSecond: p.emailRatePerSecond ?? null,
     timeZone: p.timeZone,
+    frequencyCap:
+      p.frequencyCapMax != null && p.frequencyCapDays != null ? { maxEmails: p.frequencyCapMax, windowDays: p.frequencyCapDays } : null,
     ...(extra.role ? { role: extra.role } : {}),
     createdAt: p.createdAt.toISOString(),
     updatedAt: p.updatedAt.toISOString(),

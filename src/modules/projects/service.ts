@@ -72,6 +72,10 @@ export async function updateProject(em: EntityManager, projectId: string, userId
   if (changes.trackingMode !== undefined) project.trackingMode = changes.trackingMode;
   if (changes.emailRatePerSecond !== undefined) project.emailRatePerSecond = changes.emailRatePerSecond;
   if (changes.timeZone !== undefined) project.timeZone = changes.timeZone;
+  if (changes.frequencyCap !== undefined) {
+    project.frequencyCapMax = changes.frequencyCap?.maxEmails ?? null;
+    project.frequencyCapDays = changes.frequencyCap?.windowDays ?? null;
+  }
   await em.flush();
   return { project, role: member.role };
 }

@@ -7,6 +7,7 @@ import type { CopyRecipient, EmailStatus } from '../emails/entities';
 import { cancelScheduled, lockScheduled, setScheduledAt } from '../emails/schedule';
 import type { EmailView } from './schemas';
 import { scheduledTime } from './service';
+import { isoSql } from '../../db/iso-sql';
 
 interface Row {
   id: string;
@@ -24,7 +25,16 @@ interface Row {
   contact_email: string | null;
   campaign_id: string | null;
   workflow_execution_id: string | null;
+  next_attempt_at: string | null;
 }
+
+/**
+ * A PENDING email that an attempt was made for and that waits for its next one (a deferral: docs/delivery.md
+ * "Failures") is due at its queue row's time, written as the deferral's `retryAt` is. Null otherwise: never tried
+ * (a throttled email's due time is its slot, not a retry), being tried now (a lease), or out of the queue.
+ */
+const NEXT_ATTEMPT_AT = `case when e."status" = 'PENDING' and q."attempts" > 0 and q."lease_id" is null
+  then ${isoSql('q."due_at"')} end`;
 
 const iso = (pg: string | null) => (pg === null ? null : new Date(pg).toISOString());
 
@@ -32,8 +42,9 @@ const iso = (pg: string | null) => (pg === null ? null : new Date(pg).toISOStrin
 export async function emailView(em: EntityManager, projectId: string, id: string): Promise<EmailView> {
   const [row] = await em.execute<Row[]>(
     `select e."id", e."status", e."to_address", e."cc", e."bcc", e."from_address", e."subject", e."tags", e."scheduled_at", e."sent_at",
-       e."created_at", e."contact_id", c."email" as "contact_email", e."campaign_id", e."workflow_execution_id"
-     from emails e left join contacts c on c."id" = e."contact_id"
+       e."created_at", e."contact_id", c."email" as "contact_email", e."campaign_id", e."workflow_execution_id",
+       ${NEXT_ATTEMPT_AT} as "next_attempt_at"
+     from emails e left join contacts c on c."id" = e."contact_id" left join email_queue q on q."email_id" = e."id"
      where e."id" = ? and e."project_id" = ?`,
     [id, projectId],
   );
@@ -53,6 +64,7 @@ export async function emailView(em: EntityManager, projectId: string, id: string
     contact: row.contact_id && row.contact_email ? { id: row.contact_id, email: row.contact_email } : null,
     campaignId: row.campaign_id,
     executionId: row.workflow_execution_id,
+    nextAttemptAt: row.next_attempt_at,
   };
 }
 

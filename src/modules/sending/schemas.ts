@@ -305,6 +305,12 @@ export const EmailView = z.object({
     .describe('The recipient contact; null for mail to an address that is none'),
   campaignId: z.uuid().nullable(),
   executionId: z.uuid().nullable().describe('The automation execution that sent it'),
+  nextAttemptAt: z.iso
+    .datetime()
+    .nullable()
+    .describe(
+      'When a PENDING email whose delivery was put off (a soft bounce, an unreachable server) is tried again: the retryAt of its latest DEFERRED activity; null otherwise',
+    ),
 });
 export type EmailView = z.infer<typeof EmailView>;
 

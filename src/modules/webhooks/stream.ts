@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { isoSql } from '../../db/iso-sql';
 
 /**
  * An endpoint's queue is fed from the project's events in the order they were recorded (docs/webhooks.md
@@ -14,7 +15,7 @@ const SELECTS = `(jsonb_array_length(ep."events") = 0 or exists (
 
 /** `{type, timestamp, data: {id, name, contact: {id, email}, data}}` of event `e` and its contact `c`, keys in that order. */
 const PAYLOAD = `json_build_object('type', e."name",
-  'timestamp', to_char(e."created_at" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+  'timestamp', ${isoSql('e."created_at"')},
   'data', json_build_object('id', e."id", 'name', e."name", 'contact', json_build_object('id', e."contact_id", 'email', c."email"), 'data', e."data"))::text`;
 
 const FAN_OUT = `

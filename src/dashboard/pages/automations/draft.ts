@@ -11,6 +11,8 @@ export interface Draft {
   /** A SEND_EMAIL's quiet hours (HH:MM); both empty for none. */
   quietFrom: string;
   quietTo: string;
+  /** A SEND_EMAIL over the project's frequency cap: wait (the default) or skip. */
+  onCap: 'wait' | 'skip';
   amount: string;
   unit: 'minutes' | 'hours' | 'days';
   /** A DELAY's local time of day (HH:MM); empty for none. */
@@ -84,6 +86,7 @@ export function draftOf(config: Record<string, unknown>): Draft {
     topicId: text(config.topicId),
     quietFrom: text(rec(config.quietHours).from),
     quietTo: text(rec(config.quietHours).to),
+    onCap: config.onCap === 'skip' ? 'skip' : 'wait',
     amount: text(config.amount),
     unit: (config.unit as Unit | undefined) ?? 'days',
     until: text(config.until),
@@ -120,6 +123,7 @@ export function configFrom(type: StepType, d: Draft, original: Record<string, un
         ...(d.recipient === 'CUSTOM' ? { recipient: { type: 'CUSTOM', email: d.recipientEmail } } : {}),
         ...(d.topicId ? { topicId: d.topicId } : {}),
         ...(d.quietFrom || d.quietTo ? { quietHours: { from: d.quietFrom, to: d.quietTo } } : {}),
+        ...(d.onCap === 'skip' ? { onCap: 'skip' } : {}),
       };
     case 'DELAY':
       return {
@@ -161,7 +165,7 @@ export function summary(type: StepType, config: Record<string, unknown>, templat
     case 'SEND_EMAIL':
       return `Template: ${templateName(d.templateId) ?? d.templateId}${d.recipient === 'CUSTOM' ? ` to ${d.recipientEmail}` : ''}${
         d.quietFrom && d.quietTo ? `, not from ${d.quietFrom} to ${d.quietTo}` : ''
-      }`;
+      }${d.onCap === 'skip' ? ', skipped over the frequency cap' : ''}`;
     case 'DELAY': {
       const length = d.amount === '' ? '' : duration(d.amount, d.unit);
       return d.until === '' ? length : `${length ? `${length}, then ` : ''}until ${d.until} local time`;

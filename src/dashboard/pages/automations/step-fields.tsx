@@ -107,6 +107,17 @@ function TemplatePicker({ draft, set, error }: Omit<Props, 'type'>) {
           error={error}
         />
       </div>
+      <Select
+        label="Over the project's frequency cap (MARKETING templates)"
+        name="config.onCap"
+        value={draft.onCap}
+        options={[
+          { value: 'wait', label: 'Wait until the cap allows the email' },
+          { value: 'skip', label: 'Skip the email and go on' },
+        ]}
+        onValue={(onCap) => set({ onCap })}
+        error={error}
+      />
     </>
   );
 }

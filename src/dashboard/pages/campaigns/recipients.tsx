@@ -36,6 +36,7 @@ const SKIPPED_BECAUSE: Record<NonNullable<Recipient['reason']>, string> = {
   NOT_IN_TOPIC: "Left the campaign's topic",
   RENDER_FAILED: 'The email did not render',
   ADDRESS_REFUSED: 'No email may go to this address',
+  FREQUENCY_CAPPED: "The project's frequency cap held it back",
 };
 
 const WHY_NOT_ATTEMPTED = 'Never handed to the SMTP server (the send was cancelled, or has not reached it yet)';

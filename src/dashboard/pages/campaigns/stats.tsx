@@ -27,6 +27,7 @@ export function Stats({ stats }: { stats: CampaignStats }) {
       <Figure label="Bounced" count={stats.bouncedCount} of={stats.bounceRate} />
       <Figure label="Complaints" count={stats.complainedCount} />
       <Figure label="Unsubscribed" count={stats.unsubscribedCount} />
+      {stats.cappedCount > 0 ? <Figure label="Held back by the frequency cap" count={stats.cappedCount} /> : null}
     </dl>
   );
 }

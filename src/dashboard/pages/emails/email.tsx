@@ -81,6 +81,19 @@ export function EmailDetail({ params }: { params: Record<string, string> }) {
               <dt>Status</dt>
               <dd>
                 <EmailStatus status={e.status} />
+                {e.nextAttemptAt ? (
+                  <>
+                    {' '}
+                    Will retry at <strong>{dateTime(e.nextAttemptAt)}</strong>: the receiving server put it off
+                    {e.contact ? (
+                      <>
+                        {' '}
+                        (<a href={href('/activity', { contact: e.contact.id, email: e.contact.email, type: 'DEFERRED' })}>why</a>)
+                      </>
+                    ) : null}
+                    .
+                  </>
+                ) : null}
               </dd>
               <dt>To</dt>
               <dd class="break-anywhere">{e.contact ? <a href={href(`/contacts/${e.contact.id}`)}>{e.to}</a> : e.to}</dd>

@@ -21,13 +21,22 @@ export function ProjectSettings() {
   const [tracking, setTracking] = useState<TrackingMode>(project.trackingMode);
   const [rate, setRate] = useState(project.emailRatePerSecond === null ? '' : String(project.emailRatePerSecond));
   const [timeZone, setTimeZone] = useState(project.timeZone);
+  const [capMax, setCapMax] = useState(project.frequencyCap ? String(project.frequencyCap.maxEmails) : '');
+  const [capDays, setCapDays] = useState(project.frequencyCap ? String(project.frequencyCap.windowDays) : '');
   const [saved, setSaved] = useState(false);
   const save = useAction(async () => {
     setSaved(false);
     await call(
       api.PATCH('/users/@me/projects/{id}', {
         params: { path: { id: project.id } },
-        body: { name, trackingMode: tracking, emailRatePerSecond: rate === '' ? null : Number(rate), timeZone },
+        body: {
+          name,
+          trackingMode: tracking,
+          emailRatePerSecond: rate === '' ? null : Number(rate),
+          timeZone,
+          // Both empty: no cap; one empty is sent as 0, which the API refuses naming the field.
+          frequencyCap: capMax === '' && capDays === '' ? null : { maxEmails: Number(capMax), windowDays: Number(capDays) },
+        },
       }),
     );
     await refresh();
@@ -72,6 +81,27 @@ export function ProjectSettings() {
               onValue={setTimeZone}
               error={save.error}
             />
+            <div class="form inline">
+              <TextInput
+                label="Marketing emails per contact at most"
+                name="frequencyCap.maxEmails"
+                type="number"
+                min={1}
+                hint="Across campaigns and automations; transactional emails are never capped. Both empty: no cap."
+                value={capMax}
+                onValue={setCapMax}
+                error={save.error}
+              />
+              <TextInput
+                label="In any (days)"
+                name="frequencyCap.windowDays"
+                type="number"
+                min={1}
+                value={capDays}
+                onValue={setCapDays}
+                error={save.error}
+              />
+            </div>
           </fieldset>
           <ErrorNote error={save.error} />
           {saved ? <p role="status">Saved.</p> : null}

@@ -33,7 +33,14 @@ export interface Held {
  * Where the execution now is: its mirror past the step it began at, a wait's look-back, a hold, when a timer
  * to a local time of day ends (`resumeAt`, ISO). Null: it is gone.
  */
-export type Advanced = { tail: MirrorTail; lookBack: LookBack | null; held?: Held; resumeAt?: string } | null;
+export type Advanced = {
+  tail: MirrorTail;
+  lookBack: LookBack | null;
+  held?: Held;
+  resumeAt?: string;
+  /** Why a quick step waits until `resumeAt`, for the timer's summary; absent: its quiet hours. */
+  waitsFor?: 'frequency cap';
+} | null;
 
 /** A quick step's work, once its entry is written: what it produced, and values for the context. */
 export interface WorkDone {
@@ -41,6 +48,8 @@ export interface WorkDone {
   variables?: Record<string, unknown>;
   /** The project is suspended (its reason): the execution waits after this step's work, in the workflow. */
   held?: string | null;
+  /** The step did not act and waits until this instant (ISO) to run again (SEND_EMAIL over the frequency cap). */
+  waitUntil?: string;
 }
 
 export interface WorkContext {
@@ -48,6 +57,8 @@ export interface WorkContext {
   /** The state written on entering the step. */
   state: MirrorState;
   context: Record<string, unknown>;
+  /** The workflow's clock, ms. */
+  now: number;
 }
 
 export type QuickWork<T extends StepType> = (step: StepOf<T>, at: WorkContext) => Promise<WorkDone>;
@@ -92,11 +103,12 @@ export async function advance(io: AdvanceIo, input: AdvanceInput): Promise<Advan
   // The first write is the state handed over, sequence number and all.
   let mirror = Mirror.resume({ ...input.state, seq: input.state.seq - 1 }, noSave, clock);
   let resumes = 0;
-  const tail = (lookBack: LookBack | null = null, held?: Held, resumeAt?: string): Advanced => ({
+  const tail = (lookBack: LookBack | null = null, held?: Held, resumeAt?: string, waitsFor?: 'frequency cap'): Advanced => ({
     tail: mirror.tail(from, input.state.context),
     lookBack,
     ...(held && { held }),
     ...(resumeAt && { resumeAt }),
+    ...(waitsFor && { waitsFor }),
   });
 
   /** After a refused write: the record cancelled or gone (null), or moved on by another run of this advance. */
@@ -148,24 +160,42 @@ export async function advance(io: AdvanceIo, input: AdvanceInput): Promise<Advan
       if (!(await resume())) return null;
       continue;
     }
-    // Quiet hours (SEND_EMAIL): inside them, the step waits for their end in the workflow, then acts (`resumeAt`).
-    const quiet = (type.quietHours as ((config: unknown) => QuietHours | null) | undefined)?.(step.config) ?? null;
-    const quietEnd = quiet && quietUntil(Date.parse(clock.now()), quiet, await io.timeZone(live));
-    if (quietEnd) {
+    /**
+     * The step waits in the workflow until `resumesAt` (ISO), then acts (`resumeAt`): written with the WAITING mark,
+     * like a DELAY's local time, so that the execution's resumesAt names the instant. False: the record moved.
+     */
+    const waitsUntil = async (resumesAt: string): Promise<boolean> => {
       mirror.wait(null);
-      // Written with the WAITING mark, like a DELAY's local time: the execution's resumesAt names the window's end.
+      return io.write({ ...mirror.state(), resumesAt });
+    };
+    // Quiet hours (SEND_EMAIL): inside them, the step waits for their end.
+    const now = Date.parse(clock.now());
+    const quiet = (type.quietHours as ((config: unknown) => QuietHours | null) | undefined)?.(step.config) ?? null;
+    const quietEnd = quiet && quietUntil(now, quiet, await io.timeZone(live));
+    if (quietEnd) {
       const resumesAt = new Date(quietEnd).toISOString();
-      if (await io.write({ ...mirror.state(), resumesAt })) return tail(null, undefined, resumesAt);
+      if (await waitsUntil(resumesAt)) return tail(null, undefined, resumesAt);
       if (!(await resume())) return null;
       continue;
     }
     let done: WorkDone;
     try {
-      done = await (io.works[step.type] as QuickWork<StepType> | null)!(step as StepOf<StepType>, { live, state, context: mirror.context });
+      done = await (io.works[step.type] as QuickWork<StepType> | null)!(step as StepOf<StepType>, {
+        live,
+        state,
+        context: mirror.context,
+        now,
+      });
     } catch (err) {
       if (!(err instanceof StepFailed)) throw err;
       mirror.failStep(err.message);
       if (!(await io.write(mirror.state())) && !(await resume())) return null;
+      continue;
+    }
+    // The work chose to wait (SEND_EMAIL over the frequency cap): as in quiet hours.
+    if (done.waitUntil) {
+      if (await waitsUntil(done.waitUntil)) return tail(null, undefined, done.waitUntil, 'frequency cap');
+      if (!(await resume())) return null;
       continue;
     }
     if (done.variables) mirror.context = { ...mirror.context, ...done.variables };

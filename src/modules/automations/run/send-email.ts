@@ -9,6 +9,7 @@ import type { SendEmailConfig } from '../../../../workflows/automation/definitio
 import { StepFailed } from './errors';
 import { simulatorRefusal } from '../../sandbox/addresses';
 import { marketingRefusal, type MarketingRefusal } from '../../consent/rules';
+import { frequencyCapOf, lockForCap, stepCappedUntil } from '../../consent/frequency-cap';
 import type { LiveExecution } from '../records';
 
 interface TemplateRow {
@@ -74,10 +75,22 @@ export async function renderStepEmail(
   }
 }
 
+/** Why a SEND_EMAIL sent nothing: the consent rule's refusal, or the project's frequency cap. */
+export type StepEmailSkip = MarketingRefusal | 'FREQUENCY_CAPPED';
+
+/** What a SEND_EMAIL did; `cappedUntil` (ISO) when the frequency cap held its email back, until then. */
+export interface StepEmailResult {
+  emailId: string | null;
+  to: string;
+  skipped?: StepEmailSkip;
+  cappedUntil?: string;
+}
+
 /**
  * SEND_EMAIL: renders the email and hands it to the delivery path. The email is keyed by (execution, step): an
  * activity that runs again finds the email it made and does not send twice. Marketing to the execution's
- * contact goes only where consent allows (docs/consent.md "Who gets marketing"); otherwise the step is done
+ * contact goes only where consent allows (docs/consent.md "Who gets marketing") and the project's frequency cap
+ * leaves room (consent/frequency-cap.ts, counted at `now`, the workflow's clock); otherwise the step is done
  * without an email and says why (`skipped`).
  */
 export async function sendStepEmail(
@@ -86,14 +99,22 @@ export async function sendStepEmail(
   live: LiveExecution,
   step: { id: string; config: SendEmailConfig },
   context: Record<string, unknown>,
-): Promise<{ emailId: string | null; to: string; skipped?: MarketingRefusal }> {
+  now: Date,
+): Promise<StepEmailResult> {
   const { draft, custom } = await renderStepEmail(config, em, live, step, context);
-  if (draft.marketing && !custom) {
-    const skipped = await marketingRefusal(em, live.contact.id, step.config.topicId ?? null);
-    if (skipped) return { emailId: null, to: draft.to.email, skipped };
-  }
-  const [email] = await enqueueEmails(em, [
-    { ...draft, contactId: custom ? null : live.contact.id, workflow: { executionId: live.execution.id, stepId: step.id } },
-  ]);
-  return { emailId: email!.id, to: draft.to.email };
+  const to = draft.to.email;
+  const workflow = { executionId: live.execution.id, stepId: step.id };
+  const enqueue = async (tx: EntityManager) =>
+    (await enqueueEmails(tx, [{ ...draft, contactId: custom ? null : live.contact.id, workflow }]))[0]!.id;
+  if (!draft.marketing || custom) return { emailId: await enqueue(em), to };
+  const skipped = await marketingRefusal(em, live.contact.id, step.config.topicId ?? null);
+  if (skipped) return { emailId: null, to, skipped };
+  const cap = await frequencyCapOf(em, live.execution.projectId);
+  if (!cap) return { emailId: await enqueue(em), to };
+  return em.transactional(async (tx) => {
+    await lockForCap(tx, { sql: '?::uuid', params: [live.contact.id] });
+    const until = await stepCappedUntil(tx, cap, live.contact.id, now, workflow);
+    if (until) return { emailId: null, to, skipped: 'FREQUENCY_CAPPED', cappedUntil: until.toISOString() };
+    return { emailId: await enqueue(tx), to };
+  });
 }

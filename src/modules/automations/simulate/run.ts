@@ -48,6 +48,8 @@ export interface SimulatedWebhook {
 /** What a step produced beyond its history entry. */
 export interface StepProduct {
   email?: SimulatedEmail;
+  /** SEND_EMAIL sent nothing: the project's frequency cap held it back (onCap "skip"). */
+  skipped?: 'FREQUENCY_CAPPED';
   webhook?: SimulatedWebhook;
   contact?: { subscribed: boolean; data: Record<string, unknown> };
 }
@@ -67,6 +69,10 @@ export class SimulationRun {
   readonly products = new Map<string, StepProduct>();
   /** Service events the simulated steps recorded (`email.sent`, `contact.unsubscribed`, …), for later CONDITION steps. */
   readonly recorded: Array<{ name: string; afterMs: number }> = [];
+  /** Offsets of the marketing emails the simulated steps sent, which the project's frequency cap counts. */
+  readonly marketingSent: number[] = [];
+  /** SEND_EMAIL steps that waited for the frequency cap to allow their email. */
+  readonly capWaits = new Set<string>();
   private settledWaiters: Array<() => void> = [];
 
   constructor(

@@ -102,6 +102,7 @@ const SimulatedStep = z.object({
     .object({ to: z.string(), from: z.string(), subject: z.string(), html: z.string(), text: z.string().nullable() })
     .optional()
     .describe('SEND_EMAIL: the email as it would be sent'),
+  skipped: z.literal('FREQUENCY_CAPPED').optional().describe("SEND_EMAIL: no email, the project's frequency cap held it back (onCap skip)"),
   webhook: z
     .object({
       method: z.string(),

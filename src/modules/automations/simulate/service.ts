@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../../db/columns';
 import type { Deps } from '../../../deps';
 import { ApiError, badRequest, notFound } from '../../../http/errors';
-import { DEFAULT_TEST_SERVER, PoolFull, SimulationPool } from '../../../temporal/simulation-pool';
+import { DEFAULT_TEST_SERVER, PoolFull, SimulationPool, type SimulationPoolState } from '../../../temporal/simulation-pool';
 import type { Definition } from '../../../../workflows/automation/definition';
 import { Contact } from '../../contacts/entities';
 import { toDataPatch } from '../../contacts/custom-fields';
@@ -101,8 +101,19 @@ export class Simulator {
       bundlePath: config.WORKER_WORKFLOW_BUNDLE,
       activities: this.activities(this.deps, this.runs),
       logger,
+      warm: config.SIMULATION_WARM,
     });
     return this.pool;
+  }
+
+  /** A server starts in the background so that the next simulation finds it running (the API's start, SIMULATION_WARM). */
+  warm(): void {
+    this.poolNow().warm();
+  }
+
+  /** The test servers now; none before the first simulation or warm-up. */
+  get servers(): SimulationPoolState {
+    return this.pool?.state ?? { servers: 0, idle: 0, starts: 0, warmStarts: 0 };
   }
 
   async simulate(em: EntityManager, projectId: string, automationId: string, body: SimulateBody): Promise<SimulationResponse> {

@@ -27,8 +27,8 @@ function heldMs(definition: Definition, run: SimulationRun, entry: StepHistoryEn
     const until = entry.output?.until;
     return typeof until === 'string' ? Math.max(0, run.elapsed(until) - startMs) : delayMs(step.config);
   }
-  // A SEND_EMAIL that waited out its quiet hours: until it sent, on the workflow's clock.
-  if (step?.type === 'SEND_EMAIL' && step.config.quietHours && entry.completedAt)
+  // A SEND_EMAIL that waited out its quiet hours or the frequency cap: until it sent, on the workflow's clock.
+  if (step?.type === 'SEND_EMAIL' && (step.config.quietHours || run.capWaits.has(step.id)) && entry.completedAt)
     return Math.max(0, run.elapsed(entry.completedAt) - startMs);
   if (step?.type !== 'WAIT_FOR_EVENT') return 0;
   if (entry.output?.timedOut) return (step.config.timeout ?? 0) * 1000;

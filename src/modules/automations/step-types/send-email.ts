@@ -31,6 +31,12 @@ const SendEmail: z.ZodType<SendEmailConfig> = z
       .describe(
         "Local times (the contact's data.timezone, else the project's timeZone) between which the step waits instead of sending, until `to`",
       ),
+    onCap: z
+      .enum(['wait', 'skip'])
+      .optional()
+      .describe(
+        "A MARKETING email to the contact over the project's frequencyCap: `wait` (default) holds the step until the cap allows it, `skip` goes on without the email",
+      ),
   })
   .refine((c) => c.recipient?.type !== 'CUSTOM' || c.recipient.email !== undefined, {
     message: 'recipient.email is required when recipient.type is CUSTOM',

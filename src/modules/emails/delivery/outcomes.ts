@@ -5,6 +5,7 @@ import { INSERT_EVENTS, eventsRecorded } from '../../outbox/record';
 import { notifyDrained } from '../campaign-queue';
 import type { SuppressionReason } from '../../suppressions/rules';
 import { emailEventColumns, emailEventDataSql } from '../email-events';
+import { isoSql } from '../../../db/iso-sql';
 
 /** How one delivery attempt ended. */
 export type Outcome =
@@ -48,7 +49,7 @@ deferred as (
   returning ${emailEventColumns('e')}, q."attempts" as "attempt", q."due_at" as "retry_at", q."error" as "reason")
 ${INSERT_EVENTS}
 select gen_random_uuid(), now(), "project_id", "contact_id", 'email.deferred', ${emailEventDataSql} || jsonb_build_object(
-  'reason', "reason", 'attempt', "attempt", 'retryAt', to_char("retry_at" at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+  'reason', "reason", 'attempt', "attempt", 'retryAt', ${isoSql('"retry_at"')})
 from deferred where "contact_id" is not null`;
 
 // A released email is due again at once, without the attempt it did not make; the next claim holds it while
