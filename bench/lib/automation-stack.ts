@@ -92,7 +92,9 @@ export async function fourStepAutomation(api: AutomationStack['api'], from: stri
     // BENCH_TEMPLATE_TYPE=MARKETING: emails the consent rule and the frequency cap look at.
     type: process.env.BENCH_TEMPLATE_TYPE ?? 'TRANSACTIONAL',
   });
-  const workflow = await api('POST', '/workflows', { name: 'Onboarding', eventName: 'signup' });
+  // BENCH_GOAL=<event>: the workflow has that goal (never tracked here), so every run watches for it (docs/automations.md "Goals").
+  const goal = process.env.BENCH_GOAL ? { goal: { event: process.env.BENCH_GOAL } } : {};
+  const workflow = await api('POST', '/workflows', { name: 'Onboarding', eventName: 'signup', ...goal });
   const step = async (type: string, config: object) => (await api('POST', `/workflows/${workflow.id}/steps`, { type, config })).id;
   const welcome = await step('SEND_EMAIL', { templateId: template.id });
   const wait = await step('WAIT_FOR_EVENT', { eventName: 'activated', timeout: 86_400 });

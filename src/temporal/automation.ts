@@ -6,6 +6,7 @@ import { AutomationIdKey, ContactIdKey, CurrentStepKey } from '../../workflows/s
 import type { automationV2 } from '../../workflows/automation/workflow';
 import {
   AUTOMATION_EVENT_SIGNAL,
+  AUTOMATION_GOAL_SIGNAL,
   MIGRATE_VERSION_SIGNAL,
   PROJECT_REINSTATED_SIGNAL,
   type VersionMigration,
@@ -54,16 +55,18 @@ export async function startAutomation(temporal: TemporalGateway, start: StartAut
 export const cancelAutomation = (temporal: TemporalGateway, workflowId: string): Promise<boolean> =>
   ifRunning(() => temporal.client.workflow.getHandle(workflowId).cancel());
 
-/** Hands an event to a waiting execution; false when its workflow has already finished. */
-export async function signalAutomation(
-  temporal: TemporalGateway,
-  workflowId: string,
-  event: AutomationEvent,
-  signal?: AbortSignal,
-): Promise<boolean> {
-  const send = () => temporal.client.workflow.getHandle(workflowId).signal(AUTOMATION_EVENT_SIGNAL, event);
+const signalEvent = (temporal: TemporalGateway, name: string, workflowId: string, event: AutomationEvent, signal?: AbortSignal) => {
+  const send = () => temporal.client.workflow.getHandle(workflowId).signal(name, event);
   return ifRunning(() => (signal ? temporal.client.withAbortSignal(signal, send) : send()));
-}
+};
+
+/** Hands an event to a waiting execution; false when its workflow has already finished. */
+export const signalAutomation = (temporal: TemporalGateway, workflowId: string, event: AutomationEvent, signal?: AbortSignal) =>
+  signalEvent(temporal, AUTOMATION_EVENT_SIGNAL, workflowId, event, signal);
+
+/** Tells an execution that the event reaches its goal; false when its workflow has already finished. */
+export const reachAutomationGoal = (temporal: TemporalGateway, workflowId: string, event: AutomationEvent, signal?: AbortSignal) =>
+  signalEvent(temporal, AUTOMATION_GOAL_SIGNAL, workflowId, event, signal);
 
 /** Tells an execution held by its project's suspension that the project was reinstated; false when it has finished. */
 export const wakeHeldAutomation = (temporal: TemporalGateway, workflowId: string): Promise<boolean> =>

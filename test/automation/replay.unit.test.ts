@@ -41,6 +41,8 @@ describe('automation workflow replay', () => {
         'automationV2-delay-until-local-time.json',
         // A SEND_EMAIL in its quiet hours: WAITING, a timer to their end, then the email.
         'automationV2-send-email-quiet-hours.json',
+        // A goal reached in a DELAY (the automation-goal patch): the timer cancelled, the run ended CONVERTED.
+        'automationV2-goal-in-delay.json',
         // A SEND_EMAIL over the frequency cap: WAITING, a timer until the window allows it, then the email.
         'automationV2-send-email-frequency-cap.json',
         // Moved from version 1's DELAY to version 2's SEND_EMAIL by the migrateVersion signal (automation-version-migration).

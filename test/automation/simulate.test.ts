@@ -444,6 +444,70 @@ describe('an unsaved definition', () => {
   });
 });
 
+describe('a goal', () => {
+  it('ends the run CONVERTED when an event reaches it, at the event, and not for one its filter refuses', async () => {
+    const t = await tenant(stack);
+    const tpl = await template(t);
+    const overTen = { logic: 'AND', groups: [{ filters: [{ field: 'event.amount', operator: 'greaterThan', value: 10 }] }] };
+    const w = await createWorkflow(t, { name: 'Cart', goal: { event: 'purchase', filter: overTen } });
+    const ids = await chain(t, w.id, [
+      ['DELAY', { amount: 2, unit: 'days' }],
+      ['SEND_EMAIL', { templateId: tpl.id }],
+    ]);
+    const before = await everyTable();
+    const bought = await simulated(t, w.id, {
+      trigger: { event: 'signup' },
+      events: [
+        { after: '1 hours', event: 'purchase', data: { amount: 5 } },
+        { after: '1 days', event: 'purchase', data: { amount: 25 } },
+      ],
+    });
+    expect(bought).toMatchObject({ status: 'CONVERTED', endedAfter: 'P1D', simulatedFor: 'P1D' });
+    expect(bought.steps).toEqual([
+      expect.objectContaining({ stepId: ids[0], type: 'DELAY', status: 'CONVERTED', startedAfter: 'PT0S', endedAfter: 'P1D' }),
+    ]);
+    // Only the small purchase: the email goes after the DELAY. A draft without the goal (null) sends it too.
+    const small = await simulated(t, w.id, { events: [{ after: '1 hours', event: 'purchase', data: { amount: 5 } }] });
+    expect(small).toMatchObject({ status: 'COMPLETED', endedAfter: 'P2D' });
+    expect(small.steps.map((s) => [s.type, s.status])).toEqual([
+      ['DELAY', 'COMPLETED'],
+      ['SEND_EMAIL', 'COMPLETED'],
+    ]);
+    const draft = {
+      steps: [
+        { id: 'wait', type: 'DELAY', config: { amount: 2, unit: 'days' } },
+        { id: 'mail', type: 'SEND_EMAIL', config: { templateId: tpl.id } },
+      ],
+      transitions: [{ fromStepId: 'wait', toStepId: 'mail' }],
+    };
+    const big = [{ after: '1 days', event: 'purchase', data: { amount: 25 } }];
+    expect((await simulated(t, w.id, { definition: draft, events: big })).status).toBe('CONVERTED');
+    expect((await simulated(t, w.id, { definition: { ...draft, goal: null }, events: big })).status).toBe('COMPLETED');
+    const byDraftGoal = await simulated(t, w.id, {
+      definition: { ...draft, goal: { event: 'upgraded', window: { amount: 1, unit: 'hours' } } },
+      events: [{ after: '30 minutes', event: 'upgraded' }],
+    });
+    expect(byDraftGoal).toMatchObject({ status: 'CONVERTED', endedAfter: 'PT30M' });
+    // Past the draft goal's window, the event does nothing.
+    const late = await simulated(t, w.id, {
+      definition: { ...draft, goal: { event: 'upgraded', window: { amount: 1, unit: 'hours' } } },
+      events: [{ after: '2 hours', event: 'upgraded' }],
+    });
+    expect(late.status).toBe('COMPLETED');
+    const refusedDraft = await simulate(t, w.id, {
+      definition: {
+        ...draft,
+        goal: { event: 'upgraded', filter: { logic: 'AND', groups: [{ filters: [{ field: 'email', operator: 'exists' }] }] } },
+      },
+    });
+    expect([refusedDraft.status, refusedDraft.body.error.errors]).toEqual([
+      400,
+      [{ field: 'definition.goal.filter.groups.0.filters.0.field', message: expect.any(String), code: 'invalid_filter' }],
+    ]);
+    expect(await everyTable()).toEqual(before);
+  });
+});
+
 describe('refusals', () => {
   let t: Tenant;
   let workflowId: string;

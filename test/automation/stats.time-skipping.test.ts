@@ -40,6 +40,8 @@ const figures = (stepId: string, type: string, counts: object, ways: object = {}
   entered: 0,
   waiting: 0,
   left: 0,
+  converted: 0,
+  goalReached: 0,
   failed: 0,
   cancelled: 0,
   branches: null,
@@ -54,6 +56,7 @@ const totals = (counts: Record<string, number>) => ({
   WAITING: 0,
   COMPLETED: 0,
   EXITED: 0,
+  CONVERTED: 0,
   FAILED: 0,
   CANCELLED: 0,
   ...counts,
@@ -85,8 +88,8 @@ describe('GET /workflows/{id}/stats', () => {
           {},
           {
             branches: [
-              { branch: 'yes', taken: 0 },
-              { branch: 'no', taken: 0 },
+              { branch: 'yes', taken: 0, goalReached: 0 },
+              { branch: 'no', taken: 0, goalReached: 0 },
             ],
           },
         ),
@@ -96,8 +99,8 @@ describe('GET /workflows/{id}/stats', () => {
           {},
           {
             branches: [
-              { branch: 'A', taken: 0 },
-              { branch: 'B', taken: 0 },
+              { branch: 'A', taken: 0, goalReached: 0 },
+              { branch: 'B', taken: 0, goalReached: 0 },
             ],
           },
         ),
@@ -108,8 +111,8 @@ describe('GET /workflows/{id}/stats', () => {
           {},
           {
             outcomes: [
-              { outcome: 'EVENT', taken: 0 },
-              { outcome: 'TIMEOUT', taken: 0 },
+              { outcome: 'EVENT', taken: 0, goalReached: 0 },
+              { outcome: 'TIMEOUT', taken: 0, goalReached: 0 },
             ],
           },
         ),
@@ -141,14 +144,14 @@ describe('GET /workflows/{id}/stats', () => {
     const all = pro + free.length;
     const splitBranches = (aTaken: number) => ({
       branches: [
-        { branch: 'A', taken: aTaken },
-        { branch: 'B', taken: b.length },
+        { branch: 'A', taken: aTaken, goalReached: 0 },
+        { branch: 'B', taken: b.length, goalReached: 0 },
       ],
     });
     const waitOutcomes = (event: number, timeout: number) => ({
       outcomes: [
-        { outcome: 'EVENT', taken: event },
-        { outcome: 'TIMEOUT', taken: timeout },
+        { outcome: 'EVENT', taken: event, goalReached: 0 },
+        { outcome: 'TIMEOUT', taken: timeout, goalReached: 0 },
       ],
     });
     const upstream = [
@@ -158,8 +161,8 @@ describe('GET /workflows/{id}/stats', () => {
         { entered: all, left: all },
         {
           branches: [
-            { branch: 'yes', taken: pro },
-            { branch: 'no', taken: 2 },
+            { branch: 'yes', taken: pro, goalReached: 0 },
+            { branch: 'no', taken: 2, goalReached: 0 },
           ],
         },
       ),

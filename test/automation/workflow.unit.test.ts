@@ -9,6 +9,7 @@ import { StepFailed } from '../../src/modules/automations/run/errors';
 import { randomSplitWork } from '../../activities/automation/random-split';
 import {
   AUTOMATION_EVENT_SIGNAL,
+  AUTOMATION_GOAL_SIGNAL,
   MIGRATE_VERSION_SIGNAL,
   PROJECT_REINSTATED_SIGNAL,
   STEP_FAILED,
@@ -432,4 +433,70 @@ describe.each(['automationV2', 'automation'])('%s', (workflowType) => {
       expect(callsOf(stub)).toEqual(['send:hello', 'send:again']);
     });
   });
+
+  // Goals exist in automationV2 only: runs of `automation` were started before them.
+  if (workflowType === 'automationV2')
+    describe('automation workflow: a goal', () => {
+      const purchase = (at: number, id = 'g-1') => ({ id, name: 'purchase', data: { amount: 30 }, createdAt: new Date(at).toISOString() });
+      const reason = 'Bounce rate 12.5% over 7 days is above the critical level of 10%';
+
+      it('ends the run CONVERTED in a WAIT_FOR_EVENT for the same event, before the wait could take it', async () => {
+        const { handle, stub, last } = await start({
+          steps: [step('wait', 'WAIT_FOR_EVENT', { eventName: 'purchase' }), step('thanks', 'SEND_EMAIL', { templateId: 't-1' })],
+          transitions: [edge('wait', 'thanks', { outcome: 'EVENT' })],
+          goal: { event: 'purchase' },
+        });
+        await stub.waiting;
+        const at = await env().currentTimeMs();
+        await handle.signal(AUTOMATION_GOAL_SIGNAL, purchase(at));
+        await handle.signal(AUTOMATION_EVENT_SIGNAL, purchase(at));
+        expect(await handle.result()).toEqual({ status: 'CONVERTED', steps: 1 });
+        expect(callsOf(stub)).toEqual(['wait:wait:purchase']);
+        expect(last()).toMatchObject({ status: 'CONVERTED', ended: true, currentStepId: 'wait', waitingFor: null });
+        expect(last().history).toEqual([
+          expect.objectContaining({
+            stepId: 'wait',
+            status: 'CONVERTED',
+            output: { goal: { eventId: 'g-1', eventName: 'purchase', data: { amount: 30 } } },
+          }),
+        ]);
+      });
+
+      it('ends a SEND_EMAIL held by its suspension, so the step after it never runs', async () => {
+        const { handle, stub, last } = await start(
+          {
+            steps: [step('hello', 'SEND_EMAIL', { templateId: 't-1' }), step('again', 'SEND_EMAIL', { templateId: 't-2' })],
+            transitions: [edge('hello', 'again')],
+            goal: { event: 'purchase' },
+          },
+          { suspension: [reason, null] },
+        );
+        for (const deadline = Date.now() + 60_000; last()?.currentStepId !== 'hello' || stub.calls.length === 0;) {
+          if (Date.now() > deadline) throw new Error('the send was not held');
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        await handle.signal(AUTOMATION_GOAL_SIGNAL, purchase(await env().currentTimeMs()));
+        expect(await handle.result()).toEqual({ status: 'CONVERTED', steps: 1 });
+        expect(callsOf(stub)).toEqual(['send:hello']);
+        expect(last().history.map((h) => [h.stepId, h.status])).toEqual([['hello', 'CONVERTED']]);
+      });
+
+      it('ignores the goal past its window, and in a run without a goal', async () => {
+        const delayed = {
+          steps: [step('pause', 'DELAY', { amount: 1, unit: 'days' }), step('hello', 'SEND_EMAIL', { templateId: 't-1' })],
+          transitions: [edge('pause', 'hello')],
+        };
+        const late = await start({ ...delayed, goal: { event: 'purchase', window: { amount: 1, unit: 'hours' } } });
+        const none = await start(delayed);
+        await Promise.all([late.stub.waiting, none.stub.waiting]);
+        await env().sleep(2 * 60 * 60_000);
+        const at = await env().currentTimeMs();
+        await late.handle.signal(AUTOMATION_GOAL_SIGNAL, purchase(at));
+        await none.handle.signal(AUTOMATION_GOAL_SIGNAL, purchase(at));
+        expect(await late.handle.result()).toEqual({ status: 'COMPLETED', steps: 2 });
+        expect(await none.handle.result()).toEqual({ status: 'COMPLETED', steps: 2 });
+        expect(callsOf(late.stub)).toEqual(['send:hello']);
+        expect(callsOf(none.stub)).toEqual(['send:hello']);
+      });
+    });
 });

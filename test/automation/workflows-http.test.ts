@@ -45,6 +45,7 @@ describe('workflow records', () => {
       enabled: false,
       allowReentry: false,
       webhookSecret: expect.stringMatching(/^whsec_[\w-]{43}$/),
+      goal: null,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
@@ -118,6 +119,57 @@ describe('workflow records', () => {
     expect(event.body).toMatchObject({ triggerType: 'EVENT', triggerConfig: { eventName: 'contact.unsubscribed' } });
     await refused(t, () => t.c.patch(`/workflows/${w.id}`).send({ triggerType: 'CRON' }), 422, 'VALIDATION_ERROR');
     await refused(t, () => t.c.patch(`/workflows/${w.id}`).send({ name: '' }), 422, 'VALIDATION_ERROR');
+  });
+
+  it('sets, replaces and removes a goal; refuses a bad one in the error envelope, changing nothing', async () => {
+    const t = await tenant(stack);
+    const overTen = { logic: 'AND', groups: [{ filters: [{ field: 'event.amount', operator: 'greaterThan', value: 10 }] }] };
+    const goal = { event: 'purchase', filter: overTen, window: { amount: 7, unit: 'days' } };
+    const w = await createWorkflow(t, { goal });
+    expect(w.goal).toEqual(goal);
+    expect((await t.c.get(`/workflows/${w.id}`).expect(200)).body.goal).toEqual(goal);
+    const replaced = await t.c
+      .patch(`/workflows/${w.id}`)
+      .send({ goal: { event: 'upgraded' } })
+      .expect(200);
+    expect(replaced.body.goal).toEqual({ event: 'upgraded' });
+    // Omitted, it stays; null removes it.
+    expect((await t.c.patch(`/workflows/${w.id}`).send({ name: 'Renamed' }).expect(200)).body.goal).toEqual({ event: 'upgraded' });
+    expect((await t.c.patch(`/workflows/${w.id}`).send({ goal: null }).expect(200)).body.goal).toBeNull();
+
+    const field = (filter: object) => ({ goal: { event: 'purchase', filter } });
+    const one = (f: object) => ({ logic: 'AND', groups: [{ filters: [f] }] });
+    for (const [body, path] of [
+      [field(one({ field: 'data.plan', operator: 'equals', value: 'pro' })), 'goal.filter.groups.0.filters.0.field'],
+      [field(one({ field: 'event.purchase', operator: 'triggered' })), 'goal.filter.groups.0.filters.0.field'],
+      [field(one({ field: 'event.amount', operator: 'greaterThan' })), 'goal.filter.groups.0.filters.0.value'],
+      [field({ logic: 'XOR', groups: [] }), 'goal.filter.logic'],
+    ] as const) {
+      for (const request of [
+        () => t.c.post('/workflows').send({ name: 'G', eventName: 'signup', ...body }),
+        () => t.c.patch(`/workflows/${w.id}`).send(body),
+      ]) {
+        const error = await refused(t, request, 400, 'BAD_REQUEST');
+        expect(error.errors).toEqual([{ field: path, message: expect.any(String), code: 'invalid_filter' }]);
+      }
+    }
+    for (const [goalBody, path] of [
+      [{ event: '' }, 'goal.event'],
+      [{}, 'goal.event'],
+      [{ event: 'purchase', window: { amount: 0, unit: 'days' } }, 'goal.window.amount'],
+      [{ event: 'purchase', window: { amount: 1.5, unit: 'days' } }, 'goal.window.amount'],
+      [{ event: 'purchase', window: { amount: 366, unit: 'days' } }, 'goal.window.amount'],
+      [{ event: 'purchase', window: { amount: 2, unit: 'weeks' } }, 'goal.window.unit'],
+      ['purchase', 'goal'],
+    ] as const) {
+      for (const request of [
+        () => t.c.post('/workflows').send({ name: 'G', eventName: 'signup', goal: goalBody }),
+        () => t.c.patch(`/workflows/${w.id}`).send({ goal: goalBody }),
+      ]) {
+        const error = await refused(t, request, 422, 'VALIDATION_ERROR');
+        expect(error.errors?.map((e) => e.field)).toContain(path);
+      }
+    }
   });
 
   it('enables only a single-rooted acyclic graph, naming what is wrong', async () => {

@@ -435,6 +435,26 @@ describe('the dashboard: automations', () => {
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     expect((await t.c.get(`/workflows/${created.id}`).expect(200)).body.allowReentry).toBe(true);
 
+    // The goal, under the settings: an event and how long it counts; emptied, it goes.
+    await page.getByLabel('Goal event').fill('purchase');
+    await page.getByLabel('Counts within').fill('7');
+    await page.getByRole('button', { name: 'Save goal' }).click();
+    await page.getByRole('status').filter({ hasText: 'Goal saved.' }).waitFor();
+    expect((await t.c.get(`/workflows/${created.id}`).expect(200)).body.goal).toEqual({
+      event: 'purchase',
+      window: { amount: 7, unit: 'days' },
+    });
+    await page.getByLabel('Counts within').fill('0');
+    await page.getByRole('button', { name: 'Save goal' }).click();
+    await page.locator('[aria-invalid="true"][name="goal.window.amount"]').waitFor();
+    await page.getByLabel('Goal event').fill('');
+    await page.getByRole('button', { name: 'Save goal' }).click();
+    await waitFor(
+      'the goal to go',
+      async () => ((await t.c.get(`/workflows/${created.id}`)).body.goal === null ? true : undefined),
+      30_000,
+    );
+
     await page.getByRole('button', { name: 'Enable' }).click();
     await page.getByRole('button', { name: 'Disable' }).waitFor();
     await page.getByRole('link', { name: 'Executions' }).click();

@@ -129,6 +129,18 @@ export interface TransitionSnapshot {
   outcome: Outcome | null;
 }
 
+/**
+ * What the automation is for (docs/automations.md "Goals"): once the contact tracks `event` (its data matching
+ * `filter`, within `window` of the execution's start), the execution ends CONVERTED wherever it is.
+ */
+export interface Goal {
+  event: string;
+  /** On the event's data: `event.<key>` value filters only, judged where the event is handed over. */
+  filter?: FilterTree;
+  /** How long after the execution starts the goal counts; forever when absent. */
+  window?: Duration;
+}
+
 /** The automation as it was when an execution started; stored on the execution and passed to its workflow. */
 export interface Definition {
   name: string;
@@ -136,14 +148,17 @@ export interface Definition {
   version?: number;
   steps: StepSnapshot[];
   transitions: TransitionSnapshot[];
+  /** Absent when the automation had none (and in every definition stored before goals existed). */
+  goal?: Goal;
 }
 
-export const EXECUTION_STATUSES = ['RUNNING', 'WAITING', 'COMPLETED', 'EXITED', 'FAILED', 'CANCELLED'] as const;
+export const EXECUTION_STATUSES = ['RUNNING', 'WAITING', 'COMPLETED', 'EXITED', 'CONVERTED', 'FAILED', 'CANCELLED'] as const;
 export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
 export const ACTIVE_STATUSES = ['RUNNING', 'WAITING'] as const satisfies readonly ExecutionStatus[];
 export type EndStatus = Exclude<ExecutionStatus, 'RUNNING' | 'WAITING'>;
 
-export const STEP_STATUSES = ['RUNNING', 'WAITING', 'COMPLETED', 'FAILED', 'CANCELLED'] as const;
+/** CONVERTED: the execution reached its goal while at the step, which ended there. */
+export const STEP_STATUSES = ['RUNNING', 'WAITING', 'COMPLETED', 'CONVERTED', 'FAILED', 'CANCELLED'] as const;
 export type StepStatus = (typeof STEP_STATUSES)[number];
 
 /** One step of an execution's history, as GET …/executions/{id} shows it. */

@@ -1,6 +1,7 @@
 import { ActivityFailure, ApplicationFailure, defineSignal } from '@temporalio/workflow';
 import {
   AUTOMATION_EVENT_SIGNAL,
+  AUTOMATION_GOAL_SIGNAL,
   EXECUTION_GONE,
   MIGRATE_VERSION_SIGNAL,
   PROJECT_REINSTATED_SIGNAL,
@@ -13,6 +14,7 @@ import { ExecutionGoneSignal } from './mirror';
 
 export const automationEvent = defineSignal<[AutomationEvent]>(AUTOMATION_EVENT_SIGNAL);
 export const projectReinstated = defineSignal(PROJECT_REINSTATED_SIGNAL);
+export const automationGoal = defineSignal<[AutomationEvent]>(AUTOMATION_GOAL_SIGNAL);
 export const migrateVersion = defineSignal<[VersionMigration]>(MIGRATE_VERSION_SIGNAL);
 
 /** The activity's own failure: wrapped in an ActivityFailure, or (local activities) as it is. */

@@ -14,6 +14,12 @@ export const automationSummary = (automationName: string, contactEmail: string) 
 export const AUTOMATION_EVENT_SIGNAL = 'automationEvent';
 
 /**
+ * Sent to the contact's running executions whose definition's goal the event reaches (its name, and its data
+ * matching the goal's filter, judged by the sender): the execution ends CONVERTED, if within its window.
+ */
+export const AUTOMATION_GOAL_SIGNAL = 'automationGoal';
+
+/**
  * Sent to the executions whose emails waited while their project was suspended, once it is reinstated
  * (src/modules/reputation): a SEND_EMAIL step held by the suspension goes on at once rather than at its next
  * check (HOLD_RECHECK).

@@ -1,5 +1,6 @@
 import { workflowInfo } from '@temporalio/workflow';
 import type { EndStatus, ExecutionStatus, StepHistoryEntry, StepSnapshot } from './definition';
+import type { AutomationEvent } from './ids';
 import type { MirrorState } from '../../src/modules/automations/records';
 
 /** The execution record is gone or was cancelled through the API: the run has nothing left to do. */
@@ -88,7 +89,7 @@ export class Mirror {
     return this.history.length;
   }
 
-  /** COMPLETED, EXITED, FAILED or CANCELLED. */
+  /** COMPLETED, EXITED, CONVERTED, FAILED or CANCELLED. */
   get ended(): boolean {
     return !(this.status === 'RUNNING' || this.status === 'WAITING');
   }
@@ -178,21 +179,28 @@ export class Mirror {
   }
 
   /** The execution ends (in memory; the caller writes it). */
-  close(status: Exclude<EndStatus, 'FAILED' | 'CANCELLED'>, exitReason: string | null): void {
+  close(status: Exclude<EndStatus, 'FAILED' | 'CANCELLED' | 'CONVERTED'>, exitReason: string | null): void {
     this.status = status;
     this.exitReason = exitReason;
     this.currentStepId = null;
   }
 
-  async end(status: Exclude<EndStatus, 'FAILED' | 'CANCELLED'>, exitReason: string | null): Promise<void> {
+  async end(status: Exclude<EndStatus, 'FAILED' | 'CANCELLED' | 'CONVERTED'>, exitReason: string | null): Promise<void> {
     this.close(status, exitReason);
     await this.write();
   }
 
-  private closeStep(status: 'FAILED' | 'CANCELLED', error: string | null): void {
+  private closeStep(status: 'FAILED' | 'CANCELLED' | 'CONVERTED', error: string | null, output?: Record<string, unknown>): void {
     this.status = status;
     this.waitingFor = null;
-    if (this.last && this.last.completedAt === null) Object.assign(this.last, { status, completedAt: this.clock.now(), error });
+    if (this.last && this.last.completedAt === null)
+      Object.assign(this.last, { status, completedAt: this.clock.now(), error, ...(output && { output }) });
+  }
+
+  /** The goal was reached (its event in the step's output) while at the current step: both end there. */
+  async convert(event: AutomationEvent): Promise<void> {
+    this.closeStep('CONVERTED', null, { goal: { eventId: event.id, eventName: event.name, data: event.data } });
+    await this.write();
   }
 
   /** The current step failed for good, and the execution with it (in memory; `fail` writes it). */

@@ -12,7 +12,8 @@ import {
 import type { AutomationActivities } from '../../activities/automation';
 import { stepSummary } from './describe';
 import { firstStep, stepById, type Next } from './entry';
-import { automationEvent, failureMessage, isGone, migrateVersion, projectReinstated } from './failures';
+import { automationEvent, automationGoal, failureMessage, isGone, migrateVersion, projectReinstated } from './failures';
+import { watchGoal } from './goal';
 import { Hold } from './hold';
 import { STEP_FAILED, type AutomationInput, type AutomationResult, type VersionMigration } from './ids';
 import { Migrations, type Rest } from './migration';
@@ -59,7 +60,8 @@ function showCurrentStep(stepId: string): void {
  * stops where the workflow has to act: a DELAY's timer, a WAIT_FOR_EVENT's event, a WEBHOOK's activity, or the
  * end, or after a step held by its project's suspension, which waits here until the reinstatement (hold.ts).
  * Cancelling the workflow marks the execution CANCELLED; a step that fails after its retries marks it
- * FAILED and fails the run. (Runs started before this version run `automation`, workflows/automation/legacy.)
+ * FAILED and fails the run. Reaching the definition's goal ends it CONVERTED wherever it stands (goal.ts).
+ * (Runs started before this version run `automation`, workflows/automation/legacy.)
  */
 export async function automationV2(input: AutomationInput): Promise<AutomationResult> {
   let { definition } = input;
@@ -70,11 +72,17 @@ export async function automationV2(input: AutomationInput): Promise<AutomationRe
   const migrations = new Migrations();
   setHandler(migrateVersion, (migration) => migrations.add(migration));
   const mirror = new Mirror(input.executionId, input.context, finishAutomation);
+  const goal = watchGoal(definition.goal);
+  if (goal) setHandler(automationGoal, (event) => goal.reach(event));
+  /** The run's own waits, cut short by the goal (run as they are without one). */
+  const waiting = <T>(wait: () => Promise<T>): Promise<T | null> => (goal ? goal.during(wait) : wait());
   let next: Next = firstStep(definition);
   /** A quick step that waited out its quiet hours: advanced again from its entry, not entered anew. */
   let proceeding = false;
   try {
     while (next.kind === 'step') {
+      // A goal reached while the last step ran: nothing more acts.
+      if (goal?.reached) break;
       let step = next.step;
       if (proceeding) mirror.proceed();
       else mirror.enter(step);
@@ -93,13 +101,15 @@ export async function automationV2(input: AutomationInput): Promise<AutomationRe
         if (!moved) throw new ExecutionGoneSignal();
         mirror.adopt(moved.tail);
         if (mirror.failure !== null) throw new RecordedFailure(mirror.failure);
-        if (mirror.ended) break;
+        if (mirror.ended || goal?.reached) break;
         step = stepById(definition, mirror.current!.stepId);
         if (moved.held) {
           // Its email is queued and held by the pump; the steps after it count from when it can leave.
           showCurrentStep(step.id);
           const summary = stepSummary(definition.name, mirror.stepCount, step);
-          await hold.whileSuspended(summary, moved.held.reason, () => projectSuspension(input.projectId));
+          const { held } = moved;
+          await waiting(() => hold.whileSuspended(summary, held.reason, () => projectSuspension(input.projectId)));
+          if (goal?.reached) break;
           mirror.complete(moved.held.output);
           next = nextStep(definition, step, (stepType(step) as QuickStep).resultOf(moved.held.output));
           continue;
@@ -110,7 +120,10 @@ export async function automationV2(input: AutomationInput): Promise<AutomationRe
           const summary = `${stepSummary(definition.name, mirror.stepCount, step)}: ${moved.waitsFor ?? 'quiet hours'} until ${moved.resumeAt}`;
           setCurrentDetails(summary);
           showCurrentStep(step.id);
-          const quiet = await migrations.rest(step.id, () => sleep(Math.max(1, Date.parse(moved.resumeAt!) - Date.now()), { summary }));
+          const quietEnd = Date.parse(moved.resumeAt);
+          const quietStep = step;
+          const quiet = await waiting(() => migrations.rest(quietStep.id, () => sleep(Math.max(1, quietEnd - Date.now()), { summary })));
+          if (!quiet) break;
           if ('migration' in quiet) {
             ({ definition, next } = await migrate(definition, quiet.migration));
             continue;
@@ -127,9 +140,12 @@ export async function automationV2(input: AutomationInput): Promise<AutomationRe
       showCurrentStep(step.id);
       const env = { executionId: input.executionId, mirror, inbox, summary, lookBack, resumeAt };
       // A step the execution waits in (WAITING) may be left for another version; WEBHOOK's call runs to its end.
-      const rest: Rest<StepRun> = stopOf(step)?.waitingFor
-        ? await migrations.rest(step.id, () => runStop(step, env))
-        : { done: await runStop(step, env) };
+      // Either is cut short by the goal.
+      const stopStep = step;
+      const rest = await waiting(async (): Promise<Rest<StepRun>> =>
+        stopOf(stopStep)?.waitingFor ? migrations.rest(stopStep.id, () => runStop(stopStep, env)) : { done: await runStop(stopStep, env) },
+      );
+      if (!rest) break;
       if ('migration' in rest) {
         ({ definition, next } = await migrate(definition, rest.migration));
         continue;
@@ -137,8 +153,9 @@ export async function automationV2(input: AutomationInput): Promise<AutomationRe
       mirror.complete(rest.done.output);
       next = nextStep(definition, step, rest.done.result);
     }
-    if (!mirror.ended && next.kind === 'end') await mirror.end(next.status, next.status === 'EXITED' ? next.reason : null);
-    const status = mirror.currentStatus as 'COMPLETED' | 'EXITED';
+    if (!mirror.ended && goal?.reached) await mirror.convert(goal.reached);
+    else if (!mirror.ended && next.kind === 'end') await mirror.end(next.status, next.status === 'EXITED' ? next.reason : null);
+    const status = mirror.currentStatus as 'COMPLETED' | 'EXITED' | 'CONVERTED';
     setCurrentDetails(`${definition.name}: ${status.toLowerCase()} after ${mirror.stepCount} step(s)`);
     return { status, steps: mirror.stepCount };
   } catch (err) {
@@ -161,7 +178,8 @@ export async function automationV2(input: AutomationInput): Promise<AutomationRe
    * the step it waited in completes with `{migrated: {version, toStepId}}`, and the run goes on at `toStepId`.
    */
   async function migrate(from: Definition, migration: VersionMigration): Promise<{ definition: Definition; next: Next }> {
-    const to = migration.definition;
+    // The goal is the execution's, taken as it started, not the version's: it goes with the run.
+    const to = from.goal ? { ...migration.definition, goal: from.goal } : migration.definition;
     const summary = `${to.name}: version ${from.version ?? '?'} → ${to.version ?? '?'}, step ${mirror.stepCount} moves to ${migration.toStepId}`;
     setCurrentDetails(summary);
     if (!(await advancing(summary).adoptAutomationVersion({ executionId: input.executionId, definition: to })))

@@ -12952,6 +12952,94 @@ export interface operations {
                             allowReentry: boolean;
                             /** @description Key of the X-Postwire-Signature HMAC-SHA256 that WEBHOOK steps send */
                             webhookSecret: string;
+                            /** @description Reaching it ends an execution CONVERTED; null: none */
+                            goal: {
+                                /** @description The event that reaches the goal (tracked through /v1/track or the events API) */
+                                event: string;
+                                /** @description On the event's data: a filter tree of event.<key> value filters (docs/filters.md); absent: any such event */
+                                filter?: {
+                                    /** @enum {string} */
+                                    logic: "AND" | "OR";
+                                    groups: {
+                                        /** @default [] */
+                                        filters: {
+                                            field: string;
+                                            /** @enum {string} */
+                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                            /** @description string, number or boolean; a count of `unit` for the time operators */
+                                            value?: unknown;
+                                            unit?: unknown;
+                                        }[];
+                                        conditions?: {
+                                            /** @enum {string} */
+                                            logic: "AND" | "OR";
+                                            groups: {
+                                                /** @default [] */
+                                                filters: {
+                                                    field: string;
+                                                    /** @enum {string} */
+                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                    /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                    value?: unknown;
+                                                    unit?: unknown;
+                                                }[];
+                                                conditions?: {
+                                                    /** @enum {string} */
+                                                    logic: "AND" | "OR";
+                                                    groups: {
+                                                        /** @default [] */
+                                                        filters: {
+                                                            field: string;
+                                                            /** @enum {string} */
+                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                            /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                            value?: unknown;
+                                                            unit?: unknown;
+                                                        }[];
+                                                        conditions?: {
+                                                            /** @enum {string} */
+                                                            logic: "AND" | "OR";
+                                                            groups: {
+                                                                /** @default [] */
+                                                                filters: {
+                                                                    field: string;
+                                                                    /** @enum {string} */
+                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                                    /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                                    value?: unknown;
+                                                                    unit?: unknown;
+                                                                }[];
+                                                                conditions?: {
+                                                                    /** @enum {string} */
+                                                                    logic: "AND" | "OR";
+                                                                    groups: {
+                                                                        /** @default [] */
+                                                                        filters: {
+                                                                            field: string;
+                                                                            /** @enum {string} */
+                                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                                            /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                                            value?: unknown;
+                                                                            unit?: unknown;
+                                                                        }[];
+                                                                        conditions?: unknown;
+                                                                    }[];
+                                                                };
+                                                            }[];
+                                                        };
+                                                    }[];
+                                                };
+                                            }[];
+                                        };
+                                    }[];
+                                };
+                                /** @description How long after the execution starts the goal counts; absent: as long as it runs */
+                                window?: {
+                                    amount: number;
+                                    /** @enum {string} */
+                                    unit: "minutes" | "hours" | "days";
+                                };
+                            } | null;
                             /** Format: date-time */
                             createdAt: string;
                             /** Format: date-time */
@@ -13030,6 +13118,89 @@ export interface operations {
                      * @default false
                      */
                     allowReentry?: boolean;
+                    /** @description Reaching it ends an execution CONVERTED wherever it stands (docs/automations.md "Goals"); null or absent: none */
+                    goal?: {
+                        /** @description The event that reaches the goal (tracked through /v1/track or the events API) */
+                        event: string;
+                        /** @description On the event's data: a filter tree of event.<key> value filters (docs/filters.md); absent: any such event */
+                        filter?: {
+                            /** @enum {string} */
+                            logic: "AND" | "OR";
+                            groups: {
+                                filters?: {
+                                    field: string;
+                                    /** @enum {string} */
+                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                    /** @description string, number or boolean; a count of `unit` for the time operators */
+                                    value?: unknown;
+                                    unit?: ("minutes" | "hours" | "days") | null;
+                                }[];
+                                conditions?: {
+                                    /** @enum {string} */
+                                    logic: "AND" | "OR";
+                                    groups: {
+                                        filters?: {
+                                            field: string;
+                                            /** @enum {string} */
+                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                            /** @description string, number or boolean; a count of `unit` for the time operators */
+                                            value?: unknown;
+                                            unit?: ("minutes" | "hours" | "days") | null;
+                                        }[];
+                                        conditions?: {
+                                            /** @enum {string} */
+                                            logic: "AND" | "OR";
+                                            groups: {
+                                                filters?: {
+                                                    field: string;
+                                                    /** @enum {string} */
+                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                    /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                    value?: unknown;
+                                                    unit?: ("minutes" | "hours" | "days") | null;
+                                                }[];
+                                                conditions?: {
+                                                    /** @enum {string} */
+                                                    logic: "AND" | "OR";
+                                                    groups: {
+                                                        filters?: {
+                                                            field: string;
+                                                            /** @enum {string} */
+                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                            /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                            value?: unknown;
+                                                            unit?: ("minutes" | "hours" | "days") | null;
+                                                        }[];
+                                                        conditions?: {
+                                                            /** @enum {string} */
+                                                            logic: "AND" | "OR";
+                                                            groups: {
+                                                                filters?: {
+                                                                    field: string;
+                                                                    /** @enum {string} */
+                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                                    /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                                    value?: unknown;
+                                                                    unit?: ("minutes" | "hours" | "days") | null;
+                                                                }[];
+                                                                conditions?: unknown;
+                                                            }[];
+                                                        };
+                                                    }[];
+                                                };
+                                            }[];
+                                        };
+                                    }[];
+                                };
+                            }[];
+                        };
+                        /** @description How long after the execution starts the goal counts; absent: as long as it runs */
+                        window?: {
+                            amount: number;
+                            /** @enum {string} */
+                            unit: "minutes" | "hours" | "days";
+                        };
+                    } | null;
                 };
             };
         };
@@ -13056,6 +13227,94 @@ export interface operations {
                         allowReentry: boolean;
                         /** @description Key of the X-Postwire-Signature HMAC-SHA256 that WEBHOOK steps send */
                         webhookSecret: string;
+                        /** @description Reaching it ends an execution CONVERTED; null: none */
+                        goal: {
+                            /** @description The event that reaches the goal (tracked through /v1/track or the events API) */
+                            event: string;
+                            /** @description On the event's data: a filter tree of event.<key> value filters (docs/filters.md); absent: any such event */
+                            filter?: {
+                                /** @enum {string} */
+                                logic: "AND" | "OR";
+                                groups: {
+                                    /** @default [] */
+                                    filters: {
+                                        field: string;
+                                        /** @enum {string} */
+                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                        /** @description string, number or boolean; a count of `unit` for the time operators */
+                                        value?: unknown;
+                                        unit?: unknown;
+                                    }[];
+                                    conditions?: {
+                                        /** @enum {string} */
+                                        logic: "AND" | "OR";
+                                        groups: {
+                                            /** @default [] */
+                                            filters: {
+                                                field: string;
+                                                /** @enum {string} */
+                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                value?: unknown;
+                                                unit?: unknown;
+                                            }[];
+                                            conditions?: {
+                                                /** @enum {string} */
+                                                logic: "AND" | "OR";
+                                                groups: {
+                                                    /** @default [] */
+                                                    filters: {
+                                                        field: string;
+                                                        /** @enum {string} */
+                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                        /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                        value?: unknown;
+                                                        unit?: unknown;
+                                                    }[];
+                                                    conditions?: {
+                                                        /** @enum {string} */
+                                                        logic: "AND" | "OR";
+                                                        groups: {
+                                                            /** @default [] */
+                                                            filters: {
+                                                                field: string;
+                                                                /** @enum {string} */
+                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                                /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                                value?: unknown;
+                                                                unit?: unknown;
+                                                            }[];
+                                                            conditions?: {
+                                                                /** @enum {string} */
+                                                                logic: "AND" | "OR";
+                                                                groups: {
+                                                                    /** @default [] */
+                                                                    filters: {
+                                                                        field: string;
+                                                                        /** @enum {string} */
+                                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                                        /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                                        value?: unknown;
+                                                                        unit?: unknown;
+                                                                    }[];
+                                                                    conditions?: unknown;
+                                                                }[];
+                                                            };
+                                                        }[];
+                                                    };
+                                                }[];
+                                            };
+                                        }[];
+                                    };
+                                }[];
+                            };
+                            /** @description How long after the execution starts the goal counts; absent: as long as it runs */
+                            window?: {
+                                amount: number;
+                                /** @enum {string} */
+                                unit: "minutes" | "hours" | "days";
+                            };
+                        } | null;
                         /** Format: date-time */
                         createdAt: string;
                         /** Format: date-time */
@@ -13226,6 +13485,94 @@ export interface operations {
                         allowReentry: boolean;
                         /** @description Key of the X-Postwire-Signature HMAC-SHA256 that WEBHOOK steps send */
                         webhookSecret: string;
+                        /** @description Reaching it ends an execution CONVERTED; null: none */
+                        goal: {
+                            /** @description The event that reaches the goal (tracked through /v1/track or the events API) */
+                            event: string;
+                            /** @description On the event's data: a filter tree of event.<key> value filters (docs/filters.md); absent: any such event */
+                            filter?: {
+                                /** @enum {string} */
+                                logic: "AND" | "OR";
+                                groups: {
+                                    /** @default [] */
+                                    filters: {
+                                        field: string;
+                                        /** @enum {string} */
+                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                        /** @description string, number or boolean; a count of `unit` for the time operators */
+                                        value?: unknown;
+                                        unit?: unknown;
+                                    }[];
+                                    conditions?: {
+                                        /** @enum {string} */
+                                        logic: "AND" | "OR";
+                                        groups: {
+                                            /** @default [] */
+                                            filters: {
+                                                field: string;
+                                                /** @enum {string} */
+                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                value?: unknown;
+                                                unit?: unknown;
+                                            }[];
+                                            conditions?: {
+                                                /** @enum {string} */
+                                                logic: "AND" | "OR";
+                                                groups: {
+                                                    /** @default [] */
+                                                    filters: {
+                                                        field: string;
+                                                        /** @enum {string} */
+                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                        /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                        value?: unknown;
+                                                        unit?: unknown;
+                                                    }[];
+                                                    conditions?: {
+                                                        /** @enum {string} */
+                                                        logic: "AND" | "OR";
+                                                        groups: {
+                                                            /** @default [] */
+                                                            filters: {
+                                                                field: string;
+                                                                /** @enum {string} */
+                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                                /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                                value?: unknown;
+                                                                unit?: unknown;
+                                                            }[];
+                                                            conditions?: {
+                                                                /** @enum {string} */
+                                                                logic: "AND" | "OR";
+                                                                groups: {
+                                                                    /** @default [] */
+                                                                    filters: {
+                                                                        field: string;
+                                                                        /** @enum {string} */
+                                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                                        /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                                        value?: unknown;
+                                                                        unit?: unknown;
+                                                                    }[];
+                                                                    conditions?: unknown;
+                                                                }[];
+                                                            };
+                                                        }[];
+                                                    };
+                                                }[];
+                                            };
+                                        }[];
+                                    };
+                                }[];
+                            };
+                            /** @description How long after the execution starts the goal counts; absent: as long as it runs */
+                            window?: {
+                                amount: number;
+                                /** @enum {string} */
+                                unit: "minutes" | "hours" | "days";
+                            };
+                        } | null;
                         /** Format: date-time */
                         createdAt: string;
                         /** Format: date-time */
@@ -13536,6 +13883,89 @@ export interface operations {
                     /** @description Enabling checks that the steps form a single-rooted acyclic graph (400 otherwise) */
                     enabled?: boolean;
                     allowReentry?: boolean;
+                    /** @description Replaced whole; null removes it. Executions already running keep the goal they started with */
+                    goal?: {
+                        /** @description The event that reaches the goal (tracked through /v1/track or the events API) */
+                        event: string;
+                        /** @description On the event's data: a filter tree of event.<key> value filters (docs/filters.md); absent: any such event */
+                        filter?: {
+                            /** @enum {string} */
+                            logic: "AND" | "OR";
+                            groups: {
+                                filters?: {
+                                    field: string;
+                                    /** @enum {string} */
+                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                    /** @description string, number or boolean; a count of `unit` for the time operators */
+                                    value?: unknown;
+                                    unit?: ("minutes" | "hours" | "days") | null;
+                                }[];
+                                conditions?: {
+                                    /** @enum {string} */
+                                    logic: "AND" | "OR";
+                                    groups: {
+                                        filters?: {
+                                            field: string;
+                                            /** @enum {string} */
+                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                            /** @description string, number or boolean; a count of `unit` for the time operators */
+                                            value?: unknown;
+                                            unit?: ("minutes" | "hours" | "days") | null;
+                                        }[];
+                                        conditions?: {
+                                            /** @enum {string} */
+                                            logic: "AND" | "OR";
+                                            groups: {
+                                                filters?: {
+                                                    field: string;
+                                                    /** @enum {string} */
+                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                    /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                    value?: unknown;
+                                                    unit?: ("minutes" | "hours" | "days") | null;
+                                                }[];
+                                                conditions?: {
+                                                    /** @enum {string} */
+                                                    logic: "AND" | "OR";
+                                                    groups: {
+                                                        filters?: {
+                                                            field: string;
+                                                            /** @enum {string} */
+                                                            operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                            /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                            value?: unknown;
+                                                            unit?: ("minutes" | "hours" | "days") | null;
+                                                        }[];
+                                                        conditions?: {
+                                                            /** @enum {string} */
+                                                            logic: "AND" | "OR";
+                                                            groups: {
+                                                                filters?: {
+                                                                    field: string;
+                                                                    /** @enum {string} */
+                                                                    operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                                    /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                                    value?: unknown;
+                                                                    unit?: ("minutes" | "hours" | "days") | null;
+                                                                }[];
+                                                                conditions?: unknown;
+                                                            }[];
+                                                        };
+                                                    }[];
+                                                };
+                                            }[];
+                                        };
+                                    }[];
+                                };
+                            }[];
+                        };
+                        /** @description How long after the execution starts the goal counts; absent: as long as it runs */
+                        window?: {
+                            amount: number;
+                            /** @enum {string} */
+                            unit: "minutes" | "hours" | "days";
+                        };
+                    } | null;
                 };
             };
         };
@@ -13562,6 +13992,94 @@ export interface operations {
                         allowReentry: boolean;
                         /** @description Key of the X-Postwire-Signature HMAC-SHA256 that WEBHOOK steps send */
                         webhookSecret: string;
+                        /** @description Reaching it ends an execution CONVERTED; null: none */
+                        goal: {
+                            /** @description The event that reaches the goal (tracked through /v1/track or the events API) */
+                            event: string;
+                            /** @description On the event's data: a filter tree of event.<key> value filters (docs/filters.md); absent: any such event */
+                            filter?: {
+                                /** @enum {string} */
+                                logic: "AND" | "OR";
+                                groups: {
+                                    /** @default [] */
+                                    filters: {
+                                        field: string;
+                                        /** @enum {string} */
+                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                        /** @description string, number or boolean; a count of `unit` for the time operators */
+                                        value?: unknown;
+                                        unit?: unknown;
+                                    }[];
+                                    conditions?: {
+                                        /** @enum {string} */
+                                        logic: "AND" | "OR";
+                                        groups: {
+                                            /** @default [] */
+                                            filters: {
+                                                field: string;
+                                                /** @enum {string} */
+                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                value?: unknown;
+                                                unit?: unknown;
+                                            }[];
+                                            conditions?: {
+                                                /** @enum {string} */
+                                                logic: "AND" | "OR";
+                                                groups: {
+                                                    /** @default [] */
+                                                    filters: {
+                                                        field: string;
+                                                        /** @enum {string} */
+                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                        /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                        value?: unknown;
+                                                        unit?: unknown;
+                                                    }[];
+                                                    conditions?: {
+                                                        /** @enum {string} */
+                                                        logic: "AND" | "OR";
+                                                        groups: {
+                                                            /** @default [] */
+                                                            filters: {
+                                                                field: string;
+                                                                /** @enum {string} */
+                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                                /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                                value?: unknown;
+                                                                unit?: unknown;
+                                                            }[];
+                                                            conditions?: {
+                                                                /** @enum {string} */
+                                                                logic: "AND" | "OR";
+                                                                groups: {
+                                                                    /** @default [] */
+                                                                    filters: {
+                                                                        field: string;
+                                                                        /** @enum {string} */
+                                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                                        /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                                        value?: unknown;
+                                                                        unit?: unknown;
+                                                                    }[];
+                                                                    conditions?: unknown;
+                                                                }[];
+                                                            };
+                                                        }[];
+                                                    };
+                                                }[];
+                                            };
+                                        }[];
+                                    };
+                                }[];
+                            };
+                            /** @description How long after the execution starts the goal counts; absent: as long as it runs */
+                            window?: {
+                                amount: number;
+                                /** @enum {string} */
+                                unit: "minutes" | "hours" | "days";
+                            };
+                        } | null;
                         /** Format: date-time */
                         createdAt: string;
                         /** Format: date-time */
@@ -14791,7 +15309,7 @@ export interface operations {
     getWorkflowsIdExecutions: {
         parameters: {
             query?: {
-                status?: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "FAILED" | "CANCELLED";
+                status?: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "CONVERTED" | "FAILED" | "CANCELLED";
                 page?: number;
                 pageSize?: number;
             };
@@ -14823,7 +15341,7 @@ export interface operations {
                                 email: string;
                             } | null;
                             /** @enum {string} */
-                            status: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "FAILED" | "CANCELLED";
+                            status: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "CONVERTED" | "FAILED" | "CANCELLED";
                             currentStepId: string | null;
                             currentStep: {
                                 /** Format: uuid */
@@ -14846,7 +15364,7 @@ export interface operations {
                                 type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                                 name: string | null;
                                 /** @enum {string} */
-                                status: "RUNNING" | "WAITING" | "COMPLETED" | "FAILED" | "CANCELLED";
+                                status: "RUNNING" | "WAITING" | "COMPLETED" | "CONVERTED" | "FAILED" | "CANCELLED";
                                 /** Format: date-time */
                                 startedAt: string;
                                 completedAt: string | null;
@@ -14979,7 +15497,7 @@ export interface operations {
                             email: string;
                         } | null;
                         /** @enum {string} */
-                        status: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "FAILED" | "CANCELLED";
+                        status: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "CONVERTED" | "FAILED" | "CANCELLED";
                         currentStepId: string | null;
                         currentStep: {
                             /** Format: uuid */
@@ -15002,7 +15520,7 @@ export interface operations {
                             type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                             name: string | null;
                             /** @enum {string} */
-                            status: "RUNNING" | "WAITING" | "COMPLETED" | "FAILED" | "CANCELLED";
+                            status: "RUNNING" | "WAITING" | "COMPLETED" | "CONVERTED" | "FAILED" | "CANCELLED";
                             /** Format: date-time */
                             startedAt: string;
                             completedAt: string | null;
@@ -15194,6 +15712,89 @@ export interface operations {
                             /** @description From a WAIT_FOR_EVENT step (default EVENT) */
                             outcome?: ("EVENT" | "TIMEOUT") | null;
                         }[];
+                        /** @description The draft's goal; null: none; absent: the workflow's own */
+                        goal?: {
+                            /** @description The event that reaches the goal (tracked through /v1/track or the events API) */
+                            event: string;
+                            /** @description On the event's data: a filter tree of event.<key> value filters (docs/filters.md); absent: any such event */
+                            filter?: {
+                                /** @enum {string} */
+                                logic: "AND" | "OR";
+                                groups: {
+                                    filters?: {
+                                        field: string;
+                                        /** @enum {string} */
+                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                        /** @description string, number or boolean; a count of `unit` for the time operators */
+                                        value?: unknown;
+                                        unit?: ("minutes" | "hours" | "days") | null;
+                                    }[];
+                                    conditions?: {
+                                        /** @enum {string} */
+                                        logic: "AND" | "OR";
+                                        groups: {
+                                            filters?: {
+                                                field: string;
+                                                /** @enum {string} */
+                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                value?: unknown;
+                                                unit?: ("minutes" | "hours" | "days") | null;
+                                            }[];
+                                            conditions?: {
+                                                /** @enum {string} */
+                                                logic: "AND" | "OR";
+                                                groups: {
+                                                    filters?: {
+                                                        field: string;
+                                                        /** @enum {string} */
+                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                        /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                        value?: unknown;
+                                                        unit?: ("minutes" | "hours" | "days") | null;
+                                                    }[];
+                                                    conditions?: {
+                                                        /** @enum {string} */
+                                                        logic: "AND" | "OR";
+                                                        groups: {
+                                                            filters?: {
+                                                                field: string;
+                                                                /** @enum {string} */
+                                                                operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                                /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                                value?: unknown;
+                                                                unit?: ("minutes" | "hours" | "days") | null;
+                                                            }[];
+                                                            conditions?: {
+                                                                /** @enum {string} */
+                                                                logic: "AND" | "OR";
+                                                                groups: {
+                                                                    filters?: {
+                                                                        field: string;
+                                                                        /** @enum {string} */
+                                                                        operator: "equals" | "notEquals" | "contains" | "notContains" | "greaterThan" | "lessThan" | "greaterThanOrEqual" | "lessThanOrEqual" | "exists" | "notExists" | "within" | "olderThan" | "triggered" | "triggeredWithin" | "triggeredOlderThan" | "notTriggered" | "notTriggeredWithin" | "memberOfSegment" | "notMemberOfSegment" | "memberOfTopic" | "notMemberOfTopic";
+                                                                        /** @description string, number or boolean; a count of `unit` for the time operators */
+                                                                        value?: unknown;
+                                                                        unit?: ("minutes" | "hours" | "days") | null;
+                                                                    }[];
+                                                                    conditions?: unknown;
+                                                                }[];
+                                                            };
+                                                        }[];
+                                                    };
+                                                }[];
+                                            };
+                                        }[];
+                                    };
+                                }[];
+                            };
+                            /** @description How long after the execution starts the goal counts; absent: as long as it runs */
+                            window?: {
+                                amount: number;
+                                /** @enum {string} */
+                                unit: "minutes" | "hours" | "days";
+                            };
+                        } | null;
                     };
                     /** @description Stop after this long (default: when the execution ends, at most 400 days) */
                     until?: string;
@@ -15219,7 +15820,7 @@ export interface operations {
                          * @description The step's status at the end of the simulation
                          * @enum {string}
                          */
-                        status?: "RUNNING" | "WAITING" | "COMPLETED" | "FAILED" | "CANCELLED";
+                        status?: "RUNNING" | "WAITING" | "COMPLETED" | "CONVERTED" | "FAILED" | "CANCELLED";
                     }[];
                 };
             };
@@ -15233,10 +15834,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         /**
-                         * @description COMPLETED, EXITED or FAILED; WAITING or RUNNING when until came first
+                         * @description COMPLETED, EXITED, CONVERTED (an event reached the goal) or FAILED; WAITING or RUNNING when until came first
                          * @enum {string}
                          */
-                        status: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "FAILED" | "CANCELLED";
+                        status: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "CONVERTED" | "FAILED" | "CANCELLED";
                         endedAfter: string | null;
                         steps: {
                             stepId: string;
@@ -15244,7 +15845,7 @@ export interface operations {
                             type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                             name: string | null;
                             /** @enum {string} */
-                            status: "RUNNING" | "WAITING" | "COMPLETED" | "FAILED" | "CANCELLED";
+                            status: "RUNNING" | "WAITING" | "COMPLETED" | "CONVERTED" | "FAILED" | "CANCELLED";
                             /** @description ISO 8601 duration from the start of the execution, e.g. P30DT2H */
                             startedAfter: string;
                             endedAfter: string | null;
@@ -15418,6 +16019,7 @@ export interface operations {
                             WAITING: number;
                             COMPLETED: number;
                             EXITED: number;
+                            CONVERTED: number;
                             FAILED: number;
                             CANCELLED: number;
                         };
@@ -15428,12 +16030,16 @@ export interface operations {
                             /** @enum {string} */
                             type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                             name: string | null;
-                            /** @description Executions that reached the step: waiting + left + failed + cancelled */
+                            /** @description Executions that reached the step: waiting + left + converted + failed + cancelled */
                             entered: number;
                             /** @description Executions at the step now (RUNNING or WAITING there: a DELAY, a WAIT_FOR_EVENT, a WEBHOOK being called) */
                             waiting: number;
                             /** @description Executions that completed the step: went on to the next one, or ended after it */
                             left: number;
+                            /** @description Executions that reached the workflow's goal while at the step, which ended them there */
+                            converted: number;
+                            /** @description Executions that entered the step and reached the goal, there or at a later step: the conversions of its path */
+                            goalReached: number;
                             /** @description Executions that failed at the step */
                             failed: number;
                             /** @description Executions cancelled while at the step */
@@ -15443,12 +16049,16 @@ export interface operations {
                                 /** @enum {string} */
                                 branch: "yes" | "no" | "A" | "B" | "C" | "D" | "E";
                                 taken: number;
+                                /** @description Of those that took it, how many reached the goal */
+                                goalReached: number;
                             }[] | null;
                             /** @description WAIT_FOR_EVENT: how many left on the event and on the timeout; null for other steps */
                             outcomes: {
                                 /** @enum {string} */
                                 outcome: "EVENT" | "TIMEOUT";
                                 taken: number;
+                                /** @description Of those that took it, how many reached the goal */
+                                goalReached: number;
                             }[] | null;
                         }[];
                     };
@@ -15989,7 +16599,7 @@ export interface operations {
                             email: string;
                         } | null;
                         /** @enum {string} */
-                        status: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "FAILED" | "CANCELLED";
+                        status: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "CONVERTED" | "FAILED" | "CANCELLED";
                         currentStepId: string | null;
                         currentStep: {
                             /** Format: uuid */
@@ -16012,7 +16622,7 @@ export interface operations {
                             type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                             name: string | null;
                             /** @enum {string} */
-                            status: "RUNNING" | "WAITING" | "COMPLETED" | "FAILED" | "CANCELLED";
+                            status: "RUNNING" | "WAITING" | "COMPLETED" | "CONVERTED" | "FAILED" | "CANCELLED";
                             /** Format: date-time */
                             startedAt: string;
                             completedAt: string | null;
@@ -16107,7 +16717,7 @@ export interface operations {
                             email: string;
                         } | null;
                         /** @enum {string} */
-                        status: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "FAILED" | "CANCELLED";
+                        status: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "CONVERTED" | "FAILED" | "CANCELLED";
                         currentStepId: string | null;
                         currentStep: {
                             /** Format: uuid */
@@ -16130,7 +16740,7 @@ export interface operations {
                             type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                             name: string | null;
                             /** @enum {string} */
-                            status: "RUNNING" | "WAITING" | "COMPLETED" | "FAILED" | "CANCELLED";
+                            status: "RUNNING" | "WAITING" | "COMPLETED" | "CONVERTED" | "FAILED" | "CANCELLED";
                             /** Format: date-time */
                             startedAt: string;
                             completedAt: string | null;
@@ -16242,7 +16852,7 @@ export interface operations {
                             email: string;
                         } | null;
                         /** @enum {string} */
-                        status: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "FAILED" | "CANCELLED";
+                        status: "RUNNING" | "WAITING" | "COMPLETED" | "EXITED" | "CONVERTED" | "FAILED" | "CANCELLED";
                         currentStepId: string | null;
                         currentStep: {
                             /** Format: uuid */
@@ -16265,7 +16875,7 @@ export interface operations {
                             type: "SEND_EMAIL" | "DELAY" | "WAIT_FOR_EVENT" | "CONDITION" | "WEBHOOK" | "UPDATE_CONTACT" | "EXIT" | "RANDOM_SPLIT";
                             name: string | null;
                             /** @enum {string} */
-                            status: "RUNNING" | "WAITING" | "COMPLETED" | "FAILED" | "CANCELLED";
+                            status: "RUNNING" | "WAITING" | "COMPLETED" | "CONVERTED" | "FAILED" | "CANCELLED";
                             /** Format: date-time */
                             startedAt: string;
                             completedAt: string | null;

@@ -35,6 +35,7 @@ import { Migration0100RandomSplit } from './0100-random-split';
 import { Migration0101ProjectTimeZone } from './0101-project-time-zone';
 import { Migration0110Consent } from './0110-consent';
 import { Migration0111ExecutionResumesAt } from './0111-execution-resumes-at';
+import { Migration0120AutomationGoals } from './0120-automation-goals';
 import { Migration0125FrequencyCaps } from './0125-frequency-caps';
 import { Migration0130AutomationVersions } from './0130-automation-versions';
 import { Migration0070SmtpBothWays } from './0070-smtp-both-ways';
@@ -78,6 +79,7 @@ export const migrationsList: MigrationObject[] = [
   { name: '0101-project-time-zone', class: Migration0101ProjectTimeZone },
   { name: '0110-consent', class: Migration0110Consent },
   { name: '0111-execution-resumes-at', class: Migration0111ExecutionResumesAt },
+  { name: '0120-automation-goals', class: Migration0120AutomationGoals },
   { name: '0125-frequency-caps', class: Migration0125FrequencyCaps },
   { name: '0130-automation-versions', class: Migration0130AutomationVersions },
 ];

@@ -1,6 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { baseColumns, insertedColumns } from '../../db/columns';
-import type { Definition, StepHistoryEntry, StepType } from '../../../workflows/automation/definition';
+import type { Definition, Goal, StepHistoryEntry, StepType } from '../../../workflows/automation/definition';
 import { BRANCHES, EXECUTION_STATUSES, TRIGGER_TYPES, type TriggerConfig } from '../../../workflows/automation/definition';
 
 export const Automation = defineEntity({
@@ -17,6 +17,8 @@ export const Automation = defineEntity({
     allowReentry: p.boolean().default(false),
     /** Signs WEBHOOK requests (HMAC-SHA256); sealed with ENCRYPTION_KEY. */
     webhookSecret: p.text(),
+    /** Reaching it ends an execution CONVERTED (migration 0120); snapshotted into each execution's definition. */
+    goal: p.json<Goal>().nullable(),
     /** Counts edits of the steps and transitions (migration 0019). */
     graphVersion: p.integer().default(0),
     /** The latest published version (automation_versions.number), 0 before the first (migration 0130). */

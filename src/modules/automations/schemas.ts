@@ -11,6 +11,7 @@ import {
 } from '../../../workflows/automation/definition';
 import { STEP_CONFIG_OUTPUTS, STEP_CONFIGS, STEP_TYPES } from './step-types';
 import { EventName } from './step-types/limits';
+import { GoalBody, GoalResponse } from './goal';
 
 export const MAX_PAGE_SIZE = 100;
 
@@ -55,6 +56,9 @@ export const CreateWorkflowBody = z.object({
     .boolean()
     .default(false)
     .describe('false: a contact enters at most once, ever; true: at most one active execution at a time'),
+  goal: GoalBody.nullish().describe(
+    'Reaching it ends an execution CONVERTED wherever it stands (docs/automations.md "Goals"); null or absent: none',
+  ),
 });
 export type CreateWorkflowBody = z.infer<typeof CreateWorkflowBody>;
 
@@ -65,6 +69,7 @@ export const UpdateWorkflowBody = z.object({
   triggerConfig: z.object({ eventName: EventName.optional() }).optional().describe('EVENT: { eventName } (kept when omitted); MANUAL: {}'),
   enabled: z.boolean().optional().describe('Enabling checks that the steps form a single-rooted acyclic graph (400 otherwise)'),
   allowReentry: z.boolean().optional(),
+  goal: GoalBody.nullish().describe('Replaced whole; null removes it. Executions already running keep the goal they started with'),
 });
 export type UpdateWorkflowBody = z.infer<typeof UpdateWorkflowBody>;
 
@@ -156,6 +161,7 @@ export const WorkflowResponse = z.object({
   enabled: z.boolean(),
   allowReentry: z.boolean(),
   webhookSecret: z.string().describe('Key of the X-Postwire-Signature HMAC-SHA256 that WEBHOOK steps send'),
+  goal: GoalResponse.nullable().describe('Reaching it ends an execution CONVERTED; null: none'),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
 });
@@ -283,17 +289,33 @@ export const WorkflowStatsResponse = z.object({
         stepId: z.uuid(),
         type: z.enum(STEP_TYPES),
         name: z.string().nullable(),
-        entered: Count.describe('Executions that reached the step: waiting + left + failed + cancelled'),
+        entered: Count.describe('Executions that reached the step: waiting + left + converted + failed + cancelled'),
         waiting: Count.describe('Executions at the step now (RUNNING or WAITING there: a DELAY, a WAIT_FOR_EVENT, a WEBHOOK being called)'),
         left: Count.describe('Executions that completed the step: went on to the next one, or ended after it'),
+        converted: Count.describe("Executions that reached the workflow's goal while at the step, which ended them there"),
+        goalReached: Count.describe(
+          'Executions that entered the step and reached the goal, there or at a later step: the conversions of its path',
+        ),
         failed: Count.describe('Executions that failed at the step'),
         cancelled: Count.describe('Executions cancelled while at the step'),
         branches: z
-          .array(z.object({ branch: z.enum(BRANCHES), taken: Count }))
+          .array(
+            z.object({
+              branch: z.enum(BRANCHES),
+              taken: Count,
+              goalReached: Count.describe('Of those that took it, how many reached the goal'),
+            }),
+          )
           .nullable()
           .describe('CONDITION (yes, no) and RANDOM_SPLIT (A to its last branch): how many left by each; null for other steps'),
         outcomes: z
-          .array(z.object({ outcome: z.enum(OUTCOMES), taken: Count }))
+          .array(
+            z.object({
+              outcome: z.enum(OUTCOMES),
+              taken: Count,
+              goalReached: Count.describe('Of those that took it, how many reached the goal'),
+            }),
+          )
           .nullable()
           .describe('WAIT_FOR_EVENT: how many left on the event and on the timeout; null for other steps'),
       }),

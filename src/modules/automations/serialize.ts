@@ -13,6 +13,7 @@ export const serializeWorkflow = (config: Config, a: Automation): WorkflowRespon
   enabled: a.enabled,
   allowReentry: a.allowReentry,
   webhookSecret: openWebhookSecret(config, a),
+  goal: a.goal ?? null,
   createdAt: a.createdAt.toISOString(),
   updatedAt: a.updatedAt.toISOString(),
 });

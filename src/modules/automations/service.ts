@@ -9,6 +9,7 @@ import { invalidGraph, workflowNotFound } from './errors';
 import { graphProblems } from '../../../workflows/automation/graph';
 import type { CreateWorkflowBody, ListWorkflowsQuery, UpdateWorkflowBody } from './schemas';
 import { sealedNewWebhookSecret } from './webhook/secret';
+import { checkedGoal } from './goal';
 import { containsPattern } from '../../db/keyset';
 import { loadGraph } from './graphs';
 import { publishVersion } from './publish';
@@ -44,6 +45,7 @@ export async function createAutomation(deps: Deps, em: EntityManager, projectId:
     triggerConfig: { eventName: body.eventName },
     enabled: false,
     allowReentry: body.allowReentry,
+    goal: body.goal ? await checkedGoal(body.goal) : null,
     webhookSecret: sealedNewWebhookSecret(deps.config, id),
   });
   await em.flush();
@@ -80,6 +82,7 @@ export async function updateAutomation(em: EntityManager, projectId: string, id:
     if (body.description !== undefined) automation.description = body.description;
     if (body.triggerType !== undefined || body.triggerConfig !== undefined) applyTrigger(automation, body);
     if (body.allowReentry !== undefined) automation.allowReentry = body.allowReentry;
+    if (body.goal !== undefined) automation.goal = body.goal === null ? null : await checkedGoal(body.goal);
     if (body.enabled === true && !automation.enabled) {
       const graph = await loadGraph(tx, id);
       const problems = graphProblems(graph.steps, graph.transitions);

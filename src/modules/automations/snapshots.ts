@@ -36,7 +36,7 @@ export async function publishedDefinitionOf(em: EntityManager, automation: Autom
     graph = { steps: row.graph.steps, transitions: row.graph.transitions };
     remember(key, graph);
   }
-  return { name: automation.name, version: automation.version, ...graph };
+  return { name: automation.name, version: automation.version, ...graph, ...goalOf(automation) };
 }
 
 function remember(key: string, graph: GraphSnapshot): void {
@@ -60,5 +60,8 @@ export async function definitionOf(em: EntityManager, automation: Automation): P
     const current = await em.findOne(Automation, { id: automation.id }, { fields: ['graphVersion'], refresh: true });
     if (current?.graphVersion === automation.graphVersion) remember(key, graph);
   }
-  return { name: automation.name, ...graph };
+  return { name: automation.name, ...graph, ...goalOf(automation) };
 }
+
+/** The goal is the automation's, not a graph's: it may change without a new version, and an execution takes it as it starts. */
+const goalOf = (automation: Automation): Pick<Definition, 'goal'> => (automation.goal ? { goal: automation.goal } : {});

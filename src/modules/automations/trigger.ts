@@ -1,9 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Deps } from '../../deps';
 import { executePrepared } from '../../db/prepared';
-import { signalAutomation } from '../../temporal/automation';
+import { reachAutomationGoal, signalAutomation } from '../../temporal/automation';
+import type { Goal } from '../../../workflows/automation/definition';
 import { byContact, type EventConsumer, type OutboxEvent } from '../outbox/consumer';
 import { Automation } from './entities';
+import { reachesGoal } from './goal';
 import { startExecution, startTriggered, type TriggeredEntry } from './start';
 
 // What every event asks (most concern no automation at all), for a whole batch in one round trip of a prepared
@@ -16,6 +18,34 @@ select i."id",
   (select coalesce(jsonb_agg(x."temporal_workflow_id"), '[]') from automation_executions x
    where x."contact_id" = i."contact_id" and x."status" = 'WAITING' and x."waiting_for" = i."name") as "waiting"
 from jsonb_to_recordset(?::jsonb) as i("id" uuid, "project_id" uuid, "contact_id" uuid, "name" text)`;
+
+// The contact's running executions whose goal (in the definition they run) names the event, asked once the batch's
+// executions are started, so that one started by an earlier event of the batch hears a later one. An event counts
+// from the one that started the execution (in the outbox's order), or from a manual start; never that event itself.
+const GOALS = `
+select i."id", x."temporal_workflow_id" as "workflow_id", x."definition" -> 'goal' as "goal"
+from jsonb_to_recordset(?::jsonb) as i("id" uuid, "contact_id" uuid, "name" text, "created_at" timestamptz)
+join automation_executions x on x."contact_id" = i."contact_id" and x."status" in ('RUNNING', 'WAITING')
+  and x."definition" -> 'goal' ->> 'event' = i."name"
+where x."trigger_event_id" is distinct from i."id" and (
+  (x."trigger_event_id" is null and i."created_at" >= x."created_at")
+  or exists (select 1 from events t join events e on e."id" = i."id"
+             where t."id" = x."trigger_event_id" and (e."created_at", e."seq") > (t."created_at", t."seq")))`;
+
+/** The executions each event reaches the goal of (its filter judged here): their Temporal workflow ids, by event id. */
+async function goalsReached(em: EntityManager, events: readonly OutboxEvent[]): Promise<Map<string, string[]>> {
+  const reached = new Map<string, string[]>();
+  if (events.length === 0) return reached;
+  const rows = await executePrepared<{ id: string; workflow_id: string; goal: Goal }>(em, 'automation_goals_batch', GOALS, [
+    JSON.stringify(events.map((e) => ({ id: e.id, contact_id: e.contactId, name: e.name, created_at: e.createdAt.toISOString() }))),
+  ]);
+  const byId = new Map(events.map((e) => [e.id, e]));
+  for (const row of rows) {
+    const event = byId.get(row.id)!;
+    if (reachesGoal(row.goal, event, event.createdAt)) reached.set(row.id, [...(reached.get(row.id) ?? []), row.workflow_id]);
+  }
+  return reached;
+}
 
 interface Concerned {
   triggered: Automation[];
@@ -40,7 +70,8 @@ async function concerned(em: EntityManager, events: readonly OutboxEvent[]): Pro
 /**
  * The automation engine's hand of the events outbox. Every dispatched event (tracked or service: contact.*,
  * email.*, segment.*) starts executions of the enabled EVENT workflows it names, with its data as context,
- * and is signalled to the contact's executions WAITING for its name. Handing the same event over again
+ * and is signalled to the contact's executions WAITING for its name, and to those whose goal it reaches
+ * (docs/automations.md "Goals"). Handing the same event over again
  * finds the executions it started and signals again, which the workflows deduplicate by event id. A batch
  * asks its questions and records its entries in a few round trips for all its events.
  */
@@ -75,13 +106,14 @@ export function automationTrigger(deps: Deps): EventConsumer {
         failures.set(event.id, err instanceof Error ? err.message : String(err));
       }
     }
-    const signalled = await byContact(
-      events.filter((e) => !failures.has(e.id)),
-      async (event) => {
-        const handed = { id: event.id, name: event.name, data: event.data, createdAt: event.createdAt.toISOString() };
-        await Promise.all(asked.get(event.id)!.waiting.map((workflowId) => signalAutomation(deps.temporal, workflowId, handed, signal)));
-      },
-    );
+    const handing = events.filter((e) => !failures.has(e.id));
+    const goals = await goalsReached(em, handing);
+    const signalled = await byContact(handing, async (event) => {
+      const handed = { id: event.id, name: event.name, data: event.data, createdAt: event.createdAt.toISOString() };
+      // The goal first: an execution that also waits for the event ends rather than goes on (unless past its window).
+      await Promise.all((goals.get(event.id) ?? []).map((workflowId) => reachAutomationGoal(deps.temporal, workflowId, handed, signal)));
+      await Promise.all(asked.get(event.id)!.waiting.map((workflowId) => signalAutomation(deps.temporal, workflowId, handed, signal)));
+    });
     return new Map([...failures, ...signalled]);
   }
   return {

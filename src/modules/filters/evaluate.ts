@@ -108,3 +108,11 @@ function evaluate(tree: ResolvedTree, inputs: FilterInputs, now: number): boolea
 export function evaluateFilter(tree: ResolvedTree, inputs: FilterInputs, now: Date): boolean {
   return evaluate(tree, inputs, now.getTime());
 }
+
+/** The contact of a tree that reads no contact (resolved `dataOnly`): none of its predicates looks at it. */
+const NO_CONTACT: ContactFacts = { email: '', subscribed: false, data: {}, createdAt: new Date(0), updatedAt: new Date(0) };
+
+/** Whether an event's `data` matches a tree resolved `dataOnly` (`event.<key>` value filters) at the instant `now`. */
+export function evaluateData(tree: ResolvedTree, data: Record<string, unknown>, now: Date): boolean {
+  return evaluate(tree, { contact: NO_CONTACT, events: [], staticSegments: new Set(), context: data }, now.getTime());
+}

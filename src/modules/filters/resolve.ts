@@ -53,6 +53,11 @@ export interface ResolveOptions {
   strict?: boolean;
   /** CONDITION steps: `event.<key>` with a value operator reads the execution context. */
   context?: boolean;
+  /**
+   * A tree on an event's data alone (an automation's goal): only `event.<key>` with a value operator, which reads
+   * the data as the context (`evaluateData`); any other filter is refused, strict or not.
+   */
+  dataOnly?: boolean;
   /** The segment this tree belongs to, so that it cannot reach itself. */
   segmentId?: string;
 }
@@ -85,6 +90,7 @@ class Resolver {
     private readonly catalog: FilterCatalog,
     private readonly strict: boolean,
     private readonly context: boolean,
+    private readonly dataOnly = false,
   ) {}
 
   tree(input: unknown, at: string, chain: readonly string[]): ResolvedTree {
@@ -119,6 +125,12 @@ class Resolver {
     const duration = f.unit && TIMED.has(f.operator) ? durationMs(f.value, f.unit) : 0;
     if (typeof duration === 'string') throw new FilterError(`${f.field}: ${duration}`, `${at}.value`);
 
+    if (this.dataOnly && !(ref.kind === 'event' && value)) {
+      throw new FilterError(
+        `${f.field} ${f.operator} does not read the event's data; use event.<key> with a value operator (equals, greaterThan, contains, exists, …)`,
+        `${at}.field`,
+      );
+    }
     const event = EVENT_OPERATORS[f.operator];
     const member = MEMBER_OPERATORS[f.operator];
     const topicMember = TOPIC_OPERATORS[f.operator];
@@ -203,6 +215,11 @@ function eventTest(op: EventTest['op'], ms: number): EventTest {
 
 /** Checks a filter tree and resolves it against the project's catalog; throws FilterError naming the problem. */
 export function resolveFilter(input: unknown, catalog: FilterCatalog, options: ResolveOptions = {}): ResolvedTree {
-  const resolver = new Resolver(catalog, options.strict ?? false, options.context ?? false);
+  const resolver = new Resolver(
+    catalog,
+    options.strict ?? false,
+    (options.context ?? false) || (options.dataOnly ?? false),
+    options.dataOnly,
+  );
   return resolver.tree(input, '', options.segmentId ? [options.segmentId] : []);
 }

@@ -52,19 +52,21 @@ const labelClass = (exit: Exit) =>
       ? exit.slot.branch
       : 'split';
 
-/** How many executions left the step by this way (a branch or an outcome), when figures are shown. */
-function takenBy(exit: Exit, figures: StepFigures | undefined): number | undefined {
+/** How many executions left the step by this way (a branch or an outcome), and reached the goal after, when figures are shown. */
+function takenBy(exit: Exit, figures: StepFigures | undefined): { taken: number; goalReached: number } | undefined {
   const { slot } = exit;
-  if (slot.kind === 'branch') return figures?.branches?.find((b) => b.branch === slot.branch)?.taken;
-  if (slot.kind === 'outcome') return figures?.outcomes?.find((o) => o.outcome === slot.outcome)?.taken;
+  if (slot.kind === 'branch') return figures?.branches?.find((b) => b.branch === slot.branch);
+  if (slot.kind === 'outcome') return figures?.outcomes?.find((o) => o.outcome === slot.outcome);
   return undefined;
 }
 
-/** The step's figures in words: entered, waiting, left, and failed or cancelled when any. */
+/** The step's figures in words: entered, waiting, left, and converted, failed or cancelled and the goal reached when any. */
 function figuresText(f: StepFigures): string {
   const parts = [`${f.entered} entered`, `${f.waiting} waiting`, `${f.left} left`];
+  if (f.converted) parts.push(`${f.converted} converted here`);
   if (f.failed) parts.push(`${f.failed} failed`);
   if (f.cancelled) parts.push(`${f.cancelled} cancelled`);
+  if (f.goalReached) parts.push(`${f.goalReached} reached the goal`);
   return parts.join(' · ');
 }
 
@@ -73,7 +75,11 @@ function ExitView({ exit, props }: { exit: Exit; props: ViewProps }) {
   return (
     <div class="flow-exit">
       {exit.label ? <span class={`flow-label flow-label-${labelClass(exit)}`}>{exit.label}</span> : null}
-      {taken === undefined ? null : <span class="flow-taken">{taken} took it</span>}
+      {taken === undefined ? null : (
+        <span class="flow-taken">
+          {taken.taken} took it{taken.goalReached ? ` · ${taken.goalReached} reached the goal` : ''}
+        </span>
+      )}
       <span class="flow-line" aria-hidden="true" />
       <AddButton at={exit} props={props} />
       {exit.child || exit.ref ? <span class="flow-line flow-arrow" aria-hidden="true" /> : null}

@@ -3,9 +3,10 @@ import { api, call } from '../../api/client';
 import { ErrorNote } from '../../ui/feedback';
 import { Form, Select, Submit, TextInput } from '../../ui/form';
 import { useAction } from '../../ui/use-load';
+import { AutomationGoal } from './goal';
 import type { Workflow } from './types';
 
-/** Name, trigger and re-entry of an automation (the panel shown when no step is selected). */
+/** Name, trigger, re-entry and goal of an automation (the panel shown when no step is selected). */
 export function AutomationSettings({ workflow, onSaved }: { workflow: Workflow; onSaved: () => void }) {
   const [name, setName] = useState(workflow.name);
   const [trigger, setTrigger] = useState(workflow.triggerType);
@@ -55,6 +56,7 @@ export function AutomationSettings({ workflow, onSaved }: { workflow: Workflow; 
           </Submit>
         </div>
       </Form>
+      <AutomationGoal workflow={workflow} onSaved={onSaved} />
     </section>
   );
 }

@@ -28,10 +28,16 @@ export const STEP_TYPES: Array<{ value: StepType; label: string }> = [
 /** A step type in words ("Send an email"), never its constant. */
 export const stepLabel = (type: string) => STEP_TYPES.find((t) => t.value === type)?.label ?? type;
 
-export const EXECUTION_STATUSES: ExecutionStatus[] = ['RUNNING', 'WAITING', 'COMPLETED', 'EXITED', 'FAILED', 'CANCELLED'];
+export const EXECUTION_STATUSES: ExecutionStatus[] = ['RUNNING', 'WAITING', 'COMPLETED', 'EXITED', 'CONVERTED', 'FAILED', 'CANCELLED'];
 
 /** A step's config as a plain record: each type's form reads the keys it knows. */
 export const configOf = (step: Step): Record<string, unknown> => step.config as unknown as Record<string, unknown>;
 
 export const statusTone = (status: string): 'good' | 'bad' | 'warn' | 'neutral' =>
-  status === 'COMPLETED' || status === 'EXITED' ? 'good' : status === 'FAILED' ? 'bad' : status === 'CANCELLED' ? 'neutral' : 'warn';
+  status === 'COMPLETED' || status === 'EXITED' || status === 'CONVERTED'
+    ? 'good'
+    : status === 'FAILED'
+      ? 'bad'
+      : status === 'CANCELLED'
+        ? 'neutral'
+        : 'warn';

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Definition, StepSnapshot, TransitionSnapshot } from '../../../../workflows/automation/definition';
+import type { Definition, Goal, StepSnapshot, TransitionSnapshot } from '../../../../workflows/automation/definition';
+import { checkedGoal } from '../goal';
 import { graphProblems, transitionProblem, type GraphProblem } from '../../../../workflows/automation/graph';
 import { ApiError, badRequest } from '../../../http/errors';
 import { invalidGraph } from '../errors';
@@ -18,13 +19,14 @@ const under = (problems: GraphProblem[]) => problems.map((p) => ({ ...p, field: 
 /**
  * An unsaved graph as an execution would run it, checked as the steps endpoints check one: each config
  * for its type and the project (422 or 400), each transition by the graph rules, then one entry step and
- * no cycle (400).
+ * no cycle (400). Its goal is the draft's (`null`: none), else the workflow's own.
  */
 export async function draftDefinition(
   em: EntityManager,
   projectId: string,
   name: string,
   draft: SimulationDefinition,
+  workflowGoal: Goal | null | undefined,
 ): Promise<Definition> {
   const steps: StepSnapshot[] = [];
   for (const [i, step] of draft.steps.entries()) {
@@ -52,5 +54,6 @@ export async function draftDefinition(
   }
   const problems = graphProblems(steps, transitions);
   if (problems.length) throw invalidGraph('The definition cannot run', under(problems));
-  return { name, steps, transitions };
+  const goal = draft.goal === undefined ? workflowGoal : draft.goal && (await checkedGoal(draft.goal, 'definition.goal'));
+  return { name, steps, transitions, ...(goal && { goal }) };
 }

@@ -25,6 +25,8 @@ export interface SimulatedEvent {
   data: Record<string, unknown>;
   /** From the start of the execution. */
   afterMs: number;
+  /** The event that started the execution, which never reaches its goal. */
+  trigger?: boolean;
 }
 
 export interface SimulatedEmail {

@@ -5,6 +5,7 @@ import { Email } from '../../users/schemas';
 import { STEP_TYPES } from '../step-types';
 import { EventName } from '../step-types/limits';
 import { MAX_SIMULATED_MS, OFFSET_PATTERN, offsetMs } from './duration';
+import { GoalBody } from '../goal';
 
 /** The request and answer of POST /workflows/{id}/simulate (docs/simulation.md). */
 
@@ -34,6 +35,7 @@ const DraftTransition = z.object({
 export const SimulationDefinition = z.object({
   steps: z.array(DraftStep).max(200),
   transitions: z.array(DraftTransition).max(400).default([]),
+  goal: GoalBody.nullish().describe("The draft's goal; null: none; absent: the workflow's own"),
 });
 export type SimulationDefinition = z.infer<typeof SimulationDefinition>;
 
@@ -122,7 +124,9 @@ const Failure = z.object({
 });
 
 export const SimulationResponse = z.object({
-  status: z.enum(EXECUTION_STATUSES).describe('COMPLETED, EXITED or FAILED; WAITING or RUNNING when until came first'),
+  status: z
+    .enum(EXECUTION_STATUSES)
+    .describe('COMPLETED, EXITED, CONVERTED (an event reached the goal) or FAILED; WAITING or RUNNING when until came first'),
   endedAfter: Duration.nullable(),
   steps: z.array(SimulatedStep),
   contact: ContactState.describe('The contact at the end'),

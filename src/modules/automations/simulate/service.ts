@@ -57,7 +57,7 @@ async function contactFor(em: EntityManager, projectId: string, body: SimulateBo
 
 /** The trigger at 0, then the events given, in the order they arrive. */
 function eventsOf(body: SimulateBody): SimulatedEvent[] {
-  const trigger = body.trigger ? [{ id: newId(), name: body.trigger.event, data: body.trigger.data, afterMs: 0 }] : [];
+  const trigger = body.trigger ? [{ id: newId(), name: body.trigger.event, data: body.trigger.data, afterMs: 0, trigger: true }] : [];
   const later = body.events.map((e) => ({ id: newId(), name: e.event, data: e.data, afterMs: offsetMs(e.after) }));
   return [...trigger, ...later.sort((a, b) => a.afterMs - b.afterMs)];
 }
@@ -120,7 +120,7 @@ export class Simulator {
     const started = performance.now();
     const automation = await findAutomation(em, projectId, automationId);
     const definition = body.definition
-      ? await draftDefinition(em, projectId, automation.name, body.definition)
+      ? await draftDefinition(em, projectId, automation.name, body.definition, automation.goal)
       : await definitionOf(em, automation);
     checkStepIds(definition, body);
     const contact = await contactFor(em, projectId, body);

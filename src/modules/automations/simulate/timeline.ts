@@ -19,6 +19,9 @@ function exitOf(entry: StepHistoryEntry): Pick<SimulatedStep, 'branch' | 'outcom
  */
 function heldMs(definition: Definition, run: SimulationRun, entry: StepHistoryEntry, startMs: number): number {
   const step = definition.steps.find((s) => s.id === entry.stepId);
+  // Ended by the goal: until its event arrived.
+  if (entry.status === 'CONVERTED')
+    return untilEvent(run, entry, startMs, (entry.output?.goal as { eventId?: string } | undefined)?.eventId);
   if (step?.type === 'DELAY') {
     // Until a local time: to the instant the step recorded.
     const until = entry.output?.until;
@@ -29,8 +32,13 @@ function heldMs(definition: Definition, run: SimulationRun, entry: StepHistoryEn
     return Math.max(0, run.elapsed(entry.completedAt) - startMs);
   if (step?.type !== 'WAIT_FOR_EVENT') return 0;
   if (entry.output?.timedOut) return (step.config.timeout ?? 0) * 1000;
-  const event = run.events.find((e) => e.id === entry.output?.eventId);
-  return event ? Math.max(0, event.afterMs - startMs) : run.elapsed(entry.completedAt!) - startMs;
+  return untilEvent(run, entry, startMs, entry.output?.eventId);
+}
+
+/** Until the event named arrived (a WAIT_FOR_EVENT's, the goal's), else until the step ended on the workflow's clock. */
+function untilEvent(run: SimulationRun, entry: StepHistoryEntry, startMs: number, eventId: unknown): number {
+  const event = run.events.find((e) => e.id === eventId);
+  return Math.max(0, event ? event.afterMs - startMs : run.elapsed(entry.completedAt!) - startMs);
 }
 
 /** The simulation's answer (docs/simulation.md): each step reached with its offsets and what it produced. */
@@ -44,7 +52,7 @@ export function timelineOf(
   let at = 0;
   const steps = (state?.history ?? []).map((entry): SimulatedStep => {
     const startedAt = at;
-    const finished = entry.status === 'COMPLETED';
+    const finished = entry.status === 'COMPLETED' || entry.status === 'CONVERTED';
     if (finished) at += heldMs(definition, run, entry, startedAt);
     const product = run.products.get(entry.stepId) ?? {};
     return {
