@@ -50,7 +50,7 @@ describe('SIMULATION_WARM on', () => {
   afterAll(() => setup?.close());
 
   it(
-    'starts a server once the API answered, which the first simulation runs on; the close stops it',
+    'starts a server once the API answered and rehearses a run on it, then the first simulation runs there; the close stops it',
     async () => {
       expect(testServers()).toEqual([]);
       const stack = await startStack({ env: { SIMULATION_WARM: 'true' } });
@@ -61,6 +61,8 @@ describe('SIMULATION_WARM on', () => {
         await stack.http().get('/config').expect(200);
         await waitFor('the warm-up to begin', async () => (simulator.servers.warmStarts === 1 ? true : undefined), START_MS);
         expect(simulator.servers.servers).toBe(1);
+        // Its worker's first workflow run is a rehearsal, so that the first simulation is not the one to load the workflows.
+        await waitFor('the rehearsal to run', async () => (simulator.rehearsals === 1 ? true : undefined), START_MS);
         const key = t.project.secret;
         const first = await stack.http().post(`/workflows/${workflowId}/simulate`).set('Authorization', `Bearer ${key}`).send(scenario);
         expect(first.status).toBe(200);
