@@ -201,7 +201,8 @@ describe('what the list holds back (docs/suppressions.md)', () => {
     expect((await mail(t, to, marketing)).status).toBe('SUPPRESSED');
     expect(went).toContain((await mail(t, to, transactional)).status);
     expect(went).toContain((await mail(t, to)).status);
-    expect(went).toContain(first.status);
+    // The first one's complaint may be in by the time its outcome is read: it went all the same.
+    expect([...went, 'COMPLAINED']).toContain(first.status);
   });
 
   it('sends to a removed entry again, leaving the contact unsubscribed', async () => {
