@@ -14,6 +14,7 @@ import {
   enable,
   executionIn,
   executionsOf,
+  getExecution,
   linearWorkflow,
   senderDomain,
   startExecution,
@@ -218,6 +219,37 @@ describe('a goal (time-skipping)', () => {
     });
     expect(figures(delayB)).toMatchObject({ entered: 2, left: 1, converted: 1, goalReached: 1 });
   }, 180_000);
+
+  it('keeps the goal of an execution migrated to a new version, which then converts there', async () => {
+    const t = await tenant(stack);
+    const { workflow, stepIds } = await linearWorkflow(
+      t,
+      [
+        ['DELAY', { amount: 1, unit: 'days' }],
+        ['DELAY', { amount: 2, unit: 'days' }],
+      ],
+      { goal: { event: 'purchase' } },
+    );
+    const [first, second] = stepIds as [string, string];
+    const email = 'migrated@example.test';
+    const execution = await startExecution(t, workflow.id, { contactId: await addContact(t, email) });
+    await waitingAt(t, workflow.id, execution.id, first);
+    // Version 2 (a longer second wait); the waiting execution moves to its second step.
+    await t.c
+      .patch(`/workflows/${workflow.id}/steps/${second}`)
+      .send({ config: { amount: 3, unit: 'days' } })
+      .expect(200);
+    const moved = await t.c
+      .post(`/workflows/${workflow.id}/versions/1/migrate`)
+      .send({ map: { [first]: second } })
+      .expect(202);
+    expect(moved.body.migrated).toBe(1);
+    await waitingAt(t, workflow.id, execution.id, second);
+    expect((await getExecution(t, workflow.id, execution.id)).version).toBe(2);
+    await tracked(t, email, 'purchase');
+    const converted = await executionIn(t, workflow.id, execution.id, ['CONVERTED'], 30_000);
+    expect(converted).toMatchObject({ currentStepId: second, version: 2 });
+  }, 120_000);
 
   it('keeps the goal an execution started with; a workflow without one has no conversions', async () => {
     const t = await tenant(stack);
