@@ -12,7 +12,6 @@ const contributors = path.join(docs, 'contributors');
 /** Pages that are not users' pages, or not in this layout yet, and why. */
 const NOT_IN_THE_LAYOUT: Record<string, string> = {
   'architecture.md': 'for contributors as a whole',
-  'projects.md': 'not in this layout yet: no settings table',
   'settings.md': 'the reference of every setting, by area',
   'simulation.md': 'not in this layout yet: no settings table, and its "Tests" and "Figures" sections are still on it',
 };
