@@ -13,7 +13,6 @@ const contributors = path.join(docs, 'contributors');
 const NOT_IN_THE_LAYOUT: Record<string, string> = {
   'architecture.md': 'for contributors as a whole',
   'settings.md': 'the reference of every setting, by area',
-  'simulation.md': 'not in this layout yet: no settings table, and its "Tests" and "Figures" sections are still on it',
 };
 
 const usersPages = fs
