@@ -9,7 +9,7 @@ import { workflowInfo } from '@temporalio/workflow';
  * between the SDK's core and the worker's main thread, so its time is the number of tasks times the main
  * thread's latency: on a loaded worker busy delivering mail, tens of milliseconds each. A campaign run of
  * 1,276 events (about 220 workflow tasks) then took 10.7-16.6 s and looped on "Workflow task not found"; at
- * this length a run holds about 25 tasks (docs/campaigns.md "Operators").
+ * this length a run holds about 25 tasks (docs/contributors/campaigns.md "Why a run is short").
  */
 export const RUN_EVENTS = 120;
 

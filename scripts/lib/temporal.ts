@@ -66,7 +66,7 @@ export async function ensureTemporal(port: number, uiPort: number, log: (line: s
     path.join(dataDir, 'temporal.db'),
     // SQLite's defaults (rollback journal, fsync at every commit) cap the server at ~100 workflow starts/s on a
     // 2-core machine; a write-ahead log synced at checkpoints takes ~2.5 times that, and still survives a crash
-    // of the server process (docs/automations.md "Figures").
+    // of the server process (docs/contributors/automations.md "Figures").
     '--sqlite-pragma',
     'journal_mode=wal',
     '--sqlite-pragma',

@@ -14,7 +14,7 @@ export const workerNodeOptions = (inherited: string | undefined): string => [WOR
  * The old generation grows by half its live size before V8 collects it, instead of up to four times: the
  * worker's live heap stays near 75 MB in the main thread and 45 MB in the workflow thread under load, yet V8
  * let both grow to 170-235 MB of garbage first. Full collections then come more often; the automation bench
- * shows no difference in CPU per execution (docs/automations.md "Figures"). Node takes this V8 flag only on
+ * shows no difference in CPU per execution (docs/contributors/automations.md "Figures"). Node takes this V8 flag only on
  * the command line or here, not in NODE_OPTIONS; it applies to the isolates that exist and those made later.
  */
 export function limitWorkerHeapGrowth(): void {

@@ -7,7 +7,7 @@ const quiet = { log() {}, trace() {}, debug() {}, info() {}, warn: console.warn,
 /**
  * Bundles the workflow code into `file` (written whole, then renamed into place), for WORKER_WORKFLOW_BUNDLE.
  * A worker given a bundle does not run webpack at start: it is ready in a second instead of
- * several and holds about 180 MB less memory (docs/automations.md "Figures").
+ * several and holds about 180 MB less memory (docs/contributors/automations.md "Figures").
  */
 export async function writeWorkflowBundle(file: string): Promise<void> {
   const { code } = await bundleWorkflowCode({ workflowsPath, logger: quiet });

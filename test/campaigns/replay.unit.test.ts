@@ -95,7 +95,7 @@ describe('campaign send workflow replay', () => {
     expect(history.events?.length).toBeLessThanOrEqual(RUN_EVENTS + 6 * ENQUEUE_CONCURRENCY + 4);
     // A cold replay costs a round trip to the worker's main thread per workflow task, so the tasks bound it: before
     // the patch this run held about 400 (2,400 events). What a task costs, idle and on a busy main thread, is
-    // `npm run bench -- replay`'s figure (docs/campaigns.md "Operators"); speed is never asserted here.
+    // `npm run bench -- replay`'s figure (docs/contributors/campaigns.md "Why a run is short"); speed is never asserted here.
     expect(workflowTasks(history)).toBeLessThanOrEqual(30);
     await replayHistory(history, 'longest-run');
   });

@@ -12,10 +12,7 @@ const contributors = path.join(docs, 'contributors');
 /** Pages that are not users' pages, or not in this layout yet, and why. */
 const NOT_IN_THE_LAYOUT: Record<string, string> = {
   'architecture.md': 'for contributors as a whole',
-  'delivery.md': 'not in this layout yet: no settings table, and its "Speed" section is still on it',
-  'projects.md': 'not in this layout yet: no settings table',
   'settings.md': 'the reference of every setting, by area',
-  'simulation.md': 'not in this layout yet: no settings table, and its "Tests" and "Figures" sections are still on it',
 };
 
 const usersPages = fs
