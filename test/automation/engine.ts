@@ -67,3 +67,16 @@ export async function startEngine(options: {
     },
   };
 }
+
+/**
+ * A test file's automation engine on the time-skipping server: started before its tests and closed after them;
+ * `bind` hands the file its stack and environment once started.
+ */
+export function timeSkippingEngine(bind: (started: { stack: TestStack; env: TestWorkflowEnvironment }) => void): void {
+  let engine: Engine | undefined;
+  beforeAll(async () => {
+    engine = await startEngine({ timeSkipping: true });
+    bind({ stack: engine.stack, env: engine.env! });
+  });
+  afterAll(() => engine?.close());
+}

@@ -15,7 +15,7 @@ import { Contact } from '../../src/modules/contacts/entities';
 import { recordHistory } from './histories';
 import { reinstateByOperator } from '../../src/modules/reputation/guard';
 import { suspendProject } from '../../src/modules/reputation/suspension';
-import { startEngine, type Engine } from './engine';
+import { timeSkippingEngine } from './engine';
 import { HOLD_RECHECK } from '../../workflows/automation/ids';
 import {
   addContact,
@@ -40,15 +40,9 @@ import { tenant, type Tenant } from '../helpers/tenants';
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 
-let engine: Engine;
 let stack: TestStack;
 let env: TestWorkflowEnvironment;
-beforeAll(async () => {
-  engine = await startEngine({ timeSkipping: true });
-  stack = engine.stack;
-  env = engine.env!;
-});
-afterAll(() => engine?.close());
+timeSkippingEngine((started) => ({ stack, env } = started));
 
 const contactData = async (contactId: string) =>
   (

@@ -2,7 +2,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { TestStack } from '../helpers/stack';
 import { sql } from '../helpers/seed';
 import { setFrequencyCap, tenant, type Tenant } from '../helpers/tenants';
-import { startEngine, type Engine } from './engine';
+import { timeSkippingEngine } from './engine';
 import { recordHistory } from './histories';
 import { AutomationExecution } from '../../src/modules/automations/entities';
 import { Contact } from '../../src/modules/contacts/entities';
@@ -12,15 +12,9 @@ import { addContact, executionIn, linearWorkflow, senderDomain, startExecution, 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 
-let engine: Engine;
 let stack: TestStack;
 let env: TestWorkflowEnvironment;
-beforeAll(async () => {
-  engine = await startEngine({ timeSkipping: true });
-  stack = engine.stack;
-  env = engine.env!;
-});
-afterAll(() => engine?.close());
+timeSkippingEngine((started) => ({ stack, env } = started));
 
 const historyOf = (e: Body) => e.stepHistory as Array<Record<string, unknown> & { startedAt: string; completedAt: string | null }>;
 

@@ -5,7 +5,7 @@ import { waitFor } from '../helpers/wait';
 import { tenant, type Tenant } from '../helpers/tenants';
 import { splitBranch } from '../../src/modules/automations/run/random-split';
 import { recordHistory } from './histories';
-import { startEngine, type Engine } from './engine';
+import { timeSkippingEngine } from './engine';
 import {
   addContact,
   addStep,
@@ -28,15 +28,9 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-let engine: Engine;
 let stack: TestStack;
 let env: TestWorkflowEnvironment;
-beforeAll(async () => {
-  engine = await startEngine({ timeSkipping: true });
-  stack = engine.stack;
-  env = engine.env!;
-});
-afterAll(() => engine?.close());
+timeSkippingEngine((started) => ({ stack, env } = started));
 
 const historyOf = (e: Body) =>
   e.stepHistory as Array<{ stepId: string; type: string; status: string; output: unknown; completedAt: string | null }>;

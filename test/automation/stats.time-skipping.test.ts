@@ -3,7 +3,7 @@ import type { TestStack } from '../helpers/stack';
 import { waitFor } from '../helpers/wait';
 import { splitBranch } from '../../src/modules/automations/run/random-split';
 import { tenant, type Tenant } from '../helpers/tenants';
-import { startEngine, type Engine } from './engine';
+import { timeSkippingEngine } from './engine';
 import {
   addContact,
   addStep,
@@ -20,15 +20,9 @@ import {
 
 const DAY = 24 * 60 * 60_000;
 
-let engine: Engine;
 let stack: TestStack;
 let env: TestWorkflowEnvironment;
-beforeAll(async () => {
-  engine = await startEngine({ timeSkipping: true });
-  stack = engine.stack;
-  env = engine.env!;
-});
-afterAll(() => engine?.close());
+timeSkippingEngine((started) => ({ stack, env } = started));
 
 const stats = async (t: Tenant, workflowId: string) => (await t.c.get(`/workflows/${workflowId}/stats`).expect(200)).body;
 

@@ -2,7 +2,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { TestStack } from '../helpers/stack';
 import { sql } from '../helpers/seed';
 import { tenant, type Tenant } from '../helpers/tenants';
-import { startEngine, type Engine } from './engine';
+import { timeSkippingEngine } from './engine';
 import { recordHistory } from './histories';
 import {
   addContact,
@@ -18,15 +18,9 @@ import {
 
 const HOUR = 60 * 60_000;
 
-let engine: Engine;
 let stack: TestStack;
 let env: TestWorkflowEnvironment;
-beforeAll(async () => {
-  engine = await startEngine({ timeSkipping: true });
-  stack = engine.stack;
-  env = engine.env!;
-});
-afterAll(() => engine?.close());
+timeSkippingEngine((started) => ({ stack, env } = started));
 
 type History = Array<{ stepId: string; type: string; status: string; output: Record<string, unknown> | null }>;
 const historyOf = (e: Body) => e.stepHistory as History;
