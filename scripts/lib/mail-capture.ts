@@ -135,9 +135,12 @@ export async function startMailCapture(smtpPort: number, webPort: number, dnsSer
       }
     },
     stop: async () => {
-      for (const listener of listeners) listener.end();
+      // The page's event stream reconnects by itself: the web server stops listening first and then drops every
+      // connection, so an open browser tab (Ctrl-C with the capture on screen) cannot hold the stop up.
+      const closed = new Promise<void>((resolve) => web.close(() => resolve()));
+      web.closeAllConnections();
       await new Promise<void>((resolve) => smtp.close(() => resolve()));
-      await new Promise<void>((resolve) => web.close(() => resolve()));
+      await closed;
     },
   };
 }

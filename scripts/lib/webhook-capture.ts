@@ -19,7 +19,10 @@ export interface CapturedRequest {
   path: string;
   headers: Record<string, string>;
   body: string;
-  /** The signature check at arrival: which known secret verified it, or why none did. */
+  /**
+   * The signature check: which known secret verified it, or why none did. A secret added later checks again the
+   * requests none verified, at their arrival time (the endpoint's secret is pasted after its first test message).
+   */
   verdict: { ok: true; secret: string } | { ok: false; reason: string };
 }
 
@@ -35,19 +38,33 @@ export interface WebhookCapture {
 const KEEP = 200;
 const hint = (secret: string) => `…${secret.slice(-4)}`;
 
-/** Checks a request's signature against each secret; the library also refuses a timestamp over 5 minutes off. */
-export function verdictOf(body: string, headers: Record<string, string>, secrets: string[]): CapturedRequest['verdict'] {
+/** Checks a request's signature against each secret as a receiver would have at `at`, its arrival (verifyAt). */
+export function verdictOf(body: string, headers: Record<string, string>, secrets: string[], at = new Date()): CapturedRequest['verdict'] {
   if (!headers['webhook-signature']) return { ok: false, reason: 'unsigned: no webhook-signature header' };
   if (secrets.length === 0) return { ok: false, reason: 'no signing secret known: paste the endpoint’s secret below' };
   for (const secret of secrets) {
     try {
-      new Webhook(secret).verify(body, headers);
+      verifyAt(new Webhook(secret), body, headers, at);
       return { ok: true, secret };
     } catch {
       // The next secret may be the one.
     }
   }
   return { ok: false, reason: `matches none of the ${secrets.length} known secret(s)` };
+}
+
+/** Standard Webhooks' tolerance: a receiver refuses a timestamp more than 5 minutes from its clock. */
+const TOLERANCE_S = 5 * 60;
+
+/**
+ * What `Webhook.verify` checks, against the arrival time rather than the clock: the timestamp within the tolerance,
+ * and one of the request's v1 signatures the one the library makes with this secret.
+ */
+function verifyAt(hook: Webhook, body: string, headers: Record<string, string>, at: Date): void {
+  const sent = Number(headers['webhook-timestamp']);
+  if (!Number.isInteger(sent) || Math.abs(at.getTime() / 1000 - sent) > TOLERANCE_S) throw new Error('timestamp out of tolerance');
+  const expected = hook.sign(headers['webhook-id'] ?? '', new Date(sent * 1000), body);
+  if (!(headers['webhook-signature'] ?? '').split(' ').includes(expected)) throw new Error('no matching signature');
 }
 
 const REFRESH = `new EventSource('/events').onmessage=()=>location.reload()`;
@@ -87,7 +104,7 @@ export function capturePage(requests: CapturedRequest[], url: string, secrets: s
 <main><h1>Captured webhooks</h1>
 <p class="muted">Point a webhook endpoint at <code>${escape(url)}</code> (any path): each request lands here, answered 200, with its signature checked as your receiver would check it. The list follows new requests by itself; nothing leaves this machine.</p>
 <form method="post" action="/secrets" class="search"><label for="secret" class="sr-only">Signing secret</label><input id="secret" name="secret" placeholder="whsec_… of an endpoint" size="40" required><button>Verify with this secret</button></form>
-<p class="note">${secrets.length} signing secret(s) known: ${secrets.map((s) => escape(hint(s))).join(', ') || 'none'}. A secret added here checks the requests that arrive after it.</p>
+<p class="note">${secrets.length} signing secret(s) known: ${secrets.map((s) => escape(hint(s))).join(', ') || 'none'}. A secret added here also checks again the requests none verified.</p>
 <div id="list">${rows.join('') || '<p class="muted">Nothing received yet: send a test message from an endpoint’s page in the dashboard.</p>'}</div></main>
 <script>${REFRESH}</script>`;
 }
@@ -98,6 +115,15 @@ export async function startWebhookCapture(port: number, initialSecrets: string[]
   const listeners = new Set<http.ServerResponse>();
   let seq = 0;
   let url = '';
+  const addSecret = (secret: string) => {
+    if (secrets.includes(secret)) return;
+    secrets.push(secret);
+    for (const request of captured) {
+      if (!request.verdict.ok && request.headers['webhook-signature'])
+        request.verdict = verdictOf(request.body, request.headers, [secret], request.at);
+    }
+    for (const listener of listeners) listener.write(`data: ${seq}\n\n`);
+  };
   const read = (req: http.IncomingMessage) =>
     new Promise<string>((resolve, reject) => {
       const chunks: Buffer[] = [];
@@ -119,7 +145,7 @@ export async function startWebhookCapture(port: number, initialSecrets: string[]
     }
     if (req.method === 'POST' && path === '/secrets') {
       const secret = new URLSearchParams(await read(req)).get('secret')?.trim();
-      if (secret && !secrets.includes(secret)) secrets.push(secret);
+      if (secret) addSecret(secret);
       return void res.writeHead(303, { location: '/' }).end();
     }
     if (req.method === 'GET') return void res.writeHead(404).end('not found');
@@ -153,11 +179,13 @@ export async function startWebhookCapture(port: number, initialSecrets: string[]
   return {
     port: bound,
     url,
-    addSecret: (secret) => void (secrets.includes(secret) || secrets.push(secret)),
+    addSecret,
     requests: () => [...captured],
     stop: async () => {
-      for (const listener of listeners) listener.end();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      // As the mail capture's: an open page's event stream reconnects, so every connection is dropped.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
     },
   };
 }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import nodemailer from 'nodemailer';
 import { startMailCapture, type MailCapture } from '../../scripts/lib/mail-capture';
 import { escape } from '../../scripts/lib/mail-capture-pages';
+import { openEventStream } from '../helpers/event-stream';
 
 /** The mail capture as a developer's inbox: mail sent to its SMTP port, read over its web port. */
 describe('the mail capture inbox', () => {
@@ -102,4 +103,16 @@ describe('the mail capture inbox', () => {
     });
     expect((await page(`/messages/${event}`)).body).toContain('<h1>Fresh</h1>');
   });
+});
+
+it('stops while a page follows its event stream, which reconnects', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'postwire-capture-stop-'));
+  const capture = await startMailCapture(0, 0, [], dir);
+  const stream = await openEventStream(capture.webPort);
+  const stopped = capture.stop();
+  // The page's EventSource comes back at once (Ctrl-C on npm start with the capture open): the stop must not wait for it.
+  await expect(openEventStream(capture.webPort)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+  await expect(stopped).resolves.toBeUndefined();
+  stream.destroy();
+  fs.rmSync(dir, { recursive: true, force: true });
 });
