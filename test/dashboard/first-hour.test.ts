@@ -181,21 +181,61 @@ describe('the first hour, from the README, in the dashboard', () => {
     await checkPage(page, 'first-hour-contact-timeline');
   }, 60_000);
 
+  it("lays out the marketing template's unsubscribe hint as one paragraph, its Liquid on one line", async () => {
+    const { page } = browser;
+    await page.goto(`${browser.base}#/templates/new`);
+    await page.getByLabel('HTML body').fill('<p>News without a way out</p>');
+    const hint = page.getByRole('note').filter({ hasText: 'A marketing template should let people unsubscribe' });
+    await hint.waitFor();
+    // A hand-written `.notice` made its text, code and text three flex columns: the code stood 4 short lines tall.
+    const code = (await hint.locator('code').boundingBox())!;
+    // Now it flows in the sentence: wider than tall, even when the line breaks inside it.
+    expect(code.width).toBeGreaterThan(code.height * 2);
+    await checkPage(page, 'first-hour-template-unsubscribe-hint');
+  }, 60_000);
+
+  it('names on the graph a template written in another tab for an email step', async () => {
+    const { page } = browser;
+    const call = (method: 'post' | 'get', route: string, body?: object) =>
+      engine.stack.http()[method](route).set('Authorization', `Bearer ${account.project.secret}`).send(body);
+    const automation = (await call('post', '/workflows', { name: 'Trial tips', eventName: 'trial-started' })).body as { id: string };
+    await page.goto(`${browser.base}#/automations/${automation.id}`);
+    await page.getByRole('button', { name: 'Add the first step' }).click();
+    // The step panel's link opens a new template in another tab; it is saved there while this page stays open.
+    await page.getByRole('link', { name: 'Write a new template' }).waitFor();
+    await call('post', '/templates', {
+      name: 'Tips for a trial',
+      subject: 'Tips',
+      body: '<p>Tips</p>',
+      from: account.sender,
+      type: 'TRANSACTIONAL',
+    }).expect(201);
+    await page.evaluate("window.dispatchEvent(new Event('focus'))");
+    await page.getByLabel('Template', { exact: true }).selectOption({ label: 'Tips for a trial' });
+    await page.getByRole('button', { name: 'Add step' }).click();
+    // The graph named the step by the template's id, read before the template was made.
+    await page
+      .getByRole('group', { name: 'Steps of the automation' })
+      .locator('.flow-detail', { hasText: 'Template: Tips for a trial' })
+      .waitFor();
+    await checkPage(page, 'first-hour-automation-new-template');
+  }, 60_000);
+
   it('leaves the simulated mail out of the security, analytics and billing figures, and says so on each page', async () => {
     const { page } = browser;
     // The campaign above bounced and drew a complaint at the simulator: none of it turns the project critical.
     await page.goto(`${browser.base}#/security`);
     await page.locator('.simulated-note').filter({ hasText: 'left out of these figures' }).waitFor();
     expect(await page.locator('.rate-fill.rate-critical').count()).toBe(0);
-    for (const [route, what] of [
-      ['/analytics', 'these figures'],
-      ['/billing', 'this month’s use'],
+    for (const [route, what, elsewhere] of [
+      ['/analytics', 'these figures', 'billing'],
+      ['/billing', 'this month’s use', 'analytics'],
     ] as const) {
       await page.goto(`${browser.base}#${route}`);
-      await page
-        .getByRole('note')
-        .filter({ hasText: `Mail to the simulator addresses is left out of ${what}` })
-        .waitFor();
+      const note = page.getByRole('note').filter({ hasText: `Mail to the simulator addresses is left out of ${what}` });
+      await note.waitFor();
+      // Each page names the other two, not itself ("left out of this month's use, as it is … of billing").
+      expect(await note.textContent()).toContain(`as it is of the security figures and of ${elsewhere}`);
       await checkPage(page, `first-hour-simulated-${route.slice(1)}`);
     }
   }, 60_000);

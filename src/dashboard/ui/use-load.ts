@@ -40,6 +40,18 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
 }
 
 /**
+ * Calls `reload` whenever this window gets the focus back: what the person made in another tab (a template the
+ * step panel sent them to write) is then on the page without a reload.
+ */
+export function useReloadOnFocus(reload: () => Promise<void>): void {
+  useEffect(() => {
+    const again = () => void reload();
+    window.addEventListener('focus', again);
+    return () => window.removeEventListener('focus', again);
+  }, [reload]);
+}
+
+/**
  * Calls `load` again `ms` after each answer while the page is shown and `active(data)` holds (live counts,
  * progress, a domain still pending, a job still running): a slow answer never has a second request queued
  * behind it.

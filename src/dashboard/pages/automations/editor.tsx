@@ -2,8 +2,8 @@ import { useState } from 'preact/hooks';
 import { api, call } from '../../api/client';
 import { navigate } from '../../router';
 import { ConfirmButton } from '../../ui/actions';
-import { ErrorNote, Loading } from '../../ui/feedback';
-import { useAction, useLoad, usePoll } from '../../ui/use-load';
+import { ErrorNote, Loading, Notice } from '../../ui/feedback';
+import { useAction, useLoad, usePoll, useReloadOnFocus } from '../../ui/use-load';
 import { findNode, layout } from './graph';
 import { GraphView, type Selection } from './graph-view';
 import { AutomationHeader, triggerText, useWorkflow } from './header';
@@ -15,7 +15,10 @@ import './automations.css';
 export function AutomationEditor({ params }: { params: Record<string, string> }) {
   const id = params.id!;
   const workflow = useWorkflow(id);
+  // The graph names each email step's template: a template written in another tab (the step panel offers one) is
+  // read again when this window has the focus back, and after each edit.
   const templates = useLoad(() => call(api.GET('/templates', { params: { query: { pageSize: 100 } } })), []);
+  useReloadOnFocus(templates.reload);
   const [selection, setSelection] = useState<Selection>(null);
   // Executions move on while the graph is shown: its figures are read again every few seconds.
   const stats = usePoll(() => call(api.GET('/workflows/{id}/stats', { params: { path: { id } } })), 5000, [id]);
@@ -33,6 +36,7 @@ export function AutomationEditor({ params }: { params: Record<string, string> })
     toggle.clear();
     void workflow.reload();
     void stats.reload();
+    void templates.reload();
   };
   const w = workflow.data;
   if (!w) return workflow.error ? <ErrorNote error={workflow.error} /> : <Loading />;
@@ -63,10 +67,10 @@ export function AutomationEditor({ params }: { params: Record<string, string> })
       </AutomationHeader>
       <ErrorNote error={toggle.error ?? remove.error} />
       {w.enabled ? (
-        <p class="notice" role="note">
+        <Notice role="note">
           This automation is enabled: its steps' settings can change, but adding steps means disabling it first. Running executions keep the
           version they started with.
-        </p>
+        </Notice>
       ) : null}
       <div class="editor">
         <div class="editor-graph card">

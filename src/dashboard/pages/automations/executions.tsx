@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, call } from '../../api/client';
 import { href, navigate } from '../../router';
 import { ConfirmButton } from '../../ui/actions';
-import { Badge, Empty, ErrorNote, Loading } from '../../ui/feedback';
+import { Badge, Empty, ErrorNote, Loading, Notice } from '../../ui/feedback';
 import { Field, Form, Select, Submit, TextInput } from '../../ui/form';
 import { Section } from '../../ui/layout';
 import { OffsetPager, Table } from '../../ui/lists';
@@ -77,9 +77,9 @@ export function AutomationExecutions({ params, query }: { params: Record<string,
       </AutomationHeader>
       <ErrorNote error={cancelAll.error} />
       {cancelled !== null ? (
-        <p role="status" class="notice">
+        <Notice tone="good" role="status">
           {cancelled} execution{cancelled === 1 ? '' : 's'} cancelled.
-        </p>
+        </Notice>
       ) : null}
       <div class="toolbar">
         <Select

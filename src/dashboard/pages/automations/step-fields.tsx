@@ -1,9 +1,9 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { ApiFailure } from '../../api/client';
 import { api, call } from '../../api/client';
 import { href } from '../../router';
 import { Select, TextInput } from '../../ui/form';
-import { useLoad } from '../../ui/use-load';
+import { useLoad, useReloadOnFocus } from '../../ui/use-load';
 import type { Draft } from './draft';
 import type { StepType } from './types';
 import { TreeEditor } from '../../filters/builder';
@@ -31,11 +31,7 @@ const UNITS: Array<{ value: Draft['unit']; label: string }> = [
 function TemplatePicker({ draft, set, error }: Omit<Props, 'type'>) {
   const [search, setSearch] = useState('');
   const found = useLoad(() => call(api.GET('/templates', { params: { query: { search: search || undefined, pageSize: 50 } } })), [search]);
-  useEffect(() => {
-    const again = () => void found.reload();
-    window.addEventListener('focus', again);
-    return () => window.removeEventListener('focus', again);
-  }, [found.reload]);
+  useReloadOnFocus(found.reload);
   const topics = useLoad(loadTopics, []);
   const options = (found.data?.data ?? []).map((t) => ({ value: t.id, label: t.name }));
   if (draft.templateId && !options.some((o) => o.value === draft.templateId))

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, call } from '../../api/client';
-import { Badge, Empty, ErrorNote, Loading } from '../../ui/feedback';
+import { Badge, Empty, ErrorNote, Loading, Notice } from '../../ui/feedback';
 import { Form, Select, Submit } from '../../ui/form';
 import { Section } from '../../ui/layout';
 import { OffsetPager } from '../../ui/lists';
@@ -117,10 +117,10 @@ export function AutomationVersions({ params, query }: { params: Record<string, s
         version they started with; new ones take the latest.
       </p>
       {moved ? (
-        <p role="status" class="notice">
+        <Notice tone="good" role="status">
           {moved.migrated} execution{moved.migrated === 1 ? '' : 's'} of version {moved.fromVersion} moved to version {moved.toVersion};
           skipped: {moved.skipped.unmapped} at a step not mapped, {moved.skipped.running} running, {moved.skipped.ended} ended meanwhile.
-        </p>
+        </Notice>
       ) : null}
       <ErrorNote error={list.error} />
       {!list.data ? (

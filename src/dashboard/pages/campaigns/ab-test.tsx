@@ -2,7 +2,7 @@ import { api, call } from '../../api/client';
 import type { Answer } from '../../api/types';
 import { ConfirmButton } from '../../ui/actions';
 import { ErrorNote, Loading } from '../../ui/feedback';
-import { dateTime } from '../../ui/format';
+import { count, dateTime, percentOf100 } from '../../ui/format';
 import { Table, type Column } from '../../ui/lists';
 import { useAction, useLoad } from '../../ui/use-load';
 import type { Campaign } from './status';
@@ -10,7 +10,6 @@ import type { Campaign } from './status';
 type Test = Answer<'/campaigns/{id}/variants', 'get'>;
 type Variant = Test['variants'][number];
 
-const percent = (value: number) => `${value.toLocaleString(undefined, { maximumFractionDigits: 2 })}%`;
 const MEASURE = { OPENS: 'opens', CLICKS: 'clicks', MANUAL: 'a choice by hand' } as const;
 
 function decision(test: Test, campaign: Campaign): string {
@@ -43,8 +42,8 @@ export function AbTest({ campaign, version, onDone }: { campaign: Campaign; vers
     { title: 'Sender', cell: (v) => (v.fromName ? `${v.fromName} <${v.from}>` : v.from), wide: true },
     { title: 'Test recipients', cell: (v) => v.recipients.toLocaleString() },
     { title: 'Sent', cell: (v) => v.sentCount.toLocaleString() },
-    { title: 'Opened', cell: (v) => `${v.openedCount.toLocaleString()} (${percent(v.openRate)})` },
-    { title: 'Clicked', cell: (v) => `${v.clickedCount.toLocaleString()} (${percent(v.clickRate)})` },
+    { title: 'Opened', cell: (v) => `${count(v.openedCount)} (${percentOf100(v.openRate)})` },
+    { title: 'Clicked', cell: (v) => `${count(v.clickedCount)} (${percentOf100(v.clickRate)})` },
   ];
   if (open) {
     columns.push({

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, call } from '../../api/client';
 import { href, navigate } from '../../router';
 import { ConfirmButton } from '../../ui/actions';
-import { ErrorNote, Progress, WhenLoaded } from '../../ui/feedback';
+import { ErrorNote, Notice, Progress, WhenLoaded } from '../../ui/feedback';
 import { PageHeader, Section } from '../../ui/layout';
 import { dateTime } from '../../ui/format';
 import { useAction, useLoad, usePoll } from '../../ui/use-load';
@@ -113,9 +113,9 @@ export function CampaignPage({ params }: { params: Record<string, string> }) {
         ) : null}
       </PageHeader>
       {message ? (
-        <p class="notice" role="status">
+        <Notice tone="good" role="status">
           {message}
-        </p>
+        </Notice>
       ) : null}
       <ErrorNote error={duplicate.error ?? remove.error} />
       <WhenLoaded loaded={loaded}>

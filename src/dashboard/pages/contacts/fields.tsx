@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, call } from '../../api/client';
 import type { Answer, RequestBody } from '../../api/types';
 import { ConfirmButton } from '../../ui/actions';
-import { Badge, ErrorNote, WhenLoaded } from '../../ui/feedback';
+import { Badge, ErrorNote, Notice, WhenLoaded } from '../../ui/feedback';
 import { Form, Select, Submit, TextInput } from '../../ui/form';
 import { PageHeader, Section } from '../../ui/layout';
 import { Table } from '../../ui/lists';
@@ -65,9 +65,9 @@ export function CustomFields() {
         <ErrorNote error={create.error} />
       </Section>
       {removed ? (
-        <p class="notice" role="status">
+        <Notice tone="good" role="status">
           {removed}
-        </p>
+        </Notice>
       ) : null}
       <ErrorNote error={remove.error} />
       <WhenLoaded loaded={fields}>

@@ -2,7 +2,7 @@ import { useEffect } from 'preact/hooks';
 import { api, call, type ApiFailure } from '../../api/client';
 import { href } from '../../router';
 import { useProject } from '../../session';
-import { ErrorNote } from '../../ui/feedback';
+import { ErrorNote, Notice } from '../../ui/feedback';
 import { Select, TextInput } from '../../ui/form';
 import { useLoad } from '../../ui/use-load';
 import type { Sender } from './sender';
@@ -43,9 +43,9 @@ export function SenderAddress({ label, sender, onSender, name, error, hint, plac
   return (
     <>
       {domains.data && verified.length === 0 ? (
-        <p class="notice">
+        <Notice tone="warn">
           No verified sender domain yet: <a href={href('/domains')}>add and verify one</a> before sending.
-        </p>
+        </Notice>
       ) : null}
       <ErrorNote error={domains.error} />
       <div class="sender">

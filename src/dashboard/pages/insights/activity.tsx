@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, call } from '../../api/client';
 import { href, navigate } from '../../router';
 import { useProject } from '../../session';
-import { Badge, Empty, ErrorNote, Loading } from '../../ui/feedback';
+import { Badge, Empty, ErrorNote, Loading, Notice } from '../../ui/feedback';
 import { Form, TextInput } from '../../ui/form';
 import { PageHeader } from '../../ui/layout';
 import { CursorPager, Table } from '../../ui/lists';
@@ -136,12 +136,12 @@ export function Activity({ query }: { query: URLSearchParams }) {
         ) : null}
       </div>
       {fresh > 0 ? (
-        <div class="notice" role="status">
+        <Notice role="status">
           {fresh.toLocaleString()} new since you looked.{' '}
           <button type="button" onClick={() => setTrail([])}>
             Show the newest
           </button>
-        </div>
+        </Notice>
       ) : null}
       <ErrorNote error={feed.error} />
       {!page ? (

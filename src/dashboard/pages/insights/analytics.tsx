@@ -80,7 +80,7 @@ export function Analytics({ query }: { query: URLSearchParams }) {
           onValue={(value) => navigate('/analytics', { period: value })}
         />
       </PageHeader>
-      <SimulatedNote what="these figures" />
+      <SimulatedNote what="these figures" alsoOutOf="the security figures and of billing" />
       <ErrorNote error={load.error} />
       {!d ? (
         <Loading />

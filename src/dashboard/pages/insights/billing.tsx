@@ -85,7 +85,7 @@ export function Billing() {
             : 'This month’s use against the caps you set: this deployment connects no billing provider, so nothing is charged; a cap stops sending once it is reached.'
         }
       />
-      <SimulatedNote what="this month’s use" />
+      <SimulatedNote what="this month’s use" alsoOutOf="the security figures and of analytics" />
       <ErrorNote error={usage.error ?? limits.error ?? config.error} />
       <Section title="This month">
         {!u ? (

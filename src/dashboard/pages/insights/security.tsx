@@ -1,7 +1,7 @@
 import { api, call } from '../../api/client';
 import type { Answer } from '../../api/types';
 import { useProject } from '../../session';
-import { Badge, Empty, ErrorNote, Loading } from '../../ui/feedback';
+import { Badge, Empty, ErrorNote, Loading, Notice } from '../../ui/feedback';
 import { PageHeader, Section } from '../../ui/layout';
 import { Table } from '../../ui/lists';
 import { dateTime, percentOf100 } from '../../ui/format';
@@ -67,7 +67,7 @@ export function SecurityPage() {
       ) : (
         <>
           {s.disabled && s.heldEmails > 0 ? (
-            <p class="notice">{s.heldEmails.toLocaleString()} emails are held; they go once the project is reinstated, each once.</p>
+            <Notice tone="warn">{s.heldEmails.toLocaleString()} emails are held; they go once the project is reinstated, each once.</Notice>
           ) : null}
           <p class="muted">
             {s.sent.toLocaleString()} emails sent from {dateTime(s.window.from)} to {dateTime(s.window.to)} (the last {s.window.days} days).

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, call } from '../../api/client';
 import { can, useProject, useSession } from '../../session';
 import { ConfirmButton, CopyBlock, CopyText } from '../../ui/actions';
-import { ErrorNote } from '../../ui/feedback';
+import { ErrorNote, Notice } from '../../ui/feedback';
 import { PageHeader, Section } from '../../ui/layout';
 import { useAction } from '../../ui/use-load';
 
@@ -38,10 +38,10 @@ export function ApiKeys() {
       <Section title="Secret key">
         <p>For every other endpoint, from your servers only.</p>
         {fresh ? (
-          <div class="notice" role="status">
+          <Notice tone="good" role="status">
             <p>Your new secret key. Copy it now: it is shown only once.</p>
             <CopyText label="secret key" value={fresh} />
-          </div>
+          </Notice>
         ) : (
           <code>{project.secret}</code>
         )}

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, ApiFailure, call } from '../../api/client';
 import { href, navigate } from '../../router';
-import { ErrorNote, Loading } from '../../ui/feedback';
+import { ErrorNote, Loading, Notice } from '../../ui/feedback';
 import { Field, Form, Select, Submit, TextInput } from '../../ui/form';
 import { PageHeader } from '../../ui/layout';
 import { DeleteSection } from '../../ui/delete-section';
@@ -175,10 +175,10 @@ function EditorForm({ template }: { template: Template | null }) {
             )}
           </Field>
           {lacksUnsubscribe(fields) ? (
-            <p class="notice" role="note">
+            <Notice tone="warn" role="note">
               A marketing template should let people unsubscribe: link to <code>{'{{ unsubscribeUrl }}'}</code> in the body. Transactional
               mail (receipts, resets) needs no such link: choose that type instead.
-            </p>
+            </Notice>
           ) : null}
           <ErrorNote error={save.error} />
           <div class="actions">

@@ -3,7 +3,7 @@ import { api, call } from '../../api/client';
 import { navigate } from '../../router';
 import { ConfirmButton, CopyText } from '../../ui/actions';
 import { DeleteSection } from '../../ui/delete-section';
-import { ErrorNote, WhenLoaded } from '../../ui/feedback';
+import { ErrorNote, Notice, WhenLoaded } from '../../ui/feedback';
 import { Form, SaveActions, TextInput } from '../../ui/form';
 import { PageHeader, Section } from '../../ui/layout';
 import { dateTime } from '../../ui/format';
@@ -80,9 +80,11 @@ function Secret({ endpoint }: { endpoint: Endpoint }) {
         Check each request's <code>webhook-signature</code> with it (the Standard Webhooks libraries do).
       </p>
       {fresh ? (
-        <div class="notice webhook-secret" role="status">
-          <p>The new secret, shown only now. The previous one keeps signing beside it for 24 hours.</p>
-          <CopyText label="signing secret" value={fresh} />
+        <div class="webhook-secret">
+          <Notice tone="good" role="status">
+            <p>The new secret, shown only now. The previous one keeps signing beside it for 24 hours.</p>
+            <CopyText label="signing secret" value={fresh} />
+          </Notice>
         </div>
       ) : (
         <p class="webhook-secret">

@@ -14,14 +14,26 @@ import { EndpointStatus } from './status';
 import { eventPatterns, eventsText, type Endpoint } from './types';
 import './webhooks.css';
 
-/** The endpoint just added, whose secret the API shows in full this once. */
-function Added({ endpoint }: { endpoint: Endpoint }) {
+/**
+ * The endpoint just added, whose secret the API shows in full this once. Pointed at the development webhook
+ * capture (`capture`), it says where to paste the secret: the capture checks signatures only with secrets it knows.
+ */
+function Added({ endpoint, capture }: { endpoint: Endpoint; capture: string | null }) {
+  const capturePage = capture && endpoint.url.startsWith(new URL(capture).origin) ? `${new URL(capture).origin}/` : null;
   return (
-    <div class="notice webhook-secret" role="status">
-      <p>
-        <a href={href(`/webhooks/${endpoint.id}`)}>{endpoint.url}</a> is added. Its signing secret, shown only now:
-      </p>
-      <CopyText label="signing secret" value={endpoint.secret} />
+    <div class="webhook-secret">
+      <Notice tone="good" role="status">
+        <p>
+          <a href={href(`/webhooks/${endpoint.id}`)}>{endpoint.url}</a> is added. Its signing secret, shown only now:
+        </p>
+        <CopyText label="signing secret" value={endpoint.secret} />
+        {capturePage ? (
+          <p>
+            Paste it on the <a href={capturePage}>webhook capture's page</a> (“Verify with this secret”): the capture then checks this
+            endpoint's requests, those already received too.
+          </p>
+        ) : null}
+      </Notice>
     </div>
   );
 }
@@ -91,7 +103,7 @@ export function Webhooks() {
             </Submit>
           </div>
         </Form>
-        {added ? <Added endpoint={added} /> : null}
+        {added ? <Added endpoint={added} capture={capture} /> : null}
       </Section>
       <WhenLoaded loaded={list}>
         {({ data }) => (
