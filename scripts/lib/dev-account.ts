@@ -239,6 +239,6 @@ function describeSmtp(apiUrl: string, a: DevAccount, smtp: { inbound: number; re
   return `Through the SMTP relay (any user name, the secret key as password; lands in the mail capture):
   node -e "require('nodemailer').createTransport({host:'127.0.0.1',port:${smtp.relay},auth:{user:'app',pass:'${a.project.secret}'}}).sendMail(${relayed}).then((i)=>console.log(i.response))"
 Inbound mail (any address @${a.domain.name}; then GET /inbound or the dashboard's Inbound page):
-  printf 'From: you@example.com\\r\\nSubject: Hello\\r\\n\\r\\nA reply\\r\\n' | curl -s smtp://127.0.0.1:${smtp.inbound} --mail-from you@example.com --mail-rcpt support@${a.domain.name} -T -
+  printf 'From: you@example.com\\r\\nTo: support@${a.domain.name}\\r\\nSubject: Hello\\r\\n\\r\\nA reply\\r\\n' | curl -s smtp://127.0.0.1:${smtp.inbound} --mail-from you@example.com --mail-rcpt support@${a.domain.name} -T -
   curl -s ${apiUrl}/inbound -H 'Authorization: Bearer ${a.project.secret}'`;
 }

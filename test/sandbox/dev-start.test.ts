@@ -180,6 +180,11 @@ describe('the development account, against the development DNS server', () => {
     const inboundLine = lines.find((line) => line.startsWith('printf'))!;
     await run('sh', ['-c', inboundLine]);
     const list = await stack.http().get('/inbound').set('Authorization', `Bearer ${account.project.secret}`).expect(200);
-    expect(list.body.data[0]).toMatchObject({ subject: 'Hello', from: { email: 'you@example.com' } });
+    // Addressed as a reply would be: the Inbound page's To column shows the development domain's address.
+    expect(list.body.data[0]).toMatchObject({
+      subject: 'Hello',
+      from: { email: 'you@example.com' },
+      to: [{ email: `support@${account.domain.name}` }],
+    });
   });
 });
