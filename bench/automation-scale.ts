@@ -1,7 +1,7 @@
 /**
  * Scale: BENCH_CONTACTS executions (default 100,000) of the automation of `npm run bench -- automation`
- * (SEND_EMAIL, WAIT_FOR_EVENT with a 1-day timeout, CONDITION, SEND_EMAIL) parked at once in WAIT_FOR_EVENT, then
- * all resumed. The trigger events, then the awaited ones, are recorded straight into the events outbox in
+ * (SEND_EMAIL, WAIT_FOR_EVENT with a 1-day timeout, CONDITION, SEND_EMAIL; BENCH_WAIT_FIRST=1 leaves out the first
+ * SEND_EMAIL, so that parking is a start and one workflow task) parked at once in WAIT_FOR_EVENT, then all resumed. The trigger events, then the awaited ones, are recorded straight into the events outbox in
  * chunks of BENCH_CHUNK (default 5,000), as a burst of /v1/track would leave them, so the figures are the
  * stack's own: the time to park them all and to complete them all, the memory (Pss) of every process while
  * they wait and at its peak, the size of the Temporal dev server's database, and the CPU per execution of every
@@ -26,6 +26,8 @@ const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 100_000);
 const CHUNK = Number(process.env.BENCH_CHUNK ?? 5_000);
 const REPORT_MS = Number(process.env.BENCH_REPORT_SECONDS ?? 60) * 1000;
 const STALL_MS = Number(process.env.BENCH_STALL_SECONDS ?? 600) * 1000;
+/** BENCH_WAIT_FIRST=1: the automation without its first SEND_EMAIL, parked in its first workflow task. */
+const WAIT_FIRST = process.env.BENCH_WAIT_FIRST === '1';
 
 /** The Temporal dev server's SQLite file (its `--db-filename`) and its write-ahead log, MB; null for another server. */
 function temporalDatabaseMb(pid: number | undefined): number | null {
@@ -73,7 +75,7 @@ async function main(): Promise<void> {
       .join(', ');
   try {
     const { projectId } = stack.project;
-    const workflowId = await fourStepAutomation(stack.api, stack.project.from);
+    const workflowId = await fourStepAutomation(stack.api, stack.project.from, { waitFirst: WAIT_FIRST });
     const counts = async () => {
       const rows = await db().execute<Array<{ status: string; n: number }>>(
         'select status, count(*)::int as n from automation_executions where automation_id = ? group by status',
