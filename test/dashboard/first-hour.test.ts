@@ -181,9 +181,15 @@ describe('the first hour, from the README, in the dashboard', () => {
     await checkPage(page, 'first-hour-contact-timeline');
   }, 60_000);
 
-  it("lays out the marketing template's unsubscribe hint as one paragraph, its Liquid on one line", async () => {
+  it("greets a sample contact in the new template's preview, and lays out the unsubscribe hint as one paragraph", async () => {
     const { page } = browser;
     await page.goto(`${browser.base}#/templates/new`);
+    // The starter greets a sample contact by the first name it has (it read a `name` no contact has).
+    await page.getByLabel('Preview for').selectOption({ label: 'click@simulator.postwire.test' });
+    await page
+      .getByTestId('preview-subject')
+      .filter({ hasText: /^Hello Click$/ })
+      .waitFor();
     await page.getByLabel('HTML body').fill('<p>News without a way out</p>');
     const hint = page.getByRole('note').filter({ hasText: 'A marketing template should let people unsubscribe' });
     await hint.waitFor();

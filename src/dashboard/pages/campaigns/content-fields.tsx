@@ -71,7 +71,7 @@ export function ContentFields({ draft, set, error }: Props) {
         value={draft.subject}
         onValue={(subject) => set({ subject })}
         error={error}
-        hint={`Liquid, e.g. Hello {{ name }}.${fromTemplate}`}
+        hint={`Liquid, e.g. Hello {{ firstName ?? "there" }}.${fromTemplate}`}
       />
       <Field
         label="Body (HTML with Liquid)"

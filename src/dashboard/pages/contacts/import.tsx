@@ -46,7 +46,8 @@ export function ImportContacts() {
       <Section title="Upload">
         <p>
           Comma-separated, UTF-8, at most 5 MB, with a header row. An <code>email</code> column is required and an optional{' '}
-          <code>subscribed</code> column takes true/false/yes/no/1/0; every other column becomes a custom field.
+          <code>subscribed</code> column takes true/false/yes/no/1/0 (without it a new contact is subscribed, and one already here keeps its
+          state); every other column becomes a custom field.
         </p>
         <Form onSubmit={() => void start.run()} class="form inline">
           <Field label="CSV file" name="file" error={start.error}>

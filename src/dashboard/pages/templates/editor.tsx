@@ -15,8 +15,8 @@ import './templates.css';
 
 const STARTER: TemplateFields = {
   name: '',
-  subject: 'Hello {{ name ?? "there" }}',
-  body: '<h1>Hello {{ name ?? "there" }}</h1>\n<p>…</p>\n<p><a href="{{ unsubscribeUrl }}">Unsubscribe</a></p>',
+  subject: 'Hello {{ firstName ?? "there" }}',
+  body: '<h1>Hello {{ firstName ?? "there" }}</h1>\n<p>…</p>\n<p><a href="{{ unsubscribeUrl }}">Unsubscribe</a></p>',
   from: '',
   type: 'MARKETING',
 };
