@@ -1,6 +1,6 @@
 import { startStack } from '../helpers/stack';
 import { startWorker } from '../helpers/temporal';
-import { checkPage, freshSession, logInAs } from '../helpers/browser';
+import { checkPage, freshSession, logInAs, rowsOf } from '../helpers/browser';
 import { dashboardSuite } from '../helpers/dashboard-suite';
 import { campaignTenant } from '../helpers/tenants';
 import { parseMail, waitForMail } from '../helpers/mail';
@@ -411,6 +411,9 @@ describe('the dashboard: campaigns', () => {
       SEND_LIMIT_MS,
     );
     await checkPage(page, 'campaigns-ab-waiting');
+    // The variants' rates are written as every other rate of the dashboard: one decimal ("0.0%", never "66.67%").
+    const opened = await rowsOf(session, 'Variants');
+    expect(opened.flat().filter((cell) => /%\)$/.test(cell))).toEqual(['0 (0.0%)', '0 (0.0%)', '0 (0.0%)', '0 (0.0%)']);
     await test.getByRole('button', { name: 'Choose B' }).click();
     await test.getByRole('button', { name: 'Yes, choose b' }).click();
     await page.getByRole('status').filter({ hasText: 'Variant B goes to the rest' }).waitFor();
