@@ -7,16 +7,35 @@ const cell = (value: unknown) => {
   return text.length > 40 ? `${text.slice(0, 39)}…` : text;
 };
 
-/** Rows as a table of their scalar fields (id first, at most seven columns). */
+/**
+ * A row's columns: its scalar fields (id first), then those of the records it holds as `parent.key` (an activity's
+ * `contact.email` and `email.subject`: who got what), their ids left out, at most seven in all.
+ */
+function columnsOf(first: Record<string, unknown>): string[] {
+  const own = Object.keys(first)
+    .filter((k) => isScalar(first[k]))
+    .sort((a, b) => Number(b === 'id') - Number(a === 'id'));
+  const nested = Object.entries(first).flatMap(([parent, value]) =>
+    isRecord(value) ? Object.keys(value).flatMap((k) => (k !== 'id' && isScalar(value[k]) ? [`${parent}.${k}`] : [])) : [],
+  );
+  return [...own, ...nested].slice(0, 7);
+}
+
+const valueAt = (row: unknown, column: string): unknown => {
+  if (!isRecord(row)) return undefined;
+  const [parent, key] = column.split('.') as [string, string | undefined];
+  if (key === undefined || column in row) return row[column];
+  const inner = row[parent];
+  return isRecord(inner) ? inner[key] : undefined;
+};
+
+/** Rows as a table of their scalar fields and those of the records they hold (columnsOf). */
 function table(rows: unknown[]): string {
   if (rows.length === 0) return '(none)';
   const first = rows.find(isRecord);
   if (!first) return rows.map((r) => JSON.stringify(r)).join('\n');
-  const columns = Object.keys(first)
-    .filter((k) => isScalar(first[k]))
-    .sort((a, b) => Number(b === 'id') - Number(a === 'id'))
-    .slice(0, 7);
-  const cells = rows.map((r) => columns.map((c) => cell(isRecord(r) ? r[c] : undefined)));
+  const columns = columnsOf(first);
+  const cells = rows.map((r) => columns.map((c) => cell(valueAt(r, c))));
   const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i]!.length)));
   const line = (values: string[]) =>
     values
