@@ -51,15 +51,38 @@ async function failingEndpoint(t: Tenant, receiver: { path: string }, names: str
   return { endpoint, ids };
 }
 
-const settled = (t: Tenant, endpointId: string, n: number) =>
-  waitFor(
-    `${n} delivered`,
-    async () => {
-      const log = await deliveries(t, endpointId);
-      return log.length === n && log.every((d) => d.status === 'SUCCEEDED') ? log : undefined;
-    },
-    STREAM_WAIT_MS,
-  );
+/** Waits until the endpoint's log holds `n` deliveries, all SUCCEEDED; failing, it says where they and the stream stood. */
+const settled = async (t: Tenant, endpointId: string, n: number) => {
+  try {
+    return await waitFor(
+      `${n} delivered`,
+      async () => {
+        const log = await deliveries(t, endpointId);
+        return log.length === n && log.every((d) => d.status === 'SUCCEEDED') ? log : undefined;
+      },
+      STREAM_WAIT_MS,
+    );
+  } catch (err) {
+    const log = (await deliveries(t, endpointId)).map((d) => ({
+      eventId: d.eventId,
+      status: d.status,
+      attempts: d.attempts,
+      lastError: d.lastError,
+      nextAttemptAt: d.nextAttemptAt,
+    }));
+    // The stream shows an event once every older transaction on the server has ended (docs/webhooks.md "Order").
+    const oldest = await ws.stack.deps.orm.em.fork().execute(
+      `select datname, state, now() - xact_start as age, left(query, 160) as query from pg_stat_activity
+         where backend_xid is not null order by xact_start limit 3`,
+    );
+    const loop = await ws.env!.client.workflow.getHandle(webhookEndpointWorkflowId(endpointId)).describe();
+    const pending = loop.raw.pendingActivities?.map((a) => `${a.activityType?.name} attempt ${a.attempt} ${a.lastFailure?.message ?? ''}`);
+    throw new Error(
+      `${(err as Error).message}; deliveries ${JSON.stringify(log)}; oldest transactions ${JSON.stringify(oldest)}; ` +
+        `loop ${loop.status.name}, pending ${JSON.stringify(pending)}`,
+    );
+  }
+};
 
 describe('retries on durable timers (time-skipping)', () => {
   it.each([
