@@ -2,14 +2,13 @@ import { useState } from 'preact/hooks';
 import { api, call } from '../../api/client';
 import { TreeEditor } from '../../filters/builder';
 import { workflowCatalog } from '../../filters/catalog';
-import { fromTree, toTree, type TreeDraft } from '../../filters/model';
+import { fromTree, toTree, UNITS, type TreeDraft, type Unit } from '../../filters/model';
 import { ErrorNote, Loading } from '../../ui/feedback';
 import { Form, Select, Submit, TextInput } from '../../ui/form';
 import { useAction, useLoad } from '../../ui/use-load';
 import type { RequestBody } from '../../api/types';
 import type { Workflow } from './types';
 
-type Unit = 'minutes' | 'hours' | 'days';
 type GoalBody = RequestBody<'/workflows/{id}', 'patch'>['goal'];
 
 /** A filter on the goal event's data starts as one on its amount: the builder offers the keys of event data seen. */
@@ -60,18 +59,7 @@ export function AutomationGoal({ workflow, onSaved }: { workflow: Workflow; onSa
       ) : null}
       <div class="form inline">
         <TextInput label="Counts within" name="goal.window.amount" value={amount} onValue={setAmount} error={save.error} type="number" />
-        <Select
-          label="Window unit"
-          name="goal.window.unit"
-          value={unit}
-          options={[
-            { value: 'minutes', label: 'minutes' },
-            { value: 'hours', label: 'hours' },
-            { value: 'days', label: 'days' },
-          ]}
-          onValue={setUnit}
-          error={save.error}
-        />
+        <Select label="Window unit" name="goal.window.unit" value={unit} options={UNITS} onValue={setUnit} error={save.error} />
       </div>
       <ErrorNote error={save.error} />
       {saved ? <p role="status">Goal saved.</p> : null}

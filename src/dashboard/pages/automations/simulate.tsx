@@ -4,6 +4,7 @@ import { Badge, ErrorNote, Loading } from '../../ui/feedback';
 import { Field, Form, Select, Submit, TextInput } from '../../ui/form';
 import { Section } from '../../ui/layout';
 import { useAction } from '../../ui/use-load';
+import { UNITS } from '../../filters/model';
 import { AutomationHeader, useWorkflow } from './header';
 import { jsonObject } from './json-input';
 import { statusTone, stepLabel, type Simulation, type WorkflowDetail } from './types';
@@ -137,12 +138,7 @@ export function AutomationSimulation({ params }: { params: Record<string, string
                   onValue={(amount) => change(i, { amount })}
                   error={run.error}
                 />
-                <Select
-                  label={`Unit (event ${i + 1})`}
-                  value={e.unit}
-                  options={(['minutes', 'hours', 'days'] as const).map((u) => ({ value: u, label: u }))}
-                  onValue={(unit) => change(i, { unit })}
-                />
+                <Select label={`Unit (event ${i + 1})`} value={e.unit} options={UNITS} onValue={(unit) => change(i, { unit })} />
                 <button type="button" onClick={() => setEvents(events.filter((_, j) => j !== i))}>
                   Remove event {i + 1}
                 </button>

@@ -8,6 +8,7 @@ import type { Draft } from './draft';
 import type { StepType } from './types';
 import { TreeEditor } from '../../filters/builder';
 import { workflowCatalog } from '../../filters/catalog';
+import { UNITS } from '../../filters/model';
 import { ErrorNote, Loading } from '../../ui/feedback';
 import { loadTopics } from '../consent/topics';
 
@@ -17,12 +18,6 @@ interface Props {
   set: (patch: Partial<Draft>) => void;
   error: ApiFailure | null;
 }
-
-const UNITS: Array<{ value: Draft['unit']; label: string }> = [
-  { value: 'minutes', label: 'minutes' },
-  { value: 'hours', label: 'hours' },
-  { value: 'days', label: 'days' },
-];
 
 /**
  * Templates found by the server's search, with the chosen one kept in the list. A template can be written in a
