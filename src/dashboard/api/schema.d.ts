@@ -10741,9 +10741,9 @@ export interface operations {
                             /** Format: date-time */
                             updatedAt: string;
                         }[];
+                        total: number;
                         page: number;
                         pageSize: number;
-                        total: number;
                         totalPages: number;
                     };
                 };
@@ -20773,9 +20773,9 @@ export interface operations {
                             /** @description Percent of sent, two decimals */
                             complaintRate: number;
                         }[];
+                        total: number;
                         page: number;
                         pageSize: number;
-                        total: number;
                         totalPages: number;
                         /** @description All campaign email of the range */
                         totals: {

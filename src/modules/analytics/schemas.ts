@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { offsetPageFields } from '../../http/offset-page';
+import { offsetPageFields, offsetPageShape } from '../../http/offset-page';
 import { CAMPAIGN_STATUSES } from '../campaigns/entities';
 import { MAX_PAGE as MAX_PAGE_SIZE } from '../../http/cursor';
 import { RangeResponse, rangeFields } from './range';
@@ -81,10 +81,7 @@ export const CampaignStatsQuery = z.object({
 export const CampaignStatsResponse = z.object({
   ...RangeResponse,
   data: z.array(CampaignFigures).describe('Campaigns with activity in the range, most recently sent first'),
-  page: z.number().int(),
-  pageSize: z.number().int(),
-  total: z.number().int(),
-  totalPages: z.number().int(),
+  ...offsetPageShape,
   totals: z.object({ ...stageShape, ...rateShape }).describe('All campaign email of the range'),
 });
 

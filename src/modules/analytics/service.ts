@@ -4,6 +4,7 @@ import { DAY_MS, HOUR_MS, alignRange, rangeView, type Range } from './range';
 import type { Config } from '../../config';
 import { countedRows } from '../emails/counted';
 import { RATES, STAGES, rateSql, ratesOf, stageCountsOf, stageSums, type RateName, type Stage, type StageCounts } from './stages';
+import { offsetOf, pageOf } from '../../http/offset-page';
 
 /** Whether simulated mail counts (docs/security.md "Simulated mail"). */
 export type Counting = Pick<Config, 'REPUTATION_COUNT_SIMULATED'>;
@@ -124,7 +125,7 @@ export async function campaignStats(
 ) {
   const aligned = alignRange(range, HOUR_MS);
   const [figures, [sums]] = await Promise.all([
-    campaignFigures(em, counting, projectId, aligned, { metric: 'recent', limit: pageSize, offset: (page - 1) * pageSize }),
+    campaignFigures(em, counting, projectId, aligned, { metric: 'recent', limit: pageSize, offset: offsetOf({ page, pageSize }) }),
     em.execute<Array<Record<string, unknown>>>(
       `select ${stageSums('s')} from email_stats s where s."project_id" = ? and s."source_type" = 'CAMPAIGN' and s."campaign_id" is not null
          and s."hour" >= ? and s."hour" < ? and ${countedRows('s')}`,
@@ -134,11 +135,7 @@ export async function campaignStats(
   const totals: StageCounts = stageCountsOf(sums ?? {});
   return {
     ...rangeView(aligned),
-    data: figures.campaigns,
-    page,
-    pageSize,
-    total: figures.total,
-    totalPages: Math.ceil(figures.total / pageSize),
+    ...pageOf(figures.campaigns, figures.total, { page, pageSize }),
     totals: { ...totals, ...ratesOf(totals) },
   };
 }

@@ -14,6 +14,7 @@ import { resumeTimes } from './resume-times';
 import { serializeExecution } from './serialize';
 import { findAutomation } from './service';
 import { startExecution } from './start';
+import { offsetOf, pageOf } from '../../http/offset-page';
 
 const isActive = (e: AutomationExecution) => (ACTIVE_STATUSES as readonly string[]).includes(e.status);
 
@@ -36,15 +37,9 @@ export async function listExecutions(em: EntityManager, projectId: string, autom
   const [rows, total] = await em.findAndCount(
     AutomationExecution,
     { automationId, ...(query.status ? { status: query.status } : {}) },
-    { orderBy: { createdAt: 'desc', id: 'desc' }, limit: query.pageSize, offset: (query.page - 1) * query.pageSize },
+    { orderBy: { createdAt: 'desc', id: 'desc' }, limit: query.pageSize, offset: offsetOf(query) },
   );
-  return {
-    data: await withContacts(em, rows),
-    total,
-    page: query.page,
-    pageSize: query.pageSize,
-    totalPages: Math.ceil(total / query.pageSize),
-  };
+  return pageOf(await withContacts(em, rows), total, query);
 }
 
 async function findExecution(

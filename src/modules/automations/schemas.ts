@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { resourceId } from '../../http/resource-id';
+import { offsetPage } from '../../http/offset-page';
 import { FIELD_TYPES } from '../contacts/entities';
 import {
   BRANCHES,
@@ -171,15 +172,6 @@ export const WorkflowDetailResponse = WorkflowResponse.extend({
   steps: z.array(StepResponse),
   transitions: z.array(TransitionResponse),
 });
-
-const offsetPage = <T extends z.ZodType>(item: T) =>
-  z.object({
-    data: z.array(item),
-    total: z.number().int(),
-    page: z.number().int(),
-    pageSize: z.number().int(),
-    totalPages: z.number().int(),
-  });
 
 export const WorkflowPage = offsetPage(WorkflowResponse);
 

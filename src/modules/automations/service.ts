@@ -13,6 +13,7 @@ import { checkedGoal } from './goal';
 import { containsPattern } from '../../db/keyset';
 import { loadGraph } from './graphs';
 import { publishVersion } from './publish';
+import { offsetOf, pageOf } from '../../http/offset-page';
 
 export async function findAutomation(em: EntityManager, projectId: string, id: string, lock = false): Promise<Automation> {
   const automation = await em.findOne(Automation, { id, projectId }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
@@ -29,9 +30,9 @@ export async function listAutomations(em: EntityManager, projectId: string, quer
   const [data, total] = await em.findAndCount(Automation, where, {
     orderBy: { createdAt: 'desc', id: 'desc' },
     limit: query.pageSize,
-    offset: (query.page - 1) * query.pageSize,
+    offset: offsetOf(query),
   });
-  return { data, total, page: query.page, pageSize: query.pageSize, totalPages: Math.ceil(total / query.pageSize) };
+  return pageOf(data, total, query);
 }
 
 export async function createAutomation(deps: Deps, em: EntityManager, projectId: string, body: CreateWorkflowBody): Promise<Automation> {

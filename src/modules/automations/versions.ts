@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Deps } from '../../deps';
 import { conflict, notFound, validationError, type FieldError } from '../../http/errors';
+import { offsetOf, pageOf } from '../../http/offset-page';
 import { migrateAutomationRun } from '../../temporal/automation';
 import { callTemporal } from '../../temporal/unavailable';
 import { AutomationVersion } from './entities';
@@ -22,29 +23,20 @@ export async function listVersions(
 ): Promise<VersionPage> {
   const automation = await findAutomation(em, projectId, automationId);
   const [[rows, total], active] = await Promise.all([
-    em.findAndCount(
-      AutomationVersion,
-      { automationId },
-      { orderBy: { number: 'desc' }, limit: query.pageSize, offset: (query.page - 1) * query.pageSize },
-    ),
+    em.findAndCount(AutomationVersion, { automationId }, { orderBy: { number: 'desc' }, limit: query.pageSize, offset: offsetOf(query) }),
     em.execute<Array<{ version: number; running: number; waiting: number }>>(ACTIVE_BY_VERSION, [automationId]),
   ]);
   const counts = new Map(active.map((a) => [a.version, a]));
-  return {
-    data: rows.map((v) => ({
-      number: v.number,
-      latest: v.number === automation.version,
-      createdAt: v.createdAt.toISOString(),
-      running: counts.get(v.number)?.running ?? 0,
-      waiting: counts.get(v.number)?.waiting ?? 0,
-      steps: v.graph.steps,
-      transitions: v.graph.transitions,
-    })),
-    total,
-    page: query.page,
-    pageSize: query.pageSize,
-    totalPages: Math.ceil(total / query.pageSize),
-  };
+  const data = rows.map((v) => ({
+    number: v.number,
+    latest: v.number === automation.version,
+    createdAt: v.createdAt.toISOString(),
+    running: counts.get(v.number)?.running ?? 0,
+    waiting: counts.get(v.number)?.waiting ?? 0,
+    steps: v.graph.steps,
+    transitions: v.graph.transitions,
+  }));
+  return pageOf(data, total, query);
 }
 
 const OF_VERSION = `

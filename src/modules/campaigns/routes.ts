@@ -28,6 +28,7 @@ import { variantsView } from './ab-test';
 import { listRecipients } from './recipients';
 import { campaignView } from './serialize';
 import { createCampaign, deleteCampaign, duplicateCampaign, findCampaign, listCampaigns, replaceCampaign } from './service';
+import { pageOf } from '../../http/offset-page';
 
 const tag = 'Campaigns';
 const notFound = { 404: { description: 'CAMPAIGN_NOT_FOUND: no such campaign in this project' } };
@@ -58,7 +59,7 @@ export function campaignRoutes(deps: Deps): RouteDef[] {
         const { campaigns, total } = await listCampaigns(em, requireProject(ctx).id, query);
         const data = [];
         for (const campaign of campaigns) data.push(await campaignView(em, campaign));
-        ctx.body = { data, page: query.page, pageSize: query.pageSize, total, totalPages: Math.ceil(total / query.pageSize) };
+        ctx.body = pageOf(data, total, query);
       },
     }),
     defineRoute({

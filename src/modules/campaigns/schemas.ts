@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PageLimit, cursorPage } from '../../http/cursor';
 import { fallbackParam } from '../../http/fallback-param';
-import { offsetPageFields } from '../../http/offset-page';
+import { offsetPage, offsetPageFields } from '../../http/offset-page';
 import { resourceId } from '../../http/resource-id';
 import { filterTreeInput, FilterTreeSchema } from '../filters/schemas';
 import { MAX_TEMPLATE_LENGTH } from '../templates/engine';
@@ -193,13 +193,7 @@ export const WinnerResponse = z.object({ success: z.literal(true), data: Variant
 
 export const CampaignEnvelope = z.object({ success: z.literal(true), data: CampaignResponse });
 
-export const CampaignPage = z.object({
-  data: z.array(CampaignResponse),
-  page: z.number().int(),
-  pageSize: z.number().int(),
-  total: z.number().int(),
-  totalPages: z.number().int(),
-});
+export const CampaignPage = offsetPage(CampaignResponse);
 
 export const SendResponse = z.object({
   success: z.literal(true),

@@ -12,6 +12,7 @@ import { assertParses, findTemplate } from '../templates/service';
 import { assertProjectTopics } from '../topics/memberships';
 import { Campaign, type AbTest, type CampaignStatus } from './entities';
 import { MAX_NAME_LENGTH, type CampaignBody, type ListCampaignsQuery } from './schemas';
+import { offsetOf } from '../../http/offset-page';
 
 export async function listCampaigns(
   em: EntityManager,
@@ -28,7 +29,7 @@ export async function listCampaigns(
   const [campaigns, total] = await em.findAndCount(Campaign, where, {
     orderBy: [{ [sortKey]: dir }, { id: dir }],
     limit: pageSize,
-    offset: (page - 1) * pageSize,
+    offset: offsetOf({ page, pageSize }),
   });
   return { campaigns, total };
 }

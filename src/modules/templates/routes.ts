@@ -18,6 +18,7 @@ import { serializeTemplate } from './serialize';
 import { createTemplate, deleteTemplate, duplicateTemplate, findTemplate, listTemplates, templateUsage, updateTemplate } from './service';
 import type { TemplateUsageSource } from './usage';
 import { previewTemplate } from './preview';
+import { pageOf } from '../../http/offset-page';
 
 const tag = 'Templates';
 const notFoundDoc = { 404: { description: 'TEMPLATE_NOT_FOUND: no such template in this project' } };
@@ -41,13 +42,7 @@ export function templateRoutes(deps: Deps, usageSources: readonly TemplateUsageS
       responses: { 200: { description: 'A page of templates', schema: TemplatePage } },
       handler: async (ctx, { query }) => {
         const { templates, total } = await listTemplates(ctx.state.em, requireProject(ctx).id, query);
-        ctx.body = {
-          data: templates.map(serializeTemplate),
-          total,
-          page: query.page,
-          pageSize: query.pageSize,
-          totalPages: Math.ceil(total / query.pageSize),
-        };
+        ctx.body = pageOf(templates.map(serializeTemplate), total, query);
       },
     }),
     defineRoute({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { fallbackParam } from '../../http/fallback-param';
-import { offsetPageFields } from '../../http/offset-page';
+import { offsetPage, offsetPageFields } from '../../http/offset-page';
 import { resourceId } from '../../http/resource-id';
 import { PlainError } from '../../http/errors';
 import { MAX_TEMPLATE_LENGTH } from './engine';
@@ -112,13 +112,7 @@ export const TemplateResponse = MessageResponse.extend({
 });
 export type TemplateResponse = z.infer<typeof TemplateResponse>;
 
-export const TemplatePage = z.object({
-  data: z.array(TemplateResponse),
-  total: z.number().int(),
-  page: z.number().int(),
-  pageSize: z.number().int(),
-  totalPages: z.number().int(),
-});
+export const TemplatePage = offsetPage(TemplateResponse);
 
 const Reference = z.object({ id: z.uuid(), name: z.string() });
 

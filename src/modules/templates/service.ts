@@ -7,6 +7,7 @@ import { templateSyntaxProblems, type EmailContent } from './render';
 import { MAX_NAME_LENGTH, type CreateTemplateBody, type ListTemplatesQuery, type UpdateTemplateBody } from './schemas';
 import { collectUsage, type TemplateUsage, type TemplateUsageSource } from './usage';
 import { containsPattern } from '../../db/keyset';
+import { offsetOf } from '../../http/offset-page';
 
 export async function listTemplates(
   em: EntityManager,
@@ -23,7 +24,7 @@ export async function listTemplates(
   const [templates, total] = await em.findAndCount(Template, where, {
     orderBy: [{ [sortKey]: dir }, { id: dir }],
     limit: pageSize,
-    offset: (page - 1) * pageSize,
+    offset: offsetOf({ page, pageSize }),
   });
   return { templates, total };
 }

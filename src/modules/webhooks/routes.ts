@@ -25,6 +25,7 @@ import {
   sendTestMessage,
   updateEndpoint,
 } from './service';
+import { pageOf } from '../../http/offset-page';
 
 const tag = 'Webhooks';
 const notFoundDoc = { 404: { description: 'NOT_FOUND: no such endpoint in this project' } };
@@ -147,13 +148,7 @@ export function webhookRoutes(deps: Deps): RouteDef[] {
       },
       handler: async (ctx, { params, query }) => {
         const { rows, total } = await listDeliveries(ctx.state.em, requireProject(ctx).id, params.id, query);
-        ctx.body = {
-          data: rows.map(serializeDeliveryRow),
-          total,
-          page: query.page,
-          pageSize: query.pageSize,
-          totalPages: Math.ceil(total / query.pageSize),
-        };
+        ctx.body = pageOf(rows.map(serializeDeliveryRow), total, query);
       },
     }),
     defineRoute({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { offsetPageFields } from '../../http/offset-page';
+import { offsetPage, offsetPageFields } from '../../http/offset-page';
 import { resourceId } from '../../http/resource-id';
 import { DELIVERY_STATUSES } from './entities';
 
@@ -87,13 +87,7 @@ export const DeliveriesQuery = z.object({
   ...offsetPageFields,
 });
 
-export const DeliveryPage = z.object({
-  data: z.array(DeliveryResponse),
-  total: z.number().int(),
-  page: z.number().int(),
-  pageSize: z.number().int(),
-  totalPages: z.number().int(),
-});
+export const DeliveryPage = offsetPage(DeliveryResponse);
 
 export const ReplayBody = z.object({
   since: z.iso.datetime({ offset: true }).describe('Events recorded at or after this time (at most 30 days ago) are delivered again'),

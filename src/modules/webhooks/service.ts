@@ -9,6 +9,7 @@ import { attemptDelivery } from './attempt';
 import { WebhookDelivery, WebhookEndpoint, type DeliveryStatus } from './entities';
 import { newWebhookSecret, ROTATION_OVERLAP_MS, sealWebhookSecret, signingSecrets } from './secret';
 import { replayInto } from './stream';
+import { offsetOf } from '../../http/offset-page';
 
 /** Endpoints per project: each runs a delivery loop of its own. */
 export const MAX_ENDPOINTS = 20;
@@ -219,7 +220,7 @@ export async function listDeliveries(
   await findEndpoint(em, projectId, id);
   const filter = [id, query.status ?? null, query.status ?? null];
   const [rows, [count]] = await Promise.all([
-    em.execute<DeliveryRow[]>(PAGE, [...filter, query.pageSize, (query.page - 1) * query.pageSize]),
+    em.execute<DeliveryRow[]>(PAGE, [...filter, query.pageSize, offsetOf(query)]),
     em.execute<{ n: number }[]>(COUNT, filter),
   ]);
   return { rows, total: count?.n ?? 0 };
