@@ -165,11 +165,19 @@ describe('retries on durable timers (time-skipping)', () => {
       // Recorded while disabled: kept, and delivered after the ones before it once enabled again.
       ids.push(await track(t, 'ann@example.test', 'o.c'));
       const failures = receiver.ids().length;
-      receiver.up();
       const enabled = (await t.c.patch(`/webhook-endpoints/${endpoint.id}`).send({ enabled: true }).expect(200)).body;
       expect(enabled).toMatchObject({ enabled: true, disabledReason: null });
+      // Enabled while the receiver is still down: the loop tries at once, and the backoff starts anew (5 s, not 3 h).
+      const retry = await waitFor(
+        'the first attempt after enabling',
+        async () => (await deliveries(t, endpoint.id)).find((d) => d.eventId === ids[0] && d.attempts === failures + 1),
+        STREAM_WAIT_MS,
+      );
+      expect(Date.parse(retry.nextAttemptAt!) - Date.parse(retry.lastAttemptAt!)).toBe(5_000);
+      receiver.up();
+      await ws.env!.sleep(10_000);
       await settled(t, endpoint.id, 3);
-      expect(verified(server.to(receiver.path).slice(failures), endpoint.secret).map((b) => b.data.id)).toEqual(ids);
+      expect(verified(server.to(receiver.path).slice(failures + 1), endpoint.secret).map((b) => b.data.id)).toEqual(ids);
     },
     LONG,
   );

@@ -37,5 +37,5 @@ export type DeliveryRound =
   | { kind: 'idle'; delivered: number; lastDeliveredAt: string | null }
   /** Its time budget ran out with work left. */
   | { kind: 'busy'; delivered: number; backlog: number; lastDeliveredAt: string | null }
-  /** The head of the queue failed; it is retried after `retryDelayMs(attempts)`. */
+  /** The head of the queue failed its `attempts`-th attempt since the endpoint was last enabled; retried after `retryDelayMs(attempts)`. */
   | { kind: 'failed'; delivered: number; backlog: number; attempts: number; error: string; deliveryId: string };

@@ -44,6 +44,8 @@ export const WebhookDelivery = defineEntity({
     body: p.text().lazy(),
     status: p.enum([...DELIVERY_STATUSES]).default('PENDING'),
     attempts: p.integer().default(0),
+    /** Failed attempts since the endpoint was last enabled: they set the wait before the next one. */
+    backoffAttempts: p.integer().default(0),
     lastStatusCode: p.integer().nullable(),
     lastError: p.text().nullable(),
     lastAttemptAt: p.datetime().nullable(),

@@ -74,7 +74,7 @@ export async function deliveryRound(
         continue;
       }
       await markSucceeded(em, done);
-      const attempts = delivery.attempts + 1;
+      const attempts = delivery.backoffAttempts + 1;
       await markAttemptFailed(em, delivery.id, outcome, new Date(outcome.at.getTime() + retryDelayMs(attempts)));
       // Events recorded meanwhile enter the queue (and the log) while the head waits, a few batches per attempt.
       for (

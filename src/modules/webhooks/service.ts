@@ -9,6 +9,7 @@ import { attemptDelivery } from './attempt';
 import { WebhookDelivery, WebhookEndpoint, type DeliveryStatus } from './entities';
 import { newWebhookSecret, ROTATION_OVERLAP_MS, sealWebhookSecret, signingSecrets } from './secret';
 import { replayInto } from './stream';
+import { restartBackoff } from './queue';
 import { offsetOf } from '../../http/offset-page';
 
 /** Endpoints per project: each runs a delivery loop of its own. */
@@ -113,6 +114,7 @@ export async function updateEndpoint(
   if (input.enabled !== undefined) endpoint.disabledReason = null;
   await em.flush();
   if (resuming) {
+    await restartBackoff(em, endpoint.id);
     try {
       await callTemporal('the endpoint was not enabled', () => startWebhookEndpoint(deps.temporal, endpoint));
     } catch (err) {
