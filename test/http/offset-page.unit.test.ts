@@ -3,7 +3,13 @@ import { z } from 'zod';
 
 describe('the offset page envelope', () => {
   it('counts the pages of a total, a last page partly filled and an empty list as none', () => {
-    expect(pageOf(['a', 'b'], 42, { page: 3, pageSize: 20 })).toEqual({ data: ['a', 'b'], total: 42, page: 3, pageSize: 20, totalPages: 3 });
+    expect(pageOf(['a', 'b'], 42, { page: 3, pageSize: 20 })).toEqual({
+      data: ['a', 'b'],
+      total: 42,
+      page: 3,
+      pageSize: 20,
+      totalPages: 3,
+    });
     expect(pageOf([], 40, { page: 2, pageSize: 20 }).totalPages).toBe(2);
     expect(pageOf([], 0, { page: 1, pageSize: 20 }).totalPages).toBe(0);
   });
