@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Deps } from '../../deps';
 import { newId } from '../../db/columns';
 import { ApiError, conflict, notFound, validationError } from '../../http/errors';
+import { offsetOf } from '../../http/offset-page';
 import { callTemporal } from '../../temporal/unavailable';
 import { startWebhookEndpoint, stopWebhookEndpoint, wakeWebhookEndpoint } from '../../temporal/webhooks';
 import { addressPolicy, resolveTarget, WebhookRefused } from '../automations/webhook/address-policy';
@@ -10,7 +11,6 @@ import { WebhookDelivery, WebhookEndpoint, type DeliveryStatus } from './entitie
 import { newWebhookSecret, ROTATION_OVERLAP_MS, sealWebhookSecret, signingSecrets } from './secret';
 import { replayInto } from './stream';
 import { restartBackoff } from './queue';
-import { offsetOf } from '../../http/offset-page';
 
 /** Endpoints per project: each runs a delivery loop of its own. */
 export const MAX_ENDPOINTS = 20;
@@ -112,9 +112,10 @@ export async function updateEndpoint(
   if (input.events !== undefined) endpoint.events = input.events;
   if (input.enabled !== undefined) endpoint.enabled = input.enabled;
   if (input.enabled !== undefined) endpoint.disabledReason = null;
+  // Before the flush: a failure here leaves the endpoint as it was, never enabled without its loop started.
+  if (resuming) await restartBackoff(em, endpoint.id);
   await em.flush();
   if (resuming) {
-    await restartBackoff(em, endpoint.id);
     try {
       await callTemporal('the endpoint was not enabled', () => startWebhookEndpoint(deps.temporal, endpoint));
     } catch (err) {
