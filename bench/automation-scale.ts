@@ -28,6 +28,8 @@ const REPORT_MS = Number(process.env.BENCH_REPORT_SECONDS ?? 60) * 1000;
 const STALL_MS = Number(process.env.BENCH_STALL_SECONDS ?? 600) * 1000;
 /** BENCH_WAIT_FIRST=1: the automation without its first SEND_EMAIL, parked in its first workflow task. */
 const WAIT_FIRST = process.env.BENCH_WAIT_FIRST === '1';
+/** BENCH_RESUME=0: the run ends once all are parked (parking alone, e.g. to compare two configurations). */
+const RESUME = process.env.BENCH_RESUME !== '0';
 
 /** The Temporal dev server's SQLite file (its `--db-filename`) and its write-ahead log, MB; null for another server. */
 function temporalDatabaseMb(pid: number | undefined): number | null {
@@ -44,6 +46,12 @@ function temporalDatabaseMb(pid: number | undefined): number | null {
   };
   return (size(file) + size(`${file}-wal`)) / 1024 / 1024;
 }
+
+/** CPU per execution of each process, from CPU totals in ms. */
+const per = (r: Record<string, number>) =>
+  Object.entries(r)
+    .map(([name, v]) => `${name} ${(v / CONTACTS).toFixed(1)} ms`)
+    .join(' + ');
 
 const mb = (m: Record<string, number>) =>
   Object.entries(m)
@@ -143,6 +151,8 @@ async function main(): Promise<void> {
     );
     if (!park.done) return;
     const parkedCpu = cpuBetween(cpuStart, stack.usage.cpu());
+    console.log(`CPU per execution, parking: ${per(parkedCpu)}`);
+    if (!RESUME) return;
     await record('activated', { plan: 'pro' });
     const resume = await phase('resume', 'COMPLETED');
     const cpu = cpuBetween(cpuStart, stack.usage.cpu());
@@ -150,11 +160,7 @@ async function main(): Promise<void> {
       `${resume.done ? 'completed' : 'NOT all completed'}: ${CONTACTS} executions resumed and COMPLETED after ${resume.seconds.toFixed(0)} s ` +
         `(${(CONTACTS / resume.seconds).toFixed(1)}/s); peak memory (Pss, MB) ${mb(stack.usage.peaks())}`,
     );
-    const per = (r: Record<string, number>) =>
-      Object.entries(r)
-        .map(([name, v]) => `${name} ${(v / CONTACTS).toFixed(1)} ms`)
-        .join(' + ');
-    console.log(`CPU per execution: parking ${per(parkedCpu)}; in all ${per(cpu)}`);
+    console.log(`CPU per execution, in all: ${per(cpu)}`);
     console.log(loadNote());
   } finally {
     await stack.close();
