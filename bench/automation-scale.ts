@@ -69,7 +69,7 @@ async function main(): Promise<void> {
   const db = () => bench.orm.em.fork();
   await db().execute(`delete from projects where name like 'postwire_bench_scale %'`);
   const stack = cluster
-    ? await clusterAutomationStack(cluster.cluster, bench, deps, 'postwire_bench_scale')
+    ? await clusterAutomationStack(cluster.cluster, bench, 'postwire_bench_scale')
     : await startAutomationStack(thisCheckout(), bench, deps, 'postwire_bench_scale');
   const temporalPid = cluster ? undefined : listenerOf(bench.config.TEMPORAL_ADDRESS)()[0];
   /** The sizes of the databases Temporal keeps in PostgreSQL (the production shape's), MB. */

@@ -335,7 +335,7 @@ async function clusterShape(smtpUrl: string): Promise<Shape> {
     passes: [
       {
         label: `the production shape (npm run cluster: Temporal ${cluster.temporalVersion} on PostgreSQL, 2 APIs, 2 workers)`,
-        stack: (deps) => clusterAutomationStack(cluster, bench, deps, 'postwire_bench_automation'),
+        stack: () => clusterAutomationStack(cluster, bench, 'postwire_bench_automation'),
       },
     ],
     close: () => bench.close(),

@@ -3,11 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { initOrm } from '../../src/app/orm';
 import { loadConfig } from '../../src/config';
-import type { Deps } from '../../src/deps';
 import { blockSize, freeBase } from '../../scripts/lib/cluster/layout';
 import { startCluster, type Cluster } from '../../scripts/lib/cluster/cluster';
 import { ports } from '../../scripts/lib/ports';
-import { terminateQueue, type AutomationStack } from './automation-stack';
+import type { AutomationStack } from './automation-stack';
 import { apiClient } from './node-process';
 import { ProcessUsage } from './process-usage';
 import { senderProject, type SendingBench } from './sending';
@@ -52,7 +51,7 @@ export async function clusterBench(smtpUrl: string): Promise<{ cluster: Cluster;
 }
 
 /** The cluster's APIs (taken in turn) and workers as an automation bench's stack, for a project of its own. */
-export async function clusterAutomationStack(cluster: Cluster, bench: SendingBench, deps: Deps, name: string): Promise<AutomationStack> {
+export async function clusterAutomationStack(cluster: Cluster, bench: SendingBench, name: string): Promise<AutomationStack> {
   const project = await senderProject(bench.orm, bench.config, `${name} ${new Date().toISOString()}`);
   const clients = cluster.apis.map((api) => apiClient(api.url, project.secret));
   let turn = 0;
@@ -70,9 +69,9 @@ export async function clusterAutomationStack(cluster: Cluster, bench: SendingBen
     apiUrl: cluster.apis[0]!.url,
     workerPids,
     usage,
+    // Nothing to terminate: the cluster, with whatever still runs on it, goes with the bench (clusterBench's close).
     close: async () => {
       usage.stop();
-      await terminateQueue(deps, cluster.taskQueue);
     },
   };
 }
