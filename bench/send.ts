@@ -6,12 +6,15 @@
  * It starts the API (src/main/api.ts, its own process) on BENCH_PORT (default 3102) over a database of its
  * own, `postwire_bench_send` (or BENCH_DATABASE), with the per-minute limit off, for a new project whose sender domain is entered
  * as verified. It prints the CPU the API and its PostgreSQL connections spent per request. No pump runs: the request only records the emails (bench/delivery measures sending).
+ * BENCH_BASELINE=<git revision> runs the same passes against that revision's API first (before and after in one run).
  */
+import path from 'node:path';
 import { startApiProcess } from './lib/api-process';
 import { BackendCpu } from './lib/backend-cpu';
 import { treeCpuMs } from './lib/cpu';
+import { thisCheckout, treeAt, type CodeTree } from './lib/code-tree';
 import { runBench, type BenchFigures, type BenchSpec } from './lib/run';
-import { loadNote, sendingBench, signInCodes } from './lib/sending';
+import { loadNote, sendingBench, signInCodes, type SendingBench } from './lib/sending';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const RATE = Number(process.env.BENCH_RATE ?? 200);
@@ -21,11 +24,27 @@ const APPLICATION = 'postwire-bench-send-api';
 
 async function main(): Promise<void> {
   const bench = await sendingBench(process.env.BENCH_DATABASE ?? 'postwire_bench_send');
-  const api = await startApiProcess(Number(process.env.BENCH_PORT ?? 3102), bench.config.DATABASE_URL, {
-    ...bench.env,
-    API_RATE_LIMIT_PER_MINUTE: '0',
-    PGAPPNAME: APPLICATION,
-  });
+  const baseline = process.env.BENCH_BASELINE;
+  const trees: CodeTree[] = [...(baseline ? [await treeAt(baseline)] : []), thisCheckout()];
+  try {
+    for (const tree of trees) {
+      console.log(`== ${tree.label}`);
+      await passes(bench, tree);
+    }
+  } finally {
+    await Promise.all(trees.map((tree) => tree.remove()));
+    await bench.close();
+  }
+}
+
+/** Full speed, then paced, against the API of `tree`. */
+async function passes(bench: SendingBench, tree: CodeTree): Promise<void> {
+  const api = await startApiProcess(
+    Number(process.env.BENCH_PORT ?? 3102),
+    bench.config.DATABASE_URL,
+    { ...bench.env, API_RATE_LIMIT_PER_MINUTE: '0', PGAPPNAME: APPLICATION },
+    path.join(tree.dir, 'src', 'main', 'api.ts'),
+  );
   const database = new BackendCpu(bench.orm.em, APPLICATION);
   // CPU per request hardly depends on what else the machine runs, unlike requests per second.
   const measured = async (spec: BenchSpec): Promise<BenchFigures> => {
@@ -57,7 +76,6 @@ async function main(): Promise<void> {
     );
   } finally {
     await api.stop();
-    await bench.close();
   }
 }
 

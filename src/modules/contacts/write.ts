@@ -2,9 +2,17 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { isUniqueViolation } from '../../db/prepared';
 import { ApiError, notFound } from '../../http/errors';
 import { toDataPatch } from './custom-fields';
+import { normalizeEmail } from './email';
 import { Contact } from './entities';
 import type { SubscriptionFlip } from './subscription';
-import { updateContactRow, upsertContactRows, type ContactInput, type UpsertOptions, type WrittenRow } from './write-rows';
+import {
+  updateContactRow,
+  upsertContactRows,
+  type ContactInput,
+  type ContactWriteRequest,
+  type UpsertOptions,
+  type WrittenRow,
+} from './write-rows';
 
 /**
  * Every change to a contact's email, subscription or data goes through here or write-batch.ts, both over the
@@ -61,6 +69,31 @@ export async function upsertContact(
 ): Promise<UpsertResult> {
   const [row] = await upsertContactRows(em, [{ projectId, input, options }]);
   return upsertResultOf(em, row!, input, options);
+}
+
+/**
+ * `upsertContact` for each write, in order, in as few statements as it can: a statement writes a contact once,
+ * so the first write of every contact goes in the first statement, a second write of one in the next, and so
+ * on; the common case (every contact once) is one statement. Answers the results in the order of `writes`.
+ */
+export async function upsertContacts(em: EntityManager, writes: readonly ContactWriteRequest[]): Promise<UpsertResult[]> {
+  const rounds: number[][] = [];
+  const seen = new Map<string, number>();
+  writes.forEach((write, i) => {
+    const key = `${write.projectId} ${normalizeEmail(write.input.email)}`;
+    const round = seen.get(key) ?? 0;
+    seen.set(key, round + 1);
+    (rounds[round] ??= []).push(i);
+  });
+  const results = new Array<UpsertResult>(writes.length);
+  for (const round of rounds) {
+    const rows = await upsertContactRows(
+      em,
+      round.map((i) => writes[i]!),
+    );
+    round.forEach((i, at) => (results[i] = upsertResultOf(em, rows[at]!, writes[i]!.input, writes[i]!.options)));
+  }
+  return results;
 }
 
 /**

@@ -17,6 +17,7 @@ import {
   sendBodyLimit,
   type SendBody,
 } from './schemas';
+import { SendBatcher } from './send-batcher';
 import { sendBatch, sendEmails } from './service';
 
 const MB = 1024 * 1024;
@@ -54,6 +55,7 @@ export function emailRoutes(deps: Deps): RouteDef[] {
   const { config } = deps;
   const limits = { maxCount: config.MAX_ATTACHMENTS_COUNT, maxBytes: config.MAX_ATTACHMENT_SIZE_MB * MB };
   const bodyLimit = sendBodyLimit(limits, config.MAX_BODY_MB * MB);
+  const batcher = new SendBatcher(deps.orm, deps);
   const notFound = { 404: { description: 'NOT_FOUND: no such email in this project' } };
   return [
     defineRoute({
@@ -80,7 +82,7 @@ export function emailRoutes(deps: Deps): RouteDef[] {
       },
       handler: async (ctx, { body }) => {
         await answerSend(ctx, config, async () => {
-          const sent = await sendEmails(ctx.state.em, deps, requireProject(ctx), body);
+          const sent = await sendEmails(ctx.state.em, config, batcher, requireProject(ctx), body);
           return { data: { emails: sent.emails, timestamp: timestamp() }, cap: sent.cap };
         });
       },

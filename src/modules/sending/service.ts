@@ -1,36 +1,18 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../../config';
 import { ApiError, type FieldError } from '../../http/errors';
-import type { TemporalGateway } from '../../temporal/client';
-import { callTemporal } from '../../temporal/unavailable';
-import { ensureScheduledRelease } from '../../temporal/scheduled-emails';
-import { bucketOf } from '../../../workflows/scheduled-emails/ids';
-import type { DataInput } from '../contacts/custom-fields';
-import { assertWithinBillingCap, type CapStanding } from '../billing/caps';
-import { upsertContact } from '../contacts/write';
+import type { CapStanding } from '../billing/caps';
 import { assertRecentlyVerifiedSender } from '../domains/verified-senders';
 import type { Project } from '../projects/entities';
 import type { Template } from '../templates/entities';
-import { TemplateError, templateSyntaxProblems } from '../templates/render';
+import { templateSyntaxProblems } from '../templates/render';
 import { findTemplate } from '../templates/service';
-import { MAX_MESSAGE_BYTES, messageSize, type Mailbox, type OutgoingAttachment } from '../emails/compose';
-import { draftFor, type DraftContent } from '../emails/draft';
-import { enqueueEmails, type EmailDraft } from '../emails/enqueue';
+import type { Mailbox, OutgoingAttachment } from '../emails/compose';
+import type { DraftContent } from '../emails/draft';
 import { assertSendableRecipients } from '../sandbox/addresses';
 import type { SendBody } from './schemas';
-
-/** What sending needs besides the request's entity manager; the SMTP relay passes the same. */
-export interface SendingDeps {
-  config: Config;
-  temporal: TemporalGateway;
-}
-
-export interface SentEmail {
-  contact: { id: string; email: string };
-  email: string;
-  /** ISO 8601 when the email waits for its time; null when it is sent now. */
-  scheduledAt: string | null;
-}
+import type { SendBatcher } from './send-batcher';
+import { templateFailure, writeSends, type CheckedSend, type SendingDeps, type SentEmail, type WrittenSend } from './write';
 
 /** A `sendAt` this close (or past) means now (docs/sending.md "Scheduled sends"). */
 const NOW_WITHIN_MS = 5_000;
@@ -38,17 +20,6 @@ const NOW_WITHIN_MS = 5_000;
 /** When a send is due: null (now) for no `sendAt`, a past one, or one within 5 s. */
 export const scheduledTime = (sendAt: Date | undefined, now = Date.now()): Date | null =>
   sendAt && sendAt.getTime() - now > NOW_WITHIN_MS ? sendAt : null;
-
-/** A /v1/send body checked against the project, before anything is written. */
-interface CheckedSend {
-  body: SendBody;
-  content: DraftContent;
-  recipients: Mailbox[];
-  cc: Mailbox[];
-  bcc: Mailbox[];
-  attachments: OutgoingAttachment[];
-  scheduledAt: Date | null;
-}
 
 /** The template supplies subject, body, text, sender and reply-to; the request's fields override each. */
 function contentOf(body: SendBody, template: Template | null): DraftContent {
@@ -69,18 +40,6 @@ function contentOf(body: SendBody, template: Template | null): DraftContent {
     tags: body.tags ?? {},
   };
 }
-
-const templateFailure = (problems: Array<{ field: string; message: string }>) =>
-  new ApiError(422, 'VALIDATION_ERROR', `The email does not render: ${problems[0]!.field} ${problems[0]!.message}`, {
-    errors: problems.map((p) => ({ field: p.field, message: p.message, code: 'invalid_template' })),
-    suggestion: 'Fix the Liquid in the field named; see docs/templates.md for the notation.',
-  });
-
-const tooLarge = (size: number) =>
-  new ApiError(413, 'PAYLOAD_TOO_LARGE', `The message would be ${(size / 1024 / 1024).toFixed(1)} MB; at most 40 MB is accepted`, {
-    details: { size, limit: MAX_MESSAGE_BYTES },
-    suggestion: 'Send smaller attachments, or link to large files instead of attaching them.',
-  });
 
 const mailboxes = (value: SendBody['to'] | undefined): Mailbox[] =>
   value === undefined ? [] : (Array.isArray(value) ? value : [value]).map((r) => (typeof r === 'string' ? { email: r } : r));
@@ -128,101 +87,20 @@ async function check(
 }
 
 /**
- * The emails of one checked send, in the caller's transaction: each recipient in turn has its contact created
- * or updated (new contacts unsubscribed unless the request says otherwise) and its own email rendered. A
- * template that does not render is a 422, a message over 40 MB a 413.
- */
-async function draftsOf(tx: EntityManager, config: Config, projectId: string, send: CheckedSend): Promise<EmailDraft[]> {
-  const { body } = send;
-  const drafts: EmailDraft[] = [];
-  for (const recipient of send.recipients) {
-    const data: DataInput | undefined = recipient.name ? { ...body.data, name: recipient.name } : body.data;
-    const { contact } = await upsertContact(
-      tx,
-      projectId,
-      { email: recipient.email, subscribed: body.subscribed, data },
-      { defaultSubscribed: false },
-    );
-    let rendered: EmailDraft;
-    try {
-      rendered = await draftFor(config, send.content, {
-        projectId,
-        contact,
-        sourceType: 'TRANSACTIONAL',
-        to: { email: contact.email, name: recipient.name ?? null },
-        data,
-      });
-    } catch (err) {
-      if (err instanceof TemplateError) throw templateFailure([{ field: 'body', message: err.message }]);
-      throw err;
-    }
-    const draft: EmailDraft = {
-      ...rendered,
-      cc: send.cc,
-      bcc: send.bcc,
-      headers: body.headers ?? {},
-      attachments: send.attachments,
-      scheduledAt: send.scheduledAt,
-    };
-    const size = messageSize(draft);
-    if (size > MAX_MESSAGE_BYTES) throw tooLarge(size);
-    drafts.push(draft);
-  }
-  return drafts;
-}
-
-/**
- * Queues the TRANSACTIONAL drafts of one request in its transaction, after the billing cap allowed all of
- * them (403 BILLING_LIMIT_EXCEEDED otherwise, nothing recorded), and makes sure of the timer of each second
- * that scheduled ones are due in, before the transaction commits: Temporal unreachable is a 503 that records
- * nothing. sendEmails and sendBatch end here; a producer that composes its drafts itself (the SMTP relay) too.
- */
-export async function queueDrafts(
-  tx: EntityManager,
-  deps: SendingDeps,
-  project: Project,
-  drafts: EmailDraft[],
-): Promise<{ sent: SentEmail[]; cap: CapStanding | null }> {
-  const cap = await assertWithinBillingCap(
-    tx,
-    deps.config,
-    project,
-    'TRANSACTIONAL',
-    drafts.map((d) => d.to.email),
-  );
-  const enqueued = await enqueueEmails(tx, drafts);
-  const sent = drafts.map((draft, i): SentEmail => ({
-    contact: { id: draft.contactId!, email: draft.to.email },
-    email: enqueued[i]!.id,
-    scheduledAt: draft.scheduledAt?.toISOString() ?? null,
-  }));
-  // One timer per second the emails are due in, however many emails share it.
-  const seconds = new Map(drafts.flatMap((d) => (d.scheduledAt ? [[bucketOf(d.scheduledAt).getTime(), d.scheduledAt] as const] : [])));
-  if (seconds.size) {
-    await callTemporal('no email was recorded', () =>
-      Promise.all([...seconds.values()].map((at) => ensureScheduledRelease(deps.temporal, project.id, at))),
-    );
-  }
-  return { sent, cap };
-}
-
-/**
- * The per-recipient send pipeline of POST /v1/send, for every caller that has a validated send (the HTTP
- * route, the SMTP relay): checks, then in one transaction the contacts, the rendered emails, the billing cap
- * and the emails recorded (each scheduled one on its timer). A request that fails part-way records and sends
- * nothing. The delivery pump sends the emails once committed; the suppression list is asked there.
+ * The per-recipient send pipeline of POST /v1/send: the checks, then in one transaction the contacts, the
+ * rendered emails, the billing cap and the emails recorded (each scheduled one on its timer; write.ts), a
+ * transaction that concurrent requests share (send-batcher.ts). A request that fails part-way records and
+ * sends nothing.
  */
 export async function sendEmails(
   em: EntityManager,
-  deps: SendingDeps,
+  config: Config,
+  batcher: SendBatcher,
   project: Project,
   body: SendBody,
-): Promise<{ emails: SentEmail[]; cap: CapStanding | null }> {
-  const checked = await check(em, deps.config, project.id, body, Date.now(), (id) => findTemplate(em, project.id, id));
-  return em.transactional(async (tx) => {
-    const { sent, cap } = await queueDrafts(tx, deps, project, await draftsOf(tx, deps.config, project.id, checked));
-    return { emails: sent, cap };
-  });
+): Promise<WrittenSend> {
+  const send = await check(em, config, project.id, body, Date.now(), (id) => findTemplate(em, project.id, id));
+  return batcher.send({ project, send });
 }
 
 /** Where an item's failure is named when it has no field of its own. */
@@ -277,17 +155,14 @@ export async function sendBatch(
   }
   if (errors.length) throw invalidBatch(errors);
   return em.transactional(async (tx) => {
-    const drafts: EmailDraft[][] = [];
-    for (const [i, send] of checked.entries()) {
-      try {
-        drafts.push(await draftsOf(tx, deps.config, project.id, send));
-      } catch (err) {
-        errors.push(...itemErrors(i, err));
-      }
-    }
-    if (errors.length) throw invalidBatch(errors);
-    const { sent, cap } = await queueDrafts(tx, deps, project, drafts.flat());
-    let at = 0;
-    return { batch: drafts.map((d) => sent.slice(at, (at += d.length))), cap };
+    const written = await writeSends(
+      tx,
+      deps,
+      checked.map((send) => ({ project, send })),
+      (i, err) => errors.push(...itemErrors(i, err)),
+    );
+    if (!written) throw invalidBatch(errors);
+    // The cap is the project's, the same for every item.
+    return { batch: written.map((w) => w.emails), cap: written[0]?.cap ?? null };
   });
 }
