@@ -82,7 +82,7 @@ describe('concurrent /v1/send requests share a transaction (docs/contributors/se
       .send({ limits: { TRANSACTIONAL: 5 } })
       .expect(200);
     const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => mail(t, recipient(`cap${i}`))));
-    const statuses = answers.map((res) => res.status).sort();
+    const statuses = answers.map((res) => res.status).sort((x, y) => x - y);
     expect(statuses).toEqual([...Array(5).fill(200), ...Array(7).fill(403)]);
     answers.filter((res) => res.status === 403).forEach((res) => expect(res.body.error.code).toBe('BILLING_LIMIT_EXCEEDED'));
     expect(await sql(stack, `select count(*)::int as n from emails where project_id = ?`, [t.project.id])).toEqual([{ n: 5 }]);
