@@ -50,11 +50,18 @@ async function passes(bench: SendingBench, tree: CodeTree): Promise<void> {
   const measured = async (spec: BenchSpec): Promise<BenchFigures> => {
     const apiBefore = treeCpuMs(api.pid);
     await database.start();
+    const since = new Date();
     const figures = await runBench(spec);
     const apiMs = treeCpuMs(api.pid) - apiBefore;
     const dbMs = await database.elapsedMs();
     const per = (ms: number) => (ms / figures.requests).toFixed(2);
     console.log(`  CPU per request: API ${per(apiMs)} ms, PostgreSQL ${per(dbMs)} ms; ${loadNote()}`);
+    // A transaction's emails share its now(): how many requests each transaction recorded (group commit).
+    const [group] = await bench.orm.em.execute<Array<{ emails: number; transactions: number }>>(
+      `select count(*)::int as emails, count(distinct created_at)::int as transactions from emails where project_id = ? and created_at >= ?`,
+      [bench.projectId, since],
+    );
+    console.log(`  emails per transaction: ${(group!.emails / Math.max(1, group!.transactions)).toFixed(1)}`);
     return figures;
   };
   try {
