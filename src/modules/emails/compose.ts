@@ -63,7 +63,6 @@ export function messageIdOf(emailId: string, fromAddress: string): string {
   return `<${emailId}@${fromAddress.slice(fromAddress.lastIndexOf('@') + 1).toLowerCase()}>`;
 }
 
-/** A sender domain's DKIM key, parsed once: parsing PEM text for every message costs more than signing. */
 /**
  * nodemailer picks quoted-printable or base64 for text by counting characters with regular expressions that
  * collect every match, a large share of its work per message. Text that is all ASCII (most HTML) is

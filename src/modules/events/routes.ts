@@ -16,7 +16,7 @@ import {
 } from './schemas';
 import { deleteEvents, eventNames, eventStats, listContactEvents, listEvents } from './service';
 import { trackEvent, type TrackInput } from './track';
-import { TrackBatcher } from './track-batch';
+import { trackBatcher, type TrackBatcher } from './track-batch';
 
 const tag = 'Events';
 
@@ -34,7 +34,7 @@ async function track(ctx: AppContext, body: TrackInput, batcher: TrackBatcher): 
 
 // /events/{eventName}/usage comes before /events/contact/{contactId}, which would claim /events/contact/usage.
 export function eventRoutes(deps: Deps, references: readonly ReferenceSource[]): RouteDef[] {
-  const batcher = new TrackBatcher(deps.orm);
+  const batcher = trackBatcher(deps.orm);
   return [
     defineRoute({
       method: 'post',

@@ -1,3 +1,4 @@
+import { GroupCommit } from '../../db/group-commit';
 import type { Orm } from '../../db/orm';
 import { normalizeEmail } from '../contacts/email';
 import { upsertContactRows, type ContactWriteRequest, type WrittenRow } from '../contacts/write-rows';
@@ -8,83 +9,18 @@ import { upsertContactRows, type ContactWriteRequest, type WrittenRow } from '..
  */
 const MAX_BATCH = 50;
 
-interface Queued {
-  write: ContactWriteRequest;
-  /** The contact's key in the batch: a contact may be written once per statement. */
-  key: string;
-  resolve: (row: WrittenRow) => void;
-  reject: (err: unknown) => void;
-}
-
 /**
- * Writes the contact writes of concurrent tracks with group commit, as OutcomeWriter does delivery outcomes:
- * a write goes into the next statement to start, which takes everything that arrived while the previous one
- * ran, so a lone track is not delayed and a burst shares one statement, one commit and one run of each
- * statement trigger. Only for writes outside a transaction: a batch commits on its own.
- *
- * A contact tracked again while one of its writes is queued waits for the next statement, so its writes
- * apply in arrival order. When a batch fails, its writes are retried one statement each, so that a bad
- * write fails only its own request.
+ * The contact writes of concurrent tracks, with group commit (src/db/group-commit.ts), as delivery outcomes
+ * are written: one statement for a group, outside any transaction (a group commits on its own). A contact
+ * tracked again while one of its writes is queued waits for the next statement, so its writes apply in
+ * arrival order.
  */
-export class TrackBatcher {
-  private queue: Queued[] = [];
-  private writing = false;
+export type TrackBatcher = GroupCommit<ContactWriteRequest, WrittenRow>;
 
-  constructor(private readonly orm: Orm) {}
-
-  write(write: ContactWriteRequest): Promise<WrittenRow> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ write, key: `${write.projectId} ${normalizeEmail(write.input.email)}`, resolve, reject });
-      this.kick();
-    });
-  }
-
-  private kick(): void {
-    if (this.writing) return;
-    this.writing = true;
-    void this.writeAll().finally(() => {
-      this.writing = false;
-      if (this.queue.length > 0) this.kick();
-    });
-  }
-
-  private async writeAll(): Promise<void> {
-    while (this.queue.length > 0) {
-      const batch = this.take();
-      try {
-        const rows = await upsertContactRows(
-          this.orm.em.fork(),
-          batch.map((q) => q.write),
-        );
-        batch.forEach((q, i) => q.resolve(rows[i]!));
-      } catch {
-        await Promise.all(batch.map((q) => this.writeAlone(q)));
-      }
-    }
-  }
-
-  private async writeAlone({ write, resolve, reject }: Queued): Promise<void> {
-    try {
-      const [row] = await upsertContactRows(this.orm.em.fork(), [write]);
-      resolve(row!);
-    } catch (err) {
-      reject(err);
-    }
-  }
-
-  /** Up to MAX_BATCH queued writes of distinct contacts; the rest stay queued in order. */
-  private take(): Queued[] {
-    const batch: Queued[] = [];
-    const skipped: Queued[] = [];
-    const seen = new Set<string>();
-    let scanned = 0;
-    // A full batch stops the scan: a long queue is not walked again for every batch.
-    for (; scanned < this.queue.length && batch.length < MAX_BATCH; scanned++) {
-      const queued = this.queue[scanned]!;
-      (seen.has(queued.key) ? skipped : batch).push(queued);
-      seen.add(queued.key);
-    }
-    this.queue = [...skipped, ...this.queue.slice(scanned)];
-    return batch;
-  }
-}
+export const trackBatcher = (orm: Orm): TrackBatcher =>
+  new GroupCommit({
+    write: (writes) => upsertContactRows(orm.em.fork(), writes),
+    weight: () => 1,
+    maxWeight: MAX_BATCH,
+    key: (write) => `${write.projectId} ${normalizeEmail(write.input.email)}`,
+  });

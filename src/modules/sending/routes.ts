@@ -17,7 +17,7 @@ import {
   sendBodyLimit,
   type SendBody,
 } from './schemas';
-import { SendBatcher } from './send-batcher';
+import { sendBatcher } from './send-batcher';
 import { sendBatch, sendEmails } from './service';
 
 const MB = 1024 * 1024;
@@ -55,7 +55,7 @@ export function emailRoutes(deps: Deps): RouteDef[] {
   const { config } = deps;
   const limits = { maxCount: config.MAX_ATTACHMENTS_COUNT, maxBytes: config.MAX_ATTACHMENT_SIZE_MB * MB };
   const bodyLimit = sendBodyLimit(limits, config.MAX_BODY_MB * MB);
-  const batcher = new SendBatcher(deps.orm, deps);
+  const batcher = sendBatcher(deps.orm, deps);
   const notFound = { 404: { description: 'NOT_FOUND: no such email in this project' } };
   return [
     defineRoute({

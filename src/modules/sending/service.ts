@@ -100,7 +100,7 @@ export async function sendEmails(
   body: SendBody,
 ): Promise<WrittenSend> {
   const send = await check(em, config, project.id, body, Date.now(), (id) => findTemplate(em, project.id, id));
-  return batcher.send({ project, send });
+  return batcher.write({ project, send });
 }
 
 /** Where an item's failure is named when it has no field of its own. */
