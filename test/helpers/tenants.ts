@@ -46,6 +46,11 @@ export async function setFrequencyCap(stack: ApiTarget, t: Tenant, cap: { maxEma
   await stack.http().patch(`/users/@me/projects/${t.project.id}`).set('Cookie', t.user.cookie).send({ frequencyCap: cap }).expect(200);
 }
 
+/** Sets the project's monthly caps by category (docs/billing.md) as its owner does. */
+export async function setBillingLimits(stack: ApiTarget, t: Tenant, limits: Record<string, number | null>): Promise<void> {
+  await stack.http().put(`/users/@me/projects/${t.project.id}/billing-limits`).set('Cookie', t.user.cookie).send({ limits }).expect(200);
+}
+
 /** A domain of the project that passed verification (as added): its DKIM record served by the stack's DNS server. */
 export async function verifiedDomain(stack: ApiTarget, project: TestProject): Promise<DomainBody> {
   const domain = await addDomain(stack, project);

@@ -67,6 +67,6 @@ describe('GroupCommit', () => {
     await expect(lone).rejects.toThrow('bad in lone');
     expect(await Promise.all(results)).toEqual([{ value: 'wrote a' }, { error: 'bad in bad' }, { value: 'wrote b' }]);
     expect(groups.slice(0, 2)).toEqual([['lone'], ['a', 'bad', 'b']]);
-    expect(groups.slice(2).sort()).toEqual([['a'], ['b'], ['bad']]);
+    expect(groups.slice(2).sort((x, y) => x[0]!.localeCompare(y[0]!))).toEqual([['a'], ['b'], ['bad']]);
   });
 });

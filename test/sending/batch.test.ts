@@ -1,6 +1,6 @@
 import { startStack, type TestStack } from '../helpers/stack';
 import { sql } from '../helpers/seed';
-import { senderTenant, type SenderTenant } from '../helpers/tenants';
+import { senderTenant, setBillingLimits, type SenderTenant } from '../helpers/tenants';
 import { recipient, settled, storedCounts } from '../emails/helpers';
 
 let stack: TestStack;
@@ -104,12 +104,7 @@ describe('POST /v1/send/batch', () => {
 
   it('is refused whole (403 BILLING_LIMIT_EXCEEDED, nothing stored) when its emails would pass the TRANSACTIONAL cap', async () => {
     const t = await senderTenant(stack);
-    await stack
-      .http()
-      .put(`/users/@me/projects/${t.project.id}/billing-limits`)
-      .set('Cookie', t.user.cookie)
-      .send({ limits: { TRANSACTIONAL: 5 } })
-      .expect(200);
+    await setBillingLimits(stack, t, { TRANSACTIONAL: 5 });
     const refused = await batch(
       t,
       Array.from({ length: 6 }, () => item(t)),

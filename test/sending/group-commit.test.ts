@@ -1,6 +1,6 @@
 import { startStack, type TestStack } from '../helpers/stack';
 import { sql } from '../helpers/seed';
-import { campaignTenant, senderTenant, type SenderTenant } from '../helpers/tenants';
+import { campaignTenant, senderTenant, setBillingLimits, type SenderTenant } from '../helpers/tenants';
 import { recipient, send } from '../emails/helpers';
 
 let stack: TestStack;
@@ -75,12 +75,7 @@ describe('concurrent /v1/send requests share a transaction (docs/contributors/se
 
   it('counts concurrent sends against the TRANSACTIONAL cap one after another: exactly the cap goes through', async () => {
     const t = await campaignTenant(stack);
-    await stack
-      .http()
-      .put(`/users/@me/projects/${t.project.id}/billing-limits`)
-      .set('Cookie', t.user.cookie)
-      .send({ limits: { TRANSACTIONAL: 5 } })
-      .expect(200);
+    await setBillingLimits(stack, t, { TRANSACTIONAL: 5 });
     const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => mail(t, recipient(`cap${i}`))));
     const statuses = answers.map((res) => res.status).sort((x, y) => x - y);
     expect(statuses).toEqual([...Array(5).fill(200), ...Array(7).fill(403)]);
