@@ -110,8 +110,11 @@ export async function updateEndpoint(
   if (input.url !== undefined) endpoint.url = input.url;
   if (input.description !== undefined) endpoint.description = input.description;
   if (input.events !== undefined) endpoint.events = input.events;
-  if (input.enabled !== undefined) endpoint.enabled = input.enabled;
-  if (input.enabled !== undefined) endpoint.disabledReason = null;
+  if (input.enabled !== undefined) {
+    endpoint.enabled = input.enabled;
+    // Set by hand either way, the endpoint is no longer as the service left it.
+    endpoint.disabledReason = null;
+  }
   // Before the flush: a failure here leaves the endpoint as it was, never enabled without its loop started.
   if (resuming) await restartBackoff(em, endpoint.id);
   await em.flush();
