@@ -21,6 +21,7 @@ import type { TemporalGateway } from '../src/temporal/client';
 import { bundleWorkflows, startWorkerProcess, workerEnv, type WorkerProcess } from '../test/helpers/worker-processes';
 import { workerNodeOptions } from '../src/main/worker-heap';
 import { PlatformUsage, backendCpuByApplication } from './lib/platform-usage';
+import { runListmonk } from './lib/listmonk';
 import { rsa2048SignMs } from './lib/rsa-speed';
 import { loadNote, sendingBench, startCountingSink } from './lib/sending';
 
@@ -31,8 +32,42 @@ const KILL_RUN = process.env.BENCH_KILL_RUN !== '0';
 const TARGET = 3_500;
 /** CPU per email of everything but the SMTP sink, in ms. */
 const CPU_TARGET = 0.45;
+/** A listmonk checkout with its binary built (bench/lib/listmonk.ts): it sends the same campaign first, for the comparison. */
+const LISTMONK_DIR = process.env.BENCH_LISTMONK_DIR;
+/** Issue 28's bar: CPU per email at most this many times listmonk's plus one RSA-2048 signature. */
+const LISTMONK_BAR = 1.5;
 /** Progress (share of messages counted) at which the second run kills a worker. */
 const KILL_AT = [0.3, 0.65];
+
+/**
+ * listmonk sends the same campaign to as many subscribers, to the same SMTP server (bench/lib/listmonk.ts):
+ * answers its CPU per email (listmonk and PostgreSQL), printed with its rate.
+ */
+async function sendWithListmonk(
+  dir: string,
+  databaseUrl: string,
+  sink: Awaited<ReturnType<typeof startCountingSink>>,
+  content: { subject: string; body: string },
+): Promise<number> {
+  const admin = new URL(databaseUrl);
+  admin.pathname = '/postgres';
+  await sink.reset();
+  const run = await runListmonk(
+    dir,
+    admin.toString(),
+    CONTACTS,
+    Number(new URL(sink.url).port),
+    { subject: content.subject, html: content.body },
+    async () => (await sink.counts()).messages,
+  );
+  const per = (ms: number) => (ms / CONTACTS).toFixed(3);
+  console.log(
+    `listmonk: campaign to ${CONTACTS} subscribers finished and counted in ${run.seconds.toFixed(1)} s (${(CONTACTS / run.seconds).toFixed(0)} emails/s): ` +
+      `CPU per email ${per(run.cpuMs.listmonk + run.cpuMs.postgres)} ms (listmonk ${per(run.cpuMs.listmonk)}, PostgreSQL ${per(run.cpuMs.postgres)}); ` +
+      `at the SMTP server: ${JSON.stringify(await sink.counts())}`,
+  );
+  return (run.cpuMs.listmonk + run.cpuMs.postgres) / CONTACTS;
+}
 
 async function main(): Promise<void> {
   const sink = await startCountingSink();
@@ -68,6 +103,18 @@ async function main(): Promise<void> {
   };
 
   try {
+    const content = {
+      subject: 'Spring news for {{ name }}',
+      body: `<html><body><p>Hello {{ name }},</p>${'<p>Spring is here, and with it a few paragraphs of news.</p>'.repeat(30)}</body></html>`,
+    };
+    // Every message is DKIM-signed once: the signature measured here is the floor the figures are read against.
+    const signMs = await rsa2048SignMs();
+    console.log(
+      `calibration: one RSA-2048 signature takes ${signMs === null ? '(openssl not found)' : `${signMs.toFixed(3)} ms`} here (openssl speed, one core)`,
+    );
+    // Before Postwire's workers start, so that PostgreSQL's CPU in this part is listmonk's alone.
+    const listmonk = LISTMONK_DIR ? await sendWithListmonk(LISTMONK_DIR, bench.config.DATABASE_URL, sink, content) : null;
+
     // Earlier runs' projects (and their contacts, campaigns and emails) are not this run's.
     await bench.orm.em.fork().execute(`delete from projects where name like 'postwire_bench_campaign %' and id <> ?`, [bench.projectId]);
     await bench.orm.em.fork().execute(
@@ -79,11 +126,10 @@ async function main(): Promise<void> {
     // As autovacuum would have done for contacts that did not all arrive a moment ago.
     await bench.orm.em.fork().execute('vacuum analyze contacts');
     for (let i = 0; i < WORKERS; i++) workers.push(await startWorkerProcess(workerSettings));
-    const body = `<html><body><p>Hello {{ name }},</p>${'<p>Spring is here, and with it a few paragraphs of news.</p>'.repeat(30)}</body></html>`;
     const created = await api('POST', '/campaigns', {
       name: 'Spring sale',
-      subject: 'Spring news for {{ name }}',
-      body,
+      subject: content.subject,
+      body: content.body,
       from: bench.from,
       audienceType: 'ALL',
     });
@@ -108,11 +154,6 @@ async function main(): Promise<void> {
       databaseUrl: bench.config.DATABASE_URL,
       temporalAddress: bench.config.TEMPORAL_ADDRESS,
     });
-    // Every message is DKIM-signed once: the signature measured here is the floor the figures are read against.
-    const signMs = await rsa2048SignMs();
-    console.log(
-      `calibration: one RSA-2048 signature takes ${signMs === null ? '(openssl not found)' : `${signMs.toFixed(3)} ms`} here (openssl speed, one core)`,
-    );
     const report = (label: string, seconds: number) => {
       const { cpuMs, peakMb } = usage.end();
       const per = (ms: number) => (ms / CONTACTS).toFixed(3);
@@ -128,6 +169,14 @@ async function main(): Promise<void> {
           `PostgreSQL ${per(cpuMs.postgres)} ms, Temporal ${per(cpuMs.temporal)} ms` +
           (signMs ? `; in all ${(total / CONTACTS / signMs).toFixed(1)} times one RSA-2048 signature` : ''),
       );
+      if (listmonk !== null && signMs !== null) {
+        const bar = LISTMONK_BAR * (listmonk + signMs);
+        const mine = total / CONTACTS;
+        console.log(
+          `  against listmonk in this run: ${(mine / listmonk).toFixed(1)} times its CPU per email; the bar, ${LISTMONK_BAR} x (listmonk ` +
+            `${listmonk.toFixed(3)} + one signature ${signMs.toFixed(3)}) = ${bar.toFixed(3)} ms: ${mine <= bar ? 'met' : 'MISSED'} (${(mine / bar).toFixed(2)} times it)`,
+        );
+      }
       console.log(
         `  peak resident memory of one process: worker ${peakMb.worker.toFixed(0)} MB, PostgreSQL ${peakMb.postgres.toFixed(0)} MB, ` +
           `Temporal ${peakMb.temporal.toFixed(0)} MB`,

@@ -5,19 +5,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import dgram from 'node:dgram';
-import net, { type AddressInfo } from 'node:net';
+import { freeTcpPort } from './net';
 import { root } from './paths';
 import { portDefaults } from './ports';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function freeTcpPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 async function freeUdpPort(): Promise<number> {
   const socket = dgram.createSocket('udp4');
