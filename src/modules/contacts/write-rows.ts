@@ -32,6 +32,9 @@ export interface ContactWriteRequest {
   options: UpsertOptions;
 }
 
+/** The contact a write is for: a statement may write each contact once. */
+export const contactKey = (write: ContactWriteRequest): string => `${write.projectId} ${normalizeEmail(write.input.email)}`;
+
 /** A written contact's columns as the statements return them. */
 export interface WrittenRow extends Record<string, unknown> {
   id: string;

@@ -2,10 +2,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { isUniqueViolation } from '../../db/prepared';
 import { ApiError, notFound } from '../../http/errors';
 import { toDataPatch } from './custom-fields';
-import { normalizeEmail } from './email';
 import { Contact } from './entities';
 import type { SubscriptionFlip } from './subscription';
 import {
+  contactKey,
   updateContactRow,
   upsertContactRows,
   type ContactInput,
@@ -67,8 +67,8 @@ export async function upsertContact(
   input: ContactInput,
   options: UpsertOptions,
 ): Promise<UpsertResult> {
-  const [row] = await upsertContactRows(em, [{ projectId, input, options }]);
-  return upsertResultOf(em, row!, input, options);
+  const [result] = await upsertContacts(em, [{ projectId, input, options }]);
+  return result!;
 }
 
 /**
@@ -80,7 +80,7 @@ export async function upsertContacts(em: EntityManager, writes: readonly Contact
   const rounds: number[][] = [];
   const seen = new Map<string, number>();
   writes.forEach((write, i) => {
-    const key = `${write.projectId} ${normalizeEmail(write.input.email)}`;
+    const key = contactKey(write);
     const round = seen.get(key) ?? 0;
     seen.set(key, round + 1);
     (rounds[round] ??= []).push(i);

@@ -53,7 +53,7 @@ export interface EmailDraft {
    * fields above, which describe it for the API and the dashboard (docs/smtp.md "Relay").
    */
   relayedMessageId?: string | null;
-  /** The message's size when it is not built from the fields (a relayed one). */
+  /** The message's size when the producer measured it already, or when it is not built from the fields (a relayed one). */
   sizeBytes?: number;
 }
 

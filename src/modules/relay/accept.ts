@@ -5,7 +5,7 @@ import { ApiError } from '../../http/errors';
 import type { RateLimiter } from '../../http/rate-limit';
 import { smtpRefusal } from '../../mail/smtp-reply';
 import { assertBillingCapNotReached, assertWithinBillingCap } from '../billing/caps';
-import { upsertContact } from '../contacts/write';
+import { upsertContacts } from '../contacts/write';
 import { assertRecentlyVerifiedSender } from '../domains/verified-senders';
 import { enqueueEmails, type EmailDraft } from '../emails/enqueue';
 import { MalformedMessage, parseMessage } from '../inbound/parse';
@@ -107,24 +107,24 @@ export async function relayMessage(
         );
         return { queueId: first!.first_email_id, duplicate: true };
       }
-      const drafts: EmailDraft[] = [];
-      for (const recipient of message.recipients) {
-        const { contact } = await upsertContact(tx, project.id, { email: recipient }, { defaultSubscribed: false });
-        drafts.push({
-          projectId: project.id,
-          contactId: contact.id,
-          to: { email: contact.email },
-          from: { email: from!.email, name: from!.name },
-          subject: parsed.subject,
-          // The message itself is the relayed one; the row describes it.
-          html: '',
-          text: null,
-          sourceType: 'TRANSACTIONAL',
-          marketing: false,
-          relayedMessageId: id,
-          sizeBytes: raw.length,
-        });
-      }
+      const contacts = await upsertContacts(
+        tx,
+        message.recipients.map((email) => ({ projectId: project.id, input: { email }, options: { defaultSubscribed: false } })),
+      );
+      const drafts = contacts.map(({ contact }): EmailDraft => ({
+        projectId: project.id,
+        contactId: contact.id,
+        to: { email: contact.email },
+        from: { email: from!.email, name: from!.name },
+        subject: parsed.subject,
+        // The message itself is the relayed one; the row describes it.
+        html: '',
+        text: null,
+        sourceType: 'TRANSACTIONAL',
+        marketing: false,
+        relayedMessageId: id,
+        sizeBytes: raw.length,
+      }));
       await assertWithinBillingCap(tx, deps.config, project, 'TRANSACTIONAL', message.recipients);
       const emails = await enqueueEmails(tx, drafts);
       await tx.execute(`update relayed_messages set "first_email_id" = ? where "id" = ?`, [emails[0]!.id, id]);

@@ -110,7 +110,7 @@ async function draftsOf(config: Config, { project, send }: PendingSend, contacts
     };
     const size = messageSize(draft);
     if (size > MAX_MESSAGE_BYTES) throw tooLarge(size);
-    drafts.push(draft);
+    drafts.push({ ...draft, sizeBytes: size });
   }
   return drafts;
 }
