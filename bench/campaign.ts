@@ -49,6 +49,7 @@ async function sendWithListmonk(
   sink: Awaited<ReturnType<typeof startCountingSink>>,
   content: { subject: string; body: string },
 ): Promise<number> {
+  // The same server, as its administrator (the benchmark's login is the embedded server's superuser).
   const admin = new URL(databaseUrl);
   admin.pathname = '/postgres';
   await sink.reset();

@@ -1,11 +1,12 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import { ensureDatabase } from '../../scripts/lib/postgres';
-import { freeTcpPort } from '../../scripts/lib/net';
+import { freeTcpPort, waitForPort } from '../../scripts/lib/net';
 import { PlatformUsage } from './platform-usage';
 
 /**
@@ -50,14 +51,6 @@ const SETTINGS = (smtpPort: number) => ({
   'app.batch_size': 1000,
 });
 
-async function run(binary: string, args: string[], cwd: string, env: Record<string, string>): Promise<void> {
-  const child = spawn(binary, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  for (const stream of [child.stdout!, child.stderr!]) stream.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  if (code !== 0) throw new Error(`listmonk ${args.join(' ')} exited with ${code}: ${output.slice(-2000)}`);
-}
-
 /** Postwire's `{{ name }}` in listmonk's notation. */
 const listmonkNotation = (source: string) => source.replace(/\{\{\s*name\s*\}\}/g, '{{ .Subscriber.Name }}');
 
@@ -88,7 +81,8 @@ export async function runListmonk(
   // It loads its admin UI from there when built without its assets; no UI is needed, an empty folder will do.
   await mkdir(path.join(dir, 'frontend', 'dist'), { recursive: true });
   const env = { LISTMONK_ADMIN_USER: 'bench', LISTMONK_ADMIN_PASSWORD: 'bench-password' };
-  await run(binary, ['--install', '--yes', '--config', config], dir, env);
+  // A failure throws with listmonk's output.
+  await promisify(execFile)(binary, ['--install', '--yes', '--config', config], { cwd: dir, env: { ...process.env, ...env } });
 
   const db = new pg.Client({ connectionString: url.toString() });
   await db.connect();
@@ -126,18 +120,8 @@ export async function runListmonk(
 
     child = spawn(binary, ['--config', config], { cwd: dir, env: { ...process.env, ...env }, stdio: 'ignore' });
     const listmonkPid = child.pid!;
-    for (let i = 0; ; i++) {
-      if (
-        await fetch(`http://127.0.0.1:${port}/health`).then(
-          (r) => r.ok,
-          () => false,
-        )
-      )
-        break;
-      if (i > 300) throw new Error('listmonk did not answer within 30 s');
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    const usage = new PlatformUsage({ workers: () => [listmonkPid], databaseUrl: url.toString(), temporalAddress: '127.0.0.1:1' });
+    await waitForPort(port, 'listmonk', 30_000);
+    const usage = new PlatformUsage({ workers: () => [listmonkPid], databaseUrl: url.toString() });
     const started = performance.now();
     usage.begin();
     await db.query(`update campaigns set status = 'running' where id = $1`, [campaign!.id]);

@@ -13,7 +13,8 @@ export async function backendCpuByApplication(query: (sql: string) => Promise<Ar
 export interface PlatformProcesses {
   workers: () => number[];
   databaseUrl: string;
-  temporalAddress: string;
+  /** None for a sender without Temporal (a peer such as listmonk): its figure is then 0. */
+  temporalAddress?: string;
 }
 
 interface Reading {
@@ -42,7 +43,7 @@ export class PlatformUsage {
 
   constructor(private readonly processes: PlatformProcesses) {
     this.postgresPid = listenerPid(portOf(processes.databaseUrl));
-    this.temporalPid = listenerPid(portOf(processes.temporalAddress));
+    this.temporalPid = processes.temporalAddress === undefined ? null : listenerPid(portOf(processes.temporalAddress));
   }
 
   begin(): void {
