@@ -19,8 +19,8 @@ export class TransactionGate extends GuardedRounds {
       databaseUrl,
       logger,
       'SMTP transaction starts',
-      (leases) => `
-      select q."email_id" as "id" from email_queue q join jsonb_to_recordset(${leases}::jsonb) as h("id" uuid, "lease_id" uuid)
+      (ids, leases) => `
+      select q."email_id" as "id" from email_queue q join unnest(${ids}::uuid[], ${leases}::uuid[]) as h("id", "lease_id")
         on q."email_id" = h."id"
         join projects p on p."id" = q."project_id"
       where q."lease_id" = h."lease_id" and q."handed_over_at" is null and not p."disabled"

@@ -37,8 +37,8 @@ export abstract class GuardedRounds {
     private readonly logger: Logger,
     /** For logs: what the rounds commit. */
     private readonly what: string,
-    /** The guard, given the waiting emails as a JSON literal of `{ id, lease_id }`; returns the ids allowed. */
-    private readonly guard: (leases: string) => string,
+    /** The guard, given the waiting emails' ids and leases as array literals; returns the ids allowed. */
+    private readonly guard: (ids: string, leases: string) => string,
   ) {}
 
   /**
@@ -96,9 +96,10 @@ export abstract class GuardedRounds {
 
   /** Opens the round's transaction and runs the guard; returns the ids it allowed. */
   private async lock(client: Client, batch: Waiting[]): Promise<Set<string>> {
-    const leases = client.escapeLiteral(JSON.stringify(batch.map((w) => ({ id: w.id, lease_id: w.leaseId }))));
+    const ids = client.escapeLiteral(`{${batch.map((w) => w.id).join(',')}}`);
+    const leases = client.escapeLiteral(`{${batch.map((w) => w.leaseId).join(',')}}`);
     // One round trip: the simple query protocol runs both statements and leaves the transaction open.
-    const results = (await client.query(`begin; ${this.guard(leases)}`)) as unknown as Array<QueryResult<{ id: string }>>;
+    const results = (await client.query(`begin; ${this.guard(ids, leases)}`)) as unknown as Array<QueryResult<{ id: string }>>;
     return new Set(results[1]!.rows.map((r) => r.id));
   }
 

@@ -21,9 +21,9 @@ export class HandOver extends GuardedRounds {
       databaseUrl,
       logger,
       'hand-over marks',
-      (leases) => `
+      (ids, leases) => `
       update email_queue q set "handed_over_at" = clock_timestamp()
-      from (select m."email_id" from email_queue m join jsonb_to_recordset(${leases}::jsonb) as h("id" uuid, "lease_id" uuid)
+      from (select m."email_id" from email_queue m join unnest(${ids}::uuid[], ${leases}::uuid[]) as h("id", "lease_id")
           on m."email_id" = h."id"
           join emails e on e."id" = m."email_id"
         where m."lease_id" = h."lease_id" order by m."email_id" for no key update of m for key share of e) l

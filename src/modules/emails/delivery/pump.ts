@@ -17,7 +17,7 @@ import { DkimKeys } from './dkim-keys';
 import { TransactionGate } from './gate';
 import { HandOver } from './hand-over';
 import { LeaseKeeper } from './leases';
-import { OutcomeWriter, type Outcome } from './outcomes';
+import { OutcomeWriter, writeOutcomes, type Outcome } from './outcomes';
 import { classifySmtpFailure } from './smtp-failure';
 
 export interface PumpOptions {
@@ -100,7 +100,11 @@ export class DeliveryPump {
       channel: DELIVERY_CHANNEL,
       pollIntervalMs: this.options.pollIntervalMs,
     });
-    this.outcomes = new OutcomeWriter(deps.orm, deps.logger, () => this.loop.wake());
+    this.outcomes = new OutcomeWriter(
+      (batch) => deps.orm.em.fork().transactional((tx) => writeOutcomes(tx, batch)),
+      deps.logger,
+      () => this.loop.wake(),
+    );
     this.keys = new DkimKeys(deps.orm, deps.config);
     this.budget = new ByteBudget(this.options.maxBytesInFlight);
     this.leases = new LeaseKeeper(deps.orm, deps.logger, this.options.leaseMs);
