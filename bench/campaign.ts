@@ -92,6 +92,8 @@ async function main(): Promise<void> {
     // The heap settings the real worker runs with (npm start, the image).
     NODE_OPTIONS: workerNodeOptions(process.env.NODE_OPTIONS),
   };
+  // e.g. --cpu-prof (NODE_OPTIONS may not carry it)
+  const workerNodeArgs = (process.env.BENCH_WORKER_NODE_OPTIONS ?? '').split(' ').filter(Boolean);
   const workers: WorkerProcess[] = [];
   const api = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${base}${path}`, {
@@ -126,7 +128,7 @@ async function main(): Promise<void> {
     );
     // As autovacuum would have done for contacts that did not all arrive a moment ago.
     await bench.orm.em.fork().execute('vacuum analyze contacts');
-    for (let i = 0; i < WORKERS; i++) workers.push(await startWorkerProcess(workerSettings));
+    for (let i = 0; i < WORKERS; i++) workers.push(await startWorkerProcess(workerSettings, workerNodeArgs));
     const created = await api('POST', '/campaigns', {
       name: 'Spring sale',
       subject: content.subject,
@@ -208,7 +210,7 @@ async function main(): Promise<void> {
       const victim = workers.shift()!;
       await victim.kill();
       console.log(`  killed worker ${victim.pid} (SIGKILL) at ${(share * 100).toFixed(0)}% of messages counted; starting a replacement`);
-      workers.push(await startWorkerProcess(workerSettings));
+      workers.push(await startWorkerProcess(workerSettings, workerNodeArgs));
     });
     const exact = second.counts.messages === CONTACTS && second.counts.recipients === CONTACTS && second.counts.repeatedRecipients === 0;
     report(`same campaign again with a worker killed twice, SENT in ${second.seconds.toFixed(1)} s`, second.seconds);

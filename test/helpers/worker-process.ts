@@ -10,7 +10,7 @@
  */
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities';
-import { createDeps, runMain } from '../../src/bootstrap';
+import { closeDeps, createDeps, runMain } from '../../src/bootstrap';
 import { limitWorkerHeapGrowth } from '../../src/main/worker-heap';
 import { DeliveryPump } from '../../src/modules/emails/delivery/pump';
 import { Simulator } from '../../src/modules/sandbox/simulator';
@@ -25,7 +25,7 @@ runMain(async () => {
   });
   const deps = await createDeps('worker');
   // As in the worker: the simulator addresses are served where the pump runs (docs/sandbox.md).
-  if (deps.config.SANDBOX_ENABLED) await Simulator.start(deps);
+  const simulator = deps.config.SANDBOX_ENABLED ? await Simulator.start(deps) : null;
   const pump = new DeliveryPump(deps);
   await pump.start();
   const connection = await NativeConnection.connect({ address: deps.config.TEMPORAL_ADDRESS });
@@ -38,4 +38,10 @@ runMain(async () => {
   const running = worker.run();
   console.log('worker ready');
   await running;
+  // Stopped (SIGTERM): shut down in order as the real worker does, so that the process ends by itself
+  // (and writes what --cpu-prof collected).
+  await pump.stop();
+  await simulator?.close();
+  await connection.close();
+  await closeDeps(deps);
 });

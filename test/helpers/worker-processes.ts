@@ -39,9 +39,9 @@ export async function bundleWorkflows(): Promise<string> {
 }
 
 /** Starts test/helpers/worker-process.ts and resolves once it polls. */
-export async function startWorkerProcess(env: Record<string, string>): Promise<WorkerProcess> {
+export async function startWorkerProcess(env: Record<string, string>, nodeArgs: readonly string[] = []): Promise<WorkerProcess> {
   // Node itself with tsx's loader, not the tsx CLI: a SIGKILL must reach the process that does the work.
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', script], {
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -21,7 +21,7 @@ export type Outcome =
 // SENT applies whoever holds the lease now: the server accepted the message, whatever else is under way. The
 // `email.sent` service event (docs/activity.md) is recorded by the same statement, so a mark is one short write.
 const MARK_SENT = `
-with s as (select * from unnest(?::uuid[], ?::timestamptz[]) as s("id", "at")),
+with s as (select * from jsonb_to_recordset(?::jsonb) as s("id" uuid, "at" timestamptz)),
 dequeued as (delete from email_queue q using s where q."email_id" = s."id" returning q."email_id", q."attempts"),
 sent as (
   update emails e set "status" = 'SENT', "sent_at" = s."at", "error" = null, "attempts" = coalesce(d."attempts", e."attempts"),
@@ -195,7 +195,7 @@ export class OutcomeWriter {
  * sends of campaigns that have nothing left in the queue, at commit.
  */
 export async function markSent(tx: EntityManager, sent: Array<{ id: string; campaignId: string | null; at: string }>): Promise<void> {
-  await tx.execute(MARK_SENT, [`{${sent.map((s) => s.id).join(',')}}`, `{${sent.map((s) => s.at).join(',')}}`]);
+  await tx.execute(MARK_SENT, [JSON.stringify(sent.map(({ id, at }) => ({ id, at })))]);
   eventsRecorded(tx);
   await notifyDrained(
     tx,
