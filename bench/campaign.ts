@@ -10,19 +10,24 @@
  * (test/helpers/worker-process.ts); the API runs in this process. The project's sending rate is unlimited,
  * so the figure is the platform's own capacity. Works in its own database, `postwire_bench_campaign`, on
  * the server of `npm start` (or DATABASE_URL's), and the Temporal dev server of `npm start`.
+ * BENCH_BASELINE=<git revision> has that revision's workers send the same campaign first (its code from `git
+ * archive`, the API of this checkout), so that before and after are measured in one run.
  */
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { closeDeps, createDeps } from '../src/bootstrap';
 import { createApp } from '../src/app/app';
 import type { TemporalGateway } from '../src/temporal/client';
-import { bundleWorkflows, startWorkerProcess, workerEnv, type WorkerProcess } from '../test/helpers/worker-processes';
+import { startWorkerProcess, workerEnv, type WorkerProcess } from '../test/helpers/worker-processes';
 import { workerNodeOptions } from '../src/main/worker-heap';
 import { PlatformUsage, backendCpuByApplication } from './lib/platform-usage';
 import { runListmonk } from './lib/listmonk';
 import { rsa2048SignMs } from './lib/rsa-speed';
+import { thisCheckout, treeAt, type CodeTree } from './lib/code-tree';
 import { loadNote, sendingBench, startCountingSink } from './lib/sending';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 100_000);
@@ -36,6 +41,8 @@ const CPU_TARGET = 0.45;
 const LISTMONK_DIR = process.env.BENCH_LISTMONK_DIR;
 /** Issue 28's bar: CPU per email at most this many times listmonk's plus one RSA-2048 signature. */
 const LISTMONK_BAR = 1.5;
+/** BENCH_BASELINE=<git revision>: that revision's workers send the same campaign first (before and after in one run). */
+const BASELINE = process.env.BENCH_BASELINE;
 /** Progress (share of messages counted) at which the second run kills a worker. */
 const KILL_AT = [0.3, 0.65];
 
@@ -82,11 +89,11 @@ async function main(): Promise<void> {
   const server: Server = createApp(deps).koa.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const bundle = await bundleWorkflows();
+  const trees: CodeTree[] = [...(BASELINE ? [await treeAt(BASELINE)] : []), thisCheckout()];
+  const bundles: string[] = [];
   const workerSettings = {
     ...bench.env,
     ...workerEnv(bench.config, taskQueue),
-    WORKER_WORKFLOW_BUNDLE: bundle,
     DELIVERY_LEASE_MS: '30000',
     PGAPPNAME: 'postwire worker',
     // The heap settings the real worker runs with (npm start, the image).
@@ -95,13 +102,13 @@ async function main(): Promise<void> {
   // e.g. --cpu-prof (NODE_OPTIONS may not carry it)
   const workerNodeArgs = (process.env.BENCH_WORKER_NODE_OPTIONS ?? '').split(' ').filter(Boolean);
   const workers: WorkerProcess[] = [];
-  const api = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${base}${path}`, {
+  const api = async (method: string, route: string, body?: unknown) => {
+    const res = await fetch(`${base}${route}`, {
       method,
       headers: { authorization: `Bearer ${bench.secret}`, 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${await res.text()}`);
+    if (!res.ok) throw new Error(`${method} ${route} answered ${res.status}: ${await res.text()}`);
     return (await res.json()) as Record<string, unknown> & { data: Record<string, unknown> };
   };
 
@@ -128,15 +135,6 @@ async function main(): Promise<void> {
     );
     // As autovacuum would have done for contacts that did not all arrive a moment ago.
     await bench.orm.em.fork().execute('vacuum analyze contacts');
-    for (let i = 0; i < WORKERS; i++) workers.push(await startWorkerProcess(workerSettings, workerNodeArgs));
-    const created = await api('POST', '/campaigns', {
-      name: 'Spring sale',
-      subject: content.subject,
-      body: content.body,
-      from: bench.from,
-      audienceType: 'ALL',
-    });
-    const campaignId = String(created.data.id);
 
     /** Sends the campaign and waits until it is SENT and the sink has counted `CONTACTS` messages. */
     async function run(id: string, onProgress: (share: number) => Promise<void> = async () => undefined) {
@@ -187,18 +185,48 @@ async function main(): Promise<void> {
     };
 
     const backends = () => backendCpuByApplication((sql) => bench.orm.em.fork().execute(sql));
-    const backendsBefore = await backends();
-    usage.begin();
-    const first = await run(campaignId);
-    report(`campaign to ${CONTACTS} contacts, SENT and counted at the SMTP server in ${first.seconds.toFixed(1)} s`, first.seconds);
-    console.log(`  at the SMTP server: ${JSON.stringify(first.counts)}`);
-    const byApplication = [...(await backends())].map(([name, ms]) => [name, ms - (backendsBefore.get(name) ?? 0)] as const);
-    console.log(
-      `  PostgreSQL backends connected now, per email: ${byApplication
-        .filter(([, ms]) => ms > 0)
-        .map(([name, ms]) => `${name} ${(ms / CONTACTS).toFixed(3)} ms`)
-        .join(', ')}`,
-    );
+
+    /** The workers of `tree` send a new campaign to every contact: the first run's figures. */
+    async function firstRun(tree: CodeTree) {
+      const bundle = path.join(os.tmpdir(), `postwire-bench-campaign-${process.pid}-${bundles.length}.js`);
+      bundles.push(bundle);
+      await tree.bundle(bundle);
+      const startWorker = () =>
+        startWorkerProcess(
+          { ...workerSettings, WORKER_WORKFLOW_BUNDLE: bundle },
+          { nodeArgs: workerNodeArgs, script: path.join(tree.dir, 'test', 'helpers', 'worker-process.ts') },
+        );
+      for (let i = 0; i < WORKERS; i++) workers.push(await startWorker());
+      const created = await api('POST', '/campaigns', {
+        name: 'Spring sale',
+        subject: content.subject,
+        body: content.body,
+        from: bench.from,
+        audienceType: 'ALL',
+      });
+      const campaignId = String(created.data.id);
+      const backendsBefore = await backends();
+      usage.begin();
+      const first = await run(campaignId);
+      report(`campaign to ${CONTACTS} contacts, SENT and counted at the SMTP server in ${first.seconds.toFixed(1)} s`, first.seconds);
+      console.log(`  at the SMTP server: ${JSON.stringify(first.counts)}`);
+      const byApplication = [...(await backends())].map(([name, ms]) => [name, ms - (backendsBefore.get(name) ?? 0)] as const);
+      console.log(
+        `  PostgreSQL backends connected now, per email: ${byApplication
+          .filter(([, ms]) => ms > 0)
+          .map(([name, ms]) => `${name} ${(ms / CONTACTS).toFixed(3)} ms`)
+          .join(', ')}`,
+      );
+      return { campaignId, startWorker };
+    }
+
+    let last: Awaited<ReturnType<typeof firstRun>> | undefined;
+    for (const tree of trees) {
+      if (last) await Promise.all(workers.splice(0).map((w) => w.stop()));
+      if (trees.length > 1) console.log(`== ${tree.label}`);
+      last = await firstRun(tree);
+    }
+    const { campaignId, startWorker } = last!;
     if (!KILL_RUN) return;
 
     const copy = await api('POST', `/campaigns/${campaignId}/duplicate`);
@@ -210,7 +238,7 @@ async function main(): Promise<void> {
       const victim = workers.shift()!;
       await victim.kill();
       console.log(`  killed worker ${victim.pid} (SIGKILL) at ${(share * 100).toFixed(0)}% of messages counted; starting a replacement`);
-      workers.push(await startWorkerProcess(workerSettings, workerNodeArgs));
+      workers.push(await startWorker());
     });
     const exact = second.counts.messages === CONTACTS && second.counts.recipients === CONTACTS && second.counts.repeatedRecipients === 0;
     report(`same campaign again with a worker killed twice, SENT in ${second.seconds.toFixed(1)} s`, second.seconds);
@@ -230,7 +258,8 @@ async function main(): Promise<void> {
     console.log(`  ${loadNote()}`);
   } finally {
     await Promise.all(workers.map((w) => w.stop()));
-    await rm(bundle, { force: true });
+    await Promise.all(bundles.map((bundle) => rm(bundle, { force: true })));
+    await Promise.all(trees.map((tree) => tree.remove()));
     await new Promise((resolve) => server.close(resolve));
     await releaseQueue(deps.temporal, 'benchmark finished').catch(() => undefined);
     await deps.temporal.client.connection.close();

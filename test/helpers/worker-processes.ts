@@ -38,10 +38,17 @@ export async function bundleWorkflows(): Promise<string> {
   return file;
 }
 
+export interface WorkerProcessOptions {
+  /** Node flags, e.g. --cpu-prof (NODE_OPTIONS may not carry it). */
+  nodeArgs?: readonly string[];
+  /** The worker-process.ts to run: another copy of the code's (a benchmark's baseline revision); this one by default. */
+  script?: string;
+}
+
 /** Starts test/helpers/worker-process.ts and resolves once it polls. */
-export async function startWorkerProcess(env: Record<string, string>, nodeArgs: readonly string[] = []): Promise<WorkerProcess> {
+export async function startWorkerProcess(env: Record<string, string>, options: WorkerProcessOptions = {}): Promise<WorkerProcess> {
   // Node itself with tsx's loader, not the tsx CLI: a SIGKILL must reach the process that does the work.
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], {
+  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', options.script ?? script], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
