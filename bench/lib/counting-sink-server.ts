@@ -36,7 +36,8 @@ const smtp = new SMTPServer({
     stream.on('end', () => {
       messages++;
       const id = MESSAGE_ID.exec(head)?.[1];
-      if (id) messageIds.add(id);
+      // A copy: the match is a slice that would keep the whole head alive (a million heads outgrew the heap).
+      if (id) messageIds.add(Buffer.from(id, 'latin1').toString('latin1'));
       for (const { address } of session.envelope.rcptTo) {
         const n = (perRecipient.get(address) ?? 0) + 1;
         perRecipient.set(address, n);

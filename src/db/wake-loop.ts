@@ -1,5 +1,6 @@
 import type { Logger } from '../logger';
 import { NotificationListener } from './notification-listener';
+import { WakeableSleep } from '../wakeable-sleep';
 
 /**
  * One pass over a table of due work: does what is due now and returns how many milliseconds until the next
@@ -29,7 +30,7 @@ export class WakeLoop {
   private running: Promise<void> | null = null;
   private stopping = false;
   private pending = false;
-  private wakeUp: (() => void) | null = null;
+  private readonly sleeper = new WakeableSleep();
 
   constructor(
     databaseUrl: string,
@@ -62,20 +63,12 @@ export class WakeLoop {
   /** Runs a pass as soon as the current one (if any) ends. */
   wake(): void {
     this.pending = true;
-    this.wakeUp?.();
+    this.sleeper.wake();
   }
 
   private sleep(ms: number): Promise<void> {
     if (this.pending || this.stopping) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wakeUp = null;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.wakeUp = done;
-    });
+    return this.sleeper.sleep(ms);
   }
 
   private async loop(): Promise<void> {

@@ -5,6 +5,7 @@ import { notifyDrained } from '../campaign-queue';
 import type { SuppressionReason } from '../../suppressions/rules';
 import { emailEventColumns, emailEventDataSql } from '../email-events';
 import { isoSql } from '../../../db/iso-sql';
+import { WakeableSleep } from '../../../wakeable-sleep';
 
 /** How one delivery attempt ended. */
 export type Outcome =
@@ -104,16 +105,16 @@ const mayWait = (o: Outcome) => o.kind === 'sent' && o.campaignId !== null;
  * Writes delivery outcomes with group commit: an outcome is written by the next transaction to start, which
  * takes everything that arrived until then, with up to WRITERS transactions under way, so an outcome does not
  * wait for a whole write before its own begins. Marks stay a few milliseconds behind SMTP's acceptance under
- * any load (a campaign's SENT marks up to GATHER_MS), at one transaction per batch instead of one per email; a worker killed in between leaves its
- * hand-over marks (hand-over.ts), so these messages are not sent again. If the database cannot be reached,
- * outcomes are kept and written when it can, until the worker stops (close).
+ * any load (a campaign's SENT marks up to GATHER_MS), at one transaction per batch instead of one per email;
+ * a worker killed in between leaves its hand-over marks (hand-over.ts), so these messages are not sent again.
+ * If the database cannot be reached, outcomes are kept and written when it can, until the worker stops (close).
  */
 export class OutcomeWriter {
   private queue: Outcome[] = [];
   private readonly writers = new Set<Promise<void>>();
   private closing = false;
-  /** Ends the current wait for company (gather), if any. */
-  private stopGathering: (() => void) | undefined;
+  /** The wait for company (gather). */
+  private readonly gathering = new WakeableSleep();
 
   constructor(
     /** Writes a batch in one transaction (writeOutcomes). */
@@ -125,7 +126,7 @@ export class OutcomeWriter {
 
   add(outcome: Outcome): void {
     this.queue.push(outcome);
-    if (!mayWait(outcome) || this.queue.length >= GATHER_OUTCOMES) this.stopGathering?.();
+    if (!mayWait(outcome) || this.queue.length >= GATHER_OUTCOMES) this.gathering.wake();
     this.kick();
   }
 
@@ -147,22 +148,14 @@ export class OutcomeWriter {
    */
   async close(): Promise<void> {
     this.closing = true;
-    this.stopGathering?.();
+    this.gathering.wake();
     while (this.writers.size > 0) await Promise.all(this.writers);
   }
 
   /** Waits for more outcomes while every outcome queued is a campaign's SENT mark (GATHER_MS). */
   private async gather(): Promise<void> {
     if (this.closing || this.queue.length >= GATHER_OUTCOMES || !this.queue.every(mayWait)) return;
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.stopGathering = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, GATHER_MS);
-      this.stopGathering = done;
-    });
+    await this.gathering.sleep(GATHER_MS);
   }
 
   private async writeAll(): Promise<void> {
