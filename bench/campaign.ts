@@ -28,6 +28,7 @@ import { PlatformUsage, backendCpuByApplication } from './lib/platform-usage';
 import { runListmonk } from './lib/listmonk';
 import { rsa2048SignMs } from './lib/rsa-speed';
 import { thisCheckout, treeAt, type CodeTree } from './lib/code-tree';
+import { benchWorkerNodeFlags } from './lib/node-process';
 import { loadNote, sendingBench, startCountingSink } from './lib/sending';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 100_000);
@@ -99,8 +100,7 @@ async function main(): Promise<void> {
     // The heap settings the real worker runs with (npm start, the image).
     NODE_OPTIONS: workerNodeOptions(process.env.NODE_OPTIONS),
   };
-  // e.g. --cpu-prof (NODE_OPTIONS may not carry it)
-  const workerNodeArgs = (process.env.BENCH_WORKER_NODE_OPTIONS ?? '').split(' ').filter(Boolean);
+  const workerNodeArgs = benchWorkerNodeFlags();
   const workers: WorkerProcess[] = [];
   const api = async (method: string, route: string, body?: unknown) => {
     const res = await fetch(`${base}${route}`, {

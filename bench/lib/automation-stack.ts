@@ -6,7 +6,7 @@ import type { Deps } from '../../src/deps';
 import { workerNodeOptions } from '../../src/main/worker-heap';
 import { startApiProcess, type ApiProcess } from './api-process';
 import type { CodeTree } from './code-tree';
-import { apiClient, startNode } from './node-process';
+import { apiClient, benchWorkerNodeFlags, startNode } from './node-process';
 import { listenerOf, ProcessUsage } from './process-usage';
 import { senderProject, type SendingBench } from './sending';
 
@@ -41,7 +41,7 @@ export async function startAutomationStack(tree: CodeTree, bench: SendingBench, 
     tree.dir,
     { ...env, WORKER_WORKFLOW_BUNDLE: bundle, NODE_OPTIONS: workerNodeOptions(process.env.NODE_OPTIONS), LOG_LEVEL: 'info' },
     (line) => line.includes('"msg":"worker running"'),
-    (process.env.BENCH_WORKER_NODE_OPTIONS ?? '').split(' ').filter(Boolean),
+    benchWorkerNodeFlags(),
   );
   let apiProcess: ApiProcess | undefined;
   const usage = new ProcessUsage([

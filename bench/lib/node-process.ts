@@ -1,6 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
+/** BENCH_WORKER_NODE_OPTIONS: Node flags for a benchmark's worker processes (e.g. --cpu-prof, which NODE_OPTIONS may not carry). */
+export const benchWorkerNodeFlags = (): string[] => (process.env.BENCH_WORKER_NODE_OPTIONS ?? '').split(' ').filter(Boolean);
+
 export interface NodeProcess {
   pid: number;
   stop(): Promise<void>;

@@ -9,8 +9,8 @@ import { contactKey, upsertContactRows, type ContactWriteRequest, type WrittenRo
 const MAX_BATCH = 50;
 
 /**
- * The contact writes of concurrent tracks, with group commit (src/db/group-commit.ts), as delivery outcomes
- * are written: one statement for a group, outside any transaction (a group commits on its own). A contact
+ * The contact writes of concurrent tracks, with group commit (src/db/group-commit.ts): one statement for a
+ * group, outside any transaction (a group commits on its own). A contact
  * tracked again while one of its writes is queued waits for the next statement, so its writes apply in
  * arrival order.
  */
