@@ -2,7 +2,8 @@ import { generateKeyPairSync } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import DKIM from 'nodemailer/lib/dkim';
 import MailComposer from 'nodemailer/lib/mail-composer';
-import { composeMessage, type OutgoingEmail } from '../../src/modules/emails/compose';
+import { composeMessage } from '../../src/modules/emails/compose';
+import type { OutgoingEmail } from '../../src/modules/emails/outgoing';
 import type { SigningKey } from '../../src/modules/emails/dkim-signature';
 import { DKIM_SIGNED_HEADERS, signMessage } from '../../src/modules/emails/dkim-signature';
 

@@ -1,5 +1,6 @@
 import MailComposer from 'nodemailer/lib/mail-composer';
-import { composeMessage, type OutgoingEmail } from '../../src/modules/emails/compose';
+import { composeMessage } from '../../src/modules/emails/compose';
+import type { OutgoingEmail } from '../../src/modules/emails/outgoing';
 import { buildInMemory } from '../../src/modules/emails/mime-in-memory';
 
 const base: OutgoingEmail = {

@@ -3,42 +3,14 @@ import MailComposer from 'nodemailer/lib/mail-composer';
 import type { Envelope } from '../../mail/smtp/connection';
 import { signMessage, type SigningKey } from './dkim-signature';
 import { buildInMemory } from './mime-in-memory';
-import type { Disposition } from './entities';
+import { leanMessage } from './mime-lean';
+import type { Mailbox, OutgoingEmail } from './outgoing';
 
 /**
  * How a stored email becomes the message handed to SMTP. What is added at sending time (tracking pixel,
  * rewritten links, List-Unsubscribe) is added by decorate.ts just before, so that it applies to every
  * producer alike.
  */
-
-export interface Mailbox {
-  email: string;
-  name?: string | null;
-}
-
-export interface OutgoingAttachment {
-  filename: string;
-  content: Buffer;
-  contentType: string;
-  contentId?: string | null;
-  disposition: Disposition;
-}
-
-export interface OutgoingEmail {
-  id: string;
-  to: Mailbox;
-  /** In the Cc header and the envelope. */
-  cc?: Mailbox[];
-  /** In the envelope only: Bcc never appears in the message. */
-  bcc?: Mailbox[];
-  from: Mailbox;
-  replyTo?: string | null;
-  subject: string;
-  html: string;
-  text?: string | null;
-  headers?: Record<string, string>;
-  attachments?: OutgoingAttachment[];
-}
 
 /** The largest message accepted (docs/sending.md "Size: 413 over 40 MB"), measured as messageSize does. */
 export const MAX_MESSAGE_BYTES = 40 * 1024 * 1024;
@@ -124,12 +96,18 @@ export function signedRelayedMessage(
   return { envelope: { from: email.fromAddress, to: [email.toAddress] }, raw: signMessage(message, key) };
 }
 
+/** The message built by nodemailer: in memory when it can be (mime-in-memory.ts), else through its streams. */
+async function builtByNodemailer(email: OutgoingEmail): Promise<Buffer> {
+  const root = new MailComposer(composeMessage(email)).compile();
+  return buildInMemory(root) ?? (await root.build());
+}
+
 /**
- * The message as handed to SMTP: built as nodemailer's `sendMail` would build it, DKIM-signed with the
- * sender domain's key, in one Buffer that the delivery pump writes to its SMTP connection at once.
+ * The message as handed to SMTP: built as nodemailer's `sendMail` would build it (directly for the common
+ * shape, mime-lean.ts), DKIM-signed with the sender domain's key, in one Buffer that the delivery pump writes
+ * to its SMTP connection at once.
  */
 export async function signedMessage(email: OutgoingEmail, key: SigningKey): Promise<{ envelope: Envelope; raw: Buffer }> {
-  const root = new MailComposer(composeMessage(email)).compile();
-  const built = buildInMemory(root) ?? (await root.build());
+  const built = leanMessage(email, messageIdOf(email.id, email.from.email), new Date()) ?? (await builtByNodemailer(email));
   return { envelope: envelopeOf(email), raw: signMessage(built, key) };
 }

@@ -1,7 +1,7 @@
 import type { TrackingMode } from '../projects/entities';
 import { withListUnsubscribe } from '../links/list-unsubscribe';
 import { trackHtml } from '../links/tracking';
-import type { OutgoingEmail } from './compose';
+import type { OutgoingEmail } from './outgoing';
 import type { LinkSettings } from '../links/subscription';
 
 /** What decides the additions to an email at sending time. */

@@ -1,6 +1,6 @@
 import type { DataInput } from '../contacts/custom-fields';
 import { renderEmail, templateVariables, type EmailContent, type RecipientContact } from '../templates/render';
-import type { Mailbox } from './compose';
+import type { Mailbox } from './outgoing';
 import type { SourceType } from './entities';
 import type { EmailDraft } from './enqueue';
 import { plainTextOf, textTemplateOf } from './plain-text';

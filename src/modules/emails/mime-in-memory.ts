@@ -1,15 +1,13 @@
 import type MimeNode from 'nodemailer/lib/mime-node';
-import { encode, wrap } from 'nodemailer/lib/qp';
+import { qpEncode, qpWrap } from './quoted-printable';
 
 /**
- * nodemailer's MimeNode.build() without its streams, for the messages that are all text in memory: the
- * headers and the quoted-printable encoding are nodemailer's own functions, assembled in the order its
- * stream() writes them. build() pipes every part through several streams with an event-loop turn per step,
+ * nodemailer's MimeNode.build() without its streams, for the messages that are all text in memory and not of
+ * the shape mime-lean.ts builds: the headers are nodemailer's own, the quoted-printable encoding its encoding
+ * (quoted-printable.ts), assembled in the order its stream() writes them. build() pipes every part through several streams with an event-loop turn per step,
  * half again the CPU of this for a typical email. Anything else (base64 parts such as attachments or
  * non-Latin text, streamed content) is left to build() (test/emails/mime-in-memory.unit.test.ts compares them).
  */
-
-const LINE_LENGTH = 76;
 
 /** Content nodes whose bytes this module can produce exactly as build() would. */
 function inMemory(node: MimeNode): boolean {
@@ -25,7 +23,7 @@ function render(node: MimeNode, out: (string | Buffer)[]): void {
   out.push(`${node.buildHeaders()}\r\n\r\n`);
   const { content } = node;
   if (typeof content === 'string' || Buffer.isBuffer(content)) {
-    if (content.length > 0) out.push(node.getTransferEncoding() === 'quoted-printable' ? wrap(encode(content), LINE_LENGTH) : content);
+    if (content.length > 0) out.push(node.getTransferEncoding() === 'quoted-printable' ? qpWrap(qpEncode(content)) : content);
   }
   if (!node.multipart) return;
   node.childNodes.forEach((child, i) => {

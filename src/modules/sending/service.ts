@@ -7,7 +7,7 @@ import type { Project } from '../projects/entities';
 import type { Template } from '../templates/entities';
 import { templateSyntaxProblems } from '../templates/render';
 import { findTemplate } from '../templates/service';
-import type { Mailbox, OutgoingAttachment } from '../emails/compose';
+import type { Mailbox, OutgoingAttachment } from '../emails/outgoing';
 import type { DraftContent } from '../emails/draft';
 import { assertSendableRecipients } from '../sandbox/addresses';
 import type { SendBody } from './schemas';

@@ -1,0 +1,32 @@
+import type { Disposition } from './entities';
+
+/** An email as handed to compose.ts: what it is built from, with what sending adds (decorate.ts). */
+
+export interface Mailbox {
+  email: string;
+  name?: string | null;
+}
+
+export interface OutgoingAttachment {
+  filename: string;
+  content: Buffer;
+  contentType: string;
+  contentId?: string | null;
+  disposition: Disposition;
+}
+
+export interface OutgoingEmail {
+  id: string;
+  to: Mailbox;
+  /** In the Cc header and the envelope. */
+  cc?: Mailbox[];
+  /** In the envelope only: Bcc never appears in the message. */
+  bcc?: Mailbox[];
+  from: Mailbox;
+  replyTo?: string | null;
+  subject: string;
+  html: string;
+  text?: string | null;
+  headers?: Record<string, string>;
+  attachments?: OutgoingAttachment[];
+}
