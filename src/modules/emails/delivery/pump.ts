@@ -19,6 +19,7 @@ import { TransactionGate } from './gate';
 import { HandOver } from './hand-over';
 import { LeaseKeeper } from './leases';
 import { OutcomeWriter, writeOutcomes, type Outcome } from './outcomes';
+import { analyzeStaleTables } from './stale-statistics';
 import { classifySmtpFailure } from './smtp-failure';
 
 export interface PumpOptions {
@@ -146,6 +147,10 @@ export class DeliveryPump {
         maxRate: this.config.MAX_EMAIL_RATE_PER_SECOND,
       });
       if (finished) this.logger.info({ emails: finished }, 'marked SENT the emails a stopped worker had handed over to SMTP');
+      if (seen === limit) {
+        const analyzed = await analyzeStaleTables(this.orm.em.fork(), seen);
+        if (analyzed.length) this.logger.info({ tables: analyzed }, 'analyzed tables whose planner statistics said they were nearly empty');
+      }
       for (const email of claimed) this.track(this.deliver(email));
       if (seen < limit) break;
     }
