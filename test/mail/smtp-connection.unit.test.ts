@@ -69,6 +69,23 @@ describe('SMTP client connection', () => {
     expect(s.accepted[1]!.raw.equals(dotted)).toBe(true);
   });
 
+  it.each([
+    [
+      'ending in a bare line feed',
+      'Subject: bare\n\nfirst line\n.dotted after a bare LF\r\nlast\n',
+      'Subject: bare\r\n\r\nfirst line\r\n.dotted after a bare LF\r\nlast\r\n',
+    ],
+    ['ending in a carriage return', 'Subject: cr\r\n\r\nbody\r', 'Subject: cr\r\n\r\nbody\r\n'],
+    ['ending without a line break', 'Subject: none\r\n\r\nbody', 'Subject: none\r\n\r\nbody\r\n'],
+  ])('sends every line ending as CRLF, however the message ends (%s)', async (_name, raw, received) => {
+    const s = await started({ disabledCommands: ['STARTTLS'] });
+    const connection = await SmtpConnection.open(smtpSettings(`smtp://127.0.0.1:${s.port}`));
+    await send(connection, 'first@example.test', Buffer.from(raw));
+    await send(connection, 'second@example.test', message(plain));
+    await connection.close();
+    expect(s.accepted.map((m) => m.raw.toString())).toEqual([received, message(plain).toString()]);
+  });
+
   it('reports a refused recipient with the reply, and the connection carries the next message', async () => {
     const s = await started({
       disabledCommands: ['STARTTLS'],

@@ -3,7 +3,7 @@ import { connect as tcpConnect, isIP, type Socket } from 'node:net';
 import { hostname } from 'node:os';
 import { connect as tlsConnect } from 'node:tls';
 import type { SmtpSettings } from '../smtp-settings';
-import { dataTerminator, dotStuff } from './dot-stuff';
+import { dataTerminator, smtpData } from './dot-stuff';
 import { SmtpError } from './errors';
 import { ReplyParser, extensionsOf, type SmtpReply } from './replies';
 
@@ -64,7 +64,7 @@ export class SmtpConnection {
   }
 
   /**
-   * MAIL, a RCPT per recipient and DATA, keeping the message, dot-stuffed, for `endData`. Throws EENVELOPE or
+   * MAIL, a RCPT per recipient and DATA, keeping the message as DATA carries it (smtpData) for `endData`. Throws EENVELOPE or
    * EMESSAGE with the server's reply when it refuses (the connection stays usable), or a connection error.
    * A message goes to all its recipients or to none: one refused recipient refuses the transaction, so that
    * a retry never repeats the message to those that took it.
@@ -99,8 +99,8 @@ export class SmtpConnection {
       else await this.reset().catch(() => undefined);
       throw refusal;
     }
-    this.staged = dotStuff(message);
-    this.terminator = dataTerminator(message);
+    this.staged = smtpData(message);
+    this.terminator = dataTerminator(this.staged);
   }
 
   /**
