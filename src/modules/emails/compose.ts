@@ -1,6 +1,7 @@
 import type Mail from 'nodemailer/lib/mailer';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type { Envelope } from '../../mail/smtp/connection';
+import { crlfLineEnds } from '../../mail/smtp/dot-stuff';
 import { signMessage, type SigningKey } from './dkim-signature';
 import { buildInMemory } from './mime-in-memory';
 import { leanMessage } from './mime-lean';
@@ -82,7 +83,7 @@ export function composeMessage(email: OutgoingEmail): Mail.Options {
 
 /**
  * A message the SMTP relay accepted, as handed to SMTP (docs/smtp.md "Relay"): its bytes as given (Bcc was
- * removed on arrival), a Message-ID derived from the email's id in front when the client gave none, DKIM-signed
+ * removed on arrival), a Message-ID derived from the email's id in front when the client gave none, line ends made CRLF, DKIM-signed
  * with the sender domain's key; one recipient per email.
  */
 export function signedRelayedMessage(
@@ -93,7 +94,7 @@ export function signedRelayedMessage(
   const message = relayed.messageId
     ? relayed.raw
     : Buffer.concat([Buffer.from(`Message-ID: ${messageIdOf(email.id, email.fromAddress)}\r\n`), relayed.raw]);
-  return { envelope: { from: email.fromAddress, to: [email.toAddress] }, raw: signMessage(message, key) };
+  return { envelope: { from: email.fromAddress, to: [email.toAddress] }, raw: signMessage(crlfLineEnds(message), key) };
 }
 
 /** The message built by nodemailer: in memory when it can be (mime-in-memory.ts), else through its streams. */
@@ -104,10 +105,11 @@ async function builtByNodemailer(email: OutgoingEmail): Promise<Buffer> {
 
 /**
  * The message as handed to SMTP: built as nodemailer's `sendMail` would build it (directly for the common
- * shape, mime-lean.ts), DKIM-signed with the sender domain's key, in one Buffer that the delivery pump writes
+ * shape, mime-lean.ts), line ends made CRLF as SMTP sends them (so that the body hash takes its canonical form as
+ * it is), DKIM-signed with the sender domain's key, in one Buffer that the delivery pump writes
  * to its SMTP connection at once.
  */
 export async function signedMessage(email: OutgoingEmail, key: SigningKey): Promise<{ envelope: Envelope; raw: Buffer }> {
   const built = leanMessage(email, messageIdOf(email.id, email.from.email), new Date()) ?? (await builtByNodemailer(email));
-  return { envelope: envelopeOf(email), raw: signMessage(built, key) };
+  return { envelope: envelopeOf(email), raw: signMessage(crlfLineEnds(built), key) };
 }
