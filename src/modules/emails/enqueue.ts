@@ -5,7 +5,7 @@ import { notifyAfterCommit } from '../../db/commit-notifier';
 import { executePrepared } from '../../db/prepared';
 import { isSimulatorAddress } from '../../mail/simulator-domain';
 import { messageSize } from './compose';
-import type { Mailbox, OutgoingAttachment } from './outgoing';
+import type { Mailbox, OutgoingAttachment, OutgoingEmail } from './outgoing';
 import { DELIVERY_CHANNEL } from './delivery/channel';
 import { QUEUE_PRIORITY } from './delivery/queue';
 import type { CopyRecipient, SourceType } from './entities';
@@ -16,23 +16,11 @@ import type { EmailTags } from './tags';
  * render the message themselves (renderEmail) and hand over drafts; the delivery pump sends them.
  */
 
-export interface EmailDraft {
+/** An email to enter the system: the message (outgoing.ts) with its producer and recipient. */
+export interface EmailDraft extends Omit<OutgoingEmail, 'id'> {
   projectId: string;
   /** The recipient contact; null for mail to an address that is not a contact (e.g. a campaign test send). */
   contactId: string | null;
-  to: Mailbox;
-  /** Copies in the same SMTP transaction: cc in the Cc header, bcc in no header. */
-  cc?: Mailbox[];
-  bcc?: Mailbox[];
-  /** Its domain must be a domain of the project: the pump signs with that domain's DKIM key. */
-  from: Mailbox;
-  replyTo?: string | null;
-  subject: string;
-  html: string;
-  text?: string | null;
-  /** Extra header fields, already checked (names and values without CR or LF). */
-  headers?: Record<string, string>;
-  attachments?: OutgoingAttachment[];
   sourceType: SourceType;
   /** Sent from a MARKETING template or campaign: subject to unsubscribe links and suppression. */
   marketing: boolean;

@@ -22,11 +22,13 @@ export interface OutgoingEmail {
   cc?: Mailbox[];
   /** In the envelope only: Bcc never appears in the message. */
   bcc?: Mailbox[];
+  /** Its domain must be a domain of the project: the pump signs with that domain's DKIM key. */
   from: Mailbox;
   replyTo?: string | null;
   subject: string;
   html: string;
   text?: string | null;
+  /** Extra header fields, already checked (names and values without CR or LF). */
   headers?: Record<string, string>;
   attachments?: OutgoingAttachment[];
 }
