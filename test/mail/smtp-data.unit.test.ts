@@ -1,4 +1,4 @@
-import { dataTerminator, smtpData } from '../../src/mail/smtp/dot-stuff';
+import { dataTerminator, smtpData } from '../../src/mail/smtp/smtp-data';
 
 const data = (message: string) => smtpData(Buffer.from(message)).toString();
 

@@ -3,7 +3,7 @@ import { connect as tcpConnect, isIP, type Socket } from 'node:net';
 import { hostname } from 'node:os';
 import { connect as tlsConnect } from 'node:tls';
 import type { SmtpSettings } from '../smtp-settings';
-import { dataTerminator, smtpData } from './dot-stuff';
+import { dataTerminator, smtpData } from './smtp-data';
 import { SmtpError } from './errors';
 import { ReplyParser, extensionsOf, type SmtpReply } from './replies';
 
@@ -64,10 +64,10 @@ export class SmtpConnection {
   }
 
   /**
-   * MAIL, a RCPT per recipient and DATA, keeping the message as DATA carries it (smtpData) for `endData`. Throws EENVELOPE or
-   * EMESSAGE with the server's reply when it refuses (the connection stays usable), or a connection error.
-   * A message goes to all its recipients or to none: one refused recipient refuses the transaction, so that
-   * a retry never repeats the message to those that took it.
+   * MAIL, a RCPT per recipient and DATA, keeping the message as DATA carries it (smtpData) for `endData`.
+   * Throws EENVELOPE or EMESSAGE with the server's reply when it refuses (the connection stays usable), or a
+   * connection error. A message goes to all its recipients or to none: one refused recipient refuses the
+   * transaction, so that a retry never repeats the message to those that took it.
    */
   async stage(envelope: Envelope, message: Buffer): Promise<void> {
     const commands = [

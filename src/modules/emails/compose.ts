@@ -1,11 +1,11 @@
 import type Mail from 'nodemailer/lib/mailer';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type { Envelope } from '../../mail/smtp/connection';
-import { crlfLineEnds } from '../../mail/smtp/dot-stuff';
+import { crlfLineEnds } from '../../mail/smtp/smtp-data';
 import { signMessage, type SigningKey } from './dkim-signature';
 import { buildInMemory } from './mime-in-memory';
 import { leanMessage } from './mime-lean';
-import type { Mailbox, OutgoingEmail } from './outgoing';
+import { hasAsciiText, type Mailbox, type OutgoingEmail } from './outgoing';
 
 /**
  * How a stored email becomes the message handed to SMTP. What is added at sending time (tracking pixel,
@@ -42,9 +42,7 @@ export function messageIdOf(emailId: string, fromAddress: string): string {
  * quoted-printable either way, so it is named up front; other text keeps the detection, which prefers base64
  * when most characters are outside Latin script.
  */
-const NON_ASCII = /[^\x00-\x7f]/;
-const textEncodingOf = (email: OutgoingEmail) =>
-  NON_ASCII.test(email.html) || NON_ASCII.test(email.text ?? '') ? {} : { textEncoding: 'quoted-printable' as const };
+const textEncodingOf = (email: OutgoingEmail) => (hasAsciiText(email) ? { textEncoding: 'quoted-printable' as const } : {});
 
 /** One SMTP transaction to every recipient: the To address, then Cc, then Bcc. */
 const envelopeOf = (email: OutgoingEmail): Envelope => ({
@@ -83,8 +81,8 @@ export function composeMessage(email: OutgoingEmail): Mail.Options {
 
 /**
  * A message the SMTP relay accepted, as handed to SMTP (docs/smtp.md "Relay"): its bytes as given (Bcc was
- * removed on arrival), a Message-ID derived from the email's id in front when the client gave none, line ends made CRLF, DKIM-signed
- * with the sender domain's key; one recipient per email.
+ * removed on arrival), a Message-ID derived from the email's id in front when the client gave none, line ends
+ * made CRLF, DKIM-signed with the sender domain's key; one recipient per email.
  */
 export function signedRelayedMessage(
   email: { id: string; fromAddress: string; toAddress: string },
@@ -105,9 +103,9 @@ async function builtByNodemailer(email: OutgoingEmail): Promise<Buffer> {
 
 /**
  * The message as handed to SMTP: built as nodemailer's `sendMail` would build it (directly for the common
- * shape, mime-lean.ts), line ends made CRLF as SMTP sends them (so that the body hash takes its canonical form as
- * it is), DKIM-signed with the sender domain's key, in one Buffer that the delivery pump writes
- * to its SMTP connection at once.
+ * shape, mime-lean.ts), line ends made CRLF as SMTP sends them (so that the signature covers the bytes sent and
+ * the body hash finds the body canonical as it is), DKIM-signed with the sender domain's key, in one Buffer
+ * that the delivery pump writes to its SMTP connection at once.
  */
 export async function signedMessage(email: OutgoingEmail, key: SigningKey): Promise<{ envelope: Envelope; raw: Buffer }> {
   const built = leanMessage(email, messageIdOf(email.id, email.from.email), new Date()) ?? (await builtByNodemailer(email));

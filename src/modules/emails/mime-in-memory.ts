@@ -4,8 +4,8 @@ import { qpEncode, qpWrap } from './quoted-printable';
 /**
  * nodemailer's MimeNode.build() without its streams, for the messages that are all text in memory and not of
  * the shape mime-lean.ts builds: the headers are nodemailer's own, the quoted-printable encoding its encoding
- * (quoted-printable.ts), assembled in the order its stream() writes them. build() pipes every part through several streams with an event-loop turn per step,
- * half again the CPU of this for a typical email. Anything else (base64 parts such as attachments or
+ * (quoted-printable.ts), assembled in the order its stream() writes them. build() pipes every part through
+ * several streams with an event-loop turn per step, half again the CPU of this for a typical email. Anything else (base64 parts such as attachments or
  * non-Latin text, streamed content) is left to build() (test/emails/mime-in-memory.unit.test.ts compares them).
  */
 
@@ -38,8 +38,11 @@ export function buildInMemory(root: MimeNode): Buffer | null {
   if (!inMemory(root)) return null;
   const out: (string | Buffer)[] = [];
   render(root, out);
-  const message = Buffer.concat(out.map((part) => (typeof part === 'string' ? Buffer.from(part) : part)));
-  // build() ends every message with a line break.
+  return withFinalLineBreak(Buffer.concat(out.map((part) => (typeof part === 'string' ? Buffer.from(part) : part))));
+}
+
+/** The message ending in a line break, as nodemailer's build() ends every message. */
+export function withFinalLineBreak(message: Buffer): Buffer {
   const last = message.at(-1);
   if (last === 0x0a) return message;
   return Buffer.concat([message, Buffer.from(last === 0x0d ? '\n' : '\r\n')]);

@@ -1,5 +1,6 @@
 import { foldLines } from 'nodemailer/lib/mime-funcs';
-import type { Mailbox, OutgoingEmail } from './outgoing';
+import { withFinalLineBreak } from './mime-in-memory';
+import { hasAsciiText, type Mailbox, type OutgoingEmail } from './outgoing';
 import { qpEncode, qpWrap } from './quoted-printable';
 
 /**
@@ -98,7 +99,7 @@ export const boundaryBaseOf = (emailId: string) => emailId.replaceAll('-', '');
 /** The built message, or null when nodemailer has to build it. */
 export function leanMessage(email: OutgoingEmail, messageId: string, date: Date): Buffer | null {
   if (!eligible(email)) return null;
-  const allAscii = !/[^\x00-\x7f]/.test(email.html) && !/[^\x00-\x7f]/.test(email.text ?? '');
+  const allAscii = hasAsciiText(email);
   const html = textPart('text/html; charset=utf-8', email.html, allAscii);
   const text = email.text ? textPart('text/plain; charset=utf-8', email.text, allAscii) : null;
   if (!html || (email.text && !text)) return null;
@@ -119,9 +120,5 @@ export function leanMessage(email: OutgoingEmail, messageId: string, date: Date)
     headers.push(html.headers[1]!, dateHeader, 'MIME-Version: 1.0', html.headers[0]!);
     body = html.body;
   }
-  const message = Buffer.from(`${headers.map((h) => foldLines(h, LINE_LENGTH)).join('\r\n')}\r\n\r\n${body}`);
-  // nodemailer ends every message with a line break.
-  const last = message.at(-1);
-  if (last === 0x0a) return message;
-  return Buffer.concat([message, Buffer.from(last === 0x0d ? '\n' : '\r\n')]);
+  return withFinalLineBreak(Buffer.from(`${headers.map((h) => foldLines(h, LINE_LENGTH)).join('\r\n')}\r\n\r\n${body}`));
 }

@@ -32,3 +32,8 @@ export interface OutgoingEmail {
   headers?: Record<string, string>;
   attachments?: OutgoingAttachment[];
 }
+
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/** Whether the email's HTML and text are all ASCII: then its text parts are quoted-printable (compose.ts). */
+export const hasAsciiText = (email: OutgoingEmail) => !NON_ASCII.test(email.html) && !NON_ASCII.test(email.text ?? '');

@@ -147,11 +147,12 @@ export class DeliveryPump {
         maxRate: this.config.MAX_EMAIL_RATE_PER_SECOND,
       });
       if (finished) this.logger.info({ emails: finished }, 'marked SENT the emails a stopped worker had handed over to SMTP');
+      for (const email of claimed) this.track(this.deliver(email));
+      // After the sends start: an ANALYZE must not hold up a batch already claimed.
       if (seen === limit) {
         const analyzed = await analyzeStaleTables(this.orm.em.fork(), seen);
         if (analyzed.length) this.logger.info({ tables: analyzed }, 'analyzed tables whose planner statistics said they were nearly empty');
       }
-      for (const email of claimed) this.track(this.deliver(email));
       if (seen < limit) break;
     }
     const [row] = await this.orm.em.fork().execute<{ ms: number | null }[]>(NEXT_DUE);
