@@ -104,6 +104,8 @@ export const configSchema = z.object({
   CAMPAIGN_BATCH_SIZE: int(500, 1, 5000),
 
   SEGMENT_TRACKING_INTERVAL_MINUTES: int(15, 1),
+  /** docs/segments.md "Compute": how long POST /segments/{id}/compute waits for the computation before a 202. */
+  SEGMENT_COMPUTE_WAIT_SECONDS: int(10, 1, 300),
 
   // docs/consent.md "The public endpoint": the public signup forms' checks, without third parties.
   SIGNUP_MIN_FILL_SECONDS: int(3, 0, 3600),

@@ -1,4 +1,4 @@
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, isGrpcDeadlineError } from '@temporalio/client';
 import type { TemporalGateway } from './client';
 import { ifRunning } from './if-running';
 import { projectWorkflow } from './project-workflow';
@@ -37,14 +37,25 @@ export async function startSegmentTracking(temporal: TemporalGateway, segment: S
 export const stopSegmentTracking = (temporal: TemporalGateway, segmentId: string, reason: string): Promise<boolean> =>
   ifRunning(() => temporal.client.workflow.getHandle(segmentTrackingWorkflowId(segmentId)).terminate(reason));
 
+/** A computation that outlasted the request's wait: it goes on in Temporal, as this workflow. */
+export interface StillComputing {
+  running: string;
+}
+
 /**
- * Computes the segment now and waits for the outcome. A computation already running (the tracking loop's,
- * or another request's) is joined rather than doubled. Null when the segment is gone or no longer tracked.
+ * Computes the segment now and waits for the outcome, at most `waitMs`: a computation with no worker free to
+ * run it would otherwise hold the request for as long as it waits. A computation already running (the tracking
+ * loop's, or another request's) is joined rather than doubled. Null when the segment is gone or no longer
+ * tracked.
  */
-export async function computeSegmentNow(temporal: TemporalGateway, segment: SegmentRef): Promise<SegmentComputeResult | null> {
+export async function computeSegmentNow(
+  temporal: TemporalGateway,
+  segment: SegmentRef,
+  waitMs: number,
+): Promise<SegmentComputeResult | null | StillComputing> {
   const workflowId = segmentComputeWorkflowId(segment.id);
   try {
-    const handle = await temporal.client.workflow.start<typeof segmentCompute>('segmentCompute', {
+    await temporal.client.workflow.start<typeof segmentCompute>('segmentCompute', {
       taskQueue: temporal.taskQueue,
       workflowId,
       args: [{ segmentId: segment.id, projectId: segment.projectId }],
@@ -52,9 +63,15 @@ export async function computeSegmentNow(temporal: TemporalGateway, segment: Segm
       staticSummary: segmentComputeSummary(segment.id, segment.projectId),
       ...projectWorkflow(temporal, segment.projectId),
     });
-    return await handle.result();
   } catch (err) {
     if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
-    return temporal.client.workflow.getHandle<typeof segmentCompute>(workflowId).result();
+  }
+  try {
+    return await temporal.client.withDeadline(Date.now() + waitMs, () =>
+      temporal.client.workflow.getHandle<typeof segmentCompute>(workflowId).result(),
+    );
+  } catch (err) {
+    if (isGrpcDeadlineError(err)) return { running: workflowId };
+    throw err;
   }
 }

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { startStack, type TestStack } from '../helpers/stack';
 import { signupUser } from '../helpers/fixtures';
 import { newTenant } from '../helpers/tenants';
+import { InFlight, slowest, whereItIs } from './fuzz/progress';
 
 const ADMIN_TOKEN = randomBytes(24).toString('hex');
 
@@ -31,6 +32,16 @@ const profile = PROFILES[profileName];
 /** The quick run is the same every time (a fixed seed); the deep one explores anew unless FUZZ_SEED is set. */
 const seed = process.env.FUZZ_SEED ?? profile.seed;
 
+/**
+ * How long schemathesis may run: the deep run's budget and a minute to finish its last cases; the quick run
+ * took 202-245 s for 187 operations in CI's full runs.
+ */
+const RUN_SECONDS = (profile.seconds ?? 840) + 60;
+
+/** The database sessions in a transaction or a query, for a run that stalled. */
+const BUSY_SESSIONS = `select pid, state, wait_event_type, wait_event, (now() - xact_start)::text as age, left(query, 200) as query
+  from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and state <> 'idle' order by xact_start`;
+
 const SCHEMATHESIS = path.resolve(__dirname, '..', '..', '.tools', 'venv', 'bin', 'schemathesis');
 
 /** Operations left out: logging out would end the session the run authenticates with. */
@@ -50,26 +61,47 @@ interface Report {
 interface RunResult {
   code: number | null;
   output: string;
+  /** What the run was doing when it was stopped for running too long. */
+  stall?: string;
 }
 
-function run(args: string[], cwd: string): Promise<RunResult> {
+/**
+ * Runs schemathesis; one that has not ended `seconds` after it started is stopped, and the result says what
+ * it was doing then (progress.ts): a stalled request names itself instead of running into jest's timeout.
+ */
+function run(args: string[], cwd: string, seconds: number, stalled: () => Promise<string>): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const env = { ...process.env, NO_COLOR: '1', SCHEMATHESIS_TELEMETRY: 'false', PYTHONPATH: path.join(__dirname, 'fuzz') };
     const child = spawn(SCHEMATHESIS, args, { cwd, env });
     let output = '';
+    let stall: string | undefined;
+    const timer = setTimeout(() => {
+      void stalled()
+        .catch((err: Error) => `schemathesis ran past ${seconds} s (what it was doing could not be read: ${err.message})`)
+        .then((what) => {
+          stall = what;
+          child.kill('SIGKILL');
+        });
+    }, seconds * 1000);
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
     child.once('error', reject);
-    child.once('exit', (code) => resolve({ code, output }));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output, stall });
+    });
   });
 }
 
 let stack: TestStack;
+let inFlight: InFlight;
 let dir: string;
 beforeAll(async () => {
   // Thousands of requests a minute from one project: the per-project limit would answer most with 429. The
-  // operators' surface is on, so that its operations are fuzzed too.
-  stack = await startStack({ env: { API_RATE_LIMIT_PER_MINUTE: '0', ADMIN_TOKEN } });
+  // operators' surface is on, so that its operations are fuzzed too. No worker runs the workflows the run
+  // starts, so a segment's computation answers its 202 after a second rather than the default ten.
+  stack = await startStack({ env: { API_RATE_LIMIT_PER_MINUTE: '0', ADMIN_TOKEN, SEGMENT_COMPUTE_WAIT_SECONDS: '1' } });
+  inFlight = new InFlight(stack.server);
   dir = await mkdtemp(path.join(tmpdir(), 'postwire-fuzz-'));
 });
 afterAll(async () => {
@@ -104,7 +136,8 @@ it(
       ].join('\n'),
     );
     const report = path.join(dir, 'report.json');
-    const { code, output } = await run(
+    const events = path.join(dir, 'events.ndjson');
+    const { code, output, stall } = await run(
       [
         'run',
         `http://127.0.0.1:${port}/openapi.json`,
@@ -129,14 +162,26 @@ it(
         EXCLUDED.join(','),
         ...only,
         '--report',
-        'json',
+        'json,ndjson',
         '--report-json-path',
         report,
+        '--report-ndjson-path',
+        events,
         '--output-truncate',
         'false',
       ],
       dir,
+      RUN_SECONDS,
+      async () => {
+        const sessions = await stack.deps.orm.em.fork().execute<Array<Record<string, unknown>>>(BUSY_SESSIONS);
+        return (
+          `schemathesis ran past ${RUN_SECONDS} s and was stopped: ${whereItIs(events)}; ` +
+          `requests unanswered for over 10 s: ${JSON.stringify(inFlight.olderThan(10_000))}; busy database sessions: ${JSON.stringify(sessions)}`
+        );
+      },
     );
+    // A stopped run wrote no report: what it was doing and the end of its output are the failure.
+    if (stall !== undefined) throw new Error(`${stall}\n${output.slice(-4000)}`);
     const summary = existsSync(report) ? (JSON.parse(await readFile(report, 'utf8')) as Report) : undefined;
     const failures = summary?.failures.reduce((n, f) => n + f.count, 0) ?? 0;
     const errors = summary?.errors.reduce((n, e) => n + e.count, 0) ?? 0;
@@ -147,7 +192,7 @@ it(
     console.log(
       (summary
         ? `fuzz: ${summary.operations.tested}/${summary.operations.total} operations, ${summary.test_cases.generated} test cases ` +
-          `in ${summary.running_time.toFixed(0)} s, ${failures} failures, ${errors} errors`
+          `in ${summary.running_time.toFixed(0)} s, ${failures} failures, ${errors} errors; slowest: ${slowest(events, 3).join(', ')}`
         : 'fuzz: schemathesis wrote no report') + (wentWrong ? `\n${output}` : ''),
     );
     // Every operation the run was asked for was tested (the total counts the excluded ones).
@@ -156,6 +201,6 @@ it(
     expect(summary?.errors).toEqual([]);
     expect(code).toBe(0);
   },
-  // The deep run's own bound plus starting it and the stack; the quick run took 194 s for 181 operations at a load of 11.
-  ((profile.seconds ?? 900) + 90) * 1000,
+  // Room to start the stack and report after the run's own bound.
+  (RUN_SECONDS + 90) * 1000,
 );

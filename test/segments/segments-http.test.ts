@@ -6,7 +6,7 @@ import { tenant, type Tenant } from '../helpers/tenants';
 
 let stack: TestStack;
 beforeAll(async () => {
-  stack = await startStack({ terminateWorkflows: true });
+  stack = await startStack({ terminateWorkflows: true, env: { SEGMENT_COMPUTE_WAIT_SECONDS: '1' } });
 });
 afterAll(() => stack?.close());
 
@@ -457,6 +457,22 @@ describe('POST /segments/{id}/compute (without a worker)', () => {
       .send({ emails: ['ann@example.test'] })
       .expect(200);
     expect((await t.c.post(`/segments/${staticSegment.id}/compute`).expect(200)).body).toEqual({ entered: 0, exited: 0, memberCount: 1 });
+  });
+
+  it('answers 202 with the running computation when it outlasts SEGMENT_COMPUTE_WAIT_SECONDS, and a second request joins it', async () => {
+    const t = await tenant(stack);
+    await withPlans(t);
+    const tracked = await createSegment(t, { name: 'T', condition: proPlan, trackMembership: true });
+    const workflowId = `segment-compute:${tracked.id}`;
+    const started = Date.now();
+    // No worker runs this file's task queue: without the wait's bound the request would never be answered.
+    const handle = stack.deps.temporal.client.workflow.getHandle(workflowId);
+    expect((await t.c.post(`/segments/${tracked.id}/compute`).timeout(15_000).expect(202)).body).toEqual({ running: workflowId });
+    const first = await handle.describe();
+    expect((await t.c.post(`/segments/${tracked.id}/compute`).timeout(15_000).expect(202)).body).toEqual({ running: workflowId });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    const second = await handle.describe();
+    expect([second.status.name, second.runId]).toEqual(['RUNNING', first.runId]);
   });
 });
 

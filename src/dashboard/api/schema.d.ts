@@ -9368,6 +9368,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not done within SEGMENT_COMPUTE_WAIT_SECONDS: the computation goes on */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The computation's workflow (segment-compute:<id>), still running: it records its events when it ends; POST again to wait for it */
+                        running: string;
+                    };
+                };
+            };
             /** @description BAD_REQUEST: the segment does not track membership */
             400: {
                 headers: {

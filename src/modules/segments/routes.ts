@@ -9,6 +9,7 @@ import {
   AddMembersBody,
   AddMembersResponse,
   ComputeResponse,
+  ComputeRunning,
   CountConditionBody,
   CountConditionResponse,
   CreateSegmentBody,
@@ -183,13 +184,16 @@ export function segmentRoutes(deps: Deps, inUse: SegmentInUse): RouteDef[] {
       params: SegmentIdParams,
       responses: {
         200: { description: 'Contacts that entered and exited, and the member count', schema: ComputeResponse },
+        202: { description: 'Not done within SEGMENT_COMPUTE_WAIT_SECONDS: the computation goes on', schema: ComputeRunning },
         400: { description: 'BAD_REQUEST: the segment does not track membership' },
         ...notFound,
         409: { description: 'CONFLICT: the segment was deleted or stopped tracking meanwhile' },
         ...unavailable,
       },
       handler: async (ctx, { params }) => {
-        ctx.body = await computeSegment(deps, ctx.state.em, requireProject(ctx).id, params.id);
+        const outcome = await computeSegment(deps, ctx.state.em, requireProject(ctx).id, params.id);
+        if ('running' in outcome) ctx.status = 202;
+        ctx.body = outcome;
       },
     }),
     defineRoute({

@@ -79,6 +79,14 @@ export const ComputeResponse = z.object({
   memberCount: z.number().int(),
 });
 
+export const ComputeRunning = z.object({
+  running: z
+    .string()
+    .describe(
+      "The computation's workflow (segment-compute:<id>), still running: it records its events when it ends; POST again to wait for it",
+    ),
+});
+
 export const RefreshResponse = z.object({ memberCount: z.number().int() });
 
 export const CountConditionBody = z.object({

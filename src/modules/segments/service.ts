@@ -4,7 +4,7 @@ import type { Deps } from '../../deps';
 import { newId } from '../../db/columns';
 import { PlainError, badRequest, conflict, notFound } from '../../http/errors';
 import { callTemporal } from '../../temporal/unavailable';
-import { computeSegmentNow, startSegmentTracking, stopSegmentTracking } from '../../temporal/segments';
+import { computeSegmentNow, startSegmentTracking, stopSegmentTracking, type StillComputing } from '../../temporal/segments';
 import type { SegmentComputeResult } from '../../../workflows/segments/ids';
 import { asFilterField } from '../filters/errors';
 import { parseFilterTree, type ResolvedTree } from '../filters/resolve';
@@ -162,10 +162,15 @@ export async function refreshCount(em: EntityManager, segment: Segment): Promise
 }
 
 /**
- * POST /segments/{id}/compute. A tracked DYNAMIC segment is recomputed by its Temporal workflow; a STATIC
- * one has no condition to compute, so it is recounted.
+ * POST /segments/{id}/compute. A tracked DYNAMIC segment is recomputed by its Temporal workflow, waited for
+ * SEGMENT_COMPUTE_WAIT_SECONDS at most; a STATIC one has no condition to compute, so it is recounted.
  */
-export async function computeSegment(deps: Deps, em: EntityManager, projectId: string, id: string): Promise<SegmentComputeResult> {
+export async function computeSegment(
+  deps: Deps,
+  em: EntityManager,
+  projectId: string,
+  id: string,
+): Promise<SegmentComputeResult | StillComputing> {
   const segment = await findSegment(em, projectId, id);
   if (segment.type === 'STATIC') return { entered: 0, exited: 0, memberCount: await refreshCount(em, segment) };
   if (!segment.trackMembership) {
@@ -173,7 +178,8 @@ export async function computeSegment(deps: Deps, em: EntityManager, projectId: s
       'Membership tracking is off for this segment: turn trackMembership on, or use POST /segments/{id}/refresh for a count',
     );
   }
-  const result = await callTemporal('nothing was computed', () => computeSegmentNow(deps.temporal, segment));
+  const waitMs = deps.config.SEGMENT_COMPUTE_WAIT_SECONDS * 1000;
+  const result = await callTemporal('nothing was computed', () => computeSegmentNow(deps.temporal, segment, waitMs));
   if (!result) throw conflict('The segment was deleted or stopped tracking while it was computed');
   return result;
 }
