@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { initOrm } from '../../src/app/orm';
 import type { Orm } from '../../src/db/orm';
 import { analyzeStaleTables } from '../../src/modules/emails/delivery/stale-statistics';
@@ -39,4 +40,23 @@ it('analyzes a table whose statistics say it is empty while a batch is due, and 
   expect(await analyzeStaleTables(em, 200)).toEqual(['emails']);
   expect(await analyzeStaleTables(em, 300)).toEqual(['emails']);
   expect((await analyzeStaleTables(em, 301)).sort()).toEqual(['email_queue', 'emails']);
+});
+
+it('leaves alone the tables its role may not analyze (ANALYZE would only warn, at every full claim)', async () => {
+  const role = `pw_stale_${randomBytes(4).toString('hex')}`;
+  await orm.em.fork().execute(`create role "${role}"`);
+  try {
+    await orm.em.fork().execute('analyze email_queue; analyze emails');
+    await orm.em.fork().transactional(async (tx) => {
+      await tx.execute(`set local role "${role}"`);
+      expect(await analyzeStaleTables(tx, 1_000_000)).toEqual([]);
+    });
+    await orm.em.fork().execute(`grant maintain on email_queue to "${role}"`);
+    await orm.em.fork().transactional(async (tx) => {
+      await tx.execute(`set local role "${role}"`);
+      expect(await analyzeStaleTables(tx, 1_000_000)).toEqual(['email_queue']);
+    });
+  } finally {
+    await orm.em.fork().execute(`drop owned by "${role}"; drop role "${role}"`);
+  }
 });

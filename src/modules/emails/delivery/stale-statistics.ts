@@ -10,8 +10,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
  */
 const TABLES = ['email_queue', 'emails'] as const;
 
+// Only tables this role may analyze (PostgreSQL 17's MAINTAIN: the owner's, or granted): for any other, ANALYZE
+// only warns and leaves the estimate as it was, so every full claim would ask again.
 const STALE = `select c."relname" from pg_class c
-where c."oid" in (${TABLES.map((t) => `'${t}'::regclass`).join(', ')}) and c."reltuples" < ?`;
+where c."oid" in (${TABLES.map((t) => `'${t}'::regclass`).join(', ')}) and c."reltuples" < ?
+  and has_table_privilege(c."oid", 'MAINTAIN')`;
 
 /**
  * Analyzes those of the tables whose statistics estimate fewer rows than `due` (emails just found due, each
