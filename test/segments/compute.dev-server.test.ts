@@ -9,7 +9,9 @@ import { tenant, type Tenant } from '../helpers/tenants';
 
 let stack: TestStack;
 beforeAll(async () => {
-  stack = await startStack({ worker: startWorker, terminateWorkflows: true });
+  // The requests here wait for their computations whatever the machine's load: the 202 of a computation that
+  // outlasts the wait is segments-http.test.ts's.
+  stack = await startStack({ worker: startWorker, terminateWorkflows: true, env: { SEGMENT_COMPUTE_WAIT_SECONDS: '300' } });
 });
 afterAll(() => stack?.close());
 
