@@ -3,6 +3,8 @@ import type { TestProject } from '../helpers/fixtures';
 import { domainVerifyWorkflowId } from '../../workflows/domain-verify/ids';
 import { sql } from '../helpers/seed';
 import { waitFor } from '../helpers/wait';
+import { sleeping } from '../helpers/time-skipping';
+import { stopDomainVerify } from '../../src/temporal/domain-verify';
 import { verifiedDomain, type Tenant } from '../helpers/tenants';
 
 export { addContact, allOf, filter } from '../segments/helpers';
@@ -101,17 +103,12 @@ export async function automationState(stack: TestStack, projectId: string) {
 }
 
 /**
- * A verified sender domain whose 5-minute check loop is stopped: on the time-skipping server it would run a
- * check for every 5 minutes a test skips. It is stopped while it sleeps: the test server stops skipping time
- * for good when a run is terminated in the middle of a task.
+ * A verified sender domain whose 5-minute check loop is stopped (once it sleeps, see `sleeping`): on the
+ * time-skipping server it would run a check for every 5 minutes a test skips.
  */
 export async function senderDomain(stack: TestStack, project: TestProject): Promise<string> {
   const { id, domain } = await verifiedDomain(stack, project);
-  const loop = stack.deps.temporal.client.workflow.getHandle(domainVerifyWorkflowId(id));
-  await waitFor('the domain check loop to sleep', async () => {
-    const events = (await loop.fetchHistory()).events ?? [];
-    return events[events.length - 1]?.timerStartedEventAttributes ? true : undefined;
-  });
-  await loop.terminate('the test skips time');
+  await sleeping(stack.deps.temporal, domainVerifyWorkflowId(id));
+  await stopDomainVerify(stack.deps.temporal, id);
   return domain;
 }

@@ -5,6 +5,7 @@ import { gatewayFor, startWorker } from '../helpers/temporal';
 import { timeSkippingEnv } from '../helpers/temporal-env';
 import { sql } from '../helpers/seed';
 import { waitFor } from '../helpers/wait';
+import { sleeping } from '../helpers/time-skipping';
 import { addContact } from '../segments/helpers';
 import { listDomains } from '../domains/helpers';
 import { stopDomainVerify } from '../../src/temporal/domain-verify';
@@ -40,13 +41,7 @@ afterAll(async () => {
 async function quietTenant(): Promise<SenderTenant> {
   const t = await campaignTenant(stack);
   for (const domain of await listDomains(stack, t.project)) {
-    await waitFor(`${domain.id} to sleep`, async () =>
-      (await env.client.workflow.getHandle(domainVerifyWorkflowId(domain.id)).fetchHistory()).events?.some(
-        (e) => e.timerStartedEventAttributes,
-      )
-        ? true
-        : undefined,
-    );
+    await sleeping(env, domainVerifyWorkflowId(domain.id));
     await stopDomainVerify(stack.deps.temporal, domain.id);
   }
   return t;

@@ -11,17 +11,8 @@ import { parseMail } from '../helpers/mail';
 import { recordHistory } from './histories';
 import { createCampaign } from '../campaigns/helpers';
 import { confirmationWorkflowId, snoozeWorkflowId } from '../../workflows/consent/ids';
-import {
-  confirmationTemplate,
-  consentEvents,
-  contactOf,
-  createForm,
-  createTopic,
-  expectError,
-  linkIn,
-  quietSenderTenant,
-  submit,
-} from './helpers';
+import { confirmationTemplate, consentEvents, contactOf, createForm, createTopic, expectError, linkIn, submit } from './helpers';
+import { quietSenderTenant } from '../helpers/time-skipping';
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;

@@ -1,13 +1,8 @@
 import type { Email } from 'postal-mime';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { stopDomainVerify } from '../../src/temporal/domain-verify';
-import { domainVerifyWorkflowId } from '../../workflows/domain-verify/ids';
-import { listDomains } from '../domains/helpers';
-import { waitFor } from '../helpers/wait';
 import { startToken } from '../../src/modules/forms/start-token';
 import type { TestStack } from '../helpers/stack';
 import { sql } from '../helpers/seed';
-import { senderTenant, type SenderTenant, type Tenant } from '../helpers/tenants';
+import type { SenderTenant, Tenant } from '../helpers/tenants';
 import { hrefsOf, pathOf } from '../tracking/helpers';
 
 export type Json = Record<string, any>;
@@ -94,21 +89,4 @@ export function linkIn(mail: Email, page: string): string {
 /** The error envelope's status and code. */
 export function expectError(res: { status: number; body: Json }, status: number, code: string): void {
   expect([res.status, res.body?.error?.code]).toEqual([status, code]);
-}
-
-/**
- * A sender tenant on the time-skipping server whose domain check loop is stopped once it sleeps: it would run
- * every five minutes of the days a test skips, each check a real DNS lookup (and the test server keeps time
- * from skipping for good when a run is terminated while one of its tasks is under way).
- */
-export async function quietSenderTenant(stack: TestStack, env: TestWorkflowEnvironment): Promise<SenderTenant> {
-  const t = await senderTenant(stack);
-  for (const domain of await listDomains(stack, t.project)) {
-    const id = domainVerifyWorkflowId(domain.id);
-    await waitFor(`${id} to sleep on its timer`, async () =>
-      (await env.client.workflow.getHandle(id).fetchHistory()).events?.some((e) => e.timerStartedEventAttributes) ? true : undefined,
-    );
-    await stopDomainVerify(stack.deps.temporal, domain.id);
-  }
-  return t;
 }

@@ -9,17 +9,8 @@ import { tenant, type Tenant } from '../helpers/tenants';
 import type { TestStack } from '../helpers/stack';
 import type { WebhookServer } from '../automation/webhook-server';
 import { addEndpoint, aroundWebhookTests, verified, waitForCount } from '../webhooks/helpers';
-import {
-  confirmationTemplate,
-  consentEvents,
-  contactOf,
-  createForm,
-  createTopic,
-  quietSenderTenant,
-  signupState,
-  submit,
-  type Json,
-} from './helpers';
+import { confirmationTemplate, consentEvents, contactOf, createForm, createTopic, signupState, submit, type Json } from './helpers';
+import { quietSenderTenant } from '../helpers/time-skipping';
 
 let stack: TestStack;
 let env: TestWorkflowEnvironment;

@@ -12,7 +12,8 @@ import { waitFor } from '../helpers/wait';
 import type { SenderTenant } from '../helpers/tenants';
 import { createCampaign, sentCampaign } from '../campaigns/helpers';
 import { snoozeWorkflowId } from '../../workflows/consent/ids';
-import { confirmationTemplate, contactOf, createForm, createTopic, linkIn, quietSenderTenant } from '../consent/helpers';
+import { confirmationTemplate, contactOf, createForm, createTopic, linkIn } from '../consent/helpers';
+import { quietSenderTenant } from '../helpers/time-skipping';
 
 const DAY = 24 * 3_600_000;
 

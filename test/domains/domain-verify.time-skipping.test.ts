@@ -3,6 +3,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { startStack, type TestStack } from '../helpers/stack';
 import { gatewayFor, startWorker } from '../helpers/temporal';
 import { timeSkippingEnv } from '../helpers/temporal-env';
+import { sleeping } from '../helpers/time-skipping';
 import { waitFor } from '../helpers/wait';
 import { domainVerifyWorkflowId } from '../../workflows/domain-verify/ids';
 import { startDomainVerify } from '../../src/temporal/domain-verify';
@@ -70,6 +71,7 @@ describe('domain-verify workflow (time-skipping)', () => {
     const { project } = await newTenant(stack);
     const domain = await addDomain(stack, project);
     await checked(project, domain.id);
+    await sleeping(env, domainVerifyWorkflowId(domain.id));
     await stack.http().delete(`/domains/${domain.id}`).set('Authorization', bearer(project)).expect(204);
     expect((await handleOf(domain.id).describe()).status.name).toBe('TERMINATED');
   });

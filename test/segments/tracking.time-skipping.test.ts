@@ -3,6 +3,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { startStack, type TestStack } from '../helpers/stack';
 import { gatewayFor, startWorker } from '../helpers/temporal';
 import { timeSkippingEnv } from '../helpers/temporal-env';
+import { sleeping } from '../helpers/time-skipping';
 import { waitFor } from '../helpers/wait';
 import { sql } from '../helpers/seed';
 import { segmentComputeWorkflowId, segmentTrackingWorkflowId } from '../../workflows/segments/ids';
@@ -40,9 +41,11 @@ const reach = (segmentId: string, n: number) =>
 /** Lets real time pass for workers to act on anything already due; nothing new is due without env.sleep. */
 const settle = () => new Promise((r) => setTimeout(r, 500));
 
+/** A tracked segment whose loop has computed once and sleeps until the next (see `sleeping`: test 2 terminates it). */
 async function trackedPro(t: Tenant) {
   const s = await createSegment(t, { name: 'Pro', condition: proPlan, trackMembership: true });
   await reach(s.id, 1);
+  await sleeping(env, segmentTrackingWorkflowId(s.id));
   return s;
 }
 

@@ -270,6 +270,7 @@ describe('scheduled sends (time-skipping)', () => {
     const at = await inHours(3);
     const ids = [await schedule(t, missed, at), await schedule(t, late, at)];
     // As if the requests had committed after their second's timer fired: no timer will release them.
+    await sleeping(env, timerOf(t, at));
     await env.client.workflow.getHandle(timerOf(t, at)).terminate('a timer that missed its emails');
     await sql(stack, `update emails set scheduled_at = now() - make_interval(secs => ?) where id = ?`, [OVERDUE_MS / 1000 + 5, ids[0]]);
     await sql(stack, `update emails set scheduled_at = now() - make_interval(secs => ?) where id = ?`, [5, ids[1]]);

@@ -51,23 +51,22 @@ async function failingEndpoint(t: Tenant, receiver: { path: string }, names: str
   return { endpoint, ids };
 }
 
-/** Waits until the endpoint's log holds `n` deliveries, all SUCCEEDED; failing, it says where they and the stream stood. */
-const settled = async (t: Tenant, endpointId: string, n: number) => {
+/** Waits for `probe` on the endpoint's delivery log; failing, it says where the deliveries, the stream and the loop stood. */
+async function watchLog<T>(
+  t: Tenant,
+  endpointId: string,
+  what: string,
+  probe: (log: Awaited<ReturnType<typeof deliveries>>) => T | undefined,
+): Promise<T> {
   try {
-    return await waitFor(
-      `${n} delivered`,
-      async () => {
-        const log = await deliveries(t, endpointId);
-        return log.length === n && log.every((d) => d.status === 'SUCCEEDED') ? log : undefined;
-      },
-      STREAM_WAIT_MS,
-    );
+    return await waitFor(what, async () => probe(await deliveries(t, endpointId)), STREAM_WAIT_MS);
   } catch (err) {
     const log = (await deliveries(t, endpointId)).map((d) => ({
       eventId: d.eventId,
       status: d.status,
       attempts: d.attempts,
       lastError: d.lastError,
+      lastAttemptAt: d.lastAttemptAt,
       nextAttemptAt: d.nextAttemptAt,
     }));
     // The stream shows an event once every older transaction on the server has ended (docs/webhooks.md "Order").
@@ -75,14 +74,21 @@ const settled = async (t: Tenant, endpointId: string, n: number) => {
       `select datname, state, now() - xact_start as age, left(query, 160) as query from pg_stat_activity
          where backend_xid is not null order by xact_start limit 3`,
     );
-    const loop = await ws.env!.client.workflow.getHandle(webhookEndpointWorkflowId(endpointId)).describe();
+    const handle = ws.env!.client.workflow.getHandle(webhookEndpointWorkflowId(endpointId));
+    const loop = await handle.describe();
     const pending = loop.raw.pendingActivities?.map((a) => `${a.activityType?.name} attempt ${a.attempt} ${a.lastFailure?.message ?? ''}`);
+    const last = ((await handle.fetchHistory()).events ?? []).slice(-4).map((e) => e.eventType);
     throw new Error(
       `${(err as Error).message}; deliveries ${JSON.stringify(log)}; oldest transactions ${JSON.stringify(oldest)}; ` +
-        `loop ${loop.status.name}, pending ${JSON.stringify(pending)}`,
+        `loop ${loop.status.name}, pending ${JSON.stringify(pending)}, last events ${JSON.stringify(last)}; ` +
+        `test server time ${new Date(await ws.env!.currentTimeMs()).toISOString()}`,
     );
   }
-};
+}
+
+/** Waits until the endpoint's log holds `n` deliveries, all SUCCEEDED. */
+const settled = (t: Tenant, endpointId: string, n: number) =>
+  watchLog(t, endpointId, `${n} delivered`, (log) => (log.length === n && log.every((d) => d.status === 'SUCCEEDED') ? log : undefined));
 
 describe('retries on durable timers (time-skipping)', () => {
   it.each([
@@ -168,10 +174,8 @@ describe('retries on durable timers (time-skipping)', () => {
       const enabled = (await t.c.patch(`/webhook-endpoints/${endpoint.id}`).send({ enabled: true }).expect(200)).body;
       expect(enabled).toMatchObject({ enabled: true, disabledReason: null });
       // Enabled while the receiver is still down: the loop tries at once, and the backoff starts anew (5 s, not 3 h).
-      const retry = await waitFor(
-        'the first attempt after enabling',
-        async () => (await deliveries(t, endpoint.id)).find((d) => d.eventId === ids[0] && d.attempts === failures + 1),
-        STREAM_WAIT_MS,
+      const retry = await watchLog(t, endpoint.id, 'the first attempt after enabling', (log) =>
+        log.find((d) => d.eventId === ids[0] && d.attempts === failures + 1),
       );
       expect(Date.parse(retry.nextAttemptAt!) - Date.parse(retry.lastAttemptAt!)).toBe(5_000);
       receiver.up();
