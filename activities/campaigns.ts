@@ -19,6 +19,8 @@ import { PROGRESS_INTERVAL_MS } from '../workflows/campaigns/ids';
 const HEARTBEAT_MS = 1_000;
 /** An unchanged queue (SMTP down, retries backing off) is reported this often, so the wait never outlives its timeout. */
 const MAX_WAIT_MS = 60_000;
+/** How often a wait for room in the queue counts it: no notification comes before the queue is empty. */
+const ROOM_POLL_MS = 250;
 
 /**
  * Heartbeats while the work runs, so that a batch on a worker that died is retried within the heartbeat
@@ -67,20 +69,22 @@ export function createCampaignActivities(deps: Deps) {
     decideCampaignWinner: (ref: SendRef) => step(() => decideSendWinner(deps.orm.em.fork(), ref)),
 
     /**
-     * Waits until none of the send's emails is pending, or `PROGRESS_INTERVAL_MS` passed with a change to
+     * Waits until none of the send's emails is pending (or, given `below`, at most that many: the enqueue's
+     * wait for room, which counts every `ROOM_POLL_MS`), or `PROGRESS_INTERVAL_MS` passed with a change to
      * report, or `MAX_WAIT_MS` passed; null when the send is no longer under way. The queue is counted when
      * the outcome that took its last email notifies (CampaignDrainWatch), and every `PROGRESS_INTERVAL_MS`
      * for the progress it reports. `held` is the project's suspension, which holds the emails (docs/campaigns.md
      * "While the project is suspended"); a change of it is reported at once, for the Web UI's details.
      */
     async awaitCampaignDelivery(
-      input: SendRef & { pending: number; held?: string | null },
+      input: SendRef & { pending: number; held?: string | null; below?: number },
     ): Promise<{ pending: number; held: string | null } | null> {
       const context = Context.current();
       const started = Date.now();
       for (;;) {
         const done = new AbortController();
-        const drained = drains.next(input.campaignId, PROGRESS_INTERVAL_MS, AbortSignal.any([context.cancellationSignal, done.signal]));
+        const poll = input.below === undefined ? PROGRESS_INTERVAL_MS : ROOM_POLL_MS;
+        const drained = drains.next(input.campaignId, poll, AbortSignal.any([context.cancellationSignal, done.signal]));
         try {
           const em = deps.orm.em.fork();
           const send = await pendingOfSend(em, input);
@@ -89,7 +93,13 @@ export function createCampaignActivities(deps: Deps) {
           const held = (await suspensionOf(em, send.projectId))?.reason ?? null;
           const waited = Date.now() - started;
           const changed = pending !== input.pending || held !== (input.held ?? null);
-          if (pending === 0 || (changed && (waited >= PROGRESS_INTERVAL_MS || held !== (input.held ?? null))) || waited >= MAX_WAIT_MS) {
+          const room = input.below !== undefined && pending <= input.below;
+          if (
+            pending === 0 ||
+            room ||
+            (changed && (waited >= PROGRESS_INTERVAL_MS || held !== (input.held ?? null))) ||
+            waited >= MAX_WAIT_MS
+          ) {
             return { pending, held };
           }
           context.heartbeat();

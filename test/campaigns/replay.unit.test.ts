@@ -15,6 +15,8 @@ import { stubActivityWorker } from '../helpers/temporal-env';
  * - `steps-per-run.json`: a send of 40 batches after 3 snapshot pages, recorded before the campaign-short-runs
  *   patch (293 events in one run; the patched code would have continued as new at 120).
  * - `short-runs.json`: the first run of the long send below, after the patch (RECORD_CAMPAIGN_HISTORIES=1).
+ * - `ab-test.json`: an A/B test's run (campaign-ab-tests).
+ * - `enqueue-ahead.json`: a send whose windows of batches wait for room in the queue (campaign-enqueue-ahead).
  */
 const HISTORIES_DIR = path.join(__dirname, 'histories');
 const taskQueue = `campaign-replay-${randomBytes(4).toString('hex')}`;
@@ -25,10 +27,10 @@ const LONG_SEND_BATCHES = 404;
 /** Each batch completes a moment after the one before it in its window, as real ones do: a workflow task each. */
 const activities: CampaignActivities = {
   beginCampaignSend: async () => ({ asOf: '2026-01-01T00:00:00.000Z' }),
-  // The A/B run (campaign c-ab) is short: ten recipients.
+  // The A/B run (campaign c-ab) is short: ten recipients; the run waiting for room (c-ahead) twenty batches.
   snapshotCampaignRecipients: async ({ campaignId, size }) => ({
     last: 'r-last',
-    total: campaignId === 'c-ab' ? 10 : LONG_SEND_BATCHES * (size / 10),
+    total: campaignId === 'c-ab' ? 10 : campaignId === 'c-ahead' ? 20 * (size / 10) : LONG_SEND_BATCHES * (size / 10),
   }),
   enqueueCampaignEmails: async ({ from, size }) => {
     await new Promise((resolve) => setTimeout(resolve, ((from / size) % ENQUEUE_CONCURRENCY) * 10));
@@ -46,8 +48,8 @@ const workflowTasks = (history: History) => (history.events ?? []).filter((e) =>
 describe('campaign send workflow replay', () => {
   const histories = historyFiles(HISTORIES_DIR);
 
-  it('has recorded histories from before and after the campaign-short-runs patch, and of an A/B test (campaign-ab-tests)', () => {
-    expect(histories).toEqual(['ab-test.json', 'short-runs.json', 'steps-per-run.json']);
+  it('has recorded histories from before and after the campaign-short-runs patch, of an A/B test and of waits for room', () => {
+    expect(histories).toEqual(['ab-test.json', 'enqueue-ahead.json', 'short-runs.json', 'steps-per-run.json']);
   });
 
   it.each(histories)('replays %s deterministically', async (file) => {
@@ -76,6 +78,26 @@ describe('campaign send workflow replay', () => {
     expect(activities).toContain('assignCampaignTestShare');
     expect(activities).toContain('decideCampaignWinner');
     await replayHistory(history, 'ab-test');
+  });
+
+  it('records a send whose windows wait for room in the queue (patch campaign-enqueue-ahead) and replays it', async () => {
+    const handle = await env().client.workflow.start<typeof campaignSend>('campaignSend', {
+      taskQueue,
+      workflowId: `campaign:replay-ahead-${randomBytes(4).toString('hex')}`,
+      args: [{ campaignId: 'c-ahead', projectId: 'p-ahead', sendId: 's-ahead', scheduledFor: null, batchSize: 2 }],
+    });
+    expect(await handle.result()).toBe('SENT');
+    await recordHistory('RECORD_CAMPAIGN_HISTORIES', handle, HISTORIES_DIR, 'enqueue-ahead');
+    const history = await handle.fetchHistory();
+    const waits = (history.events ?? []).filter(
+      (e) =>
+        e.activityTaskScheduledEventAttributes?.activityType?.name === 'awaitCampaignDelivery' &&
+        Buffer.from(e.userMetadata?.summary?.data ?? [])
+          .toString()
+          .includes('catch up'),
+    );
+    expect(waits.length).toBeGreaterThan(0);
+    await replayHistory(history, 'enqueue-ahead');
   });
 
   it('replays the longest run a send makes in a small fraction of the workflow task timeout', async () => {

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { WorkflowHandle } from '@temporalio/client';
+import type { WorkflowHandle, WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import type { CampaignActivities } from '../../activities/campaigns';
 import type { SendRef } from '../../src/modules/campaigns/send-run';
 import type { campaignSend } from '../../workflows/campaigns/send';
-import { ENQUEUE_CONCURRENCY, SNAPSHOT_FACTOR, type CampaignSendInput } from '../../workflows/campaigns/ids';
+import { ENQUEUE_AHEAD_BATCHES, ENQUEUE_CONCURRENCY, SNAPSHOT_FACTOR, type CampaignSendInput } from '../../workflows/campaigns/ids';
 import { RUN_EVENTS } from '../../workflows/run-length';
 import { stubActivityWorker } from '../helpers/temporal-env';
 
@@ -36,11 +36,11 @@ const activities: CampaignActivities = {
 
 const env = stubActivityWorker(taskQueue, activities);
 
-type Stage = 'begin' | 'snapshot' | 'assign' | 'enqueue' | 'deliver' | 'decide' | 'finish';
+type Stage = 'begin' | 'snapshot' | 'assign' | 'enqueue' | 'room' | 'deliver' | 'decide' | 'finish';
 
 interface Model {
   recipients: number;
-  /** Emails handed to SMTP per delivery wait. */
+  /** Emails handed to SMTP per delivery wait (and per wait for room in the queue). */
   deliveredPerWait?: number;
   /** Snapshot pages that report more to come whatever their size, before the real walk (a long send). */
   extraPages?: number;
@@ -65,6 +65,7 @@ function stubCampaign(model: Model) {
   let extra = model.extraPages ?? 0;
   let created = 0;
   let pending = 0;
+  let mostPending = 0;
   const stops = (stage: Stage, from?: number) =>
     model.stopAt?.stage === stage && (model.stopAt.from === undefined || model.stopAt.from === from);
   const activities: CampaignActivities = {
@@ -108,11 +109,13 @@ function stubCampaign(model: Model) {
       const emails = positions.filter(inPart).length;
       created += emails;
       pending += emails;
+      mostPending = Math.max(mostPending, pending);
       return { processed: emails, emails, pending };
     },
     async awaitCampaignDelivery(input) {
-      log.push(`deliver ${input.pending}${input.held ? ' (held)' : ''}`);
-      if (stops('deliver')) return null;
+      const stage = input.below === undefined ? 'deliver' : 'room';
+      log.push(`${stage} ${input.pending}${input.below === undefined ? '' : ` to ${input.below}`}${input.held ? ' (held)' : ''}`);
+      if (stops(stage)) return null;
       if (model.suspended && !input.held) return { pending, held: model.suspended.reason };
       if (model.suspended) await model.suspended.reinstated;
       pending = Math.max(0, pending - (model.deliveredPerWait ?? created));
@@ -123,7 +126,7 @@ function stubCampaign(model: Model) {
       return !stops('finish');
     },
   };
-  return { activities, log, snapshots, froms };
+  return { activities, log, snapshots, froms, mostPending: () => mostPending };
 }
 
 const input = (overrides: Partial<CampaignSendInput> = {}): CampaignSendInput => ({
@@ -159,16 +162,35 @@ async function enqueueWindows(handle: WorkflowHandle) {
   return [...windows.values()];
 }
 
+/** The summaries the Temporal UI shows for the first run's activities of one type, in order. */
+async function activitySummaries(handle: WorkflowHandleWithFirstExecutionRunId, type: keyof CampaignActivities): Promise<string[]> {
+  const first = env().client.workflow.getHandle(handle.workflowId, handle.firstExecutionRunId);
+  return ((await first.fetchHistory()).events ?? [])
+    .filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === type)
+    .map((e) => JSON.parse(Buffer.from(e.userMetadata!.summary!.data!).toString()) as string);
+}
+
 const compact = (log: string[]) => log.filter((entry, i) => !entry.startsWith('enqueue') || log[i - 1] !== entry);
 
 describe('campaign send workflow: the phases in order', () => {
   it('fixes the recipients page by page, creates the emails in windows of batches, waits until none is pending, then finishes', async () => {
-    // 25 recipients in batches of 2: two snapshot pages, 13 email batches, 10 emails handed over per wait.
+    // 25 recipients in batches of 2: two snapshot pages, 13 email batches, 10 emails handed over per wait. The third
+    // window waits for room: 16 queued, at most 8 before a window of 4 batches (ENQUEUE_AHEAD_BATCHES of 2).
     const stub = stubCampaign({ recipients: 25, deliveredPerWait: 10 });
     const { outcome, handle } = await run(stub, input({ batchSize: 2 }));
 
     expect(outcome).toBe('SENT');
-    expect(compact(stub.log)).toEqual(['begin', 'snapshot', 'snapshot', 'enqueue', 'deliver 25', 'deliver 15', 'deliver 5', 'finish']);
+    expect(compact(stub.log)).toEqual([
+      'begin',
+      'snapshot',
+      'snapshot',
+      'enqueue',
+      'room 16 to 8',
+      'enqueue',
+      'deliver 15',
+      'deliver 5',
+      'finish',
+    ]);
     const page = ids(2 * SNAPSHOT_FACTOR).pop();
     expect(stub.snapshots).toEqual([
       { after: null, last: page },
@@ -199,6 +221,22 @@ describe('campaign send workflow: the phases in order', () => {
   });
 });
 
+describe('campaign send workflow: creating the emails ahead of delivery', () => {
+  it(`keeps at most ${ENQUEUE_AHEAD_BATCHES} batches queued: a window starts only once delivery left room for it`, async () => {
+    // 30 batches of 2, delivery slower than creation: 3 emails handed over per wait.
+    const stub = stubCampaign({ recipients: 60, deliveredPerWait: 3 });
+    const { outcome, handle } = await run(stub, input({ batchSize: 2 }));
+    expect(outcome).toBe('SENT');
+    expect(stub.mostPending()).toBe(ENQUEUE_AHEAD_BATCHES * 2);
+    expect([...stub.froms].sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, k) => 2 * k));
+    const waits = stub.log.filter((entry) => entry.startsWith('room'));
+    expect(waits.length).toBeGreaterThan(5);
+    // What the Temporal UI shows for each.
+    const summaries = await activitySummaries(handle, 'awaitCampaignDelivery');
+    expect(summaries).toContain('Wait for delivery to catch up: 16 emails queued, the next batches at 8');
+  });
+});
+
 describe('campaign send workflow: a long send continues as new', () => {
   it(`once a run holds ${RUN_EVENTS} history events, from where it stood: no step repeated, none skipped, the send begun once`, async () => {
     // A snapshot page adds six events: enough pages for a few runs.
@@ -223,8 +261,13 @@ describe('campaign send workflow: a send that stopped (cancelled, restarted, del
     ['while fixing the recipients', { stage: 'snapshot' }, ['begin', 'snapshot']],
     // The second window's batch at position 10 finds the send gone: the window ends, no third one starts.
     ['while creating the emails', { stage: 'enqueue', from: 10 }, ['begin', 'snapshot', 'snapshot', 'enqueue']],
-    ['while waiting for delivery', { stage: 'deliver' }, ['begin', 'snapshot', 'snapshot', 'enqueue', 'deliver 25']],
-    ['as it finishes', { stage: 'finish' }, ['begin', 'snapshot', 'snapshot', 'enqueue', 'deliver 25', 'finish']],
+    ['while waiting for room in the queue', { stage: 'room' }, ['begin', 'snapshot', 'snapshot', 'enqueue', 'room 16 to 8']],
+    [
+      'while waiting for delivery',
+      { stage: 'deliver' },
+      ['begin', 'snapshot', 'snapshot', 'enqueue', 'room 16 to 8', 'enqueue', 'deliver 9'],
+    ],
+    ['as it finishes', { stage: 'finish' }, ['begin', 'snapshot', 'snapshot', 'enqueue', 'room 16 to 8', 'enqueue', 'deliver 9', 'finish']],
   ];
 
   it.each(cases)('%s', async (_what, stopAt, log) => {
@@ -258,10 +301,38 @@ describe('campaign send workflow: while the project is suspended', () => {
     reinstate();
     expect(await handle.result()).toBe('SENT');
     expect(stub.log).toEqual(['begin', 'snapshot', 'enqueue', 'deliver 5', 'deliver 5 (held)', 'finish']);
-    const summaries = ((await handle.fetchHistory()).events ?? [])
-      .filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'awaitCampaignDelivery')
-      .map((e) => JSON.parse(Buffer.from(e.userMetadata!.summary!.data!).toString()) as string);
-    expect(summaries).toEqual(['Wait for 5 emails to be handed to SMTP', 'Wait for the project to be reinstated: 5 emails held']);
+    expect(await activitySummaries(handle, 'awaitCampaignDelivery')).toEqual([
+      'Wait for 5 emails to be handed to SMTP',
+      'Wait for the project to be reinstated: 5 emails held',
+    ]);
+  });
+
+  it('says so while its emails wait for room in the queue, and creates the rest once reinstated', async () => {
+    const reason = 'Bounce rate 9% over 7 days is above the critical level of 8%';
+    let reinstate = () => {};
+    const reinstated = new Promise<void>((resolve) => (reinstate = resolve));
+    const stub = stubCampaign({ recipients: 40, suspended: { reason, reinstated } });
+    const args = input({ batchSize: 2 });
+    campaigns.set(args.campaignId, stub.activities);
+    const handle = await env().client.workflow.start<typeof campaignSend>('campaignSend', {
+      taskQueue,
+      workflowId: `campaign:${args.campaignId}`,
+      args: [args],
+    });
+    for (let i = 0; i < 200 && !stub.log.includes('room 16 to 8 (held)'); i++) await new Promise((r) => setTimeout(r, 25));
+    const metadata = (await handle.query('__temporal_workflow_metadata')) as { currentDetails?: string };
+    expect(metadata.currentDetails).toBe(
+      `Sent 0 / 40; held: the project is suspended (${reason}); the other emails go once it is reinstated`,
+    );
+    expect(stub.mostPending()).toBe(16);
+
+    reinstate();
+    expect(await handle.result()).toBe('SENT');
+    expect([...stub.froms].sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, k) => 2 * k));
+    expect((await activitySummaries(handle, 'awaitCampaignDelivery')).slice(0, 2)).toEqual([
+      'Wait for delivery to catch up: 16 emails queued, the next batches at 8',
+      'Wait for the project to be reinstated: 16 emails held',
+    ]);
   });
 });
 

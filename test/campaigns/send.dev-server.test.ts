@@ -7,7 +7,7 @@ import { waitFor } from '../helpers/wait';
 import { joinedUser } from '../helpers/members';
 import { addContact, allOf, filter } from '../segments/helpers';
 import { send } from '../emails/helpers';
-import { campaignWorkflowId } from '../../workflows/campaigns/ids';
+import { campaignWorkflowId, ENQUEUE_AHEAD_BATCHES } from '../../workflows/campaigns/ids';
 import { campaignState, createCampaign, seedContacts } from './helpers';
 import { newTenant, campaignTenant, type SenderTenant } from '../helpers/tenants';
 
@@ -200,6 +200,32 @@ describe('sending a campaign (dev server, real worker and delivery pump)', () =>
       [campaign.id],
     );
     expect(spread!.seconds).toBeGreaterThanOrEqual((total - rate) / rate - 0.5);
+  });
+
+  it(`creates its emails at most ${ENQUEUE_AHEAD_BATCHES} batches ahead of delivery, whatever the audience`, async () => {
+    const t = await campaignTenant(stack);
+    const total = 200;
+    await seedContacts(stack, t.project.id, total, { prefix: `ahead-${t.project.id.slice(0, 8)}` });
+    await sql(stack, 'update projects set email_rate_per_second = 40 where id = ?', [t.project.id]);
+    const campaign = await createCampaign(t);
+    await sendNow(t, campaign.id);
+    let most = 0;
+    await waitFor(
+      'the campaign to be SENT',
+      async () => {
+        const [queued] = await sql<{ n: number }>(stack, 'select count(*)::int as n from email_queue where campaign_id = ?', [campaign.id]);
+        most = Math.max(most, queued!.n);
+        const [row] = await sql<{ status: string }>(stack, 'select status from campaigns where id = ?', [campaign.id]);
+        return row!.status === 'SENT' ? true : undefined;
+      },
+      SEND_LIMIT_MS,
+    );
+    // Without the bound every batch is created within a second or two while the rate lets 40 emails a second go.
+    expect(most).toBeGreaterThan(BATCH);
+    expect(most).toBeLessThanOrEqual(ENQUEUE_AHEAD_BATCHES * BATCH);
+    const addresses = (await campaignEmails(campaign.id)).map((e) => e.to_address);
+    expect(addresses).toHaveLength(total);
+    expect(receivedBy(addresses).every((n) => n === 1)).toBe(true);
   });
 
   it('runs under the CampaignId and ProjectId search attributes, with a summary and its progress as details', async () => {

@@ -17,6 +17,13 @@ export const SNAPSHOT_FACTOR = 10;
 export const ENQUEUE_CONCURRENCY = 4;
 
 /**
+ * How far, in batches, the creation of emails runs ahead of delivery (campaign-enqueue-ahead): a window of
+ * batches starts only while the campaign's queue leaves room for it, so the queue holds at most this many
+ * batches whatever the audience, and what is counted and claimed in it stays as small.
+ */
+export const ENQUEUE_AHEAD_BATCHES = 2 * ENQUEUE_CONCURRENCY;
+
+/**
  * Steps per run before continue-as-new, for runs started before the campaign-short-runs patch (about 1,300-2,400
  * events); later runs continue at RUN_EVENTS history events (workflows/run-length.ts).
  */
@@ -50,8 +57,20 @@ export type CampaignSendState =
   | { phase: 'snapshot'; asOf: string; after: string | null }
   /** An A/B test: the recipients fixed, the test share is drawn and split among the variants. */
   | { phase: 'assign'; total: number }
-  /** Emails are being created, batch `next` on; `pending` of those created are not sent yet. */
-  | { phase: 'enqueue'; total: number; next: number; processed: number; emails: number; pending: number; ab?: AbPart }
+  /**
+   * Emails are being created, batch `next` on; `pending` of those created are not sent yet. `held`: the
+   * project is suspended (the reason), reported by a wait for delivery to catch up.
+   */
+  | {
+      phase: 'enqueue';
+      total: number;
+      next: number;
+      processed: number;
+      emails: number;
+      pending: number;
+      held?: string | null;
+      ab?: AbPart;
+    }
   /**
    * Every email exists; waiting for the last to be handed to SMTP or to fail. `held`: the project is
    * suspended (the reason), so its emails wait for the reinstatement (absent in runs from before holds).
@@ -94,10 +113,10 @@ export function progressDetails(state: CampaignSendState): string {
     return state.until ? `${done}; the winner is chosen at ${state.until}` : `${done}; waiting for the winner to be chosen by hand`;
   }
   const sent = `${abPrefix('ab' in state ? state.ab : undefined)}Sent ${grouped(state.emails - state.pending)} / ${grouped(state.total)}`;
-  if (state.phase === 'enqueue') return `${sent}; emails created for ${grouped(state.processed)}`;
-  if (state.phase === 'deliver' && state.held) {
+  if ((state.phase === 'enqueue' || state.phase === 'deliver') && state.held) {
     return `${sent}; held: the project is suspended (${state.held}); the other emails go once it is reinstated`;
   }
+  if (state.phase === 'enqueue') return `${sent}; emails created for ${grouped(state.processed)}`;
   return sent;
 }
 
@@ -106,6 +125,12 @@ export const deliverySummary = (pending: number, held: string | null | undefined
   held
     ? `Wait for the project to be reinstated: ${grouped(pending)} emails held`
     : `Wait for ${grouped(pending)} emails to be handed to SMTP`;
+
+/** The summary of a wait for delivery to catch up before the next window of batches. */
+export const catchUpSummary = (pending: number, below: number, held: string | null | undefined) =>
+  held
+    ? deliverySummary(pending, held)
+    : `Wait for delivery to catch up: ${grouped(pending)} emails queued, the next batches at ${grouped(below)}`;
 
 const abPrefix = (ab: AbPart | undefined) =>
   ab === undefined ? '' : ab.part === 'test' ? 'A/B test, the variants: ' : `A/B test, variant ${variantName(ab.winner)} to the rest: `;

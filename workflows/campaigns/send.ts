@@ -12,7 +12,9 @@ import {
 import type { CampaignActivities } from '../../activities/campaigns';
 import type { SendRef } from '../../src/modules/campaigns/send-run';
 import {
+  ENQUEUE_AHEAD_BATCHES,
   ENQUEUE_CONCURRENCY,
+  catchUpSummary,
   deliverySummary,
   SNAPSHOT_FACTOR,
   STEPS_PER_RUN,
@@ -47,6 +49,12 @@ const SHORT_RUNS = 'campaign-short-runs';
  */
 const AB_TESTS = 'campaign-ab-tests';
 
+/**
+ * Runs that start after this patch create a window of email batches only while the campaign's queue has room
+ * for it (ENQUEUE_AHEAD_BATCHES); earlier ones create every batch as fast as it goes, as they did.
+ */
+const ENQUEUE_AHEAD = 'campaign-enqueue-ahead';
+
 export const winnerChosen = defineSignal(WINNER_CHOSEN_SIGNAL);
 
 /** Whether a person chose the winner during this run (or a run it continued). */
@@ -62,11 +70,15 @@ async function begin(input: CampaignSendInput, ref: SendRef): Promise<CampaignSe
   return begun && { phase: 'snapshot', asOf: begun.asOf, after: null };
 }
 
-/** One step of the send: an activity, or a window of email batches side by side; null when the send stopped. */
+/**
+ * One step of the send: an activity, or a window of email batches side by side; null when the send stopped.
+ * `bounded`: the enqueue waits for room in the queue (ENQUEUE_AHEAD).
+ */
 async function advance(
   input: CampaignSendInput,
   ref: SendRef,
   state: Exclude<CampaignSendState, { phase: 'delivered' }>,
+  bounded: boolean,
 ): Promise<CampaignSendState | null> {
   switch (state.phase) {
     case 'snapshot': {
@@ -108,6 +120,15 @@ async function advance(
     case 'enqueue': {
       const batchCount = Math.ceil(state.total / input.batchSize);
       const window = Array.from({ length: Math.min(ENQUEUE_CONCURRENCY, batchCount - state.next) }, (_, i) => state.next + i);
+      const room = (ENQUEUE_AHEAD_BATCHES - window.length) * input.batchSize;
+      if (bounded && state.pending > room) {
+        const progress = await batches.awaitCampaignDelivery.executeWithOptions(
+          { summary: catchUpSummary(state.pending, room, state.held), startToCloseTimeout: '2 minutes' },
+          [{ ...ref, pending: state.pending, below: room, ...(state.held !== undefined ? { held: state.held } : {}) }],
+        );
+        if (!progress) return null;
+        return { ...state, pending: progress.pending, held: progress.held };
+      }
       const results = await Promise.all(
         window.map((k) => {
           const from = k * input.batchSize;
@@ -173,6 +194,7 @@ export async function campaignSend(input: CampaignSendInput): Promise<CampaignSe
     });
   }
   const shortRuns = patched(SHORT_RUNS);
+  const bounded = patched(ENQUEUE_AHEAD);
   const full = (steps: number) => (shortRuns ? runIsFull() : steps >= STEPS_PER_RUN || workflowInfo().continueAsNewSuggested);
   let state = input.state ?? (await begin(input, ref));
   for (let steps = 0; state && state.phase !== 'delivered'; steps++) {
@@ -180,7 +202,7 @@ export async function campaignSend(input: CampaignSendInput): Promise<CampaignSe
     if (steps > 0 && full(steps)) {
       await continueAsNew<typeof campaignSend>({ ...input, state, ...(chosenByHand ? { winnerChosen: true } : {}) });
     }
-    state = await advance(input, ref, state);
+    state = await advance(input, ref, state, bounded);
   }
   if (!state) return 'STOPPED';
   setCurrentDetails(progressDetails(state));
