@@ -280,23 +280,33 @@ describe('campaign send workflow: a send that stopped (cancelled, restarted, del
 });
 
 describe('campaign send workflow: while the project is suspended', () => {
-  it("waits for its held emails, saying why in the current details and the wait's summary, and finishes once they went", async () => {
-    const reason = 'Complaint rate 0.8% over 7 days is above the critical level of 0.5%';
+  const reason = 'Complaint rate 0.8% over 7 days is above the critical level of 0.5%';
+
+  /**
+   * Starts a send of `recipients` in batches of `batchSize` whose project is suspended, and waits until the stub
+   * logged `entry`; the run's current details then say why its emails wait.
+   */
+  async function heldUntilReinstated(recipients: number, batchSize: number, entry: string) {
     let reinstate = () => {};
     const reinstated = new Promise<void>((resolve) => (reinstate = resolve));
-    const stub = stubCampaign({ recipients: 5, suspended: { reason, reinstated } });
-    const args = input({ batchSize: 5 });
+    const stub = stubCampaign({ recipients, suspended: { reason, reinstated } });
+    const args = input({ batchSize });
     campaigns.set(args.campaignId, stub.activities);
     const handle = await env().client.workflow.start<typeof campaignSend>('campaignSend', {
       taskQueue,
       workflowId: `campaign:${args.campaignId}`,
       args: [args],
     });
-    for (let i = 0; i < 200 && !stub.log.includes('deliver 5 (held)'); i++) await new Promise((r) => setTimeout(r, 25));
+    for (let i = 0; i < 200 && !stub.log.includes(entry); i++) await new Promise((r) => setTimeout(r, 25));
     const metadata = (await handle.query('__temporal_workflow_metadata')) as { currentDetails?: string };
     expect(metadata.currentDetails).toBe(
-      `Sent 0 / 5; held: the project is suspended (${reason}); the other emails go once it is reinstated`,
+      `Sent 0 / ${recipients}; held: the project is suspended (${reason}); the other emails go once it is reinstated`,
     );
+    return { stub, handle, reinstate };
+  }
+
+  it("waits for its held emails, saying why in the current details and the wait's summary, and finishes once they went", async () => {
+    const { stub, handle, reinstate } = await heldUntilReinstated(5, 5, 'deliver 5 (held)');
 
     reinstate();
     expect(await handle.result()).toBe('SENT');
@@ -308,22 +318,7 @@ describe('campaign send workflow: while the project is suspended', () => {
   });
 
   it('says so while its emails wait for room in the queue, and creates the rest once reinstated', async () => {
-    const reason = 'Bounce rate 9% over 7 days is above the critical level of 8%';
-    let reinstate = () => {};
-    const reinstated = new Promise<void>((resolve) => (reinstate = resolve));
-    const stub = stubCampaign({ recipients: 40, suspended: { reason, reinstated } });
-    const args = input({ batchSize: 2 });
-    campaigns.set(args.campaignId, stub.activities);
-    const handle = await env().client.workflow.start<typeof campaignSend>('campaignSend', {
-      taskQueue,
-      workflowId: `campaign:${args.campaignId}`,
-      args: [args],
-    });
-    for (let i = 0; i < 200 && !stub.log.includes('room 16 to 8 (held)'); i++) await new Promise((r) => setTimeout(r, 25));
-    const metadata = (await handle.query('__temporal_workflow_metadata')) as { currentDetails?: string };
-    expect(metadata.currentDetails).toBe(
-      `Sent 0 / 40; held: the project is suspended (${reason}); the other emails go once it is reinstated`,
-    );
+    const { stub, handle, reinstate } = await heldUntilReinstated(40, 2, 'room 16 to 8 (held)');
     expect(stub.mostPending()).toBe(16);
 
     reinstate();
