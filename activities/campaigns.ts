@@ -93,10 +93,10 @@ export function createCampaignActivities(deps: Deps) {
           const held = (await suspensionOf(em, send.projectId))?.reason ?? null;
           const waited = Date.now() - started;
           const changed = pending !== input.pending || held !== (input.held ?? null);
-          const room = input.below !== undefined && pending <= input.below;
+          const roomMade = input.below !== undefined && pending <= input.below;
           if (
             pending === 0 ||
-            room ||
+            roomMade ||
             (changed && (waited >= PROGRESS_INTERVAL_MS || held !== (input.held ?? null))) ||
             waited >= MAX_WAIT_MS
           ) {

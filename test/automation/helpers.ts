@@ -1,10 +1,8 @@
 import type { TestStack } from '../helpers/stack';
 import type { TestProject } from '../helpers/fixtures';
-import { domainVerifyWorkflowId } from '../../workflows/domain-verify/ids';
 import { sql } from '../helpers/seed';
 import { waitFor } from '../helpers/wait';
-import { sleeping } from '../helpers/time-skipping';
-import { stopDomainVerify } from '../../src/temporal/domain-verify';
+import { quietDomain } from '../helpers/time-skipping';
 import { verifiedDomain, type Tenant } from '../helpers/tenants';
 
 export { addContact, allOf, filter } from '../segments/helpers';
@@ -103,12 +101,10 @@ export async function automationState(stack: TestStack, projectId: string) {
 }
 
 /**
- * A verified sender domain whose 5-minute check loop is stopped (once it sleeps, see `sleeping`): on the
- * time-skipping server it would run a check for every 5 minutes a test skips.
+ * A verified sender domain whose 5-minute check loop is stopped (quietDomain).
  */
 export async function senderDomain(stack: TestStack, project: TestProject): Promise<string> {
   const { id, domain } = await verifiedDomain(stack, project);
-  await sleeping(stack.deps.temporal, domainVerifyWorkflowId(id));
-  await stopDomainVerify(stack.deps.temporal, id);
+  await quietDomain(stack, id);
   return domain;
 }

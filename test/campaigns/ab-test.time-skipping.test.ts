@@ -5,11 +5,8 @@ import { gatewayFor, startWorker } from '../helpers/temporal';
 import { timeSkippingEnv } from '../helpers/temporal-env';
 import { sql } from '../helpers/seed';
 import { waitFor } from '../helpers/wait';
-import { sleeping } from '../helpers/time-skipping';
+import { quietDomains, sleeping } from '../helpers/time-skipping';
 import { addContact } from '../segments/helpers';
-import { listDomains } from '../domains/helpers';
-import { stopDomainVerify } from '../../src/temporal/domain-verify';
-import { domainVerifyWorkflowId } from '../../workflows/domain-verify/ids';
 import { campaignWorkflowId } from '../../workflows/campaigns/ids';
 import { mailTo, pathOf, pixelOf } from '../tracking/helpers';
 import { createCampaign } from './helpers';
@@ -40,10 +37,7 @@ afterAll(async () => {
 /** A tenant whose domain check loop is stopped: it would run every five minutes of the time these tests skip. */
 async function quietTenant(): Promise<SenderTenant> {
   const t = await campaignTenant(stack);
-  for (const domain of await listDomains(stack, t.project)) {
-    await sleeping(env, domainVerifyWorkflowId(domain.id));
-    await stopDomainVerify(stack.deps.temporal, domain.id);
-  }
+  await quietDomains(stack, t.project);
   return t;
 }
 

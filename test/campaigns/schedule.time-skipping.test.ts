@@ -63,7 +63,7 @@ const reach = (t: SenderTenant, id: string, wanted: string) =>
   );
 
 const sleeping = (workflowId: string) => sleepingOn(env, workflowId);
-const quietTenant = () => quietSenderTenant(stack, env, 'news');
+const quietTenant = () => quietSenderTenant(stack, 'news');
 
 /** A tenant with `names` as subscribed contacts; returns their addresses. */
 async function audience(names: string[]): Promise<{ t: SenderTenant; addresses: string[] }> {

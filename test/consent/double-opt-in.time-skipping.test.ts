@@ -35,7 +35,7 @@ afterAll(async () => {
   await env?.teardown();
 });
 
-const senderTenant = (s: TestStack) => quietSenderTenant(s, env);
+const senderTenant = (s: TestStack) => quietSenderTenant(s);
 
 const FIELDS = [
   { key: 'email', label: 'Email', type: 'email', required: true },

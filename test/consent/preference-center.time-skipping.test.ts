@@ -117,7 +117,7 @@ describe('the preference center through HTTP', () => {
   });
 
   it("a forged, malformed or unknown confirmation link is the 404 page and confirms nothing; the real one has the public pages' headers", async () => {
-    const t = await quietSenderTenant(stack, env);
+    const t = await quietSenderTenant(stack);
     const template = await confirmationTemplate(t);
     const form = await createForm(t, { doubleOptIn: true, confirmationTemplateId: template });
     await submit(stack, form.id, { email: 'bob@example.test' }).expect(200);
@@ -151,7 +151,7 @@ describe('the preference center through HTTP', () => {
 
 describe('consent events and outbound webhooks', () => {
   it('delivers every consent event to an endpoint that selects it, signed, in the order recorded', async () => {
-    const t = await quietSenderTenant(stack, env);
+    const t = await quietSenderTenant(stack);
     const path = `/consent-${randomBytes(3).toString('hex')}`;
     const endpoint = await addEndpoint(t, { url: server.url(path), events: ['contact.*', 'form.submitted'] });
     const topic = await createTopic(t, { name: 'Digest' });

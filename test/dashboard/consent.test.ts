@@ -71,7 +71,7 @@ async function fillAndWait(page: Page, fields: Record<string, string>) {
 describe('the public pages in a browser', () => {
   it('signs up through the embedded form, confirms by the mailed link, joins a topic, gets only its campaign, leaves it from the email and snoozes', async () => {
     const { stack } = suite;
-    const t: SenderTenant = await quietSenderTenant(stack, env);
+    const t: SenderTenant = await quietSenderTenant(stack);
     const topic = await createTopic(t, { name: 'Weekly digest', description: 'The best of the week' });
     const template = await confirmationTemplate(t);
     const form = await createForm(t, {
@@ -156,7 +156,7 @@ describe('the public pages in a browser', () => {
 
   it('refuses a form filled too fast and one whose honeypot is filled, saying so', async () => {
     const { stack } = suite;
-    const t = await quietSenderTenant(stack, env);
+    const t = await quietSenderTenant(stack);
     const form = await createForm(t, { title: 'Join' });
     const session = await reader(stack, form.embedHtml);
     const { page } = session;
@@ -183,7 +183,7 @@ describe('the public pages in a browser', () => {
 describe("the dashboard: topics, signup forms and a contact's consent", () => {
   it("adds and edits a topic, sets up a form with a preview and its snippet, and changes a contact's topics and snooze", async () => {
     const { stack } = suite;
-    const t = await quietSenderTenant(stack, env);
+    const t = await quietSenderTenant(stack);
     await confirmationTemplate(t);
     const session = await freshSession(suite.browser);
     const { page } = session;

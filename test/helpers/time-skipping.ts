@@ -1,5 +1,4 @@
 import type { Client } from '@temporalio/client';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { stopDomainVerify } from '../../src/temporal/domain-verify';
 import { domainVerifyWorkflowId } from '../../workflows/domain-verify/ids';
 import { listDomains } from '../domains/helpers';
@@ -21,14 +20,22 @@ export const sleeping = (temporal: { client: Client }, workflowId: string) =>
   });
 
 /**
- * A sender tenant whose domain check loop is stopped: it would run every five minutes of the days a
- * time-skipping test skips, each check a real DNS lookup.
+ * Stops a domain's check loop once it sleeps: on the time-skipping server it would run a check, a real DNS
+ * lookup, for every five minutes a test skips.
  */
-export async function quietSenderTenant(stack: TestStack, env: TestWorkflowEnvironment, local?: string): Promise<SenderTenant> {
+export async function quietDomain(stack: TestStack, domainId: string): Promise<void> {
+  await sleeping(stack.deps.temporal, domainVerifyWorkflowId(domainId));
+  await stopDomainVerify(stack.deps.temporal, domainId);
+}
+
+/** Stops the check loops of the project's domains (quietDomain). */
+export async function quietDomains(stack: TestStack, project: SenderTenant['project']): Promise<void> {
+  for (const domain of await listDomains(stack, project)) await quietDomain(stack, domain.id);
+}
+
+/** A sender tenant whose domain check loop is stopped (quietDomain). */
+export async function quietSenderTenant(stack: TestStack, local?: string): Promise<SenderTenant> {
   const t = await senderTenant(stack, local);
-  for (const domain of await listDomains(stack, t.project)) {
-    await sleeping(env, domainVerifyWorkflowId(domain.id));
-    await stopDomainVerify(stack.deps.temporal, domain.id);
-  }
+  await quietDomains(stack, t.project);
   return t;
 }

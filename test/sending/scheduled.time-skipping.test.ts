@@ -65,7 +65,7 @@ const ended = (workflowId: string) =>
 
 describe('scheduled sends (time-skipping)', () => {
   it('waits SCHEDULED on a durable timer, listed as coming up, then leaves at sendAt, days ahead, without real waiting', async () => {
-    const t = await quietSenderTenant(stack, env);
+    const t = await quietSenderTenant(stack);
     const to = recipient('trial');
     const at = await inHours(48);
     const id = await schedule(t, to, at, { tags: { flow: 'trial' } });
@@ -98,7 +98,7 @@ describe('scheduled sends (time-skipping)', () => {
   });
 
   it('gives the emails a project has due within one second one timer, which sends them all', async () => {
-    const t = await quietSenderTenant(stack, env);
+    const t = await quietSenderTenant(stack);
     const at = await inHours(5);
     const recipients = [recipient('one'), recipient('two'), recipient('three')];
     const items = recipients.map((to, i) => ({
@@ -121,7 +121,7 @@ describe('scheduled sends (time-skipping)', () => {
   });
 
   it('renders the content and updates the contact when the request is taken, not when the email leaves', async () => {
-    const t = await quietSenderTenant(stack, env);
+    const t = await quietSenderTenant(stack);
     const to = recipient('rendered');
     const id = await schedule(t, to, await inHours(2), { data: { plan: 'pro', name: 'Ann' } });
     const { contact } = await view(t, id);
@@ -136,7 +136,7 @@ describe('scheduled sends (time-skipping)', () => {
   });
 
   it('is rescheduled later (the old time sends nothing) and earlier, and leaves once', async () => {
-    const t = await quietSenderTenant(stack, env);
+    const t = await quietSenderTenant(stack);
     const to = recipient('moved');
     const id = await schedule(t, to, await inHours(24));
     const later = await inHours(48);
@@ -162,7 +162,7 @@ describe('scheduled sends (time-skipping)', () => {
   });
 
   it('sends at once when rescheduled to a time past', async () => {
-    const t = await quietSenderTenant(stack, env);
+    const t = await quietSenderTenant(stack);
     const to = recipient('now');
     const id = await schedule(t, to, await inHours(24));
     await t.c
@@ -174,7 +174,7 @@ describe('scheduled sends (time-skipping)', () => {
   });
 
   it('is cancelled: CANCELLED, never sent (its timer finds nothing to release); then 409 for cancel and reschedule', async () => {
-    const t = await quietSenderTenant(stack, env);
+    const t = await quietSenderTenant(stack);
     const to = recipient('cancelled');
     const at = await inHours(24);
     const id = await schedule(t, to, at);
@@ -203,7 +203,7 @@ describe('scheduled sends (time-skipping)', () => {
   });
 
   it('answers 409 to a reschedule or a cancel once the email left', async () => {
-    const t = await quietSenderTenant(stack, env);
+    const t = await quietSenderTenant(stack);
     const id = await schedule(t, recipient('left'), await inHours(1));
     await env.sleep(2 * HOUR);
     await reach(t, id, 'SENT');
@@ -219,7 +219,7 @@ describe('scheduled sends (time-skipping)', () => {
   });
 
   it("answers 404 to another project's email, changing nothing", async () => {
-    const t = await quietSenderTenant(stack, env);
+    const t = await quietSenderTenant(stack);
     const id = await schedule(t, recipient('mine'), await inHours(24));
     const other = await tenant(stack);
     await other.c.get(`/v1/emails/${id}`).expect(404);
@@ -230,7 +230,7 @@ describe('scheduled sends (time-skipping)', () => {
   });
 
   it('refuses a sendAt beyond 30 days or not a date-time with 422 naming sendAt; a past one sends now', async () => {
-    const t = await quietSenderTenant(stack, env);
+    const t = await quietSenderTenant(stack);
     const body = { to: recipient(), from: t.from, subject: 'S', body: '<p>B</p>' };
     for (const sendAt of [new Date(Date.now() + 31 * DAY).toISOString(), 'tomorrow', '2030-01-01', 1_700_000_000_000]) {
       const res = await t.c
@@ -252,7 +252,7 @@ describe('scheduled sends (time-skipping)', () => {
   });
 
   it('holds back an email whose address was suppressed while it waited: SUPPRESSED when it is due', async () => {
-    const t = await quietSenderTenant(stack, env);
+    const t = await quietSenderTenant(stack);
     const to = recipient('suppressed');
     const id = await schedule(t, to, await inHours(6));
     await t.c
@@ -265,7 +265,7 @@ describe('scheduled sends (time-skipping)', () => {
   });
 
   it('is released by the sweep when its timer missed it: a minute overdue by the database clock, not before', async () => {
-    const t = await quietSenderTenant(stack, env);
+    const t = await quietSenderTenant(stack);
     const [missed, late] = [recipient('missed'), recipient('late')];
     const at = await inHours(3);
     const ids = [await schedule(t, missed, at), await schedule(t, late, at)];

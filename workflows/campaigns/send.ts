@@ -71,6 +71,21 @@ async function begin(input: CampaignSendInput, ref: SendRef): Promise<CampaignSe
 }
 
 /**
+ * Waits for delivery to take the queue to `below` (absent: to empty), or for progress to report. `held` is
+ * passed only once a wait reported it: runs recorded before holds schedule what they scheduled.
+ */
+function awaitDelivery(ref: SendRef, state: { pending: number; held?: string | null }, summary: string, below?: number) {
+  return batches.awaitCampaignDelivery.executeWithOptions({ summary, startToCloseTimeout: '2 minutes' }, [
+    {
+      ...ref,
+      pending: state.pending,
+      ...(below !== undefined ? { below } : {}),
+      ...(state.held !== undefined ? { held: state.held } : {}),
+    },
+  ]);
+}
+
+/**
  * One step of the send: an activity, or a window of email batches side by side; null when the send stopped.
  * `bounded`: the enqueue waits for room in the queue (ENQUEUE_AHEAD).
  */
@@ -122,10 +137,7 @@ async function advance(
       const window = Array.from({ length: Math.min(ENQUEUE_CONCURRENCY, batchCount - state.next) }, (_, i) => state.next + i);
       const room = (ENQUEUE_AHEAD_BATCHES - window.length) * input.batchSize;
       if (bounded && state.pending > room) {
-        const progress = await batches.awaitCampaignDelivery.executeWithOptions(
-          { summary: catchUpSummary(state.pending, room, state.held), startToCloseTimeout: '2 minutes' },
-          [{ ...ref, pending: state.pending, below: room, ...(state.held !== undefined ? { held: state.held } : {}) }],
-        );
+        const progress = await awaitDelivery(ref, state, catchUpSummary(state.pending, room, state.held), room);
         if (!progress) return null;
         return { ...state, pending: progress.pending, held: progress.held };
       }
@@ -152,11 +164,7 @@ async function advance(
     }
     case 'deliver': {
       // Asked every time, never concluded from a count an enqueue reported while other batches still ran.
-      // `held` is passed only once a wait reported it: runs recorded before holds schedule what they scheduled.
-      const progress = await batches.awaitCampaignDelivery.executeWithOptions(
-        { summary: deliverySummary(state.pending, state.held), startToCloseTimeout: '2 minutes' },
-        [{ ...ref, pending: state.pending, ...(state.held !== undefined ? { held: state.held } : {}) }],
-      );
+      const progress = await awaitDelivery(ref, state, deliverySummary(state.pending, state.held));
       if (!progress) return null;
       const held = progress.held === undefined ? {} : { held: progress.held };
       if (progress.pending > 0) return { ...state, pending: progress.pending, ...held };
