@@ -5,7 +5,7 @@ import { gatewayFor, startWorker } from '../helpers/temporal';
 import { timeSkippingEnv } from '../helpers/temporal-env';
 import { sql } from '../helpers/seed';
 import { waitFor } from '../helpers/wait';
-import { quietDomains } from '../helpers/time-skipping';
+import { quietDomains, sleeping } from '../helpers/time-skipping';
 import { addContact } from '../segments/helpers';
 import { campaignWorkflowId } from '../../workflows/campaigns/ids';
 import { mailTo, pathOf, pixelOf } from '../tracking/helpers';
@@ -164,6 +164,8 @@ describe('A/B tests (time-skipping)', () => {
     await t.c.post(`/campaigns/${campaign.id}/send`).send({}).expect(200);
     await judging(campaign.id);
     await waitFor('the test share to be sent', async () => ((await sentEmails(campaign.id))[0]!.n === 2 ? true : undefined), SEND_LIMIT_MS);
+    // The cancel terminates the run: only once it sleeps on the wait's timer, or the skip below could wait in real time.
+    await sleeping(env, campaignWorkflowId(campaign.id));
     const res = await t.c.post(`/campaigns/${campaign.id}/cancel`).expect(200);
     expect(res.body.data).toMatchObject({ status: 'CANCELLED', sentCount: 2 });
     await env.sleep(200 * MINUTE);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { tenant, type Tenant } from '../helpers/tenants';
 import { waitFor } from '../helpers/wait';
+import { whereRunStands } from '../helpers/time-skipping';
 import { waitForMail } from '../helpers/mail';
 import { json, WebhookServer } from '../automation/webhook-server';
 import { webhookEndpointWorkflowId } from '../../workflows/webhooks/ids';
@@ -74,14 +75,10 @@ async function watchLog<T>(
       `select datname, state, now() - xact_start as age, left(query, 160) as query from pg_stat_activity
          where backend_xid is not null order by xact_start limit 3`,
     );
-    const handle = ws.env!.client.workflow.getHandle(webhookEndpointWorkflowId(endpointId));
-    const loop = await handle.describe();
-    const pending = loop.raw.pendingActivities?.map((a) => `${a.activityType?.name} attempt ${a.attempt} ${a.lastFailure?.message ?? ''}`);
-    const last = ((await handle.fetchHistory()).events ?? []).slice(-4).map((e) => e.eventType);
+    const loop = await whereRunStands(ws.env!.client, webhookEndpointWorkflowId(endpointId));
     throw new Error(
       `${(err as Error).message}; deliveries ${JSON.stringify(log)}; oldest transactions ${JSON.stringify(oldest)}; ` +
-        `loop ${loop.status.name}, pending ${JSON.stringify(pending)}, last events ${JSON.stringify(last)}; ` +
-        `test server time ${new Date(await ws.env!.currentTimeMs()).toISOString()}`,
+        `loop: ${loop}; test server time ${new Date(await ws.env!.currentTimeMs()).toISOString()}`,
     );
   }
 }
