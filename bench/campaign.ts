@@ -197,7 +197,9 @@ async function main(): Promise<void> {
       const startWorker = () =>
         startWorkerProcess(
           { ...workerSettings, WORKER_WORKFLOW_BUNDLE: bundle },
-          { nodeArgs: workerNodeArgs, script: path.join(tree.dir, 'test', 'helpers', 'worker-process.ts') },
+          // Time to end by itself: with --cpu-prof, the 5 s that tests give a stop killed the workers before
+          // their main threads' profiles were written.
+          { nodeArgs: workerNodeArgs, script: path.join(tree.dir, 'test', 'helpers', 'worker-process.ts'), stopGraceMs: 60_000 },
         );
       for (let i = 0; i < WORKERS; i++) workers.push(await startWorker());
       const created = await api('POST', '/campaigns', {

@@ -43,6 +43,8 @@ export interface WorkerProcessOptions {
   nodeArgs?: readonly string[];
   /** The worker-process.ts to run: another copy of the code's (a benchmark's baseline revision); this one by default. */
   script?: string;
+  /** How long a stop waits for the process to end by itself before it kills it: 5 s by default. */
+  stopGraceMs?: number;
 }
 
 /** Starts test/helpers/worker-process.ts and resolves once it polls. */
@@ -67,7 +69,7 @@ export async function startWorkerProcess(env: Record<string, string>, options: W
     pid: child.pid!,
     kill: () => signal('SIGKILL'),
     stop: async () => {
-      const force = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      const force = setTimeout(() => child.kill('SIGKILL'), options.stopGraceMs ?? 5_000);
       await signal('SIGTERM');
       clearTimeout(force);
     },
