@@ -27,12 +27,16 @@ import { workerNodeOptions } from '../src/main/worker-heap';
 import { PlatformUsage, backendCpuByApplication } from './lib/platform-usage';
 import { runListmonk } from './lib/listmonk';
 import { rsa2048SignMs } from './lib/rsa-speed';
+import { CAMPAIGN_CONTENT } from './lib/campaign-content';
+import { messageWork, messageWorkMs } from './lib/message-work';
 import { thisCheckout, treeAt, type CodeTree } from './lib/code-tree';
 import { benchWorkerNodeFlags } from './lib/node-process';
 import { loadNote, sendingBench, startCountingSink } from './lib/sending';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 100_000);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
+/** Recipients of the message-work calibration (bench/lib/message-work.ts), three rounds. */
+const MESSAGE_WORK_EMAILS = 2_000;
 /** BENCH_KILL_RUN=0 leaves out the second run (a worker killed twice), e.g. for a quick look or 1,000,000 recipients. */
 const KILL_RUN = process.env.BENCH_KILL_RUN !== '0';
 const TARGET = 3_500;
@@ -113,17 +117,20 @@ async function main(): Promise<void> {
   };
 
   try {
-    const content = {
-      subject: 'Spring news for {{ name }}',
-      body: `<html><body><p>Hello {{ name }},</p>${'<p>Spring is here, and with it a few paragraphs of news.</p>'.repeat(30)}</body></html>`,
-    };
     // Every message is DKIM-signed once: the signature measured here is the floor the figures are read against.
     const signMs = await rsa2048SignMs();
     console.log(
       `calibration: one RSA-2048 signature takes ${signMs === null ? '(openssl not found)' : `${signMs.toFixed(3)} ms`} here (openssl speed, one core)`,
     );
+    // The workers' own work on each message, measured alone in this process before anything else runs: what
+    // the workers spend besides it is the pipeline's (database, Temporal, SMTP, and their garbage).
+    const work = await messageWork(MESSAGE_WORK_EMAILS, 3);
+    console.log(
+      `calibration: the message work alone (bench/message.ts) takes ${messageWorkMs(work).toFixed(3)} ms per email here ` +
+        `(rendering ${work.render.toFixed(3)}, decorating ${work.decorate.toFixed(3)}, building and signing ${work.buildAndSign.toFixed(3)})`,
+    );
     // Before Postwire's workers start, so that PostgreSQL's CPU in this part is listmonk's alone.
-    const listmonk = LISTMONK_DIR ? await sendWithListmonk(LISTMONK_DIR, bench.config.DATABASE_URL, sink, content) : null;
+    const listmonk = LISTMONK_DIR ? await sendWithListmonk(LISTMONK_DIR, bench.config.DATABASE_URL, sink, CAMPAIGN_CONTENT) : null;
 
     // Earlier runs' projects (and their contacts, campaigns and emails) are not this run's.
     await bench.orm.em.fork().execute(`delete from projects where name like 'postwire_bench_campaign %' and id <> ?`, [bench.projectId]);
@@ -170,6 +177,10 @@ async function main(): Promise<void> {
           `PostgreSQL ${per(cpuMs.postgres)} ms, Temporal ${per(cpuMs.temporal)} ms` +
           (signMs ? `; in all ${(total / CONTACTS / signMs).toFixed(1)} times one RSA-2048 signature` : ''),
       );
+      console.log(
+        `  the workers besides the message work: ${(cpuMs.workers / CONTACTS - messageWorkMs(work)).toFixed(3)} ms per email ` +
+          `(the message work ${messageWorkMs(work).toFixed(3)} ms)`,
+      );
       if (listmonk !== null && signMs !== null) {
         const bar = LISTMONK_BAR * (listmonk + signMs);
         const mine = total / CONTACTS;
@@ -204,8 +215,8 @@ async function main(): Promise<void> {
       for (let i = 0; i < WORKERS; i++) workers.push(await startWorker());
       const created = await api('POST', '/campaigns', {
         name: 'Spring sale',
-        subject: content.subject,
-        body: content.body,
+        subject: CAMPAIGN_CONTENT.subject,
+        body: CAMPAIGN_CONTENT.body,
         from: bench.from,
         audienceType: 'ALL',
       });
