@@ -28,7 +28,7 @@ import { PlatformUsage, backendCpuByApplication } from './lib/platform-usage';
 import { runListmonk } from './lib/listmonk';
 import { rsa2048SignMs } from './lib/rsa-speed';
 import { CAMPAIGN_CONTENT } from './lib/campaign-content';
-import { messageWork, messageWorkMs } from './lib/message-work';
+import { messageWork, messageWorkMs, messageWorkStages } from './lib/message-work';
 import { thisCheckout, treeAt, type CodeTree } from './lib/code-tree';
 import { benchWorkerNodeFlags } from './lib/node-process';
 import { loadNote, sendingBench, startCountingSink } from './lib/sending';
@@ -127,7 +127,7 @@ async function main(): Promise<void> {
     const work = await messageWork(MESSAGE_WORK_EMAILS, 3);
     console.log(
       `calibration: the message work alone (bench/message.ts) takes ${messageWorkMs(work).toFixed(3)} ms per email here ` +
-        `(rendering ${work.render.toFixed(3)}, decorating ${work.decorate.toFixed(3)}, building and signing ${work.buildAndSign.toFixed(3)})`,
+        `(${messageWorkStages(work)})`,
     );
     // Before Postwire's workers start, so that PostgreSQL's CPU in this part is listmonk's alone.
     const listmonk = LISTMONK_DIR ? await sendWithListmonk(LISTMONK_DIR, bench.config.DATABASE_URL, sink, CAMPAIGN_CONTENT) : null;

@@ -4,7 +4,7 @@
  * (default 5). Calibrated in the same run by one RSA-2048 signature, in Node with the same key and by
  * `openssl speed`: what the message costs besides that signature is the part a leaner message path could win.
  */
-import { messageWork, messageWorkMs } from './lib/message-work';
+import { messageWork, messageWorkMs, messageWorkStages } from './lib/message-work';
 import { rsa2048SignMs } from './lib/rsa-speed';
 
 const EMAILS = Number(process.env.BENCH_EMAILS ?? 5_000);
@@ -15,9 +15,7 @@ async function main(): Promise<void> {
   const openssl = await rsa2048SignMs();
   const all = messageWorkMs(work);
   console.log(`the message work of a campaign email, ${EMAILS} recipients, median of ${ROUNDS} rounds, CPU per email:`);
-  console.log(
-    `  rendering ${work.render.toFixed(3)} ms, decorating ${work.decorate.toFixed(3)} ms, building and signing ${work.buildAndSign.toFixed(3)} ms`,
-  );
+  console.log(`  ${messageWorkStages(work)}`);
   console.log(
     `  in all ${all.toFixed(3)} ms, ${(all / work.signature).toFixed(2)} signatures; besides the signature ${(all - work.signature).toFixed(3)} ms ` +
       `(building and signing besides it ${(work.buildAndSign - work.signature).toFixed(3)} ms)`,

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { freshSecrets } from './secrets';
 import { root, tsx } from '../../scripts/lib/paths';
 import { isPortOpen } from '../../scripts/lib/net';
 import { treePids } from './cpu';
@@ -32,8 +32,7 @@ export async function startApiProcess(
       PORT: String(port),
       HOST: '127.0.0.1',
       DATABASE_URL: databaseUrl,
-      JWT_SECRET: randomBytes(32).toString('hex'),
-      ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+      ...freshSecrets(),
       // A benchmark that does not simulate measures no test server; bench/simulate.ts turns it on to compare.
       SIMULATION_WARM: 'false',
       ...env,

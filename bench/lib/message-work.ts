@@ -1,4 +1,4 @@
-import { generateKeyPairSync, randomBytes, randomUUID, sign } from 'node:crypto';
+import { generateKeyPairSync, randomUUID, sign } from 'node:crypto';
 import { loadConfig } from '../../src/config';
 import { campaignDraft, type CampaignContent } from '../../src/modules/campaigns/drafts';
 import { signedMessage } from '../../src/modules/emails/compose';
@@ -6,6 +6,7 @@ import { decorate, type SendingContext } from '../../src/modules/emails/decorate
 import type { OutgoingEmail } from '../../src/modules/emails/outgoing';
 import type { RecipientContact } from '../../src/modules/templates/render';
 import { CAMPAIGN_CONTENT } from './campaign-content';
+import { freshSecrets } from './secrets';
 
 /** CPU per email of each stage of the message work, and of one RSA-2048 signature with the same key, in ms. */
 export interface MessageWork {
@@ -26,9 +27,7 @@ export async function messageWork(emails: number, rounds: number): Promise<Messa
   const config = loadConfig({
     ...process.env,
     DATABASE_URL: 'postgres://bench@127.0.0.1/unused',
-    JWT_SECRET: randomBytes(32).toString('hex'),
-    LINK_SECRET: randomBytes(32).toString('hex'),
-    ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    ...freshSecrets(),
     PUBLIC_URL: 'https://postwire.example.com',
   });
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -85,3 +84,7 @@ export async function messageWork(emails: number, rounds: number): Promise<Messa
 
 /** All of the message work of one email. */
 export const messageWorkMs = (work: MessageWork) => work.render + work.decorate + work.buildAndSign;
+
+/** The stages' figures, for a report line. */
+export const messageWorkStages = (work: MessageWork) =>
+  `rendering ${work.render.toFixed(3)} ms, decorating ${work.decorate.toFixed(3)} ms, building and signing ${work.buildAndSign.toFixed(3)} ms`;

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { freshSecrets } from './secrets';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -34,8 +34,7 @@ export async function sendingBench(database: string, env: Record<string, string>
   const pg: PostgresHandle = await ensurePostgres(ports.postgres, console.log);
   const settings = {
     DATABASE_URL: await ensureDatabase(pg.adminUrl, database),
-    JWT_SECRET: randomBytes(32).toString('hex'),
-    ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    ...freshSecrets(),
     LOG_LEVEL: 'warn',
     // npm start's Temporal server, wherever the ports file put it.
     TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS ?? `127.0.0.1:${ports.temporal}`,
