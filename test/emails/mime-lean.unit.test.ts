@@ -1,8 +1,11 @@
+import { generateKeyPairSync } from 'node:crypto';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { composeMessage, messageIdOf } from '../../src/modules/emails/compose';
 import type { OutgoingEmail } from '../../src/modules/emails/outgoing';
-import { buildInMemory } from '../../src/modules/emails/mime-in-memory';
-import { boundaryBaseOf, leanMessage } from '../../src/modules/emails/mime-lean';
+import { buildInMemory, withFinalLineBreak } from '../../src/modules/emails/mime-in-memory';
+import { crlfLineEnds } from '../../src/mail/smtp/smtp-data';
+import { signMessage, signText } from '../../src/modules/emails/dkim-signature';
+import { boundaryBaseOf, leanMessage, type LeanMessage } from '../../src/modules/emails/mime-lean';
 
 const DATE = new Date('2026-11-29T10:00:00Z');
 
@@ -15,6 +18,9 @@ async function nodemailers(email: OutgoingEmail): Promise<string> {
 }
 
 const lean = (email: OutgoingEmail) => leanMessage(email, messageIdOf(email.id, email.from.email), DATE);
+
+/** The lean message's bytes as nodemailer's build() ends them (LeanMessage). */
+const joined = (message: LeanMessage) => withFinalLineBreak(Buffer.from(`${message.fields.join('\r\n')}\r\n\r\n${message.body}`));
 
 const base: OutgoingEmail = {
   id: '0193c7a1-7d7e-7c3a-9f00-1234567890ab',
@@ -48,6 +54,11 @@ const built: Record<string, OutgoingEmail> = {
     html: `<p>${'Déjà vu, naïve façade. '.repeat(30)}</p> `,
     text: 'Crème brûlée',
   },
+  'HTML starting with a bare line feed, whitespace at line ends, blank lines at the end': {
+    ...base,
+    html: '\n<p>a</p>  \n\n<p>b</p>\t\r\n\n\n',
+    text: null,
+  },
   'control characters in ASCII text': { ...base, html: `<p>a\x0bb</p>`, text: 'tab\there\x01' },
   'no custom headers': { ...base, headers: {} },
 };
@@ -71,7 +82,7 @@ describe('leanMessage', () => {
   it.each(Object.entries(built))('builds the bytes nodemailer builds: %s', async (_name, email) => {
     const ours = lean(email);
     expect(ours).not.toBeNull();
-    expect(ours!.toString('latin1')).toBe(await nodemailers(email));
+    expect(joined(ours!).toString('latin1')).toBe(await nodemailers(email));
   });
 
   it.each(Object.entries(leftToNodemailer))('leaves %s to nodemailer', (_name, email) => {
@@ -79,9 +90,19 @@ describe('leanMessage', () => {
   });
 
   it('bounds every header line and uses the email id in the boundary', () => {
-    const message = lean({ ...base, subject: `A subject ${'that keeps going '.repeat(10)}` })!.toString();
+    const message = joined(lean({ ...base, subject: `A subject ${'that keeps going '.repeat(10)}` })!).toString();
     const head = message.slice(0, message.indexOf('\r\n\r\n'));
     expect(Math.max(...head.split('\r\n').map((l) => l.length))).toBeLessThanOrEqual(78);
     expect(head).toContain('boundary="--_NmP-0193c7a17d7e7c3a9f001234567890ab-Part_1"');
+  });
+});
+
+describe('signText', () => {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 1024 });
+  const key = { domainName: 'news.example.test', keySelector: 'postwire', privateKey };
+
+  it.each(Object.entries(built))('signs the bytes signMessage signs, as SMTP sends them: %s', (_name, email) => {
+    const ours = lean(email)!;
+    expect(signText(ours, key).toString('latin1')).toBe(signMessage(crlfLineEnds(joined(ours)), key).toString('latin1'));
   });
 });

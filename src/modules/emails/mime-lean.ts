@@ -1,5 +1,4 @@
 import { foldLines } from 'nodemailer/lib/mime-funcs';
-import { withFinalLineBreak } from './mime-in-memory';
 import { hasAsciiText, type Mailbox, type OutgoingEmail } from './outgoing';
 import { qpEncode, qpWrap } from './quoted-printable';
 
@@ -96,8 +95,18 @@ function textPart(contentType: string, content: string, allAscii: boolean): Part
 /** The part of the multipart boundary that differs per message: the email's id, which its content cannot know. */
 export const boundaryBaseOf = (emailId: string) => emailId.replaceAll('-', '');
 
+/**
+ * A message built as text: its header fields, folded, and its body. Both are ASCII (the eligible shape's
+ * header values are printable ASCII, its text 7bit or quoted-printable), so the text is the bytes; nodemailer's
+ * bytes are `fields` joined by CRLF, an empty line, and `body` with a final line break.
+ */
+export interface LeanMessage {
+  fields: string[];
+  body: string;
+}
+
 /** The built message, or null when nodemailer has to build it. */
-export function leanMessage(email: OutgoingEmail, messageId: string, date: Date): Buffer | null {
+export function leanMessage(email: OutgoingEmail, messageId: string, date: Date): LeanMessage | null {
   if (!eligible(email)) return null;
   const allAscii = hasAsciiText(email);
   const html = textPart('text/html; charset=utf-8', email.html, allAscii);
@@ -120,5 +129,5 @@ export function leanMessage(email: OutgoingEmail, messageId: string, date: Date)
     headers.push(html.headers[1]!, dateHeader, 'MIME-Version: 1.0', html.headers[0]!);
     body = html.body;
   }
-  return withFinalLineBreak(Buffer.from(`${headers.map((h) => foldLines(h, LINE_LENGTH)).join('\r\n')}\r\n\r\n${body}`));
+  return { fields: headers.map((h) => foldLines(h, LINE_LENGTH)), body };
 }
