@@ -19,11 +19,11 @@ export class TransactionGate extends GuardedRounds {
       databaseUrl,
       logger,
       'SMTP transaction starts',
-      (ids, leases) => `
-      select q."email_id" as "id" from email_queue q join unnest(${ids}::uuid[], ${leases}::uuid[]) as h("id", "lease_id")
+      `
+      select q."email_id" as "id" from email_queue q join unnest($1, $2) as h("id", "lease_id")
         on q."email_id" = h."id"
         join projects p on p."id" = q."project_id"
-      where q."lease_id" = h."lease_id" and q."handed_over_at" is null and not p."disabled"
+      where q."email_id" = any($1) and q."lease_id" = h."lease_id" and q."handed_over_at" is null and not p."disabled"
       order by q."email_id" for key share of q for share of p`,
     );
   }

@@ -37,8 +37,12 @@ export abstract class GuardedRounds {
     private readonly logger: Logger,
     /** For logs: what the rounds commit. */
     private readonly what: string,
-    /** The guard, given the waiting emails' ids and leases as array literals; returns the ids allowed. */
-    private readonly guard: (ids: string, leases: string) => string,
+    /**
+     * The guard: over the waiting emails' ids ($1) and leases ($2), both uuid[], returns the ids allowed.
+     * Prepared once per connection (see connect), so it must reach email_queue through its primary key
+     * (`"email_id" = any($1)`) whatever the statistics say.
+     */
+    private readonly guard: string,
   ) {}
 
   /**
@@ -99,7 +103,7 @@ export abstract class GuardedRounds {
     const ids = client.escapeLiteral(`{${batch.map((w) => w.id).join(',')}}`);
     const leases = client.escapeLiteral(`{${batch.map((w) => w.leaseId).join(',')}}`);
     // One round trip: the simple query protocol runs both statements and leaves the transaction open.
-    const results = (await client.query(`begin; ${this.guard(ids, leases)}`)) as unknown as Array<QueryResult<{ id: string }>>;
+    const results = (await client.query(`begin; execute guard(${ids}, ${leases})`)) as unknown as Array<QueryResult<{ id: string }>>;
     return new Set(results[1]!.rows.map((r) => r.id));
   }
 
@@ -113,6 +117,15 @@ export abstract class GuardedRounds {
       if (index !== -1) this.idle.splice(index, 1);
     });
     await client.connect();
+    // Planning the guard anew each round cost as much as running it, so it is prepared, and its plan may
+    // outlive the statistics: a campaign fills an email_queue that was analyzed empty within seconds. The
+    // connection never scans a table whole, so the plan reaches the queue's rows by key at any size.
+    try {
+      await client.query(`set enable_seqscan = off; prepare guard(uuid[], uuid[]) as ${this.guard}`);
+    } catch (err) {
+      void client.end().catch(() => undefined);
+      throw err;
+    }
     return client;
   }
 }

@@ -21,13 +21,13 @@ export class HandOver extends GuardedRounds {
       databaseUrl,
       logger,
       'hand-over marks',
-      (ids, leases) => `
+      `
       update email_queue q set "handed_over_at" = clock_timestamp()
-      from (select m."email_id" from email_queue m join unnest(${ids}::uuid[], ${leases}::uuid[]) as h("id", "lease_id")
+      from (select m."email_id" from email_queue m join unnest($1, $2) as h("id", "lease_id")
           on m."email_id" = h."id"
           join emails e on e."id" = m."email_id"
-        where m."lease_id" = h."lease_id" order by m."email_id" for no key update of m for key share of e) l
-      where q."email_id" = l."email_id"
+        where m."email_id" = any($1) and m."lease_id" = h."lease_id" order by m."email_id" for no key update of m for key share of e) l
+      where q."email_id" = any($1) and q."email_id" = l."email_id"
       returning q."email_id" as "id"`,
     );
   }
