@@ -74,16 +74,8 @@ function parseHeaders(raw: string): { key: string; line: string }[] {
   return lines.filter((line) => line.trim()).map((line) => ({ key: line.slice(0, line.indexOf(':')).trim().toLowerCase(), line }));
 }
 
-/**
- * Whether the relaxed body canonicalization (RFC 6376 3.4.4) leaves the text as it is: no tab, no run of
- * spaces, no space at a line end or at the end, no bare line feed. Most bodies are; string searches find that
- * out several times faster than one regular expression with alternatives.
- */
-function relaxedCanonical(text: string): boolean {
-  if (text.includes('\t') || text.includes('  ') || text.includes(' \n') || text.includes(' \r\n') || text.endsWith(' ')) return false;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) if (i === 0 || text.charCodeAt(i - 1) !== 13) return false;
-  return true;
-}
+// Whitespace that the relaxed body canonicalization (RFC 6376 3.4.4) changes; most bodies have none of it.
+const UNCANONICAL = /\t| {2}| \r?\n|(^|[^\r])\n| $/;
 
 /**
  * The relaxed body hash: whitespace runs as one space, none at line ends, no empty lines at the end. Of the
@@ -92,7 +84,7 @@ function relaxedCanonical(text: string): boolean {
 function relaxedBodyHash(body: string, encoding: 'latin1' | 'utf8'): string {
   const hash = createHash('sha256');
   let text = body;
-  if (!relaxedCanonical(text)) {
+  if (UNCANONICAL.test(text)) {
     text = text
       .replace(/\r?\n/g, '\n')
       .replace(/[ \t]+$/gm, '')
@@ -133,7 +125,7 @@ const BARE_LF = /(?<!\r)\n/g;
  * A message built as text (mime-lean.ts: folded header fields, a body), as signMessage would send it after
  * crlfLineEnds and withFinalLineBreak, byte for byte, without the passes over the joined message that those
  * take (finding the body, splitting the header fields again, copying it whole twice):
- * test/emails/dkim-signature.unit.test.ts compares the two.
+ * test/emails/mime-lean.unit.test.ts compares the two.
  */
 export function signText(message: { fields: string[]; body: string }, key: SigningKey): Buffer {
   let body = message.body;
