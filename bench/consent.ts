@@ -23,6 +23,7 @@ import { createProject } from '../src/modules/projects/service';
 import { signup } from '../src/modules/users/service';
 import { Project } from '../src/modules/projects/entities';
 import { startToken } from '../src/modules/forms/start-token';
+import { median } from './lib/node-process';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 10);
@@ -85,8 +86,6 @@ async function seeded(em: EntityManager): Promise<Seeded> {
   const { project } = await createProject(em, owner.id, PROJECT);
   return seed(em, project.id);
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** Counts the audience `RUNS` times after a warm-up, on one connection without parallel workers: its backend's CPU per count. */
 async function audience(em: EntityManager, label: string, projectId: string, condition: { sql: string; params: unknown[] }) {

@@ -15,6 +15,7 @@ import { treeCpuMs } from './lib/cpu';
 import { openBenchDatabase } from './lib/database';
 import { SCENARIO, call, sixSteps } from './lib/simulation';
 import { createTenant } from './lib/tenant';
+import { median } from './lib/node-process';
 
 const STARTS = Number(process.env.BENCH_STARTS ?? 2);
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 20);
@@ -28,8 +29,6 @@ interface Figures {
   cpuBeforeFirstMs: number;
   cpuFirstMs: number;
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function oneStart(databaseUrl: string, bundle: string, warm: boolean, idleSeconds: number): Promise<Figures> {
   const started = performance.now();

@@ -17,6 +17,7 @@ import path from 'node:path';
 import { Worker } from '@temporalio/worker';
 import { loadHistory, type History } from '../test/helpers/histories';
 import { workflowBundle } from '../test/helpers/temporal-env';
+import { median } from './lib/node-process';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const BUSY_MS = Number(process.env.BENCH_BUSY_MS ?? 10);
@@ -68,8 +69,6 @@ function fit(points: Array<[number, number]>): { fixed: number; perTask: number 
   const perTask = sxx === 0 ? 0 : sxy / sxx;
   return { fixed: my - perTask * mx, perTask };
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** Keeps the main thread busy BUSY_MS of every turn of its loop until the returned function is called. */
 function busyMainThread(): () => void {

@@ -6,6 +6,7 @@ import { decorate, type SendingContext } from '../../src/modules/emails/decorate
 import type { OutgoingEmail } from '../../src/modules/emails/outgoing';
 import type { RecipientContact } from '../../src/modules/templates/render';
 import { CAMPAIGN_CONTENT } from './campaign-content';
+import { median } from './node-process';
 import { freshSecrets } from './secrets';
 
 /** CPU per email of each stage of the message work, and of one RSA-2048 signature with the same key, in ms. */
@@ -73,7 +74,6 @@ export async function messageWork(emails: number, rounds: number): Promise<Messa
       if (round > 0) figures[name].push((used.user + used.system) / 1000 / emails);
     }
   }
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   return {
     render: median(figures.render),
     decorate: median(figures.decorate),

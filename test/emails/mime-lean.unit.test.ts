@@ -2,9 +2,9 @@ import { generateKeyPairSync } from 'node:crypto';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { composeMessage, messageIdOf } from '../../src/modules/emails/compose';
 import type { OutgoingEmail } from '../../src/modules/emails/outgoing';
-import { buildInMemory, withFinalLineBreak } from '../../src/modules/emails/mime-in-memory';
+import { buildInMemory } from '../../src/modules/emails/mime-in-memory';
 import { crlfLineEnds } from '../../src/mail/smtp/smtp-data';
-import { signMessage, signText } from '../../src/modules/emails/dkim-signature';
+import { signMessage, signParts } from '../../src/modules/emails/dkim-signature';
 import { boundaryBaseOf, leanMessage, type LeanMessage } from '../../src/modules/emails/mime-lean';
 
 const DATE = new Date('2026-11-29T10:00:00Z');
@@ -19,8 +19,8 @@ async function nodemailers(email: OutgoingEmail): Promise<string> {
 
 const lean = (email: OutgoingEmail) => leanMessage(email, messageIdOf(email.id, email.from.email), DATE);
 
-/** The lean message's bytes as nodemailer's build() ends them (LeanMessage). */
-const joined = (message: LeanMessage) => withFinalLineBreak(Buffer.from(`${message.fields.join('\r\n')}\r\n\r\n${message.body}`));
+/** The lean message's bytes, as nodemailer builds them (LeanMessage). */
+const joined = (message: LeanMessage) => Buffer.concat([Buffer.from(`${message.fields.join('\r\n')}\r\n\r\n`), message.body]);
 
 const base: OutgoingEmail = {
   id: '0193c7a1-7d7e-7c3a-9f00-1234567890ab',
@@ -97,12 +97,12 @@ describe('leanMessage', () => {
   });
 });
 
-describe('signText', () => {
+describe('signParts', () => {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 1024 });
   const key = { domainName: 'news.example.test', keySelector: 'postwire', privateKey };
 
   it.each(Object.entries(built))('signs the bytes signMessage signs, as SMTP sends them: %s', (_name, email) => {
     const ours = lean(email)!;
-    expect(signText(ours, key).toString('latin1')).toBe(signMessage(crlfLineEnds(joined(ours)), key).toString('latin1'));
+    expect(signParts(ours, key).toString('latin1')).toBe(signMessage(crlfLineEnds(joined(ours)), key).toString('latin1'));
   });
 });

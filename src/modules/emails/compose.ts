@@ -2,7 +2,7 @@ import type Mail from 'nodemailer/lib/mailer';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type { Envelope } from '../../mail/smtp/connection';
 import { crlfLineEnds } from '../../mail/smtp/smtp-data';
-import { signMessage, signText, type SigningKey } from './dkim-signature';
+import { signMessage, signParts, type SigningKey } from './dkim-signature';
 import { buildInMemory } from './mime-in-memory';
 import { leanMessage } from './mime-lean';
 import { hasAsciiText, type Mailbox, type OutgoingEmail } from './outgoing';
@@ -105,10 +105,10 @@ async function builtByNodemailer(email: OutgoingEmail): Promise<Buffer> {
  * The message as handed to SMTP: built as nodemailer's `sendMail` would build it, line ends made CRLF as SMTP
  * sends them (so that the signature covers the bytes sent and the body hash finds the body canonical as it
  * is), DKIM-signed with the sender domain's key, in one Buffer that the delivery pump writes to its SMTP
- * connection at once. The common shape is built as text and signed as it is (mime-lean.ts, signText).
+ * connection at once. The common shape is built in its two parts and signed as they are (mime-lean.ts, signParts).
  */
 export async function signedMessage(email: OutgoingEmail, key: SigningKey): Promise<{ envelope: Envelope; raw: Buffer }> {
   const lean = leanMessage(email, messageIdOf(email.id, email.from.email), new Date());
-  const raw = lean ? signText(lean, key) : signMessage(crlfLineEnds(await builtByNodemailer(email)), key);
+  const raw = lean ? signParts(lean, key) : signMessage(crlfLineEnds(await builtByNodemailer(email)), key);
   return { envelope: envelopeOf(email), raw };
 }

@@ -1,5 +1,6 @@
 import { createHash, type KeyObject } from 'node:crypto';
 import signHeaders from 'nodemailer/lib/dkim/sign';
+import { crlfLineEnds } from '../../mail/smtp/smtp-data';
 
 /** A sender domain's DKIM key, parsed once: the domain, its selector and the private key. */
 export interface SigningKey {
@@ -77,13 +78,10 @@ function parseHeaders(raw: string): { key: string; line: string }[] {
 // Whitespace that the relaxed body canonicalization (RFC 6376 3.4.4) changes; most bodies have none of it.
 const UNCANONICAL = /\t| {2}| \r?\n|(^|[^\r])\n| $/;
 
-/**
- * The relaxed body hash: whitespace runs as one space, none at line ends, no empty lines at the end. Of the
- * body's bytes, given as text in `encoding` (latin1 for bytes of any kind, utf8 for text).
- */
-function relaxedBodyHash(body: string, encoding: 'latin1' | 'utf8'): string {
+/** The relaxed body hash: whitespace runs as one space, none at line ends, no empty lines at the end. */
+function relaxedBodyHash(body: Buffer): string {
   const hash = createHash('sha256');
-  let text = body;
+  let text = body.toString('latin1');
   if (UNCANONICAL.test(text)) {
     text = text
       .replace(/\r?\n/g, '\n')
@@ -93,7 +91,7 @@ function relaxedBodyHash(body: string, encoding: 'latin1' | 'utf8'): string {
   }
   let end = text.length;
   while (end >= 2 && text.charCodeAt(end - 2) === 13 && text.charCodeAt(end - 1) === 10) end -= 2;
-  if (end > 0) hash.update(text.slice(0, end), encoding).update(CRLF);
+  if (end > 0) hash.update(text.slice(0, end), 'latin1').update(CRLF);
   return hash.digest('base64');
 }
 
@@ -114,24 +112,18 @@ function signatureField(fields: { key: string; line: string }[], bodyHash: strin
 /** The message with its DKIM-Signature field in front. */
 export function signMessage(message: Buffer, key: SigningKey): Buffer {
   const start = bodyStart(message);
-  const bodyHash = relaxedBodyHash(message.subarray(start).toString('latin1'), 'latin1');
-  const field = signatureField(parseHeaders(message.subarray(0, start).toString()), bodyHash, key);
+  const field = signatureField(parseHeaders(message.subarray(0, start).toString()), relaxedBodyHash(message.subarray(start)), key);
   return Buffer.concat([Buffer.from(`${field}\r\n`), message]);
 }
 
-const BARE_LF = /(?<!\r)\n/g;
-
 /**
- * A message built as text (mime-lean.ts: folded header fields, a body), as signMessage would send it after
- * crlfLineEnds and withFinalLineBreak, byte for byte, without the passes over the joined message that those
- * take (finding the body, splitting the header fields again, copying it whole twice):
- * test/emails/mime-lean.unit.test.ts compares the two.
+ * A message built in its two parts (mime-lean.ts), as signMessage sends it after crlfLineEnds, byte for byte,
+ * without the passes over the joined message that those take (joining it, finding the body again, splitting
+ * the header fields again): test/emails/mime-lean.unit.test.ts compares the two.
  */
-export function signText(message: { fields: string[]; body: string }, key: SigningKey): Buffer {
-  let body = message.body;
-  if (body.length > 0 && body.charCodeAt(body.length - 1) !== 10) body += body.charCodeAt(body.length - 1) === 13 ? '\n' : '\r\n';
-  if (body.includes('\n')) body = body.replace(BARE_LF, '\r\n');
+export function signParts(message: { fields: string[]; body: Buffer }, key: SigningKey): Buffer {
+  const body = crlfLineEnds(message.body);
   const fields = message.fields.map((line) => ({ key: line.slice(0, line.indexOf(':')).trim().toLowerCase(), line }));
-  const field = signatureField(fields, relaxedBodyHash(body, 'utf8'), key);
-  return Buffer.from(`${field}\r\n${message.fields.join('\r\n')}\r\n\r\n${body}`);
+  const field = signatureField(fields, relaxedBodyHash(body), key);
+  return Buffer.concat([Buffer.from(`${field}\r\n${message.fields.join('\r\n')}\r\n\r\n`), body]);
 }

@@ -1,4 +1,5 @@
 import { foldLines } from 'nodemailer/lib/mime-funcs';
+import { withFinalLineBreak } from './mime-in-memory';
 import { hasAsciiText, type Mailbox, type OutgoingEmail } from './outgoing';
 import { qpEncode, qpWrap } from './quoted-printable';
 
@@ -96,13 +97,12 @@ function textPart(contentType: string, content: string, allAscii: boolean): Part
 export const boundaryBaseOf = (emailId: string) => emailId.replaceAll('-', '');
 
 /**
- * A message built as text: its header fields, folded, and its body. Both are ASCII (the eligible shape's
- * header values are printable ASCII, its text 7bit or quoted-printable), so the text is the bytes; nodemailer's
- * bytes are `fields` joined by CRLF, an empty line, and `body` with a final line break.
+ * A built message in its two parts: the header fields, folded, and the body's bytes. nodemailer's bytes are
+ * `fields` joined by CRLF, an empty line, and `body`.
  */
 export interface LeanMessage {
   fields: string[];
-  body: string;
+  body: Buffer;
 }
 
 /** The built message, or null when nodemailer has to build it. */
@@ -129,5 +129,6 @@ export function leanMessage(email: OutgoingEmail, messageId: string, date: Date)
     headers.push(html.headers[1]!, dateHeader, 'MIME-Version: 1.0', html.headers[0]!);
     body = html.body;
   }
-  return { fields: headers.map((h) => foldLines(h, LINE_LENGTH)), body };
+  // A lean body is never empty, so its final line break is the whole message's.
+  return { fields: headers.map((h) => foldLines(h, LINE_LENGTH)), body: withFinalLineBreak(Buffer.from(body)) };
 }
