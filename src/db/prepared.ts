@@ -8,7 +8,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
  * `sql`. Errors are the driver's (e.g. `code` 23505), not MikroORM's exceptions. After five runs PostgreSQL may
  * keep a generic plan for the connection's life, through growth its statistics have not seen (an ANALYZE
  * replans it): a statement over a table that fills from empty within seconds must reach its rows by key
- * whatever the estimates say, as the claim's does (delivery/claim.ts: `set local enable_seqscan = off`).
+ * whatever the estimates say, as the claim's does (delivery/claim.ts: `enable_seqscan` off). A statement whose
+ * generic plan does not know a parameter that sways the estimates (a limit) is planned afresh on every run
+ * unless its transaction forces the generic plan (`plan_cache_mode`), as the claim's does.
  */
 export async function executePrepared<T>(em: EntityManager, name: string, sql: string, params: readonly unknown[]): Promise<T[]> {
   const query = em
