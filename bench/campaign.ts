@@ -6,8 +6,9 @@
  * worker is killed (SIGKILL) twice during the send and replaced: still exactly one message per recipient,
  * counted at the SMTP server.
  *
- * BENCH_WORKERS worker processes (default 2) run the campaign workflow and the delivery pump
- * (test/helpers/worker-process.ts); the API runs in this process. The project's sending rate is unlimited,
+ * BENCH_WORKERS worker processes (default 2) run the campaign workflow, the delivery pump and the events
+ * outbox's dispatcher (test/helpers/worker-process.ts), whose hand-off of each `email.sent` event to its
+ * consumers is in the figures (a run waits for it after the last message); the API runs in this process. The project's sending rate is unlimited,
  * so the figure is the platform's own capacity. Works in its own database, `postwire_bench_campaign`, on
  * the server of `npm start` (or DATABASE_URL's), and the Temporal dev server of `npm start`.
  * BENCH_BASELINE=<git revision> has that revision's workers send the same campaign first (its code from `git
@@ -50,6 +51,8 @@ const LISTMONK_BAR = 1.5;
 const BASELINE = process.env.BENCH_BASELINE;
 /** Progress (share of messages counted) at which the second run kills a worker. */
 const KILL_AT = [0.3, 0.65];
+/** How long a run waits after the last message for its `email.sent` events to be dispatched (their CPU is in its figures). */
+const DISPATCH_WAIT_MS = 30_000;
 
 /**
  * listmonk sends the same campaign to as many subscribers, to the same SMTP server (bench/lib/listmonk.ts):
@@ -154,7 +157,34 @@ async function main(): Promise<void> {
         if (counts.messages >= CONTACTS && (await api('GET', `/campaigns/${id}`)).status === 'SENT') break;
         await new Promise((r) => setTimeout(r, 200));
       }
-      return { seconds: (performance.now() - started) / 1000, counts: await sink.counts() };
+      const seconds = (performance.now() - started) / 1000;
+      return { seconds, counts: await sink.counts(), undispatched: await dispatched(id) };
+    }
+
+    /**
+     * Waits (up to DISPATCH_WAIT_MS) until the campaign's `email.sent` events are handed to their consumers, as
+     * the real worker does with every event: their dispatch is in the figures. Returns how many were left; a
+     * tree whose workers did not dispatch events (before 2026-11-30) leaves them all.
+     */
+    async function dispatched(id: string): Promise<number> {
+      const left = async () =>
+        Number(
+          (
+            await bench.orm.em
+              .fork()
+              .execute<Array<{ n: number }>>(
+                `select count(*)::int as n from events where project_id = ? and data->>'campaignId' = ? and dispatched_at is null`,
+                [bench.projectId, id],
+              )
+          )[0]!.n,
+        );
+      const until = performance.now() + DISPATCH_WAIT_MS;
+      let n = await left();
+      while (n > 0 && performance.now() < until) {
+        await new Promise((r) => setTimeout(r, 200));
+        n = await left();
+      }
+      return n;
     }
 
     const usage = new PlatformUsage({
@@ -226,7 +256,7 @@ async function main(): Promise<void> {
       usage.begin();
       const first = await run(campaignId);
       report(`campaign to ${CONTACTS} contacts, SENT and counted at the SMTP server in ${first.seconds.toFixed(1)} s`, first.seconds);
-      console.log(`  at the SMTP server: ${JSON.stringify(first.counts)}`);
+      console.log(`  at the SMTP server: ${JSON.stringify(first.counts)}; email.sent events not yet dispatched: ${first.undispatched}`);
       const byApplication = [...(await backends())].map(([name, ms]) => [name, ms - (backendsBefore.get(name) ?? 0)] as const);
       console.log(
         `  PostgreSQL backends connected now, per email: ${byApplication
