@@ -4,7 +4,7 @@ import { CONNECTION_SLOT, connectionSlotDelete } from './0026-rollup-slot-per-co
 import { SHAPE_0040 } from './0040-reputation-guardrails';
 
 /** The rollup as 0040 shaped it, with the emails that never left besides FAILED unbilled (docs/billing.md). */
-const SHAPE_0050: RollupShape = { ...SHAPE_0040, unbilled: ['FAILED', 'CANCELLED', 'SUPPRESSED'] };
+export const SHAPE_0050: RollupShape = { ...SHAPE_0040, unbilled: ['FAILED', 'CANCELLED', 'SUPPRESSED'] };
 
 /**
  * Contacts suppressed until now: a permanent bounce or a complaint that no subscription came after. A bounce

@@ -39,6 +39,7 @@ import { Migration0120AutomationGoals } from './0120-automation-goals';
 import { Migration0125FrequencyCaps } from './0125-frequency-caps';
 import { Migration0130AutomationVersions } from './0130-automation-versions';
 import { Migration0140WebhookBackoffRestart } from './0140-webhook-backoff-restart';
+import { Migration0150RollupChangedCounters } from './0150-rollup-changed-counters';
 import { Migration0070SmtpBothWays } from './0070-smtp-both-ways';
 
 /** Every migration, in order. Files are committed; the schema never changes at run time otherwise. */
@@ -84,4 +85,5 @@ export const migrationsList: MigrationObject[] = [
   { name: '0125-frequency-caps', class: Migration0125FrequencyCaps },
   { name: '0130-automation-versions', class: Migration0130AutomationVersions },
   { name: '0140-webhook-backoff-restart', class: Migration0140WebhookBackoffRestart },
+  { name: '0150-rollup-changed-counters', class: Migration0150RollupChangedCounters },
 ];
