@@ -94,12 +94,14 @@ from (select "id" from projects where "id" in (select distinct "project_id" from
       and "disabled" order by "id" for share) p
 where q."project_id" = p."id" and q."email_id" in ${IDS}`;
 
-// Prepared in the claim's transaction, as the candidates are: planning it cost a quarter of running it.
+// Prepared in the claim's transaction, as the candidates are (planning it cost a quarter of running it): the
+// queue's rows by key (`= any`), whatever its statistics say; as a semi-join on the ids, a plan made while they
+// said the queue was empty read its whole primary key.
 const LEASE = `
 with leased as (
   update email_queue set "lease_id" = ?, "due_at" = clock_timestamp() + ? * interval '1 millisecond',
     "attempts" = "attempts" + 1, "slot_reserved" = false
-  where "email_id" in ${IDS}
+  where "email_id" = any(?::uuid[])
   returning "email_id", "attempts")
 select emails."id", emails."project_id", emails."campaign_id", coalesce(emails."scheduled_at", emails."created_at") as "due_since", leased."attempts",
   "to_address", "to_name", "cc", "bcc", "from_address", "from_name", "reply_to", "subject", "html", "text", "headers", "attachment_count",
@@ -250,7 +252,7 @@ export async function claimDue(em: EntityManager, options: ClaimOptions): Promis
     if (plan.deferred.length) await tx.execute(DEFER, [JSON.stringify(plan.deferred)]);
     if (plan.sendNow.length === 0) return { seen, claimed: [], finished: finished.length };
     const leaseId = randomUUID();
-    const leased = await executePrepared<LeasedRow>(tx, 'claim_lease', LEASE, [leaseId, options.leaseMs, JSON.stringify(plan.sendNow)]);
+    const leased = await executePrepared<LeasedRow>(tx, 'claim_lease', LEASE, [leaseId, options.leaseMs, `{${plan.sendNow.join(',')}}`]);
     // Sent in claim order: priority, then due time.
     const byId = new Map(leased.map((r) => [r.id, r]));
     const claimed = due.flatMap((r) => (byId.has(r.id) ? [toClaimed(leaseId, r, byId.get(r.id)!)] : []));
