@@ -1,4 +1,4 @@
-import { emailDeltas } from '../../src/db/migrations/0024-activity-rollups';
+import { countersOf, emailDeltas } from '../../src/db/migrations/0024-activity-rollups';
 import { SHAPE_0050 } from '../../src/db/migrations/0050-sending-surface';
 import { createProject, signupUser } from '../helpers/fixtures';
 import { sql } from '../helpers/seed';
@@ -10,8 +10,8 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.close());
 
-const COUNTERS = ['billable', 'sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained', 'failed', 'hard_bounced'];
-const STAGES = COUNTERS.slice(1);
+const COUNTERS = countersOf(SHAPE_0050);
+const STAGES = SHAPE_0050.stages;
 const STATUSES = ['PENDING', 'SENT', 'DELIVERED', 'BOUNCED', 'FAILED', 'CANCELLED', 'SUPPRESSED', 'SCHEDULED'];
 
 /** A seeded generator, so that a failure can be run again as it was. */
