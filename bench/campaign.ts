@@ -6,8 +6,8 @@
  * worker is killed (SIGKILL) twice during the send and replaced: still exactly one message per recipient,
  * counted at the SMTP server.
  *
- * BENCH_WORKERS worker processes (default 2) run the campaign workflow, the delivery pump and the events
- * outbox's dispatcher (test/helpers/worker-process.ts), whose hand-off of each `email.sent` event to its
+ * BENCH_WORKERS worker processes (default 2) run the real worker's services (test/helpers/worker-process.ts),
+ * among them the campaign workflow, the delivery pump and the events outbox's dispatcher, whose hand-off of each `email.sent` event to its
  * consumers is in the figures (a run waits for it after the last message); the API runs in this process. The project's sending rate is unlimited,
  * so the figure is the platform's own capacity. Works in its own database, `postwire_bench_campaign`, on
  * the server of `npm start` (or DATABASE_URL's), and the Temporal dev server of `npm start`.

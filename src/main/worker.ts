@@ -1,48 +1,10 @@
-import { Client } from '@temporalio/client';
-import { NativeConnection, Worker } from '@temporalio/worker';
 import { createDeps, closeDeps, runMain } from '../bootstrap';
-import { createActivities } from '../../activities';
-import { workflowsPath } from '../../workflows/path';
-import { DeliveryPump } from '../modules/emails/delivery/pump';
-import { Simulator } from '../modules/sandbox/simulator';
-import { EventDispatcher } from '../modules/outbox/dispatcher';
-import { eventConsumers } from '../app/consumers';
-import { startHousekeeping } from './housekeeping';
 import { limitWorkerHeapGrowth } from './worker-heap';
-import { workerSettings } from '../temporal/worker-settings';
+import { runWorkerServices } from './worker-services';
 
 runMain(async () => {
   limitWorkerHeapGrowth();
   const deps = await createDeps('worker');
-  // Started before Temporal is reached: events keep flowing to consumers, and those that need Temporal retry.
-  const dispatcher = new EventDispatcher(deps.orm, deps.config.DATABASE_URL, eventConsumers(deps), deps.logger);
-  await dispatcher.start();
-  // The simulator addresses are routed before the pump sends anything (docs/sandbox.md).
-  const simulator = deps.config.SANDBOX_ENABLED ? await Simulator.start(deps) : null;
-  // Email delivery needs only PostgreSQL and SMTP, so it runs whether or not Temporal is reachable.
-  const pump = new DeliveryPump(deps);
-  await pump.start();
-  const stopHousekeeping = startHousekeeping(deps);
-  const connection = await NativeConnection.connect({ address: deps.config.TEMPORAL_ADDRESS });
-  const worker = await Worker.create({
-    connection,
-    ...workerSettings(deps.config),
-    // A prebuilt bundle spares the worker webpack: a faster start and less memory (docs/automations.md).
-    ...(deps.config.WORKER_WORKFLOW_BUNDLE ? { workflowBundle: { codePath: deps.config.WORKER_WORKFLOW_BUNDLE } } : { workflowsPath }),
-    activities: createActivities(deps),
-  });
-  // The worker's starts and signals (the automation trigger's) go through its own connection from now on:
-  // eager starts hand a run's first task straight to this worker, and the native client costs less CPU.
-  const lazy = deps.temporal.client.connection;
-  deps.temporal = { ...deps.temporal, client: new Client({ connection, namespace: deps.config.TEMPORAL_NAMESPACE }), eagerStart: true };
-  // The dispatcher's connection until now (it may have started runs before the worker was ready) goes.
-  await lazy.close();
-  deps.logger.info({ taskQueue: deps.config.TEMPORAL_TASK_QUEUE }, 'worker running');
-  await worker.run();
-  stopHousekeeping();
-  await pump.stop();
-  await simulator?.close();
-  await dispatcher.stop();
-  await connection.close();
+  await runWorkerServices(deps, () => deps.logger.info({ taskQueue: deps.config.TEMPORAL_TASK_QUEUE }, 'worker running'));
   await closeDeps(deps);
 });
