@@ -51,6 +51,10 @@ export const countersOf = (shape: RollupShape) => ['billable', ...shape.stages];
  */
 export type Slotting = false | ((alias: string) => string);
 
+/** The timestamp that dates the `billable` counter of the email aliased `alias`: its creation, unless its status is unbilled. */
+export const billableAt = (shape: RollupShape, alias: string) =>
+  `case when ${alias}."status" not in (${(shape.unbilled ?? ['FAILED']).map((s) => `'${s}'`).join(', ')}) then ${alias}."created_at" end`;
+
 /**
  * Aggregated counter changes of `source`, rows of emails' columns with a `sign` (+1 counts a row in, -1 out):
  * one line per counter occurrence, at the hour of the timestamp that dates it. `slotted` also splits each
@@ -63,7 +67,7 @@ select r."project_id", date_trunc('hour', m."at", 'UTC') as "hour", ${shape.key.
     .join(',\n  ')}
 from (${source}) r
 cross join lateral (values
-  ('billable', case when r."status" not in (${(shape.unbilled ?? ['FAILED']).map((s) => `'${s}'`).join(', ')}) then r."created_at" end),
+  ('billable', ${billableAt(shape, 'r')}),
   ${shape.stages.map((s) => `('${s}', r."${s}_at")`).join(', ')}) as m("counter", "at")
 where m."at" is not null
 group by ${keyPositions(slotted, shape)}

@@ -1,5 +1,5 @@
 import { Migration } from '@mikro-orm/migrations';
-import { countersOf, trigger, type RollupShape } from './0024-activity-rollups';
+import { billableAt, countersOf, trigger, type RollupShape } from './0024-activity-rollups';
 import { CONNECTION_SLOT } from './0026-rollup-slot-per-connection';
 import { SHAPE_0050 } from './0050-sending-surface';
 
@@ -12,11 +12,9 @@ import { SHAPE_0050 } from './0050-sending-surface';
  * counter's changes taken from them by a plain filter. The counts, slots, locking order and upsert are as before.
  */
 
-/** The timestamp that dates `counter` for the email aliased `alias`: `billable` from its creation, unless unbilled. */
+/** The timestamp that dates `counter` for the email aliased `alias`. */
 const counterAt = (shape: RollupShape, counter: string, alias: string) =>
-  counter === 'billable'
-    ? `case when ${alias}."status" not in (${(shape.unbilled ?? ['FAILED']).map((s) => `'${s}'`).join(', ')}) then ${alias}."created_at" end`
-    : `${alias}."${counter}_at"`;
+  counter === 'billable' ? billableAt(shape, alias) : `${alias}."${counter}_at"`;
 
 const SIDES = [
   ['n', 1],
