@@ -74,11 +74,10 @@ async function seedEvents(em: EntityManager, projectId: string): Promise<void> {
   for (let from = 1; from <= EVENTS; from += CHUNK) {
     const to = Math.min(EVENTS, from + CHUNK - 1);
     await em.execute(
-      `insert into events (id, created_at, project_id, contact_id, name, data, dispatched_at)
+      `insert into events (id, created_at, project_id, contact_id, name, data)
        select gen_random_uuid(), t, ?, c.id, n.name,
          case when n.name like 'email.%' then jsonb_build_object('emailId', gen_random_uuid(), 'subject', 'Bench', 'from', 'news@bench.test', 'sourceType', 'CAMPAIGN')
-              else '{}'::jsonb end,
-         t
+              else '{}'::jsonb end
        from generate_series(?::bigint, ?::bigint) i
        cross join lateral (select ${spread(EVENTS)} as t) k
        cross join lateral (select case when i % 100 < 40 then 'email.sent' when i % 100 < 65 then 'email.delivery'
@@ -86,6 +85,8 @@ async function seedEvents(em: EntityManager, projectId: string): Promise<void> {
        join bench_contacts c on c.seq = i % ${CONTACTS}`,
       [projectId, from, to],
     );
+    // History, not news: nothing to hand to the outbox's consumers.
+    await em.execute('delete from event_outbox where project_id = ?', [projectId]);
     console.log(`  events ${to.toLocaleString()} / ${EVENTS.toLocaleString()}`);
   }
 }

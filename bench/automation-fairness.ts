@@ -98,12 +98,15 @@ async function main(): Promise<void> {
     await db().execute('select pg_notify(?, ?)', [OUTBOX_CHANNEL, '']);
     const backlogAt = Date.now();
     await tries(`A with ${BACKLOG} executions queued`, async () => {
-      const queued = await count(`select count(*)::int as n from events where project_id = ? and dispatched_at is null`, [a.projectId]);
+      const queued = await count(`select count(*)::int as n from event_outbox where project_id = ?`, [a.projectId]);
       const sent = await sentOf(a.projectId);
       return `meanwhile A's emails sent ${sent} (${(sent / ((Date.now() - backlogAt) / 1000)).toFixed(1)}/s), A's events still queued ${queued}`;
     });
     // A's backlog is not waited for: the rest of it goes, and its runs end with the task queue.
-    await db().execute(`delete from events where project_id = ? and dispatched_at is null`, [a.projectId]);
+    await db().execute(
+      `with gone as (delete from event_outbox where project_id = ? returning event_id) delete from events where id in (select event_id from gone)`,
+      [a.projectId],
+    );
 
     // 2. A's campaign.
     await db().execute(

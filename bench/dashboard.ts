@@ -64,11 +64,13 @@ async function seed(em: EntityManager, projectId: string): Promise<void> {
     [projectId, CONTACTS, CONTACTS],
   );
   await em.execute(
-    `insert into events (id, created_at, project_id, contact_id, name, data, dispatched_at)
-     select gen_random_uuid(), now() - random() * interval '30 days', project_id, id, 'email.sent', '{"sourceType":"TRANSACTIONAL"}', now()
+    `insert into events (id, created_at, project_id, contact_id, name, data)
+     select gen_random_uuid(), now() - random() * interval '30 days', project_id, id, 'email.sent', '{"sourceType":"TRANSACTIONAL"}'
      from contacts where project_id = ?`,
     [projectId],
   );
+  // History, not news: nothing to hand to the outbox's consumers.
+  await em.execute('delete from event_outbox where project_id = ?', [projectId]);
   await em.execute(`insert into contact_fields (project_id, key, type, created_at) values (?, 'plan', 'string', now())`, [projectId]);
   await em.execute('vacuum analyze contacts');
   await em.execute('vacuum analyze events');

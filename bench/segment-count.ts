@@ -52,14 +52,16 @@ async function seed(em: EntityManager, projectId: string): Promise<void> {
     [projectId, projectId],
   );
   await em.execute(
-    `insert into events (id, created_at, project_id, contact_id, name, data, dispatched_at)
-     select gen_random_uuid(), c.created_at + interval '1 hour', c.project_id, c.id, e.name, '{}', now()
+    `insert into events (id, created_at, project_id, contact_id, name, data)
+     select gen_random_uuid(), c.created_at + interval '1 hour', c.project_id, c.id, e.name, '{}'
      from contacts c
      cross join lateral (select 'purchase' as name where abs(hashtext(c.email)) % 7 = 0
                          union all select 'login' where abs(hashtext(c.email)) % 2 = 0) e
      where c.project_id = ?`,
     [projectId],
   );
+  // History, not news: nothing to hand to the outbox's consumers.
+  await em.execute('delete from event_outbox where project_id = ?', [projectId]);
   await em.execute('analyze contacts; analyze events; analyze contact_fields');
   console.log(`seeded ${CONTACTS} contacts and their events in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }

@@ -22,5 +22,11 @@ export async function executePrepared<T>(em: EntityManager, name: string, sql: s
   return result.rows;
 }
 
+/**
+ * For a transaction whose prepared statements must run their generic plans and reach rows by key (the claims of
+ * the delivery queue and the events outbox): one round trip, in force until the transaction ends.
+ */
+export const KEYED_GENERIC_PLANS = `select set_config('enable_seqscan', 'off', true), set_config('plan_cache_mode', 'force_generic_plan', true)`;
+
 /** A unique violation as the driver reports it. */
 export const isUniqueViolation = (err: unknown) => (err as { code?: unknown } | null)?.code === '23505';

@@ -48,17 +48,15 @@ function recorder(projectId: string, fail: (e: OutboxEvent) => boolean = () => f
   return { consumer, seen };
 }
 
-const outboxState = (eventId: string) =>
-  query<{ dispatched_at: string | null; dispatch_attempts: number; dispatch_error: string | null }>(
-    stack,
-    'select dispatched_at, dispatch_attempts, dispatch_error from events where id = ?',
-    [eventId],
-  ).then((rows) => rows[0]!);
+/** An event's row in the outbox, which is deleted once every consumer took the event. */
+const outboxRow = (eventId: string) =>
+  query<{ attempts: number; error: string | null }>(stack, 'select attempts, error from event_outbox where event_id = ?', [eventId]).then(
+    (rows) => rows[0],
+  );
+const dispatched = async (eventId: string) => ((await outboxRow(eventId)) === undefined ? true : undefined);
 
 const undispatched = async (on: TestStack, projectId: string) =>
-  Number(
-    (await query<{ n: string }>(on, 'select count(*) as n from events where project_id = ? and dispatched_at is null', [projectId]))[0]!.n,
-  );
+  Number((await query<{ n: string }>(on, 'select count(*) as n from event_outbox where project_id = ?', [projectId]))[0]!.n);
 
 describe('events outbox dispatcher', () => {
   it('hands a tracked event off as soon as it commits, woken by NOTIFY rather than the poll', async () => {
@@ -83,33 +81,47 @@ describe('events outbox dispatcher', () => {
       }),
     ]);
     expect(seen[0]!.at - sent).toBeLessThan(2_000);
-    await waitFor('the dispatched mark', async () => ((await outboxState(res.body.data.event)).dispatched_at ? true : undefined));
+    await waitFor('the outbox row deleted', () => dispatched(res.body.data.event));
   });
 
-  it('retries a failed hand-off with growing backoff until it succeeds, then marks it dispatched', async () => {
+  it('retries a failed hand-off with growing backoff until it succeeds, then deletes its outbox row', async () => {
     const { project } = await tenant(stack);
     const { consumer, seen } = recorder(project.id, () => seen.length <= 2);
     await startDispatcher(stack, [consumer], { retryBaseMs: 300, pollIntervalMs: 600_000 });
     const res = await client(stack, project).track({ email: 'flaky@example.test', event: 'signup' }).expect(200);
+    await waitFor('a failed attempt recorded', async () => ((await outboxRow(res.body.data.event))?.attempts ? true : undefined), 5_000);
+    expect(await outboxRow(res.body.data.event)).toEqual({ attempts: 1, error: 'recorder: consumer refused' });
     await waitFor('three attempts', async () => (seen.length >= 3 ? true : undefined), 15_000);
-    await waitFor('the dispatched mark', async () => ((await outboxState(res.body.data.event)).dispatched_at ? true : undefined));
+    await waitFor('the outbox row deleted', () => dispatched(res.body.data.event));
     expect(seen.map((e) => e.attempts)).toEqual([0, 1, 2]);
     // Backoff doubles from 300 ms, with at most 25% jitter below it.
     expect(seen[1]!.at - seen[0]!.at).toBeGreaterThanOrEqual(225);
     expect(seen[2]!.at - seen[1]!.at).toBeGreaterThanOrEqual(450);
-    expect(await outboxState(res.body.data.event)).toMatchObject({ dispatch_attempts: 2, dispatch_error: null });
   });
 
-  it('marks an event dispatched only once every consumer took it (at least once for each)', async () => {
+  it('deletes the outbox row of an event only once every consumer took it (at least once for each)', async () => {
     const { project } = await tenant(stack);
     const first = recorder(project.id, () => false, 'first');
     const second = recorder(project.id, () => second.seen.length === 1, 'second');
     await startDispatcher(stack, [first.consumer, second.consumer], { retryBaseMs: 100 });
     const res = await client(stack, project).track({ email: 'two@example.test', event: 'signup' }).expect(200);
-    await waitFor('the dispatched mark', async () => ((await outboxState(res.body.data.event)).dispatched_at ? true : undefined), 10_000);
-    expect(first.seen).toHaveLength(2);
-    expect(second.seen).toHaveLength(2);
-    expect((await outboxState(res.body.data.event)).dispatch_attempts).toBe(1);
+    await waitFor('the outbox row deleted', () => dispatched(res.body.data.event), 10_000);
+    expect(first.seen.map((e) => e.attempts)).toEqual([0, 1]);
+    expect(second.seen.map((e) => e.attempts)).toEqual([0, 1]);
+  });
+
+  it('never hands off an event deleted before its turn: its outbox row goes with it', async () => {
+    const { project } = await tenant(stack);
+    const c = client(stack, project);
+    const gone = (await c.track({ email: 'gone@example.test', event: 'signup' }).expect(200)).body.data.event;
+    const kept = (await c.track({ email: 'kept@example.test', event: 'signup' }).expect(200)).body.data.event;
+    expect(await outboxRow(gone)).toEqual({ attempts: 0, error: null });
+    await query(stack, 'delete from events where id = ?', [gone]);
+    expect(await outboxRow(gone)).toBeUndefined();
+    const { consumer, seen } = recorder(project.id);
+    await startDispatcher(stack, [consumer]);
+    await waitFor('the other event handed off', () => dispatched(kept));
+    expect(seen.map((e) => e.id)).toEqual([kept]);
   });
 
   it('lets several dispatchers share the outbox: every event is handed off exactly once', async () => {
@@ -254,7 +266,7 @@ describe('durable hand-off to Temporal', () => {
         async () => {
           const rows = await query<{ n: string }>(
             isolated,
-            'select count(*) as n from events where id in (?, ?, ?) and dispatch_attempts > 0 and dispatched_at is null',
+            'select count(*) as n from event_outbox where event_id in (?, ?, ?) and attempts > 0',
             ids,
           );
           return Number(rows[0]!.n) === 3 ? true : undefined;

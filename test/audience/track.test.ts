@@ -33,9 +33,9 @@ describe('POST /v1/track', () => {
       },
     });
     expect(new Date(res.body.data.timestamp).getTime()).toBeGreaterThanOrEqual(before - 1000);
-    const [event] = await query<{ project_id: string; contact_id: string; name: string; data: object; dispatched_at: string | null }>(
+    const [event] = await query<{ project_id: string; contact_id: string; name: string; data: object; queued: boolean }>(
       stack,
-      'select * from events where id = ?',
+      'select e.*, exists (select 1 from event_outbox o where o.event_id = e.id) as queued from events e where e.id = ?',
       [res.body.data.event],
     );
     expect(event).toMatchObject({
@@ -43,7 +43,7 @@ describe('POST /v1/track', () => {
       contact_id: res.body.data.contact,
       name: 'signed-up',
       data: { plan: 'pro', promo: 'X' },
-      dispatched_at: null,
+      queued: true,
     });
     const contact = await c.get(`/contacts/${res.body.data.contact}`).expect(200);
     expect(contact.body).toMatchObject({ email: 'signup@example.test', subscribed: true, data: { plan: 'pro' } });

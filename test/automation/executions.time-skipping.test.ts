@@ -71,9 +71,7 @@ const historyOf = (e: Body) => e.stepHistory as Array<Record<string, unknown> & 
 /** Every event the project tracked so far has been handed to the engine. */
 const eventsDispatched = (projectId: string) =>
   waitFor('the events to be dispatched', async () => {
-    const [row] = await sql<{ n: string }>(stack, 'select count(*) as n from events where project_id = ? and dispatched_at is null', [
-      projectId,
-    ]);
+    const [row] = await sql<{ n: string }>(stack, 'select count(*) as n from event_outbox where project_id = ?', [projectId]);
     return Number(row!.n) === 0 ? true : undefined;
   });
 

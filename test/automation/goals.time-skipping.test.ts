@@ -44,12 +44,13 @@ async function tracked(t: Tenant, email: string, event: string, data: object = {
   await waitFor(
     `${event} of ${email} to be dispatched`,
     async () => {
-      const rows = await sql<{ dispatched_at: Date | null }>(
+      const rows = await sql<{ queued: boolean }>(
         stack,
-        'select e.dispatched_at from events e join contacts c on c.id = e.contact_id where c.project_id = ? and c.email = ? and e.name = ?',
+        `select exists (select 1 from event_outbox o where o.event_id = e.id) as queued
+         from events e join contacts c on c.id = e.contact_id where c.project_id = ? and c.email = ? and e.name = ?`,
         [t.project.id, email, event],
       );
-      return rows.length > 0 && rows.every((r) => r.dispatched_at !== null) ? true : undefined;
+      return rows.length > 0 && rows.every((r) => !r.queued) ? true : undefined;
     },
     30_000,
   );

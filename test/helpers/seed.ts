@@ -30,7 +30,6 @@ export async function seedEvents(
         name: e.name,
         data: e.data ?? {},
         createdAt: e.at ?? new Date(),
-        dispatchedAt: null,
       });
     }
   }

@@ -296,8 +296,8 @@ describe('the migration of suppression state into the list', () => {
     const event = (contactId: string, name: string, data: object, minutesAgo: number) =>
       sql(
         stack,
-        `insert into events (id, created_at, project_id, contact_id, name, data, dispatched_at)
-         values (gen_random_uuid(), now() - ? * interval '1 minute', ?, ?, ?, ?::jsonb, now())`,
+        `insert into events (id, created_at, project_id, contact_id, name, data)
+         values (gen_random_uuid(), now() - ? * interval '1 minute', ?, ?, ?, ?::jsonb)`,
         [minutesAgo, t.project.id, contactId, name, JSON.stringify(data)],
       );
     const emailId = '00000000-0000-4000-8000-000000000001';

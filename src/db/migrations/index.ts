@@ -41,6 +41,7 @@ import { Migration0130AutomationVersions } from './0130-automation-versions';
 import { Migration0140WebhookBackoffRestart } from './0140-webhook-backoff-restart';
 import { Migration0150RollupChangedCounters } from './0150-rollup-changed-counters';
 import { Migration0151PartialProducerKeys } from './0151-partial-producer-keys';
+import { Migration0152EventOutboxTable } from './0152-event-outbox-table';
 import { Migration0070SmtpBothWays } from './0070-smtp-both-ways';
 
 /** Every migration, in order. Files are committed; the schema never changes at run time otherwise. */
@@ -88,4 +89,5 @@ export const migrationsList: MigrationObject[] = [
   { name: '0140-webhook-backoff-restart', class: Migration0140WebhookBackoffRestart },
   { name: '0150-rollup-changed-counters', class: Migration0150RollupChangedCounters },
   { name: '0151-partial-producer-keys', class: Migration0151PartialProducerKeys },
+  { name: '0152-event-outbox-table', class: Migration0152EventOutboxTable },
 ];

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { backoffMs } from '../../db/backoff';
+import { executePrepared, KEYED_GENERIC_PLANS } from '../../db/prepared';
 import type { Orm } from '../../db/orm';
 import { WakeLoop } from '../../db/wake-loop';
 import type { Logger } from '../../logger';
@@ -32,8 +33,8 @@ interface DueRow {
   contact_id: string;
   name: string;
   data: Record<string, unknown>;
-  created_at: string;
-  dispatch_attempts: number;
+  created_at: Date | string;
+  attempts: number;
 }
 
 /**
@@ -41,47 +42,47 @@ interface DueRow {
  * (one probe each), those after the last project served come first, and the batch takes each one's oldest
  * event, then each one's second, and so on, so that one project's backlog never holds back another's events
  * for longer than a batch (docs/architecture.md "Events: the outbox"). Rows locked by another dispatcher are
- * skipped, so any number of workers share the outbox.
+ * skipped, so any number of workers share the outbox. Prepared, in a transaction of generic plans that reach rows by key (src/db/prepared.ts): the
+ * outbox fills from empty within seconds, and a plan made while it was empty must not scan it.
  */
 const CLAIM = `
 with recursive due ("project_id") as (
-  (select "project_id" from events where "dispatched_at" is null and "next_dispatch_at" <= clock_timestamp() order by "project_id" limit 1)
+  (select "project_id" from event_outbox where "next_dispatch_at" <= clock_timestamp() order by "project_id" limit 1)
   union all
-  select (select e."project_id" from events e
-          where e."dispatched_at" is null and e."next_dispatch_at" <= clock_timestamp() and e."project_id" > due."project_id"
-          order by e."project_id" limit 1)
+  select (select o."project_id" from event_outbox o
+          where o."next_dispatch_at" <= clock_timestamp() and o."project_id" > due."project_id"
+          order by o."project_id" limit 1)
   from due where due."project_id" is not null),
 turns as (
   select "project_id", row_number() over (order by "project_id" <= ?::uuid, "project_id") as "turn"
   from due where "project_id" is not null),
 share as (select greatest(1, ceil(?::float / count(*)))::int * 2 as "n" from turns),
 candidates as (
-  select e."id", t."turn", row_number() over (partition by t."project_id" order by e."next_dispatch_at", e."seq") as "pos"
+  select o."event_id", t."turn", row_number() over (partition by t."project_id" order by o."next_dispatch_at", o."seq") as "pos"
   from (select * from turns order by "turn" limit ?) t
   cross join lateral (
-    select "id", "next_dispatch_at", "seq" from events
-    where "project_id" = t."project_id" and "dispatched_at" is null and "next_dispatch_at" <= clock_timestamp()
-    order by "next_dispatch_at", "seq" limit (select "n" from share)) e)
-select e."id", e."project_id", e."contact_id", e."name", e."data", e."created_at", e."dispatch_attempts"
-from (select "id" from candidates order by "pos", "turn" limit ?) c join events e on e."id" = c."id"
-where e."dispatched_at" is null
-order by e."next_dispatch_at", e."seq" for update of e skip locked`;
+    select "event_id", "next_dispatch_at", "seq" from event_outbox
+    where "project_id" = t."project_id" and "next_dispatch_at" <= clock_timestamp()
+    order by "next_dispatch_at", "seq" limit (select "n" from share)) o),
+claimed as (
+  select "event_id", "project_id", "attempts", "next_dispatch_at", "seq" from event_outbox
+  where "event_id" = any(array(select "event_id" from candidates order by "pos", "turn" limit ?::int))
+  for update skip locked)
+select e."id", e."project_id", e."contact_id", e."name", e."data", e."created_at", c."attempts"
+from claimed c join events e on e."id" = c."event_id"
+order by c."next_dispatch_at", c."seq"`;
 
 /** Before any project in the order of uuids: the first claim begins with the first project. */
 const FIRST_TURN = '00000000-0000-0000-0000-000000000000';
 
-const MARK_DISPATCHED = `
-update events set "dispatched_at" = clock_timestamp(), "dispatch_error" = null
-where "id" in (select jsonb_array_elements_text(?::jsonb)::uuid)`;
+const MARK_DISPATCHED = `delete from event_outbox where "event_id" = any(?::uuid[])`;
 
 const MARK_FAILED = `
-update events e set "dispatch_attempts" = e."dispatch_attempts" + 1,
-  "next_dispatch_at" = clock_timestamp() + f.delay_ms * interval '1 millisecond', "dispatch_error" = f.error
-from jsonb_to_recordset(?::jsonb) as f(id uuid, delay_ms integer, error text) where e."id" = f.id`;
+update event_outbox o set "attempts" = o."attempts" + 1,
+  "next_dispatch_at" = clock_timestamp() + f.delay_ms * interval '1 millisecond', "error" = f.error
+from jsonb_to_recordset(?::jsonb) as f(id uuid, delay_ms integer, error text) where o."event_id" = f.id`;
 
-const NEXT_DUE = `
-select (extract(epoch from min("next_dispatch_at") - clock_timestamp()) * 1000)::float8 as ms
-from events where "dispatched_at" is null`;
+const NEXT_DUE = `select (extract(epoch from min("next_dispatch_at") - clock_timestamp()) * 1000)::float8 as ms from event_outbox`;
 
 interface Failure {
   id: string;
@@ -90,10 +91,10 @@ interface Failure {
 }
 
 /**
- * Hands committed events (the events table is the outbox) to the registered consumers. Wakes on the NOTIFY
+ * Hands committed events (their rows in event_outbox) to the registered consumers. Wakes on the NOTIFY
  * sent after each commit that recorded events, so latency is a round trip or two, and polls slowly in case a
  * notification was missed.
- * An event is marked dispatched only after every consumer took it; a failure retries it with backoff.
+ * An event leaves the outbox only after every consumer took it; a failure retries it with backoff.
  */
 export class EventDispatcher {
   private readonly options: DispatcherOptions;
@@ -140,8 +141,9 @@ export class EventDispatcher {
   /** Claims one batch of due events, hands them off and records the outcome; returns how many it claimed. */
   async dispatchBatch(): Promise<number> {
     return this.orm.em.fork().transactional(async (tx: EntityManager) => {
+      await tx.execute(KEYED_GENERIC_PLANS);
       const size = this.options.batchSize;
-      const rows = await tx.execute<DueRow[]>(CLAIM, [this.turn, size, size, size]);
+      const rows = await executePrepared<DueRow>(tx, 'outbox_claim', CLAIM, [this.turn, size, size, size]);
       if (rows.length === 0) return 0;
       this.turn = lastTurn(
         rows.map((r) => r.project_id),
@@ -150,7 +152,7 @@ export class EventDispatcher {
       const failures = await this.handOff(rows.map(toOutboxEvent));
       const failed = new Set(failures.map((f) => f.id));
       const done = rows.filter((r) => !failed.has(r.id)).map((r) => r.id);
-      if (done.length) await tx.execute(MARK_DISPATCHED, [JSON.stringify(done)]);
+      if (done.length) await executePrepared(tx, 'outbox_dispatched', MARK_DISPATCHED, [`{${done.join(',')}}`]);
       if (failures.length) await tx.execute(MARK_FAILED, [JSON.stringify(failures)]);
       return rows.length;
     });
@@ -203,7 +205,7 @@ const toOutboxEvent = (r: DueRow): OutboxEvent => ({
   name: r.name,
   data: r.data,
   createdAt: new Date(r.created_at),
-  attempts: r.dispatch_attempts,
+  attempts: r.attempts,
 });
 
 function withTimeout<T>(work: (signal: AbortSignal) => Promise<T>, ms: number): Promise<T> {

@@ -10,8 +10,6 @@ export const Event = defineEntity({
     contactId: p.uuid(),
     name: p.string(),
     data: p.json<Record<string, unknown>>(),
-    /** Set once the event was handed to the automation engine (see the events outbox). */
-    dispatchedAt: p.datetime().nullable(),
   },
 });
 export type Event = InferEntity<typeof Event>;

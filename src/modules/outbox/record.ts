@@ -29,7 +29,6 @@ export function recordEvents(em: EntityManager, events: readonly NewEvent[]): vo
       contactId: event.contactId,
       name: event.name,
       data: event.data ?? {},
-      dispatchedAt: null,
     });
   }
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { executePrepared } from '../../../db/prepared';
+import { executePrepared, KEYED_GENERIC_PLANS } from '../../../db/prepared';
 import { boundedEmailRate } from '../../projects/email-rate';
 import type { TrackingMode } from '../../projects/entities';
 import { suppressionJoin, type SuppressionReason } from '../../suppressions/rules';
@@ -109,9 +109,6 @@ select emails."id", emails."project_id", emails."campaign_id", coalesce(emails."
 from leased join emails on emails."id" = leased."email_id"
 ${SUPPRESSION}`;
 
-/** The claim's transaction: plans that reach rows by key (src/db/prepared.ts), made once per connection. */
-const CLAIM_PLANS = `select set_config('enable_seqscan', 'off', true), set_config('plan_cache_mode', 'force_generic_plan', true)`;
-
 const WITHDRAW = deleteQueued(`select jsonb_array_elements_text(?::jsonb)::uuid as "email_id"`);
 
 /** Queue rows of emails deleted with their contact (the queue has no foreign key: migration 0032). */
@@ -214,7 +211,7 @@ export interface ClaimOptions {
  */
 export async function claimDue(em: EntityManager, options: ClaimOptions): Promise<ClaimResult> {
   return em.transactional(async (tx) => {
-    await tx.execute(CLAIM_PLANS);
+    await tx.execute(KEYED_GENERIC_PLANS);
     const found: CandidateRow[] = [];
     for (const priority of PRIORITIES) {
       if (found.length >= options.limit) break;
