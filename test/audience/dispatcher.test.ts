@@ -124,6 +124,23 @@ describe('events outbox dispatcher', () => {
     expect(seen.map((e) => e.id)).toEqual([kept]);
   });
 
+  it('drains a backlog batch after batch in one wake, the first batch shared among projects', async () => {
+    const [big, small, other] = [await tenant(stack), await tenant(stack), await tenant(stack)];
+    const track = (t: typeof big, email: string) => client(stack, t.project).track({ email, event: 'signup' }).expect(200);
+    for (let i = 0; i < 25; i++) await track(big, `b${i}@example.test`);
+    await track(small, 's@example.test');
+    await track(other, 'o@example.test');
+    const seen = [big, small, other].map((t) => recorder(t.project.id));
+    // Batches of 10 among three projects give each a share of 8: the first batch leaves most of the big
+    // project's events. The poll is too slow for the test: the next batches must follow at once.
+    await startDispatcher(
+      stack,
+      seen.map((r) => r.consumer),
+      { batchSize: 10, pollIntervalMs: 600_000 },
+    );
+    await waitFor('every event handed off', async () => (seen.map((r) => r.seen.length).join() === '25,1,1' ? true : undefined), 10_000);
+  });
+
   it('lets several dispatchers share the outbox: every event is handed off exactly once', async () => {
     const { project } = await tenant(stack);
     const { body } = await client(stack, project).track({ email: 'many@example.test', event: 'first' }).expect(200);

@@ -42,8 +42,11 @@ interface DueRow {
  * (one probe each), those after the last project served come first, and the batch takes each one's oldest
  * event, then each one's second, and so on, so that one project's backlog never holds back another's events
  * for longer than a batch (docs/architecture.md "Events: the outbox"). Rows locked by another dispatcher are
- * skipped, so any number of workers share the outbox. Prepared, in a transaction of generic plans that reach rows by key (src/db/prepared.ts): the
- * outbox fills from empty within seconds, and a plan made while it was empty must not scan it.
+ * skipped, so any number of workers share the outbox. Prepared, in a transaction of generic plans that reach
+ * rows by key (src/db/prepared.ts): the outbox fills from empty within seconds, and a plan made while it was
+ * empty must not scan it. A project's events are asked for as a range of one project, in that project's index
+ * order: as an equality, a generic plan made while the statistics knew one project read the due index in time
+ * order, through every other project's events.
  */
 const CLAIM = `
 with recursive due ("project_id") as (
@@ -62,8 +65,8 @@ candidates as (
   from (select * from turns order by "turn" limit ?) t
   cross join lateral (
     select "event_id", "next_dispatch_at", "seq" from event_outbox
-    where "project_id" = t."project_id" and "next_dispatch_at" <= clock_timestamp()
-    order by "next_dispatch_at", "seq" limit (select "n" from share)) o),
+    where "project_id" >= t."project_id" and "project_id" <= t."project_id" and "next_dispatch_at" <= clock_timestamp()
+    order by "project_id", "next_dispatch_at", "seq" limit (select "n" from share)) o),
 claimed as (
   select "event_id", "project_id", "attempts", "next_dispatch_at", "seq" from event_outbox
   where "event_id" = any(array(select "event_id" from candidates order by "pos", "turn" limit ?::int))
@@ -71,6 +74,9 @@ claimed as (
 select e."id", e."project_id", e."contact_id", e."name", e."data", e."created_at", c."attempts"
 from claimed c join events e on e."id" = c."event_id"
 order by c."next_dispatch_at", c."seq"`;
+
+/** How long a dispatcher waits when every due event is held by another (see `pass`). */
+const HELD_WAIT_MS = 100;
 
 /** Before any project in the order of uuids: the first claim begins with the first project. */
 const FIRST_TURN = '00000000-0000-0000-0000-000000000000';
@@ -125,12 +131,15 @@ export class EventDispatcher {
     return this.loop.stop();
   }
 
+  /**
+   * One batch: the loop runs the next pass at once while events are due. A claim that found none while some
+   * are due (another dispatcher holds them until it commits) waits a little before it looks again, rather than
+   * claim nothing in a loop.
+   */
   private async pass(): Promise<number> {
-    let claimed: number;
-    // A batch shared among projects may be short of the batch size while more is due: drain until one is empty.
-    do claimed = await this.dispatchBatch();
-    while (!this.loop.isStopping && claimed > 0);
-    return this.nextDueInMs();
+    const claimed = await this.dispatchBatch();
+    const due = await this.nextDueInMs();
+    return claimed === 0 ? Math.max(due, HELD_WAIT_MS) : due;
   }
 
   private async nextDueInMs(): Promise<number> {
@@ -139,7 +148,7 @@ export class EventDispatcher {
   }
 
   /** Claims one batch of due events, hands them off and records the outcome; returns how many it claimed. */
-  async dispatchBatch(): Promise<number> {
+  private async dispatchBatch(): Promise<number> {
     return this.orm.em.fork().transactional(async (tx: EntityManager) => {
       await tx.execute(KEYED_GENERIC_PLANS);
       const size = this.options.batchSize;
