@@ -245,6 +245,8 @@ describe('POST /users/@me/projects/{id}/reset', () => {
       success: true,
       message: expect.any(String),
       deleted: {
+        // No dispatcher runs here: the three events wait in the outbox.
+        event_outbox: 3,
         events: 3,
         segments: 1,
         contacts: 1,

@@ -9,6 +9,8 @@
  * email_attachments, go by cascade).
  */
 export const PROJECT_DATA_TABLES = [
+  // Events not yet handed on (deleting an event deletes its row too; first, they are counted here).
+  'event_outbox',
   'events',
   'confirmations',
   'inbound_emails',
