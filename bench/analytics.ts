@@ -11,7 +11,7 @@
  * each endpoint from one connection for BENCH_SECONDS (default 5), printing the latency figures.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { openBenchDatabase } from './lib/database';
+import { openBenchDatabase, seededAsHistory } from './lib/database';
 import { compactRollups, FOLD_AFTER_MS } from '../src/modules/analytics/compact-rollups';
 import { startApiProcess } from './lib/api-process';
 import { runBench, type BenchFigures } from './lib/run';
@@ -85,8 +85,7 @@ async function seedEvents(em: EntityManager, projectId: string): Promise<void> {
        join bench_contacts c on c.seq = i % ${CONTACTS}`,
       [projectId, from, to],
     );
-    // History, not news: nothing to hand to the outbox's consumers.
-    await em.execute('delete from event_outbox where project_id = ?', [projectId]);
+    await seededAsHistory(em, projectId);
     console.log(`  events ${to.toLocaleString()} / ${EVENTS.toLocaleString()}`);
   }
 }

@@ -27,7 +27,7 @@ import { Project } from '../src/modules/projects/entities';
 import { root } from '../scripts/lib/paths';
 import { startApiProcess, type ApiProcess } from './lib/api-process';
 import { treeCpuMs } from './lib/cpu';
-import { openBenchDatabase } from './lib/database';
+import { openBenchDatabase, seededAsHistory } from './lib/database';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -69,8 +69,7 @@ async function seed(em: EntityManager, projectId: string): Promise<void> {
      from contacts where project_id = ?`,
     [projectId],
   );
-  // History, not news: nothing to hand to the outbox's consumers.
-  await em.execute('delete from event_outbox where project_id = ?', [projectId]);
+  await seededAsHistory(em, projectId);
   await em.execute(`insert into contact_fields (project_id, key, type, created_at) values (?, 'plan', 'string', now())`, [projectId]);
   await em.execute('vacuum analyze contacts');
   await em.execute('vacuum analyze events');

@@ -15,6 +15,7 @@ import { Project } from '../src/modules/projects/entities';
 import { countMatching, matchingContactsSql, resolveForProject } from '../src/modules/filters/service';
 import { ensureDatabase, ensurePostgres } from '../scripts/lib/postgres';
 import { ports } from '../scripts/lib/ports';
+import { seededAsHistory } from './lib/database';
 
 const CONTACTS = Number(process.env.BENCH_CONTACTS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 10);
@@ -60,8 +61,7 @@ async function seed(em: EntityManager, projectId: string): Promise<void> {
      where c.project_id = ?`,
     [projectId],
   );
-  // History, not news: nothing to hand to the outbox's consumers.
-  await em.execute('delete from event_outbox where project_id = ?', [projectId]);
+  await seededAsHistory(em, projectId);
   await em.execute('analyze contacts; analyze events; analyze contact_fields');
   console.log(`seeded ${CONTACTS} contacts and their events in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }

@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { initOrm } from '../../src/app/orm';
 import { migrate, type Orm } from '../../src/db/orm';
 import { ensureDatabase, ensurePostgres } from '../../scripts/lib/postgres';
@@ -28,4 +29,12 @@ export async function openBenchDatabase(name = process.env.BENCH_DATABASE ?? 'po
       await pg.stop();
     },
   };
+}
+
+/**
+ * Events a benchmark seeds are history, not news: their rows in the events outbox (written by its insert
+ * trigger) are dropped, so that no dispatcher hands them to automations and webhooks.
+ */
+export async function seededAsHistory(em: EntityManager, projectId: string): Promise<void> {
+  await em.execute('delete from event_outbox where project_id = ?', [projectId]);
 }
