@@ -22,11 +22,22 @@ export async function executePrepared<T>(em: EntityManager, name: string, sql: s
   return result.rows;
 }
 
+const GENERIC_PLANS_BY_KEY = `set_config('enable_seqscan', 'off', true), set_config('plan_cache_mode', 'force_generic_plan', true)`;
+
 /**
- * For a transaction whose prepared statements must run their generic plans and reach rows by key (the claims of
- * the delivery queue and the events outbox): one round trip, in force until the transaction ends.
+ * For a transaction whose prepared statements must run their generic plans and reach rows by key (the claim of
+ * the delivery queue): one round trip, in force until the transaction ends.
  */
-export const KEYED_GENERIC_PLANS = `select set_config('enable_seqscan', 'off', true), set_config('plan_cache_mode', 'force_generic_plan', true)`;
+export const KEYED_GENERIC_PLANS = `select ${GENERIC_PLANS_BY_KEY}`;
+
+/**
+ * KEYED_GENERIC_PLANS without bitmap scans, for a claim that walks a queue's index in order up to a limit (the
+ * events outbox's): a bitmap scan reads the whole range instead, every entry its deletes left there until a
+ * vacuum, and a generic plan made while the statistics knew a few hundred rows chose one for a project's due
+ * events. (The delivery claim keeps them: without, its plan made with the queue analyzed empty read the whole
+ * queue by its primary key.)
+ */
+export const ORDERED_GENERIC_PLANS = `select ${GENERIC_PLANS_BY_KEY}, set_config('enable_bitmapscan', 'off', true)`;
 
 /** A unique violation as the driver reports it. */
 export const isUniqueViolation = (err: unknown) => (err as { code?: unknown } | null)?.code === '23505';

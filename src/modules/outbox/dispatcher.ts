@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { backoffMs } from '../../db/backoff';
-import { executePrepared, KEYED_GENERIC_PLANS } from '../../db/prepared';
+import { executePrepared, ORDERED_GENERIC_PLANS } from '../../db/prepared';
 import type { Orm } from '../../db/orm';
 import { WakeLoop } from '../../db/wake-loop';
 import type { Logger } from '../../logger';
@@ -43,12 +43,15 @@ interface DueRow {
  * event, then each one's second, and so on, so that one project's backlog never holds back another's events
  * for longer than a batch (docs/architecture.md "Events: the outbox"). Rows locked by another dispatcher are
  * skipped, so any number of workers share the outbox. Prepared, in a transaction of generic plans that reach
- * rows by key (src/db/prepared.ts): the outbox fills from empty within seconds, and a plan made while it was
- * empty must not scan it. A project's events are asked for as a range of one project, in that project's index
- * order: as an equality, a generic plan made while the statistics knew one project read the due index in time
- * order, through every other project's events.
+ * rows by key and walk indexes in order (src/db/prepared.ts): the outbox fills from empty within seconds, and a
+ * plan made while it was empty must not scan it. A project's events are asked for as a range of one project, in
+ * that project's index order: as an equality, a generic plan made while the statistics knew one project read
+ * the due index in time order, through every other project's events. Each claimed event is read by its key in
+ * a subquery of its own: as a join, the plan made while events was analyzed empty (a fresh deployment, or the
+ * campaign bench after deleting its last run) read the whole events table once per claimed event
+ * (test/foundation/outbox-claim-plan.test.ts).
  */
-const CLAIM = `
+export const CLAIM = `
 with recursive due ("project_id") as (
   (select "project_id" from event_outbox where "next_dispatch_at" <= clock_timestamp() order by "project_id" limit 1)
   union all
@@ -72,7 +75,7 @@ claimed as (
   where "event_id" = any(array(select "event_id" from candidates order by "pos", "turn" limit ?::int))
   for update skip locked)
 select e."id", e."project_id", e."contact_id", e."name", e."data", e."created_at", c."attempts"
-from claimed c join events e on e."id" = c."event_id"
+from claimed c cross join lateral (select * from events where "id" = c."event_id" offset 0) e
 order by c."next_dispatch_at", c."seq"`;
 
 /** How long a dispatcher waits when every due event is held by another (see `pass`). */
@@ -150,7 +153,7 @@ export class EventDispatcher {
   /** Claims one batch of due events, hands them off and records the outcome; returns how many it claimed. */
   private async dispatchBatch(): Promise<number> {
     return this.orm.em.fork().transactional(async (tx: EntityManager) => {
-      await tx.execute(KEYED_GENERIC_PLANS);
+      await tx.execute(ORDERED_GENERIC_PLANS);
       const size = this.options.batchSize;
       const rows = await executePrepared<DueRow>(tx, 'outbox_claim', CLAIM, [this.turn, size, size, size]);
       if (rows.length === 0) return 0;
