@@ -49,7 +49,7 @@ interface DueRow {
  * the due index in time order, through every other project's events. Each claimed event is read by its key in
  * a subquery of its own: as a join, the plan made while events was analyzed empty (a fresh deployment, or the
  * campaign bench after deleting its last run) read the whole events table once per claimed event
- * (test/foundation/outbox-claim-plan.test.ts).
+ * (test/foundation/claim-plans.test.ts).
  */
 export const CLAIM = `
 with recursive due ("project_id") as (
