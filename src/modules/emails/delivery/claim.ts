@@ -56,10 +56,11 @@ export interface ClaimResult {
 // Rows another worker holds are skipped; a row whose lease ran out is due again and can be taken over. The
 // lookups are joins, probed per row: as EXISTS subqueries the planner hashed them, reading all of emails'
 // primary key on every claim. The email is looked up by its key in a subquery of its own: as a join, the plan
-// made while emails was analyzed empty (a fresh deployment) scanned its whole primary key per candidate. Prepared (planning it took longer than running it), in a transaction that
-// scans no table whole (claimDue): a plan made while the queue's statistics said it was empty still walks
-// the due index when the queue holds a campaign (src/db/prepared.ts). Its generic plan is forced: left to
-// choose, PostgreSQL planned it afresh on every run, as a generic plan does not know the limit.
+// made while emails was analyzed empty (a fresh deployment) scanned its whole primary key per candidate.
+// Prepared (planning it took longer than running it), in a transaction that scans no table whole (claimDue): a
+// plan made while the queue's statistics said it was empty still walks the due index when the queue holds a
+// campaign (src/db/prepared.ts). Its generic plan is forced: left to choose, PostgreSQL planned it afresh on
+// every run, as a generic plan does not know the limit.
 export const CANDIDATES = `
 select q."email_id" as "id", q."project_id", q."campaign_id", q."source_type", q."slot_reserved",
   coalesce(p."email_rate_per_second", ?) as "rate", p."tracking_mode", q."handed_over_at", p."disabled",
