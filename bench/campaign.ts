@@ -9,8 +9,9 @@
  * BENCH_WORKERS worker processes (default 2) run the real worker's services (test/helpers/worker-process.ts),
  * among them the campaign workflow, the delivery pump and the events outbox's dispatcher, whose hand-off of
  * each `email.sent` event to its consumers is in the figures (a run waits for it after the last message); the
- * API runs in this process. The project's sending rate is unlimited, so the figure is the platform's own capacity. Works in its own database, `postwire_bench_campaign`, on
- * the server of `npm start` (or DATABASE_URL's), and the Temporal dev server of `npm start`.
+ * API runs in this process. The project's sending rate is unlimited, so the figure is the platform's own
+ * capacity. Works in its own database, `postwire_bench_campaign`, on the server of `npm start` (or
+ * DATABASE_URL's), and the Temporal dev server of `npm start`.
  * BENCH_BASELINE=<git revision> has that revision's workers send the same campaign first (its code from `git
  * archive`, the API of this checkout), so that before and after are measured in one run.
  */
@@ -164,9 +165,9 @@ async function main(): Promise<void> {
     /**
      * Waits (up to DISPATCH_WAIT_MS) until the campaign's `email.sent` events are handed to their consumers, as
      * the real worker does with every event: their dispatch is in the figures. Returns how many were left; a
-     * tree before the outbox table (migration 0152, 5653e6a) cannot dispatch on this schema and leaves them all. The project's undispatched
-     * events are this run's (the last run's are forgotten), counted in the outbox (event_outbox), which holds only
-     * those, so that the wait itself costs next to nothing inside the figures.
+     * tree before the outbox table (migration 0152, 5653e6a) cannot dispatch on this schema and leaves them all.
+     * The project's undispatched events are this run's (the last run's are forgotten), counted in the outbox
+     * (event_outbox), which holds only those, so that the wait itself costs next to nothing inside the figures.
      */
     async function dispatched(): Promise<number> {
       const left = async () =>

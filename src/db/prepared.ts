@@ -39,5 +39,15 @@ export const KEYED_GENERIC_PLANS = `select ${GENERIC_PLANS_BY_KEY}`;
  */
 export const ORDERED_GENERIC_PLANS = `select ${GENERIC_PLANS_BY_KEY}, set_config('enable_bitmapscan', 'off', true)`;
 
+/**
+ * The rows of `from` whose `key` equals `value` (a column of the query around it), as a lateral subquery kept
+ * apart by `offset 0`: its only plan is a lookup of `key`'s index per outer row. As a join, a generic plan
+ * made while the statistics said the table was empty (a fresh deployment; a bench that deleted its last run)
+ * scanned the whole table per outer row, and a prepared statement keeps its plan until the next ANALYZE
+ * (test/foundation/claim-plans.test.ts).
+ */
+export const keyLookup = (from: string, key: string, value: string, columns = '*') =>
+  `lateral (select ${columns} from ${from} where ${key} = ${value} offset 0)`;
+
 /** A unique violation as the driver reports it. */
 export const isUniqueViolation = (err: unknown) => (err as { code?: unknown } | null)?.code === '23505';

@@ -53,9 +53,8 @@ describe('a dispatcher beside one that holds the due events', () => {
     await startDispatcher([]);
     await pause(500);
     const before = await commits();
-    await pause(2_000);
-    // Statistics reach pg_stat_database within a second or so of each backend's activity.
-    await pause(1_000);
+    // Three seconds: statistics reach pg_stat_database within a second or so of each backend's activity.
+    await pause(3_000);
     const looked = (await commits()) - before;
     release();
     // A look every 100 ms is two short transactions (the claim, the next due time): about 60 in 3 s.

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Deps } from '../../deps';
-import { executePrepared } from '../../db/prepared';
+import { executePrepared, keyLookup } from '../../db/prepared';
 import { reachAutomationGoal, signalAutomation } from '../../temporal/automation';
 import type { Goal } from '../../../workflows/automation/definition';
 import { byContact, type EventConsumer, type OutboxEvent } from '../outbox/consumer';
@@ -22,14 +22,17 @@ from jsonb_to_recordset(?::jsonb) as i("id" uuid, "project_id" uuid, "contact_id
 // The contact's running executions whose goal (in the definition they run) names the event, asked once the batch's
 // executions are started, so that one started by an earlier event of the batch hears a later one. An event counts
 // from the one that started the execution (in the outbox's order), or from a manual start; never that event itself.
-// Each event's contact is looked up by key (the lateral subquery, kept apart by `offset 0`): as a join, a plan made
-// while the statistics said there were no executions hashed every active one (src/db/prepared.ts).
+// Each event's contact is looked up by key (keyLookup): as a join, a plan made while the statistics said there
+// were no executions hashed every active one.
 const GOALS = `
 select i."id", x."temporal_workflow_id" as "workflow_id", x."goal"
 from jsonb_to_recordset(?::jsonb) as i("id" uuid, "contact_id" uuid, "name" text, "created_at" timestamptz)
-cross join lateral (
-  select x."temporal_workflow_id", x."definition" -> 'goal' as "goal", x."status", x."trigger_event_id", x."created_at"
-  from automation_executions x where x."contact_id" = i."contact_id" offset 0) x
+cross join ${keyLookup(
+  'automation_executions x',
+  'x."contact_id"',
+  'i."contact_id"',
+  `x."temporal_workflow_id", x."definition" -> 'goal' as "goal", x."status", x."trigger_event_id", x."created_at"`,
+)} x
 where x."status" in ('RUNNING', 'WAITING') and x."goal" ->> 'event' = i."name" and x."trigger_event_id" is distinct from i."id" and (
   (x."trigger_event_id" is null and i."created_at" >= x."created_at")
   or exists (select 1 from events t join events e on e."id" = i."id"

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { backoffMs } from '../../db/backoff';
-import { executePrepared, ORDERED_GENERIC_PLANS } from '../../db/prepared';
+import { executePrepared, keyLookup, ORDERED_GENERIC_PLANS } from '../../db/prepared';
 import type { Orm } from '../../db/orm';
 import { WakeLoop } from '../../db/wake-loop';
 import type { Logger } from '../../logger';
@@ -46,10 +46,8 @@ interface DueRow {
  * rows by key and walk indexes in order (src/db/prepared.ts): the outbox fills from empty within seconds, and a
  * plan made while it was empty must not scan it. A project's events are asked for as a range of one project, in
  * that project's index order: as an equality, a generic plan made while the statistics knew one project read
- * the due index in time order, through every other project's events. Each claimed event is read by its key in
- * a subquery of its own: as a join, the plan made while events was analyzed empty (a fresh deployment, or the
- * campaign bench after deleting its last run) read the whole events table once per claimed event
- * (test/foundation/claim-plans.test.ts).
+ * the due index in time order, through every other project's events. Each claimed event is read by its key
+ * (keyLookup).
  */
 export const CLAIM = `
 with recursive due ("project_id") as (
@@ -75,7 +73,7 @@ claimed as (
   where "event_id" = any(array(select "event_id" from candidates order by "pos", "turn" limit ?::int))
   for update skip locked)
 select e."id", e."project_id", e."contact_id", e."name", e."data", e."created_at", c."attempts"
-from claimed c cross join lateral (select * from events where "id" = c."event_id" offset 0) e
+from claimed c cross join ${keyLookup('events', '"id"', 'c."event_id"')} e
 order by c."next_dispatch_at", c."seq"`;
 
 /** How long a dispatcher waits when every due event is held by another (see `pass`). */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { executePrepared, KEYED_GENERIC_PLANS } from '../../../db/prepared';
+import { executePrepared, keyLookup, KEYED_GENERIC_PLANS } from '../../../db/prepared';
 import { boundedEmailRate } from '../../projects/email-rate';
 import type { TrackingMode } from '../../projects/entities';
 import { suppressionJoin, type SuppressionReason } from '../../suppressions/rules';
@@ -55,18 +55,17 @@ export interface ClaimResult {
 
 // Rows another worker holds are skipped; a row whose lease ran out is due again and can be taken over. The
 // lookups are joins, probed per row: as EXISTS subqueries the planner hashed them, reading all of emails'
-// primary key on every claim. The email is looked up by its key in a subquery of its own: as a join, the plan
-// made while emails was analyzed empty (a fresh deployment) scanned its whole primary key per candidate.
-// Prepared (planning it took longer than running it), in a transaction that scans no table whole (claimDue): a
-// plan made while the queue's statistics said it was empty still walks the due index when the queue holds a
-// campaign (src/db/prepared.ts). Its generic plan is forced: left to choose, PostgreSQL planned it afresh on
-// every run, as a generic plan does not know the limit.
+// primary key on every claim; the email by its key (keyLookup). Prepared (planning it took longer than running
+// it), in a transaction that scans no table whole (claimDue): a plan made while the queue's statistics said it
+// was empty still walks the due index when the queue holds a campaign (src/db/prepared.ts). Its generic plan
+// is forced: left to choose, PostgreSQL planned it afresh on every run, as a generic plan does not know the
+// limit.
 export const CANDIDATES = `
 select q."email_id" as "id", q."project_id", q."campaign_id", q."source_type", q."slot_reserved",
   coalesce(p."email_rate_per_second", ?) as "rate", p."tracking_mode", q."handed_over_at", p."disabled",
   ${withdrawnSql('q', 'c', 'x')} as "withdrawn", e."id" is null as "orphaned"
 from email_queue q join projects p on p."id" = q."project_id"
-left join lateral (select "id" from emails where "id" = q."email_id" offset 0) e on true
+left join ${keyLookup('emails', '"id"', 'q."email_id"', '"id"')} e on true
 ${producersOf('q', 'c', 'x')}
 where q."priority" = ? and q."due_at" <= clock_timestamp()
 order by q."due_at" limit ? for update of q skip locked`;
@@ -98,8 +97,7 @@ where q."project_id" = p."id" and q."email_id" in ${IDS}`;
 
 // Prepared in the claim's transaction, as the candidates are (planning it cost a quarter of running it): the
 // queue's rows by key (`= any`), whatever its statistics say; as a semi-join on the ids, a plan made while they
-// said the queue was empty read its whole primary key. Each email by its key in a subquery of its own, for the
-// same reason as the candidates' (test/foundation/claim-plans.test.ts).
+// said the queue was empty read its whole primary key. Each email by its key (keyLookup).
 export const LEASE = `
 with leased as (
   update email_queue set "lease_id" = ?, "due_at" = clock_timestamp() + ? * interval '1 millisecond',
@@ -109,7 +107,7 @@ with leased as (
 select emails."id", emails."project_id", emails."campaign_id", coalesce(emails."scheduled_at", emails."created_at") as "due_since", leased."attempts",
   "to_address", "to_name", "cc", "bcc", "from_address", "from_name", "reply_to", "subject", "html", "text", "headers", "attachment_count",
   "size_bytes", "contact_id", "marketing", "relayed_message_id", "topic_id", suppression."reason" as "suppressed", suppressed_copies."addresses" as "suppressed_copies"
-from leased cross join lateral (select * from emails where "id" = leased."email_id" offset 0) emails
+from leased cross join ${keyLookup('emails', '"id"', 'leased."email_id"')} emails
 ${SUPPRESSION}`;
 
 const WITHDRAW = deleteQueued(`select jsonb_array_elements_text(?::jsonb)::uuid as "email_id"`);
