@@ -165,6 +165,32 @@ describe('events outbox dispatcher', () => {
     expect(handled).toHaveLength(301);
     expect(new Set(handled).size).toBe(301);
   });
+
+  it('vacuums the outbox each time it has dispatched its share of rows, and stops only after the vacuum', async () => {
+    const { project } = await tenant(stack);
+    const { body } = await client(stack, project).track({ email: 'vacuum@example.test', event: 'first' }).expect(200);
+    const vacuums = async () =>
+      Number((await query<{ n: string }>(stack, `select vacuum_count as n from pg_stat_user_tables where relname = 'event_outbox'`))[0]!.n);
+    // Raw inserts send no notification: the poll finds them.
+    const wave = async (n: number) => {
+      await query(
+        stack,
+        `insert into events (id, created_at, project_id, contact_id, name, data)
+         select gen_random_uuid(), now(), ?, ?, 'bulk', '{}'::jsonb from generate_series(1, ?) g`,
+        [project.id, body.data.contact, n],
+      );
+      await waitFor('an empty outbox', async () => ((await undispatched(stack, project.id)) === 0 ? true : undefined), 30_000);
+    };
+    const before = await vacuums();
+    const dispatcher = await startDispatcher(stack, [], { batchSize: 50, pollIntervalMs: 300, vacuumEveryRows: 100 });
+    await wave(149);
+    // 150 rows: one vacuum, at the first 100.
+    await waitFor('the first vacuum', async () => ((await vacuums()) === before + 1 ? true : undefined), 10_000);
+    await wave(150);
+    await dispatcher.stop();
+    // 50 left over and 150 more: the second vacuum, over by the time stop() returned.
+    expect(await vacuums()).toBe(before + 2);
+  });
 });
 
 describe('notification after commit', () => {

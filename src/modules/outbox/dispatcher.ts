@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { backoffMs } from '../../db/backoff';
 import { executePrepared, keyLookup, ORDERED_GENERIC_PLANS } from '../../db/prepared';
 import type { Orm } from '../../db/orm';
+import { QueueVacuum } from '../../db/queue-vacuum';
 import { WakeLoop } from '../../db/wake-loop';
 import type { Logger } from '../../logger';
 import { OUTBOX_CHANNEL } from './channel';
@@ -17,6 +18,8 @@ export interface DispatcherOptions {
   retryMaxMs: number;
   /** A consumer that takes longer than this for one event has failed it. */
   handoffTimeoutMs: number;
+  /** The outbox is vacuumed after this many of its rows were dispatched or retried (QueueVacuum). */
+  vacuumEveryRows: number;
 }
 
 const DEFAULTS: DispatcherOptions = {
@@ -25,6 +28,7 @@ const DEFAULTS: DispatcherOptions = {
   retryBaseMs: 1_000,
   retryMaxMs: 5 * 60_000,
   handoffTimeoutMs: 30_000,
+  vacuumEveryRows: 2_000,
 };
 
 interface DueRow {
@@ -106,6 +110,7 @@ interface Failure {
 export class EventDispatcher {
   private readonly options: DispatcherOptions;
   private readonly loop: WakeLoop;
+  private readonly vacuum: QueueVacuum;
   /** The last project served: the next claim begins with the projects after it. */
   private turn = FIRST_TURN;
 
@@ -122,14 +127,16 @@ export class EventDispatcher {
       channel: OUTBOX_CHANNEL,
       pollIntervalMs: this.options.pollIntervalMs,
     });
+    this.vacuum = new QueueVacuum(orm, 'event_outbox', this.options.vacuumEveryRows, logger);
   }
 
   start(): Promise<void> {
     return this.loop.start();
   }
 
-  stop(): Promise<void> {
-    return this.loop.stop();
+  async stop(): Promise<void> {
+    await this.loop.stop();
+    await this.vacuum.close();
   }
 
   /**
@@ -150,7 +157,7 @@ export class EventDispatcher {
 
   /** Claims one batch of due events, hands them off and records the outcome; returns how many it claimed. */
   private async dispatchBatch(): Promise<number> {
-    return this.orm.em.fork().transactional(async (tx: EntityManager) => {
+    const claimed = await this.orm.em.fork().transactional(async (tx: EntityManager) => {
       await tx.execute(ORDERED_GENERIC_PLANS);
       const size = this.options.batchSize;
       const rows = await executePrepared<DueRow>(tx, 'outbox_claim', CLAIM, [this.turn, size, size, size]);
@@ -166,6 +173,9 @@ export class EventDispatcher {
       if (failures.length) await tx.execute(MARK_FAILED, [JSON.stringify(failures)]);
       return rows.length;
     });
+    // Each claimed row was deleted or moved to its retry time: a dead version either way.
+    this.vacuum.rowsLeftDead(claimed);
+    return claimed;
   }
 
   /**
