@@ -4,7 +4,7 @@
  * CPU per email of everything but that server (worker processes, PostgreSQL, Temporal; target at most
  * 0.45 ms), beside emails/s (target at least 3,500) and peak memory. Then the same audience again while the
  * worker is killed (SIGKILL) twice during the send and replaced: still exactly one message per recipient,
- * counted at the SMTP server.
+ * counted at the SMTP server (not after BENCH_ORDER=abba, whose last run is the baseline's).
  *
  * BENCH_WORKERS worker processes (default 2) run the real worker's services (test/helpers/worker-process.ts),
  * among them the campaign workflow, the delivery pump and the events outbox's dispatcher, whose hand-off of
@@ -50,6 +50,12 @@ const LISTMONK_DIR = process.env.BENCH_LISTMONK_DIR;
 const LISTMONK_BAR = 1.5;
 /** BENCH_BASELINE=<git revision>: that revision's workers send the same campaign first (before and after in one run). */
 const BASELINE = process.env.BENCH_BASELINE;
+/**
+ * BENCH_ORDER=abba (with BENCH_BASELINE): the baseline, this checkout, this checkout, the baseline, and the mean
+ * of each tree's two runs at the end, so that neither pays alone for running after the other (a later run on
+ * the same tables costs more: docs/contributors/campaigns.md "A run's order").
+ */
+const ABBA = process.env.BENCH_ORDER === 'abba';
 /** Progress (share of messages counted) at which the second run kills a worker. */
 const KILL_AT = [0.3, 0.65];
 /** How long a run waits after the last message for its `email.sent` events to be dispatched (their CPU is in its figures). */
@@ -86,6 +92,32 @@ async function sendWithListmonk(
   return (run.cpuMs.listmonk + run.cpuMs.postgres) / CONTACTS;
 }
 
+/** A run's CPU per email, in ms. */
+interface Figures {
+  total: number;
+  workers: number;
+  postgres: number;
+  temporal: number;
+}
+
+/** Each tree's mean over its runs (BENCH_ORDER=abba), in the order the trees first ran, and the change. */
+function printMeans(runs: Array<{ tree: { label: string }; figures: Figures }>): void {
+  const byTree = new Map<string, Figures[]>();
+  for (const { tree, figures } of runs) byTree.set(tree.label, [...(byTree.get(tree.label) ?? []), figures]);
+  const means = [...byTree].map(([label, all]) => {
+    const mean = (key: keyof Figures) => all.reduce((sum, f) => sum + f[key], 0) / all.length;
+    return { label, total: mean('total'), workers: mean('workers'), postgres: mean('postgres'), temporal: mean('temporal') };
+  });
+  console.log("means of each tree's runs (ABBA), CPU per email:");
+  for (const m of means)
+    console.log(
+      `  ${m.label.slice(0, 40)}: ${m.total.toFixed(3)} ms (workers ${m.workers.toFixed(3)}, PostgreSQL ${m.postgres.toFixed(3)}, ` +
+        `Temporal ${m.temporal.toFixed(3)})`,
+    );
+  const [before, after] = means;
+  if (before && after) console.log(`  change: ${(((after.total - before.total) / before.total) * 100).toFixed(1)}%`);
+}
+
 async function main(): Promise<void> {
   const sink = await startCountingSink();
   const taskQueue = `bench-campaign-${randomBytes(4).toString('hex')}`;
@@ -98,7 +130,9 @@ async function main(): Promise<void> {
   const server: Server = createApp(deps).koa.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const trees: CodeTree[] = [...(BASELINE ? [await treeAt(BASELINE)] : []), thisCheckout()];
+  const current = thisCheckout();
+  const baseline = BASELINE ? await treeAt(BASELINE) : null;
+  const trees: CodeTree[] = baseline ? (ABBA ? [baseline, current, current, baseline] : [baseline, current]) : [current];
   const bundles: string[] = [];
   const workerSettings = {
     ...bench.env,
@@ -223,6 +257,12 @@ async function main(): Promise<void> {
         `  peak resident memory of one process: worker ${peakMb.worker.toFixed(0)} MB, PostgreSQL ${peakMb.postgres.toFixed(0)} MB, ` +
           `Temporal ${peakMb.temporal.toFixed(0)} MB`,
       );
+      return {
+        total: total / CONTACTS,
+        workers: cpuMs.workers / CONTACTS,
+        postgres: cpuMs.postgres / CONTACTS,
+        temporal: cpuMs.temporal / CONTACTS,
+      };
     };
 
     const backends = () => backendCpuByApplication((sql) => bench.orm.em.fork().execute(sql));
@@ -255,7 +295,10 @@ async function main(): Promise<void> {
       const backendsBefore = await backends();
       usage.begin();
       const first = await run(campaignId);
-      report(`campaign to ${CONTACTS} contacts, SENT and counted at the SMTP server in ${first.seconds.toFixed(1)} s`, first.seconds);
+      const figures = report(
+        `campaign to ${CONTACTS} contacts, SENT and counted at the SMTP server in ${first.seconds.toFixed(1)} s`,
+        first.seconds,
+      );
       console.log(`  at the SMTP server: ${JSON.stringify(first.counts)}; email.sent events not yet dispatched: ${first.undispatched}`);
       const byApplication = [...(await backends())].map(([name, ms]) => [name, ms - (backendsBefore.get(name) ?? 0)] as const);
       console.log(
@@ -264,7 +307,7 @@ async function main(): Promise<void> {
           .map(([name, ms]) => `${name} ${(ms / CONTACTS).toFixed(3)} ms`)
           .join(', ')}`,
       );
-      return { campaignId, startWorker };
+      return { campaignId, startWorker, figures };
     }
 
     /**
@@ -280,6 +323,7 @@ async function main(): Promise<void> {
     };
 
     let last: Awaited<ReturnType<typeof firstRun>> | undefined;
+    const runs: Array<{ tree: CodeTree; figures: Figures }> = [];
     for (const tree of trees) {
       if (last) {
         await Promise.all(workers.splice(0).map((w) => w.stop()));
@@ -287,9 +331,12 @@ async function main(): Promise<void> {
       }
       if (trees.length > 1) console.log(`== ${tree.label}`);
       last = await firstRun(tree);
+      runs.push({ tree, figures: last.figures });
     }
+    if (ABBA) printMeans(runs);
     const { campaignId, startWorker } = last!;
-    if (!KILL_RUN) return;
+    // The kill run is this checkout's: after an ABBA order the last workers are the baseline's.
+    if (!KILL_RUN || ABBA) return;
 
     const copy = await api('POST', `/campaigns/${campaignId}/duplicate`);
     const kills = [...KILL_AT];
@@ -322,7 +369,7 @@ async function main(): Promise<void> {
   } finally {
     await Promise.all(workers.map((w) => w.stop()));
     await Promise.all(bundles.map((bundle) => rm(bundle, { force: true })));
-    await Promise.all(trees.map((tree) => tree.remove()));
+    await Promise.all([...new Set(trees)].map((tree) => tree.remove()));
     await new Promise((resolve) => server.close(resolve));
     await releaseQueue(deps.temporal, 'benchmark finished').catch(() => undefined);
     await deps.temporal.client.connection.close();
