@@ -6,8 +6,7 @@ import type { Orm } from './orm';
  * is claimed from the head of an index whose entries of deleted rows stay there until a vacuum; every claim
  * (and every look for the next due time) walks them all again, so its cost grows with what autovacuum has not
  * yet cleaned. Autovacuum visits a database at most once a minute, in which a campaign deletes tens of
- * thousands of rows: the events outbox's claim read 1,529 buffers a claim at 20,000 recipients against 296
- * with a vacuum every second (docs/contributors/events.md "Vacuumed by its dispatcher"). SKIP_LOCKED: a vacuum
+ * thousands of rows (measured: docs/contributors/events.md "Vacuumed by its dispatcher"). SKIP_LOCKED: a vacuum
  * already under way (another worker's, autovacuum's) does the same work, so this one is not waited for.
  */
 export class QueueVacuum {
