@@ -20,7 +20,7 @@ async function nodemailers(email: OutgoingEmail): Promise<string> {
 const lean = (email: OutgoingEmail) => leanMessage(email, messageIdOf(email.id, email.from.email), DATE);
 
 /** The lean message's bytes, as nodemailer builds them (LeanMessage). */
-const joined = (message: LeanMessage) => Buffer.concat([Buffer.from(`${message.fields.join('\r\n')}\r\n\r\n`), message.body]);
+const joined = (message: LeanMessage) => Buffer.from(`${message.fields.join('\r\n')}\r\n\r\n${message.body}`, 'latin1');
 
 const base: OutgoingEmail = {
   id: '0193c7a1-7d7e-7c3a-9f00-1234567890ab',

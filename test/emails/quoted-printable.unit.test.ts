@@ -1,5 +1,5 @@
 import { encode, wrap } from 'nodemailer/lib/qp';
-import { qpEncode, qpWrap } from '../../src/modules/emails/quoted-printable';
+import { qpEncode, qpEncodeAscii, qpWrap } from '../../src/modules/emails/quoted-printable';
 
 /** A seeded generator, so that a failure names a case that can be run again. */
 function random(seed: number): () => number {
@@ -51,6 +51,17 @@ describe('quoted-printable', () => {
       const theirs = wrap(encode(text), 76);
       const ours = qpWrap(qpEncode(text));
       if (ours !== theirs) differing.push({ seed, text, ours, theirs });
+    }
+    expect(differing.slice(0, 1)).toEqual([]);
+  });
+
+  it('encodes 3,000 random ASCII texts, control characters among them, as it encodes their bytes', () => {
+    const ascii = [...ALPHABET.filter((piece) => Buffer.byteLength(piece) === piece.length), '\x00', '\x01', '\x0b', '\x1f', '\x7f'];
+    const differing: { seed: number; text: string }[] = [];
+    for (let seed = 1; seed <= 3_000; seed++) {
+      const next = random(seed);
+      const text = Array.from({ length: Math.floor(next() * 300) }, () => ascii[Math.floor(next() * ascii.length)]).join('');
+      if (qpEncodeAscii(text) !== qpEncode(text)) differing.push({ seed, text });
     }
     expect(differing.slice(0, 1)).toEqual([]);
   });

@@ -1,4 +1,4 @@
-import { dataTerminator, smtpData } from '../../src/mail/smtp/smtp-data';
+import { crlfLineEnds, crlfLineEndsText, dataTerminator, smtpData } from '../../src/mail/smtp/smtp-data';
 
 const data = (message: string) => smtpData(Buffer.from(message)).toString();
 
@@ -17,5 +17,20 @@ describe('smtpData', () => {
     expect(dataTerminator(smtpData(Buffer.from('a\n'))).toString()).toBe('.\r\n');
     expect(dataTerminator(Buffer.from('a\r')).toString()).toBe('\n.\r\n');
     expect(dataTerminator(Buffer.from('a')).toString()).toBe('\r\n.\r\n');
+  });
+});
+
+describe('crlfLineEndsText', () => {
+  it('makes the line ends crlfLineEnds makes of the same text', () => {
+    const pieces = ['a', '\n', '\r', '\r\n', '\n\r', '.', ' '];
+    let seed = 11;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    for (let i = 0; i < 500; i++) {
+      const text = Array.from({ length: next(12) }, () => pieces[next(pieces.length)]).join('');
+      expect([text, crlfLineEndsText(text)]).toEqual([text, crlfLineEnds(Buffer.from(text, 'latin1')).toString('latin1')]);
+    }
   });
 });

@@ -28,6 +28,9 @@ export function crlfLineEnds(message: Buffer): Buffer {
   return out;
 }
 
+/** crlfLineEnds for a message held as text, before it is encoded: one pass of the engine's string replace. */
+export const crlfLineEndsText = (message: string): string => message.replace(/(?<!\r)\n/g, '\r\n');
+
 /**
  * The message as DATA carries it (RFC 5321 4.5.2): with CRLF line ends (crlfLineEnds), and a line that starts
  * with "." given another, so that no line of the message reads as the terminating dot. DKIM signatures made

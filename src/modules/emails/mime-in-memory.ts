@@ -41,9 +41,10 @@ export function buildInMemory(root: MimeNode): Buffer | null {
   return withFinalLineBreak(Buffer.concat(out.map((part) => (typeof part === 'string' ? Buffer.from(part) : part))));
 }
 
-/** The message ending in a line break, as nodemailer's build() ends every message. */
-export function withFinalLineBreak(message: Buffer): Buffer {
-  const last = message.at(-1);
-  if (last === 0x0a) return message;
-  return Buffer.concat([message, Buffer.from(last === 0x0d ? '\n' : '\r\n')]);
+/** What a message whose last character is `last` needs to end in a line break, as nodemailer's build() ends every message. */
+export const finalLineBreak = (last: number | undefined): string => (last === 0x0a ? '' : last === 0x0d ? '\n' : '\r\n');
+
+function withFinalLineBreak(message: Buffer): Buffer {
+  const missing = finalLineBreak(message.at(-1));
+  return missing ? Buffer.concat([message, Buffer.from(missing)]) : message;
 }

@@ -1,7 +1,7 @@
 import { foldLines } from 'nodemailer/lib/mime-funcs';
-import { withFinalLineBreak } from './mime-in-memory';
+import { finalLineBreak } from './mime-in-memory';
 import { hasAsciiText, type Mailbox, type OutgoingEmail } from './outgoing';
-import { qpEncode, qpWrap } from './quoted-printable';
+import { qpEncode, qpEncodeAscii, qpWrap } from './quoted-printable';
 
 /**
  * The message nodemailer's MailComposer would build, byte for byte, written directly for the common case: an
@@ -54,14 +54,26 @@ function mailboxValue({ email, name }: Mailbox): string {
   return `${shown} <${normalizedAddress(email)}>`;
 }
 
+/** Whether text[from, to), a line between line feeds, runs past LINE_LENGTH as nodemailer measures lines. */
+function runsLong(text: string, from: number, to: number): boolean {
+  let run = 0;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    // A regular expression's "." stops at these too, and nodemailer measures lines with one.
+    if (c === 0x0d || c === 0x2028 || c === 0x2029) run = 0;
+    else if (++run > LINE_LENGTH) return true;
+  }
+  return false;
+}
+
+/** Whether any line is longer than LINE_LENGTH: only lines longer than that between line feeds are read. */
 function hasLongLines(text: string): boolean {
   if (text.length > LONGEST_CHECKED) return true;
-  let run = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    // A regular expression's "." stops at these, and nodemailer measures lines with one.
-    if (c === 0x0a || c === 0x0d || c === 0x2028 || c === 0x2029) run = 0;
-    else if (++run > LINE_LENGTH) return true;
+  for (let from = 0; from < text.length;) {
+    const lf = text.indexOf('\n', from);
+    const to = lf < 0 ? text.length : lf;
+    if (to - from > LINE_LENGTH && runsLong(text, from, to)) return true;
+    from = to + 1;
   }
   return false;
 }
@@ -90,19 +102,23 @@ function textPart(contentType: string, content: string, allAscii: boolean): Part
   }
   // compose.ts names quoted-printable for all-ASCII mail; other text is measured as nodemailer measures it.
   if (!allAscii && !prefersQuotedPrintable(content)) return null;
-  return { headers: [`Content-Type: ${contentType}`, 'Content-Transfer-Encoding: quoted-printable'], body: qpWrap(qpEncode(content)) };
+  return {
+    headers: [`Content-Type: ${contentType}`, 'Content-Transfer-Encoding: quoted-printable'],
+    body: qpWrap(allAscii ? qpEncodeAscii(content) : qpEncode(content)),
+  };
 }
 
 /** The part of the multipart boundary that differs per message: the email's id, which its content cannot know. */
 export const boundaryBaseOf = (emailId: string) => emailId.replaceAll('-', '');
 
 /**
- * A built message in its two parts: the header fields, folded, and the body's bytes. nodemailer's bytes are
- * `fields` joined by CRLF, an empty line, and `body`.
+ * A built message in its two parts: the header fields, folded, and the body. nodemailer's bytes are `fields`
+ * joined by CRLF, an empty line, and `body`. All of it is ASCII: the shape admits only printable ASCII header
+ * values, and the parts are 7bit or quoted-printable.
  */
 export interface LeanMessage {
   fields: string[];
-  body: Buffer;
+  body: string;
 }
 
 /** The built message, or null when nodemailer has to build it. */
@@ -130,5 +146,5 @@ export function leanMessage(email: OutgoingEmail, messageId: string, date: Date)
     body = html.body;
   }
   // A lean body is never empty, so its final line break is the whole message's.
-  return { fields: headers.map((h) => foldLines(h, LINE_LENGTH)), body: withFinalLineBreak(Buffer.from(body)) };
+  return { fields: headers.map((h) => foldLines(h, LINE_LENGTH)), body: body + finalLineBreak(body.charCodeAt(body.length - 1)) };
 }
