@@ -68,17 +68,23 @@ function sliceRenders(engine: Liquid): void {
 }
 
 const engines: Record<Output, Liquid> = { html: createEngine('html'), text: createEngine('text') };
-/** Parsed templates by output kind and source, oldest first; campaigns render one source many times. */
-const parsed = new Map<string, Template[]>();
+/**
+ * Parsed templates by source and output kind, oldest source first; campaigns render one source many times. Keyed
+ * by the source itself: a key built per lookup (the kind and the source joined) was copied and hashed whole on
+ * every render of every recipient, where the same source string's hash is computed once.
+ */
+const parsed = new Map<string, Partial<Record<Output, Template[]>>>();
 let cachedCharacters = 0;
 
-function remember(key: string, templates: Template[]): void {
-  cachedCharacters += key.length;
-  parsed.set(key, templates);
-  for (const oldest of parsed.keys()) {
+function remember(source: string, output: Output, templates: Template[]): void {
+  const entry = parsed.get(source) ?? {};
+  entry[output] = templates;
+  parsed.set(source, entry);
+  cachedCharacters += source.length;
+  for (const [oldest, held] of parsed) {
     if (cachedCharacters <= CACHE_CHARACTERS) break;
     parsed.delete(oldest);
-    cachedCharacters -= oldest.length;
+    cachedCharacters -= oldest.length * Object.keys(held).length;
   }
 }
 
@@ -90,7 +96,6 @@ function toTemplateError(err: unknown): TemplateError {
   return new TemplateError(line, reason);
 }
 
-/** Parses a template (with this module's notations), throwing TemplateError when Liquid refuses it. */
 /** `{{` and `{%` in the source, up to one past the limit. */
 function tagsIn(source: string): number {
   let tags = 0;
@@ -101,9 +106,9 @@ function tagsIn(source: string): number {
   return tags;
 }
 
+/** Parses a template (with this module's notations), throwing TemplateError when Liquid refuses it. */
 export function parseTemplate(source: string, output: Output): Template[] {
-  const key = `${output}\0${source}`;
-  const cached = parsed.get(key);
+  const cached = parsed.get(source)?.[output];
   if (cached) return cached;
   if (tagsIn(source) > MAX_TEMPLATE_TAGS) {
     throw new TemplateError(null, `A template holds at most ${MAX_TEMPLATE_TAGS.toLocaleString('en')} tags and outputs ({% %} and {{ }})`);
@@ -114,7 +119,7 @@ export function parseTemplate(source: string, output: Output): Template[] {
   } catch (err) {
     throw toTemplateError(err);
   }
-  remember(key, templates);
+  remember(source, output, templates);
   return templates;
 }
 
