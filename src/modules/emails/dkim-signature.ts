@@ -76,8 +76,9 @@ function parseHeaders(raw: string): { key: string; line: string }[] {
   return lines.filter((line) => line.trim()).map((line) => ({ key: line.slice(0, line.indexOf(':')).trim().toLowerCase(), line }));
 }
 
-// Whitespace that the relaxed body canonicalization (RFC 6376 3.4.4) changes; most bodies have none of it.
-const UNCANONICAL = /\t| {2}| \r?\n|(^|[^\r])\n| $/;
+// Whitespace that the relaxed body canonicalization (RFC 6376 3.4.4) changes; most bodies have none of it. A bare
+// line feed is found by a lookbehind: as a group before it, the test took twice as long over a body without any.
+const UNCANONICAL = /\t| {2}| \r?\n|(?<!\r)\n| $/;
 
 /**
  * The relaxed body hash of the body's bytes read as latin1 text: whitespace runs as one space, none at line ends,
