@@ -7,6 +7,7 @@ import { composeMessage } from '../../src/modules/emails/compose';
 import type { OutgoingEmail } from '../../src/modules/emails/outgoing';
 import type { SigningKey } from '../../src/modules/emails/dkim-signature';
 import { DKIM_SIGNED_HEADERS, signMessage } from '../../src/modules/emails/dkim-signature';
+import { randomText, seededRandom } from '../helpers/seeded-random';
 
 const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const key: SigningKey = { domainName: 'news.example.test', keySelector: 'postwire', privateKey };
@@ -63,15 +64,8 @@ describe('the relaxed body hash', () => {
   // Bodies as signMessage gets them (CRLF line ends, ending in a line with content) made of the characters the
   // canonicalization looks at, in every arrangement a few hundred draws reach.
   const alphabet = [' ', '\t', '\n', '\r\n', 'a', '.'];
-  let seed = 7;
-  const random = (n: number) => {
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    return seed % n;
-  };
-  const bodies = Array.from(
-    { length: 300 },
-    () => `${Array.from({ length: random(14) }, () => alphabet[random(alphabet.length)]).join('')}a\r\n`,
-  );
+  const next = seededRandom(7);
+  const bodies = Array.from({ length: 300 }, () => `${randomText(next, alphabet, 14)}a\r\n`);
 
   it('is the one nodemailer’s dkim option computes, whatever the whitespace', async () => {
     const key1024: SigningKey = { ...key, privateKey: generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey };

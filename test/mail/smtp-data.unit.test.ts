@@ -1,4 +1,5 @@
 import { crlfLineEnds, crlfLineEndsText, dataTerminator, smtpData } from '../../src/mail/smtp/smtp-data';
+import { randomText, seededRandom } from '../helpers/seeded-random';
 
 const data = (message: string) => smtpData(Buffer.from(message)).toString();
 
@@ -23,13 +24,9 @@ describe('smtpData', () => {
 describe('crlfLineEndsText', () => {
   it('makes the line ends crlfLineEnds makes of the same text', () => {
     const pieces = ['a', '\n', '\r', '\r\n', '\n\r', '.', ' '];
-    let seed = 11;
-    const next = (n: number) => {
-      seed = (seed * 1103515245 + 12345) % 2147483648;
-      return seed % n;
-    };
+    const next = seededRandom(11);
     for (let i = 0; i < 500; i++) {
-      const text = Array.from({ length: next(12) }, () => pieces[next(pieces.length)]).join('');
+      const text = randomText(next, pieces, 12);
       expect([text, crlfLineEndsText(text)]).toEqual([text, crlfLineEnds(Buffer.from(text, 'latin1')).toString('latin1')]);
     }
   });

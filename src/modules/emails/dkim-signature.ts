@@ -64,6 +64,9 @@ export function bodyStart(message: Buffer): number {
   return lf >= 0 ? lf + 2 : message.length;
 }
 
+/** A header field's folded line with its name as the signer looks it up: trimmed, lowercase. */
+const headerField = (line: string) => ({ key: line.slice(0, line.indexOf(':')).trim().toLowerCase(), line });
+
 /** Header fields with their folded lines, as nodemailer's message parser hands them to its signer. */
 function parseHeaders(raw: string): { key: string; line: string }[] {
   const lines = raw.split(/\r?\n/);
@@ -73,7 +76,7 @@ function parseHeaders(raw: string): { key: string; line: string }[] {
       lines.splice(i, 1);
     }
   }
-  return lines.filter((line) => line.trim()).map((line) => ({ key: line.slice(0, line.indexOf(':')).trim().toLowerCase(), line }));
+  return lines.filter((line) => line.trim()).map(headerField);
 }
 
 // Whitespace that the relaxed body canonicalization (RFC 6376 3.4.4) changes; most bodies have none of it. A bare
@@ -172,8 +175,7 @@ export function signMessage(message: Buffer, key: SigningKey): Buffer {
  */
 export function signParts(message: LeanMessage, key: SigningKey): Buffer {
   const body = crlfLineEndsText(message.body);
-  const fields = message.fields.map((line) => ({ key: line.slice(0, line.indexOf(':')).trim().toLowerCase(), line }));
-  const field = signatureField(fields, relaxedBodyHash(body), key);
+  const field = signatureField(message.fields.map(headerField), relaxedBodyHash(body), key);
   // One encoding of the whole message, in one Buffer; all ASCII (LeanMessage).
   return Buffer.from(`${field}\r\n${message.fields.join('\r\n')}\r\n\r\n${body}`, 'latin1');
 }
