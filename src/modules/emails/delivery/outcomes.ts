@@ -23,8 +23,8 @@ export type Outcome =
 // `email.sent` service event (docs/activity.md) is recorded by the same statement, so a mark is one short write.
 // The dequeued attempts are looked up in one object by email id: joined to the emails as a CTE, they were
 // compared with every email of the mark whenever the statistics said few emails were PENDING (a nested loop
-// over 200 x 200 rows, a quarter of the statement). No email is updated before that object is whole, so the
-// queue rows are still locked first.
+// over 200 x 200 rows, about a third of the statement's time). No email is updated before that object is
+// whole, so the queue rows are still locked first.
 const MARK_SENT = `
 with s as (select * from jsonb_to_recordset(?::jsonb) as s("id" uuid, "at" timestamptz)),
 dequeued as (delete from email_queue q using s where q."email_id" = s."id" returning q."email_id", q."attempts"),
