@@ -56,14 +56,19 @@ const RETURNING = `returning ${['id', 'created_at', 'updated_at', 'project_id', 
     old."subscribed" as "was_subscribed"`;
 
 // `excluded` carries only contacts' columns, so a conflicting row finds the rest of its input by the id it
-// proposed, which is unique to it. Rows are locked in (project, email) order, as any other batch locks them.
+// proposed, which is unique to it: in one object keyed by those ids, built once, since a CTE has no index
+// and a lookup into `input` itself would read all of it for every conflict. Rows are locked in (project,
+// email) order, as any other batch locks them.
 const UPSERTED = `
+patches as materialized (
+  select jsonb_object_agg(i."id"::text, jsonb_build_object('subscribed', i."set_subscribed", 'unset', i."unset")) as "by_id" from input i),
 written as (
   insert into contacts as c ("id", "created_at", "updated_at", "project_id", "email", "subscribed", "data")
   select i."id", now(), now(), i."project_id", i."email", i."subscribed", i."set" from input i order by i."project_id", i."email"
   on conflict ("project_id", "email") do update set
-    "subscribed" = coalesce((select i."set_subscribed" from input i where i."id" = excluded."id"), c."subscribed"),
-    "data" = (c."data" || excluded."data") - array(select jsonb_array_elements_text(i."unset") from input i where i."id" = excluded."id"),
+    "subscribed" = coalesce(((select p."by_id" from patches p)->excluded."id"::text->>'subscribed')::boolean, c."subscribed"),
+    "data" = (c."data" || excluded."data")
+      - array(select jsonb_array_elements_text((select p."by_id" from patches p)->excluded."id"::text->'unset')),
     "updated_at" = now()
   ${RETURNING}),
 matched as (
@@ -85,7 +90,7 @@ matched as (
   select i."ord", i."types", i."event", i."event_data", i."flip_data", w.* from written w join input i on i."id" = w."id")`;
 
 // The parts that read `matched` (each written row with its input), so they run after the write, and only
-// for rows written.
+// for rows written. Each row finds its events in one object keyed by contact, for the reason `patches` is one.
 const AFTER_WRITE = `
 fields as (
   insert into contact_fields ("project_id", "key", "type", "created_at")
@@ -103,12 +108,13 @@ recorded as (
     select 2, m."event", m."event_data" where m."event" is not null
   ) e order by m."ord", e.ord
   returning "id", "contact_id", "name", "created_at"),
-recorded_by_contact as (
-  select r."contact_id", jsonb_agg(jsonb_build_object('id', r."id", 'name', r."name", 'createdAt', r."created_at")) as "recorded"
-  from recorded r group by r."contact_id")
+recorded_by_contact as materialized (
+  select coalesce(jsonb_object_agg(g."contact_id"::text, g."recorded"), '{}') as "by_id" from (
+    select r."contact_id", jsonb_agg(jsonb_build_object('id', r."id", 'name', r."name", 'createdAt', r."created_at")) as "recorded"
+    from recorded r group by r."contact_id") g)
 select m."ord", m."id", m."created_at", m."updated_at", m."project_id", m."email", m."subscribed", m."data", m."was_subscribed",
-  coalesce(r."recorded", '[]') as "recorded"
-from matched m left join recorded_by_contact r on r."contact_id" = m."id"`;
+  coalesce(r."by_id"->m."id"::text, '[]') as "recorded"
+from matched m cross join recorded_by_contact r`;
 
 const UPSERT = `with ${INPUT}, ${UPSERTED}, ${AFTER_WRITE}`;
 const UPDATE = `with ${INPUT}, ${UPDATED}, ${AFTER_WRITE}`;
