@@ -14,6 +14,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 export class CommitNotifier implements EventSubscriber {
   private readonly pending = new WeakMap<Transaction, Set<string>>();
   private readonly senders = new Map<string, CoalescingSender>();
+  private closed = false;
 
   /** @param channels the channel to notify, by entity class name. */
   constructor(private readonly channels: Record<string, string>) {}
@@ -44,7 +45,19 @@ export class CommitNotifier implements EventSubscriber {
     this.notify(em, waiting);
   }
 
+  /**
+   * Sends nothing more and waits for the notifications under way, so that the ORM's pool closes under none:
+   * a query asked of a pool while it closes waits for a connection that never comes (and its timer holds the
+   * process a minute). Nothing is lost: the listeners' polls find what a dropped notification would have
+   * announced.
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.senders.values()].map((sender) => sender.close()));
+  }
+
   private notify(em: FlushEventArgs['em'], channels: Set<string>): void {
+    if (this.closed) return;
     for (const channel of channels) {
       let sender = this.senders.get(channel);
       if (!sender) {
@@ -91,27 +104,34 @@ const MIN_INTERVAL_MS = 20;
  * once more, not once each.
  */
 class CoalescingSender {
-  private busy = false;
+  private draining: Promise<void> | null = null;
   private again = false;
+  private closed = false;
 
   constructor(private readonly send: () => Promise<unknown>) {}
 
   signal(): void {
-    if (this.busy) {
+    if (this.draining) {
       this.again = true;
       return;
     }
-    void this.drain();
+    this.draining = this.drain();
+  }
+
+  /** Sends no more; resolves once the send under way, if any, has ended. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.draining;
   }
 
   private async drain(): Promise<void> {
-    this.busy = true;
     do {
       this.again = false;
       // A lost notification only delays the work until the listener's poll.
       await this.send().catch(() => undefined);
+      if (this.closed) break;
       await new Promise((r) => setTimeout(r, MIN_INTERVAL_MS));
-    } while (this.again);
-    this.busy = false;
+    } while (this.again && !this.closed);
+    this.draining = null;
   }
 }

@@ -1,4 +1,4 @@
-import { MikroORM, type Options } from '@mikro-orm/postgresql';
+import { MikroORM, PostgreSqlDriver, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { CommitNotifier } from './commit-notifier';
 import { migrationsList } from './migrations';
@@ -19,7 +19,15 @@ export interface OrmSchema {
  * when a connection opens); 0 leaves them unbounded.
  */
 export function ormOptions(schema: OrmSchema, databaseUrl: string, poolSize = 20, statementTimeoutMs = 0): Options {
+  const notifier = new CommitNotifier(schema.notifyOnCommit);
   return {
+    // The ORM closes its driver first: the notifier is quieted before the pool it sends through closes.
+    driver: class extends PostgreSqlDriver {
+      override async close(force?: boolean): Promise<void> {
+        await notifier.close();
+        await super.close(force);
+      }
+    },
     clientUrl: databaseUrl,
     ...(statementTimeoutMs > 0 ? { driverOptions: { connection: { statement_timeout: statementTimeoutMs } } } : {}),
     entities: schema.entities,
@@ -30,7 +38,7 @@ export function ormOptions(schema: OrmSchema, databaseUrl: string, poolSize = 20
     // Entities are plain column maps; references are enforced by deferred foreign keys in migrations.
     discovery: { warnWhenNoEntities: true },
     forceUtcTimezone: true,
-    subscribers: [new CommitNotifier(schema.notifyOnCommit)],
+    subscribers: [notifier],
     debug: false,
   };
 }
