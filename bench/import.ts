@@ -11,7 +11,8 @@
 import pg from 'pg';
 import { ensurePostgres } from '../scripts/lib/postgres';
 import { ports } from '../scripts/lib/ports';
-import { listenerPid, serverCpuMs, treeCpuMs } from './lib/cpu';
+import { listenerPid, serverCpuMs } from './lib/cpu';
+import { backendCpuByApplication } from './lib/platform-usage';
 import { createTenant } from './lib/tenant';
 
 const baseUrl = process.env.BENCH_URL ?? 'http://localhost:3000';
@@ -40,13 +41,13 @@ interface Postgres {
   client: pg.Client;
 }
 
-/** CPU milliseconds so far of the server and of the client connections open now but this one (the platform's). */
+/**
+ * CPU milliseconds so far of the server and of the platform's connections: `npm start`'s processes name none,
+ * so they are the client backends without an application name (this one has its own).
+ */
 async function postgresCpu({ serverPid, client }: Postgres): Promise<{ server: number; platform: number }> {
-  const { rows } = await client.query<{ pid: number }>(
-    `select pid from pg_stat_activity where backend_type = 'client backend' and pid <> pg_backend_pid()`,
-  );
-  const platform = rows.reduce((sum, { pid }) => sum + treeCpuMs(pid), 0);
-  return { server: serverPid === null ? 0 : serverCpuMs(serverPid), platform };
+  const byApplication = await backendCpuByApplication(async (sql) => (await client.query<{ pid: number; application: string }>(sql)).rows);
+  return { server: serverPid === null ? 0 : serverCpuMs(serverPid), platform: byApplication.get('client backend') ?? 0 };
 }
 
 async function importOnce(label: string, file: Buffer, auth: Record<string, string>, postgres: Postgres): Promise<void> {
