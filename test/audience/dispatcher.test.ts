@@ -9,6 +9,7 @@ import { OUTBOX_CHANNEL } from '../../src/modules/outbox/channel';
 import { recordEvents } from '../../src/modules/outbox/record';
 import { query } from './helpers';
 import { client, tenant } from '../helpers/tenants';
+import { hear } from '../helpers/seed';
 
 let stack: TestStack;
 const running: EventDispatcher[] = [];
@@ -48,6 +49,13 @@ function recorder(projectId: string, fail: (e: OutboxEvent) => boolean = () => f
   return { consumer, seen };
 }
 
+/** A new tenant whose events of this file's names enter the outbox, as if an automation named them. */
+async function heardTenant(on: TestStack) {
+  const t = await tenant(on);
+  await hear(on, t.project.id, 'signup', 'first', 'bulk', 'inside', 'implicit', 'activated', 'upgraded');
+  return t;
+}
+
 /** An event's row in the outbox, which is deleted once every consumer took the event. */
 const outboxRow = (eventId: string) =>
   query<{ attempts: number; error: string | null }>(stack, 'select attempts, error from event_outbox where event_id = ?', [eventId]).then(
@@ -60,7 +68,7 @@ const undispatched = async (on: TestStack, projectId: string) =>
 
 describe('events outbox dispatcher', () => {
   it('hands a tracked event off as soon as it commits, woken by NOTIFY rather than the poll', async () => {
-    const { project } = await tenant(stack);
+    const { project } = await heardTenant(stack);
     const { consumer, seen } = recorder(project.id);
     // A poll this slow would miss the test's deadline: only the notification can wake the dispatcher.
     await startDispatcher(stack, [consumer], { pollIntervalMs: 600_000 });
@@ -85,7 +93,7 @@ describe('events outbox dispatcher', () => {
   });
 
   it('retries a failed hand-off with growing backoff until it succeeds, then deletes its outbox row', async () => {
-    const { project } = await tenant(stack);
+    const { project } = await heardTenant(stack);
     const { consumer, seen } = recorder(project.id, () => seen.length <= 2);
     await startDispatcher(stack, [consumer], { retryBaseMs: 300, pollIntervalMs: 600_000 });
     const res = await client(stack, project).track({ email: 'flaky@example.test', event: 'signup' }).expect(200);
@@ -100,7 +108,7 @@ describe('events outbox dispatcher', () => {
   });
 
   it('deletes the outbox row of an event only once every consumer took it (at least once for each)', async () => {
-    const { project } = await tenant(stack);
+    const { project } = await heardTenant(stack);
     const first = recorder(project.id, () => false, 'first');
     const second = recorder(project.id, () => second.seen.length === 1, 'second');
     await startDispatcher(stack, [first.consumer, second.consumer], { retryBaseMs: 100 });
@@ -111,7 +119,7 @@ describe('events outbox dispatcher', () => {
   });
 
   it('never hands off an event deleted before its turn: its outbox row goes with it', async () => {
-    const { project } = await tenant(stack);
+    const { project } = await heardTenant(stack);
     const c = client(stack, project);
     const gone = (await c.track({ email: 'gone@example.test', event: 'signup' }).expect(200)).body.data.event;
     const kept = (await c.track({ email: 'kept@example.test', event: 'signup' }).expect(200)).body.data.event;
@@ -125,7 +133,7 @@ describe('events outbox dispatcher', () => {
   });
 
   it('drains a backlog batch after batch in one wake, the first batch shared among projects', async () => {
-    const [big, small, other] = [await tenant(stack), await tenant(stack), await tenant(stack)];
+    const [big, small, other] = [await heardTenant(stack), await heardTenant(stack), await heardTenant(stack)];
     const track = (t: typeof big, email: string) => client(stack, t.project).track({ email, event: 'signup' }).expect(200);
     for (let i = 0; i < 25; i++) await track(big, `b${i}@example.test`);
     await track(small, 's@example.test');
@@ -142,7 +150,7 @@ describe('events outbox dispatcher', () => {
   });
 
   it('lets several dispatchers share the outbox: every event is handed off exactly once', async () => {
-    const { project } = await tenant(stack);
+    const { project } = await heardTenant(stack);
     const { body } = await client(stack, project).track({ email: 'many@example.test', event: 'first' }).expect(200);
     const handled: string[] = [];
     const consumer: EventConsumer = {
@@ -167,7 +175,7 @@ describe('events outbox dispatcher', () => {
   });
 
   it('vacuums the outbox each time it has dispatched its share of rows, and stops only after the vacuum', async () => {
-    const { project } = await tenant(stack);
+    const { project } = await heardTenant(stack);
     const { body } = await client(stack, project).track({ email: 'vacuum@example.test', event: 'first' }).expect(200);
     const vacuums = async () =>
       Number((await query<{ n: string }>(stack, `select vacuum_count as n from pg_stat_user_tables where relname = 'event_outbox'`))[0]!.n);
@@ -200,7 +208,7 @@ describe('events outbox dispatcher', () => {
 
 describe('notification after commit', () => {
   it('notifies the outbox channel once the transaction that recorded events commits, not before', async () => {
-    const { project } = await tenant(stack);
+    const { project } = await heardTenant(stack);
     const { body } = await client(stack, project).track({ email: 'notify@example.test', event: 'first' }).expect(200);
     const listener = new PgClient({ connectionString: stack.deps.config.DATABASE_URL });
     await listener.connect();
@@ -266,7 +274,7 @@ describe('durable hand-off to Temporal', () => {
     const isolated = await startStack({ env: { TEMPORAL_ADDRESS: temporal.address } });
     const cleanups: Array<() => Promise<void>> = [];
     try {
-      const { project } = await tenant(isolated);
+      const { project } = await heardTenant(isolated);
       const api = client(isolated, project);
       const tracked = [];
       for (const event of ['signup', 'activated', 'upgraded'])

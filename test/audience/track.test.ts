@@ -1,6 +1,7 @@
 import { startStack, type TestStack } from '../helpers/stack';
 import { countOf, query } from './helpers';
 import { tenant } from '../helpers/tenants';
+import { hear } from '../helpers/seed';
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -17,6 +18,8 @@ async function nothingStored(projectId: string) {
 describe('POST /v1/track', () => {
   it('creates the contact and the event and answers with the envelope', async () => {
     const { c, project } = await tenant(stack);
+    // Named by an automation, the event enters the outbox with it (test/audience/heard-events.test.ts).
+    await hear(stack, project.id, 'signed-up');
     const before = Date.now();
     const res = await c.track({
       email: 'Signup@Example.test',

@@ -1,7 +1,7 @@
 import { EventDispatcher } from '../../src/modules/outbox/dispatcher';
 import type { EventConsumer } from '../../src/modules/outbox/consumer';
 import { throwawayDatabaseUrl } from '../helpers/database';
-import { sql } from '../helpers/seed';
+import { hear, sql } from '../helpers/seed';
 import { startStack, type TestStack } from '../helpers/stack';
 import { client, tenant } from '../helpers/tenants';
 import { waitFor } from '../helpers/wait';
@@ -48,6 +48,7 @@ describe('a dispatcher beside one that holds the due events', () => {
       },
     ]);
     const { project } = await tenant(stack);
+    await hear(stack, project.id, 'signup');
     await client(stack, project).track({ email: 'held@example.test', event: 'signup' }).expect(200);
     await waitFor('the first hand-off under way', async () => (taken === 1 ? true : undefined));
     await startDispatcher([]);

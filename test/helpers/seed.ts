@@ -39,6 +39,16 @@ export async function seedEvents(
 export const sql = <T = Record<string, unknown>>(stack: TestStack, query: string, params: unknown[] = []) =>
   stack.deps.orm.em.fork().execute<T[]>(query, params);
 
+/**
+ * Makes the project's events of these names enter the events outbox, as an automation naming them would
+ * (docs/architecture.md "Events: the outbox"): for tests of the outbox with consumers of their own.
+ */
+export const hear = (stack: TestStack, projectId: string, ...names: string[]) =>
+  sql(stack, 'insert into heard_event_names (project_id, name) select ?, jsonb_array_elements_text(?::jsonb) on conflict do nothing', [
+    projectId,
+    JSON.stringify(names),
+  ]);
+
 /** How a seeded sent email ended, as delivery reports would have recorded it. */
 export type SeededOutcome = 'delivered' | 'bounce' | 'softbounce' | 'complaint';
 

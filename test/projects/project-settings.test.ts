@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { startStack, type TestStack } from '../helpers/stack';
 import { signupUser, type TestProject, type TestUser } from '../helpers/fixtures';
 import { joinedUser } from '../helpers/members';
-import { seedContact, seedEvents, sql } from '../helpers/seed';
+import { hear, seedContact, seedEvents, sql } from '../helpers/seed';
 import { newTenant } from '../helpers/tenants';
 
 let stack: TestStack;
@@ -175,6 +175,8 @@ describe('POST /users/@me/projects/{id}/reset', () => {
 
   async function seedData(projectId: string) {
     const contact = await seedContact(stack, projectId);
+    // Heard, as if an automation named them: the events enter the outbox.
+    await hear(stack, projectId, 'signed-up', 'email.sent');
     await seedEvents(stack, projectId, contact.id, [{ name: 'signed-up', count: 2 }, { name: 'email.sent' }]);
     await sql(stack, `insert into contact_fields (project_id, key, type, created_at) values (?, 'plan', 'string', now())`, [projectId]);
     await sql(stack, `update contacts set data = '{"plan": "pro"}' where id = ?`, [contact.id]);
@@ -260,6 +262,7 @@ describe('POST /users/@me/projects/{id}/reset', () => {
         email_send_slots: 0,
         campaigns: 0,
         automations: 0,
+        heard_event_names: 2,
         automation_executions: 0,
         topics: 0,
         signup_forms: 0,

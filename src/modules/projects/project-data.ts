@@ -21,6 +21,8 @@ export const PROJECT_DATA_TABLES = [
   'email_send_slots',
   'automation_executions',
   'automations',
+  // The event names the project's automations have named (migration 0153): the outbox's filter.
+  'heard_event_names',
   'campaigns',
   'signup_forms',
   'topics',

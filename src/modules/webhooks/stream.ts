@@ -8,8 +8,12 @@ import { isoSql } from '../../db/iso-sql';
  * cursor_seq). Selection and the payload are written here once, in SQL, for the stream and for replay alike.
  */
 
-/** Whether event `e` is selected by the patterns of endpoint `ep` (names, or prefixes ending in `*`; none selects all). */
-const SELECTS = `(jsonb_array_length(ep."events") = 0 or exists (
+/**
+ * Whether event `e` is selected by the patterns of endpoint `ep` (names, or prefixes ending in `*`; none selects all).
+ * The events outbox asks the same of each new event's name through the database's `webhook_selects` (migration 0153),
+ * held to the same answers by test/audience/heard-events.test.ts.
+ */
+export const SELECTS = `(jsonb_array_length(ep."events") = 0 or exists (
   select 1 from jsonb_array_elements_text(ep."events") p
   where case when right(p, 1) = '*' then starts_with(e."name", left(p, -1)) else e."name" = p end))`;
 
