@@ -1,6 +1,7 @@
 import { startStack, type TestStack } from '../helpers/stack';
 import { tenant, type Tenant } from '../helpers/tenants';
-import { addStep, createWorkflow } from '../automation/helpers';
+import { addContact, addStep, createWorkflow, linearWorkflow, startExecution } from '../automation/helpers';
+import { HEARD_NAMES_BACKFILL } from '../../src/db/migrations/0153-heard-event-names';
 import { SELECTS } from '../../src/modules/webhooks/stream';
 import { query } from './helpers';
 
@@ -85,5 +86,39 @@ describe('the events outbox', () => {
     expect(rows.filter((r) => r.stream !== r.outbox)).toEqual([]);
     expect(rows.filter((r) => r.stream).length).toBeGreaterThan(10);
     expect(rows.filter((r) => !r.stream).length).toBeGreaterThan(10);
+  });
+
+  it("the migration's backfill finds what automations, their versions and their active executions name", async () => {
+    const t = await tenant(stack);
+    const { workflow, stepIds } = await linearWorkflow(t, [['WAIT_FOR_EVENT', { eventName: 'order.shipped' }], ['EXIT']], {
+      eventName: 'order.paid',
+      goal: { event: 'order.reviewed' },
+    });
+    // Runs version 1 (no worker takes it here: it stays RUNNING, with its definition).
+    await startExecution(t, workflow.id, { contactId: await addContact(t, 'early@example.test') });
+    // Version 2 names other events; version 1 and the execution still name the first ones.
+    await t.c
+      .patch(`/workflows/${workflow.id}/steps/${stepIds[0]}`)
+      .send({ config: { eventName: 'order.changed' } })
+      .expect(200);
+    await t.c
+      .patch(`/workflows/${workflow.id}`)
+      .send({ goal: { event: 'order.converted' } })
+      .expect(200);
+    const names = async () =>
+      (await query<{ name: string }>(stack, 'select name from heard_event_names where project_id = ? order by name', [t.project.id])).map(
+        (r) => r.name,
+      );
+    const all = ['order.changed', 'order.converted', 'order.paid', 'order.reviewed', 'order.shipped'];
+    expect(await names()).toEqual(all);
+
+    await query(stack, 'delete from heard_event_names where project_id = ?', [t.project.id]);
+    await query(stack, HEARD_NAMES_BACKFILL);
+    expect(await names()).toEqual(all);
+    // Only the active executions' definitions count: ended, order.reviewed is named by nothing else.
+    await query(stack, `update automation_executions set status = 'CANCELLED' where automation_id = ?`, [workflow.id]);
+    await query(stack, 'delete from heard_event_names where project_id = ?', [t.project.id]);
+    await query(stack, HEARD_NAMES_BACKFILL);
+    expect(await names()).toEqual(all.filter((n) => n !== 'order.reviewed'));
   });
 });
