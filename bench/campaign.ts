@@ -26,7 +26,8 @@ import { createApp } from '../src/app/app';
 import type { TemporalGateway } from '../src/temporal/client';
 import { startWorkerProcess, workerEnv, type WorkerProcess } from '../test/helpers/worker-processes';
 import { workerNodeOptions } from '../src/main/worker-heap';
-import { PlatformUsage, backendCpuByApplication } from './lib/platform-usage';
+import { BackendCpuSpan } from './lib/backend-cpu';
+import { PlatformUsage } from './lib/platform-usage';
 import { runListmonk } from './lib/listmonk';
 import { rsa2048SignMs } from './lib/rsa-speed';
 import { CAMPAIGN_CONTENT } from './lib/campaign-content';
@@ -265,7 +266,6 @@ async function main(): Promise<void> {
       };
     };
 
-    const backends = () => backendCpuByApplication((sql) => bench.orm.em.fork().execute(sql));
     // Each run starts where autovacuum would leave the runs before it (their rows vacuumed, the tables analyzed),
     // outside its figures: otherwise a later run pays for cleaning up after an earlier one.
     const settle = () => bench.orm.em.fork().execute('vacuum analyze emails, email_queue, events, campaign_recipients, email_stats');
@@ -292,7 +292,8 @@ async function main(): Promise<void> {
       });
       const campaignId = String(created.data.id);
       await settle();
-      const backendsBefore = await backends();
+      const backends = new BackendCpuSpan((sql) => bench.orm.em.fork().execute(sql));
+      await backends.sample();
       usage.begin();
       const first = await run(campaignId);
       const figures = report(
@@ -300,10 +301,9 @@ async function main(): Promise<void> {
         first.seconds,
       );
       console.log(`  at the SMTP server: ${JSON.stringify(first.counts)}; email.sent events not yet dispatched: ${first.undispatched}`);
-      const byApplication = [...(await backends())].map(([name, ms]) => [name, ms - (backendsBefore.get(name) ?? 0)] as const);
+      await backends.sample();
       console.log(
-        `  PostgreSQL backends connected now, per email: ${byApplication
-          .filter(([, ms]) => ms > 0)
+        `  PostgreSQL backends, per email: ${[...backends.byApplication()]
           .map(([name, ms]) => `${name} ${(ms / CONTACTS).toFixed(3)} ms`)
           .join(', ')}`,
       );

@@ -12,7 +12,7 @@ import pg from 'pg';
 import { ensurePostgres } from '../scripts/lib/postgres';
 import { ports } from '../scripts/lib/ports';
 import { listenerPid, serverCpuMs } from './lib/cpu';
-import { backendCpuByApplication } from './lib/platform-usage';
+import { BackendCpuSpan } from './lib/backend-cpu';
 import { createTenant } from './lib/tenant';
 
 const baseUrl = process.env.BENCH_URL ?? 'http://localhost:3000';
@@ -41,17 +41,13 @@ interface Postgres {
   client: pg.Client;
 }
 
-/**
- * CPU milliseconds so far of the server and of the platform's connections: `npm start`'s processes name none,
- * so they are the client backends without an application name (this one has its own).
- */
-async function postgresCpu({ serverPid, client }: Postgres): Promise<{ server: number; platform: number }> {
-  const byApplication = await backendCpuByApplication(async (sql) => (await client.query<{ pid: number; application: string }>(sql)).rows);
-  return { server: serverPid === null ? 0 : serverCpuMs(serverPid), platform: byApplication.get('client backend') ?? 0 };
-}
+/** `npm start`'s processes name none of their connections: they are the client backends without an application name (this one has its own). */
+const PLATFORM_CONNECTIONS = 'client backend';
 
 async function importOnce(label: string, file: Buffer, auth: Record<string, string>, postgres: Postgres): Promise<void> {
-  const cpuBefore = await postgresCpu(postgres);
+  const serverBefore = postgres.serverPid === null ? 0 : serverCpuMs(postgres.serverPid);
+  const connections = new BackendCpuSpan(async (sql) => (await postgres.client.query<{ pid: number; application: string }>(sql)).rows);
+  await connections.sample();
   const started = performance.now();
   const form = new FormData();
   form.append('file', new Blob([file], { type: 'text/csv' }), 'bench.csv');
@@ -68,13 +64,14 @@ async function importOnce(label: string, file: Buffer, auth: Record<string, stri
     if (job.state === 'completed' || job.state === 'failed') break;
     if (performance.now() - started > TIMEOUT_MS)
       throw new Error(`job still ${job.state} at ${job.progress}% after ${TIMEOUT_MS / 1000} s`);
+    await connections.sample();
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
   const done = performance.now();
   const seconds = (done - started) / 1000;
-  const cpuAfter = await postgresCpu(postgres);
+  await connections.sample();
   const perRow = (ms: number) => `${(ms / rows).toFixed(3)} ms`;
-  const postgresPerRow = `${postgres.serverPid === null ? 'not measured' : perRow(cpuAfter.server - cpuBefore.server)} (its client connections ${perRow(cpuAfter.platform - cpuBefore.platform)})`;
+  const postgresPerRow = `${postgres.serverPid === null ? 'not measured' : perRow(serverCpuMs(postgres.serverPid) - serverBefore)} (its client connections ${perRow(connections.byApplication().get(PLATFORM_CONNECTIONS) ?? 0)})`;
   console.log(
     `${label}: upload answered 202 in ${((accepted - started) / 1000).toFixed(2)} s; job ${job.state} after ${seconds.toFixed(2)} s in all`,
   );

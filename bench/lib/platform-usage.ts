@@ -1,14 +1,6 @@
 import { listenerPid, serverCpuMs, treeCpuMs } from './cpu';
 import { descendants, rssMb } from './memory';
 
-/** CPU milliseconds so far of the PostgreSQL backends connected now, by application_name. */
-export async function backendCpuByApplication(query: (sql: string) => Promise<Array<{ pid: number; application: string }>>) {
-  const rows = await query(`select pid, coalesce(nullif(application_name, ''), backend_type) as application from pg_stat_activity`);
-  const by = new Map<string, number>();
-  for (const { pid, application } of rows) by.set(application, (by.get(application) ?? 0) + treeCpuMs(pid));
-  return by;
-}
-
 /** The processes of the platform a sending benchmark measures; the SMTP sink is not among them. */
 export interface PlatformProcesses {
   workers: () => number[];
