@@ -18,6 +18,15 @@ select distinct "project_id", "name" from (
 ) n where "name" is not null
 on conflict do nothing;`;
 
+/** A statement trigger with a transition table names one event: the function runs after inserts and after updates, by two. */
+const onInsertAndUpdate = (table: string, fn: string) =>
+  (['insert', 'update'] as const)
+    .map(
+      (event) => `create trigger "${fn}_${event}" after ${event} on "${table}" referencing new table as new_rows
+  for each statement execute function "${fn}"();`,
+    )
+    .join('\n');
+
 /**
  * Only the events a consumer can act on enter the events outbox (docs/architecture.md "Events: the outbox"). Its two
  * consumers act on an event when an automation names it (a trigger, a WAIT_FOR_EVENT step, a goal) or when an
@@ -53,10 +62,7 @@ begin
   return null;
 end
 $fn$;
-create trigger "automation_heard_names_insert" after insert on "automations" referencing new table as new_rows
-  for each statement execute function "automation_heard_names"();
-create trigger "automation_heard_names_update" after update on "automations" referencing new table as new_rows
-  for each statement execute function "automation_heard_names"();
+${onInsertAndUpdate('automations', 'automation_heard_names')}
 
 create function "automation_step_heard_names"() returns trigger language plpgsql as $fn$
 begin
@@ -67,10 +73,7 @@ begin
   return null;
 end
 $fn$;
-create trigger "automation_step_heard_names_insert" after insert on "automation_steps" referencing new table as new_rows
-  for each statement execute function "automation_step_heard_names"();
-create trigger "automation_step_heard_names_update" after update on "automation_steps" referencing new table as new_rows
-  for each statement execute function "automation_step_heard_names"();
+${onInsertAndUpdate('automation_steps', 'automation_step_heard_names')}
 
 create function "webhook_selects"("patterns" jsonb, "name" text) returns boolean language sql immutable parallel safe as $fn$
   select jsonb_array_length("patterns") = 0 or exists (
