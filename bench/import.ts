@@ -46,7 +46,7 @@ const PLATFORM_CONNECTIONS = 'client backend';
 
 async function importOnce(label: string, file: Buffer, auth: Record<string, string>, postgres: Postgres): Promise<void> {
   const serverBefore = postgres.serverPid === null ? 0 : serverCpuMs(postgres.serverPid);
-  const connections = new BackendCpuSpan(async (sql) => (await postgres.client.query<{ pid: number; application: string }>(sql)).rows);
+  const connections = new BackendCpuSpan(async (sql) => (await postgres.client.query(sql)).rows);
   await connections.sample();
   const started = performance.now();
   const form = new FormData();

@@ -1,7 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { cpuMsOf } from './cpu';
 
-type BackendQuery = (sql: string) => Promise<Array<{ pid: number; application: string }>>;
+interface Backend {
+  pid: number;
+  /** Its application_name, or its kind (`client backend`, `autovacuum worker`, …) when it has none. */
+  application: string;
+  sameDatabase: boolean;
+}
+
+type BackendQuery = (sql: string) => Promise<Backend[]>;
 
 /**
  * What PostgreSQL's backends spend over a span, by application_name (or the backend's kind), from samples: each
@@ -13,16 +20,19 @@ export class BackendCpuSpan {
   private readonly backends = new Map<number, { application: string; first: number; last: number }>();
   private sampled = false;
 
-  /** `where`: which of pg_stat_activity's backends to follow (all by default). */
+  /** `follows`: which of pg_stat_activity's backends count (all by default). */
   constructor(
     private readonly query: BackendQuery,
-    private readonly where = 'true',
+    private readonly follows: (backend: Backend) => boolean = () => true,
   ) {}
 
   async sample(): Promise<void> {
-    const rows = await this.query(
-      `select pid, coalesce(nullif(application_name, ''), backend_type) as application from pg_stat_activity where ${this.where}`,
-    );
+    const rows = (
+      await this.query(
+        `select pid, coalesce(nullif(application_name, ''), backend_type) as application, datname = current_database() as "sameDatabase"
+         from pg_stat_activity`,
+      )
+    ).filter(this.follows);
     const cpu = cpuMsOf(rows.map((r) => r.pid));
     for (const { pid, application } of rows) {
       const cpuMs = cpu.get(pid) ?? 0;
@@ -62,9 +72,11 @@ export class BackendCpu {
   ) {}
 
   async start(): Promise<void> {
-    const where =
-      this.application === undefined ? 'datname = current_database()' : `application_name = '${this.application.replaceAll("'", "''")}'`;
-    this.span = new BackendCpuSpan((sql) => this.em.fork().execute(sql), where);
+    const application = this.application;
+    this.span = new BackendCpuSpan(
+      (sql) => this.em.fork().execute(sql),
+      application === undefined ? (b) => b.sameDatabase : (b) => b.application === application,
+    );
     await this.span.sample();
   }
 
