@@ -334,6 +334,15 @@ async function main(): Promise<void> {
       runs.push({ tree, figures: last.figures });
     }
     if (ABBA) printMeans(runs);
+    // The machine's speed moves by 15% and more within an hour (docs/contributors/campaigns.md): the same
+    // signature measured again says how far it moved while the runs were measured.
+    const signAfter = signMs === null ? null : await rsa2048SignMs();
+    if (signMs !== null && signAfter !== null) {
+      console.log(
+        `calibration after the runs: one RSA-2048 signature takes ${signAfter.toFixed(3)} ms ` +
+          `(${signAfter >= signMs ? '+' : ''}${(((signAfter - signMs) / signMs) * 100).toFixed(1)}% against the first calibration)`,
+      );
+    }
     const { campaignId, startWorker } = last!;
     // The kill run is this checkout's: after an ABBA order the last workers are the baseline's.
     if (!KILL_RUN || ABBA) return;
