@@ -34,7 +34,7 @@ end
 $fn$;`;
 
 /** Adds `delta` rows (project_id, key, n) to the connection's slot; a project being deleted gets no row back. */
-const upsert = (delta: string) => `
+export const upsert = (delta: string) => `
 insert into "contact_field_counts" ("project_id", "key", "slot", "n")
 select d."project_id", d."key", ${SLOT}, d."n" from (${delta}) d
 where d."n" <> 0 and exists (select 1 from "projects" p where p."id" = d."project_id")
