@@ -10,7 +10,7 @@ import { trigger } from './0024-activity-rollups';
  * A deletion takes its counts from the lowest existing slot, as in 0026, so it never adds rows (a project
  * being deleted gets none back).
  */
-const CONNECTION_SLOT = () => 'pg_backend_pid() % 32';
+export const CONTACT_SLOT = () => 'pg_backend_pid() % 32';
 
 const DELETED = `
 update "contact_counts" s set "n" = s."n" - d."n"
@@ -21,9 +21,9 @@ where s."project_id" = d."project_id" and s."subscribed" = d."subscribed"
 export class Migration0027ContactCountsSlotPerConnection extends Migration {
   override async up(): Promise<void> {
     this.addSql(`
-${trigger('contact_counts_insert', applyCounts(INSERTED, CONNECTION_SLOT), true)}
+${trigger('contact_counts_insert', applyCounts(INSERTED, CONTACT_SLOT), true)}
 ${trigger('contact_counts_delete', DELETED, true)}
-${trigger('contact_counts_update', applyCounts(FLIPPED, CONNECTION_SLOT), true)}
+${trigger('contact_counts_update', applyCounts(FLIPPED, CONTACT_SLOT), true)}
 `);
   }
 }

@@ -1,6 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
-import { applyCounts } from './0005-audience-throughput';
+import { applyCounts, DELETED, INSERTED } from './0005-audience-throughput';
 import { trigger } from './0024-activity-rollups';
+import { CONTACT_SLOT } from './0027-contact-counts-slot-per-connection';
 import { upsert as upsertFieldCounts } from './0030-field-catalog';
 
 /**
@@ -12,12 +13,9 @@ import { upsert as upsertFieldCounts } from './0030-field-catalog';
  * docs/contributors/jobs.md "Speed"). Unpaired, there is no join to plan; the field counts walk the data of
  * rows whose data did not change too (about 15 µs a row).
  */
-const CONNECTION_SLOT = () => 'pg_backend_pid() % 32';
-
-const FLIPPED = `
-  select "project_id", "subscribed", "id", 1 as "sign" from "new_rows"
+const FLIPPED = `${INSERTED}
   union all
-  select "project_id", "subscribed", "id", -1 from "old_rows"`;
+  ${DELETED}`;
 
 const FIELDS_UPDATED = upsertFieldCounts(`
   select d."project_id", d."key", sum(d."sign") as "n" from (
@@ -29,7 +27,7 @@ const FIELDS_UPDATED = upsertFieldCounts(`
 export class Migration0154ContactRollupsUnpaired extends Migration {
   override async up(): Promise<void> {
     this.addSql(`
-${trigger('contact_counts_update', applyCounts(FLIPPED, CONNECTION_SLOT), true)}
+${trigger('contact_counts_update', applyCounts(FLIPPED, CONTACT_SLOT), true)}
 ${trigger('contact_field_counts_update', FIELDS_UPDATED, true)}
 `);
   }
