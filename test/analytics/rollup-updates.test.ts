@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { countersOf, emailDeltas } from '../../src/db/migrations/0024-activity-rollups';
 import { SHAPE_0050 } from '../../src/db/migrations/0050-sending-surface';
 import { createProject, signupUser } from '../helpers/fixtures';
@@ -101,6 +102,43 @@ describe('the email rollup under updates', () => {
 
     const { rollup, truth } = await rollupAndTruth(projectId);
     expect(truth.length).toBeGreaterThan(10);
+    expect(rollup).toEqual(truth);
+  });
+
+  // PL/pgSQL plans the trigger's statement once per connection, with the sizes of its first run: a nested loop
+  // planned for one email would compare every new row with every old one in each later mark (migration 0155).
+  it('pairs old and new emails without a nested loop on a connection whose first update was of one email', async () => {
+    const owner = await signupUser(stack);
+    const { id: projectId } = await createProject(stack, owner);
+    const ids = Array.from({ length: 6 }, () => crypto.randomUUID());
+    await sql(
+      stack,
+      `insert into emails (id, created_at, updated_at, project_id, to_address, from_address, subject, html, size_bytes, status, source_type)
+       select id::uuid, now(), now(), ?, 'to@example.test', 'from@example.test', 'Hello', '<p>Hello</p>', 100, 'PENDING', 'CAMPAIGN'
+       from jsonb_array_elements_text(?::jsonb) as id`,
+      [projectId, JSON.stringify(ids)],
+    );
+    const connection = new Client({ connectionString: stack.deps.config.DATABASE_URL });
+    await connection.connect();
+    try {
+      const plans: string[] = [];
+      connection.on('notice', (notice) => plans.push(notice.message ?? ''));
+      await connection.query(`load 'auto_explain'`);
+      await connection.query(
+        `set auto_explain.log_min_duration = 0; set auto_explain.log_nested_statements = on; set auto_explain.log_level = notice`,
+      );
+      const markSent = `update emails set status = 'SENT', sent_at = now() where id = any($1::uuid[])`;
+      await connection.query(markSent, [ids.slice(0, 1)]);
+      plans.length = 0;
+      await connection.query(markSent, [ids.slice(1)]);
+      const pairing = plans.filter((plan) => plan.includes('"pairs"'));
+      expect(pairing).toHaveLength(1);
+      expect(pairing[0]).toMatch(/Hash Join|Merge Join/);
+      expect(pairing[0]).not.toContain('Nested Loop');
+    } finally {
+      await connection.end();
+    }
+    const { rollup, truth } = await rollupAndTruth(projectId);
     expect(rollup).toEqual(truth);
   });
 });

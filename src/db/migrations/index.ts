@@ -44,6 +44,7 @@ import { Migration0151PartialProducerKeys } from './0151-partial-producer-keys';
 import { Migration0152EventOutboxTable } from './0152-event-outbox-table';
 import { Migration0153HeardEventNames } from './0153-heard-event-names';
 import { Migration0154ContactRollupsUnpaired } from './0154-contact-rollups-unpaired';
+import { Migration0155RollupPairsHashed } from './0155-rollup-pairs-hashed';
 import { Migration0070SmtpBothWays } from './0070-smtp-both-ways';
 
 /** Every migration, in order. Files are committed; the schema never changes at run time otherwise. */
@@ -94,4 +95,5 @@ export const migrationsList: MigrationObject[] = [
   { name: '0152-event-outbox-table', class: Migration0152EventOutboxTable },
   { name: '0153-heard-event-names', class: Migration0153HeardEventNames },
   { name: '0154-contact-rollups-unpaired', class: Migration0154ContactRollupsUnpaired },
+  { name: '0155-rollup-pairs-hashed', class: Migration0155RollupPairsHashed },
 ];
