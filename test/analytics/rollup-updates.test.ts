@@ -1,9 +1,10 @@
-import { Client } from 'pg';
+import type { Client } from 'pg';
 import { countersOf, emailDeltas } from '../../src/db/migrations/0024-activity-rollups';
 import { SHAPE_0050 } from '../../src/db/migrations/0050-sending-surface';
 import { createProject, signupUser } from '../helpers/fixtures';
 import { sql } from '../helpers/seed';
 import { startStack, type TestStack } from '../helpers/stack';
+import { plansAfter } from '../helpers/trigger-plans';
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -118,26 +119,17 @@ describe('the email rollup under updates', () => {
        from jsonb_array_elements_text(?::jsonb) as id`,
       [projectId, JSON.stringify(ids)],
     );
-    const connection = new Client({ connectionString: stack.deps.config.DATABASE_URL });
-    await connection.connect();
-    try {
-      const plans: string[] = [];
-      connection.on('notice', (notice) => plans.push(notice.message ?? ''));
-      await connection.query(`load 'auto_explain'`);
-      await connection.query(
-        `set auto_explain.log_min_duration = 0; set auto_explain.log_nested_statements = on; set auto_explain.log_level = notice`,
-      );
-      const markSent = `update emails set status = 'SENT', sent_at = now() where id = any($1::uuid[])`;
-      await connection.query(markSent, [ids.slice(0, 1)]);
-      plans.length = 0;
-      await connection.query(markSent, [ids.slice(1)]);
-      const pairing = plans.filter((plan) => plan.includes('"pairs"'));
-      expect(pairing).toHaveLength(1);
-      expect(pairing[0]).toMatch(/Hash Join|Merge Join/);
-      expect(pairing[0]).not.toContain('Nested Loop');
-    } finally {
-      await connection.end();
-    }
+    const markSent = (c: Client, emails: string[]) =>
+      c.query(`update emails set status = 'SENT', sent_at = now() where id = any($1::uuid[])`, [emails]);
+    const plans = await plansAfter(
+      stack,
+      (c) => markSent(c, ids.slice(0, 1)),
+      (c) => markSent(c, ids.slice(1)),
+    );
+    const pairing = plans.filter((plan) => plan.includes('"pairs"'));
+    expect(pairing).toHaveLength(1);
+    expect(pairing[0]).toMatch(/Hash Join|Merge Join/);
+    expect(pairing[0]).not.toContain('Nested Loop');
     const { rollup, truth } = await rollupAndTruth(projectId);
     expect(rollup).toEqual(truth);
   });

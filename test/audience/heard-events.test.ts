@@ -1,5 +1,6 @@
-import { Client } from 'pg';
+import type { Client } from 'pg';
 import { startStack, type TestStack } from '../helpers/stack';
+import { plansAfter } from '../helpers/trigger-plans';
 import { tenant, type Tenant } from '../helpers/tenants';
 import { addContact, addStep, createWorkflow, linearWorkflow, startExecution } from '../automation/helpers';
 import { HEARD_NAMES_BACKFILL } from '../../src/db/migrations/0153-heard-event-names';
@@ -33,33 +34,20 @@ describe('the events outbox', () => {
   it('asks once per name and project of a statement, on a connection whose first insert was of one event', async () => {
     const t = await tenant(stack);
     const res = await t.c.track({ email: 'heard@example.test', event: 'browsed' }).expect(200);
-    const connection = new Client({ connectionString: stack.deps.config.DATABASE_URL });
-    await connection.connect();
-    try {
-      const plans: string[] = [];
-      connection.on('notice', (notice) => plans.push(notice.message ?? ''));
-      await connection.query(`load 'auto_explain'`);
-      await connection.query(
-        `set auto_explain.log_min_duration = 0; set auto_explain.log_nested_statements = on; set auto_explain.log_level = notice;
-         set auto_explain.log_analyze = on; set auto_explain.log_timing = off`,
+    const copies = (c: Client, n: number) =>
+      c.query(
+        `insert into events (id, created_at, project_id, contact_id, name, data)
+         select gen_random_uuid(), now(), "project_id", "contact_id", "name", "data" from events cross join generate_series(1, $2::int)
+         where "id" = $1`,
+        [res.body.data.event, n],
       );
-      const copies = (n: number) =>
-        connection.query(
-          `insert into events (id, created_at, project_id, contact_id, name, data)
-           select gen_random_uuid(), now(), "project_id", "contact_id", "name", "data" from events cross join generate_series(1, $2::int)
-           where "id" = $1`,
-          [res.body.data.event, n],
-        );
-      await connection.query('begin');
-      await copies(1);
-      plans.length = 0;
-      await copies(5);
-      await connection.query('rollback');
-      const outbox = plans.find((plan) => plan.includes('insert into "event_outbox"'));
-      expect(outbox?.match(/on heard_event_names h\b[^\n]*loops=(\d+)/)?.[1]).toBe('1');
-    } finally {
-      await connection.end();
-    }
+    const plans = await plansAfter(
+      stack,
+      (c) => copies(c, 1),
+      (c) => copies(c, 5),
+    );
+    const outbox = plans.find((plan) => plan.includes('insert into "event_outbox"'));
+    expect(outbox?.match(/on heard_event_names h\b[^\n]*loops=(\d+)/)?.[1]).toBe('1');
   });
 
   it('records an event nothing acts on without queueing it', async () => {
