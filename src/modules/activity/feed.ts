@@ -32,7 +32,7 @@ const FAILED_DATA = `jsonb_strip_nulls(jsonb_build_object('emailId', e."id", 'su
   'error', e."error"))`;
 
 /**
- * Events carrying a tag ($1, a one-key object), through the index of migration 0156, which holds only events
+ * Events carrying a tag (the parameter, a one-key object), through the index of migration 0156, which holds only events
  * whose tags are not empty: its predicate is repeated word for word, so that the planner can prove the index
  * applies.
  */
