@@ -1,4 +1,3 @@
-import { Client } from 'pg';
 import { TAGGED_EVENT } from '../../src/modules/activity/feed';
 import { startStack, type TestStack } from '../helpers/stack';
 import { recipient, send, settled } from '../emails/helpers';
@@ -227,19 +226,13 @@ describe('the tags index', () => {
   // Every email event carries its email's tags, `{}` when it has none: only non-empty ones are indexed, and the
   // feed's condition must name the index's predicate for the planner to use it (migration 0156).
   it('is what the feed reads a tag through', async () => {
-    const connection = new Client({ connectionString: stack.deps.config.DATABASE_URL });
-    await connection.connect();
-    try {
-      await connection.query('begin');
-      await connection.query('set local enable_seqscan = off');
-      const plan = await connection.query<{ 'QUERY PLAN': string }>(
-        `explain select count(*) from events e where ${TAGGED_EVENT.replace('?', '$1')}`,
-        [JSON.stringify({ order: 'D:1' })],
-      );
-      expect(plan.rows.map((r) => r['QUERY PLAN']).join('\n')).toContain('events_tags_index');
-    } finally {
-      await connection.end();
-    }
+    const plan = await stack.deps.orm.em.fork().transactional(async (tx) => {
+      await tx.execute('set local enable_seqscan = off');
+      return tx.execute<Array<{ 'QUERY PLAN': string }>>(`explain select count(*) from events e where ${TAGGED_EVENT}`, [
+        JSON.stringify({ order: 'D:1' }),
+      ]);
+    });
+    expect(plan.map((r) => r['QUERY PLAN']).join('\n')).toContain('events_tags_index');
   });
 });
 
