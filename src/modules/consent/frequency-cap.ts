@@ -15,7 +15,7 @@ export interface FrequencyCapSetting {
   windowDays: number;
 }
 
-/** The emails `emails e` that a cap counts (emails_contact_marketing_index, migration 0125, holds them). */
+/** The emails `emails e` that a cap counts (emails_contact_marketing_created_index, migration 0159, finds them by contact and `marketing`). */
 const COUNTED = `e."marketing" and e."source_type" <> 'TRANSACTIONAL' and e."status" not in ('FAILED', 'CANCELLED', 'SUPPRESSED')`;
 
 const CAP = 'select "frequency_cap_max" as "max", "frequency_cap_days" as "days" from projects where "id" = ?';
