@@ -27,6 +27,7 @@ import type { TemporalGateway } from '../src/temporal/client';
 import { startWorkerProcess, workerEnv, type WorkerProcess } from '../test/helpers/worker-processes';
 import { workerNodeOptions } from '../src/main/worker-heap';
 import { BackendCpuSpan } from './lib/backend-cpu';
+import { walSince } from './lib/wal';
 import { PlatformUsage } from './lib/platform-usage';
 import { runListmonk } from './lib/listmonk';
 import { rsa2048SignMs } from './lib/rsa-speed';
@@ -88,6 +89,7 @@ async function sendWithListmonk(
   console.log(
     `listmonk: campaign to ${CONTACTS} subscribers finished and counted in ${run.seconds.toFixed(1)} s (${(CONTACTS / run.seconds).toFixed(0)} emails/s): ` +
       `CPU per email ${per(run.cpuMs.listmonk + run.cpuMs.postgres)} ms (listmonk ${per(run.cpuMs.listmonk)}, PostgreSQL ${per(run.cpuMs.postgres)}); ` +
+      `PostgreSQL's WAL ${(run.walBytes / CONTACTS).toFixed(0)} bytes per email; ` +
       `at the SMTP server: ${JSON.stringify(await sink.counts())}`,
   );
   return (run.cpuMs.listmonk + run.cpuMs.postgres) / CONTACTS;
@@ -294,6 +296,7 @@ async function main(): Promise<void> {
       await settle();
       const backends = new BackendCpuSpan((sql) => bench.orm.em.fork().execute(sql));
       await backends.sample();
+      const wal = await walSince((sql) => bench.orm.em.fork().execute(sql));
       usage.begin();
       const first = await run(campaignId);
       const figures = report(
@@ -307,6 +310,8 @@ async function main(): Promise<void> {
           .map(([name, ms]) => `${name} ${(ms / CONTACTS).toFixed(3)} ms`)
           .join(', ')}`,
       );
+      // The server's, as listmonk's above: rows, index entries and locks, a figure that hardly moves between runs.
+      console.log(`  PostgreSQL's WAL: ${((await wal()) / CONTACTS).toFixed(0)} bytes per email`);
       return { campaignId, startWorker, figures };
     }
 

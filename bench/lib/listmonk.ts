@@ -8,6 +8,7 @@ import pg from 'pg';
 import { ensureDatabase } from '../../scripts/lib/postgres';
 import { freeTcpPort, waitForPort } from '../../scripts/lib/net';
 import { PlatformUsage } from './platform-usage';
+import { walSince } from './wal';
 
 /**
  * listmonk (the fastest open-source campaign sender we know of) sending a campaign of the same size and
@@ -22,6 +23,8 @@ import { PlatformUsage } from './platform-usage';
 export interface ListmonkRun {
   seconds: number;
   cpuMs: { listmonk: number; postgres: number };
+  /** The server's WAL over the send (bench/lib/wal.ts). */
+  walBytes: number;
 }
 
 const SETTINGS = (smtpPort: number) => ({
@@ -124,6 +127,7 @@ export async function runListmonk(
     const usage = new PlatformUsage({ workers: () => [listmonkPid], databaseUrl: url.toString() });
     const started = performance.now();
     usage.begin();
+    const wal = await walSince(async (sql) => (await db.query(sql)).rows);
     await db.query(`update campaigns set status = 'running' where id = $1`, [campaign!.id]);
     for (;;) {
       const {
@@ -135,7 +139,7 @@ export async function runListmonk(
     }
     const seconds = (performance.now() - started) / 1000;
     const { cpuMs } = usage.end();
-    return { seconds, cpuMs: { listmonk: cpuMs.workers, postgres: cpuMs.postgres } };
+    return { seconds, cpuMs: { listmonk: cpuMs.workers, postgres: cpuMs.postgres }, walBytes: await wal() };
   } finally {
     child?.kill('SIGTERM');
     await db.end();
