@@ -1,5 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { keyLookup } from '../../db/prepared';
 import type { Config } from '../../config';
 import type { Logger } from '../../logger';
 import { enqueueEmails, type EmailDraft } from '../emails/enqueue';
@@ -104,6 +105,16 @@ export interface EnqueueBatch {
 /** The recipients an A/B test's part takes: those with a variant, or the rest. */
 const PART_SQL = { all: '', test: ' and r.variant is not null', rest: ' and r.variant is null' } as const;
 
+/**
+ * A batch's recipients (`batch`: a condition on `campaign_recipients r`) in position order, each with its contact
+ * (`c`) and the SQL values of what holds it back. Each contact by its key: as a join, PostgreSQL hashed the whole
+ * contacts table for every batch of 500 (8 ms a batch at 100,000 contacts, growing with the audience).
+ */
+export const recipientRowsSql = (refusal: string, cappedUntil: string, batch: string) => `
+select r.contact_id as id, r.variant, c.email, c.subscribed, c.data, ${refusal} as refusal, ${cappedUntil} as capped_until
+from campaign_recipients r left join ${keyLookup('contacts', '"id"', 'r."contact_id"')} c on true
+where ${batch} order by r.seq`;
+
 interface RecipientRow {
   id: string;
   variant: number | null;
@@ -145,12 +156,11 @@ export async function enqueueBatch(
     const cap = marketing ? await frequencyCapOf(tx, campaign.projectId) : null;
     if (cap) await lockForCap(tx, { sql: `select r.contact_id from campaign_recipients r where ${batch}`, params: batchParams });
     const capped = cap ? cappedUntilSql(C_ID, cap, NOW, { sql: 'e."campaign_id" = ?', params: [campaign.id] }) : NO_VALUE;
-    const rows = await tx.execute<RecipientRow[]>(
-      `select r.contact_id as id, r.variant, c.email, c.subscribed, c.data, ${consent.sql} as refusal, ${capped.sql} as capped_until
-       from campaign_recipients r left join contacts c on c.id = r.contact_id
-       where ${batch} order by r.seq`,
-      [...consent.params, ...capped.params, ...batchParams],
-    );
+    const rows = await tx.execute<RecipientRow[]>(recipientRowsSql(consent.sql, capped.sql, batch), [
+      ...consent.params,
+      ...capped.params,
+      ...batchParams,
+    ]);
     const drafts: EmailDraft[] = [];
     const skips: RecipientSkip[] = [];
     for (const row of rows) {
