@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { configSchema } from '../src/config';
+import { onStopSignals } from '../src/main/stop-signals';
 import { clusterPorts } from './lib/cluster/layout';
 import { startCluster, type Cluster } from './lib/cluster/cluster';
 import { startMailCapture, type MailCapture } from './lib/mail-capture';
@@ -37,8 +38,7 @@ function settingsOfShell(): Record<string, string> {
 }
 
 async function main() {
-  process.once('SIGINT', () => void shutdown(0));
-  process.once('SIGTERM', () => void shutdown(0));
+  onStopSignals(() => void shutdown(0));
   const layout = clusterPorts(ports.cluster, APIS);
   const shell = settingsOfShell();
   // As `npm start`: what the cluster sends lands in a local capture unless SMTP_URL names a server.

@@ -15,6 +15,7 @@ import { devSecrets } from './lib/secrets';
 import { withLock } from './lib/lock';
 import { waitForPort } from './lib/net';
 import { ensureWorkflowBundle } from './lib/workflow-bundle';
+import { onStopSignals } from '../src/main/stop-signals';
 import { workerNodeOptions } from '../src/main/worker-heap';
 import { developmentAids, developmentEnv } from './lib/development';
 import { startDevDns } from './lib/dev-dns';
@@ -54,8 +55,7 @@ function spawnService(name: string, script: string, env: NodeJS.ProcessEnv): Chi
 }
 
 async function main() {
-  process.once('SIGINT', () => void shutdown(0));
-  process.once('SIGTERM', () => void shutdown(0));
+  onStopSignals(() => void shutdown(0));
 
   const { pg, temporal } = await withLock('services', async () => {
     const pg = await ensurePostgres(ports.postgres, log);

