@@ -2,19 +2,13 @@ import { Client } from 'pg';
 import { recipientRowsSql } from '../../src/modules/campaigns/send-run';
 import { marketingRefusalSql } from '../../src/modules/consent/rules';
 import { throwawayDatabaseUrl } from '../helpers/database';
+import { nodesOf, type PlanNode } from '../helpers/plans';
 
 /**
  * A campaign batch reads its 500 recipients' contacts: by key, whatever the audience's size. Joined instead,
  * PostgreSQL hashed the whole contacts table for every batch once it held some thousands of contacts, so a
  * send's cost per email grew with its audience.
  */
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  Plans?: PlanNode[];
-}
-const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
 
 let db: Client;
 beforeAll(async () => {

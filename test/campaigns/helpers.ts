@@ -1,3 +1,4 @@
+import type { EmailDraft } from '../../src/modules/emails/enqueue';
 import type { TestStack } from '../helpers/stack';
 import { sql } from '../helpers/seed';
 import { waitFor } from '../helpers/wait';
@@ -44,6 +45,33 @@ export async function seedContacts(
      select gen_random_uuid(), now(), now(), ?, ? || '-' || i || '@example.test', ?, ?::jsonb from generate_series(1, ?) i`,
     [projectId, options.prefix ?? 'reader', options.subscribed ?? true, JSON.stringify(options.data ?? {}), count],
   );
+}
+
+/**
+ * `count` new contacts of the tenant (addresses `<name>-<project>-<i>@example.test`), a campaign, and its email to
+ * each of them as a draft (subject `name`), for tests that enqueue a campaign's emails themselves.
+ */
+export async function campaignDrafts(stack: TestStack, t: SenderTenant, count: number, name: string) {
+  const prefix = `${name}-${t.project.id.slice(0, 8)}`;
+  await seedContacts(stack, t.project.id, count, { prefix });
+  const contacts = await sql<{ id: string; email: string }>(
+    stack,
+    'select id, email from contacts where project_id = ? and email like ? order by email',
+    [t.project.id, `${prefix}-%`],
+  );
+  const campaign = await createCampaign(t);
+  const drafts: EmailDraft[] = contacts.map((c) => ({
+    projectId: t.project.id,
+    contactId: c.id,
+    to: { email: c.email },
+    from: { email: t.from },
+    subject: name,
+    html: '<p>Hi</p>',
+    sourceType: 'CAMPAIGN',
+    marketing: false,
+    campaignId: campaign.id,
+  }));
+  return { prefix, contacts, campaign, drafts };
 }
 
 /** What the database holds for the project's campaigns, to prove what a request did or did not change. */

@@ -2,23 +2,13 @@ import { cappedUntilSql } from '../../src/modules/consent/frequency-cap';
 import { createProject, signupUser } from '../helpers/fixtures';
 import { seedContact, sql } from '../helpers/seed';
 import { startStack, type TestStack } from '../helpers/stack';
+import { nodesOf, type PlanNode } from '../helpers/plans';
 
 let stack: TestStack;
 beforeAll(async () => {
   stack = await startStack();
 });
 afterAll(() => stack?.close());
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  'Index Cond'?: string;
-  'Actual Rows'?: number;
-  'Rows Removed by Filter'?: number;
-  Plans?: PlanNode[];
-}
-const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
 
 /** The plan's nodes reading `emails`, with the tables' sizes left out: a test's few rows would be read whole. */
 async function emailReads(query: string, params: unknown[]): Promise<PlanNode[]> {

@@ -1,14 +1,14 @@
 import { Client } from 'pg';
 import type { DeliveryPump } from '../../src/modules/emails/delivery/pump';
 import { CAMPAIGN_DRAINED_CHANNEL } from '../../src/modules/emails/campaign-queue';
-import { enqueueEmails, type EmailDraft } from '../../src/modules/emails/enqueue';
+import { enqueueEmails } from '../../src/modules/emails/enqueue';
 import { startStack, type TestStack } from '../helpers/stack';
 import { startPump } from '../helpers/pump';
 import { rollupsAndRows } from '../helpers/rollups';
 import { sql } from '../helpers/seed';
 import { waitFor } from '../helpers/wait';
 import { campaignTenant, type SenderTenant } from '../helpers/tenants';
-import { createCampaign, seedContacts } from '../campaigns/helpers';
+import { campaignDrafts } from '../campaigns/helpers';
 
 /**
  * Outcomes are written a batch at a time (docs/delivery.md, "The queue"): one batch of a campaign's emails
@@ -29,29 +29,11 @@ afterAll(async () => {
 
 describe('a batch with partial SMTP refusals', () => {
   it('ends each email on its own outcome, and counts, events and the queue follow the rows', async () => {
-    const prefix = `batch-${t.project.id.slice(0, 8)}`;
-    await seedContacts(stack, t.project.id, 12, { prefix });
-    const contacts = await sql<{ id: string; email: string }>(
-      stack,
-      'select id, email from contacts where project_id = ? and email like ? order by email',
-      [t.project.id, `${prefix}-%`],
-    );
-    const campaign = await createCampaign(t);
+    const { prefix, contacts, campaign, drafts } = await campaignDrafts(stack, t, 12, 'batch');
     const [rcptRefused, dataRefused, later] = [contacts.slice(0, 3), contacts.slice(3, 5), contacts.slice(5, 7)];
     for (const c of rcptRefused) stack.smtp.refuse(c.email, 550, '5.1.1 No such user');
     for (const c of dataRefused) stack.smtp.refuseMessage(c.email, 554, '5.7.1 Message rejected');
     for (const c of later) stack.smtp.refuseMessage(c.email, 451, '4.7.1 Try again later');
-    const drafts: EmailDraft[] = contacts.map((c) => ({
-      projectId: t.project.id,
-      contactId: c.id,
-      to: { email: c.email },
-      from: { email: t.from },
-      subject: 'Batch',
-      html: '<p>Hi</p>',
-      sourceType: 'CAMPAIGN',
-      marketing: false,
-      campaignId: campaign.id,
-    }));
     await enqueueEmails(stack.deps.orm.em.fork(), drafts);
 
     const listener = new Client({ connectionString: stack.deps.config.DATABASE_URL });

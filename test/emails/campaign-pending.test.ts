@@ -1,7 +1,7 @@
 import { pendingCampaignEmails, withdrawCampaignEmails } from '../../src/modules/emails/campaign-queue';
 import { markSent, writeOutcomes } from '../../src/modules/emails/delivery/outcomes';
-import { enqueueEmails, type EmailDraft } from '../../src/modules/emails/enqueue';
-import { createCampaign, seedContacts } from '../campaigns/helpers';
+import { enqueueEmails } from '../../src/modules/emails/enqueue';
+import { campaignDrafts } from '../campaigns/helpers';
 import { sql } from '../helpers/seed';
 import { startStack, type TestStack } from '../helpers/stack';
 import { campaignTenant, type SenderTenant } from '../helpers/tenants';
@@ -21,25 +21,7 @@ afterAll(() => stack?.close());
 
 describe("a campaign's pending count", () => {
   it('equals its PENDING emails after sends, failures, suppressions, a deleted contact and a withdrawal', async () => {
-    const prefix = `pending-${t.project.id.slice(0, 8)}`;
-    await seedContacts(stack, t.project.id, 6, { prefix });
-    const contacts = await sql<{ id: string; email: string }>(
-      stack,
-      'select id, email from contacts where project_id = ? and email like ? order by email',
-      [t.project.id, `${prefix}-%`],
-    );
-    const campaign = await createCampaign(t);
-    const drafts: EmailDraft[] = contacts.map((c) => ({
-      projectId: t.project.id,
-      contactId: c.id,
-      to: { email: c.email },
-      from: { email: t.from },
-      subject: 'Pending',
-      html: '<p>Hi</p>',
-      sourceType: 'CAMPAIGN',
-      marketing: false,
-      campaignId: campaign.id,
-    }));
+    const { contacts, campaign, drafts } = await campaignDrafts(stack, t, 6, 'pending');
     const ids = (await enqueueEmails(stack.deps.orm.em.fork(), drafts)).map((e) => e.id);
     const counts = async () => {
       const [row] = await sql<{ emails: number; queued: number }>(

@@ -3,6 +3,7 @@ import { KEYED_GENERIC_PLANS, ORDERED_GENERIC_PLANS } from '../../src/db/prepare
 import { CANDIDATES, LEASE } from '../../src/modules/emails/delivery/claim';
 import { CLAIM } from '../../src/modules/outbox/dispatcher';
 import { throwawayDatabaseUrl } from '../helpers/database';
+import { nodesOf, type PlanNode } from '../helpers/plans';
 
 /**
  * A worker's connection keeps one generic plan of each claim statement, made with whatever statistics the
@@ -11,13 +12,6 @@ import { throwawayDatabaseUrl } from '../helpers/database';
  * each email and event by its key and walk a project's due events in index order up to its share: the plans
  * these statistics used to give read a whole table or a whole backlog on every claim.
  */
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Cond'?: string;
-  Plans?: PlanNode[];
-}
-const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
 
 let db: Client;
 beforeAll(async () => {
