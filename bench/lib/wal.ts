@@ -7,17 +7,12 @@
 /** Runs one statement and returns its rows, through whichever client the caller holds. */
 export type ReadRows = (sql: string) => Promise<ReadonlyArray<Record<string, unknown>>>;
 
-const POSITION = 'select pg_current_wal_insert_lsn()::text as "lsn"';
-
-/** An LSN (`16/B374D848`) as a byte position. */
-const bytesAt = (lsn: string): bigint => {
-  const [high, low] = lsn.split('/');
-  return (BigInt(`0x${high}`) << 32n) + BigInt(`0x${low}`);
-};
+/** The server's WAL insert position, as bytes from its start. */
+const POSITION = `select pg_wal_lsn_diff(pg_current_wal_insert_lsn(), '0/0')::text as "bytes"`;
 
 async function position(read: ReadRows): Promise<bigint> {
   const [row] = await read(POSITION);
-  return bytesAt(String(row?.lsn));
+  return BigInt(String(row?.bytes));
 }
 
 /** Marks the server's WAL position now; the function returned answers the bytes written since. */

@@ -7,7 +7,7 @@ const LINGER_MS = 30_000;
 
 /**
  * Tells a campaign send that its last queued email left, from the notification the outcome that dequeued it
- * sends (campaign-queue.ts, notifyDrained), instead of counting the queue over and over. One LISTEN
+ * sends (campaign-queue.ts, notifyDrained), instead of asking what is left over and over. One LISTEN
  * connection per process, open while some send waits.
  */
 export class CampaignDrainWatch {
