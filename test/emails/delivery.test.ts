@@ -4,7 +4,7 @@ import { claimDue } from '../../src/modules/emails/delivery/claim';
 import { enqueueEmails, type EmailDraft } from '../../src/modules/emails/enqueue';
 import { startStack, type TestStack } from '../helpers/stack';
 import { startPump } from '../helpers/pump';
-import { initOrm } from '../../src/app/orm';
+import { refusingOrm } from '../helpers/refusing-orm';
 import { seedContact, sql } from '../helpers/seed';
 import { waitFor } from '../helpers/wait';
 import { bearer } from '../domains/helpers';
@@ -138,38 +138,41 @@ describe('delivery', () => {
   });
 
   it('stops when the database no longer takes the outcome of a send under way, and the next claim records it', async () => {
-    // A worker whose database refuses its writes (here: its ORM closed under it) while the server has yet to
-    // answer a message. Its gate and hand-over rounds have connections of their own, so the message is handed over.
-    const orm = await initOrm(stack.deps.config.DATABASE_URL, 2);
-    const stopping = await startPump({ ...stack.deps, orm });
-    pumps.push(stopping);
-    const to = recipient('stopping');
-    let id: string;
-    stack.smtp.hold();
+    // A worker whose database refuses its statements while the server has yet to answer a message. Its gate
+    // and hand-over rounds have connections of their own, so the message is handed over.
+    const refusing = await refusingOrm(stack);
+    const stopping = await startPump({ ...stack.deps, orm: refusing.orm });
     try {
-      ({ id } = await sendOne(to));
-      await waitFor('the message to wait for its answer', async () => (stack.smtp.to(to).length > 0 ? true : undefined), 30_000);
+      const to = recipient('stopping');
+      let id: string;
+      stack.smtp.hold();
+      try {
+        ({ id } = await sendOne(to));
+        await waitFor('the message to wait for its answer', async () => (stack.smtp.to(to).length > 0 ? true : undefined), 30_000);
+      } finally {
+        // Before the answer comes; and whatever happened, so that no later message waits on the hold.
+        await refusing.refuse().finally(() => stack.smtp.release());
+      }
+      // The answer comes, its SENT mark cannot be written, and the stop ends all the same.
+      let stopped = false;
+      void stopping.stop().then(() => (stopped = true));
+      await waitFor('the pump to stop', async () => (stopped ? true : undefined), 30_000);
+      expect(await emailRow(stack, id)).toMatchObject({ status: 'PENDING' });
+      expect(await sql(stack, 'select handed_over_at is not null as "handed" from email_queue where email_id = ?', [id])).toEqual([
+        { handed: true },
+      ]);
+      // Its lease runs out (made due now rather than waited for); the next claim finds the hand-over mark and
+      // records the send, without sending again.
+      await sql(stack, 'update email_queue set due_at = now() where email_id = ?', [id]);
+      await pump();
+      expect(await settled(stack, id, 30_000)).toMatchObject({ status: 'SENT', attempts: 1 });
+      expect(await sentEvents(id)).toBe(1);
+      await settle();
+      expect(stack.smtp.to(to)).toHaveLength(1);
     } finally {
-      // Before the answer comes; and whatever happened, as a pool left open would keep jest from exiting.
-      await orm.close();
-      stack.smtp.release();
+      await stopping.stop();
+      await refusing.close();
     }
-    // The answer comes, its SENT mark cannot be written, and the stop ends all the same.
-    let stopped = false;
-    void stopping.stop().then(() => (stopped = true));
-    await waitFor('the pump to stop', async () => (stopped ? true : undefined), 60_000);
-    expect(await emailRow(stack, id)).toMatchObject({ status: 'PENDING' });
-    expect(await sql(stack, 'select handed_over_at is not null as "handed" from email_queue where email_id = ?', [id])).toEqual([
-      { handed: true },
-    ]);
-    // Its lease runs out (made due now rather than waited for); the next claim finds the hand-over mark and
-    // records the send, without sending again.
-    await sql(stack, 'update email_queue set due_at = now() where email_id = ?', [id]);
-    await pump();
-    expect(await settled(stack, id, 30_000)).toMatchObject({ status: 'SENT', attempts: 1 });
-    expect(await sentEvents(id)).toBe(1);
-    await settle();
-    expect(stack.smtp.to(to)).toHaveLength(1);
   }, 150_000);
 
   it('keeps a slow send to itself: its lease is renewed while the SMTP server takes its time', async () => {
