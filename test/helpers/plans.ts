@@ -5,6 +5,7 @@ export interface PlanNode {
   'Index Name'?: string;
   'Index Cond'?: string;
   'Actual Rows'?: number;
+  'Actual Loops'?: number;
   'Rows Removed by Filter'?: number;
   Plans?: PlanNode[];
 }
