@@ -1,3 +1,4 @@
+import { draftTo } from '../helpers/drafts';
 import { randomUUID } from 'node:crypto';
 import { startStack, type TestStack } from '../helpers/stack';
 import { signupUser, type TestUser } from '../helpers/fixtures';
@@ -133,17 +134,11 @@ describe('GET .../billing-consumption', () => {
     const lastMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1) - 1000);
     await sql(stack, 'update emails set created_at = ? where id = ?', [lastMonth, lastMonthsId]);
     const contact = await seedContact(stack, project.id);
-    const draft = (sourceType: 'CAMPAIGN' | 'WORKFLOW'): EmailDraft => ({
-      projectId: project.id,
-      contactId: contact.id,
-      to: { email: contact.email },
-      from: { email: t.from },
-      subject: 'S',
-      html: '<p>x</p>',
-      sourceType,
-      marketing: false,
-      ...(sourceType === 'CAMPAIGN' ? { campaignId: randomUUID() } : { workflow: { executionId: randomUUID(), stepId: randomUUID() } }),
-    });
+    const draft = (sourceType: 'CAMPAIGN' | 'WORKFLOW'): EmailDraft =>
+      draftTo(project.id, contact, t.from, {
+        sourceType,
+        ...(sourceType === 'CAMPAIGN' ? { campaignId: randomUUID() } : { workflow: { executionId: randomUUID(), stepId: randomUUID() } }),
+      });
     await enqueueEmails(stack.deps.orm.em.fork(), [...Array.from({ length: 5 }, () => draft('CAMPAIGN')), draft('WORKFLOW')]);
     // Inbound mail has no email record and no producer yet; it counts as its email.received events.
     await seedEvents(stack, project.id, contact.id, [{ name: 'email.received', count: 2 }]);

@@ -5,7 +5,7 @@ import { audienceCondition } from '../../src/modules/campaigns/audience';
 import { recipientRowsSql, snapshotPageSql } from '../../src/modules/campaigns/send-run';
 import { marketingRefusalSql } from '../../src/modules/consent/rules';
 import { throwawayDatabaseUrl } from '../helpers/database';
-import { nodesOf, type PlanNode } from '../helpers/plans';
+import { numbered, planNodes, type ExplainRow, type PlanNode } from '../helpers/plans';
 
 /**
  * A campaign batch reads its 500 recipients' contacts: by key, whatever the audience's size. Joined instead,
@@ -58,8 +58,8 @@ describe("a campaign batch's plan", () => {
       );
       await db.query('analyze contacts, campaign_recipients');
       const sql = recipientRowsSql(marketingRefusalSql('c', null).sql, 'null', 'r.campaign_id = $1 and r.seq >= $2 and r.seq < $3');
-      const { rows } = await db.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(`explain (format json) ${sql}`, [campaign, 5000, 5500]);
-      const contacts = nodesOf(rows[0]!['QUERY PLAN'][0]!.Plan).filter((node) => node['Relation Name'] === 'contacts');
+      const { rows } = await db.query<ExplainRow>(`explain (format json) ${sql}`, [campaign, 5000, 5500]);
+      const contacts = planNodes(rows).filter((node) => node['Relation Name'] === 'contacts');
       expect(contacts.length).toBeGreaterThan(0);
       for (const node of contacts) expect(node).toMatchObject({ 'Node Type': 'Index Scan', 'Index Name': 'contacts_pkey' });
 
@@ -100,11 +100,10 @@ describe("a campaign batch's plan", () => {
         topicId: null,
       } as const;
       const condition = await audienceCondition(orm.em.fork(), audience, new Date());
-      let n = 0;
-      const sql = snapshotPageSql(condition.sql).replace(/\?/g, () => `$${++n}`);
+      const sql = numbered(snapshotPageSql(condition.sql));
       const params = [campaign, project, ...condition.params, new Date(), after, campaign, after, page, campaign];
-      const { rows } = await db.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(`explain (analyze, format json) ${sql}`, params);
-      const nodes = nodesOf(rows[0]!['QUERY PLAN'][0]!.Plan);
+      const { rows } = await db.query<ExplainRow>(`explain (analyze, format json) ${sql}`, params);
+      const nodes = planNodes(rows);
       // The recipients fixed so far are not read (the next position is one index entry); the contacts, a page's worth.
       expect(rowsOf(nodes, 'campaign_recipients')).toBeLessThanOrEqual(1);
       expect(rowsOf(nodes, 'contacts')).toBeLessThanOrEqual(page);

@@ -1,4 +1,4 @@
-import type { EmailDraft } from '../../src/modules/emails/enqueue';
+import { draftTo } from '../helpers/drafts';
 import type { TestStack } from '../helpers/stack';
 import { sql } from '../helpers/seed';
 import { waitFor } from '../helpers/wait';
@@ -60,17 +60,7 @@ export async function campaignDrafts(stack: TestStack, t: SenderTenant, count: n
     [t.project.id, `${prefix}-%`],
   );
   const campaign = await createCampaign(t);
-  const drafts: EmailDraft[] = contacts.map((c) => ({
-    projectId: t.project.id,
-    contactId: c.id,
-    to: { email: c.email },
-    from: { email: t.from },
-    subject: name,
-    html: '<p>Hi</p>',
-    sourceType: 'CAMPAIGN',
-    marketing: false,
-    campaignId: campaign.id,
-  }));
+  const drafts = contacts.map((c) => draftTo(t.project.id, c, t.from, { subject: name, html: '<p>Hi</p>', campaignId: campaign.id }));
   return { prefix, contacts, campaign, drafts };
 }
 

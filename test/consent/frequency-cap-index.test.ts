@@ -2,7 +2,7 @@ import { cappedUntilSql } from '../../src/modules/consent/frequency-cap';
 import { createProject, signupUser } from '../helpers/fixtures';
 import { seedContact, sql } from '../helpers/seed';
 import { startStack, type TestStack } from '../helpers/stack';
-import { nodesOf, type PlanNode } from '../helpers/plans';
+import { planNodes, type ExplainRow, type PlanNode } from '../helpers/plans';
 
 let stack: TestStack;
 beforeAll(async () => {
@@ -14,8 +14,8 @@ afterAll(() => stack?.close());
 async function emailReads(query: string, params: unknown[]): Promise<PlanNode[]> {
   return stack.deps.orm.em.fork().transactional(async (tx) => {
     await tx.execute(`select set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true)`);
-    const [row] = await tx.execute<Array<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>>(`explain (analyze, format json) ${query}`, params);
-    return nodesOf(row!['QUERY PLAN'][0]!.Plan).filter((node) => node['Relation Name'] === 'emails');
+    const rows = await tx.execute<ExplainRow[]>(`explain (analyze, format json) ${query}`, params);
+    return planNodes(rows).filter((node) => node['Relation Name'] === 'emails');
   });
 }
 

@@ -1,3 +1,4 @@
+import { draftTo } from '../helpers/drafts';
 import { randomUUID } from 'node:crypto';
 import type { DeliveryPump } from '../../src/modules/emails/delivery/pump';
 import { claimDue } from '../../src/modules/emails/delivery/claim';
@@ -226,17 +227,15 @@ describe('order and throttle', () => {
     const list: EmailDraft[] = [];
     for (let i = 0; i < n; i++) {
       const contact = await seedContact(stack, own.project.id, recipient(sourceType.toLowerCase()));
-      list.push({
-        projectId: own.project.id,
-        contactId: contact.id,
-        to: { email: contact.email },
-        from: { email: own.from },
-        subject: sourceType,
-        html: 'x',
-        sourceType,
-        marketing: sourceType === 'CAMPAIGN',
-        campaignId,
-      });
+      list.push(
+        draftTo(own.project.id, contact, own.from, {
+          subject: sourceType,
+          html: 'x',
+          sourceType,
+          marketing: sourceType === 'CAMPAIGN',
+          campaignId,
+        }),
+      );
     }
     return list;
   }

@@ -1,3 +1,4 @@
+import { draftTo } from '../helpers/drafts';
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { enqueueEmails, type EmailDraft } from '../../src/modules/emails/enqueue';
@@ -23,17 +24,7 @@ const recordEmailStatus = async (em: EntityManager, projectId: string, emailId: 
 
 async function draftFor(project: TestProject, changes: Partial<EmailDraft> = {}): Promise<EmailDraft> {
   const contact = await seedContact(stack, project.id, recipient());
-  return {
-    projectId: project.id,
-    contactId: contact.id,
-    to: { email: contact.email },
-    from: { email: 'hello@example.test' },
-    subject: 'S',
-    html: '<p>x</p>',
-    sourceType: 'CAMPAIGN',
-    marketing: true,
-    ...changes,
-  };
+  return draftTo(project.id, contact, 'hello@example.test', { marketing: true, ...changes });
 }
 
 const count = async (projectId: string) =>

@@ -3,7 +3,7 @@ import { KEYED_GENERIC_PLANS, ORDERED_GENERIC_PLANS } from '../../src/db/prepare
 import { CANDIDATES, LEASE } from '../../src/modules/emails/delivery/claim';
 import { CLAIM } from '../../src/modules/outbox/dispatcher';
 import { throwawayDatabaseUrl } from '../helpers/database';
-import { nodesOf, type PlanNode } from '../helpers/plans';
+import { numbered, planNodes, type ExplainRow, type PlanNode } from '../helpers/plans';
 
 /**
  * A worker's connection keeps one generic plan of each claim statement, made with whatever statistics the
@@ -23,12 +23,11 @@ afterAll(() => db?.end());
 
 /** A statement's generic plan as its transaction's settings make it, with the statistics of the moment. */
 async function genericPlan(settings: string, statement: string, args: string): Promise<PlanNode[]> {
-  let n = 0;
   await db.query(settings);
-  await db.query(`prepare claim as ${statement.replace(/\?/g, () => `$${++n}`)}`);
+  await db.query(`prepare claim as ${numbered(statement)}`);
   try {
-    const { rows } = await db.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(`explain (format json) execute claim(${args})`);
-    return nodesOf(rows[0]!['QUERY PLAN'][0]!.Plan);
+    const { rows } = await db.query<ExplainRow>(`explain (format json) execute claim(${args})`);
+    return planNodes(rows);
   } finally {
     await db.query('deallocate claim');
   }

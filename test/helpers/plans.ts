@@ -12,3 +12,17 @@ export interface PlanNode {
 
 /** Every node of a plan, the root first. */
 export const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
+
+/** A row of `explain (format json)`. */
+export interface ExplainRow {
+  'QUERY PLAN': Array<{ Plan: PlanNode }>;
+}
+
+/** Every node of the plan `explain (format json)` answered with. */
+export const planNodes = (rows: ExplainRow[]): PlanNode[] => nodesOf(rows[0]!['QUERY PLAN'][0]!.Plan);
+
+/** A statement written with knex's `?` placeholders, numbered for node-postgres (`$1`, `$2`, …). */
+export function numbered(sql: string): string {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+}
