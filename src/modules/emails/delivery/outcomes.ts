@@ -26,7 +26,8 @@ export type Outcome =
 // over 200 x 200 rows, about a third of the statement's time). No email is updated before that object is
 // whole, so the queue rows are still locked first. The object is materialized: inlined, PostgreSQL built it
 // again for every email of the mark whenever the queue's statistics said it was empty (an ANALYZE or VACUUM
-// between two batches), a third of the worker's PostgreSQL CPU late in a 1,000,000-recipient send.
+// between two batches): 0.32 ms of the worker's PostgreSQL CPU per email in a 1,000,000-recipient send, 0.20
+// built once.
 export const MARK_SENT = `
 with s as (select * from jsonb_to_recordset(?::jsonb) as s("id" uuid, "at" timestamptz)),
 dequeued as (delete from email_queue q using s where q."email_id" = s."id" returning q."email_id", q."attempts"),
