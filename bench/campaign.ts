@@ -27,7 +27,6 @@ import type { TemporalGateway } from '../src/temporal/client';
 import { startWorkerProcess, workerEnv, type WorkerProcess } from '../test/helpers/worker-processes';
 import { workerNodeOptions } from '../src/main/worker-heap';
 import { BackendCpuSpan } from './lib/backend-cpu';
-import { treeCpuMs } from './lib/cpu';
 import { SendHalves } from './lib/send-halves';
 import { walSince } from './lib/wal';
 import { PlatformUsage } from './lib/platform-usage';
@@ -305,16 +304,9 @@ async function main(): Promise<void> {
       // Through the run too: a connection that ends before the run does (a pool's idle one, an autovacuum worker)
       // keeps its name for what it spent until its last sample. A sample that fails leaves its figures to the next.
       const sampling = setInterval(() => void backends.sample().catch(() => undefined), BACKEND_SAMPLE_MS);
-      const halves = new SendHalves(
-        CONTACTS,
-        () => workers.reduce((sum, w) => sum + treeCpuMs(w.pid), 0),
-        async () => {
-          await backends.sample();
-          return backends.totalMs;
-        },
-      );
-      await halves.begin();
-      const first = await run(campaignId, (share) => halves.progress(share)).finally(() => clearInterval(sampling));
+      const halves = new SendHalves(CONTACTS, () => usage.elapsed());
+      const first = await run(campaignId, async (share) => halves.progress(share)).finally(() => clearInterval(sampling));
+      const halvesLine = halves.report();
       const figures = report(
         `campaign to ${CONTACTS} contacts, SENT and counted at the SMTP server in ${first.seconds.toFixed(1)} s`,
         first.seconds,
@@ -326,7 +318,7 @@ async function main(): Promise<void> {
           .map(([name, ms]) => `${name} ${(ms / CONTACTS).toFixed(3)} ms`)
           .join(', ')}`,
       );
-      console.log(`  ${await halves.report()}`);
+      console.log(`  ${halvesLine}`);
       // The server's, as listmonk's above: rows, index entries and locks, a figure that hardly moves between runs.
       console.log(`  PostgreSQL's WAL: ${((await wal()) / CONTACTS).toFixed(0)} bytes per email`);
       return { campaignId, startWorker, figures };

@@ -9,7 +9,7 @@ export interface PlatformProcesses {
   temporalAddress?: string;
 }
 
-interface Reading {
+export interface Reading {
   workers: number;
   postgres: number;
   temporal: number;
@@ -47,18 +47,20 @@ export class PlatformUsage {
     this.sampler = setInterval(() => this.sample(), 500);
   }
 
+  /** Milliseconds of CPU since `begin`, per part, the run still under way. */
+  elapsed(): Reading {
+    const now = this.read();
+    return {
+      workers: now.workers - this.start.workers,
+      postgres: now.postgres - this.start.postgres,
+      temporal: now.temporal - this.start.temporal,
+    };
+  }
+
   /** Milliseconds of CPU since `begin`, per part, and the peak resident memory of one process of each. */
   end(): { cpuMs: Reading; peakMb: { worker: number; postgres: number; temporal: number } } {
     clearInterval(this.sampler);
-    const now = this.read();
-    return {
-      cpuMs: {
-        workers: now.workers - this.start.workers,
-        postgres: now.postgres - this.start.postgres,
-        temporal: now.temporal - this.start.temporal,
-      },
-      peakMb: { ...this.peakMb },
-    };
+    return { cpuMs: this.elapsed(), peakMb: { ...this.peakMb } };
   }
 
   /** Between the two readings only the workers need watching (one may be killed), and memory. */

@@ -1,4 +1,3 @@
-import { draftTo } from '../helpers/drafts';
 import { randomUUID } from 'node:crypto';
 import { startStack, type TestStack } from '../helpers/stack';
 import { signupUser, type TestUser } from '../helpers/fixtures';
@@ -7,6 +6,7 @@ import { seedContact, seedEvents, sql } from '../helpers/seed';
 import { enqueueEmails, type EmailDraft } from '../../src/modules/emails/enqueue';
 import { recipient, send } from '../emails/helpers';
 import { newTenant, campaignTenant } from '../helpers/tenants';
+import { draftTo } from '../helpers/drafts';
 
 let stack: TestStack;
 beforeAll(async () => {

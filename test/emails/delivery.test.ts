@@ -1,4 +1,3 @@
-import { draftTo } from '../helpers/drafts';
 import { randomUUID } from 'node:crypto';
 import type { DeliveryPump } from '../../src/modules/emails/delivery/pump';
 import { claimDue } from '../../src/modules/emails/delivery/claim';
@@ -11,6 +10,7 @@ import { waitFor } from '../helpers/wait';
 import { bearer } from '../domains/helpers';
 import { emailRow, recipient, send, settled } from './helpers';
 import { senderTenant, type SenderTenant } from '../helpers/tenants';
+import { draftTo } from '../helpers/drafts';
 
 let stack: TestStack;
 let sender: SenderTenant;

@@ -25,21 +25,17 @@ it("builds a mark's dequeued attempts once when the queue's statistics say it is
   await db.query('begin');
   try {
     // Foreign keys are checked at commit, which never comes.
-    const { rows: emails } = await db.query<{ id: string }>(
-      `insert into emails (id, created_at, updated_at, project_id, contact_id, to_address, from_address, subject, html, size_bytes, status, source_type)
-       select gen_random_uuid(), now(), now(), $1, gen_random_uuid(), 'reader-' || i || '@example.test', 'news@example.test', 'News', '<p>News</p>',
-         100, 'PENDING', 'CAMPAIGN'
-       from generate_series(1, $2) i returning id`,
-      [project, EMAILS],
-    );
-    // Other projects' emails, already sent: a table where looking a mark's emails up by key is worth it.
-    await db.query(
-      `insert into emails (id, created_at, updated_at, project_id, to_address, from_address, subject, html, size_bytes, status, source_type)
-       select gen_random_uuid(), now(), now(), gen_random_uuid(), 'reader-' || i || '@example.test', 'news@example.test', 'News', '<p>News</p>',
-         100, 'SENT', 'CAMPAIGN'
-       from generate_series(1, $1) i`,
-      [SENT_BEFORE],
-    );
+    const insertEmails = (projectId: string, count: number, status: string) =>
+      db.query<{ id: string }>(
+        `insert into emails (id, created_at, updated_at, project_id, contact_id, to_address, from_address, subject, html, size_bytes, status, source_type)
+         select gen_random_uuid(), now(), now(), $1, gen_random_uuid(), 'reader-' || i || '@example.test', 'news@example.test', 'News',
+           '<p>News</p>', 100, $3, 'CAMPAIGN'
+         from generate_series(1, $2) i returning id`,
+        [projectId, count, status],
+      );
+    const { rows: emails } = await insertEmails(project, EMAILS, 'PENDING');
+    // Another project's emails, already sent: a table where looking a mark's emails up by key is worth it.
+    await insertEmails(crypto.randomUUID(), SENT_BEFORE, 'SENT');
     const enqueue = `insert into email_queue ("email_id", "project_id", "source_type", "priority", "due_at", "attempts")
       select e.id, $1, 'CAMPAIGN', 2, now(), 1 from emails e where e.project_id = $1`;
     // The queue emptied since it was last filled: its pages are there, its statistics count no rows.

@@ -1,4 +1,3 @@
-import { draftTo } from '../helpers/drafts';
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { enqueueEmails, type EmailDraft } from '../../src/modules/emails/enqueue';
@@ -8,6 +7,7 @@ import type { TestProject } from '../helpers/fixtures';
 import { seedContact, sql } from '../helpers/seed';
 import { emailRow, recipient } from './helpers';
 import { newTenant } from '../helpers/tenants';
+import { draftTo } from '../helpers/drafts';
 
 // No pump runs here: emails stay where the producer API put them.
 let stack: TestStack;
