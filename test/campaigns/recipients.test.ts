@@ -150,6 +150,11 @@ describe('GET /campaigns/{id}/recipients', () => {
     const em = () => stack.deps.orm.em.fork();
     const begun = await beginSend(em(), ref);
     await snapshotBatch(em(), ref, { asOf: begun!.asOf, after: null, size: 10 });
+    // Each recipient's email id is fixed with it, before any email exists.
+    const fixedIds = (
+      await sql<{ email_id: string }>(stack, 'select email_id from campaign_recipients where campaign_id = ? order by seq', [campaign.id])
+    ).map((r) => r.email_id);
+    expect(new Set(fixedIds).size).toBe(names.length);
     // Audience order is contact-id order.
     const ordered = [...names.map((n, i) => ({ email: `${n}-${tag}@example.test`, id: ids[i]! }))].sort((a, b) => (a.id < b.id ? -1 : 1));
     await addContact(t, ordered[1]!.email, {}, false);
@@ -159,6 +164,10 @@ describe('GET /campaigns/{id}/recipients', () => {
       .send({ emails: [ordered[2]!.email] })
       .expect(200);
     await enqueueBatch(em(), stack.deps, ref, { from: 0, size: 3 });
+    // A retried batch makes no email twice: each recipient's email is the one under its fixed id.
+    await enqueueBatch(em(), stack.deps, ref, { from: 0, size: 3 });
+    const made = await sql<{ id: string }>(stack, 'select id from emails where campaign_id = ? order by id', [campaign.id]);
+    expect(made.map((e) => e.id)).toEqual([fixedIds[0], fixedIds[2]].sort());
 
     const rows = await waitFor(
       'the suppressed email to be held back',
@@ -177,6 +186,7 @@ describe('GET /campaigns/{id}/recipients', () => {
       emailId: expect.any(String),
       sentAt: null,
     });
+    expect(rows[2]!.emailId).toBe(fixedIds[2]);
     expect(['PENDING', 'SENT']).toContain(rows[0]!.status);
     expect((await recipients(t, campaign.id, { status: 'SUPPRESSED' })).total).toBe(1);
     expect(rows.slice(3).map((r) => r.status)).toEqual(['NOT_ATTEMPTED', 'NOT_ATTEMPTED']);

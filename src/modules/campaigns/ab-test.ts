@@ -61,7 +61,7 @@ export async function variantCounts(em: EntityManager, campaign: Pick<Campaign, 
        count(e."delivered_at")::int as delivered, count(e."opened_at")::int as opened, count(e."clicked_at")::int as clicked,
        count(e."bounced_at")::int as bounced, count(e."complained_at")::int as complained
      from campaign_recipients r
-     left join emails e on e."campaign_id" = r."campaign_id" and e."contact_id" = r."contact_id"
+     left join emails e on e."id" = r."email_id"
      where r."campaign_id" = ? and r."variant" is not null group by r."variant"`,
     [campaign.id],
   );

@@ -57,7 +57,7 @@ async function cappedRecipients(em: EntityManager, campaign: Campaign): Promise<
   const [row] = await em.execute<Array<{ count: number }>>(
     `select count(*)::int as count from campaign_recipients r
      where r.campaign_id = ? and r.skip_reason = 'FREQUENCY_CAPPED'
-       and not exists (select 1 from emails e where e.campaign_id = r.campaign_id and e.contact_id = r.contact_id)`,
+       and not exists (select 1 from emails e where e.id = r.email_id)`,
     [campaign.id],
   );
   return row?.count ?? 0;

@@ -33,7 +33,7 @@ export const RECIPIENT_FILTERS = [...RECIPIENT_STATUSES, 'NOT_SENT'] as const;
 export type RecipientFilter = (typeof RECIPIENT_FILTERS)[number];
 
 const FROM = `campaign_recipients r
-  left join emails e on e."campaign_id" = r."campaign_id" and e."contact_id" = r."contact_id"
+  left join emails e on e."id" = r."email_id"
   left join contacts c on c."id" = r."contact_id"`;
 
 const NO_EMAIL = 'e."id" is null';

@@ -130,12 +130,14 @@ const PART_SQL = { all: '', test: ' and r.variant is not null', rest: ' and r.va
  * contacts table for every batch of 500 (8 ms a batch at 100,000 contacts, growing with the audience).
  */
 export const recipientRowsSql = (refusal: string, cappedUntil: string, batch: string) => `
-select r.contact_id as id, r.variant, c.email, c.subscribed, c.data, ${refusal} as refusal, ${cappedUntil} as capped_until
+select r.contact_id as id, r.email_id, r.variant, c.email, c.subscribed, c.data, ${refusal} as refusal, ${cappedUntil} as capped_until
 from campaign_recipients r left join ${keyLookup('contacts', '"id"', 'r."contact_id"')} c on true
 where ${batch} order by r.seq`;
 
 interface RecipientRow {
   id: string;
+  /** The id the recipient's email takes, fixed with the recipient. */
+  email_id: string;
   variant: number | null;
   email: string | null;
   subscribed: boolean | null;
@@ -206,7 +208,7 @@ export async function enqueueBatch(
       const contact = { id: row.id, email: row.email, subscribed: row.subscribed ?? false, data: row.data ?? {} };
       try {
         const variant = input.ab === undefined ? null : input.ab.part === 'test' ? row.variant : input.ab.winner;
-        drafts.push(await campaignDraft(deps.config, variantContent(campaign, variant), contact));
+        drafts.push({ ...(await campaignDraft(deps.config, variantContent(campaign, variant), contact)), id: row.email_id });
       } catch (err) {
         if (!(err instanceof TemplateError)) throw err;
         deps.logger.warn(

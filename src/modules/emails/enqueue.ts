@@ -18,6 +18,8 @@ import type { EmailTags } from './tags';
 
 /** An email to enter the system: the message (outgoing.ts) with its producer and recipient. */
 export interface EmailDraft extends Omit<OutgoingEmail, 'id'> {
+  /** The email's id when its producer fixed it beforehand (a campaign recipient's, fixed with the recipient); else a new one. */
+  id?: string;
   projectId: string;
   /** The recipient contact; null for mail to an address that is not a contact (e.g. a campaign test send). */
   contactId: string | null;
@@ -138,7 +140,7 @@ join emails e on (e."campaign_id" = k."campaign_id" and e."contact_id" = k."cont
 
 function toRow(draft: EmailDraft): Row {
   return {
-    id: newId(),
+    id: draft.id ?? newId(),
     project_id: draft.projectId,
     contact_id: draft.contactId,
     to_address: draft.to.email,
