@@ -10,6 +10,7 @@
  */
 import { createLogger } from '../src/logger';
 import { DeliveryPump } from '../src/modules/emails/delivery/pump';
+import { CampaignBodies } from '../src/modules/campaigns/bodies';
 import { enqueueEmails, type EmailDraft } from '../src/modules/emails/enqueue';
 import { createMailer } from '../src/mail/mailer';
 import { BackendCpu } from './lib/backend-cpu';
@@ -45,7 +46,8 @@ async function main(): Promise<void> {
     }
     console.log(`queued ${EMAILS} emails in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
-    const pump = new DeliveryPump({ orm: bench.orm, config: bench.config, mailer, logger: createLogger('warn', 'bench') });
+    const services = { orm: bench.orm, config: bench.config, mailer, logger: createLogger('warn', 'bench') };
+    const pump = new DeliveryPump(services, new CampaignBodies(services));
     // PostgreSQL's side of the pump: every backend on this database (only this process uses it), the gate's and
     // hand-over's connections among them, which the pump opens as it starts.
     const database = new BackendCpu(bench.orm.em);

@@ -4,6 +4,7 @@ import { createActivities } from '../../activities';
 import { workflowsPath } from '../../workflows/path';
 import type { Deps } from '../deps';
 import { DeliveryPump } from '../modules/emails/delivery/pump';
+import { CampaignBodies } from '../modules/campaigns/bodies';
 import { Simulator } from '../modules/sandbox/simulator';
 import { EventDispatcher } from '../modules/outbox/dispatcher';
 import { eventConsumers } from '../app/consumers';
@@ -23,7 +24,7 @@ export async function runWorkerServices(deps: Deps, onPolling: () => void): Prom
   // The simulator addresses are routed before the pump sends anything (docs/sandbox.md).
   const simulator = deps.config.SANDBOX_ENABLED ? await Simulator.start(deps) : null;
   // Email delivery needs only PostgreSQL and SMTP, so it runs whether or not Temporal is reachable.
-  const pump = new DeliveryPump(deps);
+  const pump = new DeliveryPump(deps, new CampaignBodies(deps));
   await pump.start();
   const stopHousekeeping = startHousekeeping(deps);
   const connection = await NativeConnection.connect({ address: deps.config.TEMPORAL_ADDRESS });

@@ -65,7 +65,8 @@ const sentEmails = (campaignId: string) =>
 const abBody = (winnerBy: string) => ({
   subject: 'Original subject',
   abTest: {
-    variants: [{ subject: 'Subject A' }, { subject: 'Subject B' }],
+    // B's body differs too: a campaign email's body is rendered as it is sent, with its recipient's variant.
+    variants: [{ subject: 'Subject A' }, { subject: 'Subject B', body: '<p>Body B for {{ email }}</p>' }],
     testPercent: 20,
     waitMinutes: 120,
     winnerBy,
@@ -107,18 +108,27 @@ describe('A/B tests (time-skipping)', () => {
     for (const row of drawn.filter((r) => r.variant === 1)) {
       const mail = await mailTo(stack, row.email);
       expect(mail.subject).toBe('Subject B');
+      expect(mail.html).toContain(`Body B for ${row.email}`);
       await stack
         .http()
         .get(pathOf(pixelOf(mail.html as string)!))
         .expect(200);
     }
-    for (const row of drawn.filter((r) => r.variant === 0)) expect((await mailTo(stack, row.email)).subject).toBe('Subject A');
+    for (const row of drawn.filter((r) => r.variant === 0)) {
+      const mail = await mailTo(stack, row.email);
+      expect(mail.subject).toBe('Subject A');
+      expect(mail.html).toContain('Spring is here');
+    }
 
     await env.sleep(121 * MINUTE);
     await reach(t, campaign.id, 'SENT');
     // Everyone once; the rest got B.
     expect(addresses.map((a) => stack.smtp.to(a).length)).toEqual(addresses.map(() => 1));
-    for (const row of drawn.filter((r) => r.variant === null)) expect((await mailTo(stack, row.email)).subject).toBe('Subject B');
+    for (const row of drawn.filter((r) => r.variant === null)) {
+      const mail = await mailTo(stack, row.email);
+      expect(mail.subject).toBe('Subject B');
+      expect(mail.html).toContain(`Body B for ${row.email}`);
+    }
 
     const test = (await t.c.get(`/campaigns/${campaign.id}/variants`).expect(200)).body;
     expect(test).toMatchObject({ winner: 1, decidedBy: 'OPENS', winnerBy: 'OPENS', decidedAt: expect.any(String) });

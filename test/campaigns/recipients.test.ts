@@ -166,8 +166,12 @@ describe('GET /campaigns/{id}/recipients', () => {
     await enqueueBatch(em(), stack.deps, ref, { from: 0, size: 3 });
     // A retried batch makes no email twice: each recipient's email is the one under its fixed id.
     await enqueueBatch(em(), stack.deps, ref, { from: 0, size: 3 });
-    const made = await sql<{ id: string }>(stack, 'select id from emails where campaign_id = ? order by id', [campaign.id]);
+    const made = await sql<{ id: string; html: string | null }>(stack, 'select id, html from emails where campaign_id = ? order by id', [
+      campaign.id,
+    ]);
     expect(made.map((e) => e.id)).toEqual([fixedIds[0], fixedIds[2]].sort());
+    // Stored without a body: the pump renders it as it sends (campaigns/bodies.ts).
+    expect(made.map((e) => e.html)).toEqual([null, null]);
 
     const rows = await waitFor(
       'the suppressed email to be held back',

@@ -1,4 +1,5 @@
 import type { Deps } from '../../src/deps';
+import { CampaignBodies } from '../../src/modules/campaigns/bodies';
 import { DeliveryPump, type PumpOptions } from '../../src/modules/emails/delivery/pump';
 
 /** Retries come quickly in tests; everything else is the worker's own setting. */
@@ -9,7 +10,7 @@ export const TEST_PUMP_OPTIONS: Partial<PumpOptions> = { retryBaseMs: 200, retry
  * delivers every due email of the stack's database, whichever test file queued it.
  */
 export async function startPump(deps: Deps, options: Partial<PumpOptions> = {}): Promise<DeliveryPump> {
-  const pump = new DeliveryPump(deps, { ...TEST_PUMP_OPTIONS, ...options });
+  const pump = new DeliveryPump(deps, new CampaignBodies(deps), { ...TEST_PUMP_OPTIONS, ...options });
   await pump.start();
   return pump;
 }

@@ -50,6 +50,7 @@ import { Migration0157HeardNamesOnce } from './0157-heard-names-once';
 import { Migration0158QueueRoomForUpdates } from './0158-queue-room-for-updates';
 import { Migration0159ContactEmailsOneIndex } from './0159-contact-emails-one-index';
 import { Migration0160RecipientEmailIds } from './0160-recipient-email-ids';
+import { Migration0161CampaignBodiesAtSend } from './0161-campaign-bodies-at-send';
 import { Migration0070SmtpBothWays } from './0070-smtp-both-ways';
 
 /** Every migration, in order. Files are committed; the schema never changes at run time otherwise. */
@@ -106,4 +107,5 @@ export const migrationsList: MigrationObject[] = [
   { name: '0158-queue-room-for-updates', class: Migration0158QueueRoomForUpdates },
   { name: '0159-contact-emails-one-index', class: Migration0159ContactEmailsOneIndex },
   { name: '0160-recipient-email-ids', class: Migration0160RecipientEmailIds },
+  { name: '0161-campaign-bodies-at-send', class: Migration0161CampaignBodiesAtSend },
 ];

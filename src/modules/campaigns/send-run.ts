@@ -11,7 +11,7 @@ import { audienceCondition } from './audience';
 import { mailTopic, marketingRefusalSql, type MarketingRefusal } from '../consent/rules';
 import { cappedUntilSql, frequencyCapOf, lockForCap } from '../consent/frequency-cap';
 import type { SqlCondition } from '../filters/sql';
-import { campaignDraft } from './drafts';
+import { campaignHead } from './drafts';
 import { Campaign } from './entities';
 import { recordSkips, type RecipientSkip } from './recipients';
 import { assignVariants, decideWinner, variantContent } from './ab-test';
@@ -151,13 +151,13 @@ interface RecipientRow {
 const NO_VALUE: SqlCondition = { sql: 'null', params: [] };
 
 /**
- * Creates the emails of the recipients at positions `from` to `from + size - 1`, rendered for each, through
- * the delivery API. A recipient deleted since the audience was fixed is skipped, and so is one who
- * unsubscribed, snoozed or left the campaign's topic meanwhile, or whom the project's frequency cap holds back
- * (unless the campaign is TRANSACTIONAL): recipients are fixed, but an unsubscribe is honoured at once. A recipient whose render fails (a template
- * runtime limit), or whom no email may go to (an address at the simulator domain outside the sandbox,
- * docs/sandbox.md), is skipped and logged. Each skip's reason is kept on the recipient, for
- * GET /campaigns/{id}/recipients.
+ * Creates the emails of the recipients at positions `from` to `from + size - 1` through the delivery API, each
+ * with its subject rendered (the body is rendered as it is sent: bodies.ts). A recipient deleted since the
+ * audience was fixed is skipped, and so is one who unsubscribed, snoozed or left the campaign's topic meanwhile,
+ * or whom the project's frequency cap holds back (unless the campaign is TRANSACTIONAL): recipients are fixed,
+ * but an unsubscribe is honoured at once. A recipient whose subject does not render (a template runtime limit),
+ * or whom no email may go to (an address at the simulator domain outside the sandbox, docs/sandbox.md), is
+ * skipped and logged. Each skip's reason is kept on the recipient, for GET /campaigns/{id}/recipients.
  */
 export async function enqueueBatch(
   em: EntityManager,
@@ -208,12 +208,12 @@ export async function enqueueBatch(
       const contact = { id: row.id, email: row.email, subscribed: row.subscribed ?? false, data: row.data ?? {} };
       try {
         const variant = input.ab === undefined ? null : input.ab.part === 'test' ? row.variant : input.ab.winner;
-        drafts.push({ ...(await campaignDraft(deps.config, variantContent(campaign, variant), contact)), id: row.email_id });
+        drafts.push({ ...(await campaignHead(deps.config, variantContent(campaign, variant), contact)), id: row.email_id });
       } catch (err) {
         if (!(err instanceof TemplateError)) throw err;
         deps.logger.warn(
           { campaignId: campaign.id, contactId: row.id, reason: err.message },
-          'campaign email did not render; recipient skipped',
+          'campaign subject did not render; recipient skipped',
         );
         skips.push({ contactId: row.id, reason: 'RENDER_FAILED', detail: err.message });
       }

@@ -1,8 +1,8 @@
 import type { DataInput } from '../contacts/custom-fields';
-import { renderEmail, templateVariables, type EmailContent, type RecipientContact } from '../templates/render';
+import { renderEmail, renderPart, templateVariables, type EmailContent, type RecipientContact } from '../templates/render';
 import type { Mailbox } from './outgoing';
 import type { SourceType } from './entities';
-import type { EmailDraft } from './enqueue';
+import type { EmailDraft, RenderedDraft } from './enqueue';
 import { plainTextOf, textTemplateOf } from './plain-text';
 import type { EmailTags } from './tags';
 import { subscriptionLinks, type LinkSettings } from '../links/subscription';
@@ -30,37 +30,65 @@ export interface DraftRecipient {
   data?: DataInput;
 }
 
-/**
- * The email of one recipient, for every producer (/v1/send, campaigns, automations): the content rendered
- * with the contact's variables and subscription links, and its plain-text part, the content's own or made
- * from the HTML. A template that does not render throws TemplateError, which each producer answers in its
- * own way.
- */
-export async function draftFor(config: LinkSettings, content: DraftContent, recipient: DraftRecipient): Promise<EmailDraft> {
-  const { contact } = recipient;
-  const scope = templateVariables({
-    contact,
-    links: subscriptionLinks(config, contact.id, content.topicId ?? null),
+/** What a recipient's templates see: the contact's variables, its subscription links, the request's data. */
+const scopeOf = (config: LinkSettings, content: DraftContent, recipient: DraftRecipient) =>
+  templateVariables({
+    contact: recipient.contact,
+    links: subscriptionLinks(config, recipient.contact.id, content.topicId ?? null),
     requestData: recipient.data,
   });
-  // Without a text of its own, the text made once from the HTML template is rendered like the subject, or (when
-  // it cannot be: plain-text.ts) made from this recipient's rendered HTML.
-  const text = content.text || textTemplateOf(content.body);
-  const rendered = await renderEmail({ subject: content.subject, body: content.body, text }, scope);
+
+/** The draft's fields besides its body, with the subject rendered. */
+function headOf(content: DraftContent, recipient: DraftRecipient, subject: string): Omit<EmailDraft, 'html' | 'text'> {
   return {
     projectId: recipient.projectId,
-    contactId: contact.id,
-    to: recipient.to ?? { email: contact.email },
+    contactId: recipient.contact.id,
+    to: recipient.to ?? { email: recipient.contact.email },
     from: content.from,
     replyTo: content.replyTo,
     // A value with a line break would otherwise end the Subject field early.
-    subject: rendered.subject.replace(/[\r\n]+/g, ' '),
-    html: rendered.body,
-    text: text ? rendered.text : plainTextOf(rendered.body),
+    subject: subject.replace(/[\r\n]+/g, ' '),
     tags: content.tags ?? {},
     sourceType: recipient.sourceType,
     marketing: content.marketing,
     templateId: content.templateId ?? null,
     topicId: content.topicId ?? null,
   };
+}
+
+// Without a text of its own, the text made once from the HTML template is rendered like the subject, or (when
+// it cannot be: plain-text.ts) made from this recipient's rendered HTML.
+const textSourceOf = (content: DraftContent) => content.text || textTemplateOf(content.body);
+
+/**
+ * The email of one recipient, for every producer (/v1/send, campaigns, automations): the content rendered
+ * with the contact's variables and subscription links, and its plain-text part, the content's own or made
+ * from the HTML. A template that does not render throws TemplateError, which each producer answers in its
+ * own way.
+ */
+export async function draftFor(config: LinkSettings, content: DraftContent, recipient: DraftRecipient): Promise<RenderedDraft> {
+  const text = textSourceOf(content);
+  const rendered = await renderEmail({ subject: content.subject, body: content.body, text }, scopeOf(config, content, recipient));
+  return { ...headOf(content, recipient, rendered.subject), html: rendered.body, text: text ? rendered.text : plainTextOf(rendered.body) };
+}
+
+/**
+ * The email of one recipient with only its subject rendered: its body is rendered when it is sent, by bodyFor
+ * with the same content and the contact as it is then (a campaign's emails: docs/campaigns.md).
+ */
+export async function headFor(config: LinkSettings, content: DraftContent, recipient: DraftRecipient): Promise<EmailDraft> {
+  const subject = await renderPart(content.subject, 'text', scopeOf(config, content, recipient));
+  return { ...headOf(content, recipient, subject), html: null, text: null };
+}
+
+/** The HTML and plain-text parts of the email headFor left without them. Throws TemplateError as draftFor does. */
+export async function bodyFor(
+  config: LinkSettings,
+  content: DraftContent,
+  recipient: DraftRecipient,
+): Promise<{ html: string; text: string }> {
+  const scope = scopeOf(config, content, recipient);
+  const text = textSourceOf(content);
+  const [html, plain] = await Promise.all([renderPart(content.body, 'html', scope), text ? renderPart(text, 'text', scope) : null]);
+  return { html, text: plain ?? plainTextOf(html) };
 }

@@ -17,7 +17,9 @@ import type { EmailTags } from './tags';
  */
 
 /** An email to enter the system: the message (outgoing.ts) with its producer and recipient. */
-export interface EmailDraft extends Omit<OutgoingEmail, 'id'> {
+export interface EmailDraft extends Omit<OutgoingEmail, 'id' | 'html'> {
+  /** Null for a body rendered when the email is sent (draft.ts headFor: a campaign's); its producer gives `sizeBytes`. */
+  html: string | null;
   /** The email's id when its producer fixed it beforehand (a campaign recipient's, fixed with the recipient); else a new one. */
   id?: string;
   projectId: string;
@@ -48,6 +50,9 @@ export interface EmailDraft extends Omit<OutgoingEmail, 'id'> {
   sizeBytes?: number;
 }
 
+/** A draft with its body rendered, as draftFor makes it. */
+export type RenderedDraft = EmailDraft & { html: string };
+
 export interface EnqueuedEmail {
   id: string;
   /** False when an email with the draft's campaign or workflow key already existed; `id` is that email's. */
@@ -66,7 +71,7 @@ interface Row {
   from_name: string | null;
   reply_to: string | null;
   subject: string;
-  html: string;
+  html: string | null;
   text: string | null;
   headers: Record<string, string>;
   tags: EmailTags;
@@ -156,7 +161,7 @@ function toRow(draft: EmailDraft): Row {
     headers: draft.headers ?? {},
     tags: draft.tags ?? {},
     attachment_count: draft.attachments?.length ?? 0,
-    size_bytes: draft.sizeBytes ?? messageSize(draft),
+    size_bytes: draft.sizeBytes ?? messageSize({ ...draft, html: draft.html ?? '' }),
     template_id: draft.templateId ?? null,
     topic_id: draft.topicId ?? null,
     campaign_id: draft.campaignId ?? null,

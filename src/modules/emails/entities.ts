@@ -53,7 +53,7 @@ export const Email = defineEntity({
     fromName: p.string().nullable(),
     replyTo: p.string().nullable(),
     subject: p.text(),
-    html: p.text(),
+    html: p.text().nullable(),
     text: p.text().nullable(),
     headers: p.json<Record<string, string>>(),
     tags: p.json<Record<string, string>>(),

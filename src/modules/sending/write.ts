@@ -14,7 +14,7 @@ import { TemplateError } from '../templates/render';
 import { MAX_MESSAGE_BYTES, messageSize } from '../emails/compose';
 import type { Mailbox, OutgoingAttachment } from '../emails/outgoing';
 import { draftFor, type DraftContent } from '../emails/draft';
-import { enqueueEmails, type EmailDraft } from '../emails/enqueue';
+import { enqueueEmails, type EmailDraft, type RenderedDraft } from '../emails/enqueue';
 import type { SendBody } from './schemas';
 
 /**
@@ -88,7 +88,7 @@ async function draftsOf(config: Config, { project, send }: PendingSend, contacts
   const drafts: EmailDraft[] = [];
   for (const [i, recipient] of send.recipients.entries()) {
     const { contact } = contacts[i]!;
-    let rendered: EmailDraft;
+    let rendered: RenderedDraft;
     try {
       rendered = await draftFor(config, send.content, {
         projectId: project.id,
@@ -101,7 +101,7 @@ async function draftsOf(config: Config, { project, send }: PendingSend, contacts
       if (err instanceof TemplateError) throw templateFailure([{ field: 'body', message: err.message }]);
       throw err;
     }
-    const draft: EmailDraft = {
+    const draft: RenderedDraft = {
       ...rendered,
       cc: send.cc,
       bcc: send.bcc,

@@ -21,6 +21,10 @@ export interface TemplateSyntaxProblem {
   message: string;
 }
 
+/** Renders one part of an email (renderEmail's subject, body or text) for one recipient. */
+export const renderPart = (source: string, output: 'text' | 'html', scope: TemplateScope): Promise<string> =>
+  renderParsed(parseTemplate(source, output), output, scope);
+
 /**
  * Renders an email for one recipient; the single renderer every sender uses. The body is HTML, so values are
  * HTML-escaped unless piped through `raw`; the subject is plain text. Throws TemplateError when the source
@@ -28,9 +32,9 @@ export interface TemplateSyntaxProblem {
  */
 export async function renderEmail(content: EmailContent, scope: TemplateScope): Promise<EmailContent> {
   const [subject, body, text] = await Promise.all([
-    renderParsed(parseTemplate(content.subject, 'text'), 'text', scope),
-    renderParsed(parseTemplate(content.body, 'html'), 'html', scope),
-    content.text ? renderParsed(parseTemplate(content.text, 'text'), 'text', scope) : null,
+    renderPart(content.subject, 'text', scope),
+    renderPart(content.body, 'html', scope),
+    content.text ? renderPart(content.text, 'text', scope) : null,
   ]);
   return { subject, body, text };
 }

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../../../config';
 import { draftFor } from '../../emails/draft';
-import { enqueueEmails, type EmailDraft } from '../../emails/enqueue';
+import { enqueueEmails, type RenderedDraft } from '../../emails/enqueue';
 import { executePrepared } from '../../../db/prepared';
 import type { TemplateType } from '../../templates/entities';
 import { TemplateError } from '../../templates/render';
@@ -38,7 +38,7 @@ export async function renderStepEmail(
   live: LiveExecution,
   step: { id: string; config: SendEmailConfig },
   context: Record<string, unknown>,
-): Promise<{ draft: EmailDraft; custom: boolean }> {
+): Promise<{ draft: RenderedDraft; custom: boolean }> {
   const { execution, contact } = live;
   const [template] = await executePrepared<TemplateRow>(em, 'automation_step_template', TEMPLATE, [
     step.config.templateId,

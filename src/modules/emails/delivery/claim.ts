@@ -29,7 +29,8 @@ export interface ClaimedEmail {
   fromName: string | null;
   replyTo: string | null;
   subject: string;
-  html: string;
+  /** Null when the body is rendered as the email is sent (DeferredBodies). */
+  html: string | null;
   text: string | null;
   headers: Record<string, string>;
   attachmentCount: number;
@@ -147,7 +148,7 @@ interface LeasedRow {
   from_name: string | null;
   reply_to: string | null;
   subject: string;
-  html: string;
+  html: string | null;
   text: string | null;
   headers: Record<string, string>;
   attachment_count: number;

@@ -11,10 +11,12 @@ import type { OutgoingAttachment } from '../outgoing';
 import { decorate } from '../decorate';
 import type { Disposition } from '../entities';
 import type { SigningKey } from '../dkim-signature';
+import { TemplateError } from '../../templates/render';
 import { ByteBudget } from './byte-budget';
 import { DELIVERY_CHANNEL } from './channel';
 import { claimDue, type ClaimedEmail } from './claim';
 import { DkimKeys } from './dkim-keys';
+import type { DeferredBodies, Render, RenderedBody } from './deferred-bodies';
 import { TransactionGate } from './gate';
 import { HandOver } from './hand-over';
 import { LeaseKeeper } from './leases';
@@ -88,7 +90,11 @@ export class DeliveryPump {
   private readonly leases: LeaseKeeper;
   private readonly inFlight = new Set<Promise<void>>();
 
-  constructor(deps: Pick<Deps, 'orm' | 'mailer' | 'logger' | 'config'>, options: Partial<PumpOptions> = {}) {
+  constructor(
+    deps: Pick<Deps, 'orm' | 'mailer' | 'logger' | 'config'>,
+    private readonly bodies: DeferredBodies,
+    options: Partial<PumpOptions> = {},
+  ) {
     this.options = { ...PUMP_DEFAULTS, leaseMs: deps.config.DELIVERY_LEASE_MS, ...options };
     this.orm = deps.orm;
     this.config = deps.config;
@@ -147,7 +153,12 @@ export class DeliveryPump {
         maxRate: this.config.MAX_EMAIL_RATE_PER_SECOND,
       });
       if (finished) this.logger.info({ emails: finished }, 'marked SENT the emails a stopped worker had handed over to SMTP');
-      for (const email of claimed) this.track(this.deliver(email));
+      // Unread, the bodies to render are retried as any email that could not be prepared (deliver).
+      const renders = await this.bodies.prepare(claimed).catch((err: unknown) => {
+        this.logger.warn({ err }, 'could not read what the claimed emails are rendered from');
+        return new Map<string, Render>();
+      });
+      for (const email of claimed) this.track(this.deliver(email, renders.get(email.id)));
       // After the sends start: an ANALYZE must not hold up a batch already claimed.
       if (seen === limit) {
         const analyzed = await analyzeStaleTables(this.orm.em.fork(), seen);
@@ -164,11 +175,12 @@ export class DeliveryPump {
     void send.finally(() => this.inFlight.delete(send));
   }
 
-  private async deliver(email: ClaimedEmail): Promise<void> {
+  /** `render`: the body's render, for an email stored without one. */
+  private async deliver(email: ClaimedEmail, render: Render | undefined): Promise<void> {
     this.leases.hold(email.id, email.leaseId);
     const bytes = await this.budget.acquire(email.sizeBytes);
     try {
-      const outcome = await this.attempt(email);
+      const outcome = await this.attempt(email, render);
       if (outcome) this.outcomes.add(outcome);
     } catch (err) {
       // Reading the key or the attachments failed: the database, not the message; try again later.
@@ -183,9 +195,9 @@ export class DeliveryPump {
 
   /**
    * The attempt's outcome; null when the email stopped being this worker's to send after its transaction began,
-   * which leaves nothing to record.
+   * or was taken back because its body did not render, which leaves nothing to record.
    */
-  private async attempt(email: ClaimedEmail): Promise<Outcome | null> {
+  private async attempt(email: ClaimedEmail, render: Render | undefined): Promise<Outcome | null> {
     if (email.suppressed) {
       return { kind: 'suppressed', id: email.id, campaignId: email.campaignId, leaseId: email.leaseId, reason: email.suppressed };
     }
@@ -201,7 +213,8 @@ export class DeliveryPump {
     }
     const message = email.relayedMessageId
       ? signedRelayedMessage(email, await this.relayedMessage(email.relayedMessageId), dkim)
-      : await this.composed(email, dkim);
+      : await this.composed(email, render, dkim);
+    if (!message) return null;
     const connection = await this.smtp.acquire(email.toAddress).catch((err: unknown) => err);
     if (!(connection instanceof SmtpConnection)) return this.refused(email, connection);
     try {
@@ -252,8 +265,30 @@ export class DeliveryPump {
     return { kind: 'retry', id: email.id, leaseId: email.leaseId, delayMs, error: reason };
   }
 
-  /** The message built from the email's fields, with what sending adds (decorate.ts). */
-  private async composed(email: ClaimedEmail, dkim: SigningKey): Promise<{ envelope: Envelope; raw: Buffer }> {
+  /** The stored body, or the body rendered now; null when it did not render, and the email was taken back. */
+  private async bodyOf(email: ClaimedEmail, render: Render | undefined): Promise<RenderedBody | null> {
+    if (email.html !== null) return { html: email.html, text: email.text };
+    if (!render) throw new Error('what its body is rendered from could not be read');
+    try {
+      return await render();
+    } catch (err) {
+      if (!(err instanceof TemplateError)) throw err;
+      await this.bodies.unrendered(email, err.message);
+      return null;
+    }
+  }
+
+  /**
+   * The message built from the email's fields, with what sending adds (decorate.ts); null when its body, rendered
+   * now, did not render and the email was taken back.
+   */
+  private async composed(
+    email: ClaimedEmail,
+    render: Render | undefined,
+    dkim: SigningKey,
+  ): Promise<{ envelope: Envelope; raw: Buffer } | null> {
+    const body = await this.bodyOf(email, render);
+    if (!body) return null;
     const attachments = email.attachmentCount > 0 ? await this.attachmentsOf(email.id) : [];
     const outgoing = {
       id: email.id,
@@ -263,8 +298,8 @@ export class DeliveryPump {
       from: { email: email.fromAddress, name: email.fromName },
       replyTo: email.replyTo,
       subject: email.subject,
-      html: email.html,
-      text: email.text,
+      html: body.html,
+      text: body.text,
       headers: email.headers,
       attachments,
     };
