@@ -79,9 +79,10 @@ export class CampaignBodies implements DeferredBodies {
   }
 
   private async load(ids: string[]): Promise<void> {
-    const missing = [...new Set(ids)].filter((id) => !this.campaigns.has(id));
+    const needed = [...new Set(ids)];
+    if (this.campaigns.size + needed.filter((id) => !this.campaigns.has(id)).length > KEPT_CAMPAIGNS) this.campaigns.clear();
+    const missing = needed.filter((id) => !this.campaigns.has(id));
     if (missing.length === 0) return;
-    if (this.campaigns.size + missing.length > KEPT_CAMPAIGNS) this.campaigns.clear();
     for (const campaign of await this.deps.orm.em.fork().find(Campaign, { id: { $in: missing } }))
       this.campaigns.set(campaign.id, campaign);
   }
