@@ -15,6 +15,8 @@ afterAll(() => stack?.close());
 const COUNTERS = countersOf(SHAPE_0050);
 const STAGES = SHAPE_0050.stages;
 const STATUSES = ['PENDING', 'SENT', 'DELIVERED', 'BOUNCED', 'FAILED', 'CANCELLED', 'SUPPRESSED', 'SCHEDULED'];
+/** A SCHEDULED email has a release time, no other has (migration 0162). */
+const RELEASE_AT = (status: string) => `case when ${status} = 'SCHEDULED' then now() end`;
 
 /** A seeded generator, so that a failure can be run again as it was. */
 function random(seed: number) {
@@ -66,9 +68,9 @@ describe('the email rollup under updates', () => {
     await sql(
       stack,
       `insert into emails (id, created_at, updated_at, project_id, to_address, from_address, subject, html, size_bytes, status, source_type,
-         campaign_id, simulated, ${STAGES.map((s) => `${s}_at`).join(', ')})
+         campaign_id, simulated, release_at, ${STAGES.map((s) => `${s}_at`).join(', ')})
        select r.id, r.created_at, now(), ?, 'to@example.test', 'from@example.test', 'Hello', '<p>Hello</p>', 100, r.status, r.source_type,
-         r.campaign_id, r.simulated, ${STAGES.map((s) => `r.${s}_at`).join(', ')}
+         r.campaign_id, r.simulated, ${RELEASE_AT('r."status"')}, ${STAGES.map((s) => `r.${s}_at`).join(', ')}
        from jsonb_to_recordset(?::jsonb) as r(id uuid, created_at timestamptz, status text, source_type text, campaign_id uuid, simulated boolean,
          ${STAGES.map((s) => `${s}_at timestamptz`).join(', ')})`,
       [projectId, JSON.stringify(emails)],
@@ -93,9 +95,12 @@ describe('the email rollup under updates', () => {
         });
       await sql(
         stack,
-        `update emails e set updated_at = now(), ${columns
-          .map((c) => `"${c}" = case when jsonb_exists(c.changes, '${c}') then (c.changes ->> '${c}')::${columnType(c)} else e."${c}" end`)
-          .join(', ')}
+        `update emails e set updated_at = now(),
+           release_at = ${RELEASE_AT(`case when jsonb_exists(c.changes, 'status') then c.changes ->> 'status' else e."status" end`)}, ${columns
+             .map(
+               (c) => `"${c}" = case when jsonb_exists(c.changes, '${c}') then (c.changes ->> '${c}')::${columnType(c)} else e."${c}" end`,
+             )
+             .join(', ')}
          from (select x.value as changes from jsonb_array_elements(?::jsonb) x) c where e.id = (c.changes ->> 'id')::uuid`,
         [JSON.stringify(changes)],
       );

@@ -272,8 +272,15 @@ describe('scheduled sends (time-skipping)', () => {
     // As if the requests had committed after their second's timer fired: no timer will release them.
     await sleeping(env, timerOf(t, at));
     await env.client.workflow.getHandle(timerOf(t, at)).terminate('a timer that missed its emails');
-    await sql(stack, `update emails set scheduled_at = now() - make_interval(secs => ?) where id = ?`, [OVERDUE_MS / 1000 + 5, ids[0]]);
-    await sql(stack, `update emails set scheduled_at = now() - make_interval(secs => ?) where id = ?`, [5, ids[1]]);
+    // A SCHEDULED email's time is in two columns: scheduled_at for the record, release_at for the release (migration 0162).
+    const overdueBy = (seconds: number, id: string) =>
+      sql(
+        stack,
+        `update emails set scheduled_at = now() - make_interval(secs => ?), release_at = now() - make_interval(secs => ?) where id = ?`,
+        [seconds, seconds, id],
+      );
+    await overdueBy(OVERDUE_MS / 1000 + 5, ids[0]!);
+    await overdueBy(5, ids[1]!);
     // Not counted: a worker's housekeeping elsewhere on the database may have released it first.
     await releaseOverdue(stack.deps.orm.em);
     await reach(t, ids[0]!, 'SENT');

@@ -51,6 +51,7 @@ import { Migration0158QueueRoomForUpdates } from './0158-queue-room-for-updates'
 import { Migration0159ContactEmailsOneIndex } from './0159-contact-emails-one-index';
 import { Migration0160RecipientEmailIds } from './0160-recipient-email-ids';
 import { Migration0161CampaignBodiesAtSend } from './0161-campaign-bodies-at-send';
+import { Migration0162SentMarksHeapOnly } from './0162-sent-marks-heap-only';
 import { Migration0070SmtpBothWays } from './0070-smtp-both-ways';
 
 /** Every migration, in order. Files are committed; the schema never changes at run time otherwise. */
@@ -108,4 +109,5 @@ export const migrationsList: MigrationObject[] = [
   { name: '0159-contact-emails-one-index', class: Migration0159ContactEmailsOneIndex },
   { name: '0160-recipient-email-ids', class: Migration0160RecipientEmailIds },
   { name: '0161-campaign-bodies-at-send', class: Migration0161CampaignBodiesAtSend },
+  { name: '0162-sent-marks-heap-only', class: Migration0162SentMarksHeapOnly },
 ];

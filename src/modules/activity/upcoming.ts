@@ -59,8 +59,8 @@ const EMAILS = `
 select e."id", e."to_address", e."subject", e."scheduled_at", e."contact_id", c."email" as "contact_email", e."tags",
   count(*) over () as "total"
 from emails e left join contacts c on c."id" = e."contact_id"
-where e."project_id" = ? and e."status" = 'SCHEDULED'
-order by e."scheduled_at", e."id" limit ?`;
+where e."project_id" = ? and e."release_at" is not null
+order by e."release_at", e."id" limit ?`;
 
 const iso = (pg: string | null) => (pg === null ? null : new Date(pg).toISOString());
 

@@ -128,8 +128,8 @@ const NAMES = COLUMNS.map((c) => `"${c.split(' ')[0]}"`).join(', ');
 // Prepared (executePrepared): every producer runs it, /v1/send once per request.
 const INSERT = `
 with inserted as (
-  insert into emails (${NAMES}, "created_at", "updated_at")
-  select ${NAMES}, now(), now() from jsonb_to_recordset(?::jsonb) as r(${COLUMNS.join(', ')})
+  insert into emails (${NAMES}, "release_at", "created_at", "updated_at")
+  select ${NAMES}, case when "status" = 'SCHEDULED' then "scheduled_at" end, now(), now() from jsonb_to_recordset(?::jsonb) as r(${COLUMNS.join(', ')})
   on conflict do nothing
   returning "id", "project_id", "source_type", "campaign_id", "workflow_execution_id", "status"),
 queued as (

@@ -72,6 +72,11 @@ export const Email = defineEntity({
     status: p.enum([...EMAIL_STATUSES]),
     /** When a SCHEDULED email leaves (or left); null for one sent at once. */
     scheduledAt: p.datetime().nullable(),
+    /**
+     * A SCHEDULED email's time to be released into the delivery queue, null in every other status: the index of
+     * scheduled emails names it rather than `status`, so that an outcome changes no indexed column (migration 0162).
+     */
+    releaseAt: p.datetime().nullable(),
     sentAt: p.datetime().nullable(),
     deliveredAt: p.datetime().nullable(),
     openedAt: p.datetime().nullable(),

@@ -27,7 +27,7 @@ export const OVERDUE_MS = 60_000;
 const releasing = (due: string) => `
 with due as (${due}),
 released as (
-  update emails e set "status" = 'PENDING', "updated_at" = now() from due where e."id" = due."id" and e."status" = 'SCHEDULED'
+  update emails e set "status" = 'PENDING', "release_at" = null, "updated_at" = now() from due where e."id" = due."id" and e."status" = 'SCHEDULED'
   returning e."id", e."project_id", e."source_type", e."campaign_id", e."workflow_execution_id"),
 queued as (
   insert into email_queue ("email_id", "project_id", "source_type", "priority", "campaign_id", "workflow_execution_id", "due_at")
@@ -36,13 +36,13 @@ select (select count(*) from due)::int as "seen", (select count(*) from released
 
 // A timer's: waits for a reschedule or cancel under way, which may move the email out of its second.
 const RELEASE_DUE = releasing(`
-  select "id" from emails where "project_id" = ? and "status" = 'SCHEDULED' and "scheduled_at" <= ?
+  select "id" from emails where "project_id" = ? and "release_at" <= ?
   order by "id" limit ${RELEASE_CHUNK} for update`);
 
 // The sweep's: every project, emails a minute overdue; one being rescheduled or cancelled is left to that.
 const RELEASE_OVERDUE = releasing(`
-  select "id" from emails where "status" = 'SCHEDULED' and "scheduled_at" <= now() - make_interval(secs => ${OVERDUE_MS / 1000})
-  order by "scheduled_at" limit ${RELEASE_CHUNK} for update skip locked`);
+  select "id" from emails where "release_at" <= now() - make_interval(secs => ${OVERDUE_MS / 1000})
+  order by "release_at" limit ${RELEASE_CHUNK} for update skip locked`);
 
 /** Runs a release statement a chunk per transaction, the pumps woken at each commit, until a chunk is not full. */
 async function releaseChunks(em: EntityManager, statement: string, params: unknown[]): Promise<number> {
@@ -102,11 +102,12 @@ export async function lockScheduled(tx: EntityManager, projectId: string, emailI
 
 /** A locked SCHEDULED email gets a new due time; null releases it now. */
 export async function setScheduledAt(tx: EntityManager, emailId: string, at: Date | null): Promise<void> {
-  await tx.execute(`update emails set "scheduled_at" = ?, "updated_at" = now() where "id" = ?`, [at ?? new Date(), emailId]);
+  const due = at ?? new Date();
+  await tx.execute(`update emails set "scheduled_at" = ?, "release_at" = ?, "updated_at" = now() where "id" = ?`, [due, due, emailId]);
   if (at === null) await release(tx, emailId);
 }
 
 /** A locked SCHEDULED email is CANCELLED: it is never sent. */
 export async function cancelScheduled(tx: EntityManager, emailId: string): Promise<void> {
-  await tx.execute(`update emails set "status" = 'CANCELLED', "updated_at" = now() where "id" = ?`, [emailId]);
+  await tx.execute(`update emails set "status" = 'CANCELLED', "release_at" = null, "updated_at" = now() where "id" = ?`, [emailId]);
 }
