@@ -164,7 +164,7 @@ describe('delivery', () => {
       ]);
       // Its lease runs out (made due now rather than waited for); the next claim finds the hand-over mark and
       // records the send, without sending again.
-      await sql(stack, 'update email_queue set leased_until = now() where email_id = ?', [id]);
+      await sql(stack, 'update email_queue set due_at = now() where email_id = ?', [id]);
       await pump();
       expect(await settled(stack, id, 30_000)).toMatchObject({ status: 'SENT', attempts: 1 });
       expect(await sentEvents(id)).toBe(1);

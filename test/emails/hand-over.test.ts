@@ -43,7 +43,7 @@ async function lease(id: string, { expired = false } = {}): Promise<string> {
   const leaseId = randomUUID();
   await sql(
     stack,
-    `update email_queue set lease_id = ?, attempts = attempts + 1, leased_until = clock_timestamp() + ? * interval '1 second' where email_id = ?`,
+    `update email_queue set lease_id = ?, attempts = attempts + 1, due_at = clock_timestamp() + ? * interval '1 second' where email_id = ?`,
     [leaseId, expired ? -1 : 60, id],
   );
   return leaseId;

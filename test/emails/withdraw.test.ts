@@ -53,7 +53,7 @@ async function lease(id: string): Promise<string> {
   const leaseId = randomUUID();
   await sql(
     stack,
-    `update email_queue set lease_id = ?, attempts = attempts + 1, leased_until = clock_timestamp() + interval '60 seconds' where email_id = ?`,
+    `update email_queue set lease_id = ?, attempts = attempts + 1, due_at = clock_timestamp() + interval '60 seconds' where email_id = ?`,
     [leaseId, id],
   );
   return leaseId;

@@ -52,7 +52,6 @@ import { Migration0159ContactEmailsOneIndex } from './0159-contact-emails-one-in
 import { Migration0160RecipientEmailIds } from './0160-recipient-email-ids';
 import { Migration0161CampaignBodiesAtSend } from './0161-campaign-bodies-at-send';
 import { Migration0162SentMarksHeapOnly } from './0162-sent-marks-heap-only';
-import { Migration0163QueueLeasesInPlace } from './0163-queue-leases-in-place';
 import { Migration0070SmtpBothWays } from './0070-smtp-both-ways';
 
 /** Every migration, in order. Files are committed; the schema never changes at run time otherwise. */
@@ -111,5 +110,4 @@ export const migrationsList: MigrationObject[] = [
   { name: '0160-recipient-email-ids', class: Migration0160RecipientEmailIds },
   { name: '0161-campaign-bodies-at-send', class: Migration0161CampaignBodiesAtSend },
   { name: '0162-sent-marks-heap-only', class: Migration0162SentMarksHeapOnly },
-  { name: '0163-queue-leases-in-place', class: Migration0163QueueLeasesInPlace },
 ];

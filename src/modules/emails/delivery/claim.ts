@@ -7,7 +7,7 @@ import { suppressionJoin, type SuppressionReason } from '../../suppressions/rule
 import type { CopyRecipient, SourceType } from '../entities';
 import { deleteQueued, producersOf, withdrawnSql } from '../withdraw';
 import { markSent } from './outcomes';
-import { FREE, PRIORITIES } from './queue';
+import { PRIORITIES } from './queue';
 import { planSends, type Candidate } from './throttle';
 
 /** A PENDING email this worker now holds under a lease, with what it takes to compose it. */
@@ -54,7 +54,7 @@ export interface ClaimResult {
   finished: number;
 }
 
-// Rows another worker holds are passed over (FREE); a row whose lease ran out can be taken over. The
+// Rows another worker holds are skipped; a row whose lease ran out is due again and can be taken over. The
 // lookups are joins, probed per row: as EXISTS subqueries the planner hashed them, reading all of emails'
 // primary key on every claim; the email by its key (keyLookup). Prepared (planning it took longer than running
 // it), in a transaction that scans no table whole (claimDue): a plan made while the queue's statistics said it
@@ -68,7 +68,7 @@ select q."email_id" as "id", q."project_id", q."campaign_id", q."source_type", q
 from email_queue q join projects p on p."id" = q."project_id"
 left join ${keyLookup('emails', '"id"', 'q."email_id"', '"id"')} e on true
 ${producersOf('q', 'c', 'x')}
-where q."priority" = ? and q."due_at" <= clock_timestamp() and ${FREE('q')}
+where q."priority" = ? and q."due_at" <= clock_timestamp()
 order by q."due_at" limit ? for update of q skip locked`;
 
 /**
@@ -91,18 +91,17 @@ const IDS = `(select jsonb_array_elements_text(?::jsonb)::uuid)`;
  * only while its project is suspended, and a reinstatement that committed first leaves it due.
  */
 const HOLD = `
-update email_queue q set "due_at" = 'infinity', "lease_id" = null, "leased_until" = null, "slot_reserved" = false
+update email_queue q set "due_at" = 'infinity', "lease_id" = null, "slot_reserved" = false
 from (select "id" from projects where "id" in (select distinct "project_id" from email_queue where "email_id" in ${IDS})
       and "disabled" order by "id" for share) p
 where q."project_id" = p."id" and q."email_id" in ${IDS}`;
 
 // Prepared in the claim's transaction, as the candidates are (planning it cost a quarter of running it): the
 // queue's rows by key (`= any`), whatever its statistics say; as a semi-join on the ids, a plan made while they
-// said the queue was empty read its whole primary key. Each email by its key (keyLookup). The lease changes no
-// indexed column, so the queue row's new version is heap-only (migration 0163).
+// said the queue was empty read its whole primary key. Each email by its key (keyLookup).
 export const LEASE = `
 with leased as (
-  update email_queue set "lease_id" = ?, "leased_until" = clock_timestamp() + ? * interval '1 millisecond',
+  update email_queue set "lease_id" = ?, "due_at" = clock_timestamp() + ? * interval '1 millisecond',
     "attempts" = "attempts" + 1, "slot_reserved" = false
   where "email_id" = any(?::uuid[])
   returning "email_id", "attempts")

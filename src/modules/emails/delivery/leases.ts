@@ -3,7 +3,7 @@ import type { Logger } from '../../../logger';
 
 // Rows locked in id order, as a withdrawal locks them (../withdraw.ts): no deadlock.
 const RENEW = `
-update email_queue q set "leased_until" = clock_timestamp() + ? * interval '1 millisecond'
+update email_queue q set "due_at" = clock_timestamp() + ? * interval '1 millisecond'
 from (select m."email_id" from email_queue m join jsonb_to_recordset(?::jsonb) as h("id" uuid, "lease_id" uuid) on m."email_id" = h."id"
   where m."lease_id" = h."lease_id" order by m."email_id" for no key update of m) l
 where q."email_id" = l."email_id"`;

@@ -48,8 +48,7 @@ from sent where "contact_id" is not null`;
 const MARK_RETRY = `
 with r as (select * from jsonb_to_recordset(?::jsonb) as r("id" uuid, "lease_id" uuid, "delay_ms" double precision, "error" text)),
 requeued as (
-  update email_queue q set "due_at" = clock_timestamp() + r."delay_ms" * interval '1 millisecond', "lease_id" = null, "leased_until" = null,
-    "handed_over_at" = null
+  update email_queue q set "due_at" = clock_timestamp() + r."delay_ms" * interval '1 millisecond', "lease_id" = null, "handed_over_at" = null
   from r where q."email_id" = r."id" and q."lease_id" = r."lease_id"
   returning q."email_id", q."attempts", q."due_at", r."error"),
 deferred as (
@@ -64,7 +63,7 @@ from deferred where "contact_id" is not null`;
 // A released email is due again at once, without the attempt it did not make; the next claim holds it while
 // its project is suspended (claim.ts). One withdrawn, or taken over by another worker, matches nothing.
 const RELEASE = `
-update email_queue q set "due_at" = clock_timestamp(), "lease_id" = null, "leased_until" = null, "attempts" = greatest(q."attempts" - 1, 0)
+update email_queue q set "due_at" = clock_timestamp(), "lease_id" = null, "attempts" = greatest(q."attempts" - 1, 0)
 from jsonb_to_recordset(?::jsonb) as r("id" uuid, "lease_id" uuid)
 where q."email_id" = r."id" and q."lease_id" = r."lease_id" and q."handed_over_at" is null`;
 

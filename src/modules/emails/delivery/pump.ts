@@ -14,7 +14,6 @@ import type { SigningKey } from '../dkim-signature';
 import { TemplateError } from '../../templates/render';
 import { ByteBudget } from './byte-budget';
 import { DELIVERY_CHANNEL } from './channel';
-import { FREE } from './queue';
 import { claimDue, type ClaimedEmail } from './claim';
 import { DkimKeys } from './dkim-keys';
 import type { DeferredBodies, Render, RenderedBody } from './deferred-bodies';
@@ -53,16 +52,10 @@ export const PUMP_DEFAULTS: Omit<PumpOptions, 'leaseMs'> = {
   maxBytesInFlight: 256 * 1024 * 1024,
 };
 
-// When the next claim can find something, per priority: the due time of the first free row (FREE) or the end of
-// a lease before it, whichever comes first; rows held at 'infinity' wait for their project's reinstatement.
 const NEXT_DUE = `
-select (extract(epoch from min(least(f."at", l."at")) - clock_timestamp()) * 1000)::float8 as ms
+select (extract(epoch from min(n."at") - clock_timestamp()) * 1000)::float8 as ms
 from (values (0), (1), (2)) as p("priority")
-left join lateral (select q."due_at" as "at" from email_queue q
-  where q."priority" = p."priority" and q."due_at" < 'infinity' and ${FREE('q')} order by q."due_at" limit 1) f on true
-left join lateral (select min(q."leased_until") as "at" from email_queue q
-  where q."priority" = p."priority" and q."due_at" <= coalesce(f."at", 'infinity') and q."due_at" < 'infinity'
-    and q."leased_until" > clock_timestamp()) l on true`;
+cross join lateral (select "due_at" as "at" from email_queue where "priority" = p."priority" and "due_at" < 'infinity' order by "due_at" limit 1) n`;
 
 interface AttachmentRow {
   filename: string;
