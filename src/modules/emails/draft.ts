@@ -1,5 +1,5 @@
 import type { DataInput } from '../contacts/custom-fields';
-import { renderEmail, renderPart, templateVariables, type EmailContent, type RecipientContact } from '../templates/render';
+import { renderPart, templateVariables, type EmailContent, type RecipientContact, type TemplateScope } from '../templates/render';
 import type { Mailbox } from './outgoing';
 import type { SourceType } from './entities';
 import type { EmailDraft, RenderedDraft } from './enqueue';
@@ -58,7 +58,11 @@ function headOf(content: DraftContent, recipient: DraftRecipient, subject: strin
 
 // Without a text of its own, the text made once from the HTML template is rendered like the subject, or (when
 // it cannot be: plain-text.ts) made from this recipient's rendered HTML.
-const textSourceOf = (content: DraftContent) => content.text || textTemplateOf(content.body);
+async function bodyIn(content: DraftContent, scope: TemplateScope): Promise<{ html: string; text: string }> {
+  const text = content.text || textTemplateOf(content.body);
+  const [html, plain] = await Promise.all([renderPart(content.body, 'html', scope), text ? renderPart(text, 'text', scope) : null]);
+  return { html, text: plain ?? plainTextOf(html) };
+}
 
 /**
  * The email of one recipient, for every producer (/v1/send, campaigns, automations): the content rendered
@@ -67,9 +71,9 @@ const textSourceOf = (content: DraftContent) => content.text || textTemplateOf(c
  * own way.
  */
 export async function draftFor(config: LinkSettings, content: DraftContent, recipient: DraftRecipient): Promise<RenderedDraft> {
-  const text = textSourceOf(content);
-  const rendered = await renderEmail({ subject: content.subject, body: content.body, text }, scopeOf(config, content, recipient));
-  return { ...headOf(content, recipient, rendered.subject), html: rendered.body, text: text ? rendered.text : plainTextOf(rendered.body) };
+  const scope = scopeOf(config, content, recipient);
+  const [subject, body] = await Promise.all([renderPart(content.subject, 'text', scope), bodyIn(content, scope)]);
+  return { ...headOf(content, recipient, subject), ...body };
 }
 
 /**
@@ -82,13 +86,5 @@ export async function headFor(config: LinkSettings, content: DraftContent, recip
 }
 
 /** The HTML and plain-text parts of the email headFor left without them. Throws TemplateError as draftFor does. */
-export async function bodyFor(
-  config: LinkSettings,
-  content: DraftContent,
-  recipient: DraftRecipient,
-): Promise<{ html: string; text: string }> {
-  const scope = scopeOf(config, content, recipient);
-  const text = textSourceOf(content);
-  const [html, plain] = await Promise.all([renderPart(content.body, 'html', scope), text ? renderPart(text, 'text', scope) : null]);
-  return { html, text: plain ?? plainTextOf(html) };
-}
+export const bodyFor = (config: LinkSettings, content: DraftContent, recipient: DraftRecipient): Promise<{ html: string; text: string }> =>
+  bodyIn(content, scopeOf(config, content, recipient));
